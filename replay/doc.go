@@ -1,0 +1,7 @@
+// Package replay runs trails in Chromium through chromedp: it matches each
+// action's selector on the live screen with the recorder's matcher, acts with
+// trusted input, checks assertions and end states, and reports every failure
+// with its cause.
+//
+// It imports recorder and storage; it never imports host.
+package replay
