@@ -5,7 +5,8 @@ package recorder
 //   - every interactive element (interactiveRoles) with its states and ref;
 //     its text when that is its only content (a field's value, the label of
 //     a nameless button); its /url and placeholder only when it has no name,
-//     so a nameless icon link still says where it goes;
+//     and then also the first named element inside it (the image of an
+//     image link), so a nameless control still says what it is;
 //   - the landmarks, dialogs, menus and frames (containerRoles) that hold an
 //     interactive element, as "- navigation "Main":" lines without refs, so
 //     a model can tell the header's "Search" from the dialog's;
@@ -80,7 +81,27 @@ func interactiveCopy(n *SnapshotNode) *SnapshotNode {
 		return c
 	}
 	c.Children = dropIdleHeadings(collectInteractive(n.Children))
+	if n.Name == "" && len(c.Children) == 0 {
+		// A nameless control (an image link) is known by what it shows.
+		if d := findNamed(n.Children); d != nil {
+			c.Children = []*SnapshotNode{{Role: d.Role, Name: d.Name}}
+		}
+	}
 	return c
+}
+
+// findNamed returns the first named element among nodes and their
+// descendants, depth first.
+func findNamed(nodes []*SnapshotNode) *SnapshotNode {
+	for _, n := range nodes {
+		if !n.IsText() && n.Name != "" {
+			return n
+		}
+		if d := findNamed(n.Children); d != nil {
+			return d
+		}
+	}
+	return nil
 }
 
 // dropIdleHeadings removes headings not followed by an interactive element
