@@ -69,22 +69,28 @@ func soleText(n *SnapshotNode) (string, bool) {
 	return n.Children[0].Text, true
 }
 
-// snapshotKey writes an element's role, name and marks. Quoted wraps the key
-// in YAML single quotes where Playwright does. Unquoted never wraps; where
-// Playwright would wrap a key whose name it writes as /…/, the name goes in
-// double quotes instead, so the line still reads one way only.
+// snapshotKey writes an element's role, name and marks. Quoted writes the
+// key exactly as Playwright does, wrapped in YAML single quotes where YAML
+// would misread it. Unquoted never wraps: a name Playwright would write as
+// /…/ inside a wrapped key goes in double quotes instead, so the line still
+// reads one way only, and names escape DEL, C1 controls and U+2028/U+2029
+// too (as \uXXXX), so nothing invisible or line-breaking reaches a model.
 func snapshotKey(n *SnapshotNode, quoted bool) string {
-	key := buildSnapshotKey(n, true)
-	if !yamlNeedsQuotes(key) {
+	if quoted {
+		key := buildSnapshotKey(n, true, false)
+		if yamlNeedsQuotes(key) {
+			return "'" + strings.ReplaceAll(key, "'", "''") + "'"
+		}
 		return key
 	}
-	if quoted {
-		return "'" + strings.ReplaceAll(key, "'", "''") + "'"
+	key := buildSnapshotKey(n, true, true)
+	if yamlNeedsQuotes(key) && isSlashName(n.Name) {
+		return buildSnapshotKey(n, false, true)
 	}
-	return buildSnapshotKey(n, false)
+	return key
 }
 
-func buildSnapshotKey(n *SnapshotNode, allowSlashName bool) string {
+func buildSnapshotKey(n *SnapshotNode, allowSlashName, escapeInvisible bool) string {
 	var b strings.Builder
 	b.WriteString(n.Role)
 	if n.Name != "" && utf16Len(n.Name) <= maxSnapshotNameUnits {
@@ -92,7 +98,7 @@ func buildSnapshotKey(n *SnapshotNode, allowSlashName bool) string {
 		if allowSlashName && isSlashName(n.Name) {
 			b.WriteString(n.Name)
 		} else {
-			b.WriteString(jsonQuote(n.Name))
+			b.WriteString(jsonQuote(n.Name, escapeInvisible))
 		}
 	}
 	switch n.Checked {
@@ -151,8 +157,9 @@ func isSlashName(name string) bool {
 
 // jsonQuote writes s as JavaScript's JSON.stringify does: only the quote, the
 // backslash and C0 controls are escaped, so DEL, U+0080–U+009F and U+2028
-// stay as they are (which is why Playwright then needs YAML quotes).
-func jsonQuote(s string) string {
+// stay as they are (which is why Playwright then needs YAML quotes), unless
+// escapeInvisible asks for those to be escaped as well.
+func jsonQuote(s string, escapeInvisible bool) string {
 	var b strings.Builder
 	b.Grow(len(s) + 2)
 	b.WriteByte('"')
@@ -178,6 +185,8 @@ func jsonQuote(s string) string {
 		case r < 0x20:
 			b.WriteString(`\u00`)
 			b.WriteString(hex2(byte(r)))
+		case escapeInvisible && (r >= 0x7f && r <= 0x9f || r == 0x2028 || r == 0x2029):
+			b.WriteString(`\u` + hex2(byte(r>>8)) + hex2(byte(r)))
 		default:
 			b.WriteString(s[i : i+size])
 		}

@@ -91,9 +91,17 @@ func TestJSONQuote(t *testing.T) {
 		{"bad\xffbyte", `"bad\ufffdbyte"`},
 	}
 	for _, tt := range tests {
-		if got := jsonQuote(tt.in); got != tt.want {
-			t.Errorf("jsonQuote(%q) = %s, want %s", tt.in, got, tt.want)
+		if got := jsonQuote(tt.in, false); got != tt.want {
+			t.Errorf("jsonQuote(%q, false) = %s, want %s", tt.in, got, tt.want)
 		}
+	}
+}
+
+func TestJSONQuoteEscapingInvisible(t *testing.T) {
+	in := "del\x7f nel\u0085 c1\u009f ls\u2028 ps\u2029 é\u00a0"
+	want := `"del\u007f nel\u0085 c1\u009f ls\u2028 ps\u2029 é` + "\u00a0" + `"`
+	if got := jsonQuote(in, true); got != want {
+		t.Errorf("jsonQuote(%q, true) = %s, want %s", in, got, want)
 	}
 }
 
@@ -116,7 +124,9 @@ func TestSnapshotKeyForms(t *testing.T) {
 		{"control char", SnapshotNode{Role: "button", Name: "a\x1fb"},
 			`button "a\u001fb"`, `button "a\u001fb"`},
 		{"DEL", SnapshotNode{Role: "button", Name: "del\x7f"},
-			"'button \"del\x7f\"'", "button \"del\x7f\""},
+			"'button \"del\x7f\"'", `button "del\u007f"`},
+		{"C1 control in a slash name", SnapshotNode{Role: "button", Name: "/a\u0085/"},
+			"'button /a\u0085/'", `button "/a\u0085/"`},
 		{"all marks in order", SnapshotNode{Role: "treeitem", Name: "n", Checked: "mixed", Disabled: true,
 			Expanded: true, Active: true, Invalid: "grammar", Level: 2, Pressed: "true", Selected: true, Ref: "e9",
 			Extra: []SnapshotAttr{{"cursor", "pointer"}, {"flag", ""}}},
