@@ -167,7 +167,9 @@ func jsonQuote(s string, escapeInvisible bool) string {
 		r, size := utf8.DecodeRuneInString(s[i:])
 		switch {
 		case r == utf8.RuneError && size == 1:
-			b.WriteString(`\ufffd`)
+			// Invalid UTF-8 cannot be written in JSON; it becomes the
+			// replacement character, as encoding/json makes it.
+			b.WriteRune(utf8.RuneError)
 		case r == '"':
 			b.WriteString(`\"`)
 		case r == '\\':

@@ -88,7 +88,7 @@ func TestJSONQuote(t *testing.T) {
 		{"\n\t", `"\n\t"`},
 		{"del\x7f\u0085\u2028", "\"del\x7f\u0085\u2028\""},
 		{"<&>", `"<&>"`},
-		{"bad\xffbyte", `"bad\ufffdbyte"`},
+		{"bad\xffbyte", "\"bad\uFFFDbyte\""},
 	}
 	for _, tt := range tests {
 		if got := jsonQuote(tt.in, false); got != tt.want {

@@ -585,8 +585,16 @@ func readEscape(s string, i int, b *strings.Builder, yaml bool) (int, *keyError)
 		b.WriteString(v)
 		return 2, nil
 	}
-	digits := map[byte]int{'x': 2, 'u': 4, 'U': 8}[c]
-	if digits == 0 || (c == 'U' && !yaml) {
+	var digits int
+	switch {
+	case c == 'x':
+		digits = 2
+	case c == 'u':
+		digits = 4
+	case c == 'U' && yaml:
+		digits = 8
+	}
+	if digits == 0 {
 		return 0, keyErrorf(i, "unknown escape %q", s[i:min(i+2, len(s))])
 	}
 	code, ok := hexValue(s, i+2, digits)
