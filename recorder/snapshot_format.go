@@ -33,7 +33,7 @@ func FormatSnapshot(nodes []*SnapshotNode, o SnapshotOptions) string {
 }
 
 func writeSnapshotNode(b *strings.Builder, n *SnapshotNode, depth int, o SnapshotOptions) {
-	indent := strings.Repeat(snapshotIndent, depth)
+	indent := indentFor(depth)
 	if n.IsText() {
 		b.WriteString(indent + "- text: " + yamlValue(n.Text) + "\n")
 		return
@@ -48,7 +48,7 @@ func writeSnapshotNode(b *strings.Builder, n *SnapshotNode, depth int, o Snapsho
 		return
 	}
 	b.WriteString(":\n")
-	inner := indent + snapshotIndent
+	inner := indentFor(depth + 1)
 	if n.URL != "" {
 		b.WriteString(inner + "- /url: " + yamlValue(n.URL) + "\n")
 	}
@@ -58,6 +58,23 @@ func writeSnapshotNode(b *strings.Builder, n *SnapshotNode, depth int, o Snapsho
 	for _, c := range n.Children {
 		writeSnapshotNode(b, c, depth+1, o)
 	}
+}
+
+// indents holds the indent of the first levels, so most lines need no
+// allocation for it.
+var indents = func() [16]string {
+	var in [16]string
+	for i := range in {
+		in[i] = strings.Repeat(snapshotIndent, i)
+	}
+	return in
+}()
+
+func indentFor(depth int) string {
+	if depth < len(indents) {
+		return indents[depth]
+	}
+	return strings.Repeat(snapshotIndent, depth)
 }
 
 // soleText returns the text an element line carries after its colon: its only

@@ -114,7 +114,7 @@ func (b *treeBuilder) visit(parent *SnapshotNode, n *Node, parentVisible, inSecr
 	}
 	block := !isInlineTag(n.Tag)
 	if block {
-		into.Children = append(into.Children, textGap())
+		into.Children = append(into.Children, textGap)
 	}
 	frame := isFrame(n)
 	for _, c := range n.Children {
@@ -125,7 +125,7 @@ func (b *treeBuilder) visit(parent *SnapshotNode, n *Node, parentVisible, inSecr
 		b.visit(into, c, visible, secret, false)
 	}
 	if block {
-		into.Children = append(into.Children, textGap())
+		into.Children = append(into.Children, textGap)
 	}
 	if el != nil {
 		if el.Role == "link" && n.URL != "" {
@@ -137,8 +137,10 @@ func (b *treeBuilder) visit(parent *SnapshotNode, n *Node, parentVisible, inSecr
 	}
 }
 
-// textGap separates the text of a block from its neighbours.
-func textGap() *SnapshotNode { return &SnapshotNode{Role: SnapshotTextRole, Text: " "} }
+// textGap separates the text of a block from its neighbours. One node
+// serves every gap: mergeText replaces all text children with new nodes, so
+// it never reaches the output and is never changed.
+var textGap = &SnapshotNode{Role: SnapshotTextRole, Text: " "}
 
 // element returns n's own snapshot node, or nil when n gives its content to
 // its parent.
