@@ -262,3 +262,95 @@ func findNode(nodes []*SnapshotNode, match func(*SnapshotNode) bool) *SnapshotNo
 	}
 	return nil
 }
+
+// TestRenderSnapshotKeepsPlaywrightOutline turns Playwright's AI snapshots
+// back into screens and renders them: an outline Playwright has already
+// cleaned up must come out unchanged, so nothing Playwright's AI mode keeps
+// is dropped, merged or unwrapped here. Only what a screen cannot carry is
+// taken out first: [cursor=pointer], [invalid=grammar], and the empty /url
+// of href="" (a screen holds the resolved href, never an empty one).
+func TestRenderSnapshotKeepsPlaywrightOutline(t *testing.T) {
+	for _, name := range []string{"probes.ai.txt", "shop.ai.txt"} {
+		t.Run(name, func(t *testing.T) {
+			nodes, err := ParseSnapshot(readText(t, filepath.Join(playwrightDir, name)))
+			if err != nil {
+				t.Fatal(err)
+			}
+			nodes = withoutScreenlessMarks(nodes)
+			want := FormatSnapshot(nodes, SnapshotOptions{Quoted: true})
+			got := RenderSnapshot(screenFromSnapshot(nodes), SnapshotOptions{Quoted: true})
+			if got != want {
+				t.Errorf("rendering Playwright's outline changed it; first difference at %s", firstDiff(got, want))
+			}
+		})
+	}
+}
+
+func withoutScreenlessMarks(nodes []*SnapshotNode) []*SnapshotNode {
+	for _, n := range nodes {
+		n.Extra = nil
+		if n.Invalid != "" {
+			n.Invalid = "true"
+		}
+		if len(n.Props) > 0 && n.Props[0] == (SnapshotProp{Name: "url"}) {
+			n.Props = n.Props[1:]
+		}
+		withoutScreenlessMarks(n.Children)
+	}
+	return nodes
+}
+
+// screenFromSnapshot builds the screen a page model would capture for an
+// outline: each element a node, each text a run, a field's text its value.
+func screenFromSnapshot(nodes []*SnapshotNode) *Screen {
+	s := &Screen{Schema: ScreenSchema}
+	var convert func(n *SnapshotNode) *Node
+	convert = func(n *SnapshotNode) *Node {
+		if n.IsText() {
+			return txt(n.Text)
+		}
+		e := &Node{Tag: "div", Role: n.Role, Name: n.Name, Ref: n.Ref, Visible: true, URL: n.URL,
+			Checked: n.Checked, Pressed: n.Pressed, Disabled: n.Disabled, Level: n.Level, Invalid: n.Invalid != ""}
+		if n.Expanded {
+			e.Expanded = boolp(true)
+		}
+		if n.Selected {
+			e.Selected = boolp(true)
+		}
+		if n.Active {
+			s.Focused = n.Ref
+		}
+		for _, p := range n.Props {
+			if p.Name == "placeholder" {
+				e.Placeholder = p.Value
+			}
+		}
+		switch n.Role {
+		case "iframe":
+			e.Tag = "iframe"
+		case "textbox", "searchbox", "spinbutton", "slider":
+			if len(n.Children) == 1 && n.Children[0].IsText() {
+				e.Tag, e.Value = "input", n.Children[0].Text
+				return e
+			}
+		}
+		for _, c := range n.Children {
+			e.Children = append(e.Children, convert(c))
+		}
+		return e
+	}
+	body := el("body", "generic", "")
+	if len(nodes) == 1 && nodes[0].Role == "generic" && nodes[0].Name == "" {
+		body = convert(nodes[0])
+		body.Tag = "body"
+		if !nodes[0].Active && s.Focused == "" {
+			s.Focused = "elsewhere" // the body is not focused, so something else is
+		}
+	} else {
+		for _, n := range nodes {
+			body.Children = append(body.Children, convert(n))
+		}
+	}
+	s.Root = el("html", "document", "", body)
+	return s
+}
