@@ -236,6 +236,9 @@ func checkProbeStates(t *testing.T, nodes []*SnapshotNode) {
 // AI snapshot of the shop page with the whole of it. The form must stay
 // well under half the size; both figures are logged for the record.
 func checkInteractiveSize(t *testing.T, dir string, nodes []*SnapshotNode) {
+	if nodes == nil {
+		t.Fatal("no parsed snapshot to check")
+	}
 	full := readText(t, filepath.Join(dir, "shop.ai.txt"))
 	small := FormatSnapshot(nodes, SnapshotOptions{Interactive: true})
 	t.Logf("shop page: Playwright AI snapshot %d characters, interactive-only form of it %d (%.0f%%)",
