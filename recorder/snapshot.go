@@ -32,9 +32,13 @@ package recorder
 // wrapped in single quotes.
 type SnapshotOptions struct {
 	// Interactive writes only what a model needs to act: interactive
-	// elements (buttons, links, fields, checkboxes, options, tabs, menu
-	// items…) with their refs, under the landmarks, dialogs and frames that
-	// hold them, and the headings that introduce them. See interactiveOnly.
+	// elements (buttons, links, fields, checkboxes, radios, comboboxes,
+	// options, tabs, menu items, switches, sliders…) with their states,
+	// refs and values; the landmarks, dialogs, menus and frames that hold
+	// them, as lines without refs; and each heading followed by one of them.
+	// Text, lists, tables, images and wrappers are left out. A nameless
+	// control keeps its /url and the first named element inside it. On a
+	// product listing it is about a third of Playwright's AI snapshot.
 	Interactive bool
 	// Quoted writes element lines exactly as Playwright does: a line YAML
 	// would misread is wrapped in single quotes, with '' for each '. Use it
@@ -109,8 +113,14 @@ type SnapshotAttr struct {
 func (n *SnapshotNode) IsText() bool { return n.Role == SnapshotTextRole }
 
 // RenderSnapshot writes the ARIA snapshot text of a screen: the elements a
-// person could see, as Playwright's AI snapshot shows them. Lines are joined
-// by "\n" with no newline at the end; a screen with nothing to show gives "".
+// person could see, as Playwright's AI snapshot shows them. It starts at the
+// body; hidden elements are left out (their visible descendants stay),
+// presentational elements and nameless generic wrappers give way to their
+// content, adjacent text merges into one whitespace-normalised run, and a
+// field shows its value. The focused element is marked [active]. Lines are
+// joined by "\n" with no newline at the end; a screen with nothing to show
+// gives "". (snapshot_tree.go lists where the outline can differ from
+// Playwright's, for want of what a screen does not carry.)
 //
 // Secret nodes appear with their role and name but without their value or
 // any text inside them.
