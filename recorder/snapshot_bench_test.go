@@ -5,48 +5,48 @@ import (
 	"testing"
 )
 
-// benchScreen builds a screen of about n element nodes shaped like a long
+// snapshotBenchScreen builds a screen of about n element nodes shaped like a long
 // admin table: rows of wrappers, a link, text, a checkbox, a field and a
 // button, with the odd hidden row and presentational cell.
-func benchScreen(n int) *Screen {
+func snapshotBenchScreen(n int) *Screen {
 	const perRow = 10 // element nodes per row below
 	var rows []*Node
 	for i := range n / perRow {
-		row := el("li", "listitem", "",
-			el("div", "generic", "",
-				el("div", "generic", "",
-					with(el("a", "link", fmt.Sprintf("Order #%d: %s", i, "Kenya AA 'Gatomboya'"), txt(fmt.Sprintf("Order #%d", i))),
+		row := snapEl("li", "listitem", "",
+			snapEl("div", "generic", "",
+				snapEl("div", "generic", "",
+					snapWith(snapEl("a", "link", fmt.Sprintf("Order #%d: %s", i, "Kenya AA 'Gatomboya'"), snapText(fmt.Sprintf("Order #%d", i))),
 						func(n *Node) { n.URL = fmt.Sprintf("https://shop.example/orders/%d", i) }))),
-			el("span", "generic", "", txt(fmt.Sprintf("$%d.%02d", i%90+10, i%100))),
-			el("td", "none", "", txt("shipped"), el("b", "generic", "", txt("on time"))),
-			with(el("input", "checkbox", fmt.Sprintf("Select order %d", i)), func(n *Node) { n.Checked = "true" }),
-			with(el("input", "textbox", "Note"), func(n *Node) { n.Value = "leave at the door: back"; n.Placeholder = "Add a note" }),
-			el("button", "button", "Refund", txt("Refund")),
+			snapEl("span", "generic", "", snapText(fmt.Sprintf("$%d.%02d", i%90+10, i%100))),
+			snapEl("td", "none", "", snapText("shipped"), snapEl("b", "generic", "", snapText("on time"))),
+			snapWith(snapEl("input", "checkbox", fmt.Sprintf("Select order %d", i)), func(n *Node) { n.Checked = "true" }),
+			snapWith(snapEl("input", "textbox", "Note"), func(n *Node) { n.Value = "leave at the door: back"; n.Placeholder = "Add a note" }),
+			snapEl("button", "button", "Refund", snapText("Refund")),
 		)
 		if i%17 == 0 {
 			row.Visible = false
 		}
 		rows = append(rows, row)
 	}
-	return screenOf("", el("main", "main", "", el("h1", "heading", "Orders", txt("Orders")), el("ul", "list", "", rows...)))
+	return snapScreen("", snapEl("main", "main", "", snapEl("h1", "heading", "Orders", snapText("Orders")), snapEl("ul", "list", "", rows...)))
 }
 
-func countElements(n *Node) int {
+func countSnapshotElements(n *Node) int {
 	if n == nil || n.IsText() {
 		return 0
 	}
 	c := 1
 	for _, k := range n.Children {
-		c += countElements(k)
+		c += countSnapshotElements(k)
 	}
 	return c
 }
 
-const benchNodes = 10_000
+const snapshotBenchNodes = 10_000
 
 func BenchmarkRenderSnapshot(b *testing.B) {
-	s := benchScreen(benchNodes)
-	b.ReportMetric(float64(countElements(s.Root)), "elements")
+	s := snapshotBenchScreen(snapshotBenchNodes)
+	b.ReportMetric(float64(countSnapshotElements(s.Root)), "elements")
 	for _, o := range []SnapshotOptions{{}, {Quoted: true}, {Interactive: true}} {
 		b.Run(fmt.Sprintf("%+v", o), func(b *testing.B) {
 			b.ReportAllocs()
@@ -60,7 +60,7 @@ func BenchmarkRenderSnapshot(b *testing.B) {
 }
 
 func BenchmarkParseSnapshot(b *testing.B) {
-	s := benchScreen(benchNodes)
+	s := snapshotBenchScreen(snapshotBenchNodes)
 	for _, o := range []SnapshotOptions{{}, {Quoted: true}} {
 		text := RenderSnapshot(s, o)
 		b.Run(fmt.Sprintf("%+v", o), func(b *testing.B) {
@@ -78,9 +78,9 @@ func BenchmarkParseSnapshot(b *testing.B) {
 // TestBenchScreenRoundTrips keeps the benchmark honest: its screen is as big
 // as claimed and its text reads back.
 func TestBenchScreenRoundTrips(t *testing.T) {
-	s := benchScreen(benchNodes)
-	if n := countElements(s.Root); n < benchNodes {
-		t.Fatalf("bench screen has %d elements, want at least %d", n, benchNodes)
+	s := snapshotBenchScreen(snapshotBenchNodes)
+	if n := countSnapshotElements(s.Root); n < snapshotBenchNodes {
+		t.Fatalf("bench screen has %d elements, want at least %d", n, snapshotBenchNodes)
 	}
-	checkRoundTrip(t, s)
+	checkSnapshotRoundTrip(t, s)
 }

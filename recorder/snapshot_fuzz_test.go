@@ -67,10 +67,10 @@ func FuzzParseSnapshot(f *testing.F) {
 				t.Fatalf("FormatSnapshot(%+v) wrote text ParseSnapshot cannot read: %v\n%s", o, err, written)
 			}
 			if got := dumpSnapshot(canonicalSnapshot(back)); got != want {
-				t.Fatalf("FormatSnapshot(%+v) reads back differently; first difference at %s\nwritten:\n%s", o, firstDiff(got, want), written)
+				t.Fatalf("FormatSnapshot(%+v) reads back differently; first difference at %s\nwritten:\n%s", o, firstLineDiff(got, want), written)
 			}
 			if again := FormatSnapshot(back, o); again != written {
-				t.Fatalf("writing what was read back changed the text (%+v); first difference at %s", o, firstDiff(again, written))
+				t.Fatalf("writing what was read back changed the text (%+v); first difference at %s", o, firstLineDiff(again, written))
 			}
 		}
 		small := FormatSnapshot(nodes, SnapshotOptions{Interactive: true})

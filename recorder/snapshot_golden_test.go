@@ -33,16 +33,16 @@ func TestRenderSnapshotGolden(t *testing.T) {
 	for _, file := range files {
 		base := strings.TrimSuffix(file, ".json")
 		t.Run(filepath.Base(base), func(t *testing.T) {
-			s := loadScreen(t, file)
+			s := loadSnapshotScreen(t, file)
 			for _, f := range forms {
-				checkGolden(t, base+f.suffix, RenderSnapshot(s, f.opts)+"\n")
+				checkSnapshotGolden(t, base+f.suffix, RenderSnapshot(s, f.opts)+"\n")
 			}
-			checkRoundTrip(t, s)
+			checkSnapshotRoundTrip(t, s)
 		})
 	}
 }
 
-func loadScreen(t *testing.T, path string) *Screen {
+func loadSnapshotScreen(t *testing.T, path string) *Screen {
 	t.Helper()
 	b, err := os.ReadFile(path)
 	if err != nil {

@@ -89,7 +89,7 @@ func asWritten(nodes []*SnapshotNode) []*SnapshotNode {
 }
 
 // firstDiff returns the first differing line of two dumps, for messages.
-func firstDiff(got, want string) string {
+func firstLineDiff(got, want string) string {
 	g, w := strings.Split(got, "\n"), strings.Split(want, "\n")
 	for i := 0; i < len(g) || i < len(w); i++ {
 		var gl, wl string
@@ -108,7 +108,7 @@ func firstDiff(got, want string) string {
 
 // checkGolden compares got with the golden file at path, or rewrites the
 // file under -update.
-func checkGolden(t *testing.T, path, got string) {
+func checkSnapshotGolden(t *testing.T, path, got string) {
 	t.Helper()
 	if snapshotUpdate() {
 		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
@@ -124,6 +124,6 @@ func checkGolden(t *testing.T, path, got string) {
 		t.Fatalf("reading golden file: %v (run go test ./recorder -run %s -update to create it)", err, t.Name())
 	}
 	if got != string(want) {
-		t.Errorf("%s differs from the golden file (-update rewrites it); first difference at %s", path, firstDiff(got, string(want)))
+		t.Errorf("%s differs from the golden file (-update rewrites it); first difference at %s", path, firstLineDiff(got, string(want)))
 	}
 }

@@ -73,16 +73,16 @@ func TestPlaywrightLive(t *testing.T) {
 		return
 	}
 	for _, name := range playwrightFiles {
-		fresh := readText(t, filepath.Join(out, name))
-		committed := readText(t, filepath.Join(playwrightDir, name))
+		fresh := readSnapshotFile(t, filepath.Join(out, name))
+		committed := readSnapshotFile(t, filepath.Join(playwrightDir, name))
 		if fresh != committed {
 			t.Errorf("Playwright's output of %s changed since it was committed (go test ./recorder -run TestPlaywrightLive -update takes the new output); first difference at %s",
-				name, firstDiff(fresh, committed))
+				name, firstLineDiff(fresh, committed))
 		}
 	}
 }
 
-func readText(t *testing.T, path string) string {
+func readSnapshotFile(t *testing.T, path string) string {
 	t.Helper()
 	b, err := os.ReadFile(path)
 	if err != nil {
@@ -98,7 +98,7 @@ func checkPlaywrightOutput(t *testing.T, dir string) {
 	parsed := map[string][]*SnapshotNode{}
 	for _, name := range playwrightFiles {
 		t.Run(name, func(t *testing.T) {
-			text := readText(t, filepath.Join(dir, name))
+			text := readSnapshotFile(t, filepath.Join(dir, name))
 			nodes, err := ParseSnapshot(text)
 			if err != nil {
 				t.Fatalf("ParseSnapshot(Playwright's %s): %v", name, err)
@@ -109,7 +109,7 @@ func checkPlaywrightOutput(t *testing.T, dir string) {
 			// (as the page model's JSON does) and is written as such.
 			want := loneSurrogate.ReplaceAllString(text, "\uFFFD")
 			if got := FormatSnapshot(nodes, SnapshotOptions{Quoted: true}); got != want {
-				t.Errorf("FormatSnapshot(ParseSnapshot(%s), Quoted) is not Playwright's text; first difference at %s", name, firstDiff(got, want))
+				t.Errorf("FormatSnapshot(ParseSnapshot(%s), Quoted) is not Playwright's text; first difference at %s", name, firstLineDiff(got, want))
 			}
 			plain := FormatSnapshot(nodes, SnapshotOptions{})
 			for i, line := range strings.Split(plain, "\n") {
@@ -122,7 +122,7 @@ func checkPlaywrightOutput(t *testing.T, dir string) {
 				t.Fatalf("ParseSnapshot(unquoted form of %s): %v", name, err)
 			}
 			if got, want := dumpSnapshot(back), dumpSnapshot(nodes); got != want {
-				t.Errorf("unquoted form of %s reads back differently; first difference at %s", name, firstDiff(got, want))
+				t.Errorf("unquoted form of %s reads back differently; first difference at %s", name, firstLineDiff(got, want))
 			}
 		})
 	}
@@ -152,7 +152,7 @@ func checkProbeRows(t *testing.T, nodes []*SnapshotNode, ai bool) {
 	if err := json.Unmarshal(b, &probes); err != nil {
 		t.Fatal(err)
 	}
-	list := findNode(nodes, func(n *SnapshotNode) bool { return n.Role == "list" && len(n.Children) == len(probes) })
+	list := findSnapshotNode(nodes, func(n *SnapshotNode) bool { return n.Role == "list" && len(n.Children) == len(probes) })
 	if list == nil {
 		t.Fatalf("no list of %d probe rows in the snapshot", len(probes))
 	}
@@ -215,7 +215,7 @@ func checkProbeStates(t *testing.T, nodes []*SnapshotNode) {
 		{"button", "In frame: yes", `button "In frame: yes" ref="f1e2"`},
 	}
 	for _, tt := range tests {
-		n := findNode(nodes, func(n *SnapshotNode) bool { return n.Role == tt.role && n.Name == tt.name })
+		n := findSnapshotNode(nodes, func(n *SnapshotNode) bool { return n.Role == tt.role && n.Name == tt.name })
 		if n == nil {
 			t.Errorf("no %s %q in Playwright's snapshot", tt.role, tt.name)
 			continue
@@ -226,7 +226,7 @@ func checkProbeStates(t *testing.T, nodes []*SnapshotNode) {
 			t.Errorf("%s %q reads as %s, want %s", tt.role, tt.name, got, tt.want)
 		}
 	}
-	frame := findNode(nodes, func(n *SnapshotNode) bool { return n.Role == "iframe" })
+	frame := findSnapshotNode(nodes, func(n *SnapshotNode) bool { return n.Role == "iframe" })
 	if frame == nil || len(frame.Children) != 1 || frame.Children[0].Ref != "f1e1" {
 		t.Errorf("the iframe does not hold the frame's body (ref f1e1): %s", dumpSnapshot([]*SnapshotNode{frame}))
 	}
@@ -239,7 +239,7 @@ func checkInteractiveSize(t *testing.T, dir string, nodes []*SnapshotNode) {
 	if nodes == nil {
 		t.Fatal("no parsed snapshot to check")
 	}
-	full := readText(t, filepath.Join(dir, "shop.ai.txt"))
+	full := readSnapshotFile(t, filepath.Join(dir, "shop.ai.txt"))
 	small := FormatSnapshot(nodes, SnapshotOptions{Interactive: true})
 	t.Logf("shop page: Playwright AI snapshot %d characters, interactive-only form of it %d (%.0f%%)",
 		len([]rune(full)), len([]rune(small)), 100*float64(len(small))/float64(len(full)))
@@ -254,12 +254,12 @@ func checkInteractiveSize(t *testing.T, dir string, nodes []*SnapshotNode) {
 }
 
 // findNode returns the first node, depth first, for which match holds.
-func findNode(nodes []*SnapshotNode, match func(*SnapshotNode) bool) *SnapshotNode {
+func findSnapshotNode(nodes []*SnapshotNode, match func(*SnapshotNode) bool) *SnapshotNode {
 	for _, n := range nodes {
 		if match(n) {
 			return n
 		}
-		if found := findNode(n.Children, match); found != nil {
+		if found := findSnapshotNode(n.Children, match); found != nil {
 			return found
 		}
 	}
@@ -275,7 +275,7 @@ func findNode(nodes []*SnapshotNode, match func(*SnapshotNode) bool) *SnapshotNo
 func TestRenderSnapshotKeepsPlaywrightOutline(t *testing.T) {
 	for _, name := range []string{"probes.ai.txt", "shop.ai.txt"} {
 		t.Run(name, func(t *testing.T) {
-			nodes, err := ParseSnapshot(readText(t, filepath.Join(playwrightDir, name)))
+			nodes, err := ParseSnapshot(readSnapshotFile(t, filepath.Join(playwrightDir, name)))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -283,7 +283,7 @@ func TestRenderSnapshotKeepsPlaywrightOutline(t *testing.T) {
 			want := FormatSnapshot(nodes, SnapshotOptions{Quoted: true})
 			got := RenderSnapshot(screenFromSnapshot(nodes), SnapshotOptions{Quoted: true})
 			if got != want {
-				t.Errorf("rendering Playwright's outline changed it; first difference at %s", firstDiff(got, want))
+				t.Errorf("rendering Playwright's outline changed it; first difference at %s", firstLineDiff(got, want))
 			}
 		})
 	}
@@ -310,15 +310,15 @@ func screenFromSnapshot(nodes []*SnapshotNode) *Screen {
 	var convert func(n *SnapshotNode) *Node
 	convert = func(n *SnapshotNode) *Node {
 		if n.IsText() {
-			return txt(n.Text)
+			return snapText(n.Text)
 		}
 		e := &Node{Tag: "div", Role: n.Role, Name: n.Name, Ref: n.Ref, Visible: true, URL: n.URL,
 			Checked: n.Checked, Pressed: n.Pressed, Disabled: n.Disabled, Level: n.Level, Invalid: n.Invalid != ""}
 		if n.Expanded {
-			e.Expanded = boolp(true)
+			e.Expanded = snapBool(true)
 		}
 		if n.Selected {
-			e.Selected = boolp(true)
+			e.Selected = snapBool(true)
 		}
 		if n.Active {
 			s.Focused = n.Ref
@@ -342,7 +342,7 @@ func screenFromSnapshot(nodes []*SnapshotNode) *Screen {
 		}
 		return e
 	}
-	body := el("body", "generic", "")
+	body := snapEl("body", "generic", "")
 	if len(nodes) == 1 && nodes[0].Role == "generic" && nodes[0].Name == "" {
 		body = convert(nodes[0])
 		body.Tag = "body"
@@ -354,6 +354,6 @@ func screenFromSnapshot(nodes []*SnapshotNode) *Screen {
 			body.Children = append(body.Children, convert(n))
 		}
 	}
-	s.Root = el("html", "document", "", body)
+	s.Root = snapEl("html", "document", "", body)
 	return s
 }

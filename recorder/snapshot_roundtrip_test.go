@@ -20,7 +20,7 @@ var awkwardPieces = []string{
 	"Infinity", ".5", "x", "word", "",
 }
 
-func awkwardString(r *rand.Rand) string {
+func awkwardSnapshotString(r *rand.Rand) string {
 	var b strings.Builder
 	for range r.IntN(5) {
 		b.WriteString(awkwardPieces[r.IntN(len(awkwardPieces))])
@@ -40,22 +40,22 @@ var roundTripRoles = []struct{ role, tag string }{
 	{"x-widget", "x-widget"}, {"iframe", "iframe"},
 }
 
-// secretMark starts every secret value the generator writes, so a test can
+// snapshotSecretMark starts every secret value the generator writes, so a test can
 // look for it in the output.
-const secretMark = "SECRET-VALUE-"
+const snapshotSecretMark = "SECRET-VALUE-"
 
-func randomNode(r *rand.Rand, depth int, secrets *int) *Node {
+func randomScreenNode(r *rand.Rand, depth int, secrets *int) *Node {
 	if depth > 0 && r.IntN(3) == 0 {
-		return txt(awkwardString(r))
+		return snapText(awkwardSnapshotString(r))
 	}
 	rt := roundTripRoles[r.IntN(len(roundTripRoles))]
-	n := &Node{Role: rt.role, Tag: rt.tag, Name: awkwardString(r), Visible: r.IntN(10) != 0}
+	n := &Node{Role: rt.role, Tag: rt.tag, Name: awkwardSnapshotString(r), Visible: r.IntN(10) != 0}
 	if rt.role == "iframe" {
-		body := el("body", "generic", "")
+		body := snapEl("body", "generic", "")
 		for range r.IntN(3) {
-			body.Children = append(body.Children, randomNode(r, depth+2, secrets))
+			body.Children = append(body.Children, randomScreenNode(r, depth+2, secrets))
 		}
-		n.Children = []*Node{el("html", "document", "", body)}
+		n.Children = []*Node{snapEl("html", "document", "", body)}
 		return n
 	}
 	switch r.IntN(4) {
@@ -64,47 +64,47 @@ func randomNode(r *rand.Rand, depth int, secrets *int) *Node {
 	case 1:
 		n.Pressed = []string{"true", "false", "mixed"}[r.IntN(3)]
 	case 2:
-		n.Expanded, n.Selected = boolp(r.IntN(2) == 0), boolp(r.IntN(2) == 0)
+		n.Expanded, n.Selected = snapBool(r.IntN(2) == 0), snapBool(r.IntN(2) == 0)
 	}
 	n.Disabled, n.Invalid, n.Level = r.IntN(5) == 0, r.IntN(7) == 0, r.IntN(4)
 	if r.IntN(4) == 0 {
-		n.URL = awkwardString(r)
+		n.URL = awkwardSnapshotString(r)
 	}
 	if r.IntN(4) == 0 {
-		n.Placeholder = awkwardString(r)
+		n.Placeholder = awkwardSnapshotString(r)
 	}
-	n.Value = awkwardString(r)
+	n.Value = awkwardSnapshotString(r)
 	if r.IntN(12) == 0 {
 		n.Secret = true
 		*secrets++
-		n.Value = fmt.Sprintf("%s%d", secretMark, *secrets)
-		n.Children = append(n.Children, txt(fmt.Sprintf("%s%dtext", secretMark, *secrets)))
+		n.Value = fmt.Sprintf("%s%d", snapshotSecretMark, *secrets)
+		n.Children = append(n.Children, snapText(fmt.Sprintf("%s%dtext", snapshotSecretMark, *secrets)))
 	}
 	if r.IntN(40) == 0 {
 		n.Name = strings.Repeat("long ", 181)
 	}
 	if depth < 5 {
 		for range r.IntN(5) {
-			n.Children = append(n.Children, randomNode(r, depth+1, secrets))
+			n.Children = append(n.Children, randomScreenNode(r, depth+1, secrets))
 		}
 	}
 	return n
 }
 
-func randomScreen(r *rand.Rand) *Screen {
+func randomSnapshotScreen(r *rand.Rand) *Screen {
 	var content []*Node
 	secrets := 0
 	for range 1 + r.IntN(6) {
-		content = append(content, randomNode(r, 0, &secrets))
+		content = append(content, randomScreenNode(r, 0, &secrets))
 	}
 	focused := fmt.Sprintf("e%d", r.IntN(20))
-	return screenOf(focused, content...)
+	return snapScreen(focused, content...)
 }
 
-// checkRoundTrip renders s in every form and checks that the text reads back
+// checkSnapshotRoundTrip renders s in every form and checks that the text reads back
 // to the very nodes written: every element line to the same role, name,
 // marks, ref, URL and properties, every text to the same text.
-func checkRoundTrip(t *testing.T, s *Screen) bool {
+func checkSnapshotRoundTrip(t *testing.T, s *Screen) bool {
 	t.Helper()
 	tree := snapshotTree(s)
 	ok := true
@@ -121,10 +121,10 @@ func checkRoundTrip(t *testing.T, s *Screen) bool {
 			continue
 		}
 		if got, w := dumpSnapshot(nodes), dumpSnapshot(asWritten(want)); got != w {
-			t.Errorf("RenderSnapshot(%+v) reads back differently; first difference at %s\ntext:\n%s", o, firstDiff(got, w), text)
+			t.Errorf("RenderSnapshot(%+v) reads back differently; first difference at %s\ntext:\n%s", o, firstLineDiff(got, w), text)
 			ok = false
 		}
-		if strings.Contains(text, secretMark) {
+		if strings.Contains(text, snapshotSecretMark) {
 			t.Errorf("RenderSnapshot(%+v) shows a secret value:\n%s", o, text)
 			ok = false
 		}
@@ -145,7 +145,7 @@ func TestSnapshotRoundTripGenerated(t *testing.T) {
 	const screens = 400 // each has up to ~6^5 nodes; a few hundred cover the pieces in many combinations
 	r := rand.New(rand.NewPCG(1, 2))
 	for i := range screens {
-		if !checkRoundTrip(t, randomScreen(r)) {
+		if !checkSnapshotRoundTrip(t, randomSnapshotScreen(r)) {
 			t.Fatalf("screen %d failed; stopping at the first failing screen", i)
 		}
 	}
@@ -157,15 +157,15 @@ func TestSnapshotRoundTripPieces(t *testing.T) {
 	for _, piece := range awkwardPieces {
 		for _, s := range []string{piece, "a" + piece + "b", piece + " tail", "/" + piece + "/"} {
 			t.Run(fmt.Sprintf("%q", s), func(t *testing.T) {
-				screen := screenOf("e9",
-					el("button", "button", s, txt("x")),
-					el("heading", "heading", s, txt(s+" more")),
-					with(el("a", "link", s), func(n *Node) { n.URL = s }),
-					with(el("input", "textbox", s), func(n *Node) { n.Value, n.Placeholder = s, s+"!" }),
-					el("li", "listitem", "", txt(s)),
-					el("div", "generic", "", txt(s), el("button", "button", "b", txt("b"))),
+				screen := snapScreen("e9",
+					snapEl("button", "button", s, snapText("x")),
+					snapEl("heading", "heading", s, snapText(s+" more")),
+					snapWith(snapEl("a", "link", s), func(n *Node) { n.URL = s }),
+					snapWith(snapEl("input", "textbox", s), func(n *Node) { n.Value, n.Placeholder = s, s+"!" }),
+					snapEl("li", "listitem", "", snapText(s)),
+					snapEl("div", "generic", "", snapText(s), snapEl("button", "button", "b", snapText("b"))),
 				)
-				checkRoundTrip(t, screen)
+				checkSnapshotRoundTrip(t, screen)
 			})
 		}
 	}

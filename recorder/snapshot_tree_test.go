@@ -8,23 +8,23 @@ import (
 
 // Screen builders for tests. Elements are visible unless set otherwise.
 
-func el(tag, role, name string, kids ...*Node) *Node {
+func snapEl(tag, role, name string, kids ...*Node) *Node {
 	return &Node{Tag: tag, Role: role, Name: name, Visible: true, Children: kids}
 }
 
-func txt(s string) *Node { return &Node{Tag: TextTag, Text: s} }
+func snapText(s string) *Node { return &Node{Tag: TextTag, Text: s} }
 
-func with(n *Node, set func(*Node)) *Node { set(n); return n }
+func snapWith(n *Node, set func(*Node)) *Node { set(n); return n }
 
-func hidden(n *Node) *Node { return with(n, func(n *Node) { n.Visible = false }) }
+func snapHidden(n *Node) *Node { return snapWith(n, func(n *Node) { n.Visible = false }) }
 
-func boolp(b bool) *bool { return &b }
+func snapBool(b bool) *bool { return &b }
 
 // screenOf wraps body content in html/body and gives every element without a
 // ref the next e<N> in document order (frames' content keeps its own refs).
-func screenOf(focused string, content ...*Node) *Screen {
-	body := el("body", "generic", "", content...)
-	root := el("html", "document", "", body)
+func snapScreen(focused string, content ...*Node) *Screen {
+	body := snapEl("body", "generic", "", content...)
+	root := snapEl("html", "document", "", body)
 	next := 0
 	var number func(*Node)
 	number = func(n *Node) {
@@ -50,84 +50,84 @@ func TestRenderSnapshotOutline(t *testing.T) {
 		want   []string
 	}{
 		{"an empty page shows nothing",
-			screenOf(""),
+			snapScreen(""),
 			nil},
 		{"body with no focus elsewhere is active",
-			screenOf("", el("p", "paragraph", "", txt("a")), el("p", "paragraph", "", txt("b"))),
+			snapScreen("", snapEl("p", "paragraph", "", snapText("a")), snapEl("p", "paragraph", "", snapText("b"))),
 			[]string{`- generic [active] [ref=e1]:`, `  - paragraph [ref=e2]: a`, `  - paragraph [ref=e3]: b`}},
 		{"focused element is active, body is not",
-			screenOf("e2", el("button", "button", "Save", txt("Save")), el("button", "button", "Undo", txt("Undo"))),
+			snapScreen("e2", snapEl("button", "button", "Save", snapText("Save")), snapEl("button", "button", "Undo", snapText("Undo"))),
 			[]string{`- generic [ref=e1]:`, `  - button "Save" [active] [ref=e2]`, `  - button "Undo" [ref=e3]`}},
 		{"nested nameless generics give way to their one element",
-			screenOf("e9", el("div", "generic", "", el("div", "generic", "", el("button", "button", "Go", txt("Go"))))),
+			snapScreen("e9", snapEl("div", "generic", "", snapEl("div", "generic", "", snapEl("button", "button", "Go", snapText("Go"))))),
 			[]string{`- button "Go" [ref=e4]`}},
 		{"empty generic is dropped",
-			screenOf("e9", el("div", "generic", ""), el("p", "paragraph", "", txt("x"))),
+			snapScreen("e9", snapEl("div", "generic", ""), snapEl("p", "paragraph", "", snapText("x"))),
 			[]string{`- paragraph [ref=e3]: x`}},
 		{"hidden element out, its visible child and its text kept apart",
-			screenOf("e9", hidden(el("div", "generic", "", txt("hidden text"), el("button", "button", "Shown", txt("Shown")))),
-				el("p", "paragraph", "", txt("after"))),
+			snapScreen("e9", snapHidden(snapEl("div", "generic", "", snapText("hidden text"), snapEl("button", "button", "Shown", snapText("Shown")))),
+				snapEl("p", "paragraph", "", snapText("after"))),
 			[]string{`- generic [ref=e1]:`, `  - button "Shown" [ref=e3]`, `  - paragraph [ref=e4]: after`}},
 		{"presentational table gives its text to the parent",
-			screenOf("e9", el("div", "region", "Prices",
-				el("table", "none", "", el("tr", "none", "", el("td", "presentation", "", txt("Beans")), el("td", "none", "", txt("$12")))))),
+			snapScreen("e9", snapEl("div", "region", "Prices",
+				snapEl("table", "none", "", snapEl("tr", "none", "", snapEl("td", "presentation", "", snapText("Beans")), snapEl("td", "none", "", snapText("$12")))))),
 			[]string{`- region "Prices" [ref=e2]: Beans $12`}},
 		{"inline generic text joins the paragraph",
-			screenOf("e9", el("p", "paragraph", "", txt("Hello"), el("b", "generic", "", txt("bold")), txt("text."))),
+			snapScreen("e9", snapEl("p", "paragraph", "", snapText("Hello"), snapEl("b", "generic", "", snapText("bold")), snapText("text."))),
 			[]string{`- paragraph [ref=e2]: Hello bold text.`}},
 		{"block generic text stays its own",
-			screenOf("e9", el("div", "generic", "", txt("one")), el("div", "generic", "", txt("two"))),
+			snapScreen("e9", snapEl("div", "generic", "", snapText("one")), snapEl("div", "generic", "", snapText("two"))),
 			[]string{`- generic [ref=e1]:`, `  - generic [ref=e2]: one`, `  - generic [ref=e3]: two`}},
 		{"text equal to the name is not repeated",
-			screenOf("e9", el("li", "listitem", "", el("button", "button", "Save all", txt("Save"), txt("all")))),
+			snapScreen("e9", snapEl("li", "listitem", "", snapEl("button", "button", "Save all", snapText("Save"), snapText("all")))),
 			[]string{`- listitem [ref=e2]:`, `  - button "Save all" [ref=e3]`}},
 		{"generic child repeating the parent's name is dropped",
-			screenOf("e9", el("button", "button", "Cart", el("div", "generic", "", txt("Cart")), el("span", "generic", "", txt("2 items")))),
+			snapScreen("e9", snapEl("button", "button", "Cart", snapEl("div", "generic", "", snapText("Cart")), snapEl("span", "generic", "", snapText("2 items")))),
 			[]string{`- button "Cart" [ref=e2]: 2 items`}},
 		{"nameless image is dropped, named one kept",
-			screenOf("e9", el("img", "img", ""), el("img", "img", "Logo: Trailpin")),
+			snapScreen("e9", snapEl("img", "img", ""), snapEl("img", "img", "Logo: Trailpin")),
 			[]string{`- 'img "Logo: Trailpin" [ref=e3]'`}},
 		{"field shows its value and a placeholder that is not its name",
-			screenOf("e9", with(el("input", "textbox", "Email"), func(n *Node) { n.Value = "alice@example.com"; n.Placeholder = "you@work" }),
-				with(el("input", "textbox", "Search"), func(n *Node) { n.Placeholder = "Search" })),
+			snapScreen("e9", snapWith(snapEl("input", "textbox", "Email"), func(n *Node) { n.Value = "alice@example.com"; n.Placeholder = "you@work" }),
+				snapWith(snapEl("input", "textbox", "Search"), func(n *Node) { n.Placeholder = "Search" })),
 			[]string{`- generic [ref=e1]:`, `  - textbox "Email" [ref=e2]:`, `    - /placeholder: you@work`, `    - text: alice@example.com`, `  - textbox "Search" [ref=e3]`}},
 		{"secret field shows no value and no text inside it",
-			screenOf("e9", with(el("input", "textbox", "Password"), func(n *Node) { n.Secret = true; n.Value = "hunter2" }),
-				with(el("div", "generic", "Card number", txt("4111 1111 1111 1111")), func(n *Node) { n.Secret = true })),
+			snapScreen("e9", snapWith(snapEl("input", "textbox", "Password"), func(n *Node) { n.Secret = true; n.Value = "hunter2" }),
+				snapWith(snapEl("div", "generic", "Card number", snapText("4111 1111 1111 1111")), func(n *Node) { n.Secret = true })),
 			[]string{`- generic [ref=e1]:`, `  - textbox "Password" [ref=e2]`, `  - generic "Card number" [ref=e3]`}},
 		{"text in a text box is its value, not its children",
-			screenOf("e9", with(el("textarea", "textbox", "Notes", txt("default")), func(n *Node) { n.Value = "typed" })),
+			snapScreen("e9", snapWith(snapEl("textarea", "textbox", "Notes", snapText("default")), func(n *Node) { n.Value = "typed" })),
 			[]string{`- textbox "Notes" [ref=e2]: typed`}},
 		{"checkbox value is not text",
-			screenOf("e9", with(el("input", "checkbox", "Agree"), func(n *Node) { n.Value = "on"; n.Checked = "true" })),
+			snapScreen("e9", snapWith(snapEl("input", "checkbox", "Agree"), func(n *Node) { n.Value = "on"; n.Checked = "true" })),
 			[]string{`- checkbox "Agree" [checked] [ref=e2]`}},
 		{"states in Playwright's order",
-			screenOf("e3",
-				with(el("div", "treeitem", "Node"), func(n *Node) {
-					n.Checked, n.Pressed, n.Disabled, n.Expanded, n.Selected, n.Level, n.Invalid = "mixed", "true", true, boolp(true), boolp(true), 2, true
+			snapScreen("e3",
+				snapWith(snapEl("div", "treeitem", "Node"), func(n *Node) {
+					n.Checked, n.Pressed, n.Disabled, n.Expanded, n.Selected, n.Level, n.Invalid = "mixed", "true", true, snapBool(true), snapBool(true), 2, true
 				}),
-				with(el("button", "button", "Closed"), func(n *Node) {
-					n.Expanded, n.Selected, n.Checked, n.Pressed = boolp(false), boolp(false), "false", "false"
+				snapWith(snapEl("button", "button", "Closed"), func(n *Node) {
+					n.Expanded, n.Selected, n.Checked, n.Pressed = snapBool(false), snapBool(false), "false", "false"
 				})),
 			[]string{`- generic [ref=e1]:`, `  - treeitem "Node" [checked=mixed] [disabled] [expanded] [invalid] [level=2] [pressed] [selected] [ref=e2]`, `  - button "Closed" [active] [ref=e3]`}},
 		{"links carry their URL, data URLs cut to the header",
-			screenOf("e9", with(el("a", "link", "Home", txt("Home")), func(n *Node) { n.URL = "https://app.example/#top" }),
-				with(el("a", "link", "Download", txt("Download")), func(n *Node) { n.URL = "data:text/csv;base64,QUJD" })),
+			snapScreen("e9", snapWith(snapEl("a", "link", "Home", snapText("Home")), func(n *Node) { n.URL = "https://app.example/#top" }),
+				snapWith(snapEl("a", "link", "Download", snapText("Download")), func(n *Node) { n.URL = "data:text/csv;base64,QUJD" })),
 			[]string{`- generic [ref=e1]:`, `  - link "Home" [ref=e2]:`, `    - /url: https://app.example/#top`, `  - link "Download" [ref=e3]:`, `    - /url: data:text/csv;base64,…`}},
 		{"frame content hangs below its iframe with its own refs",
-			screenOf("e9", with(el("iframe", "iframe", "Payment"), func(n *Node) {
-				n.Children = []*Node{with(el("html", "document", "", with(el("body", "generic", "",
-					with(el("button", "button", "Pay: now", txt("Pay: now")), func(n *Node) { n.Ref = "f1e2" })), func(n *Node) { n.Ref = "f1e1" })), func(n *Node) { n.Ref = "f1e0" })}
+			snapScreen("e9", snapWith(snapEl("iframe", "iframe", "Payment"), func(n *Node) {
+				n.Children = []*Node{snapWith(snapEl("html", "document", "", snapWith(snapEl("body", "generic", "",
+					snapWith(snapEl("button", "button", "Pay: now", snapText("Pay: now")), func(n *Node) { n.Ref = "f1e2" })), func(n *Node) { n.Ref = "f1e1" })), func(n *Node) { n.Ref = "f1e0" })}
 			})),
 			[]string{`- iframe [ref=e2]:`, `  - 'button "Pay: now" [ref=f1e2]'`}},
 		{"a role that is not a word reads as generic",
-			screenOf("e9", el("div", "x-widget", "Odd", txt("inside"))),
+			snapScreen("e9", snapEl("div", "x-widget", "Odd", snapText("inside"))),
 			[]string{`- generic "Odd" [ref=e2]: inside`}},
 		{"names are whitespace-normalised",
-			screenOf("e9", el("button", "button", " Save\u200b\u00a0 now ", txt("Save now"))),
+			snapScreen("e9", snapEl("button", "button", " Save\u200b\u00a0 now ", snapText("Save now"))),
 			[]string{`- button "Save now" [ref=e2]`}},
 		{"a name over 900 characters is left out",
-			screenOf("e9", el("button", "button", strings.Repeat("n", 901), txt("x"))),
+			snapScreen("e9", snapEl("button", "button", strings.Repeat("n", 901), snapText("x"))),
 			[]string{`- button [ref=e2]: x`}},
 	}
 	for _, tt := range tests {
@@ -150,7 +150,7 @@ func TestRenderSnapshotNilScreen(t *testing.T) {
 }
 
 func TestRenderSnapshotUnquotedIsDefault(t *testing.T) {
-	s := screenOf("e9", el("button", "button", "It's: here", txt("x")), el("button", "button", "/a: b/", txt("y")))
+	s := snapScreen("e9", snapEl("button", "button", "It's: here", snapText("x")), snapEl("button", "button", "/a: b/", snapText("y")))
 	got := RenderSnapshot(s, SnapshotOptions{})
 	want := strings.Join([]string{
 		`- generic [ref=e1]:`,
@@ -167,20 +167,20 @@ func TestRenderSnapshotUnquotedIsDefault(t *testing.T) {
 }
 
 func TestRenderSnapshotInteractive(t *testing.T) {
-	s := screenOf("e9",
-		el("header", "banner", "",
-			with(el("a", "link", "", el("img", "img", "Bean Counter")), func(n *Node) { n.URL = "https://shop.example/" }),
-			el("nav", "navigation", "Main", el("ul", "list", "", el("li", "listitem", "",
-				with(el("a", "link", "Coffee", txt("Coffee")), func(n *Node) { n.URL = "https://shop.example/coffee" }))))),
-		el("main", "main", "",
-			el("h1", "heading", "Coffee", txt("Coffee")),
-			el("p", "paragraph", "", txt("Fresh every Monday.")),
-			el("h2", "heading", "Beans", txt("Beans")),
-			el("div", "generic", "", el("p", "paragraph", "", txt("$12")), el("button", "button", "Add to cart", txt("Add to cart"))),
-			with(el("input", "spinbutton", "Qty"), func(n *Node) { n.Value = "1" }),
-			el("h2", "heading", "About", txt("About")),
-			el("p", "paragraph", "", txt("Since 2020."))),
-		el("footer", "contentinfo", "", el("p", "paragraph", "", txt("Bean Counter Ltd"))),
+	s := snapScreen("e9",
+		snapEl("header", "banner", "",
+			snapWith(snapEl("a", "link", "", snapEl("img", "img", "Bean Counter")), func(n *Node) { n.URL = "https://shop.example/" }),
+			snapEl("nav", "navigation", "Main", snapEl("ul", "list", "", snapEl("li", "listitem", "",
+				snapWith(snapEl("a", "link", "Coffee", snapText("Coffee")), func(n *Node) { n.URL = "https://shop.example/coffee" }))))),
+		snapEl("main", "main", "",
+			snapEl("h1", "heading", "Coffee", snapText("Coffee")),
+			snapEl("p", "paragraph", "", snapText("Fresh every Monday.")),
+			snapEl("h2", "heading", "Beans", snapText("Beans")),
+			snapEl("div", "generic", "", snapEl("p", "paragraph", "", snapText("$12")), snapEl("button", "button", "Add to cart", snapText("Add to cart"))),
+			snapWith(snapEl("input", "spinbutton", "Qty"), func(n *Node) { n.Value = "1" }),
+			snapEl("h2", "heading", "About", snapText("About")),
+			snapEl("p", "paragraph", "", snapText("Since 2020."))),
+		snapEl("footer", "contentinfo", "", snapEl("p", "paragraph", "", snapText("Bean Counter Ltd"))),
 	)
 	got := RenderSnapshot(s, SnapshotOptions{Interactive: true})
 	want := strings.Join([]string{
