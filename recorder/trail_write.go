@@ -61,8 +61,8 @@ func MarshalTrail(t *Trail) ([]byte, error) {
 	if err != nil {
 		return nil, fmt.Errorf("writing trail %q: it would not load back:\n%w", t.Title, err)
 	}
-	if !back.Equal(t) {
-		return nil, fmt.Errorf("writing trail %q: it would not load back equal (a value the format cannot hold, such as invalid UTF-8)", t.Title)
+	if diff := trailDifference(back, t); diff != "" {
+		return nil, fmt.Errorf("writing trail %q: it would not load back equal (a value the format cannot hold, such as invalid UTF-8): %s", t.Title, diff)
 	}
 	return out, nil
 }
