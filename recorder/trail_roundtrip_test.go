@@ -26,7 +26,7 @@ var trickyRegexes = []string{`^Order \d+$`, `Sav(e|ed)`, `\$\d+\.\d{2}`, `(?i)to
 type trailGen struct{ r *rand.Rand }
 
 func (g trailGen) pick(xs []string) string { return xs[g.r.IntN(len(xs))] }
-func (g trailGen) chance(p float64) bool  { return g.r.Float64() < p }
+func (g trailGen) chance(p float64) bool   { return g.r.Float64() < p }
 
 func (g trailGen) text() string {
 	s := g.pick(trickyTexts)
