@@ -42,3 +42,26 @@ func FuzzLoadTrail(f *testing.F) {
 		}
 	})
 }
+
+// FuzzMigrate feeds Migrate arbitrary bytes, seeded with the legacy trails.
+// It must never panic, and what it writes must need no second migration.
+func FuzzMigrate(f *testing.F) {
+	files, _ := filepath.Glob(filepath.Join("testdata", "trails", "legacy", "*.yaml"))
+	for _, file := range files {
+		src, err := os.ReadFile(file)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(src)
+	}
+	f.Fuzz(func(t *testing.T, src []byte) {
+		out, report, err := Migrate(src)
+		if err != nil || out == nil || MigrationIncomplete(report) {
+			return
+		}
+		again, report2, err := Migrate(out)
+		if err != nil || len(report2) != 0 || string(again) != string(out) {
+			t.Fatalf("Migrate(Migrate(x)) changed it again (err %v, notes %v):\n%s", err, report2, out)
+		}
+	})
+}
