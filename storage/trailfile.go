@@ -1,0 +1,165 @@
+package storage
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/trailpin/trailpin/recorder"
+)
+
+// trailFileMode is the mode of a new trail file: trails live in the
+// person's repository and are meant to be read by everyone who clones it.
+const trailFileMode = 0o644
+
+// LoadTrailFile reads and strictly loads one trail file. Its errors name
+// the file as given, with line and key (recorder.TrailErrors).
+func LoadTrailFile(path string) (*recorder.Trail, error) {
+	src, err := ReadTrailBytes(path)
+	if err != nil {
+		return nil, err
+	}
+	return recorder.LoadTrail(path, src)
+}
+
+// ReadTrailBytes reads a trail file's bytes without loading them (for
+// `host migrate`), refusing a file larger than recorder.MaxTrailFileBytes.
+func ReadTrailBytes(path string) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("reading trail: %w", err)
+	}
+	defer f.Close()
+	src, err := io.ReadAll(io.LimitReader(f, recorder.MaxTrailFileBytes+1))
+	if err != nil {
+		return nil, fmt.Errorf("reading trail %s: %w", path, err)
+	}
+	if len(src) > recorder.MaxTrailFileBytes {
+		return nil, fmt.Errorf("reading trail %s: larger than %d bytes: not a trail file", path, recorder.MaxTrailFileBytes)
+	}
+	return src, nil
+}
+
+// WriteTrailFile writes t to path atomically: a reader sees the old file or
+// the new one, never a half-written one, even if the host crashes.
+func WriteTrailFile(path string, t *recorder.Trail) error {
+	out, err := recorder.MarshalTrail(t)
+	if err != nil {
+		return err
+	}
+	return ReplaceTrailFile(path, out)
+}
+
+// ReplaceTrailFile writes data to path atomically: a temporary file in the
+// same folder, synced, then renamed over path. An existing file keeps its
+// permissions.
+func ReplaceTrailFile(path string, data []byte) (err error) {
+	dir := filepath.Dir(path)
+	mode := fs.FileMode(trailFileMode)
+	if fi, statErr := os.Stat(path); statErr == nil {
+		if !fi.Mode().IsRegular() {
+			return fmt.Errorf("writing trail %s: not a regular file", path)
+		}
+		mode = fi.Mode().Perm()
+	}
+	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
+	if err != nil {
+		return fmt.Errorf("writing trail %s: %w", path, err)
+	}
+	defer func() {
+		if err != nil {
+			tmp.Close()
+			os.Remove(tmp.Name())
+		}
+	}()
+	if _, err = tmp.Write(data); err != nil {
+		return fmt.Errorf("writing trail %s: %w", path, err)
+	}
+	if err = tmp.Chmod(mode); err != nil {
+		return fmt.Errorf("writing trail %s: %w", path, err)
+	}
+	if err = tmp.Sync(); err != nil {
+		return fmt.Errorf("writing trail %s: %w", path, err)
+	}
+	if err = tmp.Close(); err != nil {
+		return fmt.Errorf("writing trail %s: %w", path, err)
+	}
+	if err = os.Rename(tmp.Name(), path); err != nil {
+		return fmt.Errorf("writing trail %s: %w", path, err)
+	}
+	syncTrailDir(dir)
+	return nil
+}
+
+// syncTrailDir makes the rename durable where the platform allows it;
+// where it does not (Windows), the rename is still atomic.
+func syncTrailDir(dir string) {
+	if d, err := os.Open(dir); err == nil {
+		_ = d.Sync()
+		d.Close()
+	}
+}
+
+// LoadTrailDir loads every *.trail.yaml file under dir (and its
+// subfolders), sorted by path. Every file is tried: the error joins the
+// problems of all files that did not load, and the trails that did are
+// returned beside it.
+func LoadTrailDir(dir string) ([]*recorder.Trail, error) {
+	paths, err := TrailFilesIn(dir)
+	if err != nil {
+		return nil, err
+	}
+	var trails []*recorder.Trail
+	var errs []error
+	for _, p := range paths {
+		t, err := LoadTrailFile(p)
+		if err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		trails = append(trails, t)
+	}
+	return trails, errors.Join(errs...)
+}
+
+// TrailFilesIn lists the *.trail.yaml files under dir, sorted by path.
+// Hidden folders (.git and the like) are skipped.
+func TrailFilesIn(dir string) ([]string, error) {
+	var paths []string
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && p != dir && strings.HasPrefix(d.Name(), ".") {
+			return filepath.SkipDir
+		}
+		if !d.IsDir() && strings.HasSuffix(d.Name(), recorder.TrailFileExt) {
+			paths = append(paths, p)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("listing trails in %s: %w", dir, err)
+	}
+	slices.Sort(paths)
+	return paths, nil
+}
+
+// NewTrailFilePath returns the path of a new trail file in dir for a trail
+// titled title: its slug, with -2, -3… when the name is taken.
+func NewTrailFilePath(dir, title string) (string, error) {
+	entries, err := os.ReadDir(dir)
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return "", fmt.Errorf("choosing a trail file name in %s: %w", dir, err)
+	}
+	names := make([]string, len(entries))
+	for i, e := range entries {
+		names[i] = e.Name()
+	}
+	return filepath.Join(dir, recorder.FreeTrailFileName(title, names)), nil
+}
