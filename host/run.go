@@ -39,6 +39,7 @@ func newRootCmd(e *env) *cobra.Command {
 		SilenceErrors: true,
 	}
 	root.AddCommand(newVersionCmd(e))
+	root.AddCommand(newMigrateCmd(e))
 	return root
 }
 
