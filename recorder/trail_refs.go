@@ -1,8 +1,10 @@
 package recorder
 
 import (
+	"cmp"
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 )
 
@@ -146,4 +148,92 @@ func isOneOf(s string, set []string) bool {
 		}
 	}
 	return false
+}
+
+// References returns the distinct references a trail uses where they are
+// expanded, sorted by kind and name: what replay must be able to fill in
+// before it starts (a missing secret is missing test data), and what the
+// popup lists as the secrets a recording needs. Malformed references are
+// skipped; LoadTrail refuses them.
+func (t *Trail) References() []Ref {
+	seen := map[Ref]bool{}
+	add := func(texts ...string) {
+		for _, s := range texts {
+			refs, _ := ParseRefs(s)
+			for _, r := range refs {
+				seen[r] = true
+			}
+		}
+	}
+	add(t.Start)
+	for _, s := range t.Steps {
+		for _, a := range s.Actions {
+			add(expandedTexts(a)...)
+		}
+		if s.End != nil {
+			add(s.End.URL)
+			for _, sel := range s.End.Shows {
+				add(selectorTexts(sel)...)
+			}
+		}
+	}
+	out := make([]Ref, 0, len(seen))
+	for r := range seen {
+		out = append(out, r)
+	}
+	slices.SortFunc(out, func(a, b Ref) int {
+		return cmp.Or(cmp.Compare(a.Kind, b.Kind), cmp.Compare(a.Name, b.Name))
+	})
+	return out
+}
+
+// expandedTexts are the values of an action in which references are
+// expanded (docs/trail-format.md, "References").
+func expandedTexts(a Action) []string {
+	var out []string
+	if sel, ok := ActionSelector(a); ok {
+		out = selectorTexts(sel)
+	}
+	switch a := a.(type) {
+	case Navigate:
+		out = append(out, a.To)
+	case TypeText:
+		out = append(out, a.Text)
+	case SelectOption:
+		out = append(out, a.Options...)
+	case Dialog:
+		out = append(out, a.PromptText)
+	case SwitchTab:
+		out = append(out, a.URL, a.Title)
+	case AssertNotVisible:
+		out = append(out, a.Text)
+	case AssertValue:
+		out = append(out, a.Value)
+	case AssertURL:
+		out = append(out, a.URL)
+	case AssertChange:
+		out = append(out, a.URL)
+		for _, list := range [][]Selector{a.BecameVisible, a.BecameCovered, a.Exists, a.NotCovered} {
+			for _, sel := range list {
+				out = append(out, selectorTexts(sel)...)
+			}
+		}
+		for _, list := range [][]ChangeMatch{a.MustInclude, a.MustNotInclude, a.Only} {
+			for _, m := range list {
+				if m.Selector != nil {
+					out = append(out, selectorTexts(*m.Selector)...)
+				}
+			}
+		}
+	}
+	return out
+}
+
+// selectorTexts are a selector's values in which references are expanded.
+func selectorTexts(s Selector) []string {
+	out := []string{s.Name, s.Text, s.TestID, s.ID, s.Label, s.Placeholder}
+	if s.Within != nil {
+		out = append(out, selectorTexts(*s.Within)...)
+	}
+	return out
 }

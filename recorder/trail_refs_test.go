@@ -3,6 +3,8 @@ package recorder
 import (
 	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
 	"slices"
 	"testing"
 )
@@ -71,5 +73,34 @@ func TestExpandRefs(t *testing.T) {
 		if err != nil || got != literal {
 			t.Errorf("ExpandRefs(EscapeRefs(%q)) = %q, %v; want it back", literal, got, err)
 		}
+	}
+}
+
+func TestTrailReferences(t *testing.T) {
+	src, err := os.ReadFile(filepath.Join("testdata", "trails", "every-action.trail.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr, err := LoadTrail("every-action.trail.yaml", src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := tr.References()
+	want := []Ref{{RefParam, "order"}, {RefParam, "size"}, {RefSecret, "new-name"}}
+	if !slices.Equal(got, want) {
+		t.Errorf("References() = %v, want %v", got, want)
+	}
+	src, _ = os.ReadFile(filepath.Join("testdata", "trails", "checkout.trail.yaml"))
+	tr, err = LoadTrail("checkout.trail.yaml", src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got = tr.References()
+	want = []Ref{{RefParam, "coupon"}, {RefUser, "admin.password"}, {RefUser, "admin.username"}}
+	if !slices.Equal(got, want) {
+		t.Errorf("References() = %v, want %v", got, want)
+	}
+	if !got[1].IsSecret() || got[2].IsSecret() || got[0].IsSecret() {
+		t.Errorf("IsSecret: password %v, username %v, param %v; want true, false, false", got[1].IsSecret(), got[2].IsSecret(), got[0].IsSecret())
 	}
 }

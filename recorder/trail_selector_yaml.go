@@ -26,11 +26,11 @@ const selectorExample = "{role: button, name: Save}"
 // selector reads a selector strictly: known keys, non-empty values, a known
 // role, a valid textRegex, not both text and textRegex, a non-negative index.
 func (d *trailDecoder) selector(n *yaml.Node, where string) (Selector, bool) {
+	before := len(d.errs)
 	fields, ok := d.mapping(n, where, selectorKeys, selectorExample)
 	if !ok {
 		return Selector{}, false
 	}
-	before := len(d.errs)
 	var s Selector
 	strs := []struct {
 		key string
@@ -86,8 +86,8 @@ func hasOwnProperty(fields map[string]field) bool {
 // The errors carry no file name; ${param:…} declarations are not checked.
 func (s *Selector) UnmarshalYAML(n *yaml.Node) error {
 	d := &trailDecoder{}
-	sel, ok := d.selector(n, "selector")
-	if !ok {
+	sel, _ := d.selector(n, "selector")
+	if len(d.errs) > 0 {
 		return d.errs
 	}
 	*s = sel
