@@ -3,6 +3,7 @@ package recorder
 import (
 	"bytes"
 	"fmt"
+	"reflect"
 	"slices"
 	"strings"
 
@@ -26,6 +27,9 @@ type MigrationNote struct {
 }
 
 func (n MigrationNote) String() string {
+	if n.Line == 0 {
+		return n.Text
+	}
 	where := fmt.Sprintf("line %d", n.Line)
 	if n.Step > 0 {
 		where += fmt.Sprintf(" (step %d, %s)", n.Step, n.Action)
@@ -66,16 +70,66 @@ func Migrate(src []byte) (out []byte, report []MigrationNote, err error) {
 	case !m.changed:
 		return src, m.notes, nil
 	}
+	out, err = m.encode(&doc)
+	if err != nil {
+		return nil, m.notes, fmt.Errorf("migrating trail: %w", err)
+	}
+	return out, m.notes, nil
+}
+
+// encode writes the migrated document and checks it reads back as the same
+// data. A comment moved off a removed key can make the YAML library write
+// something else (a comment before an emptied mapping); then the moved
+// comments are dropped, and the notes say so.
+func (m *migration) encode(doc *yaml.Node) ([]byte, error) {
+	out, err := encodeYAML(doc)
+	if err == nil && sameData(doc, out) {
+		return out, nil
+	}
+	if len(m.moved) > 0 {
+		for i := len(m.moved) - 1; i >= 0; i-- {
+			*m.moved[i].field = m.moved[i].old
+		}
+		m.notes = append(m.notes, MigrationNote{Text: "comments on the removed keys could not be kept"})
+		if out, err = encodeYAML(doc); err == nil && sameData(doc, out) {
+			return out, nil
+		}
+	}
+	if err != nil {
+		return nil, err
+	}
+	return nil, fmt.Errorf("the migrated file would not read back as written: migrate it by hand")
+}
+
+func encodeYAML(doc *yaml.Node) ([]byte, error) {
 	var buf bytes.Buffer
 	enc := yaml.NewEncoder(&buf)
 	enc.SetIndent(indentStep)
-	if err := enc.Encode(&doc); err != nil {
-		return nil, m.notes, fmt.Errorf("migrating trail: %w", err)
+	if err := enc.Encode(doc); err != nil {
+		return nil, err
 	}
 	if err := enc.Close(); err != nil {
-		return nil, m.notes, fmt.Errorf("migrating trail: %w", err)
+		return nil, err
 	}
-	return buf.Bytes(), m.notes, nil
+	return buf.Bytes(), nil
+}
+
+// sameData reports whether out reads back as the data of doc.
+func sameData(doc *yaml.Node, out []byte) bool {
+	var want, got any
+	if err := doc.Decode(&want); err != nil {
+		return yaml.Unmarshal(out, &got) == nil
+	}
+	if err := yaml.Unmarshal(out, &got); err != nil {
+		return false
+	}
+	return reflect.DeepEqual(want, got)
+}
+
+// commentMove is a comment moved off a removed key, kept so it can be undone.
+type commentMove struct {
+	field *string
+	old   string
 }
 
 type migration struct {
@@ -84,6 +138,7 @@ type migration struct {
 	// handled are the legacy key nodes met inside action bodies; any other
 	// is reported as a stray.
 	handled map[*yaml.Node]bool
+	moved   []commentMove
 }
 
 func (m *migration) trail(root *yaml.Node) {
@@ -152,14 +207,14 @@ func (m *migration) action(step int, kindNode, body *yaml.Node) {
 	}
 	note.Text = mig.Note
 	m.notes = append(m.notes, note)
-	removeKey(body, kindNode, "expectedText")
-	removeKey(body, kindNode, "textMatchMode")
+	m.removeKey(body, kindNode, "expectedText")
+	m.removeKey(body, kindNode, "textMatchMode")
 	switch mig.Op {
 	case opSetText:
-		removeKey(selNode, kindNode, "textRegex")
+		m.removeKey(selNode, kindNode, "textRegex")
 		setSelectorKey(selNode, "text", mig.Value)
 	case opSetRegex:
-		removeKey(selNode, kindNode, "text")
+		m.removeKey(selNode, kindNode, "text")
 		setSelectorKey(selNode, "textRegex", mig.Value)
 	}
 	m.changed = true
@@ -215,7 +270,7 @@ func mappingValue(n *yaml.Node, key string) *yaml.Node {
 // removeKey removes key from a mapping. Comments on the removed key and
 // value move to the key that follows, or to the line of owner when none
 // follows, so no comment is lost.
-func removeKey(n, owner *yaml.Node, key string) {
+func (m *migration) removeKey(n, owner *yaml.Node, key string) {
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		k, v := n.Content[i], n.Content[i+1]
 		if k.Value != key {
@@ -233,8 +288,10 @@ func removeKey(n, owner *yaml.Node, key string) {
 		}
 		if i < len(n.Content) {
 			next := n.Content[i]
+			m.moved = append(m.moved, commentMove{&next.HeadComment, next.HeadComment})
 			next.HeadComment = joinComments(strings.Join(comments, "\n"), next.HeadComment)
 		} else if owner != nil {
+			m.moved = append(m.moved, commentMove{&owner.LineComment, owner.LineComment})
 			owner.LineComment = joinComments(owner.LineComment, strings.Join(comments, " "))
 		}
 		return
