@@ -1,7 +1,6 @@
 package recorder
 
 import (
-	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -9,20 +8,7 @@ import (
 	"testing"
 )
 
-// The -update flag rewrites golden files. Other test files of this package
-// may define it too; whichever initialises first defines it, and everyone
-// reads it through snapshotUpdate.
-var _ = func() bool {
-	if flag.Lookup("update") == nil {
-		flag.Bool("update", false, "rewrite golden files instead of comparing with them")
-	}
-	return true
-}()
-
-func snapshotUpdate() bool {
-	f := flag.Lookup("update")
-	return f != nil && f.Value.String() == "true"
-}
+func snapshotUpdate() bool { return *update }
 
 // dumpSnapshot writes every field of nodes (but Line), one node a line, so
 // two trees compare as strings and a difference shows where it is.

@@ -1,14 +1,11 @@
 package recorder
 
 import (
-	"flag"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 )
-
-var update = flag.Bool("update", false, "rewrite golden files under testdata/")
 
 // validTrailFiles are the trails every format test reads: testdata/trails/*.trail.yaml.
 func validTrailFiles(t testing.TB) []string {
