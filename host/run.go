@@ -3,26 +3,53 @@ package main
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
+	"os"
+	"runtime"
+	"strings"
 
 	"github.com/spf13/cobra"
+
+	"github.com/trailpin/trailpin/host/nativemsg"
 )
 
 // Version is the program version, set at build time with
 // -ldflags "-X main.Version=…".
 var Version = "0.1.0-dev"
 
-// env is what every command gets: the streams of this invocation. No command
-// touches os.Stdin, os.Stdout or os.Stderr directly.
+// env is what every command gets: the streams of this invocation and how it
+// reads its surroundings. No command touches os.Stdin, os.Stdout or
+// os.Stderr directly.
 type env struct {
 	stdin          io.Reader
 	stdout, stderr io.Writer
+	getenv         func(string) string
+	getwd          func() (string, error)
+	// executable returns the path of the running binary.
+	executable func() (string, error)
+	goos       string
+
+	// configFile is the root's --config flag.
+	configFile string
 }
 
 // Run runs the host with args (without the program name). It is the whole
 // program; main only maps the error to an exit code.
 func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
-	e := &env{stdin: stdin, stdout: stdout, stderr: stderr}
+	e := &env{
+		stdin: stdin, stdout: stdout, stderr: stderr,
+		getenv:     os.Getenv,
+		getwd:      os.Getwd,
+		executable: os.Executable,
+		goos:       runtime.GOOS,
+	}
+	// Chrome starts a native-messaging host with the caller's origin as its
+	// first argument (and, on Windows, --parent-window=N after it). That is
+	// not a command line cobra should parse.
+	if len(args) > 0 && strings.HasPrefix(args[0], "chrome-extension://") {
+		return serveNative(ctx, e, args[0])
+	}
 	root := newRootCmd(e)
 	root.SetArgs(args)
 	root.SetIn(stdin)
@@ -38,9 +65,19 @@ func newRootCmd(e *env) *cobra.Command {
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
+	root.PersistentFlags().StringVar(&e.configFile, "config", "", "project config file (default: trailpin.yaml found from the working directory upwards)")
+	root.PersistentFlags().String("db", "", "SQLite database (default: trailpin.db in the data directory)")
 	root.AddCommand(newVersionCmd(e))
+	root.AddCommand(newInstallCmd(e))
+	root.AddCommand(newUninstallCmd(e))
+	root.AddCommand(newDoctorCmd(e))
 	root.AddCommand(newMigrateCmd(e))
 	return root
+}
+
+// config loads the configuration for cmd, binding its flags.
+func (e *env) config(cmd *cobra.Command) (*config, error) {
+	return loadConfig(e, e.configFile, cmd.Flags())
 }
 
 func newVersionCmd(e *env) *cobra.Command {
@@ -49,7 +86,7 @@ func newVersionCmd(e *env) *cobra.Command {
 		Short: "Print the program version and the native-messaging protocol version",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			_, err := io.WriteString(e.stdout, "host "+Version+"\n")
+			_, err := fmt.Fprintf(e.stdout, "host %s\nprotocol %d\n", Version, nativemsg.ProtocolVersion)
 			return err
 		},
 	}

@@ -1,0 +1,99 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"path/filepath"
+
+	"github.com/trailpin/trailpin/host/nativemsg"
+)
+
+// exitUntrustedFrame is the exit status when the browser sent a frame whose
+// length cannot be trusted: the session cannot go on, and Chrome reports
+// the host as exited.
+const exitUntrustedFrame = 3
+
+// A nativeSession is what handlers share while Chrome runs the host.
+type nativeSession struct {
+	// Origin is the extension that started the host.
+	Origin string
+	Config *config
+	Log    *slog.Logger
+}
+
+// registerHandlers adds every feature's message handlers to srv. Features
+// register their types here (the recording adds its session, interaction
+// and ack types); hello is served by nativemsg itself.
+func registerHandlers(srv *nativemsg.Server, s *nativeSession) {}
+
+// serveNative is the native-messaging mode: frames on stdin and stdout until
+// the browser closes stdin. Only frames go to stdout; the log goes to a file
+// in the data directory and to stderr.
+func serveNative(ctx context.Context, e *env, origin string) error {
+	cfg, cfgErr := loadConfig(e, "", nil)
+	var dataDir string
+	if cfgErr == nil {
+		dataDir = cfg.DataDir()
+	}
+	log, closeLog, logErr := openLog(dataDir, e.stderr)
+	defer closeLog()
+	if logErr != nil {
+		log.Warn("logging to stderr only", "err", logErr)
+	}
+	if cfgErr != nil {
+		// Without configuration the host can still say hello, so the
+		// popup can show what is wrong instead of "host exited".
+		log.Error("configuration could not be read", "err", cfgErr)
+	}
+	log.Info("session started", "origin", origin, "version", Version, "protocol", nativemsg.ProtocolVersion, "pid", os.Getpid())
+
+	srv := nativemsg.NewServer(Version, log)
+	registerHandlers(srv, &nativeSession{Origin: origin, Config: cfg, Log: log})
+	err := srv.Serve(ctx, e.stdin, e.stdout)
+	var fe *nativemsg.FrameError
+	switch {
+	case err == nil:
+		log.Info("session ended: the browser closed the connection")
+		return nil
+	case errors.As(err, &fe):
+		log.Error("session ended: a frame could not be trusted", "err", err)
+		return &exitError{code: exitUntrustedFrame, err: fmt.Errorf("native messaging: %w", err)}
+	default:
+		log.Error("session ended", "err", err)
+		return fmt.Errorf("native messaging: %w", err)
+	}
+}
+
+// logFile is the host's log in the data directory.
+const logFile = "host.log"
+
+// maxLogBytes bounds the log: a bigger one is moved to host.log.1 when the
+// next session starts, so a busy machine keeps two files at most.
+const maxLogBytes = 10 << 20
+
+// openLog returns a logger writing to the log file in dataDir and to stderr.
+// When the file cannot be opened it still returns a logger (stderr only)
+// along with the error.
+func openLog(dataDir string, stderr io.Writer) (*slog.Logger, func(), error) {
+	stderrOnly := slog.New(slog.NewTextHandler(stderr, nil))
+	if dataDir == "" {
+		return stderrOnly, func() {}, errors.New("no data directory")
+	}
+	if err := os.MkdirAll(dataDir, 0o700); err != nil {
+		return stderrOnly, func() {}, fmt.Errorf("creating data directory: %w", err)
+	}
+	name := filepath.Join(dataDir, logFile)
+	if st, err := os.Stat(name); err == nil && st.Size() > maxLogBytes {
+		_ = os.Rename(name, name+".1")
+	}
+	f, err := os.OpenFile(name, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o600)
+	if err != nil {
+		return stderrOnly, func() {}, fmt.Errorf("opening log: %w", err)
+	}
+	log := slog.New(slog.NewTextHandler(io.MultiWriter(f, stderr), nil))
+	return log, func() { f.Close() }, nil
+}
