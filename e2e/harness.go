@@ -1,0 +1,373 @@
+package e2e
+
+// The harness: everything an end-to-end test needs to run the real extension
+// in real Chromium against the real host. Recording and replay tests build on
+// it, so its API is kept small and stable:
+//
+//	func TestMain(m *testing.M) { os.Exit(e2e.Main(m)) }
+//
+//	HostPath(t) string               the host binary, built once per test binary
+//	RunHost(t, env, stdin, args...)  runs it as a command: stdout, stderr, exit code
+//	TempDir(t) string                a folder the leak check watches
+//	Serve(t) *httptest.Server        the fixture pages of testdata/pages on loopback
+//	StartBrowser(t, Options) *Browser
+//	                                 headless Chromium with its own profile and the
+//	                                 extension loaded; the host is installed into
+//	                                 the profile unless Options says otherwise
+//	(*Browser).OpenPopup(t)          a tab on chrome-extension://<id>/popup.html
+//	(*Browser).OpenTab(t, url)       a tab on an app page
+//	WaitFor[T](t, ctx, js)           polls a JavaScript expression until truthy
+//	Eval[T](t, ctx, js)              evaluates once
+//
+// Every browser, tab, temp folder and process is cleaned up by t.Cleanup,
+// and Main fails the run if any process started by the harness outlives it.
+//
+// Extensions do not run in the extra browser contexts CDP creates (their
+// pages fail with ERR_BLOCKED_BY_CLIENT there), so every test that needs the
+// extension starts a browser of its own; tabs of one browser share its
+// profile and its connection to the host.
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+
+	"github.com/trailpin/trailpin/extension"
+	"github.com/trailpin/trailpin/installer"
+	"github.com/trailpin/trailpin/replay"
+)
+
+// Generous deadlines: the machines that run these tests are shared and slow
+// at times, and a deadline only bounds how long a real failure takes.
+const (
+	// StartTimeout bounds starting a browser and building the host.
+	StartTimeout = 90 * time.Second
+	// WaitTimeout bounds one wait for a page condition.
+	WaitTimeout = 60 * time.Second
+	// closeTimeout bounds a graceful browser shutdown before it is killed.
+	closeTimeout = 20 * time.Second
+)
+
+var (
+	// root holds everything the harness creates: the host binary and each
+	// browser's folders. Processes whose command line mentions it are the
+	// harness's own, which is how Main finds leaks.
+	root      string
+	buildOnce sync.Once
+	hostPath  string
+	buildErr  error
+)
+
+// Main runs the tests of an e2e package. Call it from TestMain. It creates
+// the harness's folder, runs the tests, removes the folder, and fails the run
+// when a browser or host process started by a test is still alive.
+func Main(m *testing.M) int {
+	var err error
+	root, err = os.MkdirTemp("", "trailpin-e2e-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "e2e:", err)
+		return 1
+	}
+	code := m.Run()
+	if leaks := leakedProcesses(root, 10*time.Second); len(leaks) > 0 {
+		fmt.Fprintf(os.Stderr, "e2e: %d processes started by the tests are still running:\n  %s\n", len(leaks), strings.Join(leaks, "\n  "))
+		code = 1
+	}
+	os.RemoveAll(root)
+	return code
+}
+
+// RepoRoot is the module's root folder (this file is in e2e/).
+func RepoRoot() string {
+	_, file, _, _ := runtime.Caller(0)
+	return filepath.Dir(filepath.Dir(file))
+}
+
+// ExtensionDir is the unpacked extension folder the browser loads.
+func ExtensionDir() string { return filepath.Join(RepoRoot(), "extension") }
+
+// ExtensionID is the ID Chromium gives the unpacked extension, fixed by the
+// key in its manifest.
+func ExtensionID(t testing.TB) string {
+	id, err := extension.ID()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return id
+}
+
+// HostPath returns the host binary, built once per test binary with
+// `go build` into the harness's folder.
+func HostPath(t testing.TB) string {
+	t.Helper()
+	if root == "" {
+		t.Fatal("e2e: call e2e.Main from TestMain")
+	}
+	buildOnce.Do(func() {
+		hostPath = filepath.Join(root, "bin", "host")
+		if runtime.GOOS == "windows" {
+			hostPath += ".exe"
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), StartTimeout)
+		defer cancel()
+		cmd := exec.CommandContext(ctx, "go", "build", "-o", hostPath, "./host")
+		cmd.Dir = RepoRoot()
+		if out, err := cmd.CombinedOutput(); err != nil {
+			buildErr = fmt.Errorf("building the host: %v\n%s", err, out)
+		}
+	})
+	if buildErr != nil {
+		t.Fatal(buildErr)
+	}
+	return hostPath
+}
+
+// A HostRun is the outcome of running the host as a command.
+type HostRun struct {
+	Stdout, Stderr []byte
+	// ExitCode is the process's exit status.
+	ExitCode int
+}
+
+// RunHost runs the host binary with args, the environment env (added to a
+// minimal one: PATH, and HOME and XDG folders in a fresh temp folder unless
+// env sets them) and stdin. It fails the test only when the process cannot
+// be run; a non-zero exit is reported in ExitCode.
+func RunHost(t testing.TB, env []string, stdin []byte, args ...string) HostRun {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), WaitTimeout)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, HostPath(t), args...)
+	home := t.TempDir()
+	cmd.Env = append([]string{
+		"PATH=" + os.Getenv("PATH"),
+		"HOME=" + home,
+		"XDG_CONFIG_HOME=" + filepath.Join(home, ".config"),
+		"XDG_DATA_HOME=" + filepath.Join(home, ".local", "share"),
+	}, env...)
+	cmd.Stdin = bytes.NewReader(stdin)
+	var out, errOut bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errOut
+	err := cmd.Run()
+	var exit *exec.ExitError
+	if err != nil && !errors.As(err, &exit) {
+		t.Fatalf("running host %s: %v", strings.Join(args, " "), err)
+	}
+	return HostRun{Stdout: out.Bytes(), Stderr: errOut.Bytes(), ExitCode: cmd.ProcessState.ExitCode()}
+}
+
+// TempDir returns a fresh folder inside the harness's folder, removed when
+// the test ends. Processes started with it on their command line are found
+// by the leak check, which is why tests should prefer it to t.TempDir for
+// homes and profiles.
+func TempDir(t testing.TB) string {
+	t.Helper()
+	dir, err := os.MkdirTemp(root, "tmp-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	return dir
+}
+
+// Serve serves testdata/pages of the e2e folder on loopback for the test.
+func Serve(t testing.TB) *httptest.Server {
+	t.Helper()
+	srv := httptest.NewServer(http.FileServer(http.Dir(filepath.Join(RepoRoot(), "e2e", "testdata", "pages"))))
+	t.Cleanup(srv.Close)
+	return srv
+}
+
+// Options says how StartBrowser prepares the browser.
+type Options struct {
+	// NoHost leaves the profile without a host manifest.
+	NoHost bool
+	// UserDataDir is the profile folder; a fresh one when empty. When set,
+	// the caller owns the folder and installs the host into it (NoHost is
+	// implied).
+	UserDataDir string
+	// AllowedExtensionID is the extension the installed manifest allows;
+	// Trailpin's by default.
+	AllowedExtensionID string
+	// HostPath is the executable the manifest names; the built host by
+	// default.
+	HostPath string
+	// Env is added to the browser's environment, which the host inherits.
+	// By default HOME, XDG_CONFIG_HOME and XDG_DATA_HOME point into the
+	// browser's own temp folder, so the host's log and database stay there.
+	Env []string
+}
+
+// A Browser is a headless Chromium with the extension loaded.
+type Browser struct {
+	// Ctx is the browser's first tab; new tabs derive from it.
+	Ctx context.Context
+	// Dir is the browser's own temp folder (profile, home, data).
+	Dir string
+	// UserDataDir is the Chromium profile folder.
+	UserDataDir string
+	// DataDir is the host's data directory under the default environment.
+	DataDir string
+	// ExtensionID is the loaded extension's ID.
+	ExtensionID string
+}
+
+// StartBrowser starts headless Chromium through replay.AllocatorOptions with
+// the extension loaded and, unless opts says otherwise, the host installed
+// into the profile's NativeMessagingHosts folder with the installer package.
+// The browser and every process it started are gone when the test ends.
+func StartBrowser(t testing.TB, opts Options) *Browser {
+	t.Helper()
+	if root == "" {
+		t.Fatal("e2e: call e2e.Main from TestMain")
+	}
+	dir, err := os.MkdirTemp(root, "browser-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(dir) }) // runs last: after the browser is gone
+	b := &Browser{
+		Dir:         dir,
+		UserDataDir: opts.UserDataDir,
+		DataDir:     filepath.Join(dir, "home", ".local", "share", "trailpin"),
+		ExtensionID: ExtensionID(t),
+	}
+	if b.UserDataDir == "" {
+		b.UserDataDir = filepath.Join(dir, "profile")
+		if !opts.NoHost {
+			installHost(t, b, opts)
+		}
+	}
+	env := append([]string{
+		"HOME=" + filepath.Join(dir, "home"),
+		"XDG_CONFIG_HOME=" + filepath.Join(dir, "home", ".config"),
+		"XDG_DATA_HOME=" + filepath.Join(dir, "home", ".local", "share"),
+	}, opts.Env...)
+
+	allocOpts, err := replay.AllocatorOptions(replay.LaunchOptions{
+		Headless:    true,
+		UserDataDir: b.UserDataDir,
+		Extension:   ExtensionDir(),
+	})
+	if err != nil {
+		t.Fatalf("e2e: %v (install Chromium, or set CHROME_PATH)", err)
+	}
+	allocOpts = append(allocOpts, chromedp.Env(env...))
+	allocCtx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), allocOpts...)
+	ctx, cancelBrowser := chromedp.NewContext(allocCtx)
+	t.Cleanup(func() {
+		closeCtx, cancel := context.WithTimeout(ctx, closeTimeout)
+		defer cancel()
+		_ = chromedp.Cancel(closeCtx)
+		cancelBrowser()
+		cancelAlloc() // waits for the browser process to exit
+	})
+	if err := start(ctx, cancelBrowser); err != nil {
+		t.Fatalf("e2e: starting Chromium: %v", err)
+	}
+	b.Ctx = ctx
+	return b
+}
+
+// start runs the first action on a chromedp context, which starts its
+// browser or opens its tab. It must run on ctx itself, as a context derived
+// from it would close the browser or tab when it ends; so the deadline is
+// kept here, cancelling ctx when it passes.
+func start(ctx context.Context, cancel context.CancelFunc) error {
+	started := make(chan error, 1)
+	go func() { started <- chromedp.Do(ctx) }()
+	select {
+	case err := <-started:
+		return err
+	case <-time.After(StartTimeout):
+		cancel()
+		return fmt.Errorf("no answer within %v", StartTimeout)
+	}
+}
+
+// installHost writes the host manifest into the profile, where Chromium looks
+// for per-user native-messaging hosts.
+func installHost(t testing.TB, b *Browser, opts Options) {
+	t.Helper()
+	path := opts.HostPath
+	if path == "" {
+		path = HostPath(t)
+	}
+	id := opts.AllowedExtensionID
+	if id == "" {
+		id = b.ExtensionID
+	}
+	m, err := installer.NewManifest(installer.Current(), path, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := installer.WriteManifestTo(filepath.Join(b.UserDataDir, "NativeMessagingHosts"), m); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// ExtensionURL is the address of a page of the extension.
+func (b *Browser) ExtensionURL(page string) string {
+	return "chrome-extension://" + b.ExtensionID + "/" + page
+}
+
+// OpenTab opens url in a new tab of b and returns the tab's context; the tab
+// closes when the test ends.
+func (b *Browser) OpenTab(t testing.TB, url string) context.Context {
+	t.Helper()
+	ctx, cancel := chromedp.NewContext(b.Ctx)
+	t.Cleanup(cancel)
+	if err := start(ctx, cancel); err != nil {
+		t.Fatalf("e2e: opening a tab: %v", err)
+	}
+	navCtx, cancelNav := context.WithTimeout(ctx, WaitTimeout)
+	defer cancelNav()
+	if err := chromedp.Do(navCtx, chromedp.Navigate(url)); err != nil {
+		t.Fatalf("e2e: opening %s: %v", url, err)
+	}
+	return ctx
+}
+
+// OpenPopup opens the toolbar popup's page in a tab.
+func (b *Browser) OpenPopup(t testing.TB) context.Context {
+	t.Helper()
+	return b.OpenTab(t, b.ExtensionURL("popup.html"))
+}
+
+// WaitFor polls the JavaScript expression js in the tab until it is truthy
+// and returns its value, failing the test after WaitTimeout.
+func WaitFor[T any](t testing.TB, ctx context.Context, js string) T {
+	t.Helper()
+	v, err := chromedp.Run(ctx, chromedp.Poll[T](js,
+		chromedp.WithPollingInterval(100*time.Millisecond),
+		chromedp.WithPollingTimeout(WaitTimeout)))
+	if err != nil {
+		t.Fatalf("e2e: waiting for %s: %v", js, err)
+	}
+	return v
+}
+
+// Eval evaluates the JavaScript expression js in the tab once.
+func Eval[T any](t testing.TB, ctx context.Context, js string) T {
+	t.Helper()
+	evalCtx, cancel := context.WithTimeout(ctx, WaitTimeout)
+	defer cancel()
+	v, err := chromedp.Run(evalCtx, chromedp.Evaluate[T](js))
+	if err != nil {
+		t.Fatalf("e2e: evaluating %s: %v", js, err)
+	}
+	return v
+}

@@ -1,0 +1,67 @@
+// The service worker: keeps one connection to the host and lets extension
+// pages (popup, later the review page) use it through chrome.runtime
+// messages. It decides nothing; the host does.
+
+import { PROTOCOL_VERSION } from './protocol.js';
+import { HostConnection, HostError } from './nativeport.js';
+
+/** @typedef {import('./protocol.js').Status} Status */
+/** @typedef {import('./protocol.js').PageRequest} PageRequest */
+/** @typedef {import('./protocol.js').PageReply} PageReply */
+
+const connection = new HostConnection({
+  extensionVersion: chrome.runtime.getManifest().version,
+  onChange: () => broadcast(),
+});
+
+/** @returns {Status} */
+function status() {
+  return {
+    state: connection.state,
+    detail: connection.detail,
+    host: connection.host,
+    protocol: PROTOCOL_VERSION,
+    version: chrome.runtime.getManifest().version,
+    extensionId: chrome.runtime.id,
+  };
+}
+
+/** Tells open extension pages that the connection changed. */
+function broadcast() {
+  chrome.runtime.sendMessage({ kind: 'status-changed', status: status() }).catch(() => {
+    // No page is open to hear it.
+  });
+}
+
+/**
+ * @param {Extract<PageRequest, {kind: 'request'}>} req
+ * @returns {Promise<PageReply>}
+ */
+async function forward(req) {
+  try {
+    const reply = await connection.request(req.type, req.body ?? {}, req.timeoutMs);
+    return { ok: true, reply };
+  } catch (e) {
+    const code = e instanceof HostError ? e.code : undefined;
+    return { ok: false, error: e instanceof Error ? e.message : String(e), code };
+  }
+}
+
+chrome.runtime.onMessage.addListener((/** @type {PageRequest} */ msg, sender, sendResponse) => {
+  if (msg?.to !== 'background' || sender.id !== chrome.runtime.id) return false;
+  switch (msg.kind) {
+    case 'status':
+      sendResponse(status());
+      return false;
+    case 'reconnect':
+      connection.connect();
+      sendResponse(status());
+      return false;
+    case 'request':
+      forward(msg).then(sendResponse);
+      return true; // the answer comes later
+  }
+  return false;
+});
+
+connection.connect();

@@ -1,0 +1,14 @@
+package extension
+
+import (
+	"embed"
+	"io/fs"
+)
+
+//go:embed manifest.json *.js *.html *.css
+var all embed.FS
+
+// Files returns the whole extension as it loads unpacked: manifest, service
+// worker, popup and page model. The host can write it out where a browser
+// should load it from.
+func Files() fs.FS { return all }

@@ -1,0 +1,64 @@
+// The extension's side of host/PROTOCOL.md: names and numbers both sides
+// must agree on. Change them only together with the Go side.
+
+/** Native-messaging host name registered by `host install`. */
+export const HOST_NAME = 'dev.trailpin.host';
+
+/** Protocol version this extension speaks (nativemsg.ProtocolVersion). */
+export const PROTOCOL_VERSION = 1;
+
+/** Error codes of error replies; append-only, see host/PROTOCOL.md. */
+export const ErrorCode = Object.freeze({
+  MALFORMED: 1,
+  BAD_ENVELOPE: 2,
+  UNKNOWN_TYPE: 3,
+  PROTOCOL_VERSION: 4,
+  BAD_REQUEST: 5,
+  INTERNAL: 6,
+});
+
+/**
+ * Connection states the background reports to extension pages.
+ * - connecting: a port is open and hello has not been answered yet
+ * - connected: hello answered with our protocol version
+ * - missing: no manifest for dev.trailpin.host is installed
+ * - forbidden: a manifest exists but does not allow this extension
+ * - unstartable: the manifest names a program that cannot be started
+ * - exited: the host started and then stopped or broke the protocol
+ * - mismatch: the host speaks another protocol version
+ * @typedef {'connecting'|'connected'|'missing'|'forbidden'|'unstartable'|'exited'|'mismatch'} ConnectionState
+ */
+
+/**
+ * Every message wears this envelope (host/PROTOCOL.md).
+ * @typedef {{v: number, id: string, type: string} & Record<string, unknown>} Message
+ */
+
+/**
+ * What the host said in its hello.
+ * @typedef {{version: string, protocol: number, types: string[]}} HostInfo
+ */
+
+/**
+ * The connection as extension pages see it.
+ * @typedef {object} Status
+ * @property {ConnectionState} state
+ * @property {string} detail Chrome's or the host's words about the last failure, '' when none.
+ * @property {HostInfo|null} host The host's hello, once received.
+ * @property {number} protocol The extension's protocol version.
+ * @property {string} version The extension's version.
+ * @property {string} extensionId
+ */
+
+/**
+ * Requests extension pages send to the background with
+ * chrome.runtime.sendMessage.
+ * @typedef {{to: 'background', kind: 'status'}
+ *   | {to: 'background', kind: 'reconnect'}
+ *   | {to: 'background', kind: 'request', type: string, body?: Record<string, unknown>, timeoutMs?: number}} PageRequest
+ */
+
+/**
+ * The background's answer to a 'request': the host's reply, or an error.
+ * @typedef {{ok: true, reply: Message} | {ok: false, error: string, code?: number}} PageReply
+ */
