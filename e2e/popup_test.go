@@ -2,6 +2,8 @@ package e2e
 
 import (
 	"context"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -72,6 +74,23 @@ func TestPopupSaysHostRefusesExtension(t *testing.T) {
 	}
 	if want := "./bin/host install --browser chromium --extension-id " + b.ExtensionID; got.Command != want {
 		t.Errorf("popup fix command = %q, want %q", got.Command, want)
+	}
+}
+
+// TestPopupSaysHostCannotRun: a manifest naming a file that cannot be
+// executed makes Chromium report that the host exited; the popup sends the
+// person to host doctor, which names the broken path.
+func TestPopupSaysHostCannotRun(t *testing.T) {
+	t.Parallel()
+	notExecutable := filepath.Join(TempDir(t), "host")
+	if err := os.WriteFile(notExecutable, []byte("not a program"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	b := StartBrowser(t, Options{HostPath: notExecutable})
+	got := readPopup(t, b.OpenPopup(t))
+	want := popupView{State: "exited", Headline: "Host stopped", Problem: "The host stopped, or could not be run.", Command: "./bin/host doctor"}
+	if got != want {
+		t.Errorf("popup shows %+v, want %+v", got, want)
 	}
 }
 

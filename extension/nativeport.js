@@ -173,7 +173,9 @@ export class HostConnection {
     }
     const p = this.pending.get(m.id);
     if (!p) {
-      this.onHostMessage(m);
+      // Messages the host starts have ids of their own; anything else is
+      // a reply that came after its request timed out.
+      if (String(m.id).startsWith('host-')) this.onHostMessage(m);
       return;
     }
     this.pending.delete(m.id);

@@ -36,7 +36,7 @@ export function describe(s, browser) {
     case 'missing':
       return {
         headline: 'Host not installed',
-        problem: 'The browser found no Trailpin host (dev.trailpin.host).',
+        problem: 'The browser found no Trailpin host (dev.trailpin.host), or the program its manifest names is gone.',
         hint: 'Not built yet? Run ./scripts/quickstart in your Trailpin folder instead.',
         command: install,
       };
@@ -55,7 +55,7 @@ export function describe(s, browser) {
     case 'exited':
       return {
         headline: 'Host stopped',
-        problem: 'The host started and then stopped.',
+        problem: 'The host stopped, or could not be run.',
         hint: 'Its log is in ~/.local/share/trailpin/host.log.',
         command: './bin/host doctor',
       };
@@ -108,10 +108,23 @@ function render(s) {
   el('retry').hidden = s.state === 'connected';
 }
 
+/** How often the popup asks again while the service worker is starting. */
+const STATUS_RETRIES = 20;
+const STATUS_RETRY_MS = 250;
+
 async function refresh() {
-  /** @type {Status} */
-  const s = await chrome.runtime.sendMessage({ to: 'background', kind: 'status' });
-  render(s);
+  for (let attempt = 1; ; attempt++) {
+    try {
+      /** @type {Status} */
+      const s = await chrome.runtime.sendMessage({ to: 'background', kind: 'status' });
+      render(s);
+      return;
+    } catch (e) {
+      // The service worker may not listen yet right after the browser starts.
+      if (attempt >= STATUS_RETRIES) throw e;
+      await new Promise((r) => setTimeout(r, STATUS_RETRY_MS));
+    }
+  }
 }
 
 el('retry').addEventListener('click', async () => {
