@@ -16,6 +16,9 @@ package e2e
 //	                                 the profile unless Options says otherwise
 //	(*Browser).OpenPopup(t)          a tab on chrome-extension://<id>/popup.html
 //	(*Browser).OpenTab(t, url)       a tab on an app page
+//	HostRequest(t, page, type, body) sends a request to the host the way extension
+//	                                 pages do (through the background), from a tab
+//	                                 on an extension page such as the popup
 //	WaitFor[T](t, ctx, js)           polls a JavaScript expression until truthy
 //	Eval[T](t, ctx, js)              evaluates once
 //
@@ -30,6 +33,7 @@ package e2e
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
@@ -370,4 +374,32 @@ func Eval[T any](t testing.TB, ctx context.Context, js string) T {
 		t.Fatalf("e2e: evaluating %s: %v", js, err)
 	}
 	return v
+}
+
+// A PageReply is the background's answer to an extension page's request
+// (PageReply in extension/protocol.js).
+type PageReply struct {
+	OK    bool           `json:"ok"`
+	Reply map[string]any `json:"reply"`
+	Error string         `json:"error"`
+	Code  int            `json:"code"`
+}
+
+// HostRequest sends a request of type typ with body's fields to the host
+// through the extension's background, from page (a tab on an extension page,
+// such as OpenPopup's), and returns the background's answer.
+func HostRequest(t testing.TB, page context.Context, typ string, body map[string]any) PageReply {
+	t.Helper()
+	req, err := json.Marshal(map[string]any{"to": "background", "kind": "request", "type": typ, "body": body})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(page, WaitTimeout)
+	defer cancel()
+	reply, err := chromedp.Run(ctx, chromedp.Evaluate[PageReply](
+		"chrome.runtime.sendMessage("+string(req)+")", chromedp.EvalAwaitPromise))
+	if err != nil {
+		t.Fatalf("e2e: host request %s: %v", typ, err)
+	}
+	return reply
 }

@@ -45,6 +45,14 @@ func TestPopupShowsConnectedHost(t *testing.T) {
 		t.Errorf("popup shows %+v, want %+v", got, want)
 	}
 	assertControlsNamed(t, popup, 0)
+
+	// Extension pages reach the host through the background.
+	if r := HostRequest(t, popup, "hello", map[string]any{"protocol": 1, "version": "test"}); !r.OK || r.Reply["type"] != "hello" || r.Reply["version"] != version {
+		t.Errorf("hello through the background = %+v, want the host's hello with version %s", r, version)
+	}
+	if r := HostRequest(t, popup, "teleport", nil); r.OK || r.Code != 3 {
+		t.Errorf("unknown type through the background = %+v, want error code 3", r)
+	}
 }
 
 func TestPopupSaysHostMissing(t *testing.T) {
