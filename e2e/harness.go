@@ -147,8 +147,8 @@ type HostRun struct {
 }
 
 // RunHost runs the host binary with args, the environment env (added to a
-// minimal one: PATH, and HOME and XDG folders in a fresh temp folder unless
-// env sets them) and stdin. It fails the test only when the process cannot
+// minimal one: PATH, CHROME_PATH, and HOME and XDG folders in a fresh temp
+// folder unless env sets them) and stdin. It fails the test only when the process cannot
 // be run; a non-zero exit is reported in ExitCode.
 func RunHost(t testing.TB, env []string, stdin []byte, args ...string) HostRun {
 	t.Helper()
@@ -158,6 +158,7 @@ func RunHost(t testing.TB, env []string, stdin []byte, args ...string) HostRun {
 	home := t.TempDir()
 	cmd.Env = append([]string{
 		"PATH=" + os.Getenv("PATH"),
+		"CHROME_PATH=" + os.Getenv("CHROME_PATH"),
 		"HOME=" + home,
 		"XDG_CONFIG_HOME=" + filepath.Join(home, ".config"),
 		"XDG_DATA_HOME=" + filepath.Join(home, ".local", "share"),

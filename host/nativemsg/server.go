@@ -96,14 +96,17 @@ func (s *Server) Types() []string {
 	return types
 }
 
-// Serve reads frames from r and answers on w until r ends. It returns nil
-// when r ends between frames, a *FrameError when a frame cannot be trusted
+// Serve reads frames from r and answers on w until r ends or ctx is done
+// (checked between frames). It returns nil when r ends between frames, a *FrameError when a frame cannot be trusted
 // (too long, or cut short), and the error of a failed write. Malformed
 // messages and unknown types are answered with error replies and do not end
 // the session.
 func (s *Server) Serve(ctx context.Context, r io.Reader, w io.Writer) error {
 	conn := newConn(w)
 	for {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
 		payload, err := ReadFrame(r)
 		if err == io.EOF {
 			return nil
