@@ -18,7 +18,6 @@ func TestReferencedFilesExist(t *testing.T) {
 		Action struct {
 			DefaultPopup string `json:"default_popup"`
 		} `json:"action"`
-		ContentScripts []any `json:"content_scripts"`
 	}
 	if err := json.Unmarshal(Manifest(), &m); err != nil {
 		t.Fatal(err)

@@ -33,9 +33,13 @@ func (f *installFlags) register(cmd *cobra.Command, forInstall bool) {
 	cmd.Flags().StringVar(&f.browser, "browser", "", "chrome, chromium, edge, brave (comma-separated) or all (default: the browsers found on this machine)")
 	cmd.Flags().BoolVar(&f.system, "system", false, "for every user of the machine (needs root or administrator)")
 	cmd.Flags().BoolVar(&f.dryRun, "dry-run", false, "print what would change and change nothing")
-	if forInstall {
-		cmd.Flags().StringVar(&f.extensionID, "extension-id", "", "extension allowed to start the host (default: Trailpin's, fixed by the key in extension/manifest.json)")
-		cmd.Flags().StringVar(&f.path, "path", "", "host executable the browser starts (default: this binary)")
+	cmd.Flags().StringVar(&f.extensionID, "extension-id", "", "extension allowed to start the host (default: Trailpin's, fixed by the key in extension/manifest.json)")
+	cmd.Flags().StringVar(&f.path, "path", "", "host executable the browser starts (default: this binary)")
+	if !forInstall {
+		// Accepted so that an install command line can be reused with
+		// uninstall; which files are Trailpin's does not depend on them.
+		_ = cmd.Flags().MarkHidden("extension-id")
+		_ = cmd.Flags().MarkHidden("path")
 	}
 }
 

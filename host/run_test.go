@@ -80,7 +80,8 @@ func TestInstallUninstall(t *testing.T) {
 		t.Errorf("installed manifest = %+v, want path %s and Trailpin's extension", m, hostPath)
 	}
 
-	out, _, err = run(t, nil, "uninstall", "--browser", "chromium")
+	// The install command line works for uninstall too.
+	out, _, err = run(t, nil, "uninstall", "--browser", "chromium", "--path", hostPath)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -21,6 +21,8 @@ const exitUntrustedFrame = 3
 type nativeSession struct {
 	// Origin is the extension that started the host.
 	Origin string
+	// Config is nil when the configuration could not be read (the log says
+	// why); hello still works so the popup can show the problem.
 	Config *config
 	Log    *slog.Logger
 }
