@@ -10,6 +10,7 @@ package e2e
 //	RunHost(t, env, stdin, args...)  runs it as a command: stdout, stderr, exit code
 //	TempDir(t) string                a folder the leak check watches
 //	Serve(t) *httptest.Server        the fixture pages of testdata/pages on loopback
+//	ServeDir(t, dir)                 any folder of pages on loopback
 //	StartBrowser(t, Options) *Browser
 //	                                 headless Chromium with its own profile and the
 //	                                 extension loaded; the host is installed into
@@ -191,7 +192,16 @@ func TempDir(t testing.TB) string {
 // Serve serves testdata/pages of the e2e folder on loopback for the test.
 func Serve(t testing.TB) *httptest.Server {
 	t.Helper()
-	srv := httptest.NewServer(http.FileServer(http.Dir(filepath.Join(RepoRoot(), "e2e", "testdata", "pages"))))
+	return ServeDir(t, filepath.Join(RepoRoot(), "e2e", "testdata", "pages"))
+}
+
+// ServeDir serves the files of dir on loopback for the test.
+func ServeDir(t testing.TB, dir string) *httptest.Server {
+	t.Helper()
+	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
+		t.Fatalf("e2e: no fixture folder %s", dir)
+	}
+	srv := httptest.NewServer(http.FileServer(http.Dir(dir)))
 	t.Cleanup(srv.Close)
 	return srv
 }
