@@ -1,0 +1,74 @@
+// Package demo is the bundled demo app: a small web shop that Trailpin records
+// and replays against. `host demo` serves it, the recording and replay e2e
+// tests drive it, and the replay benchmarks measure against it.
+//
+// New returns an http.Handler for loopback use (httptest.NewServer, or a
+// listener on 127.0.0.1). Every asset is embedded; the pages load nothing from
+// elsewhere and need no build step. The shop is deterministic: the same
+// catalogue (twelve products, among them "iPhone 17", "iPhone 18" and
+// "iPhone 17 Silicone Case") on every start, state kept in memory per session
+// cookie, order numbers counted per session from TP-1001, and no clock times
+// or random values in any page. POST /reset forgets every session.
+//
+// The demo account is Username / Password. The password is never echoed into
+// a page, a log line or a redirect.
+//
+// # Routes
+//
+//	GET  /                          redirect to /products
+//	GET  /login                     sign-in form (?next=, ?expired=1, ?signed-out=1)
+//	POST /login                     303 to next; wrong credentials: 401 and the form again
+//	POST /logout                    forget the session, 303 to /login?signed-out=1
+//	GET  /products                  catalogue; ?q= searches names and categories
+//	GET  /products/{slug}           product page: specifications, quantity, shipping dialog
+//	GET  /cart                      cart: quantities, remove, "Review order\n3 items"
+//	POST /cart/add                  id, qty, return: add and go back to return
+//	POST /cart/update               id, qty (a number, "dec" or "inc"; 0 removes)
+//	POST /cart/remove               id
+//	GET  /checkout                  summary, discount code, delivery form
+//	POST /checkout/discount         code (SUMMER takes 10% off), or remove=1
+//	POST /checkout/place            multipart: name, country, terms, gift_note file
+//	GET  /orders                    the session's orders
+//	GET  /orders/{n}                confirmation, with a "Printable receipt" link (target=_blank)
+//	GET  /orders/{n}/receipt        printable receipt
+//	GET  /help                      help, keyboard shortcuts (no session needed)
+//	GET  /big?n=10000&delay=500     about n elements in rows; "Open target" in the middle row;
+//	                                a Continue button appears after delay ms (no session needed)
+//	POST /reset                     forget every session; 204
+//	GET  /healthz                   "ok"
+//	GET  /static/…                  app.css, app.js, big.js
+//
+// Every page under /products, /cart, /checkout and /orders needs a session; a
+// GET without one is redirected to /login?next=… and comes back after it.
+//
+// # Variants
+//
+// Options.Variant (or the X-Demo-Variant request header, for one request)
+// serves a mutated shop, so replay's failure reports can be tested against a
+// known cause. The flows are those of FLOWS.md.
+//
+//	Variant            What changes                                   A replay of the flows must conclude
+//	(normal, "")       nothing                                        every flow passes
+//	price-changed      iPhone 17 costs $849.00, not $799.00,          app-bug: the first assertion on an iPhone 17
+//	                   everywhere (list, page, cart, totals)          price or a total fails, expected vs actual
+//	control-removed    the discount form's Apply button is gone       selector-drift: the tap on Apply matches
+//	                   (Enter in the field still applies the code)    nothing; the report lists the closest nodes
+//	server-error       every /checkout request answers 500            env-issue: the step that opens the checkout
+//	unauthorized       signing in works; every page that needs a      auth-blocked: the first step after signing in
+//	                   session then answers 401                       is refused
+//	login-redirect     signing in works; every page that needs a      auth-blocked: the first step after signing in
+//	                   session then redirects to /login?…&expired=1   lands on the login page
+//	duplicate-buttons  every Add to cart button appears twice,        selector-drift (ambiguous): the tap on
+//	                   identical (text and test id)                   Add to cart matches two and clicks neither
+//	copy-changed       banner, descriptions, unasserted section       every flow passes
+//	                   headings, help and footer text change
+//	ids-churned        generated ids (:r1:, ember101) change; header  every flow passes
+//	                   and footer links change order; test ids stay
+//	reordered          product lists come in reverse order            every flow passes
+//
+// Variants and VariantInfo give the same table to tests.
+//
+// What the package must not do: reach the network, write files, read the
+// clock or randomness into a page, or depend on any other Trailpin package.
+// `host demo` wires it into the command line; this package has no command.
+package demo
