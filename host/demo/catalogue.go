@@ -108,7 +108,7 @@ var catalogue = []product{
 // changedPrice is what PriceChanged charges for changedPriceSlug.
 const (
 	changedPriceSlug = "iphone-17"
-	changedPrice     = cents(84900)
+	changedPrice     = cents(82900)
 )
 
 // productsFor returns the catalogue as the variant shows it: prices and

@@ -40,6 +40,7 @@ func TestAnonymousRoutes(t *testing.T) {
 		{"GET", "/static/app.css", http.StatusOK, "", []string{".visually-hidden"}},
 		{"GET", "/static/big.js", http.StatusOK, "", []string{"Continue"}},
 		{"GET", "/static/nope.js", http.StatusNotFound, "", nil},
+		{"GET", "/static/jsconfig.json", http.StatusNotFound, "", nil},
 		{"GET", "/nowhere", http.StatusNotFound, "", []string{"<h1>Page not found</h1>", "There is no page at /nowhere."}},
 		{"POST", "/reset", http.StatusNoContent, "", nil},
 		{"DELETE", "/cart", http.StatusMethodNotAllowed, "", nil},
@@ -346,7 +347,7 @@ func TestCheckout(t *testing.T) {
 		"<h1>Checkout</h1>", `<dd class="total" data-testid="order-total">$848.00</dd>`, `<label for="discount-code">Discount code</label>`,
 		`<button type="submit">Apply</button>`, `aria-expanded="false" aria-controls="summary-items"`, `role="tooltip"`,
 		`<label for="country">Country</label>`, `<option value="">Choose a country</option>`, "<option>Canada</option>",
-		`<label for="terms">I accept the terms and conditions</label>`, `type="file"`, "No file chosen",
+		`<label for="terms">I accept the terms and conditions</label>`, `type="file"`, "No gift note attached",
 		`data-confirm="Place order for $848.00?"`, `data-testid="place-order"`)
 	wantNotContains(t, "checkout", before.Body, `role="status" data-testid="discount-status"`)
 

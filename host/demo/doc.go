@@ -49,7 +49,7 @@
 //
 //	Variant            What changes                                   A replay of the flows must conclude
 //	(normal, "")       nothing                                        every flow passes
-//	price-changed      iPhone 17 costs $849.00, not $799.00,          app-bug: the first assertion on an iPhone 17
+//	price-changed      iPhone 17 costs $829.00, not $799.00,          app-bug: the first assertion on an iPhone 17
 //	                   everywhere (list, page, cart, totals)          price or a total fails, expected vs actual
 //	control-removed    the discount form's Apply button is gone       selector-drift: the tap on Apply matches
 //	                   (Enter in the field still applies the code)    nothing; the report lists the closest nodes

@@ -13,7 +13,7 @@ import (
 //go:embed templates/*.html
 var templateFiles embed.FS
 
-//go:embed static
+//go:embed static/*.js static/*.css
 var staticFiles embed.FS
 
 // pageNames are the templates under templates/, each rendered inside

@@ -53,7 +53,7 @@ type Variant struct {
 var variants = []Variant{
 	{
 		Name:   PriceChanged,
-		Change: "iPhone 17 costs $849.00 instead of $799.00, everywhere it is shown (list, detail, cart, checkout, totals).",
+		Change: "iPhone 17 costs $829.00 instead of $799.00, everywhere it is shown (list, detail, cart, checkout, totals).",
 		Expect: "The first assertion on an iPhone 17 price or a total fails, naming the expected and the actual value.",
 		Class:  "app-bug",
 	},

@@ -108,10 +108,10 @@ func TestPriceChanged(t *testing.T) {
 		path         string
 		normal, vary string
 	}{
-		{"/products/iphone-17", `data-testid="price">$799.00<`, `data-testid="price">$849.00<`},
-		{"/products?q=iphone", `data-testid="price">$799.00<`, `data-testid="price">$849.00<`},
-		{"/cart", `data-testid="cart-subtotal">$848.00<`, `data-testid="cart-subtotal">$898.00<`},
-		{"/checkout", `data-testid="order-total">$763.20<`, `data-testid="order-total">$808.20<`},
+		{"/products/iphone-17", `data-testid="price">$799.00<`, `data-testid="price">$829.00<`},
+		{"/products?q=iphone", `data-testid="price">$799.00<`, `data-testid="price">$829.00<`},
+		{"/cart", `data-testid="cart-subtotal">$848.00<`, `data-testid="cart-subtotal">$878.00<`},
+		{"/checkout", `data-testid="order-total">$763.20<`, `data-testid="order-total">$790.20<`},
 	} {
 		wantContains(t, "normal "+tt.path, normal.get(tt.path).Body, tt.normal)
 		wantContains(t, PriceChanged+" "+tt.path, changed.get(tt.path).Body, tt.vary)
@@ -313,10 +313,10 @@ func TestVariantHeader(t *testing.T) {
 		status int
 		want   string
 	}{
-		{"", http.StatusOK, "$849.00"},
+		{"", http.StatusOK, "$829.00"},
 		{"normal", http.StatusOK, "$799.00"},
 		{Reordered, http.StatusOK, "$799.00"},
-		{PriceChanged, http.StatusOK, "$849.00"},
+		{PriceChanged, http.StatusOK, "$829.00"},
 		{"bogus", http.StatusBadRequest, "use one of price-changed, control-removed"},
 	}
 	for _, tt := range tests {

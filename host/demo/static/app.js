@@ -28,8 +28,11 @@ document.addEventListener('keydown', (event) => {
 // closes on Escape or when focus leaves it.
 for (const menu of document.querySelectorAll('[data-menu]')) {
   const button = menu.querySelector('button[aria-controls]');
-  const panel = button && document.getElementById(button.getAttribute('aria-controls') || '');
-  if (!button || !panel) {
+  if (!(button instanceof HTMLButtonElement)) {
+    continue;
+  }
+  const panel = document.getElementById(button.getAttribute('aria-controls') || '');
+  if (!panel) {
     continue;
   }
   let openedByHover = false;
@@ -39,7 +42,7 @@ for (const menu of document.querySelectorAll('[data-menu]')) {
     button.setAttribute('aria-expanded', String(open));
   };
   menu.addEventListener('mouseenter', () => {
-    if (panel.hidden) {
+    if (button.getAttribute('aria-expanded') !== 'true') {
       openedByHover = true;
       show(true);
     }
@@ -54,10 +57,10 @@ for (const menu of document.querySelectorAll('[data-menu]')) {
       openedByHover = false;
       return;
     }
-    show(panel.hidden);
+    show(button.getAttribute('aria-expanded') !== 'true');
   });
   menu.addEventListener('keydown', (event) => {
-    if (event instanceof KeyboardEvent && event.key === 'Escape' && !panel.hidden) {
+    if (event instanceof KeyboardEvent && event.key === 'Escape' && button.getAttribute('aria-expanded') === 'true') {
       show(false);
       button.focus();
     }
@@ -122,6 +125,6 @@ for (const input of document.querySelectorAll('input[type=file][data-file-name]'
       return;
     }
     const names = Array.from(input.files || [], (f) => f.name);
-    output.textContent = names.length ? 'Chosen: ' + names.join(', ') : 'No file chosen';
+    output.textContent = names.length ? 'Chosen: ' + names.join(', ') : 'No gift note attached';
   });
 }

@@ -4,14 +4,14 @@
 // wait for it (without sleeping a fixed time).
 'use strict';
 
-const status = document.getElementById('big-status');
+const statusLine = document.getElementById('big-status');
 const rows = document.getElementById('rows');
 const later = document.getElementById('later');
 
 /** @param {string} text */
 function report(text) {
-  if (status) {
-    status.textContent = text;
+  if (statusLine) {
+    statusLine.textContent = text;
   }
 }
 
