@@ -85,9 +85,9 @@ func launch() {
 	shared.ctx = browserCtx
 }
 
-// startBrowser returns a context for a new tab in a fresh browser context of
-// the shared browser, with the test's deadline.
-func startBrowser(t *testing.T) context.Context {
+// requireBrowser starts the shared browser, or skips the test when there is
+// none (or with -short).
+func requireBrowser(t *testing.T) {
 	t.Helper()
 	if testing.Short() {
 		t.Skip("starts Chromium; skipped with -short")
@@ -99,6 +99,13 @@ func startBrowser(t *testing.T) context.Context {
 	if shared.failure != nil {
 		t.Fatal(shared.failure)
 	}
+}
+
+// startBrowser returns a context for a new tab in a fresh browser context of
+// the shared browser, with the test's deadline.
+func startBrowser(t *testing.T) context.Context {
+	t.Helper()
+	requireBrowser(t)
 	tabCtx, cancelTab := chromedp.NewContext(shared.ctx, chromedp.WithNewBrowserContext())
 	t.Cleanup(cancelTab)
 	ctx, cancel := context.WithTimeout(tabCtx, browserDeadline)
