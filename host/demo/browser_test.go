@@ -220,8 +220,8 @@ func wantText(t *testing.T, ctx context.Context, css, want string) {
 	}
 }
 
-// button finds a button by its text within the element that contains the
-// given heading link text, the way a person reads a card.
+// buttonIn finds a button by its text within the article whose heading link
+// reads card, the way a person reads a product card.
 func buttonIn(card, button string) string {
 	return fmt.Sprintf(`//article[.//a[normalize-space()=%q]]//button[normalize-space()=%q]`, card, button)
 }

@@ -10,7 +10,8 @@ import (
 // relatedCount is how many products the "You might also like" list shows.
 const relatedCount = 3
 
-// page fills the layout fields that every signed-in page shares.
+// signedInPage fills the layout fields that every signed-in page shares, and
+// takes the session's one-time message.
 func signedInPage(r *http.Request, sess *session, title string, body any) pageData {
 	return pageData{
 		Title: title,

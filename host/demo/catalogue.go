@@ -46,7 +46,7 @@ type product struct {
 
 type spec struct{ Term, Detail string }
 
-// lowStock is the stock below which a product shows "Only N left".
+// lowStock is the stock at or below which a product shows "Only N left".
 const lowStock = 5
 
 // StockText is the availability line of a product.

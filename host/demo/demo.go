@@ -20,9 +20,9 @@ const (
 type Options struct {
 	// Variant is the mutation the shop serves (one of Variants), or Normal.
 	Variant string
-	// Logf, when set, gets one line per request (method, path, status) and
-	// every server-side error. It never gets form values, so a password
-	// cannot reach a log through it.
+	// Logf, when set, gets one line per request (method, path and query,
+	// status) and every server-side error. It never gets a request body, so
+	// a password, which is always posted, cannot reach a log through it.
 	Logf func(format string, args ...any)
 }
 

@@ -32,14 +32,23 @@
 //	GET  /orders/{n}                confirmation, with a "Printable receipt" link (target=_blank)
 //	GET  /orders/{n}/receipt        printable receipt
 //	GET  /help                      help, keyboard shortcuts (no session needed)
-//	GET  /big?n=10000&delay=500     about n elements in rows; "Open target" in the middle row;
-//	                                a Continue button appears after delay ms (no session needed)
+//	GET  /big?n=10000&delay=500     at most n elements, in rows of five; "Open target" in the
+//	                                middle row; a Continue button appears after delay ms
+//	                                (defaults n=1000, delay=500; no session needed)
 //	POST /reset                     forget every session; 204
 //	GET  /healthz                   "ok"
 //	GET  /static/…                  app.css, app.js, big.js
 //
 // Every page under /products, /cart, /checkout and /orders needs a session; a
 // GET without one is redirected to /login?next=… and comes back after it.
+// Every form posts and redirects (303), so back and forward never resubmit.
+// Pages are sent with Cache-Control: no-store, yet Chromium may still restore
+// them from its back/forward cache without a load event; replay must wait for
+// the URL and a complete document, not for a load.
+//
+// FLOWS.md writes out the example user flows (the future example trails and
+// the replay benchmark's flows) step by step, with the step at which each
+// variant breaks them; flows_test.go runs them in Chromium.
 //
 // # Variants
 //
@@ -68,7 +77,8 @@
 //
 // Variants and VariantInfo give the same table to tests.
 //
-// What the package must not do: reach the network, write files, read the
-// clock or randomness into a page, or depend on any other Trailpin package.
-// `host demo` wires it into the command line; this package has no command.
+// What the package must not do: reach the network, write files, put clock
+// times or random values into a page, or import another Trailpin package
+// (only its tests do, to start Chromium through replay). `host demo` wires it
+// into the command line; this package has no command.
 package demo
