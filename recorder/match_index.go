@@ -1,0 +1,134 @@
+package recorder
+
+import (
+	"sort"
+	"sync"
+)
+
+// A Matcher is a screen indexed once for matching many selectors: document
+// order, subtree extents, parents, which nodes are shown, and lookups by
+// role, ref, id, test id and name. Build one with NewMatcher when matching
+// more than one selector on the same screen (the generator and the review
+// do); Match builds a throwaway one.
+//
+// A Matcher reads the screen it was built from and never changes it; the
+// screen must not change while the Matcher is in use. It is safe for
+// concurrent use.
+type Matcher struct {
+	screen *Screen
+	// nodes are the elements with a ref, in document order. Only these can
+	// match; text runs and elements without a ref are skipped, though their
+	// descendants are not.
+	nodes []*Node
+	// parent is the position of the nearest indexed ancestor, -1 for none.
+	parent []int32
+	// end is one past the position of the last node in i's subtree, so j lies
+	// inside i exactly when i < j < end[i].
+	end []int32
+	// shown says whether a person can see something of the node: it is
+	// visible, or a node inside it is (a container whose own box collapsed
+	// around floated children still shows them).
+	shown []bool
+	// byRole lists the positions of each role, in document order.
+	byRole map[string][]int32
+
+	lookupOnce sync.Once
+	byRef      map[string]int32
+	byID       map[string][]int32
+	byTestID   map[string][]int32
+	byName     map[string][]int32
+}
+
+// NewMatcher indexes s. A nil screen, or one without a root, gives a Matcher
+// on which nothing matches.
+func NewMatcher(s *Screen) *Matcher {
+	m := &Matcher{screen: s, byRole: map[string][]int32{}}
+	if s == nil || s.Root == nil {
+		return m
+	}
+	m.add(s.Root, -1)
+	m.shown = make([]bool, len(m.nodes))
+	for i := len(m.nodes) - 1; i >= 0; i-- {
+		if m.nodes[i].Visible {
+			m.shown[i] = true
+		}
+		if m.shown[i] && m.parent[i] >= 0 {
+			m.shown[m.parent[i]] = true
+		}
+	}
+	return m
+}
+
+func (m *Matcher) add(n *Node, parent int32) {
+	if n == nil || n.IsText() {
+		return
+	}
+	if n.Ref != "" {
+		pos := int32(len(m.nodes))
+		m.nodes = append(m.nodes, n)
+		m.parent = append(m.parent, parent)
+		m.end = append(m.end, 0)
+		m.byRole[n.Role] = append(m.byRole[n.Role], pos)
+		parent = pos
+		for _, c := range n.Children {
+			m.add(c, parent)
+		}
+		m.end[pos] = int32(len(m.nodes))
+		return
+	}
+	for _, c := range n.Children {
+		m.add(c, parent)
+	}
+}
+
+func (m *Matcher) buildLookups() {
+	m.lookupOnce.Do(func() {
+		m.byRef = make(map[string]int32, len(m.nodes))
+		m.byID = map[string][]int32{}
+		m.byTestID = map[string][]int32{}
+		m.byName = map[string][]int32{}
+		for i, n := range m.nodes {
+			pos := int32(i)
+			m.byRef[n.Ref] = pos
+			if n.ID != "" {
+				m.byID[n.ID] = append(m.byID[n.ID], pos)
+			}
+			if n.TestID != "" {
+				m.byTestID[n.TestID] = append(m.byTestID[n.TestID], pos)
+			}
+			if n.Name != "" {
+				m.byName[n.Name] = append(m.byName[n.Name], pos)
+			}
+		}
+	})
+}
+
+// Screen returns the screen m indexes.
+func (m *Matcher) Screen() *Screen { return m.screen }
+
+// Node returns the element with the given ref, or nil.
+func (m *Matcher) Node(ref string) *Node {
+	if pos, ok := m.position(ref); ok {
+		return m.nodes[pos]
+	}
+	return nil
+}
+
+func (m *Matcher) position(ref string) (int32, bool) {
+	m.buildLookups()
+	pos, ok := m.byRef[ref]
+	return pos, ok
+}
+
+// Len is the number of elements with a ref on the screen.
+func (m *Matcher) Len() int { return len(m.nodes) }
+
+// inside reports whether position j lies strictly inside position i.
+func (m *Matcher) inside(j, i int32) bool { return i < j && j < m.end[i] }
+
+// clip returns the part of a sorted position list that lies in [lo, hi).
+func clip(list []int32, lo, hi int32) []int32 {
+	a := sort.Search(len(list), func(k int) bool { return list[k] >= lo })
+	b := sort.Search(len(list), func(k int) bool { return list[k] >= hi })
+	return list[a:b]
+}
