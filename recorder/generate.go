@@ -1,0 +1,485 @@
+package recorder
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"sort"
+)
+
+// Errors Generate, Retarget and Candidates return for a target they cannot
+// name; test them with errors.Is.
+var (
+	// ErrUnknownRef: no element on the screen has the ref.
+	ErrUnknownRef = errors.New("no element with this ref on the screen")
+	// ErrHiddenTarget: the element is on the screen but a person cannot see
+	// it, so no step can act on it or check it.
+	ErrHiddenTarget = errors.New("the element is hidden")
+	// ErrUnknownPurpose: the purpose is none of tap, type, select, assert.
+	ErrUnknownPurpose = errors.New("unknown purpose: use tap, type, select or assert")
+)
+
+// Generate builds the selector a step records for the element targetRef on
+// s, following every rule of DESIGN §4:
+//
+//   - The purpose decides what is pinned. An assertion pins the element's
+//     exact text (or, for an element with no text of its own, its accessible
+//     name) and adds the cheapest properties that make it unique. Tap, type
+//     and select prefer a test id, a stable id, role + name, a label or a
+//     placeholder, and use text only when nothing else is unique.
+//   - Text is exact; the one tolerance is a trailing item-count line (see
+//     pinText).
+//   - The index, when one is needed, is counted for the final set of
+//     properties, and only used when no property or scope is unique.
+//   - Nothing sensitive is written: not the text of a secret element, and no
+//     string containing a value in sensitive (compared without case), in the
+//     pinned text or in anything used to tell elements apart. An assertion on
+//     such an element checks presence only.
+//   - A click inside a control is a click on the control (Retarget).
+//   - Generated-looking ids and test ids are never used (looksGenerated).
+//   - A within scope (a landmark, a named container, a list or table row by
+//     its title) is used when it makes a short selector unique.
+//   - Costs are the named constants of generate_score.go; the cheapest
+//     selector that names the target alone wins.
+//   - The result is matched again on s and must resolve to the target, or
+//     Generate fails.
+func Generate(purpose Purpose, targetRef string, s *Screen, sensitive []string) (Selector, error) {
+	m := NewMatcher(s)
+	g, err := newGenerator(purpose, targetRef, m, sensitive)
+	if err != nil {
+		return Selector{}, err
+	}
+	best, ok := g.best()
+	if !ok {
+		return Selector{}, fmt.Errorf("generating a selector for %s: no combination of its properties, scopes and index names it alone", describeNode(g.node))
+	}
+	if err := g.verify(best.sel); err != nil {
+		return Selector{}, err
+	}
+	return best.sel, nil
+}
+
+// Retarget returns the ref a step for targetRef is recorded against: the
+// control a click landed inside (the button around a span, the link around
+// an img), the select an option belongs to, or the innermost element carrying
+// the same text and role when the target only wraps it and has no id of its
+// own. Generate and Candidates name the retargeted element.
+func Retarget(purpose Purpose, targetRef string, s *Screen) (string, error) {
+	m := NewMatcher(s)
+	g, err := newGenerator(purpose, targetRef, m, nil)
+	if err != nil {
+		return "", err
+	}
+	return g.node.Ref, nil
+}
+
+type generator struct {
+	m       *Matcher
+	pos     int32
+	node    *Node
+	purpose Purpose
+	taint   sensitiveSet
+
+	scopeList []scope
+	scopesSet bool
+}
+
+// An option is one selector the generator considers, with its cost.
+type option struct {
+	sel  Selector
+	cost int
+	// pins is true when the selector pins the assertion's claim: the text, or
+	// the name of an element without text.
+	pins bool
+	// scope is the position in scopeList of the within scope, -1 for none.
+	scope int
+	// countIndex: the index is counted when the option is evaluated.
+	countIndex bool
+}
+
+// A scope is a container the target lies in and a selector that names it.
+type scope struct {
+	pos   int32
+	sel   Selector
+	cost  int
+	valid *int8 // 0 unknown, 1 names the container alone, -1 does not
+}
+
+func newGenerator(purpose Purpose, targetRef string, m *Matcher, sensitive []string) (*generator, error) {
+	switch purpose {
+	case PurposeTap, PurposeType, PurposeSelect, PurposeAssert:
+	default:
+		return nil, fmt.Errorf("generating a selector for %s: %w (got %q)", targetRef, ErrUnknownPurpose, purpose)
+	}
+	pos, ok := m.position(targetRef)
+	if !ok {
+		return nil, fmt.Errorf("generating a selector for %s: %w (take refs from the same capture)", targetRef, ErrUnknownRef)
+	}
+	if !m.shown[pos] {
+		return nil, fmt.Errorf("generating a selector for %s: %w: a step can only act on or check an element a person can see", describeNode(m.nodes[pos]), ErrHiddenTarget)
+	}
+	g := &generator{m: m, purpose: purpose, taint: newSensitiveSet(sensitive)}
+	g.pos = g.retarget(pos)
+	g.node = m.nodes[g.pos]
+	return g, nil
+}
+
+func (g *generator) retarget(pos int32) int32 {
+	m := g.m
+	if g.purpose != PurposeAssert {
+		if !controlRoles[m.nodes[pos].Role] {
+			for a := m.parent[pos]; a >= 0; a = m.parent[a] {
+				if controlRoles[m.nodes[a].Role] && m.shown[a] {
+					pos = a
+					break
+				}
+			}
+		}
+		if g.purpose == PurposeSelect && m.nodes[pos].Role == "option" {
+			for a := m.parent[pos]; a >= 0; a = m.parent[a] {
+				if r := m.nodes[a].Role; (r == "combobox" || r == "listbox") && m.shown[a] {
+					pos = a
+					break
+				}
+			}
+		}
+	}
+	// An element whose whole text is one child's, with the same role, looks
+	// the same as that child on screen; name the child unless the outer one
+	// has an id of its own.
+	for {
+		n := m.nodes[pos]
+		if n.Text == "" || g.usableID(n.TestID) || g.usableID(n.ID) {
+			return pos
+		}
+		inner := int32(-1)
+		for c := pos + 1; c < m.end[pos]; c = m.end[c] {
+			if k := m.nodes[c]; k.Text == n.Text && k.Role == n.Role && m.shown[c] {
+				inner = c
+				break
+			}
+		}
+		if inner < 0 {
+			return pos
+		}
+		pos = inner
+	}
+}
+
+func (g *generator) usableID(id string) bool {
+	return id != "" && !looksGenerated(id) && !g.taint.leaks(id)
+}
+
+func (g *generator) usable(s string) bool { return s != "" && !g.taint.leaks(s) }
+
+// An atom is one property of the target (or a role + name pair) that a
+// selector can be built from.
+type atom struct {
+	set  func(*Selector)
+	cost int
+	role bool // sets the role
+}
+
+// bases returns the selectors built from the target's own properties,
+// cheapest first: for an assertion the pinned claim plus up to two of its
+// ids, labels and placeholder; for an action (or an assertion with nothing
+// to pin) any one or two of test id, id, role + name, label, placeholder and
+// text; each with or without the role.
+func (g *generator) bases(presenceToo bool) []option {
+	n := g.node
+	var idAtoms, allAtoms []atom
+	if g.usableID(n.TestID) {
+		idAtoms = append(idAtoms, atom{set: func(s *Selector) { s.TestID = n.TestID }, cost: costTestID})
+	}
+	if g.usableID(n.ID) {
+		idAtoms = append(idAtoms, atom{set: func(s *Selector) { s.ID = n.ID }, cost: costID})
+	}
+	var roleName, text *atom
+	if !unnamedRoles[n.Role] && g.usable(n.Name) {
+		roleName = &atom{set: func(s *Selector) { s.Role, s.Name = n.Role, n.Name }, cost: costRoleName, role: true}
+	}
+	if g.usable(n.Label) {
+		idAtoms = append(idAtoms, atom{set: func(s *Selector) { s.Label = n.Label }, cost: costLabel})
+	}
+	if g.usable(n.Placeholder) {
+		idAtoms = append(idAtoms, atom{set: func(s *Selector) { s.Placeholder = n.Placeholder }, cost: costPlaceholder})
+	}
+	if !n.Secret && g.usable(n.Text) {
+		exact, pattern := pinText(n.Text)
+		cost := costText
+		if pattern != "" {
+			cost += costCountTolerance
+		}
+		text = &atom{set: func(s *Selector) { s.Text, s.TextRegex = exact, pattern }, cost: cost}
+	}
+
+	var out []option
+	seen := map[string]bool{}
+	add := func(pins bool, atoms ...atom) {
+		var sel Selector
+		cost, hasRole := 0, false
+		for _, a := range atoms {
+			a.set(&sel)
+			cost += a.cost
+			hasRole = hasRole || a.role
+		}
+		for _, withRole := range []bool{false, true} {
+			o := option{sel: sel, cost: cost, pins: pins || g.pinsValue(sel), scope: -1}
+			if withRole {
+				if hasRole || n.Role == "" {
+					continue
+				}
+				o.sel.Role = n.Role
+				o.cost += costRoleQualifier
+				if unnamedRoles[n.Role] {
+					o.cost += costGenericQualifier - costRoleQualifier
+				}
+			}
+			if o.sel.Validate() != nil {
+				continue
+			}
+			if key := o.sel.String(); !seen[key] {
+				seen[key] = true
+				out = append(out, o)
+			}
+		}
+	}
+
+	if g.purpose == PurposeAssert {
+		var pin *atom
+		switch {
+		case text != nil:
+			pin = &atom{set: text.set, cost: costPinned + text.cost - costText, role: false}
+		case roleName != nil:
+			pin = &atom{set: roleName.set, cost: costPinned, role: true}
+		case g.usable(n.Name):
+			pin = &atom{set: func(s *Selector) { s.Name = n.Name }, cost: costPinned}
+		}
+		if pin != nil {
+			add(true, *pin)
+			for i, a := range idAtoms {
+				add(true, *pin, a)
+				for _, b := range idAtoms[i+1:] {
+					add(true, *pin, a, b)
+				}
+			}
+			if !presenceToo {
+				sortOptions(out)
+				return out
+			}
+			text = nil // what follows checks presence only
+		}
+	}
+	allAtoms = append(allAtoms, idAtoms...)
+	if roleName != nil {
+		allAtoms = append(allAtoms, *roleName)
+	}
+	if text != nil {
+		allAtoms = append(allAtoms, *text)
+	}
+	for i, a := range allAtoms {
+		add(false, a)
+		for _, b := range allAtoms[i+1:] {
+			add(false, a, b)
+		}
+	}
+	if n.Role != "" {
+		add(false, atom{set: func(s *Selector) { s.Role = n.Role }, cost: costRole, role: true})
+	}
+	sortOptions(out)
+	return out
+}
+
+// pinsValue reports whether sel checks the target's text: it has the text,
+// or the name that is the text (a button named by its content), or the name
+// of an element without text.
+func (g *generator) pinsValue(sel Selector) bool {
+	n := g.node
+	return sel.Text != "" || sel.TextRegex != "" ||
+		sel.Name != "" && (n.Text == "" || sel.Name == collapseSelectorSpace(n.Text))
+}
+
+func sortOptions(opts []option) {
+	sort.SliceStable(opts, func(i, j int) bool { return opts[i].cost < opts[j].cost })
+}
+
+// scopes returns the containers of the target that a selector can name on
+// their own, cheapest first. Whether each names its container alone is
+// checked when it is first used.
+func (g *generator) scopes() []scope {
+	if g.scopesSet {
+		return g.scopeList
+	}
+	g.scopesSet = true
+	m := g.m
+	depth := 0
+	for a := m.parent[g.pos]; a >= 0; a = m.parent[a] {
+		depth++
+		n := m.nodes[a]
+		if m.parent[a] < 0 || n.Tag == "html" || n.Tag == "body" {
+			continue // the whole page scopes nothing
+		}
+		base := costWithin + depth*costScopeDepth
+		addScope := func(sel Selector, cost int) {
+			if sel.Validate() == nil {
+				g.scopeList = append(g.scopeList, scope{pos: a, sel: sel, cost: base + cost, valid: new(int8)})
+			}
+		}
+		if g.usableID(n.TestID) {
+			addScope(Selector{TestID: n.TestID}, costTestID)
+		}
+		if g.usableID(n.ID) {
+			addScope(Selector{ID: n.ID}, costID)
+		}
+		// A row named by its content carries every cell, prices and counts
+		// too: it is found by its title instead.
+		if !unnamedRoles[n.Role] && g.usable(n.Name) && !(rowRoles[n.Role] && n.Name == collapseSelectorSpace(n.Text)) {
+			addScope(Selector{Role: n.Role, Name: n.Name}, costRoleName)
+		}
+		if rowRoles[n.Role] {
+			if title := rowTitle(m, a); g.usable(title) {
+				if exact, pattern := rowScopeText(n.Text, title); exact != "" || pattern != "" {
+					addScope(Selector{Role: n.Role, Text: exact, TextRegex: pattern}, costRowTitle)
+				}
+			}
+		}
+		if scopeRoles[n.Role] {
+			addScope(Selector{Role: n.Role}, costRole)
+		}
+	}
+	sort.SliceStable(g.scopeList, func(i, j int) bool { return g.scopeList[i].cost < g.scopeList[j].cost })
+	return g.scopeList
+}
+
+// scopeValid reports whether sc's selector names its container alone.
+func (g *generator) scopeValid(sc *scope) bool {
+	if *sc.valid == 0 {
+		*sc.valid = -1
+		if got, err := g.m.resolve(&sc.sel, &sc.sel, matchConfig{}); err == nil && got[0] == sc.pos {
+			*sc.valid = 1
+		}
+	}
+	return *sc.valid == 1
+}
+
+// An ambiguous base matches the target and others: scopes and an index can
+// still make it name the target alone.
+type ambiguousBase struct {
+	option
+	at int // the target's position among its matches
+}
+
+// best finds the cheapest option that names the target alone: the first
+// unique base, unless a scope or an index on a cheaper ambiguous base costs
+// less.
+func (g *generator) best() (option, bool) {
+	var found option
+	ok := false
+	var ambiguous []ambiguousBase
+	for _, b := range g.bases(false) {
+		all, err := g.m.all(&b.sel, matchConfig{})
+		if err != nil {
+			continue
+		}
+		at := slices.Index(all, g.pos)
+		if at < 0 {
+			continue
+		}
+		if len(all) == 1 {
+			found, ok = b, true
+			break
+		}
+		ambiguous = append(ambiguous, ambiguousBase{option: b, at: at})
+	}
+	cheaper := func(cost int) bool { return !ok || cost < found.cost }
+	var further []option
+	for _, a := range ambiguous {
+		if o := a.withIndex(); cheaper(o.cost) {
+			further = append(further, o)
+		}
+		for i, sc := range g.scopes() {
+			if !cheaper(a.cost + sc.cost) {
+				break
+			}
+			o := a.within(sc, i)
+			further = append(further, o)
+			if cheaper(o.cost + costIndex) {
+				o.cost += costIndex
+				o.countIndex = true
+				further = append(further, o)
+			}
+		}
+	}
+	sortOptions(further)
+	for _, o := range further {
+		if !cheaper(o.cost) {
+			break
+		}
+		if got, yes := g.resolves(o); yes {
+			found, ok = got, true
+			break
+		}
+	}
+	return found, ok
+}
+
+func (a ambiguousBase) withIndex() option {
+	o := a.option
+	at := a.at
+	o.sel.Index = &at
+	o.cost += costIndex + at*costIndexPosition
+	return o
+}
+
+func (a ambiguousBase) within(sc scope, i int) option {
+	o := a.option
+	w := sc.sel
+	o.sel.Within = &w
+	o.cost += sc.cost
+	o.scope = i
+	return o
+}
+
+// resolves reports whether o names the target alone, counting its index
+// when it has one to count.
+func (g *generator) resolves(o option) (option, bool) {
+	if o.scope >= 0 && !g.scopeValid(&g.scopeList[o.scope]) {
+		return o, false
+	}
+	sel := o.sel
+	sel.Index = nil
+	all, err := g.m.all(&sel, matchConfig{})
+	if err != nil {
+		return o, false
+	}
+	at := slices.Index(all, g.pos)
+	switch {
+	case at < 0:
+		return o, false
+	case o.countIndex:
+		if len(all) == 1 {
+			return o, false // the index is dropped when the rest is unique
+		}
+		o.sel.Index = &at
+		return o, true
+	case o.sel.Index != nil:
+		return o, *o.sel.Index == at && len(all) > 1
+	}
+	return o, len(all) == 1
+}
+
+// verify matches sel again on the screen, the way replay will, and checks
+// that it names the target and writes nothing sensitive.
+func (g *generator) verify(sel Selector) error {
+	got, err := g.m.Match(sel)
+	if err != nil {
+		return fmt.Errorf("generated selector %s for %s does not match on its own screen: %w", sel, describeNode(g.node), err)
+	}
+	if len(got) != 1 || got[0] != g.node {
+		return fmt.Errorf("generated selector %s resolves to %s, not to its target %s", sel, describeNode(got[0]), describeNode(g.node))
+	}
+	if g.taint.leaksFrom(&sel) {
+		return fmt.Errorf("generated selector for %s would show a sensitive value; refusing it", g.node.Ref)
+	}
+	return nil
+}
