@@ -443,12 +443,15 @@ func (a ambiguousBase) within(sc scope, i int) option {
 // resolves reports whether o names the target alone, counting its index
 // when it has one to count.
 func (g *generator) resolves(o option) (option, bool) {
-	if o.scope >= 0 && !g.scopeValid(&g.scopeList[o.scope]) {
-		return o, false
+	lo, hi := int32(0), int32(len(g.m.nodes))
+	if o.scope >= 0 {
+		sc := &g.scopeList[o.scope]
+		if !g.scopeValid(sc) {
+			return o, false
+		}
+		lo, hi = sc.pos+1, g.m.end[sc.pos]
 	}
-	sel := o.sel
-	sel.Index = nil
-	all, err := g.m.all(&sel, matchConfig{})
+	all, err := g.m.allIn(&o.sel, lo, hi, matchConfig{})
 	if err != nil {
 		return o, false
 	}

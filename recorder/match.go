@@ -138,14 +138,19 @@ func (m *Matcher) all(sel *Selector, cfg matchConfig) ([]int32, error) {
 }
 
 func (m *Matcher) allFor(sel, whole *Selector, cfg matchConfig) ([]int32, error) {
-	lo, hi := int32(0), int32(len(m.nodes))
-	if sel.Within != nil {
-		scope, err := m.resolve(sel.Within, whole, cfg)
-		if err != nil {
-			return nil, err
-		}
-		lo, hi = scope[0]+1, m.end[scope[0]]
+	if sel.Within == nil {
+		return m.allIn(sel, 0, int32(len(m.nodes)), cfg)
 	}
+	scope, err := m.resolve(sel.Within, whole, cfg)
+	if err != nil {
+		return nil, err
+	}
+	return m.allIn(sel, scope[0]+1, m.end[scope[0]], cfg)
+}
+
+// allIn returns the nodes in positions [lo, hi) that match sel's own
+// properties (not its within or index), without wrappers, in document order.
+func (m *Matcher) allIn(sel *Selector, lo, hi int32, cfg matchConfig) ([]int32, error) {
 	var re *regexp.Regexp
 	if sel.TextRegex != "" {
 		var err error
@@ -165,8 +170,10 @@ func (m *Matcher) allFor(sel, whole *Selector, cfg matchConfig) ([]int32, error)
 			(sel.TestID != "" && n.TestID != sel.TestID) ||
 			(sel.ID != "" && n.ID != sel.ID) ||
 			(sel.Label != "" && n.Label != sel.Label) ||
-			(sel.Placeholder != "" && n.Placeholder != sel.Placeholder) ||
-			(re != nil && !re.MatchString(n.Text)) {
+			(sel.Placeholder != "" && n.Placeholder != sel.Placeholder) {
+			return
+		}
+		if re != nil && !re.MatchString(n.Text) {
 			return
 		}
 		out = append(out, p)
@@ -187,7 +194,8 @@ func (m *Matcher) allFor(sel, whole *Selector, cfg matchConfig) ([]int32, error)
 }
 
 // seed picks the shortest indexed list that every match must be in, so a
-// selector with a test id, id, name or role looks at a handful of nodes.
+// selector with a test id or an id looks at a handful of nodes. Others scan
+// the columns, which are read in order and cost little.
 func (m *Matcher) seed(sel *Selector) ([]int32, bool) {
 	var best []int32
 	found := false
@@ -196,7 +204,7 @@ func (m *Matcher) seed(sel *Selector) ([]int32, bool) {
 			best, found = list, true
 		}
 	}
-	if sel.TestID != "" || sel.ID != "" || sel.Name != "" {
+	if sel.TestID != "" || sel.ID != "" {
 		m.buildLookups()
 	}
 	if sel.TestID != "" {
@@ -204,12 +212,6 @@ func (m *Matcher) seed(sel *Selector) ([]int32, bool) {
 	}
 	if sel.ID != "" {
 		consider(m.byID[sel.ID])
-	}
-	if sel.Name != "" {
-		consider(m.byName[sel.Name])
-	}
-	if sel.Role != "" {
-		consider(m.byRole[sel.Role])
 	}
 	return best, found
 }

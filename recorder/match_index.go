@@ -29,29 +29,31 @@ type Matcher struct {
 	// visible, or a node inside it is (a container whose own box collapsed
 	// around floated children still shows them).
 	shown []bool
-	// byRole lists the positions of each role, in document order.
-	byRole map[string][]int32
+	// withIDs lists the positions of the nodes with an id or a test id, for
+	// building byID and byTestID when a selector first needs them.
+	withIDs []int32
 
 	lookupOnce sync.Once
-	byRef      map[string]int32
 	byID       map[string][]int32
 	byTestID   map[string][]int32
-	byName     map[string][]int32
 }
 
 // NewMatcher indexes s. A nil screen, or one without a root, gives a Matcher
 // on which nothing matches.
 func NewMatcher(s *Screen) *Matcher {
-	m := &Matcher{screen: s, byRole: map[string][]int32{}}
+	m := &Matcher{screen: s}
 	if s == nil || s.Root == nil {
 		return m
 	}
+	// Counting first lets every column be allocated once, at its size: on a
+	// large screen growing them would cost more than the walk.
+	n := countIndexed(s.Root)
+	m.nodes = make([]*Node, 0, n)
+	m.parent = make([]int32, 0, n)
+	m.end = make([]int32, 0, n)
+	m.shown = make([]bool, 0, n)
 	m.add(s.Root, -1)
-	m.shown = make([]bool, len(m.nodes))
 	for i := len(m.nodes) - 1; i >= 0; i-- {
-		if m.nodes[i].Visible {
-			m.shown[i] = true
-		}
 		if m.shown[i] && m.parent[i] >= 0 {
 			m.shown[m.parent[i]] = true
 		}
@@ -60,7 +62,7 @@ func NewMatcher(s *Screen) *Matcher {
 }
 
 func (m *Matcher) add(n *Node, parent int32) {
-	if n == nil || n.IsText() {
+	if n == nil || n.Tag == TextTag {
 		return
 	}
 	if n.Ref != "" {
@@ -68,7 +70,10 @@ func (m *Matcher) add(n *Node, parent int32) {
 		m.nodes = append(m.nodes, n)
 		m.parent = append(m.parent, parent)
 		m.end = append(m.end, 0)
-		m.byRole[n.Role] = append(m.byRole[n.Role], pos)
+		m.shown = append(m.shown, n.Visible)
+		if n.ID != "" || n.TestID != "" {
+			m.withIDs = append(m.withIDs, pos)
+		}
 		parent = pos
 		for _, c := range n.Children {
 			m.add(c, parent)
@@ -81,23 +86,31 @@ func (m *Matcher) add(n *Node, parent int32) {
 	}
 }
 
+func countIndexed(n *Node) int {
+	if n == nil || n.Tag == TextTag {
+		return 0
+	}
+	c := 0
+	if n.Ref != "" {
+		c = 1
+	}
+	for _, k := range n.Children {
+		c += countIndexed(k)
+	}
+	return c
+}
+
 func (m *Matcher) buildLookups() {
 	m.lookupOnce.Do(func() {
-		m.byRef = make(map[string]int32, len(m.nodes))
 		m.byID = map[string][]int32{}
 		m.byTestID = map[string][]int32{}
-		m.byName = map[string][]int32{}
-		for i, n := range m.nodes {
-			pos := int32(i)
-			m.byRef[n.Ref] = pos
+		for _, pos := range m.withIDs {
+			n := m.nodes[pos]
 			if n.ID != "" {
 				m.byID[n.ID] = append(m.byID[n.ID], pos)
 			}
 			if n.TestID != "" {
 				m.byTestID[n.TestID] = append(m.byTestID[n.TestID], pos)
-			}
-			if n.Name != "" {
-				m.byName[n.Name] = append(m.byName[n.Name], pos)
 			}
 		}
 	})
@@ -114,10 +127,15 @@ func (m *Matcher) Node(ref string) *Node {
 	return nil
 }
 
+// position finds a ref by a scan: a ref is looked up once or twice per
+// screen, which costs less than building a map of every ref.
 func (m *Matcher) position(ref string) (int32, bool) {
-	m.buildLookups()
-	pos, ok := m.byRef[ref]
-	return pos, ok
+	for i, n := range m.nodes {
+		if n.Ref == ref {
+			return int32(i), true
+		}
+	}
+	return 0, false
 }
 
 // Len is the number of elements with a ref on the screen.
