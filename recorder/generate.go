@@ -209,6 +209,12 @@ func (g *generator) bases(presenceToo bool) []option {
 		cost := costText
 		if pattern != "" {
 			cost += costCountTolerance
+			// A control named by its content ("Review sale 3 items") would
+			// pin the count through its name; its role and count-tolerant
+			// text say the same and survive a new count.
+			if roleName != nil && n.Name == collapseSelectorSpace(n.Text) {
+				roleName = &atom{set: func(s *Selector) { s.Role, s.TextRegex = n.Role, pattern }, cost: costRoleName + costCountTolerance, role: true}
+			}
 		}
 		text = &atom{set: func(s *Selector) { s.Text, s.TextRegex = exact, pattern }, cost: cost}
 	}
@@ -336,7 +342,8 @@ func (g *generator) scopes() []scope {
 		if !unnamedRoles[n.Role] && g.usable(n.Name) && !(rowRoles[n.Role] && n.Name == collapseSelectorSpace(n.Text)) {
 			addScope(Selector{Role: n.Role, Name: n.Name}, costRoleName)
 		}
-		if rowRoles[n.Role] {
+		// A row whose text is the target's own adds nothing to it.
+		if rowRoles[n.Role] && n.Text != g.node.Text {
 			if title := rowTitle(m, a); g.usable(title) {
 				if exact, pattern := rowScopeText(n.Text, title); exact != "" || pattern != "" {
 					addScope(Selector{Role: n.Role, Text: exact, TextRegex: pattern}, costRowTitle)

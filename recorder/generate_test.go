@@ -74,6 +74,25 @@ func TestGenerate(t *testing.T) {
 		{"other text is fine", acct, PurposeAssert, "who2", `{text: "bob@example.com"}`},
 		{"text containing a sensitive value is not pinned", acct, PurposeAssert, "greeting", `{role: generic, within: {role: main}}`},
 	}
+	review := selPage(selEl("main", selKids(
+		selEl("button", selRef("review"), selKids(selLeaf("strong", "Review sale"), selLeaf("generic", "3 items"))),
+		selEl("navigation", selName("Breadcrumb"), selKids(selEl("list", selKids(
+			selEl("listitem", selKids(selLeaf("link", "Home", selRef("crumb-home")))),
+			selEl("listitem", selKids(selLeaf("link", "Blog"))),
+		)))),
+		selEl("banner", selKids(selLeaf("link", "Home", selRef("top-home")))),
+	)))
+	tests = append(tests, []struct {
+		name    string
+		screen  *Screen
+		purpose Purpose
+		ref     string
+		want    string
+	}{
+		{"a control named with a count is tapped by its tolerant text", review, PurposeTap, "review", `{role: button, textRegex: "^Review sale\\n\\d+ items?$"}`},
+		{"a row holding only the link does not scope it", review, PurposeTap, "crumb-home", `{role: link, name: Home, within: {role: navigation, name: Breadcrumb}}`},
+		{"landmark by role alone", review, PurposeTap, "top-home", `{role: link, name: Home, within: {role: banner}}`},
+	}...)
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			got, err := Generate(tt.purpose, tt.ref, tt.screen, sensitive)
