@@ -115,12 +115,14 @@ func newGenerator(purpose Purpose, targetRef string, m *Matcher, sensitive []str
 	if !ok {
 		return nil, fmt.Errorf("generating a selector for %s: %w (take refs from the same capture)", targetRef, ErrUnknownRef)
 	}
-	if !m.shown[pos] {
-		return nil, fmt.Errorf("generating a selector for %s: %w: a step can only act on or check an element a person can see", describeNode(m.nodes[pos]), ErrHiddenTarget)
-	}
 	g := &generator{m: m, purpose: purpose, taint: newSensitiveSet(sensitive)}
+	// Retarget first: a click lands on whatever is under the pointer, often
+	// an icon hidden from assistive technology inside a visible button.
 	g.pos = g.retarget(pos)
 	g.node = m.nodes[g.pos]
+	if !m.shown[g.pos] {
+		return nil, fmt.Errorf("generating a selector for %s: %w: a step can only act on or check an element a person can see", describeNode(g.node), ErrHiddenTarget)
+	}
 	return g, nil
 }
 

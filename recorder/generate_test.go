@@ -82,6 +82,7 @@ func TestGenerate(t *testing.T) {
 		)))),
 		selEl("banner", selKids(selLeaf("link", "Home", selRef("top-home")))),
 	)))
+	hiddenIcon := selPage(selEl("button", selName("Close"), selKids(selEl("img", selRef("icon"), selHidden()))))
 	tests = append(tests, []struct {
 		name    string
 		screen  *Screen
@@ -92,6 +93,7 @@ func TestGenerate(t *testing.T) {
 		{"a control named with a count is tapped by its tolerant text", review, PurposeTap, "review", `{role: button, textRegex: "^Review sale\\n\\d+ items?$"}`},
 		{"a row holding only the link does not scope it", review, PurposeTap, "crumb-home", `{role: link, name: Home, within: {role: navigation, name: Breadcrumb}}`},
 		{"landmark by role alone", review, PurposeTap, "top-home", `{role: link, name: Home, within: {role: banner}}`},
+		{"hidden icon in a button is the button", hiddenIcon, PurposeTap, "icon", `{role: button, name: Close}`},
 	}...)
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
