@@ -1,6 +1,7 @@
 package recorder
 
 import (
+	"errors"
 	"fmt"
 	"regexp"
 )
@@ -64,22 +65,11 @@ func (m *Matcher) Match(sel Selector, opts ...MatchOption) ([]*Node, error) {
 		return nil, err
 	}
 	positions, err := m.resolve(&sel, &sel, cfg)
-	if err != nil {
-		var nf *NotFoundError
-		if !cfg.includeHidden && asNotFound(err, &nf) && nf.Part.Index == nil {
-			nf.Hidden = m.countHidden(nf.Part)
-		}
-		return m.nodesAt(positions), err
+	var nf *NotFoundError
+	if errors.As(err, &nf) && !cfg.includeHidden && nf.Part.Index == nil {
+		nf.Hidden = m.countHidden(nf.Part)
 	}
-	return m.nodesAt(positions), nil
-}
-
-func asNotFound(err error, target **NotFoundError) bool {
-	nf, ok := err.(*NotFoundError)
-	if ok {
-		*target = nf
-	}
-	return ok
+	return m.nodesAt(positions), err
 }
 
 // countHidden counts the hidden nodes that would have matched part: for
@@ -163,17 +153,21 @@ func (m *Matcher) allIn(sel *Selector, lo, hi int32, cfg matchConfig) ([]int32, 
 		if !cfg.includeHidden && !m.shown[p] {
 			return
 		}
-		n := m.nodes[p]
-		if (sel.Role != "" && n.Role != sel.Role) ||
-			(sel.Name != "" && n.Name != sel.Name) ||
-			(sel.Text != "" && n.Text != sel.Text) ||
-			(sel.TestID != "" && n.TestID != sel.TestID) ||
-			(sel.ID != "" && n.ID != sel.ID) ||
-			(sel.Label != "" && n.Label != sel.Label) ||
-			(sel.Placeholder != "" && n.Placeholder != sel.Placeholder) {
+		if (sel.Role != "" && m.roles[p] != sel.Role) ||
+			(sel.Name != "" && m.names[p] != sel.Name) ||
+			(sel.Text != "" && m.texts[p] != sel.Text) {
 			return
 		}
-		if re != nil && !re.MatchString(n.Text) {
+		if sel.TestID != "" || sel.ID != "" || sel.Label != "" || sel.Placeholder != "" {
+			n := m.nodes[p]
+			if (sel.TestID != "" && n.TestID != sel.TestID) ||
+				(sel.ID != "" && n.ID != sel.ID) ||
+				(sel.Label != "" && n.Label != sel.Label) ||
+				(sel.Placeholder != "" && n.Placeholder != sel.Placeholder) {
+				return
+			}
+		}
+		if re != nil && !re.MatchString(m.texts[p]) {
 			return
 		}
 		out = append(out, p)
@@ -194,8 +188,8 @@ func (m *Matcher) allIn(sel *Selector, lo, hi int32, cfg matchConfig) ([]int32, 
 }
 
 // seed picks the shortest indexed list that every match must be in, so a
-// selector with a test id or an id looks at a handful of nodes. Others scan
-// the columns, which are read in order and cost little.
+// selector with a test id, an id or a role looks at a few nodes. Others
+// scan the columns, which are read in order and cost little.
 func (m *Matcher) seed(sel *Selector) ([]int32, bool) {
 	var best []int32
 	found := false
@@ -212,6 +206,9 @@ func (m *Matcher) seed(sel *Selector) ([]int32, bool) {
 	}
 	if sel.ID != "" {
 		consider(m.byID[sel.ID])
+	}
+	if sel.Role != "" {
+		consider(m.rolePositions(sel.Role))
 	}
 	return best, found
 }
@@ -231,7 +228,7 @@ func (m *Matcher) dropWrappers(matches []int32) []int32 {
 		}
 		if len(stack) > 0 {
 			top := stack[len(stack)-1]
-			if m.nodes[matches[top]].Text == m.nodes[p].Text {
+			if m.texts[matches[top]] == m.texts[p] {
 				wrapper[top] = true
 			}
 		}
