@@ -182,120 +182,147 @@ type atom struct {
 	role bool // sets the role
 }
 
-// bases returns the selectors built from the target's own properties,
-// cheapest first: for an assertion the pinned claim plus up to two of its
-// ids, labels and placeholder; for an action (or an assertion with nothing
-// to pin) any one or two of test id, id, role + name, label, placeholder and
-// text; each with or without the role.
-func (g *generator) bases(presenceToo bool) []option {
+// ownAtoms are the target's properties a selector may use: ids, label and
+// placeholder (ids), role + name, and text. Unusable ones (empty, generated,
+// sensitive, a secret's text) are left out.
+type ownAtoms struct {
+	ids            []atom
+	roleName, text *atom
+}
+
+func (g *generator) atoms() ownAtoms {
 	n := g.node
-	var idAtoms, allAtoms []atom
+	var a ownAtoms
 	if g.usableID(n.TestID) {
-		idAtoms = append(idAtoms, atom{set: func(s *Selector) { s.TestID = n.TestID }, cost: costTestID})
+		a.ids = append(a.ids, atom{set: func(s *Selector) { s.TestID = n.TestID }, cost: costTestID})
 	}
 	if g.usableID(n.ID) {
-		idAtoms = append(idAtoms, atom{set: func(s *Selector) { s.ID = n.ID }, cost: costID})
-	}
-	var roleName, text *atom
-	if !unnamedRoles[n.Role] && g.usable(n.Name) {
-		roleName = &atom{set: func(s *Selector) { s.Role, s.Name = n.Role, n.Name }, cost: costRoleName, role: true}
+		a.ids = append(a.ids, atom{set: func(s *Selector) { s.ID = n.ID }, cost: costID})
 	}
 	if g.usable(n.Label) {
-		idAtoms = append(idAtoms, atom{set: func(s *Selector) { s.Label = n.Label }, cost: costLabel})
+		a.ids = append(a.ids, atom{set: func(s *Selector) { s.Label = n.Label }, cost: costLabel})
 	}
 	if g.usable(n.Placeholder) {
-		idAtoms = append(idAtoms, atom{set: func(s *Selector) { s.Placeholder = n.Placeholder }, cost: costPlaceholder})
+		a.ids = append(a.ids, atom{set: func(s *Selector) { s.Placeholder = n.Placeholder }, cost: costPlaceholder})
 	}
-	if !n.Secret && g.usable(n.Text) {
-		exact, pattern := pinText(n.Text)
-		cost := costText
-		if pattern != "" {
-			cost += costCountTolerance
-			// A control named by its content ("Review sale 3 items") would
-			// pin the count through its name; its role and count-tolerant
-			// text say the same and survive a new count.
-			if roleName != nil && n.Name == collapseSelectorSpace(n.Text) {
-				roleName = &atom{set: func(s *Selector) { s.Role, s.TextRegex = n.Role, pattern }, cost: costRoleName + costCountTolerance, role: true}
-			}
+	if !unnamedRoles[n.Role] && g.usable(n.Name) {
+		a.roleName = &atom{set: func(s *Selector) { s.Role, s.Name = n.Role, n.Name }, cost: costRoleName, role: true}
+	}
+	if n.Secret || !g.usable(n.Text) {
+		return a
+	}
+	exact, pattern := pinText(n.Text)
+	cost := costText
+	if pattern != "" {
+		cost += costCountTolerance
+		// A control named by its content ("Review sale 3 items") would pin
+		// the count through its name; its role and count-tolerant text say
+		// the same and survive a new count.
+		if a.roleName != nil && n.Name == collapseSelectorSpace(n.Text) {
+			a.roleName = &atom{set: func(s *Selector) { s.Role, s.TextRegex = n.Role, pattern }, cost: costRoleName + costCountTolerance, role: true}
 		}
-		text = &atom{set: func(s *Selector) { s.Text, s.TextRegex = exact, pattern }, cost: cost}
 	}
+	a.text = &atom{set: func(s *Selector) { s.Text, s.TextRegex = exact, pattern }, cost: cost}
+	return a
+}
 
+// pin returns what an assertion on the target pins: its text, or without
+// text its role and name, or its name alone; nil when all are unusable (the
+// assertion then checks presence only).
+func (g *generator) pin(a ownAtoms) *atom {
+	switch {
+	case a.text != nil:
+		return &atom{set: a.text.set, cost: costPinned + a.text.cost - costText}
+	case a.roleName != nil:
+		return &atom{set: a.roleName.set, cost: costPinned, role: true}
+	case g.usable(g.node.Name):
+		name := g.node.Name
+		return &atom{set: func(s *Selector) { s.Name = name }, cost: costPinned}
+	}
+	return nil
+}
+
+// bases returns the selectors built from the target's own properties,
+// cheapest first: for an assertion the pinned claim plus up to two of its
+// ids, label and placeholder; for an action (or an assertion with nothing
+// to pin) any one or two of test id, id, label, placeholder, role + name and
+// text; each with or without the role. With presenceToo an assertion's list
+// goes on with the selectors that check presence only, for the menu.
+func (g *generator) bases(presenceToo bool) []option {
+	a := g.atoms()
 	var out []option
 	seen := map[string]bool{}
 	add := func(pins bool, atoms ...atom) {
-		var sel Selector
-		cost, hasRole := 0, false
-		for _, a := range atoms {
-			a.set(&sel)
-			cost += a.cost
-			hasRole = hasRole || a.role
-		}
-		for _, withRole := range []bool{false, true} {
-			o := option{sel: sel, cost: cost, pins: pins || g.pinsValue(sel), scope: -1}
-			if withRole {
-				if hasRole || n.Role == "" {
-					continue
-				}
-				o.sel.Role = n.Role
-				o.cost += costRoleQualifier
-				if unnamedRoles[n.Role] {
-					o.cost += costGenericQualifier - costRoleQualifier
-				}
-			}
-			if o.sel.Validate() != nil {
-				continue
-			}
+		for _, o := range g.combine(pins, atoms) {
 			if key := o.sel.String(); !seen[key] {
 				seen[key] = true
 				out = append(out, o)
 			}
 		}
 	}
-
 	if g.purpose == PurposeAssert {
-		var pin *atom
-		switch {
-		case text != nil:
-			pin = &atom{set: text.set, cost: costPinned + text.cost - costText, role: false}
-		case roleName != nil:
-			pin = &atom{set: roleName.set, cost: costPinned, role: true}
-		case g.usable(n.Name):
-			pin = &atom{set: func(s *Selector) { s.Name = n.Name }, cost: costPinned}
-		}
-		if pin != nil {
+		if pin := g.pin(a); pin != nil {
 			add(true, *pin)
-			for i, a := range idAtoms {
-				add(true, *pin, a)
-				for _, b := range idAtoms[i+1:] {
-					add(true, *pin, a, b)
+			for i, x := range a.ids {
+				add(true, *pin, x)
+				for _, y := range a.ids[i+1:] {
+					add(true, *pin, x, y)
 				}
 			}
 			if !presenceToo {
 				sortOptions(out)
 				return out
 			}
-			text = nil // what follows checks presence only
+			a.text = nil // what follows checks presence only
 		}
 	}
-	allAtoms = append(allAtoms, idAtoms...)
-	if roleName != nil {
-		allAtoms = append(allAtoms, *roleName)
+	all := a.ids
+	if a.roleName != nil {
+		all = append(all, *a.roleName)
 	}
-	if text != nil {
-		allAtoms = append(allAtoms, *text)
+	if a.text != nil {
+		all = append(all, *a.text)
 	}
-	for i, a := range allAtoms {
-		add(false, a)
-		for _, b := range allAtoms[i+1:] {
-			add(false, a, b)
+	for i, x := range all {
+		add(false, x)
+		for _, y := range all[i+1:] {
+			add(false, x, y)
 		}
 	}
-	if n.Role != "" {
-		add(false, atom{set: func(s *Selector) { s.Role = n.Role }, cost: costRole, role: true})
+	if g.node.Role != "" {
+		add(false, atom{set: func(s *Selector) { s.Role = g.node.Role }, cost: costRole, role: true})
 	}
 	sortOptions(out)
 	return out
+}
+
+// combine builds the selector of some atoms, as it is and with the target's
+// role added when the atoms do not set it.
+func (g *generator) combine(pins bool, atoms []atom) []option {
+	var sel Selector
+	cost, hasRole := 0, false
+	for _, a := range atoms {
+		a.set(&sel)
+		cost += a.cost
+		hasRole = hasRole || a.role
+	}
+	out := []option{{sel: sel, cost: cost, scope: -1}}
+	if role := g.node.Role; !hasRole && role != "" {
+		qualified := option{sel: sel, cost: cost + costRoleQualifier, scope: -1}
+		if unnamedRoles[role] {
+			qualified.cost = cost + costGenericQualifier
+		}
+		qualified.sel.Role = role
+		out = append(out, qualified)
+	}
+	valid := out[:0]
+	for _, o := range out {
+		if o.sel.Validate() == nil {
+			o.pins = pins || g.pinsValue(o.sel)
+			valid = append(valid, o)
+		}
+	}
+	return valid
 }
 
 // pinsValue reports whether sel checks the target's text: it has the text,
