@@ -142,11 +142,14 @@ func (m *Matcher) allFor(sel, whole *Selector, cfg matchConfig) ([]int32, error)
 // properties (not its within or index), without wrappers, in document order.
 func (m *Matcher) allIn(sel *Selector, lo, hi int32, cfg matchConfig) ([]int32, error) {
 	var re *regexp.Regexp
+	minLen := 0 // a regex with a literal prefix needs a text at least as long
 	if sel.TextRegex != "" {
 		var err error
 		if re, err = compileSelectorRegex(sel.TextRegex); err != nil {
 			return nil, &InvalidSelectorError{Field: "textRegex", Reason: err.Error()}
 		}
+		prefix, _ := re.LiteralPrefix()
+		minLen = len(prefix)
 	}
 	var out []int32
 	test := func(p int32) {
@@ -154,20 +157,19 @@ func (m *Matcher) allIn(sel *Selector, lo, hi int32, cfg matchConfig) ([]int32, 
 			return
 		}
 		if (sel.Role != "" && m.roles[p] != sel.Role) ||
-			(sel.Name != "" && m.names[p] != sel.Name) ||
-			(sel.Text != "" && m.texts[p] != sel.Text) {
+			(sel.Name != "" && int(m.nameLens[p]) != len(sel.Name)) ||
+			(sel.Text != "" && int(m.textLens[p]) != len(sel.Text)) ||
+			(re != nil && int(m.textLens[p]) < minLen) {
 			return
 		}
-		if sel.TestID != "" || sel.ID != "" || sel.Label != "" || sel.Placeholder != "" {
-			n := m.nodes[p]
-			if (sel.TestID != "" && n.TestID != sel.TestID) ||
-				(sel.ID != "" && n.ID != sel.ID) ||
-				(sel.Label != "" && n.Label != sel.Label) ||
-				(sel.Placeholder != "" && n.Placeholder != sel.Placeholder) {
-				return
-			}
-		}
-		if re != nil && !re.MatchString(m.texts[p]) {
+		n := m.nodes[p]
+		if (sel.Name != "" && n.Name != sel.Name) ||
+			(sel.Text != "" && n.Text != sel.Text) ||
+			(sel.TestID != "" && n.TestID != sel.TestID) ||
+			(sel.ID != "" && n.ID != sel.ID) ||
+			(sel.Label != "" && n.Label != sel.Label) ||
+			(sel.Placeholder != "" && n.Placeholder != sel.Placeholder) ||
+			(re != nil && !re.MatchString(n.Text)) {
 			return
 		}
 		out = append(out, p)
@@ -188,8 +190,8 @@ func (m *Matcher) allIn(sel *Selector, lo, hi int32, cfg matchConfig) ([]int32, 
 }
 
 // seed picks the shortest indexed list that every match must be in, so a
-// selector with a test id, an id or a role looks at a few nodes. Others
-// scan the columns, which are read in order and cost little.
+// selector with a test id, an id, a role or an exact text looks at a few
+// nodes. Others scan the columns, which are read in order and cost little.
 func (m *Matcher) seed(sel *Selector) ([]int32, bool) {
 	var best []int32
 	found := false
@@ -210,6 +212,9 @@ func (m *Matcher) seed(sel *Selector) ([]int32, bool) {
 	if sel.Role != "" {
 		consider(m.rolePositions(sel.Role))
 	}
+	if sel.Text != "" {
+		consider(m.textLenPositions(len(sel.Text)))
+	}
 	return best, found
 }
 
@@ -228,7 +233,7 @@ func (m *Matcher) dropWrappers(matches []int32) []int32 {
 		}
 		if len(stack) > 0 {
 			top := stack[len(stack)-1]
-			if m.texts[matches[top]] == m.texts[p] {
+			if m.nodes[matches[top]].Text == m.nodes[p].Text {
 				wrapper[top] = true
 			}
 		}

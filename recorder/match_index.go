@@ -21,10 +21,12 @@ type Matcher struct {
 	// match; text runs and elements without a ref are skipped, though their
 	// descendants are not.
 	nodes []*Node
-	// refs, roles, names and texts copy the nodes' strings into columns, so a
-	// scan over many nodes reads memory in order instead of visiting each
-	// node: a scan of 10k names costs microseconds this way.
-	refs, roles, names, texts []string
+	// refs, roles, and the lengths of names and texts, are kept in columns: a scan
+	// over many nodes reads memory in order, and visits a node only when its
+	// role and the length of the string compared fit. Lengths hold no
+	// pointers, so the columns cost the garbage collector nothing.
+	refs, roles        []string
+	nameLens, textLens []int32
 	// parent is the position of the nearest indexed ancestor, -1 for none.
 	parent []int32
 	// end is one past the position of the last node in i's subtree, so j lies
@@ -44,6 +46,9 @@ type Matcher struct {
 
 	roleOnce sync.Once
 	byRole   map[string][]int32
+
+	textLenOnce sync.Once
+	byTextLen   map[int32][]int32
 }
 
 // NewMatcher indexes s. A nil screen, or one without a root, gives a Matcher
@@ -53,7 +58,7 @@ func NewMatcher(s *Screen) *Matcher {
 	if s == nil || s.Root == nil {
 		return m
 	}
-	m.reserve(initialIndexCapacity)
+	m.reserve(countIndexed(s.Root))
 	m.add(s.Root, -1)
 	for i := len(m.nodes) - 1; i >= 0; i-- {
 		if m.shown[i] && m.parent[i] >= 0 {
@@ -63,17 +68,29 @@ func NewMatcher(s *Screen) *Matcher {
 	return m
 }
 
-// initialIndexCapacity fits most screens without growing the columns; a
-// larger one grows them by doubling, which costs less than a second walk to
-// count the nodes first (the walk is bound by memory latency, copying is not).
-const initialIndexCapacity = 2048
+// countIndexed counts the elements with a ref under n, so that the columns
+// are allocated once at their size: growing them would copy them, with a
+// write barrier per string, several times on a large screen.
+func countIndexed(n *Node) int {
+	if n == nil || n.Tag == TextTag {
+		return 0
+	}
+	c := 0
+	if n.Ref != "" {
+		c = 1
+	}
+	for _, k := range n.Children {
+		c += countIndexed(k)
+	}
+	return c
+}
 
 func (m *Matcher) reserve(n int) {
 	m.nodes = make([]*Node, 0, n)
 	m.refs = make([]string, 0, n)
 	m.roles = make([]string, 0, n)
-	m.names = make([]string, 0, n)
-	m.texts = make([]string, 0, n)
+	m.nameLens = make([]int32, 0, n)
+	m.textLens = make([]int32, 0, n)
 	m.parent = make([]int32, 0, n)
 	m.end = make([]int32, 0, n)
 	m.shown = make([]bool, 0, n)
@@ -88,8 +105,8 @@ func (m *Matcher) add(n *Node, parent int32) {
 		m.nodes = append(m.nodes, n)
 		m.refs = append(m.refs, n.Ref)
 		m.roles = append(m.roles, n.Role)
-		m.names = append(m.names, n.Name)
-		m.texts = append(m.texts, n.Text)
+		m.nameLens = append(m.nameLens, int32(len(n.Name)))
+		m.textLens = append(m.textLens, int32(len(n.Text)))
 		m.parent = append(m.parent, parent)
 		m.end = append(m.end, 0)
 		m.shown = append(m.shown, n.Visible)
@@ -118,6 +135,20 @@ func (m *Matcher) rolePositions(role string) []int32 {
 		}
 	})
 	return m.byRole[role]
+}
+
+// textLenPositions returns the positions whose text has n bytes, in
+// document order: an exact text is compared only with texts of its length.
+func (m *Matcher) textLenPositions(n int) []int32 {
+	m.textLenOnce.Do(func() {
+		m.byTextLen = map[int32][]int32{}
+		for i, l := range m.textLens {
+			if l > 0 {
+				m.byTextLen[l] = append(m.byTextLen[l], int32(i))
+			}
+		}
+	})
+	return m.byTextLen[int32(n)]
 }
 
 func (m *Matcher) buildLookups() {

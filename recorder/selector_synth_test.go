@@ -1,6 +1,7 @@
 package recorder
 
 import (
+	"encoding/json"
 	"fmt"
 	"math/rand/v2"
 	"syscall"
@@ -211,8 +212,24 @@ func FuzzMatch(f *testing.F) {
 	})
 }
 
+// selBenchScreen is the synthetic 10k-element screen as replay and the host
+// receive it: decoded from the page model's JSON, which lays the nodes out in
+// memory in document order.
+func selBenchScreen(b *testing.B) (*Screen, []string) {
+	s, sensitive := selSynthetic(1, 10000)
+	data, err := json.Marshal(s)
+	if err != nil {
+		b.Fatal(err)
+	}
+	var decoded Screen
+	if err := json.Unmarshal(data, &decoded); err != nil {
+		b.Fatal(err)
+	}
+	return &decoded, sensitive
+}
+
 func BenchmarkNewMatcher10k(b *testing.B) {
-	s, _ := selSynthetic(1, 10000)
+	s, _ := selBenchScreen(b)
 	b.ReportMetric(float64(NewMatcher(s).Len()), "nodes")
 	start := selCPUTime()
 	for b.Loop() {
@@ -224,7 +241,7 @@ func BenchmarkNewMatcher10k(b *testing.B) {
 // BenchmarkMatch10k matches one selector per iteration on a prepared
 // Matcher, cycling through the kinds replay meets.
 func BenchmarkMatch10k(b *testing.B) {
-	s, _ := selSynthetic(1, 10000)
+	s, _ := selBenchScreen(b)
 	m := NewMatcher(s)
 	sels := selBenchSelectors()
 	for _, sel := range sels {
@@ -244,7 +261,7 @@ func BenchmarkMatch10k(b *testing.B) {
 // BenchmarkMatchOneShot10k is the package-level Match: the screen is indexed
 // on every call.
 func BenchmarkMatchOneShot10k(b *testing.B) {
-	s, _ := selSynthetic(1, 10000)
+	s, _ := selBenchScreen(b)
 	sels := selBenchSelectors()
 	i := 0
 	start := selCPUTime()
@@ -268,16 +285,40 @@ func selBenchSelectors() []Selector {
 	}
 }
 
-// BenchmarkGenerate10k generates selectors for targets of every kind on a
-// 10k-element screen, indexing the screen on each call as Generate does.
-func BenchmarkGenerate10k(b *testing.B) {
-	s, sensitive := selSynthetic(1, 10000)
+// BenchmarkGenerateSearch10k is Generate without indexing the screen: the
+// search for the cheapest unique selector and its verification, on a screen
+// indexed once (what Candidates and a review pay per target).
+func BenchmarkGenerateSearch10k(b *testing.B) {
+	s, sensitive := selBenchScreen(b)
 	m := NewMatcher(s)
-	type target struct {
-		p   Purpose
-		ref string
+	refs := selBenchTargets(b, m)
+	i := 0
+	start := selCPUTime()
+	for b.Loop() {
+		t := refs[i%len(refs)]
+		g, err := newGenerator(t.p, t.ref, m, sensitive)
+		if err != nil {
+			b.Fatal(err)
+		}
+		best, ok := g.best()
+		if !ok {
+			b.Fatal("no selector")
+		}
+		if err := g.verify(best.sel); err != nil {
+			b.Fatal(err)
+		}
+		i++
 	}
-	var targets []target
+	selReportCPU(b, start)
+}
+
+type selBenchTarget struct {
+	p   Purpose
+	ref string
+}
+
+func selBenchTargets(b *testing.B, m *Matcher) []selBenchTarget {
+	var targets []selBenchTarget
 	for _, sel := range []Selector{
 		{Role: "button", Name: "Add to cart", Index: selIntp(300)},
 		{Role: "paragraph", TextRegex: `^\$`, Index: selIntp(250)},
@@ -290,8 +331,16 @@ func BenchmarkGenerate10k(b *testing.B) {
 		if err != nil {
 			b.Fatalf("Match(%q): %v", sel, err)
 		}
-		targets = append(targets, target{PurposeTap, got[0].Ref}, target{PurposeAssert, got[0].Ref})
+		targets = append(targets, selBenchTarget{PurposeTap, got[0].Ref}, selBenchTarget{PurposeAssert, got[0].Ref})
 	}
+	return targets
+}
+
+// BenchmarkGenerate10k generates selectors for targets of every kind on a
+// 10k-element screen, indexing the screen on each call as Generate does.
+func BenchmarkGenerate10k(b *testing.B) {
+	s, sensitive := selBenchScreen(b)
+	targets := selBenchTargets(b, NewMatcher(s))
 	i := 0
 	start := selCPUTime()
 	for b.Loop() {
