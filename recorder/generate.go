@@ -59,11 +59,13 @@ func Generate(purpose Purpose, targetRef string, s *Screen, sensitive []string) 
 	return best.sel, nil
 }
 
-// Retarget returns the ref a step for targetRef is recorded against: the
-// control a click landed inside (the button around a span, the link around
-// an img), the select an option belongs to, or the innermost element carrying
-// the same text and role when the target only wraps it and has no id of its
-// own. Generate and Candidates name the retargeted element.
+// Retarget returns the ref a step for targetRef is recorded against. For
+// tap, type and select: the control the target lies inside (the button
+// around a span, the link around an img) and, for select, the select an
+// option belongs to. For every purpose: the innermost element carrying the
+// same text and role when the target only wraps it and has no id of its own.
+// An assertion is not moved to an enclosing control: it is about what the
+// target shows. Generate and Candidates name the retargeted element.
 func Retarget(purpose Purpose, targetRef string, s *Screen) (string, error) {
 	m := NewMatcher(s)
 	g, err := newGenerator(purpose, targetRef, m, nil)

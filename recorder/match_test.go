@@ -2,6 +2,7 @@ package recorder
 
 import (
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -189,4 +190,35 @@ func selRefs(nodes []*Node) []string {
 		out = append(out, n.Ref)
 	}
 	return out
+}
+
+// A Matcher is shared by replay's waits and the review: matching from many
+// goroutines at once must be safe (run with -race).
+func TestMatcherConcurrentUse(t *testing.T) {
+	m := NewMatcher(selShop())
+	sels := []Selector{
+		{Role: "link", Name: "Home"},
+		{TestID: "sign-in"},
+		{ID: "cart-link"},
+		{Text: "Saved"},
+		{Role: "button", Name: "Delete", Index: selIntp(1)},
+	}
+	done := make(chan error)
+	for i := range 8 {
+		go func() {
+			for k := range 50 {
+				sel := sels[(i+k)%len(sels)]
+				if got, err := m.Match(sel); err != nil || len(got) != 1 {
+					done <- fmt.Errorf("Match(%q) = %v, %v", sel, selRefs(got), err)
+					return
+				}
+			}
+			done <- nil
+		}()
+	}
+	for range 8 {
+		if err := <-done; err != nil {
+			t.Error(err)
+		}
+	}
 }
