@@ -76,7 +76,9 @@ func Candidates(purpose Purpose, targetRef string, screens []*Screen, sensitive 
 	}
 	gens := make([]*generator, len(screens))
 	for i, s := range screens {
-		g, err := newGenerator(purpose, targetRef, NewMatcher(s), sensitive)
+		m, release := borrowMatcher(s)
+		defer release()
+		g, err := newGenerator(purpose, targetRef, m, sensitive)
 		if err != nil {
 			return nil, fmt.Errorf("listing selectors on screen %d: %w", i+1, err)
 		}

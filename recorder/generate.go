@@ -44,7 +44,8 @@ var (
 //   - The result is matched again on s and must resolve to the target, or
 //     Generate fails.
 func Generate(purpose Purpose, targetRef string, s *Screen, sensitive []string) (Selector, error) {
-	m := NewMatcher(s)
+	m, release := borrowMatcher(s)
+	defer release()
 	g, err := newGenerator(purpose, targetRef, m, sensitive)
 	if err != nil {
 		return Selector{}, err
@@ -67,7 +68,8 @@ func Generate(purpose Purpose, targetRef string, s *Screen, sensitive []string) 
 // An assertion is not moved to an enclosing control: it is about what the
 // target shows. Generate and Candidates name the retargeted element.
 func Retarget(purpose Purpose, targetRef string, s *Screen) (string, error) {
-	m := NewMatcher(s)
+	m, release := borrowMatcher(s)
+	defer release()
 	g, err := newGenerator(purpose, targetRef, m, nil)
 	if err != nil {
 		return "", err

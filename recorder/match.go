@@ -39,7 +39,9 @@ import (
 // matches in document order. An invalid selector gives an
 // *InvalidSelectorError.
 func Match(s *Screen, sel Selector, opts ...MatchOption) ([]*Node, error) {
-	return NewMatcher(s).Match(sel, opts...)
+	m, release := borrowMatcher(s)
+	defer release()
+	return m.Match(sel, opts...)
 }
 
 // A MatchOption changes how Match looks at a screen.

@@ -3,49 +3,44 @@ package recorder
 import (
 	"sort"
 	"sync"
+	"sync/atomic"
 )
 
 // A Matcher is a screen indexed once for matching many selectors: document
 // order, subtree extents, parents, which nodes are shown, the strings that
 // selectors compare in columns, and lookups by role, id and test id built on
-// first use. Build one with NewMatcher when matching
-// more than one selector on the same screen (the generator and the review
-// do); Match builds a throwaway one.
+// first use. Build one with NewMatcher when matching more than one selector
+// on the same screen; Match, Generate and Candidates index the screen for
+// the call, in memory they reuse.
 //
 // A Matcher reads the screen it was built from and never changes it; the
 // screen must not change while the Matcher is in use. It is safe for
 // concurrent use.
 type Matcher struct {
 	screen *Screen
-	// nodes are the elements with a ref, in document order. Only these can
-	// match; text runs and elements without a ref are skipped, though their
-	// descendants are not.
-	nodes []*Node
-	// refs, roles, and the lengths of names and texts, are kept in columns: a scan
-	// over many nodes reads memory in order, and visits a node only when its
-	// role and the length of the string compared fit. Lengths hold no
-	// pointers, so the columns cost the garbage collector nothing.
-	refs, roles        []string
-	nameLens, textLens []int32
-	// parent is the position of the nearest indexed ancestor, -1 for none.
-	parent []int32
-	// end is one past the position of the last node in i's subtree, so j lies
-	// inside i exactly when i < j < end[i].
-	end []int32
-	// shown says whether a person can see something of the node: it is
-	// visible, or a node inside it is (a container whose own box collapsed
-	// around floated children still shows them).
-	shown []bool
-	// withIDs lists the positions of the nodes with an id or a test id, for
-	// building byID and byTestID when a selector first needs them.
-	withIDs []int32
+	// The columns, one entry per element with a ref, in document order:
+	//   nodes: the elements. Only these can match; text runs and elements
+	//     without a ref are skipped, though their descendants are not.
+	//   refs, roles, and the lengths of names and texts: a scan over many
+	//     nodes reads them in order and visits a node only when its role and
+	//     the length of the string compared fit.
+	//   parent: the position of the nearest indexed ancestor, -1 for none.
+	//   end: one past the last position in i's subtree, so j lies inside i
+	//     exactly when i < j < end[i].
+	//   shown: whether a person can see something of the node: it is
+	//     visible, or a node inside it is (a container whose own box
+	//     collapsed around floated children still shows them).
+	//   withIDs: the positions of the nodes with an id or a test id, for
+	//     building byID and byTestID when a selector first needs them.
+	columns
 
 	lookupOnce sync.Once
 	byID       map[string][]int32
 	byTestID   map[string][]int32
 
-	roleOnce sync.Once
-	byRole   map[string][]int32
+	roleQueries atomic.Int32
+	roleOnce    sync.Once
+	byRole      map[string][]int32
 
 	textLenOnce sync.Once
 	byTextLen   map[int32][]int32
@@ -55,22 +50,85 @@ type Matcher struct {
 // on which nothing matches.
 func NewMatcher(s *Screen) *Matcher {
 	m := &Matcher{screen: s}
-	if s == nil || s.Root == nil {
-		return m
+	if s != nil && s.Root != nil {
+		m.columns = newColumns(countIndexed(s.Root))
+		m.index()
 	}
-	m.reserve(countIndexed(s.Root))
-	m.add(s.Root, -1)
+	return m
+}
+
+// columns are the per-node slices of a Matcher, kept apart so that one-shot
+// matchers (Match, Generate, Candidates) can reuse them through a pool.
+type columns struct {
+	nodes              []*Node
+	refs, roles        []string
+	nameLens, textLens []int32
+	parent, end        []int32
+	shown              []bool
+	withIDs            []int32
+}
+
+func newColumns(n int) columns {
+	return columns{
+		nodes:    make([]*Node, 0, n),
+		refs:     make([]string, 0, n),
+		roles:    make([]string, 0, n),
+		nameLens: make([]int32, 0, n),
+		textLens: make([]int32, 0, n),
+		parent:   make([]int32, 0, n),
+		end:      make([]int32, 0, n),
+		shown:    make([]bool, 0, n),
+	}
+}
+
+// reset empties the columns, keeping their memory and dropping every
+// reference to the screen they indexed.
+func (c *columns) reset() {
+	clear(c.nodes)
+	clear(c.refs)
+	clear(c.roles)
+	c.nodes, c.refs, c.roles = c.nodes[:0], c.refs[:0], c.roles[:0]
+	c.nameLens, c.textLens = c.nameLens[:0], c.textLens[:0]
+	c.parent, c.end, c.shown, c.withIDs = c.parent[:0], c.end[:0], c.shown[:0], c.withIDs[:0]
+}
+
+// columnPool keeps the columns of one-shot matchers: indexing a large screen
+// then allocates nothing, and the garbage collector has less to do while a
+// recording or a replay captures screen after screen.
+var columnPool = sync.Pool{New: func() any { return new(columns) }}
+
+// borrowMatcher indexes s in pooled columns; release gives them back. The
+// Matcher, and no node slice it returned, may be used after release: the
+// results Match returns are copies.
+func borrowMatcher(s *Screen) (m *Matcher, release func()) {
+	m = &Matcher{screen: s}
+	if s == nil || s.Root == nil {
+		return m, func() {}
+	}
+	pooled := columnPool.Get().(*columns)
+	m.columns = *pooled
+	m.index()
+	return m, func() {
+		*pooled = m.columns
+		pooled.reset()
+		m.columns = columns{}
+		columnPool.Put(pooled)
+	}
+}
+
+func (m *Matcher) index() {
+	m.add(m.screen.Root, -1)
 	for i := len(m.nodes) - 1; i >= 0; i-- {
 		if m.shown[i] && m.parent[i] >= 0 {
 			m.shown[m.parent[i]] = true
 		}
 	}
-	return m
 }
 
-// countIndexed counts the elements with a ref under n, so that the columns
-// are allocated once at their size: growing them would copy them, with a
-// write barrier per string, several times on a large screen.
+// countIndexed counts the elements with a ref under n, so that a long-lived
+// Matcher's columns are allocated once at their size: growing them would
+// copy them, with a write barrier per string, several times on a large
+// screen.
 func countIndexed(n *Node) int {
 	if n == nil || n.Tag == TextTag {
 		return 0
@@ -83,17 +141,6 @@ func countIndexed(n *Node) int {
 		c += countIndexed(k)
 	}
 	return c
-}
-
-func (m *Matcher) reserve(n int) {
-	m.nodes = make([]*Node, 0, n)
-	m.refs = make([]string, 0, n)
-	m.roles = make([]string, 0, n)
-	m.nameLens = make([]int32, 0, n)
-	m.textLens = make([]int32, 0, n)
-	m.parent = make([]int32, 0, n)
-	m.end = make([]int32, 0, n)
-	m.shown = make([]bool, 0, n)
 }
 
 func (m *Matcher) add(n *Node, parent int32) {
@@ -126,8 +173,19 @@ func (m *Matcher) add(n *Node, parent int32) {
 }
 
 // rolePositions returns the positions with the given role, in document
-// order, building the lists for every role on first use.
+// order. The first query scans the roles column; from the second on, lists
+// for every role are built once and reused: a one-shot Match pays no more
+// than a scan, the generator's many queries pay one build.
 func (m *Matcher) rolePositions(role string) []int32 {
+	if m.roleQueries.Add(1) == 1 {
+		var out []int32
+		for i, r := range m.roles {
+			if r == role {
+				out = append(out, int32(i))
+			}
+		}
+		return out
+	}
 	m.roleOnce.Do(func() {
 		m.byRole = map[string][]int32{}
 		for i, r := range m.roles {
