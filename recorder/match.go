@@ -36,7 +36,9 @@ import (
 //     other property, in document order; past the end is a *NotFoundError.
 //
 // Match returns the matched node (one), or with an *AmbiguousError all the
-// matches in document order. An invalid selector gives an
+// matches in document order. When it is the within scope that is missing or
+// ambiguous, no node is returned and the error's Scope is true (an
+// ambiguous scope lists the containers). An invalid selector gives an
 // *InvalidSelectorError.
 func Match(s *Screen, sel Selector, opts ...MatchOption) ([]*Node, error) {
 	m, release := borrowMatcher(s)

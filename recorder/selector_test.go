@@ -25,6 +25,8 @@ func TestSelectorValidate(t *testing.T) {
 		{"text and regex", Selector{Text: "a", TextRegex: "a"}, "text", "not both"},
 		{"negative index", Selector{Role: "button", Index: selIntp(-1)}, "index", "counts from 0"},
 		{"upper-case role", Selector{Role: "Button"}, "role", "lower-case"},
+		{"DPUB role", Selector{Role: "doc-chapter"}, "", ""},
+		{"role with a space", Selector{Role: "menu item"}, "role", "lower-case"},
 		{"text not normalised", Selector{Text: "Review  sale\n\n3 items "}, "text", `write "Review sale\n3 items"`},
 		{"name with a line break", Selector{Role: "button", Name: "Pay\nnow"}, "name", `write "Pay now"`},
 		{"bad within", Selector{Role: "button", Within: &Selector{Role: "list", Index: selIntp(-2)}}, "within.index", "negative"},

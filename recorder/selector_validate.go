@@ -84,9 +84,9 @@ func (s Selector) validate(path string) error {
 	return nil
 }
 
-// selectorRolePattern accepts ARIA role tokens: lower-case letters, as in
-// "button" or "menuitemcheckbox".
-var selectorRolePattern = regexp.MustCompile(`^[a-z]+$`)
+// selectorRolePattern accepts ARIA role tokens: lower-case words, as in
+// "button", "menuitemcheckbox" or the DPUB "doc-chapter".
+var selectorRolePattern = regexp.MustCompile(`^[a-z]+(-[a-z]+)*$`)
 
 // ParseSelectorJSON reads a selector written as JSON (the form
 // `host match` and scripts pass), rejecting unknown properties and anything
