@@ -82,6 +82,13 @@ func TestGenerate(t *testing.T) {
 		)))),
 		selEl("banner", selKids(selLeaf("link", "Home", selRef("top-home")))),
 	)))
+	recount := selPage(
+		selLeaf("heading", "Delete"),
+		selLeaf("button", "Delete", selRef("b1")),
+		selLeaf("button", "Delete", selRef("b2")),
+		selLeaf("button", "Save draft", selRef("draft"), selName("Save")),
+		selLeaf("button", "Save post", selRef("post"), selName("Save")),
+	)
 	hiddenIcon := selPage(selEl("button", selName("Close"), selKids(selEl("img", selRef("icon"), selHidden()))))
 	tests = append(tests, []struct {
 		name    string
@@ -94,6 +101,10 @@ func TestGenerate(t *testing.T) {
 		{"a row holding only the link does not scope it", review, PurposeTap, "crumb-home", `{role: link, name: Home, within: {role: navigation, name: Breadcrumb}}`},
 		{"landmark by role alone", review, PurposeTap, "top-home", `{role: link, name: Home, within: {role: banner}}`},
 		{"hidden icon in a button is the button", hiddenIcon, PurposeTap, "icon", `{role: button, name: Close}`},
+		// The index counts among the nodes matching the final properties:
+		// among the two buttons, not among everything that reads "Delete".
+		{"index recounted for the final selector", recount, PurposeAssert, "b2", `{role: button, text: Delete, index: 1}`},
+		{"no index when the text tells them apart", recount, PurposeTap, "post", `{text: "Save post"}`},
 	}...)
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
