@@ -155,7 +155,7 @@ func (g *generator) allOptions() []option {
 			out = append(out, b)
 			continue
 		}
-		a := ambiguousBase{option: b, at: at}
+		a := ambiguousBase{option: b, at: at, matches: len(all)}
 		out = append(out, a.withIndex())
 		for i, sc := range g.scopes() {
 			o := a.within(sc, i)

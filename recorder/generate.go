@@ -402,16 +402,11 @@ func (g *generator) scopeValid(sc *scope) bool {
 	return *sc.valid == 1
 }
 
-// An ambiguous base matches the target and others: scopes and an index can
-// still make it name the target alone.
-type ambiguousBase struct {
-	option
-	at int // the target's position among its matches
-}
-
 // best finds the cheapest option that names the target alone: the first
 // unique base, unless a scope or an index on a cheaper ambiguous base costs
-// less.
+// less. An option's cost can only grow when it is evaluated (an index adds
+// the number of elements it counts among), so the search stops at the first
+// option that cannot beat the best found.
 func (g *generator) best() (option, bool) {
 	var found option
 	ok := false
@@ -429,7 +424,7 @@ func (g *generator) best() (option, bool) {
 			found, ok = b, true
 			break
 		}
-		ambiguous = append(ambiguous, ambiguousBase{option: b, at: at})
+		ambiguous = append(ambiguous, ambiguousBase{option: b, at: at, matches: len(all)})
 	}
 	cheaper := func(cost int) bool { return !ok || cost < found.cost }
 	var further []option
@@ -455,19 +450,26 @@ func (g *generator) best() (option, bool) {
 		if !cheaper(o.cost) {
 			break
 		}
-		if got, yes := g.resolves(o); yes {
+		if got, yes := g.resolves(o); yes && cheaper(got.cost) {
 			found, ok = got, true
-			break
 		}
 	}
 	return found, ok
+}
+
+// An ambiguous base matches the target and others: scopes and an index can
+// still make it name the target alone.
+type ambiguousBase struct {
+	option
+	at      int // the target's position among its matches
+	matches int // how many it matches
 }
 
 func (a ambiguousBase) withIndex() option {
 	o := a.option
 	at := a.at
 	o.sel.Index = &at
-	o.cost += costIndex + at*costIndexPosition
+	o.cost += costIndex + a.matches*costIndexCandidate
 	return o
 }
 
@@ -504,6 +506,7 @@ func (g *generator) resolves(o option) (option, bool) {
 			return o, false // the index is dropped when the rest is unique
 		}
 		o.sel.Index = &at
+		o.cost += len(all) * costIndexCandidate
 		return o, true
 	case o.sel.Index != nil:
 		return o, *o.sel.Index == at && len(all) > 1

@@ -49,9 +49,11 @@ const (
 	// costIndex: a position breaks on reordering and on any new sibling; it
 	// is the last resort, after every property and scope.
 	costIndex = 1000
-	// costIndexPosition: among index fallbacks, an earlier position is less
-	// likely to move.
-	costIndexPosition = 1
+	// costIndexCandidate: every element an index counts among is one more
+	// that can be added, removed or moved; among index fallbacks, the one
+	// counting among fewer elements (the buttons, not everything reading
+	// "Delete") holds longer.
+	costIndexCandidate = 5
 )
 
 // Roles that name nothing: "generic" is a plain div or span, "none" and
