@@ -3,7 +3,6 @@ package recorder
 import (
 	"sort"
 	"sync"
-	"sync/atomic"
 )
 
 // A Matcher is a screen indexed once for matching many selectors: document
@@ -38,12 +37,11 @@ type Matcher struct {
 	byID       map[string][]int32
 	byTestID   map[string][]int32
 
-	roleQueries atomic.Int32
-	roleOnce    sync.Once
-	byRole      map[string][]int32
-
-	textLenOnce sync.Once
-	byTextLen   map[int32][]int32
+	// listMu guards the position lists of the roles and text lengths that
+	// selectors have asked for, each built by one scan of its column.
+	listMu    sync.Mutex
+	byRole    map[string][]int32
+	byTextLen map[int32][]int32
 }
 
 // NewMatcher indexes s. A nil screen, or one without a root, gives a Matcher
@@ -173,40 +171,47 @@ func (m *Matcher) add(n *Node, parent int32) {
 }
 
 // rolePositions returns the positions with the given role, in document
-// order. The first query scans the roles column; from the second on, lists
-// for every role are built once and reused: a one-shot Match pays no more
-// than a scan, the generator's many queries pay one build.
+// order. Each role asked for costs one scan of the roles column; a screen
+// has dozens of roles and a search asks for a handful, so building lists for
+// all of them would cost more.
 func (m *Matcher) rolePositions(role string) []int32 {
-	if m.roleQueries.Add(1) == 1 {
-		var out []int32
-		for i, r := range m.roles {
-			if r == role {
-				out = append(out, int32(i))
-			}
-		}
-		return out
+	m.listMu.Lock()
+	defer m.listMu.Unlock()
+	if list, ok := m.byRole[role]; ok {
+		return list
 	}
-	m.roleOnce.Do(func() {
-		m.byRole = map[string][]int32{}
-		for i, r := range m.roles {
-			m.byRole[r] = append(m.byRole[r], int32(i))
+	var list []int32
+	for i, r := range m.roles {
+		if r == role {
+			list = append(list, int32(i))
 		}
-	})
-	return m.byRole[role]
+	}
+	if m.byRole == nil {
+		m.byRole = map[string][]int32{}
+	}
+	m.byRole[role] = list
+	return list
 }
 
 // textLenPositions returns the positions whose text has n bytes, in
 // document order: an exact text is compared only with texts of its length.
 func (m *Matcher) textLenPositions(n int) []int32 {
-	m.textLenOnce.Do(func() {
-		m.byTextLen = map[int32][]int32{}
-		for i, l := range m.textLens {
-			if l > 0 {
-				m.byTextLen[l] = append(m.byTextLen[l], int32(i))
-			}
+	m.listMu.Lock()
+	defer m.listMu.Unlock()
+	if list, ok := m.byTextLen[int32(n)]; ok {
+		return list
+	}
+	var list []int32
+	for i, l := range m.textLens {
+		if l == int32(n) {
+			list = append(list, int32(i))
 		}
-	})
-	return m.byTextLen[int32(n)]
+	}
+	if m.byTextLen == nil {
+		m.byTextLen = map[int32][]int32{}
+	}
+	m.byTextLen[int32(n)] = list
+	return list
 }
 
 func (m *Matcher) buildLookups() {
