@@ -236,6 +236,13 @@ func concurrentWriter(ctx context.Context, db *DB, session string, n int64) erro
 		if _, err := db.AppendInteraction(ctx, crashInteraction(session, seq), crashScreen(seq)); err != nil {
 			return err
 		}
+		if seq == n/2 {
+			// Every host saves a new recording with the same title.
+			if _, err := db.SaveTrail(ctx, TrailInput{Slug: "recording", New: true, Title: "Recording",
+				Content: []byte("trail: Recording\n# " + session + "\n")}); err != nil {
+				return err
+			}
+		}
 		if seq%writerSaveEvery == 0 {
 			if _, err := db.SaveTrail(ctx, TrailInput{Slug: "shared", Title: "Shared",
 				Content: []byte(fmt.Sprintf("trail: Shared\n# %s %d\n", session, seq))}); err != nil {
@@ -308,6 +315,11 @@ func TestConcurrentWritersInProcesses(t *testing.T) {
 			if in.Seq != int64(i+1) {
 				t.Fatalf("session %s: interaction %d has seq %d", s, i, in.Seq)
 			}
+		}
+	}
+	for _, slug := range []string{"recording", "recording-2", "recording-3"} {
+		if v, err := db.Trail(ctx, slug); err != nil || v.Versions != 1 {
+			t.Errorf("Trail(%s) = %d versions, %v; want one new trail per host", slug, v.Versions, err)
 		}
 	}
 	hist, err := db.TrailHistory(ctx, "shared")

@@ -115,11 +115,11 @@ func storeEverywhere(t *testing.T, db *DB, secret string) {
 	}
 	trID, err := db.AddTrailResult(ctx, TrailResult{RunID: run.ID, Slug: "log-in", Title: secret, Source: secret,
 		Attempt: 1, Status: TrailFailed, Error: "typed " + secret, TracePath: secret, Duration: time.Second,
-		Steps: []StepResult{{Index: 0, Intent: "Type " + secret, Status: StepFailed, Error: secret}}})
+		Steps: []StepResult{{Index: 0, Intent: "Type " + secret, Status: StepFailed, Error: secret, StoppedReason: secret}}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := db.AddModelCall(ctx, ModelCall{RunID: run.ID, TrailResultID: trID, Purpose: "heal", Model: "m",
+	if _, err := db.AddModelCall(ctx, ModelCall{RunID: run.ID, TrailResultID: trID, Purpose: "heal", Model: "m-" + secret,
 		Error: "the model echoed " + secret}); err != nil {
 		t.Fatal(err)
 	}
@@ -199,6 +199,14 @@ func TestSecretRedactor(t *testing.T) {
 		if got := string(r([]byte(tt.in))); got != tt.want {
 			t.Errorf("SecretRedactor(%q) = %q, want %q", tt.in, got, tt.want)
 		}
+	}
+
+	// A slug cannot hold a reference; a slug with a secret in it is
+	// refused without showing it.
+	sdb := openTest(t, WithRedactor(SecretRedactor(map[string]string{"word": "hunter2"})))
+	_, err := sdb.SaveTrail(context.Background(), TrailInput{Slug: "log-in-as-hunter2", Title: "t", Content: []byte("x")})
+	if !errors.Is(err, ErrInvalid) || strings.Contains(err.Error(), "hunter2") {
+		t.Errorf("SaveTrail(slug with a secret) = %v, want ErrInvalid without the secret", err)
 	}
 
 	// A secret that is also part of the JSON syntax cannot be redacted

@@ -131,7 +131,7 @@ type HealingDecision struct {
 // StartRun records the start of a replay run and returns it with its id.
 func (db *DB) StartRun(ctx context.Context, nr NewRun) (Run, error) {
 	r := Run{StartedAt: fromMillis(db.nowMillis()), Status: RunRunning, Args: db.redactString(nr.Args),
-		CI: nr.CI, ProgramVersion: nr.ProgramVersion}
+		CI: nr.CI, ProgramVersion: db.redactString(nr.ProgramVersion)}
 	err := db.write(ctx, func(tx *sql.Tx) error {
 		res, err := tx.ExecContext(ctx, `
 			INSERT INTO runs (started_at, status, args, ci, program_version) VALUES (?, ?, ?, ?, ?)`,
@@ -187,8 +187,8 @@ func (db *DB) AddTrailResult(ctx context.Context, tr TrailResult) (int64, error)
 			INSERT INTO trail_results (run_id, trail_slug, trail_title, trail_id, trail_version, source, attempt,
 				status, failure_class, error, started_at, duration_ms, trace_path)
 			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-			tr.RunID, tr.Slug, db.redactString(tr.Title), nullInt(tr.TrailID), nullInt(int64(tr.TrailVersion)),
-			db.redactString(tr.Source), tr.Attempt, string(tr.Status), tr.FailureClass, db.redactString(tr.Error),
+			tr.RunID, db.redactString(tr.Slug), db.redactString(tr.Title), nullInt(tr.TrailID), nullInt(int64(tr.TrailVersion)),
+			db.redactString(tr.Source), tr.Attempt, string(tr.Status), db.redactString(tr.FailureClass), db.redactString(tr.Error),
 			tr.StartedAt.UnixMilli(), tr.Duration.Milliseconds(), db.redactString(tr.TracePath))
 		if err != nil {
 			return foreignKeyNotFound(err, fmt.Sprintf("run %d", tr.RunID))
@@ -205,8 +205,8 @@ func (db *DB) AddTrailResult(ctx context.Context, tr TrailResult) (int64, error)
 				INSERT INTO step_results (trail_result_id, step_index, intent, status, duration_ms, stopped_reason,
 					actions_performed, actions_total, model_calls, cache_decision, error)
 				VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-				id, s.Index, db.redactString(s.Intent), string(s.Status), s.Duration.Milliseconds(), s.StoppedReason,
-				s.ActionsPerformed, s.ActionsTotal, s.ModelCalls, decision, db.redactString(s.Error)); err != nil {
+				id, s.Index, db.redactString(s.Intent), string(s.Status), s.Duration.Milliseconds(), db.redactString(s.StoppedReason),
+				s.ActionsPerformed, s.ActionsTotal, s.ModelCalls, db.redactString(decision), db.redactString(s.Error)); err != nil {
 				return err
 			}
 		}
@@ -263,7 +263,7 @@ func (db *DB) AddModelCall(ctx context.Context, mc ModelCall) (int64, error) {
 			INSERT INTO model_calls (run_id, trail_result_id, step_index, purpose, model, prompt_tokens,
 				completion_tokens, latency_ms, started_at, error)
 			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-			nullInt(mc.RunID), nullInt(mc.TrailResultID), step, mc.Purpose, mc.Model, mc.PromptTokens,
+			nullInt(mc.RunID), nullInt(mc.TrailResultID), step, db.redactString(mc.Purpose), db.redactString(mc.Model), mc.PromptTokens,
 			mc.CompletionTokens, mc.Latency.Milliseconds(), mc.StartedAt.UnixMilli(), db.redactString(mc.Error))
 		if err != nil {
 			return foreignKeyNotFound(err, fmt.Sprintf("run %d or trail result %d", mc.RunID, mc.TrailResultID))
@@ -287,7 +287,7 @@ func (db *DB) AddHealingDecision(ctx context.Context, hd HealingDecision) (int64
 		res, err := tx.ExecContext(ctx, `
 			INSERT INTO healing_decisions (run_id, trail_result_id, step_index, decision, reason, created_at)
 			VALUES (?, ?, ?, ?, ?, ?)`,
-			hd.RunID, nullInt(hd.TrailResultID), hd.StepIndex, hd.Decision, db.redactString(hd.Reason), db.nowMillis())
+			hd.RunID, nullInt(hd.TrailResultID), hd.StepIndex, db.redactString(hd.Decision), db.redactString(hd.Reason), db.nowMillis())
 		if err != nil {
 			return foreignKeyNotFound(err, fmt.Sprintf("run %d or trail result %d", hd.RunID, hd.TrailResultID))
 		}

@@ -36,9 +36,13 @@ var ErrAmbiguous = errors.New("ambiguous")
 // TrailInput is one save of a trail.
 type TrailInput struct {
 	// Slug is the trail's identity across versions and its file name stem.
-	// Saving under a slug that exists adds a version to that trail; a new
-	// recording that must not replace another picks a slug with FreeSlug.
-	Slug  string
+	// Saving under a slug that exists adds a version to that trail, unless
+	// New is set.
+	Slug string
+	// New saves a new trail: when Slug is taken, the first free one of
+	// Slug-2, Slug-3, … is used. It is chosen inside the save's transaction,
+	// so two hosts saving recordings with the same title get two trails.
+	New   bool
 	Title string
 	App   string
 	// Content is the trail file's canonical YAML.
@@ -75,6 +79,9 @@ type DeletedTrail struct {
 // SaveTrail stores in as the next version of the trail with in.Slug, creating
 // the trail on its first save, and returns the stored version.
 func (db *DB) SaveTrail(ctx context.Context, in TrailInput) (TrailVersion, error) {
+	if db.redactString(in.Slug) != in.Slug {
+		return TrailVersion{}, fmt.Errorf("saving a trail: %w", invalidf("its slug contains a secret value; choose another title"))
+	}
 	if err := checkTrailInput(in); err != nil {
 		return TrailVersion{}, fmt.Errorf("saving trail %q: %w", in.Slug, err)
 	}
@@ -85,12 +92,19 @@ func (db *DB) SaveTrail(ctx context.Context, in TrailInput) (TrailVersion, error
 	var v TrailVersion
 	err := db.write(ctx, func(tx *sql.Tx) error {
 		now := db.nowMillis()
+		slug := in.Slug
+		if in.New {
+			var err error
+			if slug, err = freeSlug(ctx, tx, in.Slug); err != nil {
+				return err
+			}
+		}
 		if _, err := tx.ExecContext(ctx, "INSERT INTO trails (slug, created_at) VALUES (?, ?) ON CONFLICT (slug) DO NOTHING",
-			in.Slug, now); err != nil {
+			slug, now); err != nil {
 			return err
 		}
 		var id int64
-		if err := tx.QueryRowContext(ctx, "SELECT id FROM trails WHERE slug = ?", in.Slug).Scan(&id); err != nil {
+		if err := tx.QueryRowContext(ctx, "SELECT id FROM trails WHERE slug = ?", slug).Scan(&id); err != nil {
 			return err
 		}
 		var version int
@@ -111,7 +125,7 @@ func (db *DB) SaveTrail(ctx context.Context, in TrailInput) (TrailVersion, error
 			id, version, title, app, content, sum[:], session, now); err != nil {
 			return err
 		}
-		v = TrailVersion{TrailID: id, Slug: in.Slug, Version: version, Title: title, App: app,
+		v = TrailVersion{TrailID: id, Slug: slug, Version: version, Title: title, App: app,
 			Content: content, ContentSHA256: sum, SessionID: in.SessionID, CreatedAt: fromMillis(now), Versions: version}
 		return nil
 	})
@@ -142,34 +156,40 @@ func checkTrailInput(in TrailInput) error {
 func validSlug(s string) bool { return len(s) <= maxSlugLen && slugPattern.MatchString(s) }
 
 // FreeSlug returns slug when no trail uses it, and otherwise the first of
-// slug-2, slug-3, … that is free.
+// slug-2, slug-3, … that is free: the file name a new trail would get. It
+// reserves nothing; SaveTrail with New set picks the slug atomically.
 func (db *DB) FreeSlug(ctx context.Context, slug string) (string, error) {
 	if !validSlug(slug) {
 		return "", invalidf("slug %q: use lower-case letters and digits joined by single hyphens, at most %d characters", slug, maxSlugLen)
 	}
 	var free string
 	err := db.read(ctx, func(q *sql.DB) error {
-		for n := 1; n <= maxSlugSuffix; n++ {
-			candidate := slug
-			if n > 1 {
-				suffix := "-" + strconv.Itoa(n)
-				candidate = strings.TrimRight(slug[:min(len(slug), maxSlugLen-len(suffix))], "-") + suffix
-			}
-			err := q.QueryRowContext(ctx, "SELECT 1 FROM trails WHERE slug = ?", candidate).Scan(new(int))
-			if errors.Is(err, sql.ErrNoRows) {
-				free = candidate
-				return nil
-			}
-			if err != nil {
-				return err
-			}
-		}
-		return fmt.Errorf("%w: %s-2 to %s-%d are all taken; choose another title", ErrConflict, slug, slug, maxSlugSuffix)
+		var err error
+		free, err = freeSlug(ctx, q, slug)
+		return err
 	})
 	if err != nil {
 		return "", fmt.Errorf("finding a free slug for %q: %w", slug, err)
 	}
 	return free, nil
+}
+
+func freeSlug(ctx context.Context, q queryRower, slug string) (string, error) {
+	for n := 1; n <= maxSlugSuffix; n++ {
+		candidate := slug
+		if n > 1 {
+			suffix := "-" + strconv.Itoa(n)
+			candidate = strings.TrimRight(slug[:min(len(slug), maxSlugLen-len(suffix))], "-") + suffix
+		}
+		err := q.QueryRowContext(ctx, "SELECT 1 FROM trails WHERE slug = ?", candidate).Scan(new(int))
+		if errors.Is(err, sql.ErrNoRows) {
+			return candidate, nil
+		}
+		if err != nil {
+			return "", err
+		}
+	}
+	return "", fmt.Errorf("%w: %s-2 to %s-%d are all taken; choose another title", ErrConflict, slug, slug, maxSlugSuffix)
 }
 
 type querier interface {

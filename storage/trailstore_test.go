@@ -141,6 +141,13 @@ func TestTrailRefs(t *testing.T) {
 	if err != nil || free != "log-in-3" {
 		t.Errorf("FreeSlug(log-in) = %q, %v; want log-in-3", free, err)
 	}
+	v, err := db.SaveTrail(ctx, TrailInput{Slug: "log-in", New: true, Title: "Log in", Content: trailYAML("Log in", 2)})
+	if err != nil || v.Slug != "log-in-3" || v.Version != 1 {
+		t.Errorf("SaveTrail(log-in, New) = %q version %d, %v; want version 1 of log-in-3", v.Slug, v.Version, err)
+	}
+	if got, _ := db.Trail(ctx, "log-in"); got.Versions != 1 {
+		t.Errorf("SaveTrail(New) added a version to the existing log-in")
+	}
 	free, err = db.FreeSlug(ctx, "checkout")
 	if err != nil || free != "checkout" {
 		t.Errorf("FreeSlug(checkout) = %q, %v; want checkout", free, err)
