@@ -292,3 +292,43 @@ func countRows(t *testing.T, db *DB, table string) int {
 	}
 	return n
 }
+
+// FuzzAppendInteraction feeds payloads as an extension (or anything that
+// reaches the host's port) might send them: each is refused as invalid or
+// stored as valid JSON, and sending it again changes nothing.
+func FuzzAppendInteraction(f *testing.F) {
+	for _, seed := range []string{`{}`, `{"type":"click"}`, ` [1, 2 ,3] `, `"\u00e9"`, `{"a":`, ``, "\xff", `null`} {
+		f.Add(seed)
+	}
+	ctx := context.Background()
+	db := openTest(f)
+	s, err := db.CreateSession(ctx, NewSession{})
+	if err != nil {
+		f.Fatal(err)
+	}
+	seq := int64(0)
+	f.Fuzz(func(t *testing.T, payload string) {
+		seq++
+		in := Interaction{SessionID: s.ID, Seq: seq, Kind: "click", Payload: json.RawMessage(payload)}
+		added, err := db.AppendInteraction(ctx, in, nil)
+		if err != nil {
+			if !errors.Is(err, ErrInvalid) {
+				t.Fatalf("AppendInteraction(%q) = %v, want success or ErrInvalid", payload, err)
+			}
+			return
+		}
+		if !added {
+			t.Fatalf("AppendInteraction(%q) of a new sequence number reported a re-send", payload)
+		}
+		if added, err := db.AppendInteraction(ctx, in, nil); err != nil || added {
+			t.Fatalf("re-sent AppendInteraction(%q) = %v, %v; want a no-op", payload, added, err)
+		}
+		list, err := db.Interactions(ctx, s.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := list[len(list)-1]; got.Seq != seq || !json.Valid(got.Payload) {
+			t.Fatalf("stored %+v for %q, want seq %d with valid JSON", got, payload, seq)
+		}
+	})
+}
