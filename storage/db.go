@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"modernc.org/sqlite"
@@ -68,8 +69,16 @@ var ErrConflict = errors.New("conflict")
 // ErrInvalid is wrapped when the caller's input cannot be stored as given.
 var ErrInvalid = errors.New("invalid input")
 
-// A DB is an open Trailpin database. It is safe for concurrent use, and
-// several processes may open the same file.
+// A DB is an open Trailpin database: recordings in progress (sessions, their
+// interactions and screens), saved trails with their versions, and replay
+// runs for reports. It is safe for concurrent use, and several processes may
+// open the same file (Chrome can start more than one host).
+//
+// Every write is one transaction that is committed when the method returns.
+// A DB stores what it is given and decides nothing about it: trail content is
+// opaque YAML, interaction payloads are opaque JSON. It never stores a secret
+// value: callers redact before they store, and the Redactor given to Open is
+// the last check.
 type DB struct {
 	path string
 	// w writes: one connection whose transactions begin IMMEDIATE, so a
@@ -81,6 +90,9 @@ type DB struct {
 	redact  Redactor
 	now     func() time.Time
 	screens *screenCodec
+	// retries counts transactions retried because the database was busy;
+	// tests read it to know the retry path ran.
+	retries atomic.Int64
 }
 
 // An Option changes how Open opens a database.
@@ -89,6 +101,7 @@ type Option func(*options)
 type options struct {
 	redact      Redactor
 	synchronous string
+	busyTimeout time.Duration
 }
 
 // WithRedactor sets the last line of defence against secrets: every text the
@@ -97,6 +110,12 @@ type options struct {
 // what they missed.
 func WithRedactor(r Redactor) Option {
 	return func(o *options) { o.redact = r }
+}
+
+// withBusyTimeout overrides busyTimeout; tests use it to reach the retry
+// path without waiting seconds.
+func withBusyTimeout(d time.Duration) Option {
+	return func(o *options) { o.busyTimeout = d }
 }
 
 // withSynchronous overrides synchronousMode; benchmarks use it to measure
@@ -110,7 +129,7 @@ func withSynchronous(mode string) Option {
 // by a newer Trailpin, or a file that is not a Trailpin database, is refused
 // and left untouched.
 func Open(ctx context.Context, path string, opts ...Option) (*DB, error) {
-	o := options{synchronous: synchronousMode}
+	o := options{synchronous: synchronousMode, busyTimeout: busyTimeout}
 	for _, opt := range opts {
 		opt(&o)
 	}
@@ -134,7 +153,7 @@ func Open(ctx context.Context, path string, opts ...Option) (*DB, error) {
 	}
 	db.w, err = sql.Open("sqlite", dsn(abs, url.Values{
 		"_pragma": {
-			fmt.Sprintf("busy_timeout(%d)", busyTimeout.Milliseconds()),
+			fmt.Sprintf("busy_timeout(%d)", o.busyTimeout.Milliseconds()),
 			"foreign_keys(1)",
 			"synchronous(" + o.synchronous + ")",
 		},
@@ -153,7 +172,7 @@ func Open(ctx context.Context, path string, opts ...Option) (*DB, error) {
 	}
 	db.r, err = sql.Open("sqlite", dsn(abs, url.Values{
 		"_pragma": {
-			fmt.Sprintf("busy_timeout(%d)", busyTimeout.Milliseconds()),
+			fmt.Sprintf("busy_timeout(%d)", o.busyTimeout.Milliseconds()),
 			"query_only(1)",
 		},
 	}))
@@ -211,7 +230,7 @@ func (db *DB) Close() error {
 // committed: in WAL mode it is in the -wal file and survives the process
 // being killed.
 func (db *DB) write(ctx context.Context, fn func(tx *sql.Tx) error) error {
-	return retryBusy(ctx, func() error {
+	return db.retryBusy(ctx, func() error {
 		tx, err := db.w.BeginTx(ctx, nil)
 		if err != nil {
 			return err
@@ -227,10 +246,12 @@ func (db *DB) write(ctx context.Context, fn func(tx *sql.Tx) error) error {
 // read runs fn against the reader pool, retrying while the database is
 // busy (a reader can meet SQLITE_BUSY while another process recovers the WAL).
 func (db *DB) read(ctx context.Context, fn func(q *sql.DB) error) error {
-	return retryBusy(ctx, func() error { return fn(db.r) })
+	return db.retryBusy(ctx, func() error { return fn(db.r) })
 }
 
-func retryBusy(ctx context.Context, fn func() error) error {
+// retryBusy runs fn until it does not fail with SQLITE_BUSY or
+// SQLITE_LOCKED, backing off between attempts, for up to maxBusyWait.
+func (db *DB) retryBusy(ctx context.Context, fn func() error) error {
 	deadline := time.Now().Add(maxBusyWait)
 	delay := firstRetryDelay
 	for {
@@ -238,6 +259,7 @@ func retryBusy(ctx context.Context, fn func() error) error {
 		if !isBusy(err) || time.Now().After(deadline) {
 			return err
 		}
+		db.retries.Add(1)
 		jittered := delay/2 + rand.N(delay)
 		select {
 		case <-ctx.Done():
@@ -343,7 +365,7 @@ func (db *DB) IntegrityCheck(ctx context.Context) error {
 // file alone holds everything. Readers in other processes can keep it from
 // completing; it then returns without error after doing what it could.
 func (db *DB) Checkpoint(ctx context.Context) error {
-	return retryBusy(ctx, func() error {
+	return db.retryBusy(ctx, func() error {
 		_, err := db.w.ExecContext(ctx, "PRAGMA wal_checkpoint(TRUNCATE)")
 		return err
 	})

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	_ "modernc.org/sqlite"
 )
@@ -305,5 +306,64 @@ func TestIntegrityCheckFindsCorruption(t *testing.T) {
 	var ie *IntegrityError
 	if !errors.As(err, &ie) || len(ie.Problems) == 0 {
 		t.Fatalf("IntegrityCheck() on a damaged file = %v, want an *IntegrityError", err)
+	}
+}
+
+// TestWriteWaitsOutALongLock holds the write lock from another connection
+// for longer than the busy timeout: the write must retry, not fail, and
+// succeed once the lock is released.
+func TestWriteWaitsOutALongLock(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "trailpin.db")
+	db, err := Open(ctx, path, withBusyTimeout(20*time.Millisecond))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	s, err := db.CreateSession(ctx, NewSession{})
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	other, err := sql.Open("sqlite", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer other.Close()
+	conn, err := other.Conn(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	if _, err := conn.ExecContext(ctx, "BEGIN IMMEDIATE"); err != nil {
+		t.Fatal(err)
+	}
+
+	done := make(chan error, 1)
+	go func() {
+		_, err := db.AppendInteraction(ctx, Interaction{SessionID: s.ID, Seq: 1, Kind: "click", Payload: clickPayload(1)}, nil)
+		done <- err
+	}()
+	// Keep the lock until the writer has given up on SQLite's own wait at
+	// least twice.
+	deadline := time.Now().Add(maxBusyWait / 2)
+	for db.retries.Load() < 2 {
+		if time.Now().After(deadline) {
+			t.Fatal("the write never retried while the lock was held")
+		}
+		select {
+		case err := <-done:
+			t.Fatalf("AppendInteraction returned %v while another connection held the write lock", err)
+		case <-time.After(5 * time.Millisecond):
+		}
+	}
+	if _, err := conn.ExecContext(ctx, "COMMIT"); err != nil {
+		t.Fatal(err)
+	}
+	if err := <-done; err != nil {
+		t.Fatalf("AppendInteraction after the lock was released: %v", err)
+	}
+	if list, _ := db.Interactions(ctx, s.ID); len(list) != 1 {
+		t.Errorf("%d interactions stored, want 1", len(list))
 	}
 }

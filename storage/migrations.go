@@ -213,7 +213,7 @@ var ErrNotTrailpin = errors.New("not a Trailpin database")
 // switches it to WAL, and migrates it. The checks come first so that a
 // foreign or newer file is left exactly as it was.
 func (db *DB) prepare(ctx context.Context, list []migration) error {
-	err := retryBusy(ctx, func() error {
+	err := db.retryBusy(ctx, func() error {
 		_, err := checkSchema(ctx, db.w, len(list))
 		return err
 	})
@@ -221,7 +221,7 @@ func (db *DB) prepare(ctx context.Context, list []migration) error {
 		return explainOpenError(err)
 	}
 	var mode string
-	err = retryBusy(ctx, func() error {
+	err = db.retryBusy(ctx, func() error {
 		return db.w.QueryRowContext(ctx, "PRAGMA journal_mode = WAL").Scan(&mode)
 	})
 	if err != nil {
