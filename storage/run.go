@@ -74,7 +74,7 @@ type TrailResult struct {
 	// when the attempt passed.
 	FailureClass string
 	Error        string
-	StartedAt    time.Time
+	StartedAt    time.Time // zero: when AddTrailResult is called
 	Duration     time.Duration
 	TracePath    string
 	Steps        []StepResult
@@ -112,7 +112,7 @@ type ModelCall struct {
 	PromptTokens     int
 	CompletionTokens int
 	Latency          time.Duration
-	StartedAt        time.Time
+	StartedAt        time.Time // zero: when AddModelCall is called
 	Error            string
 }
 

@@ -244,7 +244,8 @@ type Interaction struct {
 	// Kind is what happened: click, type, navigate, … as the extension
 	// names it.
 	Kind string
-	// Payload is the interaction as JSON; it is stored compacted.
+	// Payload is the interaction as JSON; it is stored compacted, and empty
+	// is stored as {}.
 	Payload json.RawMessage
 	// Screen is the screen captured just before the interaction; zero when
 	// none.
