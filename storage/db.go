@@ -155,6 +155,10 @@ func Open(ctx context.Context, path string, opts ...Option) (*DB, error) {
 		"_pragma": {
 			fmt.Sprintf("busy_timeout(%d)", o.busyTimeout.Milliseconds()),
 			"foreign_keys(1)",
+			// A pruned recording or deleted trail is overwritten, not
+			// left readable in free pages: it shows whatever the
+			// recorded app showed.
+			"secure_delete(1)",
 			"synchronous(" + o.synchronous + ")",
 		},
 		"_txlock": {"immediate"},

@@ -63,6 +63,7 @@ func TestOpenSettings(t *testing.T) {
 		{"foreign_keys", "1"},
 		{"synchronous", "1"}, // NORMAL
 		{"busy_timeout", "5000"},
+		{"secure_delete", "1"},
 	} {
 		var got string
 		if err := db.w.QueryRowContext(ctx, "PRAGMA "+c.pragma).Scan(&got); err != nil {

@@ -158,9 +158,10 @@ func scanBytes(where string, b []byte, needles []needle) []Leak {
 // ScanDatabase looks for secret in the database at path: in the raw bytes of
 // the file, its -wal and -shm (ScanFiles), and in every stored value read back
 // through SQL with screens decompressed, which finds what compression or a
-// page boundary hides from a byte search. A screen deleted by pruning can
-// survive, compressed, in free pages until they are reused; only the raw
-// search sees those, and it cannot see through the compression.
+// page boundary hides from a byte search. Deleted rows are overwritten in the
+// file (secure_delete), but their pages can stay in the -wal until the next
+// checkpoint; the raw search sees those, though not through a screen's
+// compression.
 func ScanDatabase(ctx context.Context, path, secret string) ([]Leak, error) {
 	if _, err := os.Stat(path); err != nil {
 		return nil, fmt.Errorf("scanning database for a secret: %w", err)

@@ -332,3 +332,35 @@ func FuzzAppendInteraction(f *testing.F) {
 		}
 	})
 }
+
+// TestPruneLeavesNoTrace checks a pruned recording is gone from the file
+// itself, not only from query results.
+func TestPruneLeavesNoTrace(t *testing.T) {
+	ctx := context.Background()
+	db := openTest(t)
+	const marker = "Ms. Quintessa Vandermeer-Oyelaran"
+	s, err := db.CreateSession(ctx, NewSession{Title: "Look up " + marker})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := int64(1); i <= 30; i++ {
+		payload, _ := json.Marshal(map[string]any{"type": "type", "value": marker, "n": i})
+		if _, err := db.AppendInteraction(ctx, Interaction{SessionID: s.ID, Seq: i, Kind: "type", Payload: payload}, nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	db.now = func() time.Time { return time.Now().Add(48 * time.Hour) }
+	if p, err := db.PruneUnsaved(ctx, 24*time.Hour); err != nil || p.Sessions != 1 {
+		t.Fatalf("PruneUnsaved = %+v, %v; want the session pruned", p, err)
+	}
+	if err := db.Checkpoint(ctx); err != nil {
+		t.Fatal(err)
+	}
+	leaks, err := ScanFiles([]string{db.Path(), db.Path() + "-wal"}, marker)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(leaks) > 0 {
+		t.Errorf("the pruned recording is still readable in the file: %v", leaks)
+	}
+}
