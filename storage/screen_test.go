@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
+	"sync"
 	"testing"
 
 	"github.com/trailpin/trailpin/recorder"
@@ -159,5 +161,62 @@ func TestScreenCorruptionIsReported(t *testing.T) {
 	}
 	if _, err := db.Screen(ctx, h); err == nil {
 		t.Fatalf("Screen() of a screen whose content changed = nil error, want it reported as corrupt")
+	}
+}
+
+// TestConcurrentRecordings shares one DB between goroutines, as the host's
+// native-messaging loop and its agent API do: each records its own session
+// with screens, and reads back what the others wrote.
+func TestConcurrentRecordings(t *testing.T) {
+	ctx := context.Background()
+	db := openTest(t)
+	const recordings, each = 4, 15
+	var wg sync.WaitGroup
+	errs := make(chan error, recordings)
+	for r := range recordings {
+		wg.Go(func() {
+			s, err := db.CreateSession(ctx, NewSession{ID: fmt.Sprintf("rec-%d", r)})
+			if err != nil {
+				errs <- err
+				return
+			}
+			for i := int64(1); i <= each; i++ {
+				if _, err := db.AppendInteraction(ctx, Interaction{SessionID: s.ID, Seq: i, Kind: "click",
+					Payload: clickPayload(i)}, shopScreen(300, r*100+int(i))); err != nil {
+					errs <- err
+					return
+				}
+				other := fmt.Sprintf("rec-%d", (r+1)%recordings)
+				list, err := db.Interactions(ctx, other)
+				if err != nil {
+					errs <- err
+					return
+				}
+				if len(list) > 0 {
+					if _, err := db.Screen(ctx, list[len(list)-1].Screen); err != nil {
+						errs <- err
+						return
+					}
+				}
+			}
+		})
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Error(err)
+	}
+	for r := range recordings {
+		list, err := db.Interactions(ctx, fmt.Sprintf("rec-%d", r))
+		if err != nil || len(list) != each {
+			t.Fatalf("recording %d: %d interactions, %v; want %d", r, len(list), err, each)
+		}
+		for _, in := range list {
+			got, err := db.Screen(ctx, in.Screen)
+			if err != nil {
+				t.Fatal(err)
+			}
+			assertSameScreen(t, got, shopScreen(300, r*100+int(in.Seq)))
+		}
 	}
 }
