@@ -1,0 +1,174 @@
+package replay
+
+import (
+	"time"
+
+	"github.com/trailpin/trailpin/recorder"
+)
+
+// The result types below are what the engine reports about one attempt at a
+// trail, and all the reports (progress, status lines, JUnit, trace pages,
+// the database) are built from them alone. Every string in them is already
+// redacted: no secret value ever reaches a result.
+
+// Status is the outcome of a trail, a step or an action.
+type Status string
+
+const (
+	StatusPassed Status = "passed"
+	StatusFailed Status = "failed"
+	// StatusFlaky: failed at first, passed on a retry (trails only).
+	StatusFlaky Status = "flaky"
+	// StatusSkipped: not run, because an earlier step failed or the run
+	// stopped.
+	StatusSkipped Status = "skipped"
+)
+
+// FailureClass says why a trail failed, in the words of DESIGN §8.
+type FailureClass string
+
+const (
+	ClassEnvIssue        FailureClass = "env-issue"         // 5xx, crash, browser gone
+	ClassAuthBlocked     FailureClass = "auth-blocked"      // 401/403, redirected to login
+	ClassSelectorDrift   FailureClass = "selector-drift"    // no match, or ambiguous
+	ClassAppBug          FailureClass = "app-bug"           // clear evidence: expected vs actual
+	ClassMissingTestData FailureClass = "missing-test-data" // e.g. a secret not provided
+	ClassAgentMisread    FailureClass = "agent-misread"     // the agent could not tell what it saw
+)
+
+// StopReason says why replay stopped inside a step (DESIGN §9). The agent
+// hand-off starts from exactly there.
+type StopReason string
+
+const (
+	StopTargetNotFound  StopReason = "target-not-found"
+	StopAmbiguous       StopReason = "ambiguous"
+	StopEndMismatch     StopReason = "end-mismatch"
+	StopActionFailed    StopReason = "action-failed"    // failed before it could reach the app
+	StopActionUncertain StopReason = "action-uncertain" // failed, and may have reached the app
+	StopAssertionFailed StopReason = "assertion-failed"
+	StopNeedsAgent      StopReason = "needs-agent" // a bare goal (act:) with no recording
+	StopMissingData     StopReason = "missing-data"
+	StopTimeout         StopReason = "timeout"
+	StopCancelled       StopReason = "cancelled"
+)
+
+// A TrailResult is one attempt at one trail.
+type TrailResult struct {
+	// File is the trail file it was loaded from (empty for a trail from the
+	// database); Slug names it in status lines, JUnit and the results folder.
+	File  string
+	Slug  string
+	Title string
+	// Attempt counts from 1; Status is this attempt's outcome (a later pass
+	// after a failure is reported as StatusFlaky by the runner).
+	Attempt int
+	Status  Status
+	Class   FailureClass
+	// Error says what failed in one sentence; Line is the trail file line to
+	// look at (0 when unknown).
+	Error    string
+	Line     int
+	Expected string // app-bug: what the trail expected
+	Actual   string // app-bug: what the page showed
+	// Missing names the variable to set for missing-test-data
+	// (TRAILPIN_SECRET_…).
+	Missing string
+
+	Started  time.Time
+	Duration time.Duration
+	Steps    []StepResult
+	// Log is what the app did on its own while the trail ran: console
+	// output, uncaught errors, failed requests and navigations, in order.
+	Log []LogEntry
+	// Failure is the screen at failure; nil when the attempt passed.
+	Failure *FailureScreen
+}
+
+// A StepResult is one step of an attempt.
+type StepResult struct {
+	// Index counts from 1, as status lines do (<slug>-<n>).
+	Index  int
+	Intent string
+	Line   int
+	Status Status
+	// Path is the URL path (and query) the step started on; ROUTE lines
+	// come from it.
+	Path     string
+	Started  time.Time
+	Duration time.Duration
+	Actions  []ActionResult
+	// Stopped and Performed record where replay stopped inside the step:
+	// why, and how many of its recorded actions it had performed. Empty
+	// and len(Actions) when the step ran to its end.
+	Stopped   StopReason
+	Performed int
+	// ModelCalls and Cache describe the agent's part: "none" until the
+	// agent exists.
+	ModelCalls int
+	Cache      string
+	// Changes summarises what changed on the screen during the step
+	// (nodes added, removed, changed), one line each, at most a few dozen.
+	Changes []string
+	// Aria is the interactive snapshot when the step is the last on its
+	// path (the page moves on, or the trail ends); empty otherwise.
+	Aria  string
+	Error string
+}
+
+// An ActionResult is one action of a step.
+type ActionResult struct {
+	Kind     recorder.ActionKind
+	Line     int
+	Status   Status
+	Duration time.Duration
+	// Summary says what was done in words ("tapped button \"Apply\"").
+	Summary string
+	// Landed is the snapshot line of the node the action acted on.
+	Landed string
+	// Reads lists what an assertion (or a wait) read while it waited: each
+	// distinct observation once, in order.
+	Reads []string
+	Error string
+}
+
+// LogKind is what a LogEntry records.
+type LogKind string
+
+const (
+	LogConsole    LogKind = "console"
+	LogException  LogKind = "exception"
+	LogRequest    LogKind = "request" // a failed request, or an HTTP error status
+	LogNavigation LogKind = "navigation"
+)
+
+// A LogEntry is one thing the app did on its own.
+type LogEntry struct {
+	Time time.Time
+	// Step is the index of the step it happened in (0 before the first).
+	Step  int
+	Kind  LogKind
+	Level string // console level, or the HTTP status for requests
+	Text  string
+	URL   string
+}
+
+// FailureScreen is the page when the attempt failed.
+type FailureScreen struct {
+	URL string
+	// Screenshot is a PNG with secret and sensitive elements masked.
+	Screenshot []byte
+	// Snapshot is the screen's snapshot text (unquoted form).
+	Snapshot string
+	// Closest lists, for a selector that matched nothing, the nodes most
+	// like what it asked for, best first.
+	Closest []CloseNode
+}
+
+// A CloseNode is a node that nearly matched a selector.
+type CloseNode struct {
+	Ref   string
+	Line  string  // its snapshot line
+	Score float64 // 0..1, higher is closer
+	Why   string  // what differs ("name is \"Apply code\", not \"Apply\"")
+}
