@@ -72,6 +72,7 @@ func newRootCmd(e *env) *cobra.Command {
 	root.AddCommand(newUninstallCmd(e))
 	root.AddCommand(newDoctorCmd(e))
 	root.AddCommand(newMigrateCmd(e))
+	root.AddCommand(newSnapshotCmd(e))
 	return root
 }
 

@@ -70,6 +70,12 @@ type Node struct {
 
 	Box     *Box `json:"box,omitempty"`
 	Visible bool `json:"visible,omitempty"`
+	// AriaHidden is set when the node is out of the accessibility tree although
+	// it may be seen: aria-hidden="true" on it or an ancestor, or inert.
+	AriaHidden bool `json:"ariaHidden,omitempty"`
+	// Inert nodes cannot be focused or clicked: the inert attribute on them or
+	// an ancestor, or content behind an open modal dialog.
+	Inert bool `json:"inert,omitempty"`
 	// Covered is whether another element receives a click at the node's
 	// centre. Computed for interactive nodes and on request; nil otherwise.
 	Covered *bool `json:"covered,omitempty"`
@@ -77,6 +83,13 @@ type Node struct {
 	// value: passwords, one-time codes, card numbers, and elements the
 	// session marked sensitive.
 	Secret bool `json:"secret,omitempty"`
+
+	// Frame is set on iframe nodes: the ref prefix (f<K>) of the nodes of the
+	// frame's document, which is the node's only child.
+	Frame string `json:"frame,omitempty"`
+	// CrossOrigin iframe nodes are filled by a separate capture in that frame
+	// (replay.Capture does it); the page model alone leaves them empty.
+	CrossOrigin bool `json:"crossOrigin,omitempty"`
 
 	Children []*Node `json:"children,omitempty"`
 }

@@ -1,0 +1,190 @@
+package replay
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/chromedp/chromedp"
+
+	"github.com/trailpin/trailpin/recorder"
+)
+
+// CaptureOptions says what a capture reports beyond its defaults.
+type CaptureOptions struct {
+	// TestIDAttributes are read in order as a node's test id; nil means
+	// data-testid, data-test-id, data-test.
+	TestIDAttributes []string
+	// Sensitive is what the session marked sensitive.
+	Sensitive Sensitive
+	// CoverRefs are more refs whose centre is hit-tested (interactive nodes
+	// always are), e.g. the target of the next action.
+	CoverRefs []string
+	// NoCoverage skips the hit tests altogether.
+	NoCoverage bool
+}
+
+// Sensitive is what the session marked sensitive; the page model makes the
+// matching nodes secret (no value, no text, no name from their content).
+type Sensitive struct {
+	// Refs are elements whose whole subtree is secret.
+	Refs []string
+	// Values are strings that are secret wherever they show.
+	Values []string
+}
+
+// pageModelOptions is the options object of the page model's capture()
+// (extension/pagemodel.js, docs/screen-schema.md).
+type pageModelOptions struct {
+	TestIDAttributes []string          `json:"testIdAttributes,omitempty"`
+	Sensitive        *sensitiveOptions `json:"sensitive,omitempty"`
+	Coverage         string            `json:"coverage,omitempty"`
+	CoverRefs        []string          `json:"coverRefs,omitempty"`
+	RefPrefix        string            `json:"refPrefix,omitempty"`
+}
+
+type sensitiveOptions struct {
+	Refs   []string `json:"refs,omitempty"`
+	Values []string `json:"values,omitempty"`
+}
+
+func (o CaptureOptions) pageModelOptions() pageModelOptions {
+	p := pageModelOptions{TestIDAttributes: o.TestIDAttributes, CoverRefs: o.CoverRefs}
+	if len(o.Sensitive.Refs) > 0 || len(o.Sensitive.Values) > 0 {
+		p.Sensitive = &sensitiveOptions{Refs: o.Sensitive.Refs, Values: o.Sensitive.Values}
+	}
+	if o.NoCoverage {
+		p.Coverage = "none"
+	}
+	return p
+}
+
+func (p pageModelOptions) json() string {
+	b, err := json.Marshal(p)
+	if err != nil {
+		panic(err) // strings and lists of strings always marshal
+	}
+	return string(b)
+}
+
+// inFrame returns the options for the capture of the frame whose refs start
+// with prefix: refs outside that frame are dropped, and the prefix is taken
+// off the others, as that frame's page model knows them without it.
+func (p pageModelOptions) inFrame(prefix string) pageModelOptions {
+	local := func(refs []string) []string {
+		var out []string
+		for _, r := range refs {
+			rest, ok := strings.CutPrefix(r, prefix)
+			if ok && (strings.HasPrefix(rest, "e") || strings.HasPrefix(rest, "f")) {
+				out = append(out, rest)
+			}
+		}
+		return out
+	}
+	q := p
+	q.RefPrefix = prefix
+	q.CoverRefs = local(p.CoverRefs)
+	if p.Sensitive != nil {
+		q.Sensitive = &sensitiveOptions{Refs: local(p.Sensitive.Refs), Values: p.Sensitive.Values}
+	}
+	return q
+}
+
+// ErrSchema is returned when the page model in the page speaks another
+// screen schema than this program.
+var ErrSchema = errors.New("page model screen schema mismatch")
+
+// Capture captures the screen of the page in the chromedp context ctx: the
+// page model runs in an isolated world of every frame (installed on first
+// use), and cross-origin frames are captured in their own frame and merged
+// under their iframe node with refs prefixed f<K>.
+func Capture(ctx context.Context, opts CaptureOptions) (*recorder.Screen, error) {
+	return chromedp.Run(ctx, CaptureAction(opts))
+}
+
+// CaptureAction is Capture as an action, to run among others.
+func CaptureAction(opts CaptureOptions) chromedp.Action[*recorder.Screen] {
+	return func(ctx context.Context, t *chromedp.Target) (*recorder.Screen, error) {
+		// A navigation can replace the document (and its world) between
+		// finding the frame and capturing it; one retry is enough then.
+		var lastErr error
+		for range 2 {
+			m, err := topModel(ctx, t)
+			if err != nil {
+				return nil, err
+			}
+			s, err := captureFrame(ctx, m, opts.pageModelOptions(), 0)
+			if err == nil {
+				return s, nil
+			}
+			if ctx.Err() != nil {
+				return nil, err
+			}
+			lastErr = err
+		}
+		return nil, fmt.Errorf("capturing the screen: %w", lastErr)
+	}
+}
+
+// captureFrame captures the document of m's frame and, below it, the
+// cross-origin frames it contains.
+func captureFrame(ctx context.Context, m *frameModel, opts pageModelOptions, depth int) (*recorder.Screen, error) {
+	var s recorder.Screen
+	if err := m.call(ctx, "pm.capture("+opts.json()+")", &s); err != nil {
+		return nil, fmt.Errorf("capturing the screen: %w", err)
+	}
+	if s.Schema != recorder.ScreenSchema {
+		return nil, fmt.Errorf("%w: the page model wrote schema %d, this program reads %d", ErrSchema, s.Schema, recorder.ScreenSchema)
+	}
+	if s.Root == nil {
+		return nil, errors.New("capturing the screen: the page model returned no root")
+	}
+	if depth < maxFrameDepth {
+		fillCrossOriginFrames(ctx, m, &s, s.Root, opts, depth)
+	}
+	return &s, nil
+}
+
+// fillCrossOriginFrames captures each cross-origin frame below n in its own
+// frame and hangs its document under the iframe node. A frame that cannot be
+// captured (it went away, it is still loading) stays an empty iframe node: a
+// screen is never refused because of one frame.
+func fillCrossOriginFrames(ctx context.Context, m *frameModel, s *recorder.Screen, n *recorder.Node, opts pageModelOptions, depth int) {
+	for _, c := range n.Children {
+		fillCrossOriginFrames(ctx, m, s, c, opts, depth)
+	}
+	if !n.CrossOrigin || n.Frame == "" || len(n.Children) > 0 {
+		return
+	}
+	local := strings.TrimPrefix(n.Frame, opts.RefPrefix)
+	f, err := enterFrame(ctx, m, local)
+	if err != nil {
+		return
+	}
+	defer f.close()
+	sub, err := captureFrame(ctx, f.model, opts.inFrame(n.Frame), depth+1)
+	if err != nil {
+		return
+	}
+	shiftBoxes(sub.Root, f.dx, f.dy)
+	n.Children = []*recorder.Node{sub.Root}
+	if s.Focused == n.Ref && sub.Focused != "" {
+		s.Focused = sub.Focused
+	}
+}
+
+// shiftBoxes moves every box in n's subtree by dx, dy.
+func shiftBoxes(n *recorder.Node, dx, dy float64) {
+	if dx == 0 && dy == 0 {
+		return
+	}
+	if n.Box != nil {
+		n.Box.X += dx
+		n.Box.Y += dy
+	}
+	for _, c := range n.Children {
+		shiftBoxes(c, dx, dy)
+	}
+}

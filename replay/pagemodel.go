@@ -1,0 +1,216 @@
+package replay
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strconv"
+
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/dom"
+	"github.com/chromedp/cdproto/page"
+	"github.com/chromedp/cdproto/runtime"
+	"github.com/chromedp/chromedp"
+
+	"github.com/trailpin/trailpin/extension"
+)
+
+// worldName names the isolated world the page model runs in during replay.
+// Like the extension's content script, it shares the page's DOM but not its
+// JavaScript globals, so the page cannot see or break it.
+const worldName = "trailpin"
+
+// pageModelVersion is the SCRIPT_VERSION of the embedded page model; an older
+// copy found in a page is replaced.
+const pageModelVersion = 1
+
+// pageModelGlobal is the global the page model installs.
+const pageModelGlobal = "globalThis.__trailpinPageModel"
+
+// errNotInstalled says the page model is missing from a world (a new
+// document, or a world created just now).
+var errNotInstalled = errors.New("page model not installed")
+
+// frameModel is the page model in one frame's isolated world, reached
+// through the CDP session of the target that renders the frame.
+type frameModel struct {
+	session   cdp.Session
+	frameID   cdp.FrameID
+	contextID runtime.ExecutionContextID
+	// ctx is the chromedp context of the session; an out-of-process frame
+	// has its own, and frames inside it are reached from there.
+	ctx context.Context
+}
+
+// mainFrameID returns the ID of the top frame of the session's target.
+func mainFrameID(ctx context.Context, s cdp.Session) (cdp.FrameID, error) {
+	res, err := cdp.Call(ctx, s, page.GetFrameTree, cdp.Empty{})
+	if err != nil {
+		return "", fmt.Errorf("reading the frame tree: %w", err)
+	}
+	if res.FrameTree == nil || res.FrameTree.Frame == nil {
+		return "", errors.New("reading the frame tree: the page has no frame")
+	}
+	return res.FrameTree.Frame.ID, nil
+}
+
+// openFrameModel returns the page model's world in a frame rendered by
+// session s. Chrome keeps one world per name and frame document, so the
+// page model installed there earlier, and its ref numbering, are found again.
+func openFrameModel(ctx context.Context, s cdp.Session, frameID cdp.FrameID) (*frameModel, error) {
+	res, err := cdp.Call(ctx, s, page.CreateIsolatedWorld, page.CreateIsolatedWorldParams{
+		FrameID:   frameID,
+		WorldName: worldName,
+	})
+	if err != nil {
+		return nil, fmt.Errorf("opening the page model's world in frame %s: %w", frameID, err)
+	}
+	return &frameModel{session: s, frameID: frameID, contextID: res.ExecutionContextID, ctx: ctx}, nil
+}
+
+// install evaluates the embedded page-model script in the world.
+func (m *frameModel) install(ctx context.Context) error {
+	r, err := cdp.Call(ctx, m.session, runtime.Evaluate, runtime.EvaluateParams{
+		Expression: extension.PageModel(),
+		ContextID:  m.contextID,
+		Silent:     new(true),
+	})
+	if err != nil {
+		return fmt.Errorf("installing the page model: %w", err)
+	}
+	if r.ExceptionDetails != nil {
+		return fmt.Errorf("installing the page model: %w", &chromedp.ExceptionError{ExceptionDetails: r.ExceptionDetails})
+	}
+	return nil
+}
+
+// call evaluates body, an expression over pm (the page model), in the world
+// and decodes its JSON-serialisable result into out. It installs the page
+// model first when the world does not have it yet.
+func (m *frameModel) call(ctx context.Context, body string, out any) error {
+	err := m.callOnce(ctx, body, out)
+	if errors.Is(err, errNotInstalled) {
+		if err := m.install(ctx); err != nil {
+			return err
+		}
+		err = m.callOnce(ctx, body, out)
+	}
+	return err
+}
+
+func (m *frameModel) callOnce(ctx context.Context, body string, out any) error {
+	// JSON.stringify in the page is faster than the protocol's own
+	// serialisation of a large object, and the string decodes in one pass.
+	expr := "(pm => pm && pm.version >= " + strconv.Itoa(pageModelVersion) +
+		" ? JSON.stringify(" + body + ") : null)(" + pageModelGlobal + ")"
+	r, err := cdp.Call(ctx, m.session, runtime.Evaluate, runtime.EvaluateParams{
+		Expression:    expr,
+		ContextID:     m.contextID,
+		ReturnByValue: new(true),
+		Silent:        new(true),
+	})
+	if err != nil {
+		return err
+	}
+	if r.ExceptionDetails != nil {
+		return &chromedp.ExceptionError{ExceptionDetails: r.ExceptionDetails}
+	}
+	if r.Result == nil || r.Result.Type != runtime.RemoteObjectTypeString {
+		return errNotInstalled
+	}
+	var text string
+	if err := json.Unmarshal(r.Result.Value, &text); err != nil {
+		return fmt.Errorf("reading the page model's answer: %w", err)
+	}
+	if err := json.Unmarshal([]byte(text), out); err != nil {
+		return fmt.Errorf("reading the page model's answer: %w", err)
+	}
+	return nil
+}
+
+// element returns a handle on the element that body (an expression over pm
+// yielding {element} or {error, message}) finds; the caller releases it.
+func (m *frameModel) element(ctx context.Context, body string) (runtime.RemoteObjectID, error) {
+	obj, err := m.elementOnce(ctx, body)
+	if errors.Is(err, errNotInstalled) {
+		if err := m.install(ctx); err != nil {
+			return "", err
+		}
+		obj, err = m.elementOnce(ctx, body)
+	}
+	return obj, err
+}
+
+func (m *frameModel) elementOnce(ctx context.Context, body string) (runtime.RemoteObjectID, error) {
+	expr := "(pm => { if (!pm || pm.version < " + strconv.Itoa(pageModelVersion) + ") return null;" +
+		" const r = " + body + "; return r.element || JSON.stringify(r); })(" + pageModelGlobal + ")"
+	r, err := cdp.Call(ctx, m.session, runtime.Evaluate, runtime.EvaluateParams{
+		Expression: expr,
+		ContextID:  m.contextID,
+		Silent:     new(true),
+	})
+	if err != nil {
+		return "", err
+	}
+	if r.ExceptionDetails != nil {
+		return "", &chromedp.ExceptionError{ExceptionDetails: r.ExceptionDetails}
+	}
+	switch {
+	case r.Result == nil:
+		return "", errNotInstalled
+	case r.Result.Type == runtime.RemoteObjectTypeObject && r.Result.ObjectID != "" && r.Result.Subtype == runtime.RemoteObjectSubtypeNode:
+		return r.Result.ObjectID, nil
+	case r.Result.Type == runtime.RemoteObjectTypeString:
+		var text string
+		if err := json.Unmarshal(r.Result.Value, &text); err != nil {
+			return "", fmt.Errorf("reading the page model's answer: %w", err)
+		}
+		var answer refAnswer
+		if err := json.Unmarshal([]byte(text), &answer); err != nil {
+			return "", fmt.Errorf("reading the page model's answer: %w", err)
+		}
+		return "", answer.err("")
+	default:
+		return "", errNotInstalled
+	}
+}
+
+// release frees a handle; a failure only leaks until the page navigates.
+func (m *frameModel) release(ctx context.Context, obj runtime.RemoteObjectID) {
+	_, _ = cdp.Call(ctx, m.session, runtime.ReleaseObject, runtime.ReleaseObjectParams{ObjectID: obj})
+}
+
+// callOn calls fn (a JavaScript function source) with this = obj in the
+// world and decodes its JSON result into out.
+func (m *frameModel) callOn(ctx context.Context, obj runtime.RemoteObjectID, fn string, out any) error {
+	r, err := cdp.Call(ctx, m.session, runtime.CallFunctionOn, runtime.CallFunctionOnParams{
+		FunctionDeclaration: fn,
+		ObjectID:            obj,
+		ReturnByValue:       new(true),
+		Silent:              new(true),
+	})
+	if err != nil {
+		return err
+	}
+	if r.ExceptionDetails != nil {
+		return &chromedp.ExceptionError{ExceptionDetails: r.ExceptionDetails}
+	}
+	if r.Result == nil {
+		return errors.New("calling the page model: no result")
+	}
+	return json.Unmarshal(r.Result.Value, out)
+}
+
+// frameIDOf returns the frame an iframe element (a handle in this world)
+// holds.
+func (m *frameModel) frameIDOf(ctx context.Context, obj runtime.RemoteObjectID) (cdp.FrameID, error) {
+	res, err := cdp.Call(ctx, m.session, dom.DescribeNode, dom.DescribeNodeParams{ObjectID: obj})
+	if err != nil {
+		return "", fmt.Errorf("finding the frame of an iframe: %w", err)
+	}
+	if res.Node == nil || res.Node.FrameID == "" {
+		return "", errors.New("finding the frame of an iframe: the iframe holds no frame")
+	}
+	return res.Node.FrameID, nil
+}

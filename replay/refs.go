@@ -1,0 +1,260 @@
+package replay
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/chromedp/cdproto/target"
+	"github.com/chromedp/chromedp"
+
+	"github.com/trailpin/trailpin/recorder"
+)
+
+// Errors a ref can resolve to; test for them with errors.Is on a *RefError.
+var (
+	// ErrStaleRef: the element the ref named is gone from the page (removed,
+	// or its frame loaded another document). A ref never moves to another
+	// element, so a stale ref stays stale.
+	ErrStaleRef = errors.New("stale ref")
+	// ErrUnknownRef: the page never gave out this ref (another page, or a
+	// ref from before a navigation).
+	ErrUnknownRef = errors.New("unknown ref")
+	// ErrBadRef: the text is not a ref at all.
+	ErrBadRef = errors.New("not a ref")
+)
+
+// A RefError says why a ref names no element.
+type RefError struct {
+	Ref string
+	// Code is the page model's reason: "stale", "unknown" or "bad-ref".
+	Code string
+	// Message is the page model's explanation, fit to show a person.
+	Message string
+}
+
+func (e *RefError) Error() string { return e.Message }
+
+// Is makes errors.Is(err, ErrStaleRef) and its kin work.
+func (e *RefError) Is(target error) bool {
+	switch e.Code {
+	case "stale":
+		return target == ErrStaleRef
+	case "unknown":
+		return target == ErrUnknownRef
+	case "bad-ref":
+		return target == ErrBadRef
+	}
+	return false
+}
+
+// refAnswer is the page model's {error, message, frame, rest} for a ref
+// that it cannot resolve itself.
+type refAnswer struct {
+	Error   string `json:"error"`
+	Message string `json:"message"`
+	Frame   string `json:"frame"`
+	Rest    string `json:"rest"`
+}
+
+func (a refAnswer) err(ref string) error {
+	if a.Message == "" {
+		a.Message = "page model: " + a.Error
+	}
+	return &RefError{Ref: ref, Code: a.Error, Message: a.Message}
+}
+
+// jsString quotes s as a JavaScript string literal.
+func jsString(s string) string { return strconv.Quote(s) }
+
+// maxFrameDepth bounds how deep cross-origin frames nest before Trailpin
+// stops following them; real pages nest two or three.
+const maxFrameDepth = 8
+
+// crossFrame is a cross-origin frame entered from its parent's world.
+type crossFrame struct {
+	model *frameModel
+	// dx, dy move the frame's viewport coordinates into its parent's.
+	dx, dy float64
+	close  func()
+}
+
+// enterFrame opens the page model of the cross-origin frame that parent
+// numbers as prefix (for example "f3"). A frame in the same process gets
+// an isolated world through parent's session; an out-of-process frame (another
+// site, under site isolation) is attached as its own target.
+func enterFrame(ctx context.Context, parent *frameModel, prefix string) (*crossFrame, error) {
+	obj, err := parent.element(ctx, "pm.frameElement("+jsString(prefix)+")")
+	if err != nil {
+		return nil, err
+	}
+	defer parent.release(ctx, obj)
+	var origin struct{ X, Y float64 }
+	if err := parent.callOn(ctx, obj, "function() { return "+pageModelGlobal+".contentOrigin(this); }", &origin); err != nil {
+		return nil, fmt.Errorf("measuring frame %s: %w", prefix, err)
+	}
+	frameID, err := parent.frameIDOf(ctx, obj)
+	if err != nil {
+		return nil, err
+	}
+	if m, err := openFrameModel(ctx, parent.session, frameID); err == nil {
+		m.ctx = parent.ctx
+		return &crossFrame{model: m, dx: origin.X, dy: origin.Y, close: func() {}}, nil
+	}
+	fctx, cancel := chromedp.NewContext(parent.ctx, chromedp.WithTargetID(target.ID(frameID)), chromedp.WithDetachOnCancel())
+	t, err := chromedp.Run(fctx, func(ctx context.Context, t *chromedp.Target) (*chromedp.Target, error) { return t, nil })
+	if err != nil {
+		cancel()
+		return nil, fmt.Errorf("attaching to frame %s: %w", prefix, err)
+	}
+	m, err := openFrameModel(fctx, t, frameID)
+	if err != nil {
+		cancel()
+		return nil, err
+	}
+	return &crossFrame{model: m, dx: origin.X, dy: origin.Y, close: cancel}, nil
+}
+
+// topModel opens the page model in the target's main frame.
+func topModel(ctx context.Context, t *chromedp.Target) (*frameModel, error) {
+	frameID, err := mainFrameID(ctx, t)
+	if err != nil {
+		return nil, err
+	}
+	return openFrameModel(ctx, t, frameID)
+}
+
+// located is where a ref lives: the page model of its frame, the ref as that
+// frame knows it, and how far that frame's viewport sits from the top one.
+type located struct {
+	model  *frameModel
+	local  string
+	dx, dy float64
+	close  func()
+}
+
+// locate follows ref through cross-origin frames to the frame that holds
+// its element, and checks that the element is still there.
+func locate(ctx context.Context, t *chromedp.Target, ref string) (*located, error) {
+	m, err := topModel(ctx, t)
+	if err != nil {
+		return nil, err
+	}
+	loc := &located{model: m, local: ref, close: func() {}}
+	for depth := 0; ; depth++ {
+		var found refAnswer
+		if err := loc.model.call(ctx, "(r => r.element ? {} : r)(pm.elementForRef("+jsString(loc.local)+"))", &found); err != nil {
+			loc.close()
+			return nil, err
+		}
+		if found.Error == "" {
+			return loc, nil
+		}
+		if found.Error != "cross-origin" || depth >= maxFrameDepth {
+			loc.close()
+			return nil, found.err(ref)
+		}
+		f, err := enterFrame(ctx, loc.model, found.Frame)
+		if err != nil {
+			loc.close()
+			return nil, fmt.Errorf("ref %s: %w", ref, err)
+		}
+		prev := loc.close
+		loc = &located{model: f.model, local: found.Rest, dx: loc.dx + f.dx, dy: loc.dy + f.dy,
+			close: func() { f.close(); prev() }}
+	}
+}
+
+// A RefPoint says where to act on the element of a ref, in CSS pixels of the
+// top-level viewport (what Input.dispatchMouseEvent takes).
+type RefPoint struct {
+	// X, Y is the centre of the element's box.
+	X, Y float64
+	Box  recorder.Box
+	// InViewport says whether the centre is inside its frame's viewport.
+	InViewport bool
+	// Covered, when known, says whether a click at the centre would land on
+	// something else; Hit is the ref of what it would land on.
+	Covered *bool
+	Hit     string
+}
+
+type pointAnswer struct {
+	X, Y       float64
+	Box        recorder.Box
+	InViewport bool
+	Covered    *bool
+	Hit        string
+	refAnswer
+}
+
+// Point says where the element of ref is and whether a click at its centre
+// would reach it.
+func Point(ref string) chromedp.Action[*RefPoint] {
+	return refPoint(ref, "point")
+}
+
+// ScrollIntoView scrolls the element of ref to the middle of the viewport
+// (instantly) and says where it is now.
+func ScrollIntoView(ref string) chromedp.Action[*RefPoint] {
+	return refPoint(ref, "scrollIntoView")
+}
+
+func refPoint(ref, method string) chromedp.Action[*RefPoint] {
+	return func(ctx context.Context, t *chromedp.Target) (*RefPoint, error) {
+		loc, err := locate(ctx, t, ref)
+		if err != nil {
+			return nil, err
+		}
+		defer loc.close()
+		var a pointAnswer
+		if err := loc.model.call(ctx, "pm."+method+"("+jsString(loc.local)+")", &a); err != nil {
+			return nil, err
+		}
+		if a.Error != "" {
+			return nil, a.err(ref)
+		}
+		p := &RefPoint{X: a.X + loc.dx, Y: a.Y + loc.dy, Box: a.Box, InViewport: a.InViewport, Covered: a.Covered}
+		p.Box.X += loc.dx
+		p.Box.Y += loc.dy
+		if a.Hit != "" {
+			p.Hit = loc.prefix(ref) + a.Hit
+		}
+		return p, nil
+	}
+}
+
+// prefix returns the frame prefix that ref has outside loc's frame.
+func (loc *located) prefix(ref string) string {
+	return strings.TrimSuffix(ref, loc.local)
+}
+
+// Describe returns the node of ref as a capture would report it, without its
+// children: a cheap way to re-check one element (visible yet? enabled?).
+func Describe(ref string, opts CaptureOptions) chromedp.Action[*recorder.Node] {
+	return func(ctx context.Context, t *chromedp.Target) (*recorder.Node, error) {
+		loc, err := locate(ctx, t, ref)
+		if err != nil {
+			return nil, err
+		}
+		defer loc.close()
+		var n struct {
+			recorder.Node
+			Error   string `json:"error"`
+			Message string `json:"message"`
+		}
+		o := opts.pageModelOptions()
+		if err := loc.model.call(ctx, "pm.describe("+jsString(loc.local)+", "+o.json()+")", &n); err != nil {
+			return nil, err
+		}
+		if n.Error != "" {
+			return nil, refAnswer{Error: n.Error, Message: n.Message}.err(ref)
+		}
+		node := n.Node
+		node.Ref = loc.prefix(ref) + node.Ref
+		shiftBoxes(&node, loc.dx, loc.dy)
+		return &node, nil
+	}
+}
