@@ -167,8 +167,8 @@
   ].map(([attr, prohibited]) => ({ attr, prohibited: new Set((prohibited || '').split(' ').filter(Boolean)) }));
 
   /** Roles that cannot be named (ARIA 1.2 "name from: prohibited"). */
-  const NAME_PROHIBITED = new Set(['caption', 'code', 'definition', 'deletion', 'emphasis', 'generic', 'insertion',
-    'mark', 'paragraph', 'presentation', 'none', 'strong', 'subscript', 'suggestion', 'superscript', 'term', 'time']);
+  const NAME_PROHIBITED = new Set(['caption', 'code', 'deletion', 'emphasis', 'generic', 'insertion',
+    'mark', 'paragraph', 'presentation', 'none', 'strong', 'subscript', 'suggestion', 'superscript', 'time']);
   /** Roles named from their content wherever they are. */
   const NAME_FROM_CONTENT = new Set(['button', 'cell', 'checkbox', 'columnheader', 'gridcell', 'heading', 'link',
     'menuitem', 'menuitemcheckbox', 'menuitemradio', 'option', 'radio', 'row', 'rowheader', 'switch', 'tab', 'tooltip',
@@ -1152,6 +1152,9 @@
       }
       if (!chosen.length && tag === 'input')
         return /** @type {HTMLInputElement} */ (el).value;
+      // A combobox without a list shows its value as its own text.
+      if (!chosen.length && role === 'combobox' && tag !== 'select')
+        return el.textContent || '';
       return chosen.map(o => textAlternative(o, childWalk)).join(' ');
     }
     if (role && RANGE_ROLES.has(role)) {
@@ -1225,7 +1228,8 @@
         const labels = labelsOf(el);
         if (labels.length && !w.labelledBy)
           return nameFromLabels(labels, w);
-        return 'Choose File';
+        // The button's own caption, as Chromium shows it, after the title.
+        return hasText(title) ? title : 'Choose File';
       }
       if (type === 'image') {
         w.visited.add(el);
@@ -1239,6 +1243,12 @@
           return title;
         return 'Submit';
       }
+    }
+    // Browsers read alt even when aria-labelledby gave nothing.
+    if (tag === 'img' || tag === 'area') {
+      w.visited.add(el);
+      const alt = el.getAttribute('alt') || '';
+      return hasText(alt) ? alt : title;
     }
     if (labelledBy)
       return undefined;
@@ -1281,11 +1291,6 @@
           return hasText(summary) ? summary : undefined;
         }
         return title;
-      }
-      case 'img': case 'area': {
-        w.visited.add(el);
-        const alt = el.getAttribute('alt') || '';
-        return hasText(alt) ? alt : title;
       }
       case 'optgroup': {
         const label = el.getAttribute('label') || '';
@@ -1337,7 +1342,8 @@
       const viaHidden = !!(w.labelledBy?.hidden || w.describedBy?.hidden || w.nativeAlt?.hidden || w.label?.hidden);
       if ((isHTML(el) && IGNORED_FOR_ARIA.has(tagOf(el))) || (!viaHidden && hiddenForAria(el))) {
         w.visited.add(el);
-        return '';
+        // visibility:hidden can be undone below: such children still count.
+        return onlyVisibilityHidden(el) ? visibleDescendantsText(el, childWalk) : '';
       }
     }
 
@@ -1364,8 +1370,9 @@
       }
     }
 
-    // 2D: aria-label.
-    const ariaLabel = el.getAttribute('aria-label') || '';
+    // 2D: aria-label (a slot is never in the accessibility tree, so its own
+    // label is not read).
+    const ariaLabel = tag === 'slot' ? '' : el.getAttribute('aria-label') || '';
     if (hasText(ariaLabel)) {
       w.visited.add(el);
       return ariaLabel;
@@ -1386,7 +1393,11 @@
     if (fromContent && !secret) {
       w.visited.add(el);
       const text = contentText(el, childWalk);
-      if (w.target === 'self' ? hasText(text) : text)
+      // The name of the node itself loses the edge spaces of its content,
+      // no-break spaces included, as Chromium's layout does.
+      if (w.target === 'self' && hasText(text))
+        return text.trim();
+      if (w.target !== 'self' && text)
         return text;
     }
 
@@ -1399,6 +1410,32 @@
     }
     w.visited.add(el);
     return '';
+  }
+
+  /** Whether el is hidden only by visibility, which a descendant can undo. @param {Element} el */
+  function onlyVisibilityHidden(el) {
+    if (notRendered(el) || ariaExcluded(el) || (isHTML(el) && IGNORED_FOR_ARIA.has(tagOf(el))))
+      return false;
+    const st = styleOf(el);
+    return !!st && st.visibility !== 'visible';
+  }
+
+  /**
+   * What the element children of a visibility:hidden element add to a name:
+   * its own text is not painted, children made visible again are.
+   * @param {Element} el @param {NameWalk} w
+   */
+  function visibleDescendantsText(el, w) {
+    let out = '';
+    const kids = flatChildren(el);
+    if (!kids)
+      return '';
+    for (let i = 0; i < kids.length; i++) {
+      const n = kids[i];
+      if (isElement(n))
+        out += ' ' + textAlternative(n, w) + ' ';
+    }
+    return out;
   }
 
   /**
