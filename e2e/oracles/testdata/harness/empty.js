@@ -1,0 +1,1 @@
+// Stands in for a WPT resource the oracle pages load but do not need.
