@@ -106,6 +106,7 @@
    * @property {FrameRegistry} registry the root document's frame registry
    * @property {number} ox offset of this document's viewport in the top viewport
    * @property {number} oy
+   * @property {Element | null} modal the document's topmost modal dialog
    *
    * @typedef {object} Inherited what an element's parent tells it
    * @property {boolean} notRendered display:none (or unslotted, or skipped content) on the way down
@@ -116,6 +117,7 @@
    * @property {boolean} insideModal
    * @property {boolean} secret a marked-sensitive ancestor
    * @property {boolean} inSelect option of a drop-down select (rendered in a popup)
+   * @property {boolean} needLatent an ancestor is not painted and reads the text its content would show
    *
    * @typedef {object} Visit the result of walking one element
    * @property {ScreenNode} node
@@ -134,8 +136,8 @@
   /** Elements that are never part of the rendered page. */
   const NEVER_RENDERED = new Set(['head', 'script', 'style', 'template', 'noscript', 'link', 'meta', 'title', 'base']);
   /** SVG elements that only define things and are never painted themselves. */
-  const SVG_NEVER_RENDERED = new Set(['defs', 'title', 'desc', 'metadata', 'clippath', 'mask', 'lineargradient',
-    'radialgradient', 'pattern', 'filter', 'symbol', 'marker', 'style', 'script']);
+  const SVG_NEVER_RENDERED = new Set(['defs', 'title', 'desc', 'metadata', 'clipPath', 'mask', 'linearGradient',
+    'radialGradient', 'pattern', 'filter', 'symbol', 'marker', 'style', 'script']);
   /** Elements whose children are not rendered as part of the page. */
   const CHILDREN_NOT_RENDERED = new Set(['textarea', 'video', 'audio', 'canvas', 'object', 'embed', 'iframe', 'frame', 'img', 'input']);
   /** Tags that are never part of the accessibility tree (accname step 2A). */
@@ -322,6 +324,9 @@
    * @property {Map<Element, boolean>} markedSecret
    * @property {Map<string, string | undefined>} pseudo
    * @property {Map<Document, Element | null>} modal
+   * @property {Map<Node, ContentScan>} contentScans
+   * @property {Set<Element>} hostContent shadow hosts given generated content by :host rules
+   * @property {boolean} probeAll a ::part() or ::slotted() rule may give generated text anywhere
    * @property {string[]} sensitiveValues
    * @property {Set<Element>} sensitiveElements
    */
@@ -341,6 +346,7 @@
     cache = {
       style: new Map(), notRendered: new Map(), ariaExcluded: new Map(), insideModal: new Map(), role: new Map(),
       content: new Map(), secret: new Map(), markedSecret: new Map(), pseudo: new Map(), modal: new Map(),
+      contentScans: new Map(), hostContent: new Set(), probeAll: false,
       sensitiveValues: (sensitive.values || []).map(v => collapseSpaces(String(v))).filter(v => v.length > 0),
       sensitiveElements: new Set(sensitive.elements || []),
     };
@@ -366,7 +372,7 @@
 
   /** @param {Element} el */
   function tagOf(el) {
-    return el.localName.toLowerCase();
+    return el.localName;
   }
 
   /** @param {Element} el */
@@ -512,23 +518,32 @@
   // Visibility
 
   /**
-   * Whether the parent does not render this child's box: content-visibility:
-   * hidden, or a closed <details> (all but its summary).
-   * @param {Element} parent @param {Node} child
+   * Which children a parent does not render: all of them under
+   * content-visibility:hidden, all but the summary in a closed <details>,
+   * or none (null).
+   * @param {Element} parent @returns {{all: boolean, except: Element | null} | null}
    */
-  function skipsChild(parent, child) {
+  function skippedChildren(parent) {
     const st = styleOf(parent);
     if (st && st.contentVisibility === 'hidden')
-      return true;
+      return { all: true, except: null };
     if (tagOf(parent) === 'details' && isHTML(parent) && !(/** @type {HTMLDetailsElement} */ (parent).open)) {
-      if (!isElement(child) || tagOf(child) !== 'summary')
-        return true;
+      let summary = null;
       for (let c = parent.firstElementChild; c; c = c.nextElementSibling) {
-        if (tagOf(c) === 'summary')
-          return c !== child;
+        if (tagOf(c) === 'summary') {
+          summary = c;
+          break;
+        }
       }
+      return { all: true, except: summary };
     }
-    return false;
+    return null;
+  }
+
+  /** Whether the parent does not render this child's box. @param {Element} parent @param {Node} child */
+  function skipsChild(parent, child) {
+    const skip = skippedChildren(parent);
+    return !!skip && skip.all && child !== skip.except;
   }
 
   /**
@@ -1039,12 +1054,166 @@
   }
 
   /**
+   * @typedef {object} ContentScan which elements of one tree (a document or a
+   *   shadow root) a `content` declaration may reach
+   * @property {boolean} all a style sheet could not be read: look at every element
+   * @property {Set<Element>} pseudo elements a ::before/::after rule with content may match
+   * @property {Set<Element>} own elements a rule gives `content` directly (alternative text)
+   */
+
+  /** Splits a selector list at its top-level commas. @param {string} list */
+  function splitSelectors(list) {
+    /** @type {string[]} */
+    const out = [];
+    let depth = 0, start = 0, quote = '';
+    for (let i = 0; i < list.length; i++) {
+      const ch = list[i];
+      if (quote) {
+        if (ch === '\\')
+          i++;
+        else if (ch === quote)
+          quote = '';
+      } else if (ch === '"' || ch === "'") {
+        quote = ch;
+      } else if (ch === '(' || ch === '[') {
+        depth++;
+      } else if (ch === ')' || ch === ']') {
+        depth--;
+      } else if (ch === ',' && depth === 0) {
+        out.push(list.slice(start, i).trim());
+        start = i + 1;
+      }
+    }
+    out.push(list.slice(start).trim());
+    return out.filter(Boolean);
+  }
+
+  /** A `content` value that may produce text. @param {string} v */
+  function contentMayShowText(v) {
+    const t = v.trim();
+    return !!t && t !== 'none' && t !== 'normal' && t !== '""' && t !== "''" && t !== 'initial' && t !== 'unset';
+  }
+
+  const PSEUDO_ELEMENT = /::?(before|after)\b/i;
+
+  /**
+   * Reads the style sheets of a tree once per call and finds the elements
+   * that rules with `content` can reach, so generated content is looked up
+   * for those elements only: asking every element for its ::before style is
+   * the single most expensive step of a capture otherwise.
+   * @param {Document | ShadowRoot} root @returns {ContentScan}
+   */
+  function contentScan(root) {
+    const c = caches();
+    let scan = c.contentScans.get(root);
+    if (scan)
+      return scan;
+    /** @type {ContentScan} */
+    const result = { all: false, pseudo: new Set(), own: new Set() };
+    /** @type {string[]} */
+    const pseudoBases = [];
+    /** @type {string[]} */
+    const ownSelectors = [];
+
+    /** @param {CSSRuleList} rules @param {string} parent */
+    const visitRules = (rules, parent) => {
+      for (let i = 0; i < rules.length; i++) {
+        const rule = rules[i];
+        if (rule instanceof CSSStyleRule) {
+          const selectors = splitSelectors(rule.selectorText).map(sel => {
+            if (!parent)
+              return sel;
+            return sel.includes('&') ? sel.split('&').join(':is(' + parent + ')') : ':is(' + parent + ') ' + sel;
+          });
+          if (contentMayShowText(rule.style.getPropertyValue('content'))) {
+            for (const sel of selectors) {
+              const m = PSEUDO_ELEMENT.exec(sel);
+              if (!m) {
+                ownSelectors.push(sel);
+                continue;
+              }
+              if (/::slotted|::part/i.test(sel)) {
+                // these reach into other trees: look at every element
+                c.probeAll = true;
+                continue;
+              }
+              let base = sel.slice(0, m.index).trim();
+              if (/:host/i.test(base)) {
+                if (root.nodeType === 11)
+                  c.hostContent.add(/** @type {ShadowRoot} */ (root).host);
+                continue;
+              }
+              if (!base || /[>+~]$/.test(base))
+                base += '*';
+              pseudoBases.push(base);
+            }
+          }
+          if (rule.cssRules && rule.cssRules.length)
+            visitRules(rule.cssRules, selectors.join(', '));
+        } else if (rule instanceof CSSImportRule) {
+          if (rule.styleSheet)
+            visitSheet(rule.styleSheet);
+        } else if ('cssRules' in rule && /** @type {CSSGroupingRule} */ (rule).cssRules) {
+          visitRules(/** @type {CSSGroupingRule} */ (rule).cssRules, parent);
+        }
+      }
+    };
+    /** @param {CSSStyleSheet} sheet */
+    const visitSheet = (sheet) => {
+      let rules;
+      try {
+        rules = sheet.cssRules;
+      } catch {
+        result.all = true; // a cross-origin sheet without CORS
+        return;
+      }
+      visitRules(rules, '');
+    };
+    try {
+      for (const sheet of Array.from(root.styleSheets))
+        visitSheet(sheet);
+      for (const sheet of root.adoptedStyleSheets || [])
+        visitSheet(sheet);
+    } catch {
+      result.all = true;
+    }
+    if (!result.all) {
+      /** @param {string[]} selectors @param {Set<Element>} into */
+      const collect = (selectors, into) => {
+        for (const sel of selectors) {
+          try {
+            for (const el of Array.from(root.querySelectorAll(sel)))
+              into.add(el);
+          } catch {
+            result.all = true;
+          }
+        }
+      };
+      collect(pseudoBases, result.pseudo);
+      collect(ownSelectors, result.own);
+    }
+    c.contentScans.set(root, result);
+    return result;
+  }
+
+  /** Whether a rule may give el a ::before or ::after box with text. @param {Element} el */
+  function mayHavePseudoText(el) {
+    const c = caches();
+    if (el.shadowRoot)
+      contentScan(el.shadowRoot); // its :host rules reach el
+    const scan = contentScan(/** @type {Document | ShadowRoot} */ (el.getRootNode()));
+    return scan.all || scan.pseudo.has(el) || c.hostContent.has(el) || c.probeAll;
+  }
+
+  /**
    * Text of the ::before or ::after box, padded with spaces when the box is
    * not inline; undefined when there is none.
    * @param {Element} el @param {'::before' | '::after'} which
    * @returns {string | undefined}
    */
   function pseudoText(el, which) {
+    if (!mayHavePseudoText(el))
+      return undefined;
     const view = el.ownerDocument.defaultView;
     if (!view)
       return undefined;
@@ -1062,6 +1231,9 @@
 
   /** The alternative text given by `content` on the element itself. @param {Element} el */
   function ownContentAlt(el) {
+    const scan = contentScan(/** @type {Document | ShadowRoot} */ (el.getRootNode()));
+    if (!scan.all && !scan.own.has(el))
+      return undefined;
     const st = styleOf(el);
     if (!st)
       return undefined;
@@ -1491,11 +1663,18 @@
   function accessibleName(el, includeHidden) {
     const role = roleOf(el);
     if (role && NAME_PROHIBITED.has(role))
-      return { name: '', fromTitle: false };
+      return NO_NAME;
+    // An element without a role is named only by ARIA, a title or an
+    // image-map area's alt: skip the walk for the many plain ones.
+    if (role === null && isHTML(el) && tagOf(el) !== 'area' && !el.hasAttribute('aria-label') &&
+        !el.hasAttribute('aria-labelledby') && !el.hasAttribute('title'))
+      return NO_NAME;
     const name = flat(textAlternative(el, { visited: new Set(), includeHidden, target: 'self' }));
     const title = el.getAttribute('title');
     return { name, fromTitle: !!title && name === flat(title) };
   }
+
+  const NO_NAME = Object.freeze({ name: '', fromTitle: false });
 
   /**
    * The accessible description of el (accname 1.2 and HTML-AAM): aria-describedby,
@@ -1551,9 +1730,9 @@
 
   /**
    * Adds states that apply to el's role to node.
-   * @param {Element} el @param {string} role @param {ScreenNode} node
+   * @param {Element} el @param {string} role @param {ScreenNode} node @param {boolean} hasAttrs
    */
-  function addStates(el, role, node) {
+  function addStates(el, role, node, hasAttrs) {
     const tag = isHTML(el) ? tagOf(el) : '';
     const input = tag === 'input' ? /** @type {HTMLInputElement} */ (el) : null;
     if (input && (input.type === 'checkbox' || input.type === 'radio')) {
@@ -1575,9 +1754,8 @@
     }
     if (nativelyDisabled(el) || (DISABLED_ROLES.has(role) && ariaDisabledChain(el)))
       node.disabled = true;
-    const heading = /^h([1-6])$/.exec(tag);
-    if (heading) {
-      node.level = Number(heading[1]);
+    if (tag.length === 2 && tag[0] === 'h' && tag[1] >= '1' && tag[1] <= '6') {
+      node.level = tag.charCodeAt(1) - 48;
     } else if (LEVEL_ROLES.has(role)) {
       const level = Number(el.getAttribute('aria-level'));
       if (Number.isInteger(level) && level >= 1)
@@ -1590,7 +1768,7 @@
       node.required = true;
     if ((native && tag !== 'select' && el.hasAttribute('readonly')) || (READONLY_ROLES.has(role) && el.getAttribute('aria-readonly') === 'true'))
       node.readonly = true;
-    const invalid = (el.getAttribute('aria-invalid') || '').trim().toLowerCase();
+    const invalid = hasAttrs ? (el.getAttribute('aria-invalid') || '').trim().toLowerCase() : '';
     if ((invalid && invalid !== 'false') || (native && matchesSafely(el, ':user-invalid')))
       node.invalid = true;
   }
@@ -1680,6 +1858,9 @@
     return '\n';
   }
 
+  /** Characters a text run drops or changes: soft hyphen, zero-width space, no-break space, icon glyphs. */
+  const UNUSUAL_CHARACTERS = /[\u00ad\u200b\u00a0\ue000-\uf8ff]/;
+
   /**
    * Text of one text node as it renders: whitespace collapsed (line feeds
    * kept where CSS preserves them), soft hyphens and zero-width spaces
@@ -1687,7 +1868,9 @@
    * @param {string} data @param {boolean} keepBreaks
    */
   function renderedRun(data, keepBreaks) {
-    let s = data.replace(/[\u00ad\u200b]/g, '').replace(/\u00a0/g, ' ').replace(/[\ue000-\uf8ff]/g, '');
+    let s = data;
+    if (UNUSUAL_CHARACTERS.test(s))
+      s = s.replace(/[\u00ad\u200b]/g, '').replace(/\u00a0/g, ' ').replace(/[\ue000-\uf8ff]/g, '');
     if (keepBreaks)
       return s.replace(/\r\n?/g, '\n').replace(/[ \t\f]+/g, ' ');
     return s.replace(/[ \t\n\f\r]+/g, ' ');
@@ -1699,16 +1882,13 @@
    * @param {string} raw
    */
   function normalizeText(raw) {
-    if (raw.indexOf('\n') < 0)
-      return raw.replace(/[ \t]+/g, ' ').trim();
-    let out = '';
-    for (const line of raw.split('\n')) {
-      const t = line.replace(/[ \t]+/g, ' ').trim();
-      if (t)
-        out = out ? out + '\n' + t : t;
-    }
-    return out;
+    if (!NEEDS_NORMALIZING.test(raw))
+      return raw;
+    return raw.replace(/[ \t]+/g, ' ').replace(/ ?\n[ \n]*/g, '\n').replace(/^[ \n]+|[ \n]+$/g, '');
   }
+
+  /** Text that is not yet normalised: edge space, double space, tab or line break. */
+  const NEEDS_NORMALIZING = /^[ \n]|[ \n]$|[\t\n]| {2}/;
 
   /** @param {Element} el */
   function keepsLineBreaks(el) {
@@ -1742,6 +1922,48 @@
   let run = null;
 
   /**
+   * What an element gathers from its children while it is walked.
+   * @typedef {object} Gathered
+   * @property {ScreenNode[]} children
+   * @property {string} raw text of the painted content
+   * @property {string} latent text of the content as if shown
+   * @property {boolean} shown a child is visible
+   * @property {boolean} sensitive a text child shows a sensitive value
+   */
+
+  /**
+   * Adds one run of text (consecutive text nodes) to what el gathers.
+   * @param {Gathered} acc @param {string} data @param {boolean} keepBreaks
+   * @param {boolean} visible @param {boolean} needLatent
+   */
+  function addTextRun(acc, data, keepBreaks, visible, needLatent) {
+    if (showsSensitive(data)) {
+      acc.sensitive = true;
+      /** @type {ScreenNode} */
+      const secretRun = { tag: '#text', secret: true };
+      if (visible)
+        secretRun.visible = true;
+      acc.children.push(secretRun);
+      return;
+    }
+    const runRaw = renderedRun(data, keepBreaks);
+    if (visible)
+      acc.raw += runRaw;
+    if (needLatent)
+      acc.latent += runRaw;
+    const text = normalizeText(runRaw);
+    if (!text)
+      return;
+    /** @type {ScreenNode} */
+    const textNode = { text, tag: '#text' };
+    if (visible) {
+      textNode.visible = true;
+      acc.shown = true;
+    }
+    acc.children.push(textNode);
+  }
+
+  /**
    * Walks el and its flat-tree subtree.
    * @param {Element} el @param {Walk} walk @param {Inherited} up @param {boolean} skipped the parent does not render this child
    * @returns {Visit | null}
@@ -1753,6 +1975,7 @@
     const c = caches();
     const tag = tagOf(el);
     const html = isHTML(el);
+    const hasAttrs = el.hasAttributes();
     /** @type {ScreenNode} */
     const node = { ref: walk.prefix + 'e' + refNumber(walk.refs, el) };
 
@@ -1762,179 +1985,162 @@
     const gone = up.notRendered || skipped || ownNone;
     c.notRendered.set(el, gone);
 
-    const ariaHidden = up.ariaHidden || el.getAttribute('aria-hidden') === 'true';
-    const modal = modalOf(walk.doc);
+    const ariaHidden = up.ariaHidden || (hasAttrs && el.getAttribute('aria-hidden') === 'true');
+    const modal = walk.modal;
     const inModal = up.insideModal || el === modal;
     c.insideModal.set(el, inModal);
-    const inert = up.inert || el.hasAttribute('inert') || (!!modal && !inModal && !containsAcross(el, modal));
+    const inert = up.inert || (hasAttrs && el.hasAttribute('inert')) || (!!modal && !inModal && !containsAcross(el, modal));
     c.ariaExcluded.set(el, ariaHidden || inert);
 
     // Options of a drop-down select only show in its popup: never painted here.
     const inSelect = up.inSelect;
-    const paints = !gone && !up.clipped && !inSelect && (!st || st.visibility === 'visible');
-    /** @type {DOMRect | null} */
-    let rect = null;
-    if (!gone && display !== 'contents')
-      rect = el.getBoundingClientRect();
-    const zeroSize = !rect || rect.width <= 0 || rect.height <= 0;
-    let clipped = up.clipped;
-    if (!clipped && rect && (rect.width <= 0 || rect.height <= 0) && st && (st.overflowX !== 'visible' || st.overflowY !== 'visible'))
-      clipped = true;
+    const styleShown = !st || st.visibility === 'visible';
+    const paints = !gone && !up.clipped && !inSelect && styleShown;
+    let x = 0, y = 0, width = 0, height = 0;
+    const hasBox = !gone && display !== 'contents';
+    if (hasBox) {
+      const rect = el.getBoundingClientRect();
+      x = rect.left;
+      y = rect.top;
+      width = rect.width;
+      height = rect.height;
+    }
+    const zeroSize = width <= 0 || height <= 0;
+    const clipped = up.clipped || (hasBox && zeroSize && !!st && (st.overflowX !== 'visible' || st.overflowY !== 'visible'));
 
     const secretSubtree = up.secret || c.sensitiveElements.has(el);
     if (secretSubtree)
       c.markedSecret.set(el, true);
+    // A hidden ancestor reads its text from what its content would show.
+    const needLatent = up.needLatent || !paints;
 
-    /** @type {Inherited} */
-    const down = {
-      notRendered: gone, styleVisible: paints, clipped, ariaHidden, inert, insideModal: inModal,
-      secret: secretSubtree, inSelect: inSelect || isSelectDropDown(el),
-    };
-
-    /** @type {ScreenNode[]} */
-    const children = [];
-    let raw = '';
-    let latent = '';
-    let shownChild = false;
-    let sensitiveRun = false;
-
-    const before = gone ? undefined : pseudoText(el, '::before');
+    /** @type {Gathered} */
+    const acc = { children: [], raw: '', latent: '', shown: false, sensitive: false };
+    const pseudo = !gone && mayHavePseudoText(el);
+    const before = pseudo ? pseudoText(el, '::before') : undefined;
     if (before) {
       if (paints)
-        raw += before;
-      latent += before;
+        acc.raw += before;
+      acc.latent += before;
     }
 
     const kids = flatChildren(el);
-    if (kids) {
-      let keepBreaks = /** @type {boolean | null} */ (null);
-      let buffer = '';
-      let bufferSkipped = false;
-      const flush = () => {
-        if (!buffer)
-          return;
-        const data = buffer;
-        buffer = '';
-        if (secretSubtree)
-          return;
-        if (keepBreaks === null)
-          keepBreaks = keepsLineBreaks(el);
-        const runRaw = renderedRun(data, keepBreaks);
-        const text = normalizeText(runRaw);
-        const visible = paints && !bufferSkipped && !inSelect;
-        if (showsSensitive(data)) {
-          sensitiveRun = true;
-          children.push({ tag: '#text', secret: true, ...(visible ? { visible: true } : {}) });
-          return;
-        }
-        if (!text) {
-          if (visible)
-            raw += runRaw;
-          latent += runRaw;
-          return;
-        }
-        /** @type {ScreenNode} */
-        const textNode = { text, tag: '#text' };
-        if (visible) {
-          textNode.visible = true;
-          raw += runRaw;
-          shownChild = true;
-        }
-        latent += runRaw;
-        children.push(textNode);
+    if (kids && kids.length) {
+      /** @type {Inherited} */
+      const down = {
+        notRendered: gone, styleVisible: paints, clipped, ariaHidden, inert, insideModal: inModal,
+        secret: secretSubtree, inSelect: inSelect || isSelectDropDown(el), needLatent,
       };
+      const skip = gone ? null : skippedChildren(el);
+      const textSkipped = !!skip && skip.all;
+      const textVisible = paints && !textSkipped;
+      /** @type {boolean | null} */
+      let keepBreaks = null;
+      let buffer = '';
       for (let i = 0; i < kids.length; i++) {
         const kid = kids[i];
-        if (kid.nodeType === 3) {
-          const kidSkipped = skipsChild(el, kid);
-          if (buffer && kidSkipped !== bufferSkipped)
-            flush();
-          bufferSkipped = kidSkipped;
-          buffer += kid.nodeValue || '';
-        } else if (isElement(kid)) {
-          const kidSkipped = skipsChild(el, kid);
-          if (!kidSkipped || !isOmitted(kid)) {
-            flush();
-            const v = visitElement(kid, walk, down, kidSkipped);
-            if (v) {
-              children.push(v.node);
-              raw += v.raw;
-              if (!v.ownNone)
-                latent += v.latent;
-              shownChild = shownChild || v.shown;
+        const type = kid.nodeType;
+        if (type === 3) {
+          buffer += kid.nodeValue;
+        } else if (type === 1) {
+          const kidSkipped = textSkipped && kid !== /** @type {{except: Element | null}} */ (skip).except;
+          if (buffer) {
+            if (!secretSubtree) {
+              if (keepBreaks === null)
+                keepBreaks = keepsLineBreaks(el);
+              addTextRun(acc, buffer, keepBreaks, textVisible, needLatent);
             }
+            buffer = '';
+          }
+          const v = visitElement(/** @type {Element} */ (kid), walk, down, kidSkipped);
+          if (v) {
+            acc.children.push(v.node);
+            acc.raw += v.raw;
+            if (needLatent && !v.ownNone)
+              acc.latent += v.latent;
+            if (v.shown)
+              acc.shown = true;
           }
         }
       }
-      flush();
+      if (buffer && !secretSubtree) {
+        if (keepBreaks === null)
+          keepBreaks = keepsLineBreaks(el);
+        addTextRun(acc, buffer, keepBreaks, textVisible, needLatent);
+      }
     }
 
-    const after = gone ? undefined : pseudoText(el, '::after');
+    const after = pseudo ? pseudoText(el, '::after') : undefined;
     if (after) {
       if (paints)
-        raw += after;
-      latent += after;
+        acc.raw += after;
+      acc.latent += after;
     }
 
     if (html && tag === 'input') {
       const caption = inputCaption(/** @type {HTMLInputElement} */ (el));
       if (caption) {
         if (paints)
-          raw += caption;
-        latent += caption;
+          acc.raw += caption;
+        acc.latent += caption;
       }
-    }
-    if (html && tag === 'select') {
+    } else if (html && tag === 'select' && isSelectDropDown(el)) {
       const chosen = Array.from((/** @type {HTMLSelectElement} */ (el)).selectedOptions).map(o => o.label).join(', ');
-      if (isSelectDropDown(el)) {
-        raw = paints ? chosen : '';
-        latent = chosen;
-      }
+      acc.raw = paints ? chosen : '';
+      acc.latent = chosen;
     }
 
-    if (sensitiveRun)
+    if (acc.sensitive)
       c.secret.set(el, true);
     const secret = isSecret(el);
-    const visible = paints && (display === 'contents' ? shownChild : !zeroSize);
+    const visible = paints && (display === 'contents' ? acc.shown : !zeroSize);
 
     // Identity and role.
     const roleValue = roleOf(el);
     const role = roleValue || 'generic';
     node.role = role;
-    const strictHidden = hiddenForAria(el);
-    const { name, fromTitle } = accessibleName(el, strictHidden);
-    if (name)
-      node.name = name;
-    const description = accessibleDescription(el, strictHidden, fromTitle);
-    if (description)
-      node.description = description;
+    const strictHidden = (html && IGNORED_FOR_ARIA.has(tag)) || gone || ariaHidden || inert ||
+      (!styleShown && tag !== 'slot') || (inSelect && hiddenForAria(el));
+    if (roleValue !== null || hasAttrs) {
+      const { name, fromTitle } = accessibleName(el, strictHidden);
+      if (name)
+        node.name = name;
+      if (hasAttrs) {
+        const description = accessibleDescription(el, strictHidden, fromTitle);
+        if (description)
+          node.description = description;
+      }
+    }
 
     if (!secret) {
-      const text = normalizeText(paints ? raw : latent);
+      const text = normalizeText(paints ? acc.raw : acc.latent);
       if (text)
         node.text = text;
     }
-    node.tag = tag;
-    if (el.id)
-      node.id = el.id;
-    for (const attr of r.testIdAttributes) {
-      const v = el.getAttribute(attr);
-      if (v !== null) {
-        node.testId = v;
-        break;
+    node.tag = html ? tag : tag.toLowerCase();
+    if (hasAttrs) {
+      const id = el.getAttribute('id');
+      if (id)
+        node.id = id;
+      for (const attr of r.testIdAttributes) {
+        const v = el.getAttribute(attr);
+        if (v !== null) {
+          node.testId = v;
+          break;
+        }
       }
+      const placeholder = el.getAttribute('placeholder') ?? el.getAttribute('aria-placeholder');
+      if (placeholder)
+        node.placeholder = placeholder;
+      const title = el.getAttribute('title');
+      if (title)
+        node.title = title;
     }
     if (isLabelable(el, role)) {
       const label = labelText(el);
       if (label)
         node.label = label;
     }
-    const placeholder = el.getAttribute('placeholder') ?? el.getAttribute('aria-placeholder');
-    if (placeholder)
-      node.placeholder = placeholder;
-    const title = el.getAttribute('title');
-    if (title)
-      node.title = title;
     if (role === 'link') {
       const href = /** @type {HTMLAnchorElement} */ (el).href;
       const url = typeof href === 'string' ? href : (href && typeof href === 'object' ? String((/** @type {{baseVal?: string}} */ (href)).baseVal || '') : '');
@@ -1946,10 +2152,11 @@
       if (value)
         node.value = value;
     }
-    addStates(el, role, node);
+    if (roleValue !== null || hasAttrs)
+      addStates(el, role, node, hasAttrs);
 
-    if (rect && !gone)
-      node.box = { x: round(rect.left + walk.ox), y: round(rect.top + walk.oy), width: round(rect.width), height: round(rect.height) };
+    if (hasBox)
+      node.box = { x: round(x + walk.ox), y: round(y + walk.oy), width: round(width), height: round(height) };
     if (visible)
       node.visible = true;
     if (ariaHidden || inert)
@@ -1959,24 +2166,31 @@
     if (secret)
       node.secret = true;
 
-    if (html && (tag === 'iframe' || tag === 'frame') && !gone)
-      visitFrame(/** @type {HTMLIFrameElement} */ (el), walk, down, node, rect, children);
+    if (html && (tag === 'iframe' || tag === 'frame') && !gone) {
+      /** @type {Inherited} */
+      const frameUp = {
+        notRendered: false, styleVisible: paints, clipped: false, ariaHidden, inert, insideModal: inModal,
+        secret: secretSubtree, inSelect: false, needLatent,
+      };
+      visitFrame(/** @type {HTMLIFrameElement} */ (el), walk, frameUp, node, x, y, acc.children);
+    }
 
-    if (children.length)
-      node.children = children;
+    if (acc.children.length)
+      node.children = acc.children;
 
-    if (visible && rect && (r.coverAlso.has(el) || (r.coverInteractive && isInteractive(el, role))))
-      r.toCover.push({ el, node, x: rect.left + rect.width / 2, y: rect.top + rect.height / 2, doc: walk.doc });
+    if (visible && (r.coverAlso.has(el) || (r.coverInteractive && isInteractive(el, role))))
+      r.toCover.push({ el, node, x: x + width / 2, y: y + height / 2, doc: walk.doc });
 
     scrubSensitive(node);
 
     const sep = separatorFor(display, tag);
     const contributes = !secret && !node.secret;
+    const raw = contributes ? acc.raw : '';
     return {
       node,
-      raw: sep + (contributes ? raw : '') + sep,
-      latent: sep + (contributes ? latent : '') + sep,
-      shown: visible || shownChild,
+      raw: sep ? sep + raw + sep : raw,
+      latent: needLatent ? sep + (contributes ? acc.latent : '') + sep : '',
+      shown: visible || acc.shown,
       ownNone,
     };
   }
@@ -1984,10 +2198,11 @@
   /**
    * Walks the document of a same-origin frame into the tree, or marks a
    * cross-origin frame for its own page model to capture.
-   * @param {HTMLIFrameElement} el @param {Walk} walk @param {Inherited} down @param {ScreenNode} node
-   * @param {DOMRect | null} rect @param {ScreenNode[]} children
+   * @param {HTMLIFrameElement} el @param {Walk} walk @param {Inherited} frameUp @param {ScreenNode} node
+   * @param {number} x @param {number} y where the iframe's box starts in its document's viewport
+   * @param {ScreenNode[]} children
    */
-  function visitFrame(el, walk, down, node, rect, children) {
+  function visitFrame(el, walk, frameUp, node, x, y, children) {
     const r = /** @type {CaptureRun} */ (run);
     /** @type {Document | null} */
     let doc = null;
@@ -2006,11 +2221,12 @@
       /** @type {Walk} */
       const inner = {
         doc, refs: refStateOf(doc), prefix, rootPrefix: walk.rootPrefix, registry: walk.registry,
-        ox: walk.ox + (rect ? rect.left : 0) + el.clientLeft + padLeft,
-        oy: walk.oy + (rect ? rect.top : 0) + el.clientTop + padTop,
+        ox: walk.ox + x + el.clientLeft + padLeft,
+        oy: walk.oy + y + el.clientTop + padTop,
+        modal: modalOf(doc),
       };
       r.walks.set(doc, inner);
-      const v = visitElement(doc.documentElement, inner, { ...down, clipped: false, inSelect: false }, false);
+      const v = visitElement(doc.documentElement, inner, frameUp, false);
       if (v)
         children.push(v.node);
     } else {
@@ -2129,7 +2345,7 @@
     return withCaches({ values: sensitiveValues, elements: sensitiveElements }, () => {
       const refs = refStateOf(doc);
       /** @type {Walk} */
-      const walk = { doc, refs, prefix, rootPrefix: prefix, registry: frameRegistryOf(refs), ox: 0, oy: 0 };
+      const walk = { doc, refs, prefix, rootPrefix: prefix, registry: frameRegistryOf(refs), ox: 0, oy: 0, modal: modalOf(doc) };
       /** @type {Set<Element>} */
       const coverAlso = new Set();
       run = { testIdAttributes, coverInteractive: coverage === 'interactive', coverAlso, toCover: [], walks: new Map([[doc, walk]]) };
@@ -2141,7 +2357,7 @@
         }
         const rootEl = doc.documentElement;
         /** @type {Inherited} */
-        const top = { notRendered: false, styleVisible: true, clipped: false, ariaHidden: false, inert: false, insideModal: false, secret: false, inSelect: false };
+        const top = { notRendered: false, styleVisible: true, clipped: false, ariaHidden: false, inert: false, insideModal: false, secret: false, inSelect: false, needLatent: false };
         const v = rootEl ? visitElement(rootEl, walk, top, false) : null;
         refs.numbered = true;
         for (const item of run.toCover) {
@@ -2476,7 +2692,7 @@
       const refs = refStateOf(doc);
       const off = frameOffset(el);
       /** @type {Walk} */
-      const walk = { doc, refs, prefix, rootPrefix: '', registry: frameRegistryOf(refStateOf(document)), ox: off.x, oy: off.y };
+      const walk = { doc, refs, prefix, rootPrefix: '', registry: frameRegistryOf(refStateOf(document)), ox: off.x, oy: off.y, modal: modalOf(doc) };
       run = {
         testIdAttributes: opts.testIdAttributes || DEFAULT_TEST_ID_ATTRIBUTES, coverInteractive: true,
         coverAlso: new Set(), toCover: [], walks: new Map([[doc, walk]]),
@@ -2495,6 +2711,7 @@
           insideModal: !!parent && insideModal(parent),
           secret: !!parent && markedSecret(parent),
           inSelect: !!owningSelect(el) && isSelectDropDown(/** @type {Element} */ (owningSelect(el))),
+          needLatent: gone || !pst || pst.visibility !== 'visible',
         };
         const v = visitElement(el, walk, up, parent ? skipsChild(parent, el) : false);
         if (!v)
