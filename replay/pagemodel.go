@@ -8,6 +8,7 @@ import (
 	"strconv"
 
 	"github.com/chromedp/cdproto/cdp"
+	jsonv2 "github.com/chromedp/cdproto/cdp/jsonv2"
 	"github.com/chromedp/cdproto/dom"
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/cdproto/runtime"
@@ -120,14 +121,19 @@ func (m *frameModel) callOnce(ctx context.Context, body string, out any) error {
 		return errNotInstalled
 	}
 	var text string
-	if err := json.Unmarshal(r.Result.Value, &text); err != nil {
+	if err := jsonv2.Unmarshal(r.Result.Value, &text, lenientJSON); err != nil {
 		return fmt.Errorf("reading the page model's answer: %w", err)
 	}
-	if err := json.Unmarshal([]byte(text), out); err != nil {
+	if err := jsonv2.Unmarshal([]byte(text), out, lenientJSON); err != nil {
 		return fmt.Errorf("reading the page model's answer: %w", err)
 	}
 	return nil
 }
+
+// lenientJSON reads the page model's JSON: text from a page may hold lone
+// UTF-16 surrogates, which JSON.stringify escapes and a strict decoder
+// refuses; a capture must not fail over one odd character.
+var lenientJSON = jsonv2.AllowInvalidUTF8(true)
 
 // element returns a handle on the element that body (an expression over pm
 // yielding {element} or {error, message}) finds; the caller releases it.

@@ -91,7 +91,10 @@ func enterFrame(ctx context.Context, parent *frameModel, prefix string) (*crossF
 		return nil, err
 	}
 	defer parent.release(ctx, obj)
-	var origin struct{ X, Y float64 }
+	var origin struct {
+		X float64 `json:"x"`
+		Y float64 `json:"y"`
+	}
 	if err := parent.callOn(ctx, obj, "function() { return "+pageModelGlobal+".contentOrigin(this); }", &origin); err != nil {
 		return nil, fmt.Errorf("measuring frame %s: %w", prefix, err)
 	}
@@ -182,11 +185,12 @@ type RefPoint struct {
 }
 
 type pointAnswer struct {
-	X, Y       float64
-	Box        recorder.Box
-	InViewport bool
-	Covered    *bool
-	Hit        string
+	X          float64      `json:"x"`
+	Y          float64      `json:"y"`
+	Box        recorder.Box `json:"box"`
+	InViewport bool         `json:"inViewport"`
+	Covered    *bool        `json:"covered"`
+	Hit        string       `json:"hit"`
 	refAnswer
 }
 
