@@ -70,6 +70,7 @@
    *
    * @typedef {object} Screen
    * @property {number} schema
+   * @property {string} document token of the captured document
    * @property {string} url
    * @property {string} title
    * @property {{width: number, height: number}} viewport
@@ -90,13 +91,19 @@
    * @property {WeakMap<Element, number>} numberOf
    * @property {Map<number, WeakRef<Element>>} elementOf
    * @property {boolean} numbered whether a first numbering walk has happened
+   * @property {string} token identifies this document among all others
    * @property {FrameRegistry} [frames]
    *
    * @typedef {object} FrameRegistry frames below a captured document, numbered f1, f2…
    * @property {number} next
    * @property {WeakMap<Document, number>} numberOfDoc same-origin frames, by document
-   * @property {WeakMap<Element, {k: number, navigated: boolean}>} numberOfRemote cross-origin frames, by iframe element and navigation
-   * @property {Map<number, {doc?: WeakRef<Document>, iframe?: WeakRef<Element>}>} byNumber
+   * @property {WeakMap<Element, RemoteFrame>} numberOfRemote cross-origin frames, by iframe element (the current document)
+   * @property {Map<number, {doc?: WeakRef<Document>, remote?: RemoteFrame}>} byNumber
+   *
+   * @typedef {object} RemoteFrame a cross-origin frame's number and the document it names
+   * @property {number} k
+   * @property {WeakRef<Element>} iframe
+   * @property {string} token the frame document's token once a caller bound it; '' before
    *
    * @typedef {object} Walk one document being walked by a capture
    * @property {Document} doc
@@ -127,7 +134,7 @@
    * @property {boolean} ownNone the element itself is display:none
    *
    * @typedef {{element: Element}} RefFound
-   * @typedef {{error: string, message: string, frame?: string, rest?: string}} RefError
+   * @typedef {{error: string, message: string, frame?: string, rest?: string, token?: string}} RefError
    */
 
   // ---------------------------------------------------------------------------
@@ -244,12 +251,19 @@
       held.map.delete(held.n);
   });
 
+  /** A random name for a document; crypto.randomUUID needs a secure context. */
+  function newToken() {
+    const bytes = new Uint8Array(12);
+    crypto.getRandomValues(bytes);
+    return Array.from(bytes, b => b.toString(16).padStart(2, '0')).join('');
+  }
+
   /** @param {Document} doc @returns {RefState} */
   function refStateOf(doc) {
     const holder = /** @type {Record<symbol, RefState | undefined>} */ (/** @type {unknown} */ (doc));
     let state = holder[REF_STATE];
     if (!state) {
-      state = { next: 1, numberOf: new WeakMap(), elementOf: new Map(), numbered: false };
+      state = { next: 1, numberOf: new WeakMap(), elementOf: new Map(), numbered: false, token: newToken() };
       Object.defineProperty(doc, REF_STATE, { value: state, enumerable: false });
     }
     return state;
@@ -286,27 +300,26 @@
   }
 
   /**
-   * A cross-origin frame's number follows its iframe element and changes when
-   * the frame loads a new document, so a ref never names an element of an
-   * earlier document.
+   * A cross-origin frame's number follows its iframe element. This document
+   * cannot see which document the frame shows, so the caller that captures
+   * the frame binds the number to that document's token (bindFrame): when
+   * the frame shows another document, it gets a new number, and a ref never
+   * names an element of an earlier document.
    * @param {FrameRegistry} reg @param {Element} iframe
    */
   function frameNumberOfRemote(reg, iframe) {
     let entry = reg.numberOfRemote.get(iframe);
-    if (!entry || entry.navigated) {
-      const first = !entry;
-      entry = { k: reg.next++, navigated: false };
-      reg.numberOfRemote.set(iframe, entry);
-      reg.byNumber.set(entry.k, { iframe: new WeakRef(iframe) });
-      if (first) {
-        iframe.addEventListener('load', () => {
-          const current = reg.numberOfRemote.get(iframe);
-          if (current)
-            current.navigated = true;
-        });
-      }
-    }
+    if (!entry)
+      entry = newRemoteFrame(reg, iframe, '');
     return entry.k;
+  }
+
+  /** @param {FrameRegistry} reg @param {Element} iframe @param {string} token */
+  function newRemoteFrame(reg, iframe, token) {
+    const entry = { k: reg.next++, iframe: new WeakRef(iframe), token };
+    reg.numberOfRemote.set(iframe, entry);
+    reg.byNumber.set(entry.k, { remote: entry });
+    return entry;
   }
 
   // ---------------------------------------------------------------------------
@@ -2376,6 +2389,7 @@
         /** @type {Screen} */
         const screen = {
           schema: SCREEN_SCHEMA,
+          document: refs.token,
           url: redact(doc.location ? doc.location.href : doc.URL),
           title: redact(doc.title),
           viewport: { width: (doc.defaultView || window).innerWidth, height: (doc.defaultView || window).innerHeight },
@@ -2451,14 +2465,19 @@
       const entry = reg ? reg.byNumber.get(frameNumber) : undefined;
       if (!entry)
         return { error: 'unknown', message: `ref ${ref}: no frame f${frameNumber} has been captured in this page` };
-      if (entry.iframe) {
-        const iframe = entry.iframe.deref();
+      if (entry.remote) {
+        const remote = entry.remote;
+        const iframe = remote.iframe.deref();
         if (!iframe || !iframe.isConnected)
           return { error: 'stale', message: `ref ${ref}: frame f${frameNumber} is gone from the page` };
-        const current = reg ? reg.numberOfRemote.get(iframe) : undefined;
-        if (!current || current.k !== frameNumber || current.navigated)
+        if (reg && reg.numberOfRemote.get(iframe) !== remote)
           return { error: 'stale', message: `ref ${ref}: frame f${frameNumber} has loaded another document since` };
-        return { error: 'cross-origin', message: `ref ${ref} is inside cross-origin frame f${frameNumber}; ask the page model of that frame`, frame: 'f' + frameNumber, rest: chain ? chain[2] : 'e' + (m ? m[2] : '') };
+        if (!remote.token)
+          return { error: 'unknown', message: `ref ${ref}: the content of frame f${frameNumber} was never captured` };
+        return {
+          error: 'cross-origin', message: `ref ${ref} is inside cross-origin frame f${frameNumber}; ask the page model of that frame`,
+          frame: 'f' + frameNumber, rest: chain ? chain[2] : 'e' + (m ? m[2] : ''), token: remote.token,
+        };
       }
       const frameDoc = entry.doc ? entry.doc.deref() : undefined;
       if (!frameDoc || !frameDoc.defaultView || !frameDoc.defaultView.frameElement || !frameDoc.defaultView.frameElement.isConnected)
@@ -2521,10 +2540,9 @@
     const entry = reg ? reg.byNumber.get(k) : undefined;
     if (!reg || !entry)
       return { error: 'unknown', message: `no frame ${frame} has been captured in this page` };
-    let el = entry.iframe ? entry.iframe.deref() : undefined;
-    if (entry.iframe) {
-      const current = el ? reg.numberOfRemote.get(el) : undefined;
-      if (!el || !el.isConnected || !current || current.k !== k || current.navigated)
+    let el = entry.remote ? entry.remote.iframe.deref() : undefined;
+    if (entry.remote) {
+      if (!el || !el.isConnected || reg.numberOfRemote.get(el) !== entry.remote)
         return { error: 'stale', message: `frame ${frame} is gone or has loaded another document` };
     } else {
       const doc = entry.doc ? entry.doc.deref() : undefined;
@@ -2533,6 +2551,36 @@
         return { error: 'stale', message: `frame ${frame} is gone` };
     }
     return { element: el };
+  }
+
+  /**
+   * Binds cross-origin frame `frame` ("f3") to the token of the document the
+   * caller found in it (Screen.document of that frame's capture). The answer
+   * is the frame's prefix from now on: the same, or a new one when the frame
+   * shows another document than the one bound before; then the caller
+   * renames the refs it captured there.
+   * @param {string} frame @param {string} token @returns {{frame: string} | RefError}
+   */
+  function bindFrame(frame, token) {
+    const m = typeof frame === 'string' ? /^f(\d+)$/.exec(frame) : null;
+    if (!m || typeof token !== 'string' || !token)
+      return { error: 'bad-ref', message: 'bindFrame needs a frame prefix like "f3" and a document token' };
+    const reg = refStateOf(document).frames;
+    const entry = reg ? reg.byNumber.get(Number(m[1])) : undefined;
+    const remote = entry && entry.remote;
+    const iframe = remote ? remote.iframe.deref() : undefined;
+    if (!reg || !remote || !iframe || !iframe.isConnected || reg.numberOfRemote.get(iframe) !== remote)
+      return { error: 'stale', message: `frame ${frame} is gone or was renumbered` };
+    if (!remote.token || remote.token === token) {
+      remote.token = token;
+      return { frame };
+    }
+    return { frame: 'f' + newRemoteFrame(reg, iframe, token).k };
+  }
+
+  /** The token of this document (Screen.document). */
+  function documentToken() {
+    return refStateOf(document).token;
   }
 
   /**
@@ -2746,6 +2794,8 @@
     hitTest,
     frameElement,
     contentOrigin,
+    bindFrame,
+    documentToken,
   });
   Object.defineProperty(globalThis, API_NAME, { value: api, configurable: true, enumerable: false, writable: false });
 })();

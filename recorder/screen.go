@@ -9,7 +9,11 @@ const ScreenSchema = 1
 // model could see at one moment. Recording and replay both read screens, so a
 // selector that matched while recording is judged on the same model in CI.
 type Screen struct {
-	Schema   int      `json:"schema"`
+	Schema int `json:"schema"`
+	// Document identifies the captured document: it changes when the page
+	// loads another one, even at the same URL. Refs are only valid within
+	// one document.
+	Document string   `json:"document,omitempty"`
 	URL      string   `json:"url"`
 	Title    string   `json:"title"`
 	Viewport Viewport `json:"viewport"`

@@ -168,10 +168,41 @@ func fillCrossOriginFrames(ctx context.Context, m *frameModel, s *recorder.Scree
 	if err != nil {
 		return
 	}
+	// Tell the parent which document the frame showed: if it is another
+	// document than the one its number was bound to, the frame is renumbered
+	// and the refs just captured move to the new prefix.
+	var bound struct {
+		Frame string `json:"frame"`
+		refAnswer
+	}
+	if err := m.call(ctx, "pm.bindFrame("+jsString(local)+", "+jsString(sub.Document)+")", &bound); err != nil || bound.Error != "" {
+		return
+	}
+	if prefix := opts.RefPrefix + bound.Frame; prefix != n.Frame {
+		reprefix(sub.Root, n.Frame, prefix)
+		if rest, ok := strings.CutPrefix(sub.Focused, n.Frame); ok {
+			sub.Focused = prefix + rest
+		}
+		n.Frame = prefix
+	}
 	shiftBoxes(sub.Root, f.dx, f.dy)
 	n.Children = []*recorder.Node{sub.Root}
 	if s.Focused == n.Ref && sub.Focused != "" {
 		s.Focused = sub.Focused
+	}
+}
+
+// reprefix renames the refs (and frame prefixes) in n's subtree that start
+// with old.
+func reprefix(n *recorder.Node, old, prefix string) {
+	if rest, ok := strings.CutPrefix(n.Ref, old); ok {
+		n.Ref = prefix + rest
+	}
+	if rest, ok := strings.CutPrefix(n.Frame, old); ok {
+		n.Frame = prefix + rest
+	}
+	for _, c := range n.Children {
+		reprefix(c, old, prefix)
 	}
 }
 

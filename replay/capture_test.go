@@ -34,11 +34,16 @@ func TestRefsStableAcrossCaptures(t *testing.T) {
 func TestRefsStableAcrossReload(t *testing.T) {
 	t.Parallel()
 	ctx := newTab(t, site.URL+"/refs.html")
-	first := refs(capture(t, ctx, CaptureOptions{}))
+	s1 := capture(t, ctx, CaptureOptions{})
+	first := refs(s1)
 	if err := chromedp.Do(ctx, chromedp.Reload()); err != nil {
 		t.Fatal(err)
 	}
-	second := refs(capture(t, ctx, CaptureOptions{}))
+	s2 := capture(t, ctx, CaptureOptions{})
+	second := refs(s2)
+	if s2.Document == s1.Document {
+		t.Errorf("document token %q unchanged by a reload", s2.Document)
+	}
 	if len(second) != len(first) {
 		t.Errorf("after reload %d refs, before %d", len(second), len(first))
 	}
@@ -111,6 +116,22 @@ func TestRemovedElementRefIsStale(t *testing.T) {
 	_, err = chromedp.Run(ctx, Point("button"))
 	if !errors.Is(err, ErrBadRef) {
 		t.Errorf(`Point("button"): err = %v, want ErrBadRef`, err)
+	}
+
+	// After a navigation, refs of the old document are refused when the
+	// caller says which document they came from.
+	if _, err := chromedp.Run(ctx, Point(kept, InDocument(s2.Document))); err != nil {
+		t.Errorf("Point(%s) in its own document: %v", kept, err)
+	}
+	if err := chromedp.Do(ctx, chromedp.Navigate(site.URL+"/states.html")); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := chromedp.Run(ctx, Point(kept, InDocument(s2.Document))); !errors.Is(err, ErrStaleRef) {
+		t.Errorf("Point(%s) after navigating away: err = %v, want ErrStaleRef", kept, err)
+	}
+	s3 := capture(t, ctx, CaptureOptions{})
+	if s3.Document == "" || s3.Document == s2.Document {
+		t.Errorf("document token %q after navigating, was %q: want a new one", s3.Document, s2.Document)
 	}
 }
 
@@ -235,6 +256,19 @@ func TestSameOriginFrame(t *testing.T) {
 	if err != nil || hit.Name != "Inner button" {
 		t.Errorf("Describe(%s) = %+v, %v", inner.Ref, hit, err)
 	}
+
+	// A new document in the frame gets a new frame number; the old refs go stale.
+	evalJS(t, ctx, `document.getElementById('same').src = 'refs.html'`)
+	if _, err := chromedp.Run(ctx, chromedp.Poll[bool](`document.getElementById('same').contentDocument?.getElementById('save') !== null && document.getElementById('same').contentDocument?.readyState === 'complete'`)); err != nil {
+		t.Fatal(err)
+	}
+	s2 := capture(t, ctx, CaptureOptions{})
+	if f := byID(t, s2, "same"); f.Frame == "f1" || f.Frame == "" {
+		t.Errorf("after the frame loaded another page: frame prefix %q, want a new one", f.Frame)
+	}
+	if _, err := chromedp.Run(ctx, Point(inner.Ref)); !errors.Is(err, ErrStaleRef) {
+		t.Errorf("Point(%s) after the frame navigated: err = %v, want ErrStaleRef", inner.Ref, err)
+	}
 }
 
 func TestCrossOriginFrames(t *testing.T) {
@@ -276,6 +310,30 @@ func TestCrossOriginFrames(t *testing.T) {
 			}
 			if p.X != 110 || p.Y != 135 {
 				t.Errorf("Point(%s) = %+v, want 110,135", inner.Ref, p)
+			}
+
+			// Another document in the frame: new prefix, old refs stale.
+			evalJS(t, ctx, `document.getElementById('frame').src = document.getElementById('frame').src.replace('inner.html', 'refs.html')`)
+			var s2 *recorder.Screen
+			for range 100 {
+				s2 = capture(t, ctx, CaptureOptions{})
+				found := false
+				walk(s2.Root, func(n *recorder.Node) { found = found || n.ID == "save" })
+				if found {
+					break
+				}
+				if err := chromedp.Do(ctx, chromedp.Sleep(100*time.Millisecond)); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if f := byID(t, s2, "frame"); f.Frame == frame.Frame {
+				t.Errorf("after the frame loaded another page: prefix still %q", f.Frame)
+			}
+			if save := byID(t, s2, "save"); !strings.HasPrefix(save.Ref, byID(t, s2, "frame").Frame+"e") {
+				t.Errorf("button in the new document: ref %q", save.Ref)
+			}
+			if _, err := chromedp.Run(ctx, Point(inner.Ref)); !errors.Is(err, ErrStaleRef) {
+				t.Errorf("Point(%s) after the frame navigated: err = %v, want ErrStaleRef", inner.Ref, err)
 			}
 		})
 	}
@@ -369,5 +427,82 @@ func TestFocusedAndInstallTwice(t *testing.T) {
 	s2 := capture(t, ctx, CaptureOptions{})
 	if a, b := refs(s), refs(s2); len(a) != len(b) || a["e1"] != b["e1"] || byID(t, s2, "user").Ref != byID(t, s, "user").Ref {
 		t.Errorf("refs changed after installing the page model again")
+	}
+}
+
+func TestStatesRolesAndFields(t *testing.T) {
+	t.Parallel()
+	ctx := newTab(t, site.URL+"/states.html")
+	evalJS(t, ctx, `document.getElementById('mixed').indeterminate = true`)
+	s := capture(t, ctx, CaptureOptions{})
+	tr, fa := true, false
+	for _, tc := range []struct {
+		id   string
+		want recorder.Node
+	}{
+		{"on", recorder.Node{Role: "checkbox", Name: "On", Checked: "true"}},
+		{"mixed", recorder.Node{Role: "checkbox", Name: "Mixed", Checked: "mixed"}},
+		{"aria-off", recorder.Node{Role: "checkbox", Name: "Aria off", Checked: "false"}},
+		{"switch", recorder.Node{Role: "switch", Name: "Wi-Fi", Checked: "true"}},
+		{"radio", recorder.Node{Role: "radio", Name: "Radio", Checked: "false"}},
+		{"pressed", recorder.Node{Role: "button", Name: "Bold", Pressed: "true"}},
+		{"plain", recorder.Node{Role: "button", Name: "Plain"}},
+		{"menu", recorder.Node{Role: "button", Name: "Menu", Expanded: &fa}},
+		{"pick", recorder.Node{Role: "combobox", Name: "Colour", Value: "Green"}},
+		{"green", recorder.Node{Role: "option", Name: "Green", Selected: &tr}},
+		{"red", recorder.Node{Role: "option", Name: "Red", Selected: &fa}},
+		{"tab", recorder.Node{Role: "tab", Name: "Tab one", Selected: &tr}},
+		{"locked", recorder.Node{Role: "textbox", Name: "Locked field", Disabled: true}},
+		{"aria-disabled", recorder.Node{Role: "button", Name: "Soft disabled", Disabled: true}},
+		{"h3", recorder.Node{Role: "heading", Name: "Third", Level: 3}},
+		{"heading-default", recorder.Node{Role: "heading", Name: "No level", Level: 2}},
+		{"heading-5", recorder.Node{Role: "heading", Name: "Level five", Level: 5}},
+		{"required", recorder.Node{Role: "textbox", Name: "Needed", Required: true}},
+		{"readonly", recorder.Node{Role: "textbox", Name: "Notes", ReadOnly: true, Value: "fixed text"}},
+		{"invalid", recorder.Node{Role: "textbox", Name: "Bad", Invalid: true, Value: "oops"}},
+		{"email", recorder.Node{Role: "textbox", Name: "Email address", TestID: "email-field", Placeholder: "you@example.com", Title: "Email address"}},
+		{"link", recorder.Node{Role: "link", Name: "Next", URL: site.URL + "/next?x=1"}},
+		{"range", recorder.Node{Role: "slider", Name: "Volume", Value: "3"}},
+		{"aria-slider", recorder.Node{Role: "slider", Name: "Level", Value: "40 percent"}},
+		{"none-list", recorder.Node{Role: "none"}},
+		{"none-item", recorder.Node{Role: "none"}},
+		{"decorative", recorder.Node{Role: "presentation"}},
+	} {
+		n := byID(t, s, tc.id)
+		got := recorder.Node{Role: n.Role, Name: n.Name, Checked: n.Checked, Pressed: n.Pressed, Expanded: n.Expanded,
+			Selected: n.Selected, Disabled: n.Disabled, Level: n.Level, Required: n.Required, ReadOnly: n.ReadOnly,
+			Invalid: n.Invalid, Value: n.Value, TestID: n.TestID, Placeholder: n.Placeholder, Title: n.Title, URL: n.URL}
+		gj, _ := json.Marshal(got)
+		wj, _ := json.Marshal(tc.want)
+		if string(gj) != string(wj) {
+			t.Errorf("#%s = %s, want %s", tc.id, gj, wj)
+		}
+	}
+
+	// A modal dialog makes the rest of the page inert.
+	evalJS(t, ctx, `document.getElementById('dialog').showModal()`)
+	s = capture(t, ctx, CaptureOptions{})
+	if n := byID(t, s, "behind"); !n.Inert || !n.AriaHidden || !n.Visible {
+		t.Errorf("button behind a modal: inert=%v ariaHidden=%v visible=%v, want inert, out of the accessibility tree, still seen", n.Inert, n.AriaHidden, n.Visible)
+	}
+	if n := byID(t, s, "in-dialog"); n.Inert || !n.Visible {
+		t.Errorf("button in the modal: inert=%v visible=%v, want usable", n.Inert, n.Visible)
+	}
+}
+
+func TestHiddenNodesKeepTheirNames(t *testing.T) {
+	t.Parallel()
+	ctx := newTab(t, site.URL+"/visibility.html")
+	evalJS(t, ctx, `document.getElementById('none').insertAdjacentHTML('beforeend', '<button id="hidden-save">Save draft</button>')`)
+	s := capture(t, ctx, CaptureOptions{})
+	n := byID(t, s, "hidden-save")
+	if n.Visible || n.Role != "button" || n.Name != "Save draft" || n.Text != "Save draft" {
+		t.Errorf("hidden button: visible=%v role=%q name=%q text=%q, want a hidden button named and reading \"Save draft\"", n.Visible, n.Role, n.Name, n.Text)
+	}
+	// Shown later, it keeps its ref and becomes visible: what replay waits for.
+	evalJS(t, ctx, `document.getElementById('none').style.display = 'block'`)
+	s2 := capture(t, ctx, CaptureOptions{})
+	if m := byID(t, s2, "hidden-save"); m.Ref != n.Ref || !m.Visible {
+		t.Errorf("after showing: ref %s visible %v, want ref %s and visible", m.Ref, m.Visible, n.Ref)
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/target"
 	"github.com/chromedp/chromedp"
 
@@ -57,6 +58,9 @@ type refAnswer struct {
 	Message string `json:"message"`
 	Frame   string `json:"frame"`
 	Rest    string `json:"rest"`
+	// Token is the document a cross-origin frame showed when its refs were
+	// given out.
+	Token string `json:"token"`
 }
 
 func (a refAnswer) err(ref string) error {
@@ -120,8 +124,13 @@ func enterFrame(ctx context.Context, parent *frameModel, prefix string) (*crossF
 	return &crossFrame{model: m, dx: origin.X, dy: origin.Y, close: cancel}, nil
 }
 
-// topModel opens the page model in the target's main frame.
+// topModel opens the page model in the target's main frame. Chrome names a
+// page's main frame after its target, which saves asking for the frame tree
+// on every capture; the tree is the fallback.
 func topModel(ctx context.Context, t *chromedp.Target) (*frameModel, error) {
+	if m, err := openFrameModel(ctx, t, cdp.FrameID(t.TargetID)); err == nil {
+		return m, nil
+	}
 	frameID, err := mainFrameID(ctx, t)
 	if err != nil {
 		return nil, err
@@ -138,17 +147,43 @@ type located struct {
 	close  func()
 }
 
+// A RefOption qualifies how a ref is looked up.
+type RefOption func(*refOptions)
+
+type refOptions struct {
+	document string
+}
+
+// InDocument makes the lookup fail with ErrStaleRef unless the page still
+// shows the document the ref was captured in (Screen.Document). Refs are
+// numbered per document, so after a navigation an old ref could otherwise
+// name an element of the new page.
+func InDocument(token string) RefOption {
+	return func(o *refOptions) { o.document = token }
+}
+
 // locate follows ref through cross-origin frames to the frame that holds
 // its element, and checks that the element is still there.
-func locate(ctx context.Context, t *chromedp.Target, ref string) (*located, error) {
+func locate(ctx context.Context, t *chromedp.Target, ref string, opts []RefOption) (*located, error) {
+	var o refOptions
+	for _, opt := range opts {
+		opt(&o)
+	}
 	m, err := topModel(ctx, t)
 	if err != nil {
 		return nil, err
 	}
 	loc := &located{model: m, local: ref, close: func() {}}
+	token := o.document
 	for depth := 0; ; depth++ {
+		// The frame must still show the document whose refs were given out.
+		check := ""
+		if token != "" {
+			check = "pm.documentToken() !== " + jsString(token) + " ? {error: 'stale', message: " +
+				jsString("ref "+ref+": the page has loaded another document since") + "} : "
+		}
 		var found refAnswer
-		if err := loc.model.call(ctx, "(r => r.element ? {} : r)(pm.elementForRef("+jsString(loc.local)+"))", &found); err != nil {
+		if err := loc.model.call(ctx, check+"(r => r.element ? {} : r)(pm.elementForRef("+jsString(loc.local)+"))", &found); err != nil {
 			loc.close()
 			return nil, err
 		}
@@ -167,6 +202,7 @@ func locate(ctx context.Context, t *chromedp.Target, ref string) (*located, erro
 		prev := loc.close
 		loc = &located{model: f.model, local: found.Rest, dx: loc.dx + f.dx, dy: loc.dy + f.dy,
 			close: func() { f.close(); prev() }}
+		token = found.Token
 	}
 }
 
@@ -196,19 +232,19 @@ type pointAnswer struct {
 
 // Point says where the element of ref is and whether a click at its centre
 // would reach it.
-func Point(ref string) chromedp.Action[*RefPoint] {
-	return refPoint(ref, "point")
+func Point(ref string, opts ...RefOption) chromedp.Action[*RefPoint] {
+	return refPoint(ref, "point", opts)
 }
 
 // ScrollIntoView scrolls the element of ref to the middle of the viewport
 // (instantly) and says where it is now.
-func ScrollIntoView(ref string) chromedp.Action[*RefPoint] {
-	return refPoint(ref, "scrollIntoView")
+func ScrollIntoView(ref string, opts ...RefOption) chromedp.Action[*RefPoint] {
+	return refPoint(ref, "scrollIntoView", opts)
 }
 
-func refPoint(ref, method string) chromedp.Action[*RefPoint] {
+func refPoint(ref, method string, opts []RefOption) chromedp.Action[*RefPoint] {
 	return func(ctx context.Context, t *chromedp.Target) (*RefPoint, error) {
-		loc, err := locate(ctx, t, ref)
+		loc, err := locate(ctx, t, ref, opts)
 		if err != nil {
 			return nil, err
 		}
@@ -237,9 +273,9 @@ func (loc *located) prefix(ref string) string {
 
 // Describe returns the node of ref as a capture would report it, without its
 // children: a cheap way to re-check one element (visible yet? enabled?).
-func Describe(ref string, opts CaptureOptions) chromedp.Action[*recorder.Node] {
+func Describe(ref string, opts CaptureOptions, refOpts ...RefOption) chromedp.Action[*recorder.Node] {
 	return func(ctx context.Context, t *chromedp.Target) (*recorder.Node, error) {
-		loc, err := locate(ctx, t, ref)
+		loc, err := locate(ctx, t, ref, refOpts)
 		if err != nil {
 			return nil, err
 		}
