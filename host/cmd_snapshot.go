@@ -13,6 +13,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/trailpin/trailpin/recorder"
 	"github.com/trailpin/trailpin/replay"
 )
 
@@ -86,4 +87,14 @@ func pageURL(arg string) (string, error) {
 		return "", err
 	}
 	return (&url.URL{Scheme: "file", Path: filepath.ToSlash(abs)}).String(), nil
+}
+
+// renderSnapshot writes the screen as the ARIA snapshot text people and
+// models read (the unquoted form).
+func renderSnapshot(s *recorder.Screen, interactive bool) string {
+	text := recorder.RenderSnapshot(s, recorder.SnapshotOptions{Interactive: interactive})
+	if text != "" && !strings.HasSuffix(text, "\n") {
+		text += "\n"
+	}
+	return text
 }
