@@ -1,0 +1,89 @@
+package selectors
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+
+	"github.com/trailpin/trailpin/replay"
+)
+
+var update = flag.Bool("update", false, "rewrite the captured screen files from what the page model sees now")
+
+// corpusDir is the selector corpus in the recorder's testdata.
+var corpusDir = filepath.Join("..", "..", "recorder", "testdata", "selectors")
+
+// corpusHost is the name the fixture pages are loaded under. The browser
+// resolves it to the loopback server, so the URLs in the captured screens
+// (the page's, and every link's resolved href) do not carry the server's
+// random port and stay the same from one capture to the next.
+const corpusHost = "selectors.test"
+
+// corpusOrigin is where the fixture pages are loaded from.
+const corpusOrigin = "http://" + corpusHost
+
+// pageTimeout bounds loading and capturing one page; generous, as the
+// machine is shared and the large page takes a while.
+const pageTimeout = 2 * time.Minute
+
+// browserCtx is the one headless browser the tests share; each page is
+// loaded in a fresh browser context of its own.
+var browserCtx context.Context
+
+func TestMain(m *testing.M) {
+	flag.Parse()
+	os.Exit(run(m))
+}
+
+func run(m *testing.M) int {
+	srv := httptest.NewServer(fixtures())
+	defer srv.Close()
+	u, err := url.Parse(srv.URL)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+
+	dir, err := os.MkdirTemp("", "trailpin-selectors-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	defer os.RemoveAll(dir)
+	opts, err := replay.AllocatorOptions(replay.LaunchOptions{Headless: true, UserDataDir: dir})
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "the selector corpus is captured in Chromium:", err)
+		return 1
+	}
+	opts = append(opts, chromedp.Flag("host-resolver-rules", "MAP "+corpusHost+" "+u.Host))
+	actx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
+	defer cancelAlloc()
+	bctx, cancel := chromedp.NewContext(actx)
+	defer cancel()
+	if err := chromedp.Do(bctx); err != nil {
+		fmt.Fprintln(os.Stderr, "starting Chromium:", err)
+		return 1
+	}
+	browserCtx = bctx
+	return m.Run()
+}
+
+// fixtures serves the corpus pages, and the generated large page.
+func fixtures() http.Handler {
+	mux := http.NewServeMux()
+	mux.Handle("/", http.FileServer(http.Dir(filepath.Join(corpusDir, "pages"))))
+	mux.HandleFunc("/"+largePage, func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		_, _ = w.Write(largePageHTML())
+	})
+	return mux
+}
