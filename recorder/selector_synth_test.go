@@ -139,13 +139,7 @@ func TestGenerateRoundTripsOnSyntheticScreens(t *testing.T) {
 				}
 				r.total++
 				if p == PurposeTap && controlRoles[n.Role] {
-					r.interactive++
-					switch {
-					case selUsesIndex(sel):
-						r.indexed++
-					case sel.Within != nil:
-						r.scoped++
-					}
+					r.countTap(sel)
 				}
 			}
 		}
