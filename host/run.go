@@ -73,6 +73,8 @@ func newRootCmd(e *env) *cobra.Command {
 	root.AddCommand(newDoctorCmd(e))
 	root.AddCommand(newMigrateCmd(e))
 	root.AddCommand(newSnapshotCmd(e))
+	root.AddCommand(newSuggestSelectorCmd(e))
+	root.AddCommand(newMatchCmd(e))
 	return root
 }
 
