@@ -51,7 +51,8 @@ func selLoadBenchScreen(tb testing.TB) *selCaptured {
 }
 
 // selCapturedTargets lists (purpose, ref) pairs for every target of the
-// bench screen: tap and assert, and type for text fields, in a fixed order.
+// bench screen: tap and assert, and type or select for fields, in a fixed
+// order.
 func selCapturedTargets(tb testing.TB, c *selCaptured) []selBenchTarget {
 	tb.Helper()
 	css := make([]string, 0, len(c.Targets))
@@ -68,8 +69,8 @@ func selCapturedTargets(tb testing.TB, c *selCaptured) []selBenchTarget {
 			tb.Fatalf("target %q: ref %s is not on the screen", k, ref)
 		}
 		out = append(out, selBenchTarget{PurposeTap, ref}, selBenchTarget{PurposeAssert, ref})
-		if n.Role == "textbox" || n.Role == "searchbox" {
-			out = append(out, selBenchTarget{PurposeType, ref})
+		for _, p := range selFieldPurposes[n.Role] {
+			out = append(out, selBenchTarget{p, ref})
 		}
 	}
 	return out

@@ -304,10 +304,7 @@ func selRoundTrip(t *testing.T, screens map[string]*selCaptured) (r selRoundTrip
 			if !m.shown[i] {
 				continue
 			}
-			purposes := []Purpose{PurposeTap, PurposeAssert}
-			if n.Role == "textbox" || n.Role == "searchbox" {
-				purposes = append(purposes, PurposeType)
-			}
+			purposes := append([]Purpose{PurposeTap, PurposeAssert}, selFieldPurposes[n.Role]...)
 			for _, p := range purposes {
 				sel, err := Generate(p, n.Ref, cap.Screen, cap.Sensitive)
 				if err != nil {
@@ -328,6 +325,13 @@ func selRoundTrip(t *testing.T, screens map[string]*selCaptured) (r selRoundTrip
 		}
 	}
 	return r
+}
+
+// selFieldPurposes are the purposes beyond tap and assert that a step can
+// have on a field of each role.
+var selFieldPurposes = map[string][]Purpose{
+	"textbox": {PurposeType}, "searchbox": {PurposeType}, "spinbutton": {PurposeType},
+	"combobox": {PurposeType, PurposeSelect}, "listbox": {PurposeSelect},
 }
 
 func selUsesIndex(s Selector) bool {
