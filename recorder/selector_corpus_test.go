@@ -291,7 +291,22 @@ func TestSelectorCorpusRoundTripHandmade(t *testing.T) {
 	t.Logf("handmade screens (rows of repeated controls on purpose): %v", r)
 }
 
-func selRoundTrip(t *testing.T, screens map[string]*selCaptured) (r selRoundTripResult) {
+func selRoundTrip(t *testing.T, screens map[string]*selCaptured) selRoundTripResult {
+	return selRoundTripWith(t, screens, selRoundTripOptions{every: 1})
+}
+
+// selRoundTripOptions say which elements a round trip checks, and how.
+type selRoundTripOptions struct {
+	// every: every interactive element is checked, and every other shown
+	// element whose position is a multiple of every.
+	every int
+	// sharedIndex generates on a Matcher built once per screen, as
+	// Generate does on its own index: for large screens, where indexing for
+	// each of thousands of selectors costs more than generating them.
+	sharedIndex bool
+}
+
+func selRoundTripWith(t *testing.T, screens map[string]*selCaptured, o selRoundTripOptions) (r selRoundTripResult) {
 	pages := make([]string, 0, len(screens))
 	for p := range screens {
 		pages = append(pages, p)
@@ -301,17 +316,16 @@ func selRoundTrip(t *testing.T, screens map[string]*selCaptured) (r selRoundTrip
 		cap := screens[page]
 		m := NewMatcher(cap.Screen)
 		for i, n := range m.nodes {
-			if !m.shown[i] {
+			if !m.shown[i] || (i%o.every != 0 && !controlRoles[n.Role]) {
 				continue
 			}
 			purposes := append([]Purpose{PurposeTap, PurposeAssert}, selFieldPurposes[n.Role]...)
 			for _, p := range purposes {
-				sel, err := Generate(p, n.Ref, cap.Screen, cap.Sensitive)
+				sel, want, err := selGenerate(m, o.sharedIndex, p, n.Ref, cap.Sensitive)
 				if err != nil {
 					t.Errorf("%s: Generate(%q) error: %v", page, string(p)+" "+n.Ref, err)
 					continue
 				}
-				want, _ := Retarget(p, n.Ref, cap.Screen)
 				got, err := m.Match(sel)
 				if err != nil || len(got) != 1 || got[0].Ref != want {
 					t.Errorf("%s: Generate(%q) = %q, which matches %v (%v), want [%s]", page, string(p)+" "+n.Ref, sel, selRefs(got), err, want)
@@ -325,6 +339,25 @@ func selRoundTrip(t *testing.T, screens map[string]*selCaptured) (r selRoundTrip
 		}
 	}
 	return r
+}
+
+// selGenerate generates the selector for ref and says which element it must
+// name: with Generate and Retarget, or on m's index.
+func selGenerate(m *Matcher, shared bool, p Purpose, ref string, sensitive []string) (Selector, string, error) {
+	if !shared {
+		sel, err := Generate(p, ref, m.Screen(), sensitive)
+		want, _ := Retarget(p, ref, m.Screen())
+		return sel, want, err
+	}
+	g, err := newGenerator(p, ref, m, sensitive)
+	if err != nil {
+		return Selector{}, "", err
+	}
+	best, ok := g.best()
+	if !ok {
+		return Selector{}, "", fmt.Errorf("no selector names %s", ref)
+	}
+	return best.sel, g.node.Ref, g.verify(best.sel)
 }
 
 // selFieldPurposes are the purposes beyond tap and assert that a step can
