@@ -39,6 +39,9 @@ type config struct {
 	UserFile string
 	// ProjectFile is the project config in use, "" when none was found.
 	ProjectFile string
+	// Project is ProjectFile read strictly, with the TRAILPIN_* overrides
+	// of project keys applied; nil when no project config was found.
+	Project *project
 }
 
 // loadConfig builds the configuration. explicit is the --config flag
@@ -59,6 +62,9 @@ func loadConfig(e *env, explicit string, flags *pflag.FlagSet) (*config, error) 
 		if err := mergeFile(v, c.UserFile, false); err != nil {
 			return nil, err
 		}
+		if _, err := readUserConfig(c.UserFile); err != nil {
+			return nil, err
+		}
 	}
 	c.ProjectFile = explicit
 	if explicit == "" {
@@ -67,6 +73,16 @@ func loadConfig(e *env, explicit string, flags *pflag.FlagSet) (*config, error) 
 	if c.ProjectFile != "" {
 		if err := mergeFile(v, c.ProjectFile, explicit != ""); err != nil {
 			return nil, err
+		}
+		if c.Project, err = readProject(c.ProjectFile, e.getenv); err != nil {
+			return nil, err
+		}
+		// A relative db in trailpin.yaml is relative to the project, not
+		// to wherever the command runs.
+		if c.Project.DB != "" {
+			if err := v.MergeConfigMap(map[string]any{keyDB: c.Project.DB}); err != nil {
+				return nil, err
+			}
 		}
 	}
 

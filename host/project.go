@@ -1,0 +1,403 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"time"
+
+	"go.yaml.in/yaml/v3"
+
+	"github.com/trailpin/trailpin/replay/secrets"
+)
+
+// Defaults of the project config (DESIGN §12).
+const (
+	// defaultTrailsDir is where trail files go, relative to trailpin.yaml.
+	defaultTrailsDir = "trails"
+	// defaultActionTimeout is how long an action waits for its target to be
+	// actionable: long enough for a slow page, short enough that a broken
+	// selector fails a CI run in seconds.
+	defaultActionTimeout = 10 * time.Second
+	// defaultReplayTimeout is how long a recorded target is awaited before
+	// replay stops and hands the step off.
+	defaultReplayTimeout = 15 * time.Second
+	// defaultTrailTimeout is the deadline of one trail.
+	defaultTrailTimeout = 5 * time.Minute
+	// defaultTrace keeps trace pages of failing trails only: they explain a
+	// failure, and a passing run needs none.
+	defaultTrace = traceRetainOnFailure
+)
+
+// Trace settings: when replay writes trace pages.
+const (
+	traceOn              = "on"
+	traceOff             = "off"
+	traceRetainOnFailure = "retain-on-failure"
+)
+
+var traceModes = []string{traceOn, traceOff, traceRetainOnFailure}
+
+// Cache modes (DESIGN §9). Unset means read-write locally and read-only when
+// CI is set.
+const (
+	cacheOff       = "off"
+	cacheReadOnly  = "read-only"
+	cacheReadWrite = "read-write"
+)
+
+var cacheModes = []string{cacheOff, cacheReadOnly, cacheReadWrite}
+
+// Keys of trailpin.yaml, in the order docs/config.md lists them.
+var (
+	projectKeys     = []string{"apps", "trails", "cache", "replay", "trace", "secrets", "credentials", "db"}
+	appKeys         = []string{"baseURL"}
+	trailsKeys      = []string{"dir"}
+	cacheKeys       = []string{"mode", "strict"}
+	replayKeys      = []string{"actionTimeout", "replayTimeout", "trailTimeout"}
+	credentialKeys  = []string{"username", "password"}
+	userOnlyKeys    = []string{"dataDir", "extensionId", "model", "projects", "currentProject"}
+	appNameRule     = regexp.MustCompile(`^[A-Za-z0-9_][A-Za-z0-9_.-]*$`)
+	secretNameRule  = regexp.MustCompile(`^[A-Za-z0-9_][A-Za-z0-9_.-]*$`)
+	userNameRule    = regexp.MustCompile(`^[A-Za-z0-9_][A-Za-z0-9_-]*$`)
+	maxAppNameBytes = 64
+)
+
+// A project is a repo's trailpin.yaml, read strictly, with defaults filled
+// in: what every command and the recording popup read about the project.
+type project struct {
+	// Dir is the folder holding File (the repo's root); File is the
+	// absolute path of trailpin.yaml.
+	Dir, File string
+	// Apps maps an app's name to its base URL, an origin such as
+	// http://localhost:3000 (lower-case, no default port, no slash).
+	Apps map[string]string
+	// TrailsDir is trails.dir as written: relative to Dir unless absolute.
+	TrailsDir string
+	Cache     cacheConfig
+	Replay    replayConfig
+	// Trace is on, off or retain-on-failure.
+	Trace string
+	// Secrets holds secrets and credentials; values print as <set>.
+	Secrets secrets.Config
+	// DB is the database the project pins ("" for the user's), absolute.
+	DB string
+}
+
+type cacheConfig struct {
+	// Mode is off, read-only, read-write, or "" for the default.
+	Mode   string
+	Strict bool
+}
+
+// modeFor is the cache mode in effect: the configured one, else read-only in
+// CI (a CI run must not rewrite recordings behind a review) and read-write
+// elsewhere.
+func (c cacheConfig) modeFor(ci bool) string {
+	switch {
+	case c.Mode != "":
+		return c.Mode
+	case ci:
+		return cacheReadOnly
+	}
+	return cacheReadWrite
+}
+
+type replayConfig struct {
+	ActionTimeout, ReplayTimeout, TrailTimeout time.Duration
+}
+
+// loadProject reads dir/trailpin.yaml strictly. It is what the recording
+// host calls with the folder the popup names; environment overrides do not
+// apply (the popup maps and edits the file as written). A missing file is
+// an error wrapping fs.ErrNotExist: call initProject to create one.
+func loadProject(dir string) (*project, error) {
+	return readProject(filepath.Join(dir, projectConfigName), nil)
+}
+
+// readProject reads a project config file strictly and, when getenv is not
+// nil, applies the TRAILPIN_* overrides of project keys (see projectEnv).
+func readProject(file string, getenv func(string) string) (*project, error) {
+	abs, err := filepath.Abs(file)
+	if err != nil {
+		return nil, fmt.Errorf("reading project config %s: %w", file, err)
+	}
+	src, err := readConfigBytes(abs)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, fmt.Errorf("reading project config: %w (create one with `host project init %s`)", err, filepath.Dir(abs))
+	}
+	if err != nil {
+		return nil, err
+	}
+	p, err := parseProject(abs, src)
+	if err != nil {
+		return nil, err
+	}
+	if getenv != nil {
+		if err := p.applyEnv(getenv); err != nil {
+			return nil, err
+		}
+	}
+	return p, nil
+}
+
+// readConfigBytes reads a config file, refusing one too large to be one.
+func readConfigBytes(file string) ([]byte, error) {
+	f, err := os.Open(file)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	src, err := io.ReadAll(io.LimitReader(f, maxConfigBytes+1))
+	if err != nil {
+		return nil, fmt.Errorf("reading %s: %w", file, err)
+	}
+	return src, nil
+}
+
+// parseProject reads a trailpin.yaml's bytes. file (absolute) names it in
+// errors and gives the project's folder.
+func parseProject(file string, src []byte) (*project, error) {
+	p := &project{
+		Dir:       filepath.Dir(file),
+		File:      file,
+		Apps:      map[string]string{},
+		TrailsDir: defaultTrailsDir,
+		Replay:    replayConfig{defaultActionTimeout, defaultReplayTimeout, defaultTrailTimeout},
+		Trace:     defaultTrace,
+		Secrets:   secrets.Config{Secrets: map[string]secrets.Value{}, Credentials: map[string]secrets.Credential{}},
+	}
+	root, err := parseConfigYAML(file, src)
+	if err != nil {
+		return nil, err
+	}
+	d := &configDecoder{file: file}
+	for _, e := range d.mapping(root, "", projectKeys) {
+		switch e.name {
+		case "apps":
+			d.apps(p, e.val)
+		case "trails":
+			for _, f := range d.mapping(e.val, "trails", trailsKeys) {
+				if dir, ok := d.nonEmpty(f.val, "trails.dir", "name a folder relative to trailpin.yaml, or leave the key out for "+defaultTrailsDir); ok {
+					p.TrailsDir = dir
+				}
+			}
+		case "cache":
+			d.cache(p, e.val)
+		case "replay":
+			d.replay(p, e.val)
+		case "trace":
+			if !yamlNull(e.val) {
+				p.Trace, _ = d.oneOf(e.val, "trace", traceModes)
+			}
+		case "secrets":
+			d.secrets(p, e.val)
+		case "credentials":
+			d.credentials(p, e.val)
+		case "db":
+			if db, ok := d.nonEmpty(e.val, "db", "name the database file, or leave the key out"); ok {
+				p.DB = p.abs(db)
+			}
+		}
+	}
+	d.userKeysInProject()
+	if err := d.err(); err != nil {
+		return nil, err
+	}
+	return p, nil
+}
+
+// userKeysInProject explains keys that belong in the user config, which
+// mapping reported as unknown with a generic fix.
+func (d *configDecoder) userKeysInProject() {
+	for _, e := range d.errs {
+		if slices.Contains(userOnlyKeys, e.Key) {
+			e.Msg = "belongs in the user config, not in trailpin.yaml"
+			e.Fix = "move it to $XDG_CONFIG_HOME/trailpin/config.yaml (see docs/config.md)"
+		}
+	}
+}
+
+func (d *configDecoder) apps(p *project, n *yaml.Node) {
+	byOrigin := map[string]string{}
+	for _, e := range d.mapping(n, "apps", nil) {
+		path := "apps." + e.name
+		if err := checkAppName(e.name); err != nil {
+			d.fail(e.key, path, "use letters, digits, '_', '-' and '.', as trails name it in `app:`", "%v", err)
+			continue
+		}
+		fields := d.mapping(e.val, path, appKeys)
+		if yamlNull(e.val) || (e.val.Kind == yaml.MappingNode && len(fields) == 0 && len(e.val.Content) == 0) {
+			d.fail(e.val, path, "add `baseURL: http://localhost:3000` (your app's origin) under it", "the app has no baseURL")
+			continue
+		}
+		for _, f := range fields {
+			s, ok := d.str(f.val, path+".baseURL")
+			if !ok {
+				continue
+			}
+			origin, err := parseBaseURL(s)
+			if err != nil {
+				d.fail(f.val, path+".baseURL", baseURLFix, "%v", err)
+				continue
+			}
+			if other, dup := byOrigin[origin]; dup {
+				d.fail(f.val, path+".baseURL", "give each app its own origin, or keep one of them", "%s is also the base URL of app %q", origin, other)
+				continue
+			}
+			byOrigin[origin] = e.name
+			p.Apps[e.name] = origin
+		}
+	}
+}
+
+func checkAppName(name string) error {
+	if len(name) > maxAppNameBytes || !appNameRule.MatchString(name) {
+		return fmt.Errorf("%q is not an app name", name)
+	}
+	return nil
+}
+
+func (d *configDecoder) cache(p *project, n *yaml.Node) {
+	for _, f := range d.mapping(n, "cache", cacheKeys) {
+		switch f.name {
+		case "mode":
+			if !yamlNull(f.val) {
+				p.Cache.Mode, _ = d.oneOf(f.val, "cache.mode", cacheModes)
+			}
+		case "strict":
+			p.Cache.Strict, _ = d.boolean(f.val, "cache.strict")
+		}
+	}
+}
+
+func (d *configDecoder) replay(p *project, n *yaml.Node) {
+	for _, f := range d.mapping(n, "replay", replayKeys) {
+		v, ok := d.duration(f.val, "replay."+f.name)
+		if !ok {
+			continue
+		}
+		switch f.name {
+		case "actionTimeout":
+			p.Replay.ActionTimeout = v
+		case "replayTimeout":
+			p.Replay.ReplayTimeout = v
+		case "trailTimeout":
+			p.Replay.TrailTimeout = v
+		}
+	}
+}
+
+func (d *configDecoder) secrets(p *project, n *yaml.Node) {
+	byEnv := map[string]string{}
+	for _, e := range d.mapping(n, "secrets", nil) {
+		path := "secrets." + e.name
+		if !secretNameRule.MatchString(e.name) {
+			d.fail(e.key, path, "use letters, digits, '_', '-' and '.', as in ${secret:stripe-key}", "%q is not a secret name", e.name)
+			continue
+		}
+		env := secrets.SecretEnv(e.name)
+		if other, dup := byEnv[env]; dup {
+			d.fail(e.key, path, "rename one of them", "secrets %q and %q are both read from %s", other, e.name, env)
+			continue
+		}
+		byEnv[env] = e.name
+		v, ok := d.secretValue(e.val, path, env)
+		if ok {
+			p.Secrets.Secrets[e.name] = v
+		}
+	}
+}
+
+// secretValue reads a secret or credential field: text, or null for
+// "required from the environment".
+func (d *configDecoder) secretValue(n *yaml.Node, path, env string) (secrets.Value, bool) {
+	if yamlNull(n) {
+		return secrets.Value{}, true
+	}
+	s, ok := d.str(n, path)
+	if !ok {
+		return secrets.Value{}, false
+	}
+	if s == "" {
+		d.fail(n, path, "write null to require "+env+", or give the value", "is empty")
+		return secrets.Value{}, false
+	}
+	return secrets.Given(s), true
+}
+
+func (d *configDecoder) credentials(p *project, n *yaml.Node) {
+	for _, e := range d.mapping(n, "credentials", nil) {
+		path := "credentials." + e.name
+		if !userNameRule.MatchString(e.name) {
+			d.fail(e.key, path, "use letters, digits, '_' and '-' (no '.'), as in ${user:admin.password}", "%q is not a user name", e.name)
+			continue
+		}
+		var c secrets.Credential
+		for _, f := range d.mapping(e.val, path, credentialKeys) {
+			v, ok := d.secretValue(f.val, path+"."+f.name, secrets.UserEnv(e.name, f.name))
+			if !ok {
+				continue
+			}
+			if f.name == "username" {
+				c.Username = v
+			} else {
+				c.Password = v
+			}
+		}
+		p.Secrets.Credentials[e.name] = c
+	}
+}
+
+// abs resolves a path written in trailpin.yaml against the project folder.
+func (p *project) abs(path string) string {
+	if filepath.IsAbs(path) {
+		return filepath.Clean(path)
+	}
+	return filepath.Join(p.Dir, path)
+}
+
+// trailsDir is the absolute folder trail files are exported to.
+func (p *project) trailsDir() string { return p.abs(p.TrailsDir) }
+
+// appForOrigin returns the app whose base URL has the origin of origin (a
+// page's origin or any URL on it): what the popup shows for the tab it
+// records. ok is false when no app matches.
+func (p *project) appForOrigin(origin string) (name string, ok bool) {
+	o, err := originOf(origin)
+	if err != nil {
+		return "", false
+	}
+	for name, base := range p.Apps {
+		if base == o {
+			return name, true
+		}
+	}
+	return "", false
+}
+
+// appNames lists the project's apps by name.
+func (p *project) appNames() []string {
+	names := make([]string, 0, len(p.Apps))
+	for n := range p.Apps {
+		names = append(names, n)
+	}
+	slices.Sort(names)
+	return names
+}
+
+// String names the project by its file, in messages; printing a project
+// shows nothing more.
+func (p *project) String() string { return p.File }
+
+// noProjectError is returned by commands that need a project when none was
+// found.
+func noProjectError(wd string) error {
+	return fmt.Errorf("no %s in %s or any folder above it: run the command in your repository, pass --config FILE, or create one with `host project init`",
+		projectConfigName, wd)
+}

@@ -1,0 +1,133 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"net"
+	"net/url"
+	"strconv"
+	"strings"
+)
+
+// baseURLFix is the fix for every bad base URL.
+const baseURLFix = "write an origin such as http://localhost:3000 or https://shop.example.com"
+
+// errAppExists is wrapped by addApp when the name is taken by another URL.
+var errAppExists = errors.New("the app exists")
+
+// errOriginTaken is wrapped by addApp when another app has the origin.
+var errOriginTaken = errors.New("origin taken")
+
+// parseBaseURL checks an app's base URL and returns it as an origin:
+// http or https, a host, an optional port, and nothing else. Trails hold
+// paths relative to it, so a path here would be applied twice or lost.
+func parseBaseURL(s string) (string, error) {
+	u, err := url.Parse(strings.TrimSpace(s))
+	if err != nil {
+		return "", fmt.Errorf("%q is not a URL", s)
+	}
+	switch {
+	case u.Scheme == "" || u.Opaque != "" || (u.Host == "" && u.Scheme != "http" && u.Scheme != "https"):
+		return "", fmt.Errorf("%q is not an http:// or https:// URL", s)
+	case !strings.EqualFold(u.Scheme, "http") && !strings.EqualFold(u.Scheme, "https"):
+		return "", fmt.Errorf("%q is a %s: URL, not http:// or https://", s, u.Scheme)
+	case u.Host == "":
+		return "", fmt.Errorf("%q has no host", s)
+	case u.User != nil:
+		return "", fmt.Errorf("%q has a user name or password in it (keep logins under credentials)", s)
+	case u.Path != "" && u.Path != "/":
+		return "", fmt.Errorf("%q has a path (%s); trails hold the paths, the base URL only the origin", s, u.Path)
+	case u.RawQuery != "" || u.ForceQuery:
+		return "", fmt.Errorf("%q has a query; trails hold queries, the base URL only the origin", s)
+	case u.Fragment != "":
+		return "", fmt.Errorf("%q has a fragment; the base URL is only the origin", s)
+	}
+	return originFromURL(u, s)
+}
+
+// originOf returns the origin of a URL or origin as the browser reports it
+// (scheme://host[:port]); its path, query and fragment are ignored.
+func originOf(s string) (string, error) {
+	u, err := url.Parse(strings.TrimSpace(s))
+	if err != nil || u.Host == "" || (!strings.EqualFold(u.Scheme, "http") && !strings.EqualFold(u.Scheme, "https")) {
+		return "", fmt.Errorf("%q is not an http:// or https:// origin", s)
+	}
+	return originFromURL(u, s)
+}
+
+// originFromURL writes u's origin the way browsers do: lower-case scheme and
+// host, no default port.
+func originFromURL(u *url.URL, s string) (string, error) {
+	scheme := strings.ToLower(u.Scheme)
+	host := strings.ToLower(u.Hostname())
+	if host == "" {
+		return "", fmt.Errorf("%q has no host", s)
+	}
+	port := u.Port()
+	if port != "" {
+		n, err := strconv.Atoi(port)
+		if err != nil || n < 1 || n > 65535 {
+			return "", fmt.Errorf("%q has a bad port %q", s, port)
+		}
+		port = strconv.Itoa(n)
+	}
+	if (scheme == "http" && port == "80") || (scheme == "https" && port == "443") {
+		port = ""
+	}
+	if port == "" && strings.Contains(host, ":") {
+		return scheme + "://[" + host + "]", nil
+	}
+	if port == "" {
+		return scheme + "://" + host, nil
+	}
+	return scheme + "://" + net.JoinHostPort(host, port), nil
+}
+
+// addApp adds apps.<name>.baseURL to trailpin.yaml and to p. The file is
+// re-read first (someone may have edited it since p was loaded), edited in
+// place so that its comments, blank lines and key order stay as they were,
+// checked, and written atomically. Adding an app that is already there with
+// the same origin does nothing. A name taken by another origin wraps
+// errAppExists; an origin another app has wraps errOriginTaken.
+func (p *project) addApp(name, baseURL string) error {
+	if err := checkAppName(name); err != nil {
+		return fmt.Errorf("adding app: %w: use letters, digits, '_', '-' and '.'", err)
+	}
+	origin, err := parseBaseURL(baseURL)
+	if err != nil {
+		return fmt.Errorf("adding app %q: %w", name, err)
+	}
+	src, err := readConfigBytes(p.File)
+	if err != nil {
+		return fmt.Errorf("adding app %q: %w", name, err)
+	}
+	current, err := parseProject(p.File, src)
+	if err != nil {
+		return fmt.Errorf("adding app %q: fix %s first: %w", name, p.File, err)
+	}
+	if have, ok := current.Apps[name]; ok {
+		if have == origin {
+			p.Apps[name] = origin
+			return nil
+		}
+		return fmt.Errorf("adding app %q: %w: it already has base URL %s; choose another name, or edit %s", name, errAppExists, have, p.File)
+	}
+	if other, ok := current.appForOrigin(origin); ok {
+		return fmt.Errorf("adding app %q: %w: app %q already has %s", name, errOriginTaken, other, origin)
+	}
+	out, err := addMapEntry(p.File, src, "apps", name, []yamlLine{
+		{0, yamlKey(name) + ":"},
+		{1, "baseURL: " + yamlScalar(origin)},
+	}, map[string]any{"baseURL": origin})
+	if err != nil {
+		return fmt.Errorf("adding app %q to %s: %w", name, p.File, err)
+	}
+	if _, err := parseProject(p.File, out); err != nil {
+		return fmt.Errorf("adding app %q to %s: the edited file does not load (nothing written): %w", name, p.File, err)
+	}
+	if err := writeConfigFile(p.File, out, projectFileMode); err != nil {
+		return fmt.Errorf("adding app %q: %w", name, err)
+	}
+	p.Apps[name] = origin
+	return nil
+}

@@ -1,0 +1,350 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"go.yaml.in/yaml/v3"
+)
+
+// errInvalidConfig is wrapped by every *configError: a config file or
+// variable that says something Trailpin does not accept.
+var errInvalidConfig = errors.New("invalid configuration")
+
+// A configError is one problem in a config file (or a TRAILPIN_* variable):
+// where it is, which key, what is wrong and what to do.
+type configError struct {
+	// File is the config file, or "environment" for a variable.
+	File string
+	// Line is 1-based; 0 when the problem concerns the whole file.
+	Line int
+	// Key is the key in dotted form (apps.shop.baseURL), or the variable.
+	Key string
+	Msg string
+	Fix string
+}
+
+func (e *configError) Error() string {
+	var b strings.Builder
+	b.WriteString(e.File)
+	if e.Line > 0 {
+		fmt.Fprintf(&b, ":%d", e.Line)
+	}
+	b.WriteString(": ")
+	if e.Key != "" {
+		b.WriteString(e.Key)
+		b.WriteString(": ")
+	}
+	b.WriteString(e.Msg)
+	if e.Fix != "" {
+		b.WriteString(": ")
+		b.WriteString(e.Fix)
+	}
+	return b.String()
+}
+
+func (e *configError) Unwrap() error { return errInvalidConfig }
+
+// configErrors is every problem found in one file, in file order.
+type configErrors []*configError
+
+func (es configErrors) Error() string {
+	lines := make([]string, len(es))
+	for i, e := range es {
+		lines[i] = e.Error()
+	}
+	return strings.Join(lines, "\n")
+}
+
+func (es configErrors) Unwrap() []error {
+	out := make([]error, len(es))
+	for i, e := range es {
+		out[i] = e
+	}
+	return out
+}
+
+// maxConfigBytes bounds a config file: real ones are a few kilobytes, and a
+// file far larger is not a config file.
+const maxConfigBytes = 1 << 20
+
+// A configDecoder reads a config file's YAML tree strictly, collecting every
+// problem rather than stopping at the first.
+type configDecoder struct {
+	file string
+	errs configErrors
+}
+
+func (d *configDecoder) fail(n *yaml.Node, key, fix, format string, args ...any) {
+	e := &configError{File: d.file, Key: key, Msg: fmt.Sprintf(format, args...), Fix: fix}
+	if n != nil {
+		e.Line = n.Line
+	}
+	d.errs = append(d.errs, e)
+}
+
+func (d *configDecoder) err() error {
+	if len(d.errs) == 0 {
+		return nil
+	}
+	slices.SortStableFunc(d.errs, func(a, b *configError) int { return a.Line - b.Line })
+	return d.errs
+}
+
+var yamlErrorLine = regexp.MustCompile(`^yaml: (?:line (\d+): )?(.*)$`)
+
+// parseConfigYAML parses a config file into its root node: nil for a file
+// with no content (only comments, or empty), which means all defaults.
+func parseConfigYAML(file string, src []byte) (*yaml.Node, error) {
+	if len(src) > maxConfigBytes {
+		return nil, configErrors{{File: file, Msg: fmt.Sprintf("file is %d bytes, more than the %d a config file may have", len(src), maxConfigBytes), Fix: "is this the right file?"}}
+	}
+	dec := yaml.NewDecoder(bytes.NewReader(src))
+	var doc yaml.Node
+	if err := dec.Decode(&doc); err != nil {
+		if errors.Is(err, io.EOF) {
+			return nil, nil
+		}
+		msg, line := err.Error(), 0
+		if m := yamlErrorLine.FindStringSubmatch(msg); m != nil {
+			line, _ = strconv.Atoi(m[1])
+			msg = m[2]
+		}
+		return nil, configErrors{{File: file, Line: line, Msg: "not valid YAML: " + msg, Fix: "fix the YAML syntax (indentation, a missing ':' or quote)"}}
+	}
+	var next yaml.Node
+	if err := dec.Decode(&next); !errors.Is(err, io.EOF) {
+		return nil, configErrors{{File: file, Line: next.Line, Msg: "file holds more than one YAML document", Fix: "remove the `---` separator and keep one document"}}
+	}
+	if len(doc.Content) == 0 {
+		return nil, nil
+	}
+	root := doc.Content[0]
+	d := &configDecoder{file: file}
+	d.noAliases(root)
+	if err := d.err(); err != nil {
+		return nil, err
+	}
+	if root.Kind == yaml.ScalarNode && root.Tag == "!!null" {
+		return nil, nil
+	}
+	return root, nil
+}
+
+// noAliases refuses anchors and aliases: an edit by the host could not keep
+// them, and a config this short reads better with values written out.
+func (d *configDecoder) noAliases(n *yaml.Node) {
+	if n.Kind == yaml.AliasNode || n.Anchor != "" {
+		d.fail(n, "", "write the value out in full", "anchors and aliases (&name, *name) are not supported in config files")
+		return
+	}
+	for _, c := range n.Content {
+		d.noAliases(c)
+	}
+}
+
+// A configEntry is one key and its value in a mapping.
+type configEntry struct {
+	name string
+	key  *yaml.Node
+	val  *yaml.Node
+}
+
+// isNull reports whether n is an empty value or null.
+func yamlNull(n *yaml.Node) bool {
+	return n == nil || (n.Kind == yaml.ScalarNode && n.Tag == "!!null")
+}
+
+// mapping returns the entries of n, which must be a mapping (or empty,
+// giving none). With allowed set, other keys are errors; with allowed nil,
+// any key is returned (maps keyed by names, such as apps).
+func (d *configDecoder) mapping(n *yaml.Node, path string, allowed []string) []configEntry {
+	if yamlNull(n) {
+		return nil
+	}
+	if n.Kind != yaml.MappingNode {
+		d.fail(n, path, "write it as `key: value` lines indented under it", "must be a mapping, not %s", describeConfigNode(n))
+		return nil
+	}
+	var entries []configEntry
+	seen := map[string]bool{}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k, v := n.Content[i], n.Content[i+1]
+		if k.Kind != yaml.ScalarNode {
+			d.fail(k, path, "keys are plain words", "a key is %s", describeConfigNode(k))
+			continue
+		}
+		name := k.Value
+		full := joinKey(path, name)
+		if seen[name] {
+			d.fail(k, full, "keep one of them", "key appears twice")
+			continue
+		}
+		seen[name] = true
+		if allowed != nil && !slices.Contains(allowed, name) {
+			fix := "allowed keys here: " + strings.Join(allowed, ", ")
+			if s := closestConfigWord(name, allowed); s != "" {
+				fix = fmt.Sprintf("did you mean %q?", s)
+			}
+			d.fail(k, full, fix, "unknown key")
+			continue
+		}
+		entries = append(entries, configEntry{name: name, key: k, val: v})
+	}
+	return entries
+}
+
+func joinKey(path, name string) string {
+	if path == "" {
+		return name
+	}
+	return path + "." + name
+}
+
+// str reads a text value. Numbers are taken as written (a port, a PIN);
+// booleans, lists and mappings are refused.
+func (d *configDecoder) str(n *yaml.Node, path string) (string, bool) {
+	if n.Kind != yaml.ScalarNode || n.Tag == "!!null" {
+		d.fail(n, path, "write a text value", "must be text, not %s", describeConfigNode(n))
+		return "", false
+	}
+	switch n.Tag {
+	case "!!str", "!!int", "!!float":
+		return n.Value, true
+	}
+	d.fail(n, path, fmt.Sprintf("quote it (%q) if that is the text you mean", n.Value), "must be text, not %s", describeConfigNode(n))
+	return "", false
+}
+
+// nonEmpty reads a text value that must not be blank.
+func (d *configDecoder) nonEmpty(n *yaml.Node, path, fix string) (string, bool) {
+	s, ok := d.str(n, path)
+	if ok && strings.TrimSpace(s) == "" {
+		d.fail(n, path, fix, "is empty")
+		return "", false
+	}
+	return s, ok
+}
+
+func (d *configDecoder) boolean(n *yaml.Node, path string) (bool, bool) {
+	if n.Kind == yaml.ScalarNode && n.Tag == "!!bool" {
+		b, err := strconv.ParseBool(strings.ToLower(n.Value))
+		if err == nil {
+			return b, true
+		}
+	}
+	d.fail(n, path, "write true or false", "must be true or false, not %s", describeConfigNode(n))
+	return false, false
+}
+
+func (d *configDecoder) duration(n *yaml.Node, path string) (time.Duration, bool) {
+	if n.Kind != yaml.ScalarNode || n.Tag == "!!null" {
+		d.fail(n, path, "write a Go duration such as 10s or 1m30s", "must be a duration, not %s", describeConfigNode(n))
+		return 0, false
+	}
+	v, err := parseDuration(n.Value)
+	if err != nil {
+		d.fail(n, path, "write a Go duration such as 10s or 1m30s", "%v", err)
+		return 0, false
+	}
+	return v, true
+}
+
+// parseDuration reads a positive Go duration, explaining a number without
+// a unit (the most common mistake: "10").
+func parseDuration(s string) (time.Duration, error) {
+	if _, err := strconv.ParseFloat(s, 64); err == nil {
+		return 0, fmt.Errorf("%q has no unit (is it seconds? write %ss)", s, s)
+	}
+	v, err := time.ParseDuration(s)
+	if err != nil {
+		return 0, fmt.Errorf("%q is not a duration", s)
+	}
+	if v <= 0 {
+		return 0, fmt.Errorf("%q is not longer than zero", s)
+	}
+	return v, nil
+}
+
+// oneOf reads a text value that must be one of allowed.
+func (d *configDecoder) oneOf(n *yaml.Node, path string, allowed []string) (string, bool) {
+	s, ok := d.str(n, path)
+	if !ok {
+		return "", false
+	}
+	if !slices.Contains(allowed, s) {
+		fix := "use one of " + strings.Join(allowed, ", ")
+		if c := closestConfigWord(s, allowed); c != "" {
+			fix = fmt.Sprintf("did you mean %q?", c)
+		}
+		d.fail(n, path, fix, "%q is not allowed", s)
+		return "", false
+	}
+	return s, true
+}
+
+// describeNode names what kind of YAML value n is, for messages.
+func describeConfigNode(n *yaml.Node) string {
+	switch {
+	case n.Kind == yaml.MappingNode:
+		return "a mapping"
+	case n.Kind == yaml.SequenceNode:
+		return "a list"
+	case n.Tag == "!!null":
+		return "empty"
+	case n.Tag == "!!bool":
+		return "true/false (" + n.Value + ")"
+	case n.Tag == "!!int" || n.Tag == "!!float":
+		return "a number (" + n.Value + ")"
+	}
+	return fmt.Sprintf("%q", n.Value)
+}
+
+// closestWord returns the word of allowed closest to got, or "" when none
+// is close enough to be a likely typo.
+func closestConfigWord(got string, allowed []string) string {
+	best, bestDist := "", -1
+	for _, a := range allowed {
+		if strings.EqualFold(a, got) {
+			return a
+		}
+		d := configEditDistance(strings.ToLower(got), strings.ToLower(a))
+		if bestDist < 0 || d < bestDist {
+			best, bestDist = a, d
+		}
+	}
+	// A typo changes a couple of letters; a third of a longer word still
+	// reads as the same word.
+	if bestDist >= 0 && bestDist <= max(2, len(got)/3) {
+		return best
+	}
+	return ""
+}
+
+func configEditDistance(a, b string) int {
+	ra, rb := []rune(a), []rune(b)
+	prev := make([]int, len(rb)+1)
+	cur := make([]int, len(rb)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(ra); i++ {
+		cur[0] = i
+		for j := 1; j <= len(rb); j++ {
+			cost := 1
+			if ra[i-1] == rb[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(rb)]
+}
