@@ -75,6 +75,10 @@ func newRootCmd(e *env) *cobra.Command {
 	root.AddCommand(newSnapshotCmd(e))
 	root.AddCommand(newSuggestSelectorCmd(e))
 	root.AddCommand(newMatchCmd(e))
+	root.AddCommand(newTrailsCmd(e))
+	root.AddCommand(newExportCmd(e))
+	root.AddCommand(newImportCmd(e))
+	root.AddCommand(newProjectCmd(e))
 	return root
 }
 
