@@ -1,0 +1,230 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"text/tabwriter"
+
+	"github.com/spf13/cobra"
+
+	"github.com/trailpin/trailpin/recorder"
+	"github.com/trailpin/trailpin/replay/secrets"
+)
+
+func newProjectCmd(e *env) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "project",
+		Short: "Set up trailpin.yaml, and choose the projects recordings go into",
+		Long: "A project is a repository folder with a trailpin.yaml (docs/config.md). The user config\n" +
+			"lists the projects you record into and the current one; the popup offers the same list.",
+		Args: cobra.NoArgs,
+	}
+	cmd.AddCommand(newProjectInitCmd(e), newProjectShowCmd(e), newProjectListCmd(e), newProjectAddCmd(e), newProjectUseCmd(e))
+	return cmd
+}
+
+// userFile is the user config's path, without reading any config: the
+// project commands must work even where a broken trailpin.yaml is found.
+func (e *env) userFile() (string, error) {
+	home, err := e.configHome()
+	if err != nil {
+		return "", err
+	}
+	return filepath.Join(home, userConfigName), nil
+}
+
+// dirArg is the folder an optional argument names, the working directory
+// by default.
+func (e *env) dirArg(args []string) (string, error) {
+	if len(args) > 0 {
+		return filepath.Abs(args[0])
+	}
+	return e.getwd()
+}
+
+func newProjectInitCmd(e *env) *cobra.Command {
+	return &cobra.Command{
+		Use:   "init [DIR]",
+		Short: "Create a commented trailpin.yaml in DIR (default: the working directory)",
+		Args:  cobra.MaximumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			dir, err := e.dirArg(args)
+			if err != nil {
+				return err
+			}
+			p, err := initProject(dir)
+			if err != nil {
+				return err
+			}
+			_, err = fmt.Fprintf(e.stdout, "created %s\nadd your app under apps:, and `host project add %s` to record into it from the toolbar\n", p.File, p.Dir)
+			return err
+		},
+	}
+}
+
+func newProjectShowCmd(e *env) *cobra.Command {
+	return &cobra.Command{
+		Use:   "show",
+		Short: "Print the configuration commands use here; secrets show as <set> or <missing>, never their values",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			cfg, err := e.config(cmd)
+			if err != nil {
+				return err
+			}
+			if cfg.Project == nil {
+				wd, _ := e.getwd()
+				return noProjectError(wd)
+			}
+			return writeProject(e.stdout, cfg, e.getenv)
+		},
+	}
+}
+
+// writeProject prints the configuration in effect. Secret values are
+// never printed: only whether each has one, and from where.
+func writeProject(w io.Writer, cfg *config, getenv func(string) string) error {
+	p := cfg.Project
+	fmt.Fprintf(w, "project: %s\n", p.File)
+	fmt.Fprintf(w, "database: %s\n", cfg.DBPath())
+	fmt.Fprintf(w, "trails.dir: %s\n", p.trailsDir())
+	fmt.Fprintln(w, "apps:")
+	if len(p.Apps) == 0 {
+		fmt.Fprintln(w, "  (none: the popup adds one when you record, or add apps.NAME.baseURL)")
+	}
+	for _, name := range p.appNames() {
+		fmt.Fprintf(w, "  %s: %s\n", name, p.Apps[name])
+	}
+	fmt.Fprintf(w, "replay: actionTimeout %s, replayTimeout %s, trailTimeout %s\n", p.Replay.ActionTimeout, p.Replay.ReplayTimeout, p.Replay.TrailTimeout)
+	fmt.Fprintf(w, "trace: %s\n", p.Trace)
+	fmt.Fprintf(w, "cache: %s, strict %v\n", p.Cache.modeFor(getenv("CI") != ""), p.Cache.Strict)
+	r := secrets.NewResolver(p.Secrets, getenv)
+	tw := tabwriter.NewWriter(w, 0, 4, 1, ' ', 0)
+	fmt.Fprintln(tw, "secrets:")
+	for _, name := range sortedKeys(p.Secrets.Secrets) {
+		writeSecretStatus(tw, r, recorder.Ref{Kind: recorder.RefSecret, Name: name}, name, secrets.SecretEnv(name))
+	}
+	fmt.Fprintln(tw, "credentials:")
+	for _, user := range sortedKeys(p.Secrets.Credentials) {
+		for _, field := range recorder.UserFields {
+			writeSecretStatus(tw, r, recorder.Ref{Kind: recorder.RefUser, Name: user + "." + field}, user+"."+field, secrets.UserEnv(user, field))
+		}
+	}
+	return tw.Flush()
+}
+
+func writeSecretStatus(w io.Writer, r *secrets.Resolver, ref recorder.Ref, label, env string) {
+	src := r.SourceOf(ref)
+	if src == secrets.Missing {
+		fmt.Fprintf(w, "  %s:\t%s (set %s)\n", label, src, env)
+		return
+	}
+	fmt.Fprintf(w, "  %s:\t%s\n", label, src)
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys
+}
+
+func newProjectListCmd(e *env) *cobra.Command {
+	return &cobra.Command{
+		Use:   "list",
+		Short: "List the projects you record into; * marks the current one",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			file, err := e.userFile()
+			if err != nil {
+				return err
+			}
+			list, current, err := listProjects(file)
+			if err != nil {
+				return err
+			}
+			if len(list) == 0 {
+				_, err := fmt.Fprintln(e.stdout, "no projects yet: `host project add DIR` adds a repository folder with a trailpin.yaml")
+				return err
+			}
+			tw := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
+			for _, p := range list {
+				mark := " "
+				if p.Name == current {
+					mark = "*"
+				}
+				fmt.Fprintf(tw, "%s %s\t%s\n", mark, cell(p.Name, maxProjectNameLen), p.Dir)
+			}
+			return tw.Flush()
+		},
+	}
+}
+
+func newProjectAddCmd(e *env) *cobra.Command {
+	var name string
+	var use bool
+	cmd := &cobra.Command{
+		Use:   "add [DIR] [--name NAME] [--use]",
+		Short: "Add a repository folder with a trailpin.yaml to the projects you record into",
+		Args:  cobra.MaximumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			dir, err := e.dirArg(args)
+			if err != nil {
+				return err
+			}
+			file, err := e.userFile()
+			if err != nil {
+				return err
+			}
+			p, err := addProject(file, dir, name)
+			if err != nil {
+				return err
+			}
+			fmt.Fprintf(e.stdout, "project %s: %s\n", p.Name, p.Dir)
+			if use {
+				if _, err := setCurrentProject(file, p.Name); err != nil {
+					return err
+				}
+				fmt.Fprintf(e.stdout, "recordings now go into %s\n", p.Name)
+			}
+			return nil
+		},
+	}
+	cmd.Flags().StringVar(&name, "name", "", "the name the popup shows (default: the folder's name)")
+	cmd.Flags().BoolVar(&use, "use", false, "also make it the project recordings go into")
+	return cmd
+}
+
+func newProjectUseCmd(e *env) *cobra.Command {
+	return &cobra.Command{
+		Use:   "use NAME|DIR",
+		Short: "Choose the project recordings go into",
+		Args:  cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			file, err := e.userFile()
+			if err != nil {
+				return err
+			}
+			// A name first; else a folder, as given relative to here.
+			p, err := setCurrentProject(file, args[0])
+			if errors.Is(err, errUnknownProject) {
+				if abs, aerr := filepath.Abs(args[0]); aerr == nil && abs != args[0] {
+					if st, serr := os.Stat(abs); serr == nil && st.IsDir() {
+						p, err = setCurrentProject(file, abs)
+					}
+				}
+			}
+			if err != nil {
+				return err
+			}
+			_, err = fmt.Fprintf(e.stdout, "recordings now go into %s (%s)\n", p.Name, p.Dir)
+			return err
+		},
+	}
+}
