@@ -16,6 +16,22 @@ import (
 	"github.com/trailpin/trailpin/replay/secrets"
 )
 
+// The project configuration, and what the recording host calls when the
+// popup chooses a project, maps a tab's origin to an app and exports:
+//
+//	loadProject(dir)                        read dir/trailpin.yaml (fs.ErrNotExist: none there)
+//	initProject(dir)                        create a commented starter trailpin.yaml in dir
+//	(*project).appForOrigin(origin)         the app of a page's origin
+//	(*project).addApp(name, baseURL)        add apps.<name>.baseURL to trailpin.yaml
+//	(*project).trailsDir()                  where Export writes, absolute
+//	listProjects(userFile)                  the user config's projects and the current one
+//	addProject(userFile, dir, name)         add a project folder to the user config
+//	setCurrentProject(userFile, nameOrDir)  choose the project recordings go into
+//	currentProject(userFile)                load the current project
+//	exportTrail(ctx, db, ref, dir)          write a trail as <slug>.trail.yaml (cmd_export.go)
+//
+// userFile is config.UserFile. Every file edit keeps comments and is atomic.
+
 // Defaults of the project config (DESIGN §12).
 const (
 	// defaultTrailsDir is where trail files go, relative to trailpin.yaml.
