@@ -15,6 +15,11 @@ require (
 )
 
 require (
+	github.com/joshdk/go-junit v1.0.0 // indirect
+	github.com/yuin/goldmark v1.8.7 // indirect
+)
+
+require (
 	github.com/dustin/go-humanize v1.1.0 // indirect
 	github.com/fsnotify/fsnotify v1.9.0 // indirect
 	github.com/go-json-experiment/json v0.0.0-20260213210345-44df1a37e875 // indirect
