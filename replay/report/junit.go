@@ -136,7 +136,7 @@ const junitTimestamp = "2006-01-02T15:04:05.000Z07:00"
 // WriteJUnit writes the run as JUnit XML (see the shape above).
 func WriteJUnit(w io.Writer, run Run, opts ...Option) error {
 	s := newSettings(opts)
-	doc := buildJUnit(run, s)
+	doc := buildJUnit(redacted(run, s.redact), s)
 	var buf bytes.Buffer
 	buf.WriteString(xml.Header)
 	enc := xml.NewEncoder(&buf)

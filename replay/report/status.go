@@ -69,12 +69,13 @@ func NewStatusWriter(w io.Writer, opts ...Option) *StatusWriter {
 // the failure) write nothing; a trail that was skipped writes nothing.
 func (sw *StatusWriter) Trail(res replay.TrailResult) error {
 	var b strings.Builder
-	sw.trailLines(&b, res)
+	sw.trailLines(&b, redacted(res, sw.redact))
 	return sw.write(b.String())
 }
 
 // Done writes the final RUN_COMPLETED line.
 func (sw *StatusWriter) Done(run Run) error {
+	run = redacted(run, sw.redact)
 	verdict := "passed"
 	if !run.Passed() {
 		verdict = "failed"

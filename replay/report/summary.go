@@ -85,6 +85,7 @@ func formatDuration(d time.Duration) string {
 func WriteSummary(w io.Writer, run Run, opts ...Option) error {
 	s := newSettings(opts)
 	r := s.redact
+	run = redacted(run, r)
 	var b strings.Builder
 	b.WriteString("\n")
 	for _, t := range run.Trails {
