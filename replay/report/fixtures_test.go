@@ -1,6 +1,8 @@
 package report
 
 import (
+	"bytes"
+	"sync"
 	"time"
 
 	"github.com/trailpin/trailpin/recorder"
@@ -195,4 +197,22 @@ func sampleRun() Run {
 			"big-page":                             "trailpin-results/big-page/trace.md",
 		},
 	}
+}
+
+// syncBuffer is a bytes.Buffer safe for a writer goroutine and a reader.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
 }

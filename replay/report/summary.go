@@ -87,7 +87,6 @@ func WriteSummary(w io.Writer, run Run, opts ...Option) error {
 	r := s.redact
 	run = redacted(run, r)
 	var b strings.Builder
-	b.WriteString("\n")
 	for _, t := range run.Trails {
 		switch t.Status() {
 		case replay.StatusFailed:
@@ -115,8 +114,11 @@ func WriteSummary(w io.Writer, run Run, opts ...Option) error {
 		verdict = "FAILED"
 	}
 	c := run.Counts()
-	fmt.Fprintf(&b, "\n%s: %s in %s: %s\n", verdict, plural(c.Total(), "trail"), formatDuration(run.Duration), countsText(c))
-	_, err := io.WriteString(w, b.String())
+	if b.Len() > 0 {
+		b.WriteString("\n")
+	}
+	fmt.Fprintf(&b, "%s: %s in %s: %s\n", verdict, plural(c.Total(), "trail"), formatDuration(run.Duration), countsText(c))
+	_, err := io.WriteString(w, "\n"+b.String())
 	if err != nil {
 		return fmt.Errorf("writing the run summary: %w", err)
 	}
