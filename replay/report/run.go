@@ -149,3 +149,8 @@ func (r Redactor) apply(s string) string {
 	}
 	return r(s)
 }
+
+// ExitCode is the process exit code for the run (replay.RunExitCode).
+func (r Run) ExitCode() int {
+	return replay.RunExitCode(r.Stopped != "", r.Counts().Failed > 0)
+}

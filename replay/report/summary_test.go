@@ -79,3 +79,18 @@ func TestGroup(t *testing.T) {
 		t.Errorf("Group() = %+v", got)
 	}
 }
+
+func TestRunExitCode(t *testing.T) {
+	run := sampleRun()
+	if got := run.ExitCode(); got != replay.ExitFailed {
+		t.Errorf("ExitCode() of a run with a failed trail = %d, want %d", got, replay.ExitFailed)
+	}
+	run.Trails = []TrailRun{run.Trails[0], run.Trails[2]}
+	if got := run.ExitCode(); got != replay.ExitPassed {
+		t.Errorf("ExitCode() of a run with passed and flaky trails = %d, want %d", got, replay.ExitPassed)
+	}
+	run.Stopped = "circuit breaker"
+	if got := run.ExitCode(); got != replay.ExitStopped {
+		t.Errorf("ExitCode() of a stopped run = %d, want %d", got, replay.ExitStopped)
+	}
+}

@@ -1,0 +1,283 @@
+package replay
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/trailpin/trailpin/recorder"
+)
+
+// writeTrail writes a small valid trail file titled title at dir/name.
+func writeTrail(t *testing.T, dir, name, title string) string {
+	t.Helper()
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	src := fmt.Sprintf("version: 1\ntrail: %s\napp: shop\nstart: /\nsteps:\n  - intent: Open the shop\n    actions:\n      - navigate: /\n", title)
+	p := filepath.Join(dir, name)
+	if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func slugs(ts []SuiteTrail) []string {
+	var out []string
+	for _, t := range ts {
+		out = append(out, t.Slug)
+	}
+	return out
+}
+
+func TestSelectTrails(t *testing.T) {
+	root := t.TempDir()
+	trails := filepath.Join(root, "trails")
+	signIn := writeTrail(t, trails, "sign-in.trail.yaml", "Sign in")
+	writeTrail(t, trails, "checkout.trail.yaml", "Checkout with a discount")
+	writeTrail(t, filepath.Join(trails, "admin"), "checkout.trail.yaml", "Admin checkout")
+	writeTrail(t, filepath.Join(trails, ".hidden"), "secret.trail.yaml", "Hidden")
+	other := writeTrail(t, filepath.Join(root, "other"), "sign-in.trail.yaml", "Sign in again")
+	os.WriteFile(filepath.Join(trails, "notes.md"), []byte("not a trail"), 0o644)
+	db := map[string]*recorder.Trail{"refund-an-order": {Title: "Refund an order"}}
+	lookup := func(name string) (*recorder.Trail, error) {
+		if t, ok := db[name]; ok {
+			return t, nil
+		}
+		return nil, errors.New("no trail with that name in the database")
+	}
+	tests := []struct {
+		name string
+		opts SuiteOptions
+		want []string
+	}{
+		{"a folder, recursively, sorted by path, hidden folders skipped",
+			SuiteOptions{Args: []string{trails}}, []string{"checkout", "checkout-2", "sign-in"}},
+		{"a file given twice, directly and in its folder, runs once",
+			SuiteOptions{Args: []string{signIn, trails}}, []string{"sign-in", "checkout", "checkout-2"}},
+		{"same file name in two folders",
+			SuiteOptions{Args: []string{signIn, other}}, []string{"sign-in", "sign-in-2"}},
+		{"a name from the database",
+			SuiteOptions{Args: []string{signIn, "refund-an-order"}, Lookup: lookup}, []string{"sign-in", "refund-an-order"}},
+		{"grep on titles",
+			SuiteOptions{Args: []string{trails}, Grep: "(?i)checkout"}, []string{"checkout", "checkout-2"}},
+		{"grep anchored",
+			SuiteOptions{Args: []string{trails}, Grep: "^Sign"}, []string{"sign-in"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := SelectTrails(tt.opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !slices.Equal(slugs(got), tt.want) {
+				t.Errorf("SelectTrails(%v) = %v, want %v", tt.opts.Args, slugs(got), tt.want)
+			}
+		})
+	}
+}
+
+func TestSelectTrailsErrors(t *testing.T) {
+	root := t.TempDir()
+	good := writeTrail(t, root, "good.trail.yaml", "Good")
+	bad1 := filepath.Join(root, "bad-1.trail.yaml")
+	bad2 := filepath.Join(root, "bad-2.trail.yaml")
+	os.WriteFile(bad1, []byte("version: 1\ntrail: Bad\napp: shop\nstart: /\nsteps:\n  - intent: x\n    actions:\n      - tapp: {selector: {role: button}}\n"), 0o644)
+	os.WriteFile(bad2, []byte("version: 1\ntrail: Bad two\napp: shop\nstart: /\nsteps: []\nextra: 1\n"), 0o644)
+	notTrail := filepath.Join(root, "notes.yaml")
+	os.WriteFile(notTrail, []byte("a: 1"), 0o644)
+	empty := filepath.Join(root, "empty")
+	os.Mkdir(empty, 0o755)
+	tests := []struct {
+		name  string
+		opts  SuiteOptions
+		wants []string
+		is    error
+	}{
+		{"no arguments", SuiteOptions{}, []string{"give trail files, folders or names"}, ErrNoTrails},
+		{"every bad file is named", SuiteOptions{Args: []string{good, bad1, bad2}},
+			[]string{"bad-1.trail.yaml:8", "bad-2.trail.yaml:"}, recorder.ErrUnknownKey},
+		{"a missing path", SuiteOptions{Args: []string{"trails/nope.trail.yaml"}}, []string{"trails/nope.trail.yaml: no such trail file or folder"}, nil},
+		{"a name without a database", SuiteOptions{Args: []string{"checkout"}}, []string{"checkout: no such trail file or folder, and no database"}, nil},
+		{"a name the database lacks", SuiteOptions{Args: []string{"checkout"}, Lookup: func(string) (*recorder.Trail, error) {
+			return nil, errors.New("not found")
+		}}, []string{`trail "checkout": not found`}, nil},
+		{"a file that is not a trail file", SuiteOptions{Args: []string{notTrail}}, []string{"a trail file's name ends in .trail.yaml"}, nil},
+		{"a folder without trails", SuiteOptions{Args: []string{empty}}, []string{"holds no .trail.yaml files"}, nil},
+		{"a bad --grep", SuiteOptions{Args: []string{good}, Grep: "("}, []string{`--grep "(" is not a regular expression`}, nil},
+		{"--grep matching nothing", SuiteOptions{Args: []string{good}, Grep: "Checkout"}, []string{`--grep "Checkout" matches none of the titles of 1 trails`}, ErrNoTrails},
+		{"a bad --shard", SuiteOptions{Args: []string{good}, Shard: "4/3"}, []string{`--shard "4/3": the shard's number must be from 1 to 3`}, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := SelectTrails(tt.opts)
+			if err == nil {
+				t.Fatalf("SelectTrails() = %v, want an error", slugs(got))
+			}
+			for _, want := range tt.wants {
+				if !strings.Contains(err.Error(), want) {
+					t.Errorf("error %q lacks %q", err, want)
+				}
+			}
+			if tt.is != nil && !errors.Is(err, tt.is) {
+				t.Errorf("error %q is not %v", err, tt.is)
+			}
+			if code := ExitCodeOf(err); code != ExitUsage {
+				t.Errorf("ExitCodeOf(%q) = %d, want %d (usage)", err, code, ExitUsage)
+			}
+		})
+	}
+}
+
+// TestShardsCoverEveryTrailOnce runs 1/n … n/n over one suite and checks
+// that together they hold every trail exactly once, for several n.
+func TestShardsCoverEveryTrailOnce(t *testing.T) {
+	dir := t.TempDir()
+	titles := []string{"Sign in", "Wrong password shows an error", "Buy two iPhone items with a discount",
+		"Full shopping journey", "Big page"}
+	for i := range 40 {
+		titles = append(titles, fmt.Sprintf("Generated trail %d", i))
+	}
+	for _, title := range titles {
+		writeTrail(t, dir, recorder.Slug(title)+recorder.TrailFileExt, title)
+	}
+	for _, n := range []int{1, 2, 3, 4, 7} {
+		t.Run(fmt.Sprintf("%d shards", n), func(t *testing.T) {
+			seen := map[string]int{}
+			for i := 1; i <= n; i++ {
+				got, err := SelectTrails(SuiteOptions{Args: []string{dir}, Shard: fmt.Sprintf("%d/%d", i, n)})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if n == 3 && len(got) == 0 {
+					t.Errorf("shard %d/3 of %d trails is empty", i, len(titles))
+				}
+				for _, s := range slugs(got) {
+					seen[s]++
+				}
+			}
+			if len(seen) != len(titles) {
+				t.Errorf("the shards hold %d distinct trails, want %d", len(seen), len(titles))
+			}
+			for s, c := range seen {
+				if c != 1 {
+					t.Errorf("trail %s is in %d shards, want 1", s, c)
+				}
+			}
+		})
+	}
+}
+
+// TestShardsStable checks that a trail's shard depends on nothing but its
+// own slug: adding other trails moves none.
+func TestShardsStable(t *testing.T) {
+	dir := t.TempDir()
+	for i := range 12 {
+		writeTrail(t, dir, fmt.Sprintf("trail-%d.trail.yaml", i), fmt.Sprintf("Trail %d", i))
+	}
+	shardOf := func() map[string]int {
+		m := map[string]int{}
+		for i := 1; i <= 3; i++ {
+			got, err := SelectTrails(SuiteOptions{Args: []string{dir}, Shard: fmt.Sprintf("%d/3", i)})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, s := range slugs(got) {
+				m[s] = i
+			}
+		}
+		return m
+	}
+	before := shardOf()
+	for i := range 12 {
+		writeTrail(t, dir, fmt.Sprintf("added-%d.trail.yaml", i), fmt.Sprintf("Added %d", i))
+	}
+	after := shardOf()
+	for slug, shard := range before {
+		if after[slug] != shard {
+			t.Errorf("adding other trails moved %s from shard %d to %d", slug, shard, after[slug])
+		}
+	}
+	// Fixed values, computed outside Go: every machine and every version of
+	// the host must agree, or shards of one CI run would overlap.
+	for slug, want := range map[string]int{"sign-in": 1, "full-shopping-journey": 2} {
+		if got := ShardOf(slug, 3); got != want {
+			t.Errorf("ShardOf(%q, 3) = %d, want %d (FNV-1a 32 mod 3 + 1); a change here reshuffles every suite", slug, got, want)
+		}
+	}
+}
+
+func TestParseShard(t *testing.T) {
+	tests := []struct {
+		in      string
+		want    Shard
+		wantErr string
+	}{
+		{"", Shard{}, ""},
+		{"1/3", Shard{1, 3}, ""},
+		{" 3/3 ", Shard{3, 3}, ""},
+		{"1/1", Shard{1, 1}, ""},
+		{"0/3", Shard{}, "from 1 to 3"},
+		{"4/3", Shard{}, "from 1 to 3"},
+		{"-1/3", Shard{}, "from 1 to 3"},
+		{"1/0", Shard{}, "at least 1"},
+		{"3", Shard{}, "write i/n"},
+		{"a/3", Shard{}, "write i/n"},
+		{"1/3/4", Shard{}, "write i/n"},
+		{"1 / 3", Shard{}, "write i/n"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.in, func(t *testing.T) {
+			got, err := ParseShard(tt.in)
+			if tt.wantErr == "" {
+				if err != nil || got != tt.want {
+					t.Errorf("ParseShard(%q) = %v, %v; want %v", tt.in, got, err, tt.want)
+				}
+				return
+			}
+			if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
+				t.Errorf("ParseShard(%q) error = %v, want one saying %q", tt.in, err, tt.wantErr)
+			}
+		})
+	}
+}
+
+func TestExitCodes(t *testing.T) {
+	tests := []struct {
+		stopped, failed bool
+		want            int
+	}{
+		{false, false, ExitPassed},
+		{false, true, ExitFailed},
+		{true, true, ExitStopped},
+		{true, false, ExitStopped},
+	}
+	for _, tt := range tests {
+		if got := RunExitCode(tt.stopped, tt.failed); got != tt.want {
+			t.Errorf("RunExitCode(%v, %v) = %d, want %d", tt.stopped, tt.failed, got, tt.want)
+		}
+	}
+	errTests := []struct {
+		err  error
+		want int
+	}{
+		{nil, ExitPassed},
+		{UsageError(errors.New("bad flag")), ExitUsage},
+		{fmt.Errorf("starting: %w", EnvironmentError(errors.New("no browser"))), ExitEnvironment},
+		{fmt.Errorf("launching: %w", ErrNoChrome), ExitEnvironment},
+	}
+	for _, tt := range errTests {
+		if got := ExitCodeOf(tt.err); got != tt.want {
+			t.Errorf("ExitCodeOf(%v) = %d, want %d", tt.err, got, tt.want)
+		}
+	}
+	for _, code := range []int{ExitPassed, ExitFailed, ExitUsage, ExitEnvironment, ExitStopped} {
+		if !strings.Contains(ExitCodesHelp, fmt.Sprintf("\n  %d  ", code)) {
+			t.Errorf("ExitCodesHelp does not document exit code %d", code)
+		}
+	}
+}
