@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"os"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -288,4 +289,79 @@ func TestStatusRedacts(t *testing.T) {
 	if strings.Contains(redacted.String(), secret) {
 		t.Errorf("a secret reached the status lines:\n%s", redacted.String())
 	}
+}
+
+func TestParseStatusLine(t *testing.T) {
+	tests := []struct {
+		line   string
+		event  string
+		fields []string
+		bad    bool
+	}{
+		{`ROUTE|/products?q=a\|b`, EventRoute, []string{"/products?q=a|b"}, false},
+		{`STEP_START|checkout-3|Type \"x\"\nthen Enter`, EventStepStart, []string{"checkout-3", `Type \"x"` + "\nthen Enter"}, true},
+		{`STEP_START|checkout-3|Type "x"\nthen Enter`, EventStepStart, []string{"checkout-3", "Type \"x\"\nthen Enter"}, false},
+		{`ASSERTION_FAILED|checkout-0|missing-test-data: set X`, EventAssertionFailed, []string{"checkout-0", "missing-test-data: set X"}, false},
+		{`ARIA|- button "A" [ref=e1]\n- link "B\\C" [ref=e2]`, EventAria, []string{"- button \"A\" [ref=e1]\n- link \"B\\C\" [ref=e2]"}, false},
+		{`RUN_COMPLETED|passed|1 trail in 1.00s: 1 passed, 0 failed`, EventRunCompleted, []string{"passed", "1 trail in 1.00s: 1 passed, 0 failed"}, false},
+		{`RUN_COMPLETED|maybe|x`, "", nil, true},
+		{`STEP_DONE|only-id`, "", nil, true},
+		{`HELLO|x`, "", nil, true},
+		{`no bar`, "", nil, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.line, func(t *testing.T) {
+			event, fields, err := ParseStatusLine(tt.line)
+			if tt.bad {
+				if err == nil {
+					t.Errorf("ParseStatusLine(%q) = %s %q, want an error", tt.line, event, fields)
+				}
+				return
+			}
+			if err != nil || event != tt.event || !slices.Equal(fields, tt.fields) {
+				t.Errorf("ParseStatusLine(%q) = %s %q, %v; want %s %q", tt.line, event, fields, err, tt.event, tt.fields)
+			}
+		})
+	}
+}
+
+// TestStatusGoldenParses reads the golden run back with ParseStatusLine.
+func TestStatusGoldenParses(t *testing.T) {
+	src, err := os.ReadFile("testdata/status.golden")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var events []string
+	for line := range strings.SplitSeq(strings.TrimSuffix(string(src), "\n"), "\n") {
+		event, _, err := ParseStatusLine(line)
+		if err != nil {
+			t.Fatal(err)
+		}
+		events = append(events, event)
+	}
+	if events[len(events)-1] != EventRunCompleted {
+		t.Errorf("the last line is %s, want RUN_COMPLETED", events[len(events)-1])
+	}
+}
+
+func FuzzParseStatusLine(f *testing.F) {
+	f.Add(`STEP_START|a-1|x\|y`)
+	f.Add(`ARIA|\x00\\`)
+	f.Add(`RUN_COMPLETED|failed|z`)
+	f.Fuzz(func(t *testing.T, line string) {
+		event, fields, err := ParseStatusLine(line)
+		if err != nil {
+			return
+		}
+		// What parses writes back to a line that parses to the same.
+		var b strings.Builder
+		NewStatusWriter(&b).line(&b, event, fields...)
+		event2, fields2, err := ParseStatusLine(strings.TrimSuffix(b.String(), "\n"))
+		if err != nil || event2 != event || !slices.Equal(fields2, fields) {
+			if strings.ToValidUTF8(strings.Join(fields, ""), "") != strings.Join(fields, "") {
+				return // invalid UTF-8 is replaced on writing
+			}
+			t.Fatalf("ParseStatusLine(%q) = %s %q; written back and parsed: %s %q, %v", line, event, fields, event2, fields2, err)
+		}
+	})
 }
