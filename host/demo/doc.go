@@ -46,9 +46,11 @@
 // them from its back/forward cache without a load event; replay must wait for
 // the URL and a complete document, not for a load.
 //
-// FLOWS.md writes out the example user flows (the future example trails and
-// the replay benchmark's flows) step by step, with the step at which each
-// variant breaks them; flows_test.go runs them in Chromium.
+// FLOWS.md writes out the example user flows (the example trails and the
+// replay benchmark's flows) step by step, with the step at which each
+// variant breaks them; flows_test.go runs them in Chromium. Trails embeds
+// the same flows as trail files (trails/), with trailpin.yaml, for `host
+// demo` to replay.
 //
 // # Variants
 //

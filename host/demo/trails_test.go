@@ -219,12 +219,13 @@ const selectorWait = 15 * time.Second
 // FLOWS.md driver and, before each action, checks that the trail's selector
 // matches exactly one element on the live screen as Trailpin sees it (the
 // embedded page model and recorder.Match): the selectors are the ones
-// replay will look for.
+// replay will look for. It runs one trail at a time, and before the
+// package's parallel browser tests, so that it adds no load to their
+// deadlines.
 func TestExampleTrailSelectorsOnTheShop(t *testing.T) {
 	_, dir := loadFlows(t)
 	for tr, f := range pairedFlows(t) {
 		t.Run(tr.Title, func(t *testing.T) {
-			t.Parallel()
 			ctx := startBrowser(t)
 			srv := httptest.NewServer(New(Options{}))
 			t.Cleanup(srv.Close)
