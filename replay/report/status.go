@@ -81,7 +81,7 @@ func (sw *StatusWriter) Done(run Run) error {
 		verdict = "failed"
 	}
 	var b strings.Builder
-	sw.line(&b, EventRunCompleted, verdict, sw.cut(runSummary(run, sw.redact), maxSummaryBytes))
+	sw.line(&b, EventRunCompleted, verdict, cutText(runSummary(run, sw.redact), maxSummaryBytes))
 	return sw.write(b.String())
 }
 
@@ -107,7 +107,7 @@ func (sw *StatusWriter) trailLines(b *strings.Builder, res replay.TrailResult) {
 	}
 	if len(ran) == 0 {
 		if res.Status == replay.StatusFailed {
-			sw.line(b, EventAssertionFailed, stepID(res.Slug, 0), sw.cut(failureReason(res, nil, sw.redact), maxSummaryBytes))
+			sw.line(b, EventAssertionFailed, stepID(res.Slug, 0), cutText(failureReason(res, nil, sw.redact), maxSummaryBytes))
 		}
 		return
 	}
@@ -116,11 +116,11 @@ func (sw *StatusWriter) trailLines(b *strings.Builder, res replay.TrailResult) {
 			sw.line(b, EventRoute, sw.redact.apply(st.Path))
 		}
 		id := stepID(res.Slug, st.Index)
-		sw.line(b, EventStepStart, id, sw.cut(sw.redact.apply(st.Intent), maxSummaryBytes))
+		sw.line(b, EventStepStart, id, cutText(sw.redact.apply(st.Intent), maxSummaryBytes))
 		if st.Status == replay.StatusFailed {
-			sw.line(b, EventAssertionFailed, id, sw.cut(failureReason(res, &ran[i], sw.redact), maxSummaryBytes))
+			sw.line(b, EventAssertionFailed, id, cutText(failureReason(res, &ran[i], sw.redact), maxSummaryBytes))
 		} else {
-			sw.line(b, EventStepDone, id, sw.cut(stepSummary(st, sw.redact), maxSummaryBytes))
+			sw.line(b, EventStepDone, id, cutText(stepSummary(st, sw.redact), maxSummaryBytes))
 		}
 		if i == len(ran)-1 || ran[i+1].Path != st.Path {
 			b.WriteString(EventAria + "|" + escapeAria(sw.redact.apply(st.Aria), MaxAriaBytes) + "\n")
@@ -137,9 +137,6 @@ func (sw *StatusWriter) line(b *strings.Builder, event string, fields ...string)
 	}
 	b.WriteByte('\n')
 }
-
-// cut shortens free text to at most n bytes, on a rune boundary.
-func (sw *StatusWriter) cut(s string, n int) string { return cutText(s, n) }
 
 func stepID(slug string, n int) string { return slug + "-" + strconv.Itoa(n) }
 

@@ -247,9 +247,6 @@ func (p *tracePage) whatFailed() {
 	if res.Missing != "" {
 		p.line("- Missing: set %s", p.code(res.Missing))
 	}
-	if loc := lookAt(res, p.r); loc != "" {
-		p.line("- Trail line: %s", codeSpan(loc, false))
-	}
 	if res.Failure != nil {
 		p.line("- The screen at failure is under [Screen at failure (attempt %d)](#screen-at-failure-attempt-%d).", res.Attempt, res.Attempt)
 	}
