@@ -1,0 +1,581 @@
+package recorder
+
+import (
+	"fmt"
+	"net/url"
+	"strings"
+	"unicode/utf8"
+)
+
+// The actions of one interaction each. Selectors come from Generate on the
+// interaction's Before screen; every value a trail expands references in
+// is escaped (EscapeRefs), so text a person typed or a page shows that
+// happens to hold "${" stays literal.
+
+// on returns the screen and the element interaction i is aimed at.
+func (b *builder) on(i int) (*Screen, *Node, error) {
+	r := &b.recs[i]
+	if r.Before == nil {
+		return nil, nil, unnamed("the %s has no screen captured before it", r.Kind)
+	}
+	if r.Ref == "" {
+		return nil, nil, unnamed("the %s names no element", r.Kind)
+	}
+	n := b.matcher(r.Before).Node(r.Ref)
+	if n == nil {
+		return nil, nil, unnamed("its element %s is not on the screen captured before it", r.Ref)
+	}
+	return r.Before, n, nil
+}
+
+// selector generates the selector for ref on s, and the element it names.
+func (b *builder) selector(purpose Purpose, ref string, s *Screen) (Selector, *Node, error) {
+	sel, err := Generate(purpose, ref, s, b.sensitive)
+	if err != nil {
+		return Selector{}, nil, unnamed("no selector names its element alone (%v)", err)
+	}
+	rt, err := Retarget(purpose, ref, s)
+	if err != nil {
+		return Selector{}, nil, unnamed("no selector names its element alone (%v)", err)
+	}
+	return sel, b.matcher(s).Node(rt), nil
+}
+
+func (b *builder) click(i int) (built, error) {
+	r := &b.recs[i]
+	s, _, err := b.on(i)
+	if err != nil {
+		return built{}, err
+	}
+	if b.plainClick(i) {
+		if box, check, ok := toggledBox(b.matcher(s), r.Ref); ok {
+			return b.toggle(s, box, r.Ref, check)
+		}
+	}
+	sel, n, err := b.selector(PurposeTap, r.Ref, s)
+	if err != nil {
+		return built{}, err
+	}
+	tap := Tap{Selector: escapeSelector(sel), Button: MouseButton(r.Button)}
+	switch r.Button {
+	case "", string(ButtonLeft):
+		tap.Button = ""
+	case string(ButtonMiddle), string(ButtonRight):
+	default:
+		return built{}, leftOut("its mouse button %q is none of left, middle, right", r.Button)
+	}
+	if r.Count >= 2 {
+		tap.Count = r.Count
+	}
+	tap.Modifiers, err = modifiers(r.Modifiers)
+	if err != nil {
+		return built{}, err
+	}
+	return built{action: tap, phrase: b.clickPhrase(s, n, sel, tap)}, nil
+}
+
+// toggledBox returns the checkbox, radio button or switch that a plain
+// click on ref toggles (the box itself, or the one its label is for) and
+// whether the click checks it. A box whose state the screen does not tell is
+// not one.
+func toggledBox(m *Matcher, ref string) (string, bool, bool) {
+	p, ok := m.position(ref)
+	if !ok {
+		return "", false, false
+	}
+	box := int32(-1)
+	for a := p; a >= 0; a = m.parent[a] {
+		if toggleRoles[m.nodes[a].Role] {
+			box = a
+			break
+		}
+		if controlRoles[m.nodes[a].Role] {
+			return "", false, false // a click on another control
+		}
+	}
+	if box < 0 {
+		if label := labelAround(m, ref); label >= 0 {
+			box = boxOfLabel(m, label)
+		}
+	}
+	if box < 0 {
+		return "", false, false
+	}
+	n := m.nodes[box]
+	switch {
+	case n.Role == "radio":
+		return n.Ref, true, true
+	case n.Checked == "true":
+		return n.Ref, false, true
+	case n.Checked == "false" || n.Checked == "mixed":
+		return n.Ref, true, true
+	}
+	return "", false, false
+}
+
+// toggleRoles are the controls check and uncheck act on.
+var toggleRoles = map[string]bool{"checkbox": true, "radio": true, "switch": true}
+
+// boxOfLabel returns the one box inside a label, or else the one box on the
+// screen whose label is the label's text; -1 for none or several.
+func boxOfLabel(m *Matcher, label int32) int32 {
+	found := int32(-1)
+	for p := label + 1; p < m.end[label]; p++ {
+		if toggleRoles[m.nodes[p].Role] {
+			if found >= 0 {
+				return -1
+			}
+			found = p
+		}
+	}
+	if found >= 0 {
+		return found
+	}
+	text := collapseSelectorSpace(m.nodes[label].Text)
+	if text == "" {
+		return -1
+	}
+	for p, n := range m.nodes {
+		if toggleRoles[n.Role] && n.Label == text {
+			if found >= 0 {
+				return -1
+			}
+			found = int32(p)
+		}
+	}
+	return found
+}
+
+// toggle records a check or uncheck of box, which a click on clicked
+// toggled. A box hidden behind a styled label is recorded as the click on
+// what the person clicked.
+func (b *builder) toggle(s *Screen, box, clicked string, check bool) (built, error) {
+	n := b.matcher(s).Node(box)
+	phrase := b.togglePhrase(n, check)
+	sel, _, err := b.selector(PurposeTap, box, s)
+	if err != nil {
+		sel, _, err = b.selector(PurposeTap, clicked, s)
+		if err != nil {
+			return built{}, err
+		}
+		return built{action: Tap{Selector: escapeSelector(sel)}, phrase: phrase}, nil
+	}
+	if check {
+		return built{action: Check{Selector: escapeSelector(sel)}, phrase: phrase}, nil
+	}
+	return built{action: Uncheck{Selector: escapeSelector(sel)}, phrase: phrase}, nil
+}
+
+func (b *builder) checkBox(i int, check bool) (built, error) {
+	r := &b.recs[i]
+	s, _, err := b.on(i)
+	if err != nil {
+		return built{}, err
+	}
+	m := b.matcher(s)
+	box := r.Ref
+	if rt, err := Retarget(PurposeTap, r.Ref, s); err == nil {
+		box = rt
+	}
+	if p, ok := m.position(box); ok && !m.shown[p] {
+		// A box hidden behind its styled label: what a person clicks is the label.
+		if label := labelFor(m, p); label >= 0 {
+			return b.toggle(s, box, m.nodes[label].Ref, check)
+		}
+	}
+	return b.toggle(s, box, box, check)
+}
+
+// labelFor returns a shown label element for the control at p: around it,
+// or the one whose text is its label; -1 for none.
+func labelFor(m *Matcher, p int32) int32 {
+	for a := m.parent[p]; a >= 0; a = m.parent[a] {
+		if m.nodes[a].Tag == "label" && m.shown[a] {
+			return a
+		}
+	}
+	text := m.nodes[p].Label
+	found := int32(-1)
+	for q, n := range m.nodes {
+		if n.Tag == "label" && m.shown[q] && text != "" && collapseSelectorSpace(n.Text) == text {
+			if found >= 0 {
+				return -1
+			}
+			found = int32(q)
+		}
+	}
+	return found
+}
+
+func (b *builder) typeInto(i int) (built, error) {
+	r := &b.recs[i]
+	s, _, err := b.on(i)
+	if err != nil {
+		return built{}, err
+	}
+	sel, n, err := b.selector(PurposeType, r.Ref, s)
+	if err != nil {
+		return built{}, err
+	}
+	field := b.fieldTitle(n)
+	tt := TypeText{Selector: escapeSelector(sel)}
+	switch {
+	case r.Secret != "":
+		name := secretName(r.Secret)
+		if name != r.Secret {
+			b.note(fmt.Sprintf("Interaction %d: the secret name %q is not a reference name (letters, digits, '_', '-', '.'); it is recorded as ${secret:%s}.", r.Seq, r.Secret, name), "")
+		}
+		tt.Text = Ref{Kind: RefSecret, Name: name}.String()
+		return built{action: tt, phrase: enterSecretPhrase(n, field)}, nil
+	case n.Secret, b.sensitiveTyped(r.Value):
+		// The extension never sends a secret field's value, and a value
+		// marked sensitive is never written down: both are typed from a
+		// secret the person provides at replay.
+		if r.Value == "" && n.Secret {
+			break
+		}
+		name := secretName(Slug(firstNonEmpty(field, "value")))
+		tt.Text = Ref{Kind: RefSecret, Name: name}.String()
+		b.note(fmt.Sprintf("Interaction %d typed a secret or sensitive value into %s: it is recorded as ${secret:%s}; provide it as TRAILPIN_SECRET_%s when replaying.",
+			r.Seq, firstNonEmpty(field, "a field"), name, secretEnvName(name)), "")
+		return built{action: tt, phrase: enterSecretPhrase(n, field)}, nil
+	}
+	tt.Text = EscapeRefs(r.Value)
+	return built{action: tt, phrase: typePhrase(r.Value, field)}, nil
+}
+
+// sensitiveTyped reports whether a typed value is, holds or begins a value
+// marked sensitive (a field filled in one keystroke at a time shows every
+// prefix of it).
+func (b *builder) sensitiveTyped(v string) bool {
+	if v == "" {
+		return false
+	}
+	if b.taint.leaks(v) {
+		return true
+	}
+	low := strings.ToLower(collapseSelectorSpace(v))
+	for _, s := range b.taint {
+		if len(low) >= minTypedPrefix && strings.HasPrefix(s, low) {
+			return true
+		}
+	}
+	return false
+}
+
+// minTypedPrefix: a typed value this long that begins a sensitive value is
+// taken for it, half typed. Shorter ones ("a", "al") are too common to tell.
+const minTypedPrefix = 4
+
+func (b *builder) selectIn(i int) (built, error) {
+	r := &b.recs[i]
+	s, _, err := b.on(i)
+	if err != nil {
+		return built{}, err
+	}
+	if len(r.Options) == 0 {
+		return built{}, leftOut("no option was chosen (a trail selects options by their labels)")
+	}
+	for _, o := range r.Options {
+		if b.taint.leaks(o) {
+			return built{}, leftOut("an option shows a value marked sensitive")
+		}
+	}
+	sel, n, err := b.selector(PurposeSelect, r.Ref, s)
+	if err != nil {
+		return built{}, err
+	}
+	opts := make([]string, len(r.Options))
+	for k, o := range r.Options {
+		opts[k] = EscapeRefs(o)
+	}
+	return built{action: SelectOption{Selector: escapeSelector(sel), Options: opts}, phrase: selectPhrase(r.Options, b.fieldTitle(n))}, nil
+}
+
+func (b *builder) hover(i int) (built, error) {
+	r := &b.recs[i]
+	s, _, err := b.on(i)
+	if err != nil {
+		return built{}, err
+	}
+	sel, n, err := b.selector(PurposeTap, r.Ref, s)
+	if err != nil {
+		return built{}, err
+	}
+	return built{action: Hover{Selector: escapeSelector(sel)}, phrase: "hover over " + b.thing(s, n, sel)}, nil
+}
+
+func (b *builder) upload(i int) (built, error) {
+	r := &b.recs[i]
+	var files []string
+	for _, f := range r.Files {
+		// The person puts the files beside the trail: only the name counts.
+		name := f[strings.LastIndexAny(f, `/\`)+1:]
+		if name == "" || name == "." || name == ".." {
+			return built{}, leftOut("a chosen file has no name (%q)", f)
+		}
+		files = append(files, name)
+	}
+	if len(files) == 0 {
+		return built{}, leftOut("no file was chosen")
+	}
+	s, _, err := b.on(i)
+	if err != nil {
+		return built{}, err
+	}
+	sel, n, err := b.selector(PurposeTap, r.Ref, s)
+	if err != nil {
+		return built{}, err
+	}
+	return built{action: Upload{Selector: escapeSelector(sel), Files: files}, phrase: uploadPhrase(files, b.fieldTitle(n))}, nil
+}
+
+// press records a key press; first says it starts its step, so the intent
+// names the element it went to.
+func (b *builder) press(i int, first bool) (built, error) {
+	r := &b.recs[i]
+	key, err := keyName(r.Key)
+	if err != nil {
+		return built{}, err
+	}
+	mods, err := modifiers(r.Modifiers)
+	if err != nil {
+		return built{}, err
+	}
+	p := Press{Key: key, Modifiers: mods}
+	where := ""
+	if first && r.Before != nil {
+		ref := r.Ref
+		if ref == "" {
+			ref = r.Before.Focused
+		}
+		if n := b.matcher(r.Before).Node(ref); n != nil {
+			where = b.fieldTitle(n)
+		}
+	}
+	return built{action: p, phrase: pressPhrase(p, where)}, nil
+}
+
+// keyName returns a key as a trail writes it.
+func keyName(k string) (string, error) {
+	switch {
+	case k == " ":
+		return "Space", nil
+	case isOneOf(k, NamedKeys) || utf8.RuneCountInString(k) == 1:
+		return k, nil
+	case keySynonyms[k] != "":
+		return keySynonyms[k], nil
+	}
+	return "", leftOut("replay cannot press the key %q (a press is one character or one of %s)", k, strings.Join(NamedKeys, ", "))
+}
+
+// modifiers returns the held keys as a trail writes them, each once.
+func modifiers(held []string) ([]Modifier, error) {
+	var out []Modifier
+	for _, h := range held {
+		m := Modifier(h)
+		if syn, ok := modifierSynonyms[h]; ok {
+			m = syn
+		}
+		if !isOneOf(string(m), modifierWords) {
+			return nil, leftOut("the held key %q is none of %s", h, strings.Join(modifierWords, ", "))
+		}
+		if !isOneOf(string(m), modifierStrings(out)) {
+			out = append(out, m)
+		}
+	}
+	return out, nil
+}
+
+func (b *builder) navigate(i int) (built, error) {
+	r := &b.recs[i]
+	switch r.Transition {
+	case transitionBack:
+		return built{action: Navigate{To: NavigateBack}, phrase: "go back"}, nil
+	case transitionForward:
+		return built{action: Navigate{To: NavigateForward}, phrase: "go forward"}, nil
+	case transitionReload:
+		return built{action: Navigate{To: NavigateReload}, phrase: "reload the page"}, nil
+	}
+	p, err := b.appPath(r.URL)
+	if err != nil {
+		return built{}, fmt.Errorf("building steps: interaction %d (navigate): %w", r.Seq, err)
+	}
+	return built{action: Navigate{To: EscapeRefs(p)}, phrase: "go to " + p}, nil
+}
+
+func (b *builder) dialog(i int) (built, error) {
+	r := &b.recs[i]
+	d := Dialog{Accept: r.Accept}
+	if r.Accept && r.PromptText != "" {
+		if b.sensitiveTyped(r.PromptText) {
+			name := "dialog-answer"
+			d.PromptText = Ref{Kind: RefSecret, Name: name}.String()
+			b.note(fmt.Sprintf("Interaction %d answered a dialog with a value marked sensitive: it is recorded as ${secret:%s}; provide it as TRAILPIN_SECRET_%s when replaying.", r.Seq, name, secretEnvName(name)), "")
+		} else {
+			d.PromptText = EscapeRefs(r.PromptText)
+		}
+	}
+	return built{action: d, phrase: b.dialogPhrase(r, d)}, nil
+}
+
+func (b *builder) switchTab(i int) (built, error) {
+	r := &b.recs[i]
+	if t := collapseSelectorSpace(r.Title); t != "" && !b.taint.leaks(t) {
+		return built{action: SwitchTab{Title: EscapeRefs(r.Title)}, phrase: fmt.Sprintf("switch to the tab %q", t)}, nil
+	}
+	if r.URL == "" {
+		return built{}, leftOut("the tab has neither a title nor a URL to find it by")
+	}
+	p, err := b.appPath(r.URL)
+	if err != nil {
+		return built{}, fmt.Errorf("building steps: interaction %d (switchTab): %w", r.Seq, err)
+	}
+	return built{action: SwitchTab{URL: EscapeRefs(p)}, phrase: "switch to the tab at " + p}, nil
+}
+
+func (b *builder) assertVisible(i int) (built, error) {
+	r := &b.recs[i]
+	s, _, err := b.on(i)
+	if err != nil {
+		return built{}, err
+	}
+	sel, n, err := b.selector(PurposeAssert, r.Ref, s)
+	if err != nil {
+		return built{}, err
+	}
+	return built{action: AssertVisible{Selector: escapeSelector(sel)}, phrase: b.shownPhrase(s, n, sel)}, nil
+}
+
+func (b *builder) assertNotVisible(i int) (built, error) {
+	r := &b.recs[i]
+	text := r.Text
+	if collapseSelectorSpace(text) == "" {
+		return built{}, leftOut("it names no text")
+	}
+	if b.taint.leaks(text) {
+		return built{}, leftOut("its text is a value marked sensitive")
+	}
+	return built{action: AssertNotVisible{Text: EscapeRefs(text)}, phrase: fmt.Sprintf("check that %s is not shown", quote(text))}, nil
+}
+
+func (b *builder) assertURL(i int) (built, error) {
+	r := &b.recs[i]
+	raw := r.URL
+	if raw == "" {
+		raw = screenURL(r.Before)
+	}
+	if raw == "" {
+		return built{}, leftOut("it names no URL")
+	}
+	p, err := b.appPath(raw)
+	if err != nil {
+		return built{}, fmt.Errorf("building steps: interaction %d (assertUrl): %w", r.Seq, err)
+	}
+	return built{action: AssertURL{URL: EscapeRefs(p)}, phrase: "check that the URL is " + p}, nil
+}
+
+func (b *builder) assertValue(i int) (built, error) {
+	r := &b.recs[i]
+	s, n, err := b.on(i)
+	if err != nil {
+		return built{}, err
+	}
+	if n.Secret || r.Secret != "" {
+		return built{}, leftOut("a secret field's value is never written into a trail; check what the page shows instead")
+	}
+	if b.sensitiveTyped(r.Value) {
+		return built{}, leftOut("the value is marked sensitive")
+	}
+	sel, n, err := b.selector(PurposeAssert, r.Ref, s)
+	if err != nil {
+		return built{}, err
+	}
+	return built{action: AssertValue{Selector: escapeSelector(sel), Value: EscapeRefs(r.Value)}, phrase: valuePhrase(b.fieldTitle(n), r.Value)}, nil
+}
+
+func (b *builder) assertState(i int) (built, error) {
+	r := &b.recs[i]
+	if !isOneOf(r.State, []string{StateChecked, StateDisabled, StateExpanded, StateSelected}) {
+		return built{}, leftOut("its state %q is none of checked, disabled, expanded, selected", r.State)
+	}
+	if r.Want != "true" && r.Want != "false" && (r.Want != "mixed" || r.State != StateChecked) {
+		return built{}, leftOut("its expected value %q is not true or false (or mixed, for checked)", r.Want)
+	}
+	s, _, err := b.on(i)
+	if err != nil {
+		return built{}, err
+	}
+	sel, n, err := b.selector(PurposeAssert, r.Ref, s)
+	if err != nil {
+		return built{}, err
+	}
+	a := AssertState{Selector: escapeSelector(sel), State: r.State, Want: r.Want}
+	return built{action: a, phrase: b.statePhrase(s, n, sel, a)}, nil
+}
+
+// escapeSelector escapes "${" in the values of sel that a trail expands
+// references in (not textRegex, which it does not expand).
+func escapeSelector(sel Selector) Selector {
+	for _, p := range []*string{&sel.Name, &sel.Text, &sel.TestID, &sel.ID, &sel.Label, &sel.Placeholder} {
+		*p = EscapeRefs(*p)
+	}
+	if sel.Within != nil {
+		w := escapeSelector(*sel.Within)
+		sel.Within = &w
+	}
+	return sel
+}
+
+// secretName returns name as a reference name: letters, digits, '_', '-'
+// and '.', starting with a letter, digit or '_'; "secret" when nothing is
+// left.
+func secretName(name string) string {
+	var sb strings.Builder
+	dash := false
+	for _, r := range name {
+		ok := r < utf8.RuneSelf && (r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '_' || r == '-' || r == '.')
+		switch {
+		case ok:
+			sb.WriteRune(r)
+			dash = r == '-'
+		case !dash && sb.Len() > 0:
+			sb.WriteByte('-')
+			dash = true
+		}
+	}
+	s := strings.TrimRight(strings.TrimLeft(sb.String(), "-."), "-")
+	if s == "" {
+		return "secret"
+	}
+	return s
+}
+
+// secretEnvName is the environment variable replay reads a secret from
+// (docs/trail-format.md, References).
+func secretEnvName(name string) string {
+	return strings.NewReplacer("-", "_", ".", "_").Replace(strings.ToUpper(name))
+}
+
+// leaksURL reports whether s, read as a URL, shows a sensitive value once
+// its escapes are undone (alice%40example.com).
+func (b *builder) leaksURL(s string) bool {
+	if !strings.Contains(s, "%") && !strings.Contains(s, "+") {
+		return false
+	}
+	for _, unescape := range []func(string) (string, error){url.PathUnescape, url.QueryUnescape} {
+		if u, err := unescape(s); err == nil && b.taint.leaks(u) {
+			return true
+		}
+	}
+	return false
+}
+
+func firstNonEmpty(s ...string) string {
+	for _, x := range s {
+		if x != "" {
+			return x
+		}
+	}
+	return ""
+}

@@ -1,0 +1,194 @@
+package recorder
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+)
+
+// An unnamedError says that no selector names the element an action is
+// aimed at on its screen: the step becomes a goal for the agent (act).
+type unnamedError struct {
+	reason string
+}
+
+func (e *unnamedError) Error() string { return e.reason }
+
+// A leftOutError says that an interaction cannot be written into a trail
+// (a secret's value, a key replay cannot press): it is left out, with a note.
+type leftOutError struct {
+	reason string
+}
+
+func (e *leftOutError) Error() string { return e.reason }
+
+func unnamed(format string, args ...any) error {
+	return &unnamedError{reason: fmt.Sprintf(format, args...)}
+}
+
+func leftOut(format string, args ...any) error {
+	return &leftOutError{reason: fmt.Sprintf(format, args...)}
+}
+
+// A built action is one interaction converted: the action (nil when it adds
+// none, like a navigation its step's action caused) and the words the
+// step's intent says it with.
+type built struct {
+	action Action
+	phrase string
+}
+
+// steps converts the groups into steps, in order.
+func (b *builder) steps(groups []*group) ([]Step, error) {
+	var steps []Step
+	for _, g := range groups {
+		step, ok, err := b.step(g, len(steps)+1)
+		if err != nil {
+			return nil, err
+		}
+		if ok {
+			steps = append(steps, step)
+		}
+	}
+	return steps, nil
+}
+
+// step builds the step of one group; ok is false when nothing of it can be
+// written down (said in a note).
+func (b *builder) step(g *group, number int) (Step, bool, error) {
+	var phrases []string
+	var keys []string  // the keys of the presses that end the phrases
+	var pressed string // the phrase of the first of them
+	var actions []Action
+	var unnamedWhy []string
+	for k, i := range g.recs {
+		out, err := b.convert(g, k, i)
+		var un *unnamedError
+		var lo *leftOutError
+		switch {
+		case errors.As(err, &un):
+			unnamedWhy = append(unnamedWhy, un.reason)
+		case errors.As(err, &lo):
+			r := &b.recs[i]
+			b.note(fmt.Sprintf("Interaction %d (%s) was left out: %s.", r.Seq, r.Kind, lo.reason),
+				fmt.Sprintf("Interaction %d (%s) was left out: it would write down a value marked sensitive.", r.Seq, r.Kind))
+			continue
+		case err != nil:
+			return Step{}, false, err
+		}
+		switch p, isPress := out.action.(Press); {
+		case isPress && len(keys) > 0:
+			// "press ArrowDown, ArrowDown and Enter"
+			keys = append(keys, keyChord(p))
+			phrases[len(phrases)-1] = strings.Replace(pressed, "press "+keys[0], "press "+andList(keys), 1)
+		case isPress:
+			keys, pressed = []string{keyChord(p)}, out.phrase
+			phrases = append(phrases, out.phrase)
+		case out.phrase != "":
+			keys = nil
+			phrases = append(phrases, out.phrase)
+		}
+		if out.action != nil {
+			actions = append(actions, out.action)
+		}
+	}
+	intent := intentFrom(phrases)
+	if len(unnamedWhy) > 0 {
+		return b.goalStep(g, number, intent, unnamedWhy[0])
+	}
+	if len(actions) == 0 {
+		return Step{}, false, nil
+	}
+	step := Step{Intent: intent, Actions: actions}
+	if g.kind != groupAssert {
+		end, err := b.endOf(g, number)
+		if err != nil {
+			return Step{}, false, err
+		}
+		step.End = end
+	}
+	return b.checked(step, number)
+}
+
+// goalStep is a step whose action no selector names: its intent becomes a
+// goal (act) the agent performs at replay.
+func (b *builder) goalStep(g *group, number int, intent, why string) (Step, bool, error) {
+	first := &b.recs[g.recs[0]]
+	if intent == "" {
+		b.note(fmt.Sprintf("Interaction %d (%s) was left out: %s, and it cannot be said in words either.", first.Seq, first.Kind, why),
+			fmt.Sprintf("Interaction %d (%s) was left out: its element could not be named.", first.Seq, first.Kind))
+		return Step{}, false, nil
+	}
+	b.note(fmt.Sprintf("Step %d (%s) is a goal for the agent to perform (act), not a recording: %s.", number, intent, why),
+		fmt.Sprintf("Step %d (%s) is a goal for the agent to perform (act), not a recording: its element could not be named.", number, intent))
+	return b.checked(Step{Intent: intent, Act: intent}, number)
+}
+
+// checked makes sure a step holds nothing sensitive and loads back as
+// written; a step that would not is left out with a note, never written
+// half right.
+func (b *builder) checked(step Step, number int) (Step, bool, error) {
+	if step.End != nil && step.End.URL != "" && b.leaksURL(step.End.URL) {
+		step.End.URL = ""
+		if len(step.End.Shows) == 0 {
+			step.End = nil
+		}
+		b.note(fmt.Sprintf("Step %d (%s): its end URL would show a value marked sensitive and was left out.", number, step.Intent), "")
+	}
+	leak := false
+	forEachText(&Trail{Steps: []Step{step}}, func(_, text string) {
+		leak = leak || b.taint.leaks(text) || b.leaksURL(text)
+	})
+	if leak {
+		b.note(fmt.Sprintf("Step %d was left out: it would write down a value marked sensitive.", number), "")
+		return Step{}, false, nil
+	}
+	t := &Trail{Title: "steps", App: "app", Start: b.startPath, Steps: []Step{step}}
+	if _, err := MarshalTrail(t); err != nil {
+		b.note(fmt.Sprintf("Step %d (%s) was left out: it cannot be written as a trail step (%v).", number, step.Intent, err),
+			fmt.Sprintf("Step %d was left out: it cannot be written as a trail step.", number))
+		return Step{}, false, nil
+	}
+	return step, true, nil
+}
+
+// convert turns interaction i, the k-th of group g, into its action.
+func (b *builder) convert(g *group, k, i int) (built, error) {
+	r := &b.recs[i]
+	switch r.Kind {
+	case InteractClick:
+		return b.click(i)
+	case InteractType:
+		return b.typeInto(i)
+	case InteractSelect:
+		return b.selectIn(i)
+	case InteractCheck, InteractUncheck:
+		return b.checkBox(i, r.Kind == InteractCheck)
+	case InteractHover:
+		return b.hover(i)
+	case InteractUpload:
+		return b.upload(i)
+	case InteractPress:
+		return b.press(i, k == 0)
+	case InteractNavigate:
+		if k > 0 {
+			return built{}, nil // caused by the step's action; its end URL shows it
+		}
+		return b.navigate(i)
+	case InteractDialog:
+		return b.dialog(i)
+	case InteractSwitchTab:
+		return b.switchTab(i)
+	case InteractAssertVisible:
+		return b.assertVisible(i)
+	case InteractAssertNotVisible:
+		return b.assertNotVisible(i)
+	case InteractAssertURL:
+		return b.assertURL(i)
+	case InteractAssertValue:
+		return b.assertValue(i)
+	case InteractAssertState:
+		return b.assertState(i)
+	}
+	return built{}, leftOut("the host does not know this kind of interaction")
+}
