@@ -106,6 +106,11 @@ func (b *builder) thing(s *Screen, n *Node, sel Selector) string {
 	word := roleWords[n.Role]
 	var out string
 	switch {
+	case t == "" && n.Secret && controlRoles[n.Role]:
+		out = "the secret field"
+	case t == "" && (n.Secret || b.taint.leaks(n.Text) || b.taint.leaks(n.Name)):
+		// Its index counts elements of its role, not sensitive texts.
+		out = "the text marked sensitive"
 	case t != "" && word != "":
 		out = "the " + ordinal(sel.Index) + t + " " + word
 	case t != "":

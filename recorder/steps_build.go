@@ -68,6 +68,7 @@ func (b *builder) step(g *group, number int) (Step, bool, error) {
 		switch {
 		case errors.As(err, &un):
 			unnamedWhy = append(unnamedWhy, un.reason)
+			out = built{phrase: b.unnamedPhrase(i)}
 		case errors.As(err, &lo):
 			r := &b.recs[i]
 			b.note(fmt.Sprintf("Interaction %d (%s) was left out: %s.", r.Seq, r.Kind, lo.reason),
@@ -191,4 +192,52 @@ func (b *builder) convert(g *group, k, i int) (built, error) {
 		return b.assertState(i)
 	}
 	return built{}, leftOut("the host does not know this kind of interaction")
+}
+
+// unnamedPhrase says in words what interaction i did when no selector names
+// its element: the words become the goal the agent performs. "" when the
+// element is not known either.
+func (b *builder) unnamedPhrase(i int) string {
+	r := &b.recs[i]
+	if r.Before == nil || r.Ref == "" {
+		return ""
+	}
+	m := b.matcher(r.Before)
+	p, ok := m.position(r.Ref)
+	if !ok {
+		return ""
+	}
+	// What a click lands in is the control around it, shown or not.
+	if r.Kind != InteractAssertVisible && !controlRoles[m.nodes[p].Role] {
+		for a := m.parent[p]; a >= 0; a = m.parent[a] {
+			if controlRoles[m.nodes[a].Role] {
+				p = a
+				break
+			}
+		}
+	}
+	n := m.nodes[p]
+	switch r.Kind {
+	case InteractClick:
+		return b.clickPhrase(r.Before, n, Selector{}, Tap{Count: r.Count})
+	case InteractHover:
+		return "hover over " + b.thing(r.Before, n, Selector{})
+	case InteractType:
+		if r.Secret != "" || n.Secret {
+			return enterSecretPhrase(n, b.fieldTitle(n))
+		}
+		if b.sensitiveTyped(r.Value) {
+			return ""
+		}
+		return typePhrase(r.Value, b.fieldTitle(n))
+	case InteractSelect:
+		return selectPhrase(r.Options, b.fieldTitle(n))
+	case InteractCheck, InteractUncheck:
+		return b.togglePhrase(n, r.Kind == InteractCheck)
+	case InteractUpload:
+		return uploadPhrase(r.Files, b.fieldTitle(n))
+	case InteractAssertVisible:
+		return b.shownPhrase(r.Before, n, Selector{})
+	}
+	return ""
 }

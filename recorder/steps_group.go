@@ -1,6 +1,7 @@
 package recorder
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -377,6 +378,9 @@ func (b *builder) start(groups []*group) (string, []*group, error) {
 	p, err := b.appPath(raw)
 	if err != nil {
 		return "", nil, fmt.Errorf("building steps: the start page: %w", err)
+	}
+	if b.taint.leaks(p) || b.leaksURL(p) {
+		return "", nil, errors.New("building steps: the trail would start at a URL that shows a value marked sensitive; record it from a page whose address holds none")
 	}
 	return p, groups, nil
 }

@@ -242,7 +242,7 @@ func accountPage(doc string, dialogOpen bool) *Screen {
 		))
 	}
 	main := []*selSpec{
-		leaf(doc+"-who", "generic", "Signed in as "+testSensitive),
+		el(doc+"-who", "generic", selInline(), selKids(selTxt("Signed in as"), leaf(doc+"-who-email", "generic", testSensitive))),
 		leaf(doc+"-h1", "heading", "Account", level(1)),
 		el(doc+"-addrs", "list", selName("Email addresses"), selKids(
 			row("a", testSensitive, "Primary"),

@@ -1,6 +1,7 @@
 package recorder
 
 import (
+	"errors"
 	"slices"
 	"strings"
 	"testing"
@@ -351,4 +352,308 @@ func TestBuildStepsGrouping(t *testing.T) {
 			},
 		},
 	})
+}
+
+func TestBuildStepsSecrets(t *testing.T) {
+	runStepsCases(t, []stepsCase{
+		{
+			name: "a secret field is typed from its secret",
+			rec: func() (*session, *Screen) {
+				l := loginPage("ada", "false", false)
+				return newSession().click(l, "pass").secret(l, "pass", "password").click(l, "signin"), productsPage("products", "", 0, "")
+			},
+			want: []string{
+				"Enter the password into Password :: type => /login",
+				`Click the Sign in button :: tap => /products {role: heading, name: Products} {role: list, name: Products} {role: searchbox, name: "Search products"}`,
+			},
+			secrets: []string{"password"},
+		},
+		{
+			name: "a secret name that is not a reference name is made one",
+			rec: func() (*session, *Screen) {
+				l := loginPage("ada", "false", false)
+				return newSession().secret(l, "pass", "demo password!"), l
+			},
+			want:    []string{"Enter the password into Password :: type => /login"},
+			notes:   []string{`the secret name "demo password!" is not a reference name`, "${secret:demo-password}"},
+			secrets: []string{"demo-password"},
+		},
+		{
+			name: "a secret field's value sent by mistake is never written",
+			rec: func() (*session, *Screen) {
+				l := loginPage("ada", "false", false)
+				return newSession().typ(l, "pass", testPassword), l
+			},
+			want:    []string{"Enter the password into Password :: type => /login"},
+			notes:   []string{"typed a secret or sensitive value into Password", "TRAILPIN_SECRET_PASSWORD"},
+			secrets: []string{"password"},
+		},
+		{
+			name: "text marked sensitive stays out of selectors, intents and ends",
+			rec: func() (*session, *Screen) {
+				a := accountPage("acct", false)
+				s := newSession().mark(a, "acct-who-email").assertVisible(a, "acct-who-email").assertVisible(a, "acct-addr-text-a").
+					click(a, "acct-addr-rm-a")
+				return s, accountPage("acct", true)
+			},
+			start: "/account",
+			want: []string{
+				"Check that the text marked sensitive is shown :: assertVisible",
+				"Check that the text marked sensitive is shown :: assertVisible",
+				`Click the first Remove button :: tap => /account {role: dialog, name: "Remove address"}`,
+			},
+		},
+		{
+			name: "a value typed before it was marked sensitive is typed from a secret",
+			rec: func() (*session, *Screen) {
+				a := accountPage("acct", false)
+				s := newSession().typ(a, "acct-new", "alic").click(a, "acct-h1").typ(a, "acct-new", testSensitive).
+					mark(a, "acct-addr-text-a")
+				return s, a
+			},
+			start: "/account",
+			want: []string{
+				"Enter the secret value into New address :: type => /account",
+				"Click the Account heading :: tap => /account",
+				"Enter the secret value into New address :: type => /account",
+			},
+			notes:   []string{"${secret:new-address}", "TRAILPIN_SECRET_NEW_ADDRESS"},
+			secrets: []string{"new-address"},
+		},
+		{
+			name: "assertions that would write a secret or sensitive value are left out",
+			rec: func() (*session, *Screen) {
+				l := loginPage("ada", "false", false)
+				a := accountPage("acct", false)
+				s := newSession().assertValue(l, "pass", testPassword).mark(a, "acct-who-email").
+					assertNotVisible(a, testSensitive).assertValue(a, "acct-new", testSensitive).assertURL(a)
+				return s, a
+			},
+			want: []string{"Check that the URL is /account :: assertUrl"},
+			notes: []string{
+				"Interaction 1 (assertValue) was left out: a secret field's value is never written into a trail",
+				"Interaction 3 (assertNotVisible) was left out: its text is a value marked sensitive",
+				"Interaction 4 (assertValue) was left out: the value is marked sensitive",
+			},
+		},
+		{
+			name: "values the caller marks sensitive are kept out too",
+			rec: func() (*session, *Screen) {
+				a := accountPage("acct", false)
+				return newSession().assertVisible(a, "acct-addr-text-b").click(a, "acct-addr-rm-b"), a
+			},
+			opts: BuildOptions{Sensitive: []string{"billing@example.org"}},
+			want: []string{
+				"Check that the text marked sensitive is shown :: assertVisible",
+				"Click the second Remove button :: tap => /account",
+			},
+		},
+		{
+			name: "a navigation to a URL showing a sensitive value is left out",
+			rec: func() (*session, *Screen) {
+				a := accountPage("acct", false)
+				return newSession().mark(a, "acct-addr-text-a").click(a, "acct-h1").nav("/users/alice%40example.com", "typed"), a
+			},
+			want:  []string{"Click the Account heading :: tap"},
+			notes: []string{"Step 2 was left out: it would write down a value marked sensitive"},
+		},
+	})
+}
+
+func TestBuildStepsWhatCannotBeRecorded(t *testing.T) {
+	runStepsCases(t, []stepsCase{
+		{
+			name: "an element missing from its screen makes the step a goal for the agent",
+			rec: func() (*session, *Screen) {
+				p := productsPage("products", "", 0, "")
+				s := newSession().click(p, "products-home").click(p, "e999")
+				s.recs[1].Ref = "e999"
+				return s, p
+			},
+			want: []string{
+				"Click the Trailpin Shop link :: tap => /products",
+			},
+			notes: []string{"Interaction 2 (click) was left out: its element e999 is not on the screen captured before it"},
+		},
+		{
+			name: "a hidden element no selector can name makes the step a goal",
+			rec: func() (*session, *Screen) {
+				sc := shopPage("/help", "help", "Help",
+					leaf("faq", "button", "Show answers"),
+					el("answers", "region", selName("Answers"), selHidden(), selKids(leaf("answer-1", "button", "Contact support"))),
+				)
+				return newSession().click(sc, "answer-1").click(sc, "faq"), sc
+			},
+			start: "/help",
+			want: []string{
+				"Click the Contact support button :: act",
+				"Click the Show answers button :: tap => /help",
+			},
+			notes: []string{"Step 1 (Click the Contact support button) is a goal for the agent to perform (act), not a recording: no selector names its element alone", "the element is hidden"},
+		},
+		{
+			name: "a click without a screen is left out",
+			rec: func() (*session, *Screen) {
+				p := productsPage("products", "", 0, "")
+				s := newSession().click(p, "products-home").click(p, "products-h1")
+				s.recs[1].Before = nil
+				return s, p
+			},
+			want:  []string{"Click the Trailpin Shop link :: tap"},
+			notes: []string{"Interaction 2 (click) was left out: the click has no screen captured before it"},
+		},
+		{
+			name: "a key replay cannot press is left out, the typing stays",
+			rec: func() (*session, *Screen) {
+				p := productsPage("products", "", 0, "")
+				s := newSession().typ(p, "products-q", "iphone").press(p, "Unidentified").press(p, "Return")
+				return s, p
+			},
+			want:  []string{"Type iphone into Search products and press Enter :: type, press => /products"},
+			notes: []string{`Interaction 2 (press) was left out: replay cannot press the key "Unidentified"`},
+		},
+		{
+			name: "a held key replay does not know is left out",
+			rec: func() (*session, *Screen) {
+				p := productsPage("products", "", 0, "")
+				s := newSession().clickWith(p, "products-home", func(it *Interaction) { it.Modifiers = []string{"Hyper"} }).
+					click(p, "products-h1")
+				return s, p
+			},
+			want:  []string{"Click the Products heading :: tap => /products"},
+			notes: []string{`the held key "Hyper" is none of Alt, Control, Meta, Shift`},
+		},
+		{
+			name: "an unknown kind and a select without options are said in notes",
+			rec: func() (*session, *Screen) {
+				c := checkoutPage("co", checkoutState{})
+				s := newSession().add("scroll", c, "co-h1", nil).choose(c, "co-country").click(c, "co-apply")
+				return s, c
+			},
+			want: []string{"Click the Apply button :: tap => /checkout"},
+			notes: []string{
+				`Interaction 1 has a kind this host does not know ("scroll")`,
+				"Interaction 2 (select) was left out: no option was chosen",
+			},
+		},
+		{
+			name: "text holding ${ stays literal",
+			rec: func() (*session, *Screen) {
+				sc := shopPage("/promo", "promo", "Promo",
+					leaf("hint", "paragraph", "Type ${code} to save"),
+					el("code", "textbox", labelled("Code ${x}")),
+				)
+				return newSession().typ(sc, "code", "${param:coupon}").assertVisible(sc, "hint"), sc
+			},
+			start: "/promo",
+			want: []string{
+				"Type ${param:coupon} into Code ${x} :: type => /promo",
+				`Check that "Type ${code} to save" is shown :: assertVisible`,
+			},
+		},
+		{
+			name: "a box hidden behind its styled label is checked by clicking the label",
+			rec: func() (*session, *Screen) {
+				sc := shopPage("/settings", "settings", "Settings",
+					el("news-label", "generic", selTag("label"), selKids(
+						el("news", "checkbox", selName("Newsletter"), selText(""), checked("false"), selHidden()),
+						selTxt("Newsletter"),
+					)),
+				)
+				return newSession().check(sc, "news"), sc
+			},
+			start: "/settings",
+			want:  []string{"Check Newsletter :: tap => /settings"},
+		},
+		{
+			name: "switches and radio buttons",
+			rec: func() (*session, *Screen) {
+				sc := shopPage("/settings", "settings", "Settings",
+					el("dark", "switch", selName("Dark mode"), selText(""), checked("true")),
+					el("ship", "radiogroup", selName("Shipping"), selKids(
+						el("std", "radio", selName("Standard"), selText(""), checked("true")),
+						el("exp", "radio", selName("Express"), selText(""), checked("false")),
+					)),
+				)
+				return newSession().click(sc, "dark").click(sc, "exp").uncheck(sc, "dark"), sc
+			},
+			start: "/settings",
+			want: []string{
+				"Turn off Dark mode :: uncheck => /settings",
+				"Choose Express :: check => /settings",
+				"Turn off Dark mode :: uncheck => /settings",
+			},
+		},
+	})
+}
+
+func TestBuildStepsErrors(t *testing.T) {
+	login := loginPage("ada", "false", false)
+	tests := []struct {
+		name  string
+		rec   func() []RecordedInteraction
+		base  string
+		check func(error) bool
+		say   string
+	}{
+		{"no interactions", func() []RecordedInteraction { return nil }, shopOrigin,
+			func(err error) bool { return errors.Is(err, ErrNoSteps) }, "no steps"},
+		{"every step undone", func() []RecordedInteraction {
+			return newSession().typ(login, "user", "ada").undo().recs
+		}, shopOrigin, func(err error) bool { return errors.Is(err, ErrNoSteps) }, "no steps"},
+		{"only navigations", func() []RecordedInteraction {
+			return newSession().nav("/login", "typed").nav("/cart", "typed").recs
+		}, shopOrigin, func(err error) bool { return errors.Is(err, ErrNoSteps) }, "no steps"},
+		{"a navigation to another origin", func() []RecordedInteraction {
+			s := newSession().typ(login, "user", "ada").nav("/x", "typed")
+			s.recs[1].URL = "https://evil.example/x"
+			return s.recs
+		}, shopOrigin, isForeign, "https://evil.example"},
+		{"a start on another origin", func() []RecordedInteraction {
+			s := newSession().typ(login, "user", "ada")
+			s.recs[0].URL = "http://localhost:3000/login"
+			return s.recs
+		}, shopOrigin, isForeign, "not the app's origin " + shopOrigin},
+		{"a step ending on another origin", func() []RecordedInteraction {
+			other := loginPage("", "false", false)
+			other.URL = "https://id.example/login"
+			s := newSession().click(login, "signin").nav("/x", "link")
+			s.recs = append(s.recs, RecordedInteraction{Interaction: Interaction{Seq: 3, Kind: InteractAssertURL, URL: other.URL}, Before: other})
+			return s.recs
+		}, shopOrigin, isForeign, "step 1 ends on another origin"},
+		{"a base URL that is no origin", func() []RecordedInteraction {
+			return newSession().typ(login, "user", "ada").recs
+		}, "localhost:3000", func(err error) bool { return err != nil }, "is not an http or https origin"},
+		{"a start showing a sensitive value", func() []RecordedInteraction {
+			s := newSession().typ(login, "user", "ada")
+			s.recs[0].URL = shopOrigin + "/login?user=" + testSensitive
+			return s.recs
+		}, shopOrigin, func(err error) bool { return err != nil }, "value marked sensitive"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			bt, err := BuildSteps(tt.rec(), nil, BuildOptions{BaseURL: tt.base, Sensitive: []string{testSensitive}})
+			if err == nil || !tt.check(err) || !strings.Contains(err.Error(), tt.say) {
+				t.Fatalf("BuildSteps() = %v, %v; want an error saying %q", bt, err, tt.say)
+			}
+			if strings.Contains(err.Error(), testSensitive) {
+				t.Errorf("BuildSteps() error %q shows the sensitive value", err)
+			}
+		})
+	}
+}
+
+func isForeign(err error) bool {
+	var fo *ForeignOriginError
+	return errors.As(err, &fo)
+}
+
+func TestBuildStepsBaseURLFromTheRecording(t *testing.T) {
+	l := loginPage("", "false", false)
+	s := newSession().typ(l, "user", "ada").nav("/x", "typed")
+	s.recs[1].URL = "http://127.0.0.1:9999/x"
+	_, err := BuildSteps(s.recs, nil, BuildOptions{})
+	if !isForeign(err) || !strings.Contains(err.Error(), shopOrigin) {
+		t.Errorf("BuildSteps() without a base URL = %v, want a *ForeignOriginError against %s, the first URL's origin", err, shopOrigin)
+	}
 }
