@@ -131,8 +131,9 @@ func (b *builder) thing(s *Screen, n *Node, sel Selector) string {
 	return out
 }
 
-// scopeTitle names the container a within selector resolves to: its name,
-// or for a row its title.
+// scopeTitle names the container a within selector resolves to: a row or
+// card by its title ("iPhone 17"), another container by its name and kind
+// ("the Remove address dialog").
 func (b *builder) scopeTitle(s *Screen, within Selector) string {
 	m := b.matcher(s)
 	got, err := m.Match(within)
@@ -141,6 +142,9 @@ func (b *builder) scopeTitle(s *Screen, within Selector) string {
 	}
 	n := got[0]
 	if t := b.usableText(n.Name, maxIntentName); t != "" && !(rowRoles[n.Role] && n.Name == collapseSelectorSpace(n.Text)) {
+		if word := roleWords[n.Role]; word != "" && !rowRoles[n.Role] {
+			return "the " + t + " " + word
+		}
 		return t
 	}
 	if p, ok := m.position(n.Ref); ok {

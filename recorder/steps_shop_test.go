@@ -233,7 +233,10 @@ func receiptPage(doc string) *Screen {
 // accountPage is /account: the signed-in address in the banner (which the
 // person marks sensitive), the addresses on file, and a dialog when
 // removing one is being confirmed.
-func accountPage(doc string, dialogOpen bool) *Screen {
+func accountPage(doc string, dialogOpen bool) *Screen { return accountPageWith(doc, dialogOpen, true) }
+
+// accountPageWith is accountPage, with or without the billing address.
+func accountPageWith(doc string, dialogOpen, billing bool) *Screen {
 	row := func(key, addr, kind string) *selSpec {
 		return el(doc+"-addr-"+key, "listitem", selKids(
 			leaf(doc+"-addr-text-"+key, "generic", addr),
@@ -241,13 +244,14 @@ func accountPage(doc string, dialogOpen bool) *Screen {
 			leaf(doc+"-addr-rm-"+key, "button", "Remove"),
 		))
 	}
+	addrs := []*selSpec{row("a", testSensitive, "Primary")}
+	if billing {
+		addrs = append(addrs, row("b", "billing@example.org", "Billing"))
+	}
 	main := []*selSpec{
 		el(doc+"-who", "generic", selInline(), selKids(selTxt("Signed in as"), leaf(doc+"-who-email", "generic", testSensitive))),
 		leaf(doc+"-h1", "heading", "Account", level(1)),
-		el(doc+"-addrs", "list", selName("Email addresses"), selKids(
-			row("a", testSensitive, "Primary"),
-			row("b", "billing@example.org", "Billing"),
-		)),
+		el(doc+"-addrs", "list", selName("Email addresses"), selKids(addrs...)),
 		el(doc+"-new", "textbox", labelled("New address")),
 		leaf(doc+"-add", "button", "Add address"),
 	}
