@@ -50,7 +50,32 @@ func (b *builder) steps(groups []*group) ([]Step, error) {
 			steps = append(steps, step)
 		}
 	}
-	return steps, nil
+	return b.loadable(steps), nil
+}
+
+// loadable returns the steps that MarshalTrail can write (so LoadTrail
+// reads them back equal). Recorded values a trail cannot hold (a role the
+// format does not know, text that is not UTF-8) are rare: the whole trail
+// is checked once, and only when it fails each step on its own; a step that
+// would not load is left out with a note, never written half right.
+func (b *builder) loadable(steps []Step) []Step {
+	check := func(steps ...Step) error {
+		_, err := MarshalTrail(&Trail{Title: "steps", App: "app", Start: b.startPath, Steps: steps})
+		return err
+	}
+	if len(steps) == 0 || check(steps...) == nil {
+		return steps
+	}
+	var kept []Step
+	for _, step := range steps {
+		if err := check(step); err != nil {
+			b.note(fmt.Sprintf("The step %q was left out: it cannot be written as a trail step (%v).", step.Intent, err),
+				"A step was left out: it cannot be written as a trail step.")
+			continue
+		}
+		kept = append(kept, step)
+	}
+	return kept
 }
 
 // step builds the step of one group; ok is false when nothing of it can be
@@ -67,8 +92,17 @@ func (b *builder) step(g *group, number int) (Step, bool, error) {
 		var lo *leftOutError
 		switch {
 		case errors.As(err, &un):
-			unnamedWhy = append(unnamedWhy, un.reason)
 			out = built{phrase: b.unnamedPhrase(i)}
+			if out.phrase == "" {
+				// Neither a selector nor words for it: the rest of the step
+				// (a dialog it opened, the keys pressed in it) means nothing
+				// on its own.
+				r := &b.recs[i]
+				b.note(fmt.Sprintf("Interaction %d (%s) was left out with the rest of its step: %s, and it cannot be said in words either.", r.Seq, r.Kind, un.reason),
+					fmt.Sprintf("Interaction %d (%s) was left out with the rest of its step: its element could not be named.", r.Seq, r.Kind))
+				return Step{}, false, nil
+			}
+			unnamedWhy = append(unnamedWhy, un.reason)
 		case errors.As(err, &lo):
 			r := &b.recs[i]
 			b.note(fmt.Sprintf("Interaction %d (%s) was left out: %s.", r.Seq, r.Kind, lo.reason),
@@ -95,7 +129,7 @@ func (b *builder) step(g *group, number int) (Step, bool, error) {
 	}
 	intent := intentFrom(phrases)
 	if len(unnamedWhy) > 0 {
-		return b.goalStep(g, number, intent, unnamedWhy[0])
+		return b.goalStep(number, intent, unnamedWhy[0])
 	}
 	if len(actions) == 0 {
 		return Step{}, false, nil
@@ -113,21 +147,14 @@ func (b *builder) step(g *group, number int) (Step, bool, error) {
 
 // goalStep is a step whose action no selector names: its intent becomes a
 // goal (act) the agent performs at replay.
-func (b *builder) goalStep(g *group, number int, intent, why string) (Step, bool, error) {
-	first := &b.recs[g.recs[0]]
-	if intent == "" {
-		b.note(fmt.Sprintf("Interaction %d (%s) was left out: %s, and it cannot be said in words either.", first.Seq, first.Kind, why),
-			fmt.Sprintf("Interaction %d (%s) was left out: its element could not be named.", first.Seq, first.Kind))
-		return Step{}, false, nil
-	}
+func (b *builder) goalStep(number int, intent, why string) (Step, bool, error) {
 	b.note(fmt.Sprintf("Step %d (%s) is a goal for the agent to perform (act), not a recording: %s.", number, intent, why),
-		fmt.Sprintf("Step %d (%s) is a goal for the agent to perform (act), not a recording: its element could not be named.", number, intent))
+		fmt.Sprintf("Step %d is a goal for the agent to perform (act), not a recording: its element could not be named.", number))
 	return b.checked(Step{Intent: intent, Act: intent}, number)
 }
 
-// checked makes sure a step holds nothing sensitive and loads back as
-// written; a step that would not is left out with a note, never written
-// half right.
+// checked makes sure a step holds nothing sensitive; a step that would is
+// left out with a note.
 func (b *builder) checked(step Step, number int) (Step, bool, error) {
 	if step.End != nil && step.End.URL != "" && b.leaksURL(step.End.URL) {
 		step.End.URL = ""
@@ -142,12 +169,6 @@ func (b *builder) checked(step Step, number int) (Step, bool, error) {
 	})
 	if leak {
 		b.note(fmt.Sprintf("Step %d was left out: it would write down a value marked sensitive.", number), "")
-		return Step{}, false, nil
-	}
-	t := &Trail{Title: "steps", App: "app", Start: b.startPath, Steps: []Step{step}}
-	if _, err := MarshalTrail(t); err != nil {
-		b.note(fmt.Sprintf("Step %d (%s) was left out: it cannot be written as a trail step (%v).", number, step.Intent, err),
-			fmt.Sprintf("Step %d was left out: it cannot be written as a trail step.", number))
 		return Step{}, false, nil
 	}
 	return step, true, nil

@@ -357,21 +357,19 @@ func (b *builder) keyTarget(i int) (target, bool) {
 	return target{doc: documentOf(r.Before), ref: ref}, true
 }
 
-// start takes the navigations before the first other step out of the
-// groups (they only say where the trail starts) and returns the start path:
-// the page of the first remaining step's first interaction.
+// start takes the navigations (and switches to the tab the recording goes
+// on in) before the first other step out of the groups: they only say
+// where the trail starts, and replay opens a fresh tab there. It returns
+// the start path: the page of the first remaining step's first interaction.
 func (b *builder) start(groups []*group) (string, []*group, error) {
-	for len(groups) > 0 && groups[0].kind == groupNavigate {
+	for len(groups) > 0 && b.onlyMoves(groups[0]) {
 		groups = groups[1:]
 	}
 	if len(groups) == 0 {
 		return "", nil, ErrNoSteps
 	}
 	first := &b.recs[groups[0].recs[0]]
-	raw := first.URL
-	if raw == "" && first.Before != nil {
-		raw = first.Before.URL
-	}
+	raw := b.pageOf(groups[0].recs[0])
 	if raw == "" {
 		return "", nil, fmt.Errorf("building steps: interaction %d, the first of the trail, has no URL, so the trail has no start; the extension must report the page's URL with every interaction", first.Seq)
 	}
@@ -383,4 +381,44 @@ func (b *builder) start(groups []*group) (string, []*group, error) {
 		return "", nil, errors.New("building steps: the trail would start at a URL that shows a value marked sensitive; record it from a page whose address holds none")
 	}
 	return p, groups, nil
+}
+
+// pageOf returns the URL of the page interaction i happened on: its own,
+// else the last one known before it, else the first one known after it (a
+// dialog reported without one shows on the page the next interaction is
+// on). A tab switch reports the new tab's URL, which is not where it
+// happened, unless nothing else is known.
+func (b *builder) pageOf(i int) string {
+	url := func(r *RecordedInteraction) string {
+		if r.URL != "" {
+			return r.URL
+		}
+		return screenURL(r.Before)
+	}
+	for k := i; k >= 0; k-- {
+		r := &b.recs[k]
+		if r.Kind == InteractSwitchTab && k == i {
+			continue
+		}
+		if u := url(r); u != "" {
+			return u
+		}
+	}
+	for k := i + 1; k < len(b.recs); k++ {
+		if u := url(&b.recs[k]); u != "" {
+			return u
+		}
+	}
+	return ""
+}
+
+// onlyMoves reports whether g only goes somewhere: navigations and tab
+// switches.
+func (b *builder) onlyMoves(g *group) bool {
+	for _, i := range g.recs {
+		if !b.is(i, InteractNavigate, InteractSwitchTab) {
+			return false
+		}
+	}
+	return true
 }

@@ -463,17 +463,16 @@ func TestBuildStepsSecrets(t *testing.T) {
 func TestBuildStepsWhatCannotBeRecorded(t *testing.T) {
 	runStepsCases(t, []stepsCase{
 		{
-			name: "an element missing from its screen makes the step a goal for the agent",
+			name: "an element missing from its screen is left out, with what it caused",
 			rec: func() (*session, *Screen) {
 				p := productsPage("products", "", 0, "")
-				s := newSession().click(p, "products-home").click(p, "e999")
-				s.recs[1].Ref = "e999"
+				s := newSession().click(p, "products-home").click(p, "e999").dialog("confirm", "Sure?", true, "")
 				return s, p
 			},
 			want: []string{
 				"Click the Trailpin Shop link :: tap => /products",
 			},
-			notes: []string{"Interaction 2 (click) was left out: its element e999 is not on the screen captured before it"},
+			notes: []string{"Interaction 2 (click) was left out with the rest of its step: its element e999 is not on the screen captured before it, and it cannot be said in words either"},
 		},
 		{
 			name: "a hidden element no selector can name makes the step a goal",
@@ -500,7 +499,7 @@ func TestBuildStepsWhatCannotBeRecorded(t *testing.T) {
 				return s, p
 			},
 			want:  []string{"Click the Trailpin Shop link :: tap"},
-			notes: []string{"Interaction 2 (click) was left out: the click has no screen captured before it"},
+			notes: []string{"Interaction 2 (click) was left out with the rest of its step: the click has no screen captured before it"},
 		},
 		{
 			name: "a key replay cannot press is left out, the typing stays",
