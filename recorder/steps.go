@@ -132,12 +132,13 @@ type builder struct {
 	sensitive []string
 	startPath string
 
-	matchers map[*Screen]*Matcher
-	notes    []string
+	matchers  map[*Screen]*Matcher
+	positions map[*Screen]map[string]int32
+	notes     []string
 }
 
 func newBuilder(recs []RecordedInteraction, final *Screen, o BuildOptions) (*builder, error) {
-	b := &builder{final: final, matchers: map[*Screen]*Matcher{}}
+	b := &builder{final: final, matchers: map[*Screen]*Matcher{}, positions: map[*Screen]map[string]int32{}}
 	b.recs = inSeqOrder(recs)
 	base := o.BaseURL
 	if base == "" {

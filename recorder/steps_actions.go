@@ -30,15 +30,40 @@ func (b *builder) on(i int) (*Screen, *Node, error) {
 
 // selector generates the selector for ref on s, and the element it names.
 func (b *builder) selector(purpose Purpose, ref string, s *Screen) (Selector, *Node, error) {
-	sel, err := Generate(purpose, ref, s, b.sensitive)
+	sel, n, err := b.generate(purpose, ref, s)
 	if err != nil {
 		return Selector{}, nil, unnamed("no selector names its element alone (%v)", err)
 	}
-	rt, err := Retarget(purpose, ref, s)
+	return sel, n, nil
+}
+
+// generate is Generate on the screen's Matcher, which the builder keeps for
+// the whole recording: a recording names many elements on each screen, and
+// indexing a 10k-element screen again for each costs more than the search
+// itself. It returns the element Generate names (retargeted). The tests
+// check that every selector it gives is the one Generate gives.
+func (b *builder) generate(purpose Purpose, ref string, s *Screen) (Selector, *Node, error) {
+	g, err := newGenerator(purpose, ref, b.matcher(s), b.sensitive)
 	if err != nil {
-		return Selector{}, nil, unnamed("no selector names its element alone (%v)", err)
+		return Selector{}, nil, err
 	}
-	return sel, b.matcher(s).Node(rt), nil
+	best, ok := g.best()
+	if !ok {
+		return Selector{}, nil, fmt.Errorf("generating a selector for %s: no combination of its properties, scopes and index names it alone", describeNode(g.node))
+	}
+	if err := g.verify(best.sel); err != nil {
+		return Selector{}, nil, err
+	}
+	return best.sel, g.node, nil
+}
+
+// retarget is Retarget on the screen's Matcher.
+func (b *builder) retarget(purpose Purpose, ref string, s *Screen) (string, error) {
+	g, err := newGenerator(purpose, ref, b.matcher(s), nil)
+	if err != nil {
+		return "", err
+	}
+	return g.node.Ref, nil
 }
 
 func (b *builder) click(i int) (built, error) {
@@ -174,7 +199,7 @@ func (b *builder) checkBox(i int, check bool) (built, error) {
 	}
 	m := b.matcher(s)
 	box := r.Ref
-	if rt, err := Retarget(PurposeTap, r.Ref, s); err == nil {
+	if rt, err := b.retarget(PurposeTap, r.Ref, s); err == nil {
 		box = rt
 	}
 	if p, ok := m.position(box); ok && !m.shown[p] {

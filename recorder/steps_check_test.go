@@ -134,6 +134,9 @@ func checkSelectorsNameTargets(t *testing.T, recs []RecordedInteraction, final *
 			if want := targetsOf(t, r); !slices.Contains(want, got[0].Ref) {
 				t.Errorf("interaction %d (%s on %s): selector %s names %s, want one of %v", r.Seq, r.Kind, r.Ref, sel, got[0].Ref, want)
 			}
+			if gen, err := Generate(purposeOf(out.action), got[0].Ref, r.Before, b.sensitive); err != nil || gen.String() != expanded.String() {
+				t.Errorf("interaction %d (%s on %s): selector %s is not what Generate(%s, %s) gives: %s, %v", r.Seq, r.Kind, r.Ref, expanded, purposeOf(out.action), got[0].Ref, gen, err)
+			}
 		}
 	}
 }
@@ -188,4 +191,17 @@ func expandSelector(sel Selector) (Selector, error) {
 		sel.Within = &w
 	}
 	return sel, nil
+}
+
+// purposeOf is the purpose an action's selector is generated for.
+func purposeOf(a Action) Purpose {
+	switch a.Kind() {
+	case ActionType:
+		return PurposeType
+	case ActionSelect:
+		return PurposeSelect
+	case ActionAssertVisible, ActionAssertValue, ActionAssertState:
+		return PurposeAssert
+	}
+	return PurposeTap
 }

@@ -182,27 +182,24 @@ func (b *builder) endShows(before, after *Screen) []Selector {
 func (b *builder) endCandidates(mb, ma *Matcher) []endCandidate {
 	var old map[string]int32
 	if mb != nil && documentOf(mb.screen) == documentOf(ma.screen) {
-		old = make(map[string]int32, len(mb.nodes))
-		for p, ref := range mb.refs {
-			old[ref] = int32(p)
-		}
+		old = b.refPositions(mb)
 	}
 	var cands []endCandidate
 	for p, n := range ma.nodes {
 		if !ma.shown[p] || n.Secret || n.AriaHidden {
 			continue
 		}
-		class := endClass(n)
-		if class == endNone {
-			continue
+		// Most nodes are as they were: that is settled first, cheaply.
+		appeared := true
+		if q, ok := old[n.Ref]; ok && mb.shown[q] {
+			if !changed(mb.nodes[q], n) {
+				continue
+			}
+			appeared = false
 		}
-		c := endCandidate{pos: int32(p), class: class, level: n.Level}
-		if q, ok := old[n.Ref]; !ok || !mb.shown[q] {
-			c.appeared = true
-		} else if !changed(mb.nodes[q], n) {
-			continue
+		if class := endClass(n); class != endNone {
+			cands = append(cands, endCandidate{pos: int32(p), class: class, appeared: appeared, level: n.Level})
 		}
-		cands = append(cands, c)
 	}
 	sort.SliceStable(cands, func(i, j int) bool {
 		a, c := cands[i], cands[j]
@@ -325,4 +322,18 @@ func isNotFound(err error) bool {
 
 func hasDigit(s string) bool {
 	return strings.IndexFunc(s, unicode.IsDigit) >= 0
+}
+
+// refPositions maps the refs of m's screen to their positions, built once
+// per screen: the screen before one step is the screen after the last.
+func (b *builder) refPositions(m *Matcher) map[string]int32 {
+	if pos, ok := b.positions[m.screen]; ok {
+		return pos
+	}
+	pos := make(map[string]int32, len(m.refs))
+	for p, ref := range m.refs {
+		pos[ref] = int32(p)
+	}
+	b.positions[m.screen] = pos
+	return pos
 }

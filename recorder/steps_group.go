@@ -231,7 +231,7 @@ func (b *builder) targetOf(i int, purpose Purpose) (target, bool) {
 		return target{}, false
 	}
 	ref := r.Ref
-	if rt, err := Retarget(purpose, r.Ref, r.Before); err == nil {
+	if rt, err := b.retarget(purpose, r.Ref, r.Before); err == nil {
 		ref = rt
 	}
 	return target{doc: documentOf(r.Before), ref: ref}, true
@@ -351,7 +351,7 @@ func (b *builder) keyTarget(i int) (target, bool) {
 	if ref == "" {
 		return target{}, false
 	}
-	if rt, err := Retarget(PurposeType, ref, r.Before); err == nil {
+	if rt, err := b.retarget(PurposeType, ref, r.Before); err == nil {
 		ref = rt
 	}
 	return target{doc: documentOf(r.Before), ref: ref}, true
