@@ -197,9 +197,16 @@ func (b *builder) endCandidates(mb, ma *Matcher) []endCandidate {
 			}
 			appeared = false
 		}
-		if class := endClass(n); class != endNone {
-			cands = append(cands, endCandidate{pos: int32(p), class: class, appeared: appeared, level: n.Level})
+		class := endClass(n)
+		if class == endNone {
+			continue
 		}
+		if class > endFeedback && class < endContent && inRow(ma, int32(p)) {
+			// A heading or a button in a card of a list is the list's data
+			// (products, orders), which changes more than the page does.
+			class = endContent
+		}
+		cands = append(cands, endCandidate{pos: int32(p), class: class, appeared: appeared, level: n.Level})
 	}
 	sort.SliceStable(cands, func(i, j int) bool {
 		a, c := cands[i], cands[j]
@@ -212,6 +219,16 @@ func (b *builder) endCandidates(mb, ma *Matcher) []endCandidate {
 		return a.level < c.level
 	})
 	return cands
+}
+
+// inRow reports whether the node at p lies in a row, card or list item.
+func inRow(m *Matcher, p int32) bool {
+	for a := m.parent[p]; a >= 0; a = m.parent[a] {
+		if rowRoles[m.nodes[a].Role] {
+			return true
+		}
+	}
+	return false
 }
 
 // changed reports whether the node shows something else than before: its

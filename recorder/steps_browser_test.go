@@ -1,0 +1,329 @@
+package recorder_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
+
+	"github.com/trailpin/trailpin/host/demo"
+	"github.com/trailpin/trailpin/recorder"
+	"github.com/trailpin/trailpin/replay"
+)
+
+// TestBuildStepsOnCapturedScreens records the demo shop's discount flow in
+// headless Chromium with trusted mouse and keyboard input, capturing each
+// screen with the real page model just before each interaction, as the
+// extension does, and builds the trail from what was captured. It checks
+// that the steps are the ones a person would write down, that every
+// selector names its element on the screen it was recorded on, that every
+// step with actions ends where the page went, and that the password is
+// nowhere in the trail.
+func TestBuildStepsOnCapturedScreens(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts Chromium; skipped with -short")
+	}
+	path, err := replay.FindChrome()
+	if errors.Is(err, replay.ErrNoChrome) {
+		t.Skip("no Chromium found; set CHROME_PATH to run this test")
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(demo.New(demo.Options{}))
+	defer srv.Close()
+	opts, err := replay.AllocatorOptions(replay.LaunchOptions{ExecPath: path, Headless: true, UserDataDir: t.TempDir(), Width: 1280, Height: 800})
+	if err != nil {
+		t.Fatal(err)
+	}
+	actx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
+	defer cancelAlloc()
+	tab, cancelTab := chromedp.NewContext(actx)
+	defer cancelTab()
+	ctx, cancel := context.WithTimeout(tab, 3*time.Minute) // generous: the machine is shared
+	defer cancel()
+	if err := chromedp.Do(ctx, chromedp.EmulateViewport(1280, 800), chromedp.Navigate(srv.URL+"/login")); err != nil {
+		t.Fatalf("opening the shop: %v", err)
+	}
+
+	r := &liveRecording{t: t, ctx: ctx, base: srv.URL}
+	r.record(recorder.InteractNavigate, nil, "", func(it *recorder.Interaction) { it.URL, it.Transition = srv.URL+"/login", "typed" })
+	r.typeInto(recorder.Selector{Role: "textbox", Name: "Username"}, demo.Username, "")
+	r.typeInto(recorder.Selector{Role: "textbox", Name: "Password"}, demo.Password, "password")
+	r.click(recorder.Selector{Role: "button", Name: "Sign in"}, "form")
+	r.assertURL()
+	r.typeInto(recorder.Selector{Role: "searchbox", Name: "Search products"}, "iphone", "")
+	r.pressEnter("form")
+	r.assertURL()
+	r.assertVisible(recorder.Selector{Text: "3 results for “iphone”"})
+	r.click(recorder.Selector{Role: "button", Name: "Add to cart", Within: &recorder.Selector{Role: "article", Name: "iPhone 17"}}, "form")
+	r.assertVisible(recorder.Selector{Text: "Added iPhone 17 to your cart."})
+	r.click(recorder.Selector{Role: "button", Name: "Add to cart", Within: &recorder.Selector{Role: "article", Name: "iPhone 17 Silicone Case"}}, "form")
+	r.assertVisible(recorder.Selector{Text: "Added iPhone 17 Silicone Case to your cart."})
+	r.click(recorder.Selector{Role: "link", TextRegex: `^Cart\n2 items$`}, "link")
+	r.assertURL()
+	r.click(recorder.Selector{Role: "link", TextRegex: `^Review order\n2 items$`}, "link")
+	r.assertURL()
+	r.typeInto(recorder.Selector{Role: "textbox", Name: "Discount code"}, "SUMMER", "")
+	r.click(recorder.Selector{Role: "button", Name: "Apply"}, "form")
+	r.assertVisible(recorder.Selector{Text: "SUMMER applied: 10% off"})
+	r.assertVisible(recorder.Selector{Text: "$763.20"})
+	r.assertURL()
+	final := r.capture()
+
+	bt, err := recorder.BuildSteps(r.recs, final, recorder.BuildOptions{BaseURL: srv.URL})
+	if err != nil {
+		t.Fatalf("BuildSteps() failed: %v", err)
+	}
+	out, err := recorder.MarshalTrail(&recorder.Trail{Title: "Buy two iPhone items with a discount", App: "shop", Start: bt.Start, Steps: bt.Steps})
+	if err != nil {
+		t.Fatalf("MarshalTrail(built trail) failed: %v", err)
+	}
+	t.Logf("built trail:\n%s", out)
+
+	want := []string{
+		"Type ada into Username :: type",
+		"Enter the password into Password :: type",
+		"Click the Sign in button :: tap",
+		"Check that the URL is /products :: assertUrl",
+		"Type iphone into Search products and press Enter :: type, press",
+		"Check that the URL is /products?q=iphone :: assertUrl",
+		`Check that "3 results for “iphone”" is shown :: assertVisible`,
+		"Click the Add to cart button in iPhone 17 :: tap",
+		`Check that "Added iPhone 17 to your cart." is shown :: assertVisible`,
+		"Click the Add to cart button in iPhone 17 Silicone Case :: tap",
+		`Check that "Added iPhone 17 Silicone Case to your cart." is shown :: assertVisible`,
+		"Click the Cart link :: tap",
+		"Check that the URL is /cart :: assertUrl",
+		"Click the Review order link :: tap",
+		"Check that the URL is /checkout :: assertUrl",
+		"Type SUMMER into Discount code :: type",
+		"Click the Apply button :: tap",
+		`Check that "SUMMER applied: 10% off" is shown :: assertVisible`,
+		`Check that "$763.20" is shown :: assertVisible`,
+		"Check that the URL is /checkout :: assertUrl",
+	}
+	var got []string
+	for _, s := range bt.Steps {
+		var kinds []string
+		for _, a := range s.Actions {
+			kinds = append(kinds, string(a.Kind()))
+		}
+		got = append(got, s.Intent+" :: "+strings.Join(kinds, ", "))
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("BuildSteps() steps =\n  %s\nwant\n  %s", strings.Join(got, "\n  "), strings.Join(want, "\n  "))
+	}
+	if bt.Start != "/login" || len(bt.Notes) != 0 || strings.Join(bt.Secrets, ",") != "password" {
+		t.Errorf("BuildSteps() start %q, notes %q, secrets %q; want /login, none, [password]", bt.Start, bt.Notes, bt.Secrets)
+	}
+	// The end of each step with actions is the page it led to.
+	wantEnds := map[string]string{
+		"Click the Sign in button":                                "/products",
+		"Type iphone into Search products and press Enter":        "/products?q=iphone",
+		"Click the Add to cart button in iPhone 17":               "/products?q=iphone",
+		"Click the Cart link":                                     "/cart",
+		"Click the Review order link":                             "/checkout",
+		"Click the Apply button":                                  "/checkout",
+		"Click the Add to cart button in iPhone 17 Silicone Case": "/products?q=iphone",
+	}
+	for _, s := range bt.Steps {
+		if w, ok := wantEnds[s.Intent]; ok && (s.End == nil || s.End.URL != w) {
+			t.Errorf("step %q ends with %+v, want url %s", s.Intent, s.End, w)
+		}
+	}
+	for _, n := range []int{4, len(demo.Password)} {
+		if strings.Contains(string(out), demo.Password[:n]) {
+			t.Errorf("the trail holds %q of the password:\n%s", demo.Password[:n], out)
+		}
+	}
+	r.checkSelectors(bt)
+}
+
+// liveRecording drives the shop in a tab and records what it does the way
+// the extension reports it: each interaction with the screen captured just
+// before it.
+type liveRecording struct {
+	t    *testing.T
+	ctx  context.Context
+	base string
+	seq  int64
+	recs []recorder.RecordedInteraction
+	// acted maps each recorded action (by Seq) to its screen and target,
+	// for checking the built selectors.
+	acted []recorder.RecordedInteraction
+}
+
+func (r *liveRecording) capture() *recorder.Screen {
+	r.t.Helper()
+	s, err := replay.Capture(r.ctx, replay.CaptureOptions{})
+	if err != nil {
+		r.t.Fatalf("capturing the screen: %v", err)
+	}
+	return s
+}
+
+// find returns the ref of the one element sel names on s.
+func (r *liveRecording) find(s *recorder.Screen, sel recorder.Selector) string {
+	r.t.Helper()
+	got, err := recorder.Match(s, sel)
+	if err != nil || len(got) != 1 {
+		r.t.Fatalf("finding %s on %s: %v", sel, s.URL, err)
+	}
+	return got[0].Ref
+}
+
+func (r *liveRecording) record(kind recorder.InteractionKind, s *recorder.Screen, ref string, set func(*recorder.Interaction)) {
+	r.seq++
+	it := recorder.Interaction{Seq: r.seq, Kind: kind, Time: time.Now().UnixMilli(), Tab: 1, Ref: ref}
+	if s != nil {
+		it.URL, it.Title, it.Screen = s.URL, s.Title, fmt.Sprintf("s%d", r.seq)
+	}
+	if set != nil {
+		set(&it)
+	}
+	r.recs = append(r.recs, recorder.RecordedInteraction{Interaction: it, Before: s})
+}
+
+// clickRef clicks the element's centre with the mouse.
+func (r *liveRecording) clickRef(ref string) {
+	r.t.Helper()
+	p, err := chromedp.Run(r.ctx, replay.ScrollIntoView(ref))
+	if err != nil {
+		r.t.Fatalf("finding %s on the page: %v", ref, err)
+	}
+	if err := chromedp.Do(r.ctx, chromedp.MouseEvent(chromedp.MouseMoved, p.X, p.Y), chromedp.MouseClickXY(p.X, p.Y)); err != nil {
+		r.t.Fatalf("clicking %s: %v", ref, err)
+	}
+}
+
+// click clicks the element sel names; a transition says it loads another
+// page, which is recorded as the navigation it caused.
+func (r *liveRecording) click(sel recorder.Selector, transition string) {
+	r.t.Helper()
+	s := r.capture()
+	ref := r.find(s, sel)
+	r.record(recorder.InteractClick, s, ref, nil)
+	r.clickRef(ref)
+	if transition != "" {
+		r.navigated(s, transition)
+	}
+}
+
+// navigated waits for the page that replaced s's document and records the
+// navigation.
+func (r *liveRecording) navigated(s *recorder.Screen, transition string) {
+	r.t.Helper()
+	after := r.waitFor("a new page after "+s.URL, func(n *recorder.Screen) bool { return n.Document != s.Document })
+	r.record(recorder.InteractNavigate, nil, "", func(it *recorder.Interaction) { it.URL, it.Transition = after.URL, transition })
+}
+
+// typeInto clicks a field and types value over what it holds; a secret
+// field's value is recorded only by its secret's name.
+func (r *liveRecording) typeInto(sel recorder.Selector, value, secret string) {
+	r.t.Helper()
+	s := r.capture()
+	ref := r.find(s, sel)
+	r.record(recorder.InteractClick, s, ref, nil)
+	r.clickRef(ref)
+	focused := r.capture()
+	r.record(recorder.InteractType, focused, ref, func(it *recorder.Interaction) {
+		if secret != "" {
+			it.Secret = secret
+		} else {
+			it.Value = value
+		}
+	})
+	if err := chromedp.Do(r.ctx, chromedp.KeyEvent("a", chromedp.KeyModifiers(chromedp.ModifierCtrl)), chromedp.KeyEvent(value)); err != nil {
+		r.t.Fatalf("typing into %s: %v", sel, err)
+	}
+}
+
+func (r *liveRecording) pressEnter(transition string) {
+	r.t.Helper()
+	s := r.capture()
+	r.record(recorder.InteractPress, s, s.Focused, func(it *recorder.Interaction) { it.Key = "Enter" })
+	if err := chromedp.Do(r.ctx, chromedp.KeyEvent(kb.Enter)); err != nil {
+		r.t.Fatalf("pressing Enter: %v", err)
+	}
+	if transition != "" {
+		r.navigated(s, transition)
+	}
+}
+
+func (r *liveRecording) assertVisible(sel recorder.Selector) {
+	r.t.Helper()
+	s := r.waitFor(sel.String(), func(n *recorder.Screen) bool {
+		got, err := recorder.Match(n, sel)
+		return err == nil && len(got) == 1
+	})
+	r.record(recorder.InteractAssertVisible, s, r.find(s, sel), nil)
+}
+
+func (r *liveRecording) assertURL() {
+	s := r.capture()
+	r.record(recorder.InteractAssertURL, s, "", nil)
+}
+
+// waitFor captures the screen until cond holds.
+func (r *liveRecording) waitFor(what string, cond func(*recorder.Screen) bool) *recorder.Screen {
+	r.t.Helper()
+	for {
+		if s, err := replay.Capture(r.ctx, replay.CaptureOptions{}); err == nil && cond(s) {
+			return s
+		}
+		select {
+		case <-r.ctx.Done():
+			r.t.Fatalf("waiting for %s: %v", what, r.ctx.Err())
+		case <-time.After(50 * time.Millisecond):
+		}
+	}
+}
+
+// checkSelectors matches every action's selector on the screen of the
+// interaction it was built from (actions and interactions with a target
+// come in the same order) and checks that it names that element alone.
+func (r *liveRecording) checkSelectors(bt *recorder.BuiltTrail) {
+	r.t.Helper()
+	var targets []recorder.RecordedInteraction
+	for i, rec := range r.recs {
+		// The click that only focused a field is dropped: its type stands for it.
+		if rec.Kind == recorder.InteractClick && i+1 < len(r.recs) && r.recs[i+1].Kind == recorder.InteractType {
+			continue
+		}
+		if rec.Ref != "" && rec.Kind != recorder.InteractPress {
+			targets = append(targets, rec)
+		}
+	}
+	k := 0
+	for _, s := range bt.Steps {
+		for _, a := range s.Actions {
+			sel, ok := recorder.ActionSelector(a)
+			if !ok {
+				continue
+			}
+			if k >= len(targets) {
+				r.t.Fatalf("more selectors than targets recorded")
+			}
+			rec := targets[k]
+			k++
+			got, err := recorder.Match(rec.Before, sel)
+			if err != nil || len(got) != 1 {
+				r.t.Errorf("step %q: %s does not name one element on its screen: %v", s.Intent, sel, err)
+				continue
+			}
+			if got[0].Ref != rec.Ref {
+				r.t.Errorf("step %q: %s names %s, want %s", s.Intent, sel, got[0].Ref, rec.Ref)
+			}
+		}
+	}
+	if k != len(targets) {
+		r.t.Errorf("%d selectors for %d recorded targets", k, len(targets))
+	}
+}
