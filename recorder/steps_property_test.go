@@ -110,9 +110,9 @@ func randomSession(rnd *rand.Rand, screens []*Screen, n int) *session {
 
 func TestBuildStepsRandomRecordings(t *testing.T) {
 	screens := shopScreens()
-	runs := 300
+	runs := 120
 	if testing.Short() {
-		runs = 50
+		runs = 30
 	}
 	built := 0
 	for seed := range uint64(runs) {
