@@ -231,16 +231,19 @@ func (b *builder) matcher(s *Screen) *Matcher {
 }
 
 // note adds a note, keeping sensitive values out of it: a note that would
-// show one says only what happened, in the builder's own words.
+// show one says only what happened, in the builder's own words (safe, or a
+// general sentence when there are none).
 func (b *builder) note(text, safe string) {
 	if b.taint.leaks(text) {
 		text = safe
+		if text == "" || b.taint.leaks(text) {
+			text = "Something in the recording could not be said here without showing a value marked sensitive."
+		}
 	}
 	b.notes = append(b.notes, text)
 }
 
 // appPath is AppPath on the app's origin.
 func (b *builder) appPath(rawURL string) (string, error) {
-	base := b.origin
-	return AppPath(rawURL, base)
+	return AppPath(rawURL, b.origin)
 }

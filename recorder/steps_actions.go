@@ -3,6 +3,7 @@ package recorder
 import (
 	"fmt"
 	"net/url"
+	"slices"
 	"strings"
 	"unicode/utf8"
 )
@@ -367,6 +368,8 @@ func (b *builder) press(i int, first bool) (built, error) {
 	if err != nil {
 		return built{}, err
 	}
+	// A modifier pressed on its own is reported held as well.
+	mods = slices.DeleteFunc(mods, func(m Modifier) bool { return string(m) == key })
 	p := Press{Key: key, Modifiers: mods}
 	where := ""
 	if first && r.Before != nil {

@@ -565,6 +565,27 @@ func TestBuildStepsWhatCannotBeRecorded(t *testing.T) {
 			want:  []string{"Check Newsletter :: tap => /settings"},
 		},
 		{
+			name: "a modifier key pressed alone",
+			rec: func() (*session, *Screen) {
+				p := productsPage("products", "", 0, "")
+				return newSession().press(p, "Shift", "Shift"), p
+			},
+			want: []string{"Press Shift :: press => /products"},
+		},
+		{
+			name: "notes never show a sensitive value, even in a secret's name",
+			rec: func() (*session, *Screen) {
+				l := loginPage("ada", "false", false)
+				return newSession().secret(l, "pass", "hunter7 pass").click(l, "signin"), l
+			},
+			opts: BuildOptions{Sensitive: []string{"hunter7"}},
+			want: []string{"Click the Sign in button :: tap => /login"},
+			notes: []string{
+				"Something in the recording could not be said here without showing a value marked sensitive.",
+				"Step 1 was left out: it would write down a value marked sensitive.",
+			},
+		},
+		{
 			name: "switches and radio buttons",
 			rec: func() (*session, *Screen) {
 				sc := shopPage("/settings", "settings", "Settings",
