@@ -144,7 +144,11 @@ func (b *builder) group() []*group {
 				push(groupAction)
 			}
 		case InteractSwitchTab:
-			if follows && last.kind != groupAssert && b.within(last.last(), i, causedNavigationWindow) {
+			// Tabs and popups open on a click or a key (or on the page a
+			// click or a dialog's answer loads); a switch after typing or
+			// checking was the person's own.
+			if follows && last.kind != groupAssert && b.is(last.last(), InteractClick, InteractPress, InteractNavigate, InteractDialog) &&
+				b.within(last.last(), i, causedNavigationWindow) {
 				last.recs = append(last.recs, i)
 			} else {
 				push(groupAction)

@@ -256,6 +256,21 @@ func TestBuildStepsGrouping(t *testing.T) {
 			},
 		},
 		{
+			name: "a switch to another tab after typing is a step of its own",
+			rec: func() (*session, *Screen) {
+				c := checkoutPage("co", checkoutState{})
+				r := receiptPage("receipt")
+				s := newSession().typ(c, "co-fullname", "Ada").switchTab(2, "/orders/TP-1001/receipt", "Receipt").assertVisible(r, "receipt-h1")
+				return s, r
+			},
+			start: "/checkout",
+			want: []string{
+				"Type Ada into Full name :: type",
+				`Switch to the tab "Receipt" :: switchTab => /orders/TP-1001/receipt {role: heading, name: Receipt}`,
+				`Check that "Receipt" is shown :: assertVisible`,
+			},
+		},
+		{
 			name: "an upload after the click on its file input is the upload alone",
 			rec: func() (*session, *Screen) {
 				c := checkoutPage("co", checkoutState{})
