@@ -87,7 +87,7 @@ func (b *builder) step(g *group, number int) (Step, bool, error) {
 	var actions []Action
 	var unnamedWhy []string
 	for k, i := range g.recs {
-		out, err := b.convert(g, k, i)
+		out, err := b.convert(k, i)
 		var un *unnamedError
 		var lo *leftOutError
 		switch {
@@ -156,7 +156,7 @@ func (b *builder) goalStep(number int, intent, why string) (Step, bool, error) {
 // checked makes sure a step holds nothing sensitive; a step that would is
 // left out with a note.
 func (b *builder) checked(step Step, number int) (Step, bool, error) {
-	if step.End != nil && step.End.URL != "" && b.leaksURL(step.End.URL) {
+	if step.End != nil && (b.taint.leaks(step.End.URL) || b.leaksURL(step.End.URL)) {
 		step.End.URL = ""
 		if len(step.End.Shows) == 0 {
 			step.End = nil
@@ -174,8 +174,8 @@ func (b *builder) checked(step Step, number int) (Step, bool, error) {
 	return step, true, nil
 }
 
-// convert turns interaction i, the k-th of group g, into its action.
-func (b *builder) convert(g *group, k, i int) (built, error) {
+// convert turns interaction i, the k-th of its group, into its action.
+func (b *builder) convert(k, i int) (built, error) {
 	r := &b.recs[i]
 	switch r.Kind {
 	case InteractClick:

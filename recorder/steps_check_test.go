@@ -112,7 +112,7 @@ func checkSelectorsNameTargets(t *testing.T, recs []RecordedInteraction, final *
 	b.startPath = start
 	for _, g := range groups {
 		for k, i := range g.recs {
-			out, err := b.convert(g, k, i)
+			out, err := b.convert(k, i)
 			if err != nil || out.action == nil {
 				continue
 			}

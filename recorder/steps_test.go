@@ -452,6 +452,17 @@ func TestBuildStepsSecrets(t *testing.T) {
 			},
 		},
 		{
+			name: "an end URL showing a sensitive value is left out of the end",
+			rec: func() (*session, *Screen) {
+				a := accountPage("acct", false)
+				b := accountPage("acct2", false)
+				b.URL = shopOrigin + "/account?email=" + testSensitive
+				return newSession().mark(a, "acct-who-email").click(a, "acct-h1").assertVisible(b, "acct2-h1"), b
+			},
+			want:  []string{"Click the Account heading :: tap", `Check that "Account" is shown :: assertVisible`},
+			notes: []string{"Step 1 (Click the Account heading): its end URL would show a value marked sensitive and was left out."},
+		},
+		{
 			name: "values the caller marks sensitive are kept out too",
 			rec: func() (*session, *Screen) {
 				a := accountPage("acct", false)
