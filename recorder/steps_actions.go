@@ -253,13 +253,12 @@ func (b *builder) typeInto(i int) (built, error) {
 		}
 		tt.Text = Ref{Kind: RefSecret, Name: name}.String()
 		return built{action: tt, phrase: enterSecretPhrase(n, field)}, nil
-	case n.Secret, b.sensitiveTyped(r.Value):
+	case r.Value == "" && n.Secret:
+		// Clearing a secret field writes nothing secret: type "".
+	case n.Secret || b.sensitiveTyped(r.Value):
 		// The extension never sends a secret field's value, and a value
 		// marked sensitive is never written down: both are typed from a
 		// secret the person provides at replay.
-		if r.Value == "" && n.Secret {
-			break
-		}
 		name := secretName(Slug(firstNonEmpty(field, "value")))
 		tt.Text = Ref{Kind: RefSecret, Name: name}.String()
 		b.note(fmt.Sprintf("Interaction %d typed a secret or sensitive value into %s: it is recorded as ${secret:%s}; provide it as TRAILPIN_SECRET_%s when replaying.",
