@@ -41,12 +41,13 @@ var ErrNoSteps = errors.New("the recording has no steps: record at least one act
 // screen after the last interaction (nil when not captured).
 //
 // Actions. Every meaningful interaction becomes one action whose selector
-// comes from Generate on its Before screen: purpose tap for click, check,
+// is Generate's on its Before screen: purpose tap for click, check,
 // uncheck, hover and upload, type for type, select for select, assert for
-// assertions. A click on a checkbox, radio button or switch (or on the
-// label around one) records check or uncheck from the node's state. Typing
-// into a secret field records ${secret:NAME}, never a value; so does typing
-// a value the session marked sensitive.
+// assertions. A plain click on a checkbox, radio button or switch (or on
+// the label around one) records check or uncheck from the node's state; a
+// box hidden behind its styled label is recorded as the click on the label.
+// Typing into a secret field records ${secret:NAME}, never a value; so does
+// typing a value the session marked sensitive (or the first letters of one).
 //
 // Interactions that say the same thing once:
 //   - a click that only focused a field (or its label) before typing into
@@ -63,35 +64,43 @@ var ErrNoSteps = errors.New("the recording has no steps: record at least one act
 //     plain intent and an end state of its own;
 //   - key presses right after typing into a field, in that field, join its
 //     step ("Type iphone into Search and press Enter"), and so do presses
-//     right after presses on the same element;
+//     right after presses in the same field; shortcuts pressed with the
+//     focus on the page are steps of their own;
 //   - what an action causes joins its step when it is the next thing that
 //     happens: a navigation by link, form, script or redirect within
-//     causedNavigationWindow (it is not recorded as an action: the step's
-//     end URL shows it), a JavaScript dialog, a switch to the tab or popup
-//     it opened (within the window too), and a file upload after a click
-//     on the button that opened the file chooser;
+//     causedNavigationWindow (not recorded as an action: the step's end URL
+//     shows it), a JavaScript dialog (it blocks the page, so the
+//     interaction before it opened it; a dialog answered right after
+//     another joins that one), a switch to a tab after a click, key,
+//     navigation or dialog within the window (the tab it opened), and a file
+//     upload after a click on the button that opened the file chooser;
 //   - a typed URL, back, forward and reload are navigate steps of their
-//     own, as is a navigation nothing recorded caused;
+//     own, as is a navigation nothing recorded caused, a dialog nothing
+//     opened and a switch to a tab the person chose;
 //   - every assertion is a step of its own, with no end;
-//   - navigations before the first other step only say where the trail
-//     starts: Start is the page of the first step's first interaction;
-//   - undo removes the last step built so far, with the interactions in it;
+//   - navigations and tab switches before the first other step only say
+//     where the trail starts: Start is the page of the first step's first
+//     interaction;
+//   - undo removes the last step built so far, with the interactions in it
+//     (it does not undo what the step did to the app);
 //   - markSensitive adds no action; the text and value its element shows are
-//     kept out of every selector, intent and note of the whole trail
+//     kept out of every selector, intent, end and note of the whole trail
 //     (earlier steps included, since a value marked sensitive must never be
 //     written down), in memory only.
 //
 // Each step with actions records its end: the path of the screen after it
-// (the next interaction's Before screen in the same tab, or final) and up to
-// MaxEndShows presence selectors of nodes that appeared or changed because
-// of the step (see endOf). A step whose action cannot be named by any
-// selector becomes a bare goal (act) with its intent, for the agent to
-// perform at replay; an interaction that cannot be written down at all is
-// left out. Both are said in Notes.
+// (the next interaction's Before screen in the same tab, or final; none
+// when the page changed before anything captured it) and up to MaxEndShows
+// presence selectors of nodes that appeared or changed because of the step
+// (see endOf). A step whose action no selector names becomes a bare goal
+// (act) with its intent, for the agent to perform at replay; an interaction
+// that cannot be written down at all is left out, with the rest of its step
+// when the step means nothing without it. Both are said in Notes.
 //
 // A URL on another origin than BaseURL is an error (*ForeignOriginError
 // inside): a trail stores paths of one app. So is a recording without any
-// step (ErrNoSteps). Every step returned loads back with LoadTrail.
+// step (ErrNoSteps). Every step returned loads back with LoadTrail, and the
+// trail holds none of the values marked sensitive.
 func BuildSteps(recs []RecordedInteraction, final *Screen, o BuildOptions) (*BuiltTrail, error) {
 	b, err := newBuilder(recs, final, o)
 	if err != nil {
