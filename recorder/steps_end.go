@@ -115,10 +115,12 @@ const (
 var feedbackRoles = map[string]bool{"status": true, "alert": true, "alertdialog": true, "dialog": true, "log": true}
 
 // presenceRoles are roles whose mere presence says something: a dialog or
-// a message that was not there before, a list of suggestions.
+// a message that was not there before, a list of suggestions, a menu or a
+// tooltip a hover opened. (A progress bar is not one: it shows while the
+// step is still under way.)
 var presenceRoles = map[string]bool{
 	"status": true, "alert": true, "alertdialog": true, "dialog": true, "log": true,
-	"listbox": true, "menu": true, "tooltip": true, "progressbar": true,
+	"listbox": true, "menu": true, "tooltip": true,
 }
 
 func endClass(n *Node) int {
