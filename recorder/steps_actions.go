@@ -2,7 +2,6 @@ package recorder
 
 import (
 	"fmt"
-	"net/url"
 	"slices"
 	"strings"
 	"unicode/utf8"
@@ -269,29 +268,6 @@ func (b *builder) typeInto(i int) (built, error) {
 	return built{action: tt, phrase: typePhrase(r.Value, field)}, nil
 }
 
-// sensitiveTyped reports whether a typed value is, holds or begins a value
-// marked sensitive (a field filled in one keystroke at a time shows every
-// prefix of it).
-func (b *builder) sensitiveTyped(v string) bool {
-	if v == "" {
-		return false
-	}
-	if b.taint.leaks(v) {
-		return true
-	}
-	low := strings.ToLower(collapseSelectorSpace(v))
-	for _, s := range b.taint {
-		if len(low) >= minTypedPrefix && strings.HasPrefix(s, low) {
-			return true
-		}
-	}
-	return false
-}
-
-// minTypedPrefix: a typed value this long that begins a sensitive value is
-// taken for it, half typed. Shorter ones ("a", "al") are too common to tell.
-const minTypedPrefix = 4
-
 func (b *builder) selectIn(i int) (built, error) {
 	r := &b.recs[i]
 	s, _, err := b.on(i)
@@ -461,86 +437,6 @@ func (b *builder) switchTab(i int) (built, error) {
 	return built{action: SwitchTab{URL: EscapeRefs(p)}, phrase: "switch to the tab at " + p}, nil
 }
 
-func (b *builder) assertVisible(i int) (built, error) {
-	r := &b.recs[i]
-	s, _, err := b.on(i)
-	if err != nil {
-		return built{}, err
-	}
-	sel, n, err := b.selector(PurposeAssert, r.Ref, s)
-	if err != nil {
-		return built{}, err
-	}
-	return built{action: AssertVisible{Selector: escapeSelector(sel)}, phrase: b.shownPhrase(s, n, sel)}, nil
-}
-
-func (b *builder) assertNotVisible(i int) (built, error) {
-	r := &b.recs[i]
-	text := r.Text
-	if collapseSelectorSpace(text) == "" {
-		return built{}, leftOut("it names no text")
-	}
-	if b.taint.leaks(text) {
-		return built{}, leftOut("its text is a value marked sensitive")
-	}
-	return built{action: AssertNotVisible{Text: EscapeRefs(text)}, phrase: fmt.Sprintf("check that %s is not shown", quote(text))}, nil
-}
-
-func (b *builder) assertURL(i int) (built, error) {
-	r := &b.recs[i]
-	raw := r.URL
-	if raw == "" {
-		raw = screenURL(r.Before)
-	}
-	if raw == "" {
-		return built{}, leftOut("it names no URL")
-	}
-	p, err := b.appPath(raw)
-	if err != nil {
-		return built{}, fmt.Errorf("building steps: interaction %d (assertUrl): %w", r.Seq, err)
-	}
-	return built{action: AssertURL{URL: EscapeRefs(p)}, phrase: "check that the URL is " + p}, nil
-}
-
-func (b *builder) assertValue(i int) (built, error) {
-	r := &b.recs[i]
-	s, n, err := b.on(i)
-	if err != nil {
-		return built{}, err
-	}
-	if n.Secret || r.Secret != "" {
-		return built{}, leftOut("a secret field's value is never written into a trail; check what the page shows instead")
-	}
-	if b.sensitiveTyped(r.Value) {
-		return built{}, leftOut("the value is marked sensitive")
-	}
-	sel, n, err := b.selector(PurposeAssert, r.Ref, s)
-	if err != nil {
-		return built{}, err
-	}
-	return built{action: AssertValue{Selector: escapeSelector(sel), Value: EscapeRefs(r.Value)}, phrase: valuePhrase(b.fieldTitle(n), r.Value)}, nil
-}
-
-func (b *builder) assertState(i int) (built, error) {
-	r := &b.recs[i]
-	if !isOneOf(r.State, []string{StateChecked, StateDisabled, StateExpanded, StateSelected}) {
-		return built{}, leftOut("its state %q is none of checked, disabled, expanded, selected", r.State)
-	}
-	if r.Want != "true" && r.Want != "false" && (r.Want != "mixed" || r.State != StateChecked) {
-		return built{}, leftOut("its expected value %q is not true or false (or mixed, for checked)", r.Want)
-	}
-	s, _, err := b.on(i)
-	if err != nil {
-		return built{}, err
-	}
-	sel, n, err := b.selector(PurposeAssert, r.Ref, s)
-	if err != nil {
-		return built{}, err
-	}
-	a := AssertState{Selector: escapeSelector(sel), State: r.State, Want: r.Want}
-	return built{action: a, phrase: b.statePhrase(s, n, sel, a)}, nil
-}
-
 // escapeSelector escapes "${" in the values of sel that a trail expands
 // references in (not textRegex, which it does not expand).
 func escapeSelector(sel Selector) Selector {
@@ -552,50 +448,6 @@ func escapeSelector(sel Selector) Selector {
 		sel.Within = &w
 	}
 	return sel
-}
-
-// secretName returns name as a reference name: letters, digits, '_', '-'
-// and '.', starting with a letter, digit or '_'; "secret" when nothing is
-// left.
-func secretName(name string) string {
-	var sb strings.Builder
-	dash := false
-	for _, r := range name {
-		ok := r < utf8.RuneSelf && (r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '_' || r == '-' || r == '.')
-		switch {
-		case ok:
-			sb.WriteRune(r)
-			dash = r == '-'
-		case !dash && sb.Len() > 0:
-			sb.WriteByte('-')
-			dash = true
-		}
-	}
-	s := strings.TrimRight(strings.TrimLeft(sb.String(), "-."), "-")
-	if s == "" {
-		return "secret"
-	}
-	return s
-}
-
-// secretEnvName is the environment variable replay reads a secret from
-// (docs/trail-format.md, References).
-func secretEnvName(name string) string {
-	return strings.NewReplacer("-", "_", ".", "_").Replace(strings.ToUpper(name))
-}
-
-// leaksURL reports whether s, read as a URL, shows a sensitive value once
-// its escapes are undone (alice%40example.com).
-func (b *builder) leaksURL(s string) bool {
-	if !strings.Contains(s, "%") && !strings.Contains(s, "+") {
-		return false
-	}
-	for _, unescape := range []func(string) (string, error){url.PathUnescape, url.QueryUnescape} {
-		if u, err := unescape(s); err == nil && b.taint.leaks(u) {
-			return true
-		}
-	}
-	return false
 }
 
 func firstNonEmpty(s ...string) string {
