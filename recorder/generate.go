@@ -46,18 +46,26 @@ var (
 func Generate(purpose Purpose, targetRef string, s *Screen, sensitive []string) (Selector, error) {
 	m, release := borrowMatcher(s)
 	defer release()
+	sel, _, err := generateOn(m, purpose, targetRef, sensitive)
+	return sel, err
+}
+
+// generateOn is Generate on an indexed screen; it also returns the element
+// the selector names (the target after retargeting). Callers that name many
+// elements on one screen keep one Matcher and call this.
+func generateOn(m *Matcher, purpose Purpose, targetRef string, sensitive []string) (Selector, *Node, error) {
 	g, err := newGenerator(purpose, targetRef, m, sensitive)
 	if err != nil {
-		return Selector{}, err
+		return Selector{}, nil, err
 	}
 	best, ok := g.best()
 	if !ok {
-		return Selector{}, fmt.Errorf("generating a selector for %s: no combination of its properties, scopes and index names it alone", describeNode(g.node))
+		return Selector{}, nil, fmt.Errorf("generating a selector for %s: no combination of its properties, scopes and index names it alone", describeNode(g.node))
 	}
 	if err := g.verify(best.sel); err != nil {
-		return Selector{}, err
+		return Selector{}, nil, err
 	}
-	return best.sel, nil
+	return best.sel, g.node, nil
 }
 
 // Retarget returns the ref a step for targetRef is recorded against. For

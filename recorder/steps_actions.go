@@ -40,21 +40,9 @@ func (b *builder) selector(purpose Purpose, ref string, s *Screen) (Selector, *N
 // generate is Generate on the screen's Matcher, which the builder keeps for
 // the whole recording: a recording names many elements on each screen, and
 // indexing a 10k-element screen again for each costs more than the search
-// itself. It returns the element Generate names (retargeted). The tests
-// check that every selector it gives is the one Generate gives.
+// itself. It returns the element Generate names (retargeted).
 func (b *builder) generate(purpose Purpose, ref string, s *Screen) (Selector, *Node, error) {
-	g, err := newGenerator(purpose, ref, b.matcher(s), b.sensitive)
-	if err != nil {
-		return Selector{}, nil, err
-	}
-	best, ok := g.best()
-	if !ok {
-		return Selector{}, nil, fmt.Errorf("generating a selector for %s: no combination of its properties, scopes and index names it alone", describeNode(g.node))
-	}
-	if err := g.verify(best.sel); err != nil {
-		return Selector{}, nil, err
-	}
-	return best.sel, g.node, nil
+	return generateOn(b.matcher(s), purpose, ref, b.sensitive)
 }
 
 // retarget is Retarget on the screen's Matcher.

@@ -1,4 +1,4 @@
-package recorder_test
+package steps_test
 
 import (
 	"context"
