@@ -90,6 +90,7 @@
    * @property {number} next
    * @property {WeakMap<Element, number>} numberOf
    * @property {Map<number, WeakRef<Element>>} elementOf
+   * @property {string[]} names ref strings by number, made once
    * @property {boolean} numbered whether a first numbering walk has happened
    * @property {string} token identifies this document among all others
    * @property {FrameRegistry} [frames]
@@ -263,7 +264,7 @@
     const holder = /** @type {Record<symbol, RefState | undefined>} */ (/** @type {unknown} */ (doc));
     let state = holder[REF_STATE];
     if (!state) {
-      state = { next: 1, numberOf: new WeakMap(), elementOf: new Map(), numbered: false, token: newToken() };
+      state = { next: 1, numberOf: new WeakMap(), elementOf: new Map(), names: [], numbered: false, token: newToken() };
       Object.defineProperty(doc, REF_STATE, { value: state, enumerable: false });
     }
     return state;
@@ -279,6 +280,15 @@
       forgetElement.register(el, { map: state.elementOf, n });
     }
     return n;
+  }
+
+  /** The ref of el in its document, without a frame prefix. @param {RefState} state @param {Element} el */
+  function refName(state, el) {
+    const n = refNumber(state, el);
+    let name = state.names[n];
+    if (name === undefined)
+      name = state.names[n] = 'e' + n;
+    return name;
   }
 
   /** @param {RefState} state @returns {FrameRegistry} */
@@ -328,9 +338,7 @@
   /**
    * @typedef {object} Caches
    * @property {Map<Element, CSSStyleDeclaration | null>} style
-   * @property {Map<Element, boolean>} notRendered
-   * @property {Map<Element, boolean>} ariaExcluded
-   * @property {Map<Element, boolean>} insideModal
+   * @property {Map<Element, number>} flags what is known of an element's visibility (FLAG_* bits)
    * @property {Map<Element, string | null>} role
    * @property {Map<Element, string>} content name-from-content contributions in a plain descendant traversal
    * @property {Map<Element, boolean>} secret
@@ -338,6 +346,7 @@
    * @property {Map<string, string | undefined>} pseudo
    * @property {Map<Document, Element | null>} modal
    * @property {Map<Node, ContentScan>} contentScans
+   * @property {Map<Node, Map<Element, HTMLLabelElement[]>>} labels the labels of each tree, by control
    * @property {Set<Element>} hostContent shadow hosts given generated content by :host rules
    * @property {boolean} probeAll a ::part() or ::slotted() rule may give generated text anywhere
    * @property {string[]} sensitiveValues
@@ -346,6 +355,22 @@
 
   /** @type {Caches | null} */
   let cache = null;
+
+  // Bits of Caches.flags: each fact has a bit saying it is known.
+  const NOT_RENDERED_KNOWN = 1, NOT_RENDERED = 2, ARIA_EXCLUDED_KNOWN = 4, ARIA_EXCLUDED = 8,
+    INSIDE_MODAL_KNOWN = 16, INSIDE_MODAL = 32;
+
+  /** @param {Element} el @param {number} known @param {number} bit @returns {boolean | undefined} */
+  function knownFlag(el, known, bit) {
+    const f = caches().flags.get(el);
+    return f !== undefined && (f & known) ? (f & bit) !== 0 : undefined;
+  }
+
+  /** @param {Element} el @param {number} known @param {number} bit @param {boolean} value */
+  function setFlag(el, known, bit, value) {
+    const c = caches();
+    c.flags.set(el, (c.flags.get(el) || 0) | known | (value ? bit : 0));
+  }
 
   /**
    * @template T
@@ -357,9 +382,9 @@
     if (cache)
       return fn();
     cache = {
-      style: new Map(), notRendered: new Map(), ariaExcluded: new Map(), insideModal: new Map(), role: new Map(),
+      style: new Map(), flags: new Map(), role: new Map(),
       content: new Map(), secret: new Map(), markedSecret: new Map(), pseudo: new Map(), modal: new Map(),
-      contentScans: new Map(), hostContent: new Set(), probeAll: false,
+      contentScans: new Map(), hostContent: new Set(), probeAll: false, labels: new Map(),
       sensitiveValues: (sensitive.values || []).map(v => collapseSpaces(String(v))).filter(v => v.length > 0),
       sensitiveElements: new Set(sensitive.elements || []),
     };
@@ -475,11 +500,14 @@
   }
 
   /**
-   * The child nodes of el in the flat tree, or null when its children are not
-   * rendered (form controls, media, frames).
-   * @param {Element} el @returns {ArrayLike<Node> | null}
+   * Where el's children in the flat tree are: the nodes assigned to a slot
+   * (an array), or the node whose child list they are (el, or its shadow
+   * root); null when its children are not rendered (form controls, media,
+   * frames). Walk a node's list with firstChild/nextSibling: cheaper than
+   * childNodes.
+   * @param {Element} el @returns {Node[] | Node | null}
    */
-  function flatChildren(el) {
+  function flatChildSource(el) {
     const tag = tagOf(el);
     if (isHTML(el)) {
       if (CHILDREN_NOT_RENDERED.has(tag))
@@ -490,10 +518,16 @@
           return assigned;
       }
     }
-    const shadow = el.shadowRoot;
-    if (shadow)
-      return shadow.childNodes;
-    return el.childNodes;
+    return el.shadowRoot || el;
+  }
+
+  /**
+   * The child nodes of el in the flat tree, or null (see flatChildSource).
+   * @param {Element} el @returns {ArrayLike<Node> | null}
+   */
+  function flatChildren(el) {
+    const src = flatChildSource(el);
+    return src === null || Array.isArray(src) ? src : src.childNodes;
   }
 
   /** Whether el never appears in a screen (not rendered by its nature). @param {Element} el */
@@ -565,8 +599,7 @@
    * @param {Element} el @returns {boolean}
    */
   function notRendered(el) {
-    const c = caches();
-    let r = c.notRendered.get(el);
+    let r = knownFlag(el, NOT_RENDERED_KNOWN, NOT_RENDERED);
     if (r !== undefined)
       return r;
     const st = styleOf(el);
@@ -582,7 +615,7 @@
         r = notRendered(parent) || skipsChild(parent, el);
       }
     }
-    c.notRendered.set(el, r);
+    setFlag(el, NOT_RENDERED_KNOWN, NOT_RENDERED, r);
     return r;
   }
 
@@ -605,13 +638,12 @@
 
   /** @param {Element} el @returns {boolean} */
   function insideModal(el) {
-    const c = caches();
-    let r = c.insideModal.get(el);
+    let r = knownFlag(el, INSIDE_MODAL_KNOWN, INSIDE_MODAL);
     if (r === undefined) {
       const modal = modalOf(el.ownerDocument);
       const parent = flatParent(el) || parentOrHost(el);
       r = !!modal && (el === modal || (!!parent && insideModal(parent)));
-      c.insideModal.set(el, r);
+      setFlag(el, INSIDE_MODAL_KNOWN, INSIDE_MODAL, r);
     }
     return r;
   }
@@ -628,8 +660,7 @@
    * @param {Element} el @returns {boolean}
    */
   function ariaExcluded(el) {
-    const c = caches();
-    let r = c.ariaExcluded.get(el);
+    let r = knownFlag(el, ARIA_EXCLUDED_KNOWN, ARIA_EXCLUDED);
     if (r !== undefined)
       return r;
     if (el.getAttribute('aria-hidden') === 'true' || el.hasAttribute('inert') || inertByModal(el)) {
@@ -638,7 +669,7 @@
       const parent = flatParent(el) || parentOrHost(el);
       r = !!parent && ariaExcluded(parent);
     }
-    c.ariaExcluded.set(el, r);
+    setFlag(el, ARIA_EXCLUDED_KNOWN, ARIA_EXCLUDED, r);
     return r;
   }
 
@@ -1291,9 +1322,33 @@
 
   /** @param {Element} el @returns {HTMLLabelElement[]} */
   function labelsOf(el) {
-    const labels = /** @type {HTMLInputElement} */ (el).labels;
-    return labels ? Array.from(labels) : [];
+    if (!isHTML(el) || !LABELABLE.has(tagOf(el)))
+      return [];
+    // element.labels searches its whole tree on every call: map the labels of
+    // each tree once per capture instead.
+    const c = caches();
+    const root = el.getRootNode();
+    let map = c.labels.get(root);
+    if (!map) {
+      map = new Map();
+      const labels = /** @type {Document | ShadowRoot} */ (root).querySelectorAll ? /** @type {Document | ShadowRoot} */ (root).querySelectorAll('label') : [];
+      for (const label of Array.from(labels)) {
+        const control = /** @type {HTMLLabelElement} */ (label).control;
+        if (!control)
+          continue;
+        const list = map.get(control);
+        if (list)
+          list.push(/** @type {HTMLLabelElement} */ (label));
+        else
+          map.set(control, [/** @type {HTMLLabelElement} */ (label)]);
+      }
+      c.labels.set(root, map);
+    }
+    return map.get(el) || [];
   }
+
+  /** Elements a <label> can label (HTML "labelable elements"). */
+  const LABELABLE = new Set(['button', 'input', 'meter', 'output', 'progress', 'select', 'textarea']);
 
   /** @param {NameWalk} w @returns {NameWalk} */
   function fresh(w) {
@@ -1677,17 +1732,31 @@
     const role = roleOf(el);
     if (role && NAME_PROHIBITED.has(role))
       return NO_NAME;
-    // An element without a role is named only by ARIA, a title or an
-    // image-map area's alt: skip the walk for the many plain ones.
-    if (role === null && isHTML(el) && tagOf(el) !== 'area' && !el.hasAttribute('aria-label') &&
-        !el.hasAttribute('aria-labelledby') && !el.hasAttribute('title'))
-      return NO_NAME;
+    // Most elements are named neither by ARIA nor by a title nor by their
+    // language: skip the walk for them, and read a leaf's content directly.
+    if (isHTML(el) && !el.hasAttribute('aria-label') && !el.hasAttribute('aria-labelledby') && !el.hasAttribute('title')) {
+      const tag = tagOf(el);
+      if (!HOST_NAMED.has(tag) || (tag === 'button' && labelsOf(el).length === 0)) {
+        if (tag !== 'summary' && (role === null || !NAME_FROM_CONTENT.has(role)))
+          return NO_NAME;
+        if (el.firstElementChild === null && !el.shadowRoot && tag !== 'slot' && !el.hasAttribute('aria-owns') && !isSecret(el)) {
+          const own = contentScan(/** @type {Document | ShadowRoot} */ (el.getRootNode()));
+          const data = el.textContent || '';
+          if (!own.all && !own.own.has(el) && !showsSensitive(data)) {
+            const text = (pseudoText(el, '::before') || '') + data + (pseudoText(el, '::after') || '');
+            return hasText(text) ? { name: flat(text.trim()), fromTitle: false } : NO_NAME;
+          }
+        }
+      }
+    }
     const name = flat(textAlternative(el, { visited: new Set(), includeHidden, target: 'self' }));
     const title = el.getAttribute('title');
     return { name, fromTitle: !!title && name === flat(title) };
   }
 
   const NO_NAME = Object.freeze({ name: '', fromTitle: false });
+  /** Tags the host language names (accname step 2E) besides ARIA and content. */
+  const HOST_NAMED = new Set(['input', 'textarea', 'select', 'button', 'output', 'fieldset', 'figure', 'table', 'img', 'area', 'optgroup']);
 
   /**
    * The accessible description of el (accname 1.2 and HTML-AAM): aria-describedby,
@@ -1990,20 +2059,19 @@
     const html = isHTML(el);
     const hasAttrs = el.hasAttributes();
     /** @type {ScreenNode} */
-    const node = { ref: walk.prefix + 'e' + refNumber(walk.refs, el) };
+    const node = { ref: walk.prefix + refName(walk.refs, el) };
 
     const st = styleOf(el);
     const display = st ? st.display : 'inline';
     const ownNone = display === 'none';
     const gone = up.notRendered || skipped || ownNone;
-    c.notRendered.set(el, gone);
 
     const ariaHidden = up.ariaHidden || (hasAttrs && el.getAttribute('aria-hidden') === 'true');
     const modal = walk.modal;
     const inModal = up.insideModal || el === modal;
-    c.insideModal.set(el, inModal);
     const inert = up.inert || (hasAttrs && el.hasAttribute('inert')) || (!!modal && !inModal && !containsAcross(el, modal));
-    c.ariaExcluded.set(el, ariaHidden || inert);
+    c.flags.set(el, NOT_RENDERED_KNOWN | ARIA_EXCLUDED_KNOWN | INSIDE_MODAL_KNOWN |
+      (gone ? NOT_RENDERED : 0) | (ariaHidden || inert ? ARIA_EXCLUDED : 0) | (inModal ? INSIDE_MODAL : 0));
 
     // Options of a drop-down select only show in its popup: never painted here.
     const inSelect = up.inSelect;
@@ -2037,8 +2105,11 @@
       acc.latent += before;
     }
 
-    const kids = flatChildren(el);
-    if (kids && kids.length) {
+    const src = flatChildSource(el);
+    const list = Array.isArray(src) ? src : null;
+    /** @type {Node | null | undefined} */
+    let kid = list ? list[0] : src ? /** @type {Node} */ (src).firstChild : null;
+    if (kid) {
       /** @type {Inherited} */
       const down = {
         notRendered: gone, styleVisible: paints, clipped, ariaHidden, inert, insideModal: inModal,
@@ -2050,8 +2121,7 @@
       /** @type {boolean | null} */
       let keepBreaks = null;
       let buffer = '';
-      for (let i = 0; i < kids.length; i++) {
-        const kid = kids[i];
+      for (let i = 0; kid; kid = list ? list[++i] : kid.nextSibling) {
         const type = kid.nodeType;
         if (type === 3) {
           buffer += kid.nodeValue;
@@ -2402,6 +2472,60 @@
         run = null;
       }
     });
+  }
+
+  // ---------------------------------------------------------------------------
+  // The wire form: the same screen, packed for a large transfer
+
+  /** Boolean node fields packed into one number, bit i for entry i. Append only. */
+  const WIRE_FLAGS = /** @type {const} */ (['visible', 'ariaHidden', 'inert', 'secret', 'disabled', 'required', 'readonly', 'invalid', 'crossOrigin']);
+  /** Node fields the wire form places by position; the rest go into its extras object. */
+  const WIRE_PLACED = new Set(['ref', 'role', 'tag', 'box', 'name', 'text', 'children', ...WIRE_FLAGS]);
+
+  /**
+   * Packs a node: a visible text run is its string, a hidden one [string], a
+   * secret one 1 (visible) or 0; an element is
+   * [ref, role, tag, flags, box|0, name|0, text|0, extras|0, children|0]
+   * with trailing zeros left out. recorder's wire decoder reads it back.
+   * @param {ScreenNode} n @returns {unknown}
+   */
+  function wireNode(n) {
+    if (n.tag === '#text') {
+      if (n.secret)
+        return n.visible ? 1 : 0;
+      return n.visible ? n.text : [n.text];
+    }
+    let flags = 0;
+    for (let i = 0; i < WIRE_FLAGS.length; i++) {
+      if (n[WIRE_FLAGS[i]])
+        flags |= 1 << i;
+    }
+    /** @type {Record<string, unknown> | 0} */
+    let extras = 0;
+    for (const key of Object.keys(n)) {
+      if (!WIRE_PLACED.has(key)) {
+        if (!extras)
+          extras = {};
+        extras[key] = /** @type {Record<string, unknown>} */ (/** @type {unknown} */ (n))[key];
+      }
+    }
+    const b = n.box;
+    const out = [n.ref, n.role, n.tag, flags, b ? [b.x, b.y, b.width, b.height] : 0, n.name || 0, n.text || 0, extras,
+      n.children ? n.children.map(wireNode) : 0];
+    while (out.length > 3 && out[out.length - 1] === 0)
+      out.pop();
+    return out;
+  }
+
+  /**
+   * capture() packed for transfer, as JSON text: the screen's own fields,
+   * with its root in the wire form (about half the size of the plain JSON).
+   * Replay reads this; a screen is the same either way.
+   * @param {CaptureOptions} [options] @returns {string}
+   */
+  function captureWire(options) {
+    const screen = capture(options);
+    return JSON.stringify({ ...screen, root: wireNode(screen.root) });
   }
 
   /** Replaces sensitive values in a page-level string. @param {string} s */
@@ -2786,6 +2910,7 @@
     version: SCRIPT_VERSION,
     schema: SCREEN_SCHEMA,
     capture,
+    captureWire,
     elementForRef,
     refForElement,
     describe,

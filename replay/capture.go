@@ -2,7 +2,7 @@ package replay
 
 import (
 	"context"
-	"encoding/json"
+	stdjson "encoding/json"
 	"errors"
 	"fmt"
 	"strings"
@@ -62,7 +62,7 @@ func (o CaptureOptions) pageModelOptions() pageModelOptions {
 }
 
 func (p pageModelOptions) json() string {
-	b, err := json.Marshal(p)
+	b, err := stdjson.Marshal(p)
 	if err != nil {
 		panic(err) // strings and lists of strings always marshal
 	}
@@ -131,8 +131,12 @@ func CaptureAction(opts CaptureOptions) chromedp.Action[*recorder.Screen] {
 // captureFrame captures the document of m's frame and, below it, the
 // cross-origin frames it contains.
 func captureFrame(ctx context.Context, m *frameModel, opts pageModelOptions, depth int) (*recorder.Screen, error) {
-	var s recorder.Screen
-	if err := m.call(ctx, "pm.capture("+opts.json()+")", &s); err != nil {
+	text, err := m.callText(ctx, "pm.captureWire("+opts.json()+")")
+	if err != nil {
+		return nil, fmt.Errorf("capturing the screen: %w", err)
+	}
+	s, err := decodeWireScreen([]byte(text))
+	if err != nil {
 		return nil, fmt.Errorf("capturing the screen: %w", err)
 	}
 	if s.Schema != recorder.ScreenSchema {
@@ -142,9 +146,9 @@ func captureFrame(ctx context.Context, m *frameModel, opts pageModelOptions, dep
 		return nil, errors.New("capturing the screen: the page model returned no root")
 	}
 	if depth < maxFrameDepth {
-		fillCrossOriginFrames(ctx, m, &s, s.Root, opts, depth)
+		fillCrossOriginFrames(ctx, m, s, s.Root, opts, depth)
 	}
-	return &s, nil
+	return s, nil
 }
 
 // fillCrossOriginFrames captures each cross-origin frame below n in its own

@@ -2,17 +2,17 @@ package replay
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"strconv"
 
 	"github.com/chromedp/cdproto/cdp"
-	jsonv2 "github.com/chromedp/cdproto/cdp/jsonv2"
 	"github.com/chromedp/cdproto/dom"
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
+	"github.com/go-json-experiment/json"
+	"github.com/go-json-experiment/json/jsontext"
 
 	"github.com/trailpin/trailpin/extension"
 )
@@ -90,21 +90,34 @@ func (m *frameModel) install(ctx context.Context) error {
 // and decodes its JSON-serialisable result into out. It installs the page
 // model first when the world does not have it yet.
 func (m *frameModel) call(ctx context.Context, body string, out any) error {
-	err := m.callOnce(ctx, body, out)
-	if errors.Is(err, errNotInstalled) {
-		if err := m.install(ctx); err != nil {
-			return err
-		}
-		err = m.callOnce(ctx, body, out)
+	// JSON.stringify in the page is faster than the protocol's own
+	// serialisation of a large object.
+	text, err := m.callText(ctx, "JSON.stringify("+body+")")
+	if err != nil {
+		return err
 	}
-	return err
+	if err := json.Unmarshal([]byte(text), out, lenientJSON); err != nil {
+		return fmt.Errorf("reading the page model's answer: %w", err)
+	}
+	return nil
 }
 
-func (m *frameModel) callOnce(ctx context.Context, body string, out any) error {
-	// JSON.stringify in the page is faster than the protocol's own
-	// serialisation of a large object, and the string decodes in one pass.
+// callText evaluates body, an expression over pm that yields a string, and
+// returns the string, installing the page model first if needed.
+func (m *frameModel) callText(ctx context.Context, body string) (string, error) {
+	text, err := m.callTextOnce(ctx, body)
+	if errors.Is(err, errNotInstalled) {
+		if err := m.install(ctx); err != nil {
+			return "", err
+		}
+		text, err = m.callTextOnce(ctx, body)
+	}
+	return text, err
+}
+
+func (m *frameModel) callTextOnce(ctx context.Context, body string) (string, error) {
 	expr := "(pm => pm && pm.version >= " + strconv.Itoa(pageModelVersion) +
-		" ? JSON.stringify(" + body + ") : null)(" + pageModelGlobal + ")"
+		" ? " + body + " : null)(" + pageModelGlobal + ")"
 	r, err := cdp.Call(ctx, m.session, runtime.Evaluate, runtime.EvaluateParams{
 		Expression:    expr,
 		ContextID:     m.contextID,
@@ -112,28 +125,25 @@ func (m *frameModel) callOnce(ctx context.Context, body string, out any) error {
 		Silent:        new(true),
 	})
 	if err != nil {
-		return err
+		return "", err
 	}
 	if r.ExceptionDetails != nil {
-		return &chromedp.ExceptionError{ExceptionDetails: r.ExceptionDetails}
+		return "", &chromedp.ExceptionError{ExceptionDetails: r.ExceptionDetails}
 	}
 	if r.Result == nil || r.Result.Type != runtime.RemoteObjectTypeString {
-		return errNotInstalled
+		return "", errNotInstalled
 	}
 	var text string
-	if err := jsonv2.Unmarshal(r.Result.Value, &text, lenientJSON); err != nil {
-		return fmt.Errorf("reading the page model's answer: %w", err)
+	if err := json.Unmarshal([]byte(r.Result.Value), &text, lenientJSON); err != nil {
+		return "", fmt.Errorf("reading the page model's answer: %w", err)
 	}
-	if err := jsonv2.Unmarshal([]byte(text), out, lenientJSON); err != nil {
-		return fmt.Errorf("reading the page model's answer: %w", err)
-	}
-	return nil
+	return text, nil
 }
 
 // lenientJSON reads the page model's JSON: text from a page may hold lone
 // UTF-16 surrogates, which JSON.stringify escapes and a strict decoder
 // refuses; a capture must not fail over one odd character.
-var lenientJSON = jsonv2.AllowInvalidUTF8(true)
+var lenientJSON = jsontext.AllowInvalidUTF8(true)
 
 // element returns a handle on the element that body (an expression over pm
 // yielding {element} or {error, message}) finds; the caller releases it.

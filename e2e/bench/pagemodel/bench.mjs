@@ -1,11 +1,14 @@
-// Playwright's side of the page-model benchmark: times
-// locator('body').ariaSnapshot() and page.ariaSnapshot({mode: 'ai'}) on a
-// page. Run by main.go, which passes the page and how to reach Chromium.
+// Playwright's side of the page-model benchmark. main.go starts it once per
+// page and drives it over stdin, so that Playwright's runs interleave with
+// ours and a busy machine slows both alike: each line "aria" or "ai" runs
+// locator('body').ariaSnapshot() or page.ariaSnapshot({mode: 'ai'}) once and
+// answers {"ms": …, "chars": …}; "quit" ends.
 //
-//   node bench.mjs --cdp http://127.0.0.1:PORT --url URL --runs N
-//       attach to the running Chromium (the same tab the Go side measured)
-//   node bench.mjs --url URL --runs N
+//   node bench.mjs --cdp http://127.0.0.1:PORT --url URL
+//       attach to the running Chromium (the same tab the Go side measures)
+//   node bench.mjs --url URL
 //       launch /usr/bin/chromium through Playwright and open URL there
+import { createInterface } from 'node:readline';
 import { chromium } from 'playwright-core';
 
 function arg(name, fallback) {
@@ -14,32 +17,11 @@ function arg(name, fallback) {
 }
 
 const url = arg('url');
-const runs = Number(arg('runs', '7'));
 const cdp = arg('cdp');
-const warmup = Number(arg('warmup', '2'));
 const width = Number(arg('width', '1280'));
 const height = Number(arg('height', '720'));
 
-function median(xs) {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
-}
-
-async function time(fn) {
-  for (let i = 0; i < warmup; i++)
-    await fn();
-  const times = [];
-  let last;
-  for (let i = 0; i < runs; i++) {
-    const t0 = performance.now();
-    last = await fn();
-    times.push(performance.now() - t0);
-  }
-  return { median: median(times), times, last };
-}
-
-let browser, page, launched = false;
+let browser, page;
 if (cdp) {
   browser = await chromium.connectOverCDP(cdp);
   page = browser.contexts().flatMap(c => c.pages()).find(p => p.url() === url);
@@ -47,22 +29,31 @@ if (cdp) {
     throw new Error(`no tab shows ${url}`);
 } else {
   browser = await chromium.launch({ executablePath: '/usr/bin/chromium', headless: true });
-  launched = true;
   page = await browser.newPage({ viewport: { width, height } });
   await page.goto(url);
 }
 page.setDefaultTimeout(0);
 
-const aria = await time(() => page.locator('body').ariaSnapshot());
-const ai = await time(() => page.ariaSnapshot({ mode: 'ai' }));
-console.log(JSON.stringify({
-  mode: launched ? 'launched' : 'attached',
-  ariaSnapshotMs: aria.median,
-  aiSnapshotMs: ai.median,
-  ariaSnapshotChars: aria.last.length,
-  aiSnapshotChars: ai.last.length,
-}));
-if (launched)
+const runs = {
+  aria: () => page.locator('body').ariaSnapshot(),
+  ai: () => page.ariaSnapshot({ mode: 'ai' }),
+};
+
+console.log(JSON.stringify({ ready: true }));
+for await (const line of createInterface({ input: process.stdin })) {
+  const what = line.trim();
+  if (what === 'quit')
+    break;
+  const run = runs[what];
+  if (!run) {
+    console.log(JSON.stringify({ error: `unknown command ${what}` }));
+    continue;
+  }
+  const t0 = performance.now();
+  const text = await run();
+  console.log(JSON.stringify({ ms: performance.now() - t0, chars: text.length }));
+}
+if (!cdp)
   await browser.close();
 // Attached: leave the browser to the Go side; exiting drops the connection.
 process.exit(0);

@@ -12,6 +12,7 @@
 package main
 
 import (
+	"bufio"
 	"context"
 	"encoding/json"
 	"errors"
@@ -159,7 +160,8 @@ func activePort(dir string) (string, error) {
 	}
 }
 
-// measure loads url in a new tab and times both sides on it.
+// measure loads url in a new tab and times both sides on it, one run of
+// each in turn, so that a busy machine slows both alike.
 func measure(bctx context.Context, url, port string, o options) (row, error) {
 	var r row
 	ctx, cancel := chromedp.NewContext(bctx)
@@ -167,84 +169,146 @@ func measure(bctx context.Context, url, port string, o options) (row, error) {
 	if err := chromedp.Do(ctx, chromedp.EmulateViewport(1280, 720), chromedp.Navigate(url)); err != nil {
 		return r, err
 	}
-
 	// Inside the page: the same script in the page's own world, timed there.
 	if err := chromedp.Do(ctx, chromedp.Evaluate[chromedp.Void](extension.PageModel())); err != nil {
 		return r, err
 	}
-	var inPage []time.Duration
+	pw, err := startPlaywright(o, "--cdp", "http://"+net.JoinHostPort("127.0.0.1", port), "--url", url)
+	if err != nil {
+		return r, err
+	}
+	defer pw.close()
+	var launched *pwProcess
+	if o.launched {
+		if launched, err = startPlaywright(o, "--url", url); err != nil {
+			return r, err
+		}
+		defer launched.close()
+	}
+
+	var inPage, trips, aria, ai, lAria, lAI []time.Duration
+	var screen *recorder.Screen
 	for i := range o.warmup + o.runs {
+		keep := i >= o.warmup
 		ms, err := chromedp.Run(ctx, chromedp.Evaluate[float64](
 			`(() => { const t0 = performance.now(); globalThis.__trailpinPageModel.capture(); return performance.now() - t0; })()`))
 		if err != nil {
 			return r, err
 		}
-		if i >= o.warmup {
-			inPage = append(inPage, time.Duration(ms*float64(time.Millisecond)))
-		}
-	}
-	r.inPage = median(inPage)
-
-	// From Go: what replay pays for a screen.
-	var trips []time.Duration
-	var screen *recorder.Screen
-	for i := range o.warmup + o.runs {
 		t0 := time.Now()
 		s, err := replay.Capture(ctx, replay.CaptureOptions{})
 		if err != nil {
 			return r, err
 		}
-		if i >= o.warmup {
-			trips = append(trips, time.Since(t0))
-		}
+		trip := time.Since(t0)
 		screen = s
-	}
-	r.roundTrip = median(trips)
-	b, _ := json.Marshal(screen)
-	r.jsonBytes = len(b)
-	walkNodes(screen.Root, func(*recorder.Node) { r.nodes++ })
-
-	pw, err := playwright(o, "--cdp", "http://"+net.JoinHostPort("127.0.0.1", port), "--url", url)
-	if err != nil {
-		return r, err
-	}
-	r.pwAria, r.pwAI = ms(pw.AriaSnapshotMs), ms(pw.AISnapshotMs)
-	r.pwAIChars, r.pwAriaChars = pw.AISnapshotChars, pw.AriaSnapshotChars
-	if o.launched {
-		pl, err := playwright(o, "--url", url)
+		a, err := pw.run("aria")
 		if err != nil {
 			return r, err
 		}
-		r.pwLaunchAria, r.pwLaunchAI = ms(pl.AriaSnapshotMs), ms(pl.AISnapshotMs)
+		b, err := pw.run("ai")
+		if err != nil {
+			return r, err
+		}
+		r.pwAriaChars, r.pwAIChars = a.Chars, b.Chars
+		if keep {
+			inPage = append(inPage, ms2d(ms))
+			trips = append(trips, trip)
+			aria = append(aria, ms2d(a.MS))
+			ai = append(ai, ms2d(b.MS))
+		}
+		if launched != nil {
+			la, err := launched.run("aria")
+			if err != nil {
+				return r, err
+			}
+			lb, err := launched.run("ai")
+			if err != nil {
+				return r, err
+			}
+			if keep {
+				lAria = append(lAria, ms2d(la.MS))
+				lAI = append(lAI, ms2d(lb.MS))
+			}
+		}
 	}
+	r.inPage, r.roundTrip, r.pwAria, r.pwAI = median(inPage), median(trips), median(aria), median(ai)
+	if launched != nil {
+		r.pwLaunchAria, r.pwLaunchAI = median(lAria), median(lAI)
+	}
+	b, _ := json.Marshal(screen)
+	r.jsonBytes = len(b)
+	walkNodes(screen.Root, func(*recorder.Node) { r.nodes++ })
 	return r, nil
 }
 
-type pwResult struct {
-	AriaSnapshotMs    float64 `json:"ariaSnapshotMs"`
-	AISnapshotMs      float64 `json:"aiSnapshotMs"`
-	AriaSnapshotChars int     `json:"ariaSnapshotChars"`
-	AISnapshotChars   int     `json:"aiSnapshotChars"`
+// pwProcess is a running bench.mjs.
+type pwProcess struct {
+	cmd *exec.Cmd
+	in  io.WriteCloser
+	out *bufio.Scanner
 }
 
-// playwright runs bench.mjs and reads its one line of JSON.
-func playwright(o options, args ...string) (pwResult, error) {
-	var res pwResult
-	args = append([]string{o.script, "--runs", strconv.Itoa(o.runs), "--warmup", strconv.Itoa(o.warmup)}, args...)
-	cmd := exec.Command("node", args...)
+type pwAnswer struct {
+	Ready bool    `json:"ready"`
+	MS    float64 `json:"ms"`
+	Chars int     `json:"chars"`
+	Error string  `json:"error"`
+}
+
+func startPlaywright(o options, args ...string) (*pwProcess, error) {
+	cmd := exec.Command("node", append([]string{o.script}, args...)...)
 	cmd.Stderr = os.Stderr
-	outb, err := cmd.Output()
+	in, err := cmd.StdinPipe()
 	if err != nil {
-		return res, fmt.Errorf("node %s: %w", strings.Join(args, " "), err)
+		return nil, err
 	}
-	lines := strings.Split(strings.TrimSpace(string(outb)), "\n")
-	if err := json.Unmarshal([]byte(lines[len(lines)-1]), &res); err != nil {
-		return res, fmt.Errorf("reading bench.mjs output %q: %w", outb, err)
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		return nil, err
 	}
-	return res, nil
+	if err := cmd.Start(); err != nil {
+		return nil, fmt.Errorf("starting node: %w", err)
+	}
+	p := &pwProcess{cmd: cmd, in: in, out: bufio.NewScanner(out)}
+	p.out.Buffer(make([]byte, 64*1024), 64*1024*1024)
+	if a, err := p.read(); err != nil || !a.Ready {
+		p.close()
+		return nil, fmt.Errorf("bench.mjs did not start: %v", err)
+	}
+	return p, nil
 }
 
-func ms(v float64) time.Duration { return time.Duration(v * float64(time.Millisecond)) }
+func (p *pwProcess) run(what string) (pwAnswer, error) {
+	if _, err := io.WriteString(p.in, what+"\n"); err != nil {
+		return pwAnswer{}, err
+	}
+	a, err := p.read()
+	if err == nil && a.Error != "" {
+		err = errors.New(a.Error)
+	}
+	return a, err
+}
+
+func (p *pwProcess) read() (pwAnswer, error) {
+	var a pwAnswer
+	if !p.out.Scan() {
+		if err := p.out.Err(); err != nil {
+			return a, err
+		}
+		return a, io.ErrUnexpectedEOF
+	}
+	err := json.Unmarshal(p.out.Bytes(), &a)
+	return a, err
+}
+
+func (p *pwProcess) close() {
+	io.WriteString(p.in, "quit\n")
+	p.in.Close()
+	p.cmd.Wait()
+}
+
+func ms2d(v float64) time.Duration { return time.Duration(v * float64(time.Millisecond)) }
 
 func median(ds []time.Duration) time.Duration {
 	s := slices.Clone(ds)

@@ -1,0 +1,171 @@
+package replay
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+
+	"github.com/go-json-experiment/json"
+	"github.com/go-json-experiment/json/jsontext"
+
+	"github.com/trailpin/trailpin/recorder"
+)
+
+// The wire form is how the page model hands a screen to replay: the screen's
+// own fields, with the node tree packed into arrays (captureWire in
+// extension/pagemodel.js; docs/screen-schema.md). It is half the size of the
+// plain JSON, and the transfer out of the browser and the decoding here are
+// most of a capture's cost on a large page.
+
+// wireFlags are the node booleans packed into an element's flags, bit i for
+// entry i; the order is the page model's WIRE_FLAGS.
+var wireFlags = []func(n *recorder.Node) *bool{
+	func(n *recorder.Node) *bool { return &n.Visible },
+	func(n *recorder.Node) *bool { return &n.AriaHidden },
+	func(n *recorder.Node) *bool { return &n.Inert },
+	func(n *recorder.Node) *bool { return &n.Secret },
+	func(n *recorder.Node) *bool { return &n.Disabled },
+	func(n *recorder.Node) *bool { return &n.Required },
+	func(n *recorder.Node) *bool { return &n.ReadOnly },
+	func(n *recorder.Node) *bool { return &n.Invalid },
+	func(n *recorder.Node) *bool { return &n.CrossOrigin },
+}
+
+// maxWireDepth bounds nesting while decoding; the DOM's own limit is far
+// below, and a deeper answer means something is wrong.
+const maxWireDepth = 10000
+
+var errWire = errors.New("malformed screen from the page model")
+
+// decodeWireScreen reads a screen in the wire form.
+func decodeWireScreen(b []byte) (*recorder.Screen, error) {
+	var top struct {
+		recorder.Screen
+		Root jsontext.Value `json:"root"`
+	}
+	if err := json.Unmarshal(b, &top, lenientJSON); err != nil {
+		return nil, fmt.Errorf("%w: %v", errWire, err)
+	}
+	s := top.Screen
+	if len(top.Root) == 0 {
+		return &s, nil
+	}
+	d := jsontext.NewDecoder(bytes.NewReader(top.Root), lenientJSON)
+	root, err := decodeWireNode(d, 0)
+	if err != nil {
+		return nil, err
+	}
+	s.Root = root
+	return &s, nil
+}
+
+func decodeWireNode(d *jsontext.Decoder, depth int) (*recorder.Node, error) {
+	if depth > maxWireDepth {
+		return nil, fmt.Errorf("%w: nodes nested deeper than %d", errWire, maxWireDepth)
+	}
+	tok, err := d.ReadToken()
+	if err != nil {
+		return nil, fmt.Errorf("%w: %v", errWire, err)
+	}
+	switch tok.Kind() {
+	case '"':
+		return &recorder.Node{Tag: recorder.TextTag, Text: tok.String(), Visible: true}, nil
+	case '0':
+		return &recorder.Node{Tag: recorder.TextTag, Secret: true, Visible: tok.Int() == 1}, nil
+	case '[':
+	default:
+		return nil, fmt.Errorf("%w: unexpected %v for a node", errWire, tok.Kind())
+	}
+	first, err := readString(d)
+	if err != nil {
+		return nil, err
+	}
+	if d.PeekKind() == ']' { // a hidden text run
+		d.ReadToken()
+		return &recorder.Node{Tag: recorder.TextTag, Text: first}, nil
+	}
+	n := &recorder.Node{Ref: first}
+	if n.Role, err = readString(d); err != nil {
+		return nil, err
+	}
+	if n.Tag, err = readString(d); err != nil {
+		return nil, err
+	}
+	for field := 3; d.PeekKind() != ']'; field++ {
+		if err := decodeWireField(d, n, field, depth); err != nil {
+			return nil, err
+		}
+	}
+	if _, err := d.ReadToken(); err != nil {
+		return nil, fmt.Errorf("%w: %v", errWire, err)
+	}
+	return n, nil
+}
+
+// decodeWireField reads the element field at position i; 0 stands for empty.
+func decodeWireField(d *jsontext.Decoder, n *recorder.Node, i, depth int) error {
+	if d.PeekKind() == '0' {
+		tok, err := d.ReadToken()
+		if err != nil {
+			return fmt.Errorf("%w: %v", errWire, err)
+		}
+		if i == 3 {
+			flags := tok.Int()
+			for bit, field := range wireFlags {
+				if flags&(1<<bit) != 0 {
+					*field(n) = true
+				}
+			}
+		}
+		return nil
+	}
+	switch i {
+	case 4:
+		var box [4]float64
+		if err := json.UnmarshalDecode(d, &box); err != nil {
+			return fmt.Errorf("%w: box: %v", errWire, err)
+		}
+		n.Box = &recorder.Box{X: box[0], Y: box[1], Width: box[2], Height: box[3]}
+	case 5:
+		s, err := readString(d)
+		n.Name = s
+		return err
+	case 6:
+		s, err := readString(d)
+		n.Text = s
+		return err
+	case 7:
+		// The rarer fields keep their screen names: decode into the node.
+		if err := json.UnmarshalDecode(d, n, lenientJSON); err != nil {
+			return fmt.Errorf("%w: fields: %v", errWire, err)
+		}
+	case 8:
+		if _, err := d.ReadToken(); err != nil { // [
+			return fmt.Errorf("%w: %v", errWire, err)
+		}
+		for d.PeekKind() != ']' {
+			c, err := decodeWireNode(d, depth+1)
+			if err != nil {
+				return err
+			}
+			n.Children = append(n.Children, c)
+		}
+		if _, err := d.ReadToken(); err != nil { // ]
+			return fmt.Errorf("%w: %v", errWire, err)
+		}
+	default:
+		return fmt.Errorf("%w: element has more than 9 fields", errWire)
+	}
+	return nil
+}
+
+func readString(d *jsontext.Decoder) (string, error) {
+	tok, err := d.ReadToken()
+	if err != nil {
+		return "", fmt.Errorf("%w: %v", errWire, err)
+	}
+	if tok.Kind() != '"' {
+		return "", fmt.Errorf("%w: want a string, got %v", errWire, tok.Kind())
+	}
+	return tok.String(), nil
+}

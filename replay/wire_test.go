@@ -1,0 +1,64 @@
+package replay
+
+import (
+	"context"
+	"encoding/json"
+	"reflect"
+	"testing"
+
+	"github.com/chromedp/chromedp"
+
+	"github.com/trailpin/trailpin/recorder"
+)
+
+// TestWireFormMatchesScreen checks that the packed transfer decodes to the
+// very screen capture() returns, on every fixture page.
+func TestWireFormMatchesScreen(t *testing.T) {
+	t.Parallel()
+	for _, page := range []string{"refs.html", "secrets.html", "shadow.html", "frames.html", "visibility.html", "states.html"} {
+		t.Run(page, func(t *testing.T) {
+			t.Parallel()
+			ctx := newTab(t, site.URL+"/"+page)
+			opts := pageModelOptions{Sensitive: &sensitiveOptions{Values: []string{"Inside"}}}
+			type pair struct{ plain, wire *recorder.Screen }
+			got, err := chromedp.Run(ctx, func(ctx context.Context, tg *chromedp.Target) (pair, error) {
+				m, err := topModel(ctx, tg)
+				if err != nil {
+					return pair{}, err
+				}
+				var plain recorder.Screen
+				if err := m.call(ctx, "pm.capture("+opts.json()+")", &plain); err != nil {
+					return pair{}, err
+				}
+				text, err := m.callText(ctx, "pm.captureWire("+opts.json()+")")
+				if err != nil {
+					return pair{}, err
+				}
+				wire, err := decodeWireScreen([]byte(text))
+				return pair{&plain, wire}, err
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !reflect.DeepEqual(got.plain, got.wire) {
+				a, _ := json.MarshalIndent(got.plain, "", " ")
+				b, _ := json.MarshalIndent(got.wire, "", " ")
+				t.Errorf("wire form decodes to another screen:\nplain %s\nwire  %s", a, b)
+			}
+		})
+	}
+}
+
+func FuzzDecodeWireScreen(f *testing.F) {
+	f.Add([]byte(`{"schema":1,"url":"u","root":["e1","document","html",1,[0,0,10,10],0,"a",0,["a",["b"],0,1,["e2","button","button",1,0,"Save","Save",{"checked":"true","level":2}]]]}`))
+	f.Add([]byte(`{"schema":1,"root":["e1","generic","div"]}`))
+	f.Add([]byte(`{"schema":1,"root":[["x"]]}`))
+	f.Add([]byte(`{"root":"text"}`))
+	f.Add([]byte(`{"root":["e1","generic","div",0,0,0,0,0,0,0]}`))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		s, err := decodeWireScreen(b)
+		if err == nil && s == nil {
+			t.Fatalf("decodeWireScreen(%q) = nil, nil", b)
+		}
+	})
+}
