@@ -118,7 +118,6 @@
    *
    * @typedef {object} Inherited what an element's parent tells it
    * @property {boolean} notRendered display:none (or unslotted, or skipped content) on the way down
-   * @property {boolean} styleVisible the parent's own text is painted
    * @property {boolean} clipped a zero-size ancestor clips its overflow
    * @property {boolean} ariaHidden
    * @property {boolean} inert
@@ -343,7 +342,6 @@
    * @property {Map<Element, string>} content name-from-content contributions in a plain descendant traversal
    * @property {Map<Element, boolean>} secret
    * @property {Map<Element, boolean>} markedSecret
-   * @property {Map<string, string | undefined>} pseudo
    * @property {Map<Document, Element | null>} modal
    * @property {Map<Node, ContentScan>} contentScans
    * @property {Map<Node, Map<Element, HTMLLabelElement[]>>} labels the labels of each tree, by control
@@ -383,7 +381,7 @@
       return fn();
     cache = {
       style: new Map(), flags: new Map(), role: new Map(),
-      content: new Map(), secret: new Map(), markedSecret: new Map(), pseudo: new Map(), modal: new Map(),
+      content: new Map(), secret: new Map(), markedSecret: new Map(), modal: new Map(),
       contentScans: new Map(), hostContent: new Set(), probeAll: false, labels: new Map(),
       sensitiveValues: (sensitive.values || []).map(v => collapseSpaces(String(v))).filter(v => v.length > 0),
       sensitiveElements: new Set(sensitive.elements || []),
@@ -2112,7 +2110,7 @@
     if (kid) {
       /** @type {Inherited} */
       const down = {
-        notRendered: gone, styleVisible: paints, clipped, ariaHidden, inert, insideModal: inModal,
+        notRendered: gone, clipped, ariaHidden, inert, insideModal: inModal,
         secret: secretSubtree, inSelect: inSelect || isSelectDropDown(el), needLatent,
       };
       const skip = gone ? null : skippedChildren(el);
@@ -2252,7 +2250,7 @@
     if (html && (tag === 'iframe' || tag === 'frame') && !gone) {
       /** @type {Inherited} */
       const frameUp = {
-        notRendered: false, styleVisible: paints, clipped: false, ariaHidden, inert, insideModal: inModal,
+        notRendered: false, clipped: false, ariaHidden, inert, insideModal: inModal,
         secret: secretSubtree, inSelect: false, needLatent,
       };
       visitFrame(/** @type {HTMLIFrameElement} */ (el), walk, frameUp, node, x, y, acc.children);
@@ -2299,6 +2297,7 @@
       const prefix = walk.rootPrefix + 'f' + k;
       node.frame = prefix;
       const st = styleOf(el);
+      // The frame's viewport starts at the iframe's content box.
       const padLeft = st ? parseFloat(st.paddingLeft) || 0 : 0;
       const padTop = st ? parseFloat(st.paddingTop) || 0 : 0;
       /** @type {Walk} */
@@ -2440,7 +2439,7 @@
         }
         const rootEl = doc.documentElement;
         /** @type {Inherited} */
-        const top = { notRendered: false, styleVisible: true, clipped: false, ariaHidden: false, inert: false, insideModal: false, secret: false, inSelect: false, needLatent: false };
+        const top = { notRendered: false, clipped: false, ariaHidden: false, inert: false, insideModal: false, secret: false, inSelect: false, needLatent: false };
         const v = rootEl ? visitElement(rootEl, walk, top, false) : null;
         refs.numbered = true;
         for (const item of run.toCover) {
@@ -2731,10 +2730,9 @@
       const frame = view.frameElement;
       if (!frame)
         break;
-      const r = frame.getBoundingClientRect();
-      const st = getComputedStyle(frame);
-      x += r.left + frame.clientLeft + (parseFloat(st.paddingLeft) || 0);
-      y += r.top + frame.clientTop + (parseFloat(st.paddingTop) || 0);
+      const origin = contentOrigin(frame);
+      x += origin.x;
+      y += origin.y;
       view = frame.ownerDocument.defaultView;
     }
     return { x, y };
@@ -2817,10 +2815,9 @@
           inner = null;
         }
         if (inner) {
-          const r = found.getBoundingClientRect();
-          const st = getComputedStyle(found);
-          lx -= r.left + found.clientLeft + (parseFloat(st.paddingLeft) || 0);
-          ly -= r.top + found.clientTop + (parseFloat(st.paddingTop) || 0);
+          const origin = contentOrigin(found);
+          lx -= origin.x;
+          ly -= origin.y;
           root = inner;
           continue;
         }
@@ -2876,7 +2873,6 @@
         /** @type {Inherited} */
         const up = {
           notRendered: parent ? notRendered(parent) : false,
-          styleVisible: !gone && (!pst || pst.visibility === 'visible'),
           clipped: false,
           ariaHidden: !!parent && !!closestAcrossShadow(parent, '[aria-hidden=true]'),
           inert: !!parent && (!!closestAcrossShadow(parent, '[inert]') || inertByModal(parent)),
