@@ -166,9 +166,33 @@ func TestSecretsNeverCaptured(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// What leaves the page, before any decoding, and one node described alone.
+	sens := CaptureOptions{Sensitive: Sensitive{Refs: []string{acct}, Values: []string{"tiger-lily-42"}}}.pageModelOptions()
+	pageOut, err := chromedp.Run(ctx, func(ctx context.Context, tg *chromedp.Target) (string, error) {
+		m, err := topModel(ctx, tg)
+		if err != nil {
+			return "", err
+		}
+		wire, err := m.callText(ctx, "pm.captureWire("+sens.json()+")")
+		if err != nil {
+			return "", err
+		}
+		plain, err := m.callText(ctx, "JSON.stringify(pm.capture("+sens.json()+"))")
+		return wire + plain, err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	pw, err := chromedp.Run(ctx, Describe(byID(t, s, "pw").Ref, CaptureOptions{}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	described, _ := json.Marshal(pw)
 	for _, secret := range []string{"hunter2-Kw9x", "481516", "4111111111111111", "ACCT-7731-ZZ", "tiger-lily-42"} {
-		if strings.Contains(string(raw), secret) {
-			t.Errorf("captured JSON contains the secret %q", secret)
+		for what, text := range map[string]string{"captured screen": string(raw), "page model's output": pageOut, "described node": string(described)} {
+			if strings.Contains(text, secret) {
+				t.Errorf("%s contains the secret %q", what, secret)
+			}
 		}
 	}
 	// "737" is short enough to appear by chance (a box coordinate), so the
