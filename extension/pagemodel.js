@@ -228,7 +228,7 @@
 
   const DEFAULT_TEST_ID_ATTRIBUTES = ['data-testid', 'data-test-id', 'data-test'];
 
-  /** Frame ancestors that stop header/footer from being page landmarks (HTML-AAM). */
+  /** Ancestors that stop header and footer from being page landmarks (HTML-AAM). */
   const SECTIONING_FOR_LANDMARKS = 'article:not([role]), aside:not([role]), main:not([role]), nav:not([role]), ' +
     'section:not([role]), [role=article], [role=complementary], [role=main], [role=navigation], [role=region]';
 
