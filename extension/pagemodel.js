@@ -2096,7 +2096,8 @@
     /** @type {Gathered} */
     const acc = { children: [], raw: '', latent: '', shown: false, sensitive: false };
     const pseudo = !gone && mayHavePseudoText(el);
-    const before = pseudo ? pseudoText(el, '::before') : undefined;
+    const beforeRaw = pseudo ? pseudoText(el, '::before') : undefined;
+    const before = beforeRaw ? renderedRun(beforeRaw, false) : '';
     if (before) {
       if (paints)
         acc.raw += before;
@@ -2151,7 +2152,8 @@
       }
     }
 
-    const after = pseudo ? pseudoText(el, '::after') : undefined;
+    const afterRaw = pseudo ? pseudoText(el, '::after') : undefined;
+    const after = afterRaw ? renderedRun(afterRaw, false) : '';
     if (after) {
       if (paints)
         acc.raw += after;
