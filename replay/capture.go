@@ -124,7 +124,7 @@ func CaptureAction(opts CaptureOptions) chromedp.Action[*recorder.Screen] {
 			}
 			lastErr = err
 		}
-		return nil, fmt.Errorf("capturing the screen: %w", lastErr)
+		return nil, lastErr
 	}
 }
 
