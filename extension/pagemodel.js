@@ -2311,6 +2311,7 @@
       };
       r.walks.set(doc, inner);
       const v = visitElement(doc.documentElement, inner, frameUp, false);
+      inner.refs.numbered = true;
       if (v)
         children.push(v.node);
     } else {
@@ -2612,6 +2613,9 @@
       target = frameDoc;
     }
     const n = Number(m ? m[2] : 0);
+    // Numbering is the same on every load of an unchanged page, so a ref
+    // asked for before this document's first capture means what it meant.
+    ensureNumbered(target);
     const state = refStateOf(target);
     const weak = state.elementOf.get(n);
     if (!weak) {

@@ -39,6 +39,12 @@ func TestRefsStableAcrossReload(t *testing.T) {
 	if err := chromedp.Do(ctx, chromedp.Reload()); err != nil {
 		t.Fatal(err)
 	}
+	// A ref from the last load names the same element before any capture.
+	save := byID(t, s1, "save").Ref
+	n, err := chromedp.Run(ctx, Describe(save, CaptureOptions{}))
+	if err != nil || n.ID != "save" {
+		t.Errorf("Describe(%s) right after reload = %+v, %v; want the #save button", save, n, err)
+	}
 	s2 := capture(t, ctx, CaptureOptions{})
 	second := refs(s2)
 	if s2.Document == s1.Document {
