@@ -691,7 +691,7 @@
 
   /** @param {Element} el @returns {string | null} */
   function explicitRole(el) {
-    const attr = el.getAttribute('role');
+    const attr = el.hasAttributes() ? el.getAttribute('role') : null;
     if (!attr)
       return null;
     for (const token of attr.trim().split(/[ \t\n\f\r]+/)) {
@@ -998,6 +998,9 @@
    */
   function isSecret(el) {
     const c = caches();
+    // Without anything marked sensitive, only form controls can be secret.
+    if (!c.sensitiveValues.length && !c.sensitiveElements.size && !FORM_CONTROLS.has(el.localName))
+      return false;
     let r = c.secret.get(el);
     if (r === undefined) {
       r = markedSecret(el) || secretControl(el) || ownTextShowsSensitive(el);
@@ -1005,6 +1008,8 @@
     }
     return r;
   }
+
+  const FORM_CONTROLS = new Set(['input', 'textarea', 'select']);
 
   /** Whether a text child of el shows a sensitive value. @param {Element} el */
   function ownTextShowsSensitive(el) {
