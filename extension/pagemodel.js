@@ -1737,12 +1737,12 @@
       return NO_NAME;
     // Most elements are named neither by ARIA nor by a title nor by their
     // language: skip the walk for them, and read a leaf's content directly.
-    if (isHTML(el) && !el.hasAttribute('aria-label') && !el.hasAttribute('aria-labelledby') && !el.hasAttribute('title')) {
+    if (isHTML(el) && (!el.hasAttributes() || (!el.hasAttribute('aria-label') && !el.hasAttribute('aria-labelledby') && !el.hasAttribute('title')))) {
       const tag = tagOf(el);
       if (!HOST_NAMED.has(tag) || (tag === 'button' && labelsOf(el).length === 0)) {
         if (tag !== 'summary' && (role === null || !NAME_FROM_CONTENT.has(role)))
           return NO_NAME;
-        if (el.firstElementChild === null && !el.shadowRoot && tag !== 'slot' && !el.hasAttribute('aria-owns') && !isSecret(el)) {
+        if (el.firstElementChild === null && !el.shadowRoot && tag !== 'slot' && (!el.hasAttributes() || !el.hasAttribute('aria-owns')) && !isSecret(el)) {
           const own = contentScan(/** @type {Document | ShadowRoot} */ (el.getRootNode()));
           const data = el.textContent || '';
           if (!own.all && !own.own.has(el) && !showsSensitive(data)) {
