@@ -91,6 +91,9 @@ type row struct {
 	pwAria, pwAI             time.Duration
 	pwAIChars, pwAriaChars   int
 	pwLaunchAria, pwLaunchAI time.Duration
+	// Medians of ours/theirs per interleaved run: on a busy machine, load
+	// drifts between runs, and a ratio taken within one run cancels it.
+	ratioAria, ratioAI float64
 }
 
 func bench(o options, out io.Writer) error {
@@ -187,6 +190,7 @@ func measure(bctx context.Context, url, port string, o options) (row, error) {
 	}
 
 	var inPage, trips, aria, ai, lAria, lAI []time.Duration
+	var ratioAria, ratioAI []float64
 	var screen *recorder.Screen
 	for i := range o.warmup + o.runs {
 		keep := i >= o.warmup
@@ -216,6 +220,8 @@ func measure(bctx context.Context, url, port string, o options) (row, error) {
 			trips = append(trips, trip)
 			aria = append(aria, ms2d(a.MS))
 			ai = append(ai, ms2d(b.MS))
+			ratioAria = append(ratioAria, float64(trip)/float64(ms2d(a.MS)))
+			ratioAI = append(ratioAI, float64(trip)/float64(ms2d(b.MS)))
 		}
 		if launched != nil {
 			la, err := launched.run("aria")
@@ -233,6 +239,7 @@ func measure(bctx context.Context, url, port string, o options) (row, error) {
 		}
 	}
 	r.inPage, r.roundTrip, r.pwAria, r.pwAI = median(inPage), median(trips), median(aria), median(ai)
+	r.ratioAria, r.ratioAI = medianFloat(ratioAria), medianFloat(ratioAI)
 	if launched != nil {
 		r.pwLaunchAria, r.pwLaunchAI = median(lAria), median(lAI)
 	}
@@ -320,6 +327,16 @@ func median(ds []time.Duration) time.Duration {
 	return (s[m-1] + s[m]) / 2
 }
 
+func medianFloat(xs []float64) float64 {
+	s := slices.Clone(xs)
+	slices.Sort(s)
+	m := len(s) / 2
+	if len(s)%2 == 1 {
+		return s[m]
+	}
+	return (s[m-1] + s[m]) / 2
+}
+
 func walkNodes(n *recorder.Node, fn func(*recorder.Node)) {
 	fn(n)
 	for _, c := range n.Children {
@@ -329,20 +346,21 @@ func walkNodes(n *recorder.Node, fn func(*recorder.Node)) {
 
 func report(out io.Writer, rows []row, o options) {
 	tw := tabwriter.NewWriter(out, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintf(tw, "elements\tscreen nodes\tours in page\tours round trip\tPW ariaSnapshot\tPW ai snapshot\tours JSON\tPW ai chars\tours interactive chars\t")
+	fmt.Fprintf(tw, "elements\tscreen nodes\tours in page\tours round trip\tPW ariaSnapshot\tPW ai snapshot\tours/PW aria\tours/PW ai\tours JSON\tPW ai chars\tours interactive chars\t")
 	if o.launched {
 		fmt.Fprintf(tw, "PW launched aria\tPW launched ai\t")
 	}
 	fmt.Fprintln(tw)
 	for _, r := range rows {
-		fmt.Fprintf(tw, "%d\t%d\t%s\t%s\t%s\t%s\t%d\t%d\t%s\t", r.elements, r.nodes, d(r.inPage), d(r.roundTrip), d(r.pwAria), d(r.pwAI), r.jsonBytes, r.pwAIChars, interactiveChars())
+		fmt.Fprintf(tw, "%d\t%d\t%s\t%s\t%s\t%s\t%.2f\t%.2f\t%d\t%d\t%s\t", r.elements, r.nodes, d(r.inPage), d(r.roundTrip), d(r.pwAria), d(r.pwAI), r.ratioAria, r.ratioAI, r.jsonBytes, r.pwAIChars, interactiveChars())
 		if o.launched {
 			fmt.Fprintf(tw, "%s\t%s\t", d(r.pwLaunchAria), d(r.pwLaunchAI))
 		}
 		fmt.Fprintln(tw)
 	}
 	tw.Flush()
-	fmt.Fprintf(out, "medians of %d runs after %d warm-up runs; one shared headless Chromium; noisy on a busy machine\n", o.runs, o.warmup)
+	fmt.Fprintf(out, "medians of %d interleaved runs after %d warm-up runs; ours/PW is the median of per-run ratios (below 1: ours is faster)\n", o.runs, o.warmup)
+	fmt.Fprintln(out, "one shared headless Chromium; timings are noisy on a busy machine; ours JSON is the plain screen JSON (replay moves a packed form about half as large)")
 }
 
 func d(v time.Duration) string { return fmt.Sprintf("%.1fms", float64(v)/float64(time.Millisecond)) }
