@@ -2492,8 +2492,9 @@
   /**
    * Packs a node: a visible text run is its string, a hidden one [string], a
    * secret one 1 (visible) or 0; an element is
-   * [ref, role, tag, flags, box|0, name|0, text|0, extras|0, children|0]
-   * with trailing zeros left out. recorder's wire decoder reads it back.
+   * [ref, role, tag, flags, box|0, name|0, text|join|0, extras|0, children|0]
+   * with trailing zeros left out (see wireText). replay's decoder reads it
+   * back.
    * @param {ScreenNode} n @returns {unknown}
    */
   function wireNode(n) {
@@ -2517,11 +2518,42 @@
       }
     }
     const b = n.box;
-    const out = [n.ref, n.role, n.tag, flags, b ? [b.x, b.y, b.width, b.height] : 0, n.name || 0, n.text || 0, extras,
+    const out = [n.ref, n.role, n.tag, flags, b ? [b.x, b.y, b.width, b.height] : 0, n.name || 0, wireText(n), extras,
       n.children ? n.children.map(wireNode) : 0];
     while (out.length > 3 && out[out.length - 1] === 0)
       out.pop();
     return out;
+  }
+
+  /** Separators by which a node's text may be its children's texts joined: codes 1, 2, 3. */
+  const WIRE_JOINS = ['\n', ' ', ''];
+
+  /**
+   * An element's text on the wire: most of a page's text is containers
+   * repeating what their children say, so when the text is the children's
+   * non-empty texts joined by a line break, a space or nothing, the wire
+   * says 1, 2 or 3 and the reader joins them again.
+   * @param {ScreenNode} n @returns {string | number}
+   */
+  function wireText(n) {
+    const text = n.text;
+    if (!text)
+      return 0;
+    if (!n.children)
+      return text;
+    /** @type {string[]} */
+    const parts = [];
+    for (const c of n.children) {
+      if (c.text)
+        parts.push(c.text);
+    }
+    if (!parts.length)
+      return text;
+    for (let i = 0; i < WIRE_JOINS.length; i++) {
+      if (parts.join(WIRE_JOINS[i]) === text)
+        return i + 1;
+    }
+    return text;
   }
 
   /**

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
@@ -91,31 +92,62 @@ func decodeWireNode(d *jsontext.Decoder, depth int) (*recorder.Node, error) {
 	if n.Tag, err = readString(d); err != nil {
 		return nil, err
 	}
+	join := 0
 	for field := 3; d.PeekKind() != ']'; field++ {
-		if err := decodeWireField(d, n, field, depth); err != nil {
+		if err := decodeWireField(d, n, field, depth, &join); err != nil {
 			return nil, err
 		}
 	}
 	if _, err := d.ReadToken(); err != nil {
 		return nil, fmt.Errorf("%w: %v", errWire, err)
 	}
+	if join > 0 {
+		n.Text = joinedText(n.Children, wireJoins[join-1])
+	}
 	return n, nil
 }
 
-// decodeWireField reads the element field at position i; 0 stands for empty.
-func decodeWireField(d *jsontext.Decoder, n *recorder.Node, i, depth int) error {
+// wireJoins are the separators a wire text code 1, 2, 3 joins the children's
+// texts with (the page model's WIRE_JOINS).
+var wireJoins = []string{"\n", " ", ""}
+
+// joinedText joins the non-empty texts of nodes.
+func joinedText(nodes []*recorder.Node, sep string) string {
+	var b strings.Builder
+	for _, c := range nodes {
+		if c.Text == "" {
+			continue
+		}
+		if b.Len() > 0 {
+			b.WriteString(sep)
+		}
+		b.WriteString(c.Text)
+	}
+	return b.String()
+}
+
+// decodeWireField reads the element field at position i; 0 stands for empty,
+// and a number in the text field is a join code, stored in join.
+func decodeWireField(d *jsontext.Decoder, n *recorder.Node, i, depth int, join *int) error {
 	if d.PeekKind() == '0' {
 		tok, err := d.ReadToken()
 		if err != nil {
 			return fmt.Errorf("%w: %v", errWire, err)
 		}
-		if i == 3 {
+		switch i {
+		case 3:
 			flags := tok.Int()
 			for bit, field := range wireFlags {
 				if flags&(1<<bit) != 0 {
 					*field(n) = true
 				}
 			}
+		case 6:
+			code := int(tok.Int())
+			if code < 0 || code > len(wireJoins) {
+				return fmt.Errorf("%w: text join code %d", errWire, code)
+			}
+			*join = code
 		}
 		return nil
 	}
