@@ -140,6 +140,16 @@ func newGenerator(purpose Purpose, targetRef string, m *Matcher, sensitive []str
 
 func (g *generator) retarget(pos int32) int32 {
 	m := g.m
+	// A node out of the accessibility tree (a decorative icon) has no role
+	// or name a selector can use; with no text or id of its own either, it
+	// stands for the nearest element around it that is in the tree.
+	for a := pos; ; a = m.parent[a] {
+		n := m.nodes[a]
+		if !n.AriaHidden || n.Text != "" || g.usableID(n.TestID) || g.usableID(n.ID) || m.parent[a] < 0 {
+			pos = a
+			break
+		}
+	}
 	if g.purpose != PurposeAssert {
 		if !controlRoles[m.nodes[pos].Role] {
 			for a := m.parent[pos]; a >= 0; a = m.parent[a] {

@@ -23,6 +23,12 @@ import (
 //     satisfies it. This is what replay needs: it waits for a visible match,
 //     and an assertion that something is not visible asks for no shown node.
 //     IncludeHidden lifts the rule, for explaining failures.
+//   - A node out of the accessibility tree (aria-hidden, inert, or behind an
+//     open modal dialog: Node.AriaHidden) has no role, name or label for a
+//     selector, as for assistive technology: a decorative copy of a control
+//     never makes {role, name} ambiguous, and an action on a control behind
+//     a modal dialog waits until the dialog closes. Its text, test id, id
+//     and placeholder still match what a person sees.
 //   - A text selector names the element the text belongs to, not the wrappers
 //     around it: when a matching node holds another matching node with the
 //     same text, the outer one is only a wrapper and is not counted.
@@ -167,6 +173,9 @@ func (m *Matcher) allIn(sel *Selector, lo, hi int32, cfg matchConfig) ([]int32, 
 			return
 		}
 		n := m.nodes[p]
+		if n.AriaHidden && !cfg.includeHidden && (sel.Role != "" || sel.Name != "" || sel.Label != "") {
+			return // out of the accessibility tree: it has no role, name or label
+		}
 		if (sel.Name != "" && n.Name != sel.Name) ||
 			(sel.Text != "" && n.Text != sel.Text) ||
 			(sel.TestID != "" && n.TestID != sel.TestID) ||
