@@ -1,13 +1,17 @@
 package replay
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"os"
 	"os/exec"
 	"runtime"
 
+	"github.com/chromedp/cdproto/browser"
+	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/remote"
 )
 
 // ErrNoChrome is returned by FindChrome when no Chromium-based browser is found.
@@ -128,4 +132,107 @@ func AllocatorOptions(o LaunchOptions) ([]chromedp.ExecAllocatorOption, error) {
 		opts = append(opts, chromedp.WindowSize(o.Width, o.Height))
 	}
 	return opts, nil
+}
+
+// BrowserOptions says which browser trails replay in: one launched here, or
+// a remote one (a grid, a browser in another container) attached to by its
+// DevTools websocket URL.
+type BrowserOptions struct {
+	// RemoteURL, when set, attaches to a running browser (ws://host:port/…,
+	// or http://host:port to look the websocket up) instead of launching
+	// one; the other fields are then ignored.
+	RemoteURL string
+	// ExecPath is the browser executable; FindChrome's answer when empty.
+	ExecPath string
+	// Headless starts the browser without a window.
+	Headless bool
+	// UserDataDir is the profile folder; a temporary one, removed on Close,
+	// when empty.
+	UserDataDir string
+}
+
+// A Browser is a running browser that trails replay in, each in an isolated
+// browser context of its own (no cookies, storage or cache shared between
+// trails). It is safe for concurrent use by several trails.
+type Browser struct {
+	ctx    context.Context // a chromedp context that holds the browser, without a tab of its own
+	cancel context.CancelFunc
+	// userAgent is the browser's own user agent, which a locale override
+	// keeps while it changes Accept-Language.
+	userAgent string
+	tmpDir    string
+}
+
+// StartBrowser launches a browser (or attaches to RemoteURL) and returns it
+// ready for trails. Close it when done.
+func StartBrowser(ctx context.Context, o BrowserOptions) (*Browser, error) {
+	b := &Browser{}
+	var actx context.Context
+	var cancelAlloc context.CancelFunc
+	if o.RemoteURL != "" {
+		actx, cancelAlloc = remote.NewAllocator(ctx, o.RemoteURL)
+	} else {
+		dir := o.UserDataDir
+		if dir == "" {
+			var err error
+			if dir, err = os.MkdirTemp("", "trailpin-replay-"); err != nil {
+				return nil, fmt.Errorf("making a browser profile folder: %w", err)
+			}
+			b.tmpDir = dir
+		}
+		opts, err := AllocatorOptions(LaunchOptions{ExecPath: o.ExecPath, Headless: o.Headless, UserDataDir: dir})
+		if err != nil {
+			b.removeTemp()
+			return nil, err
+		}
+		actx, cancelAlloc = chromedp.NewExecAllocator(ctx, opts...)
+	}
+	bctx, cancel := chromedp.NewContext(actx)
+	b.ctx = bctx
+	b.cancel = func() { cancel(); cancelAlloc() }
+	v, err := chromedp.CallBrowser(bctx, browser.GetVersion, cdp.Empty{})
+	if err != nil {
+		b.cancel()
+		b.removeTemp()
+		if o.RemoteURL != "" {
+			return nil, fmt.Errorf("attaching to the browser at %s: %w", o.RemoteURL, err)
+		}
+		return nil, fmt.Errorf("starting the browser: %w", err)
+	}
+	b.userAgent = v.UserAgent
+	return b, nil
+}
+
+// BrowserFromContext wraps a chromedp context whose browser already runs
+// (tests share one browser this way). Close on the result releases nothing:
+// the browser belongs to ctx.
+func BrowserFromContext(ctx context.Context) (*Browser, error) {
+	v, err := chromedp.CallBrowser(ctx, browser.GetVersion, cdp.Empty{})
+	if err != nil {
+		return nil, fmt.Errorf("reaching the browser: %w", err)
+	}
+	return &Browser{ctx: ctx, cancel: func() {}, userAgent: v.UserAgent}, nil
+}
+
+// Close ends the browser (or detaches from a remote one) and removes the
+// temporary profile.
+func (b *Browser) Close() error {
+	b.cancel()
+	b.removeTemp()
+	return nil
+}
+
+func (b *Browser) removeTemp() {
+	if b.tmpDir != "" {
+		_ = os.RemoveAll(b.tmpDir)
+		b.tmpDir = ""
+	}
+}
+
+// newContext opens a fresh isolated browser context with one tab, whose
+// events go to listen from the very first one. Cancelling the returned
+// context closes the tab and disposes of the browser context with every
+// tab the app opened in it.
+func (b *Browser) newContext(listen func(ev any)) (context.Context, context.CancelFunc) {
+	return chromedp.NewContext(b.ctx, chromedp.WithNewBrowserContext(), chromedp.WithListener(listen))
 }
