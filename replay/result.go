@@ -163,6 +163,9 @@ type FailureScreen struct {
 	// Closest lists, for a selector that matched nothing, the nodes most
 	// like what it asked for, best first.
 	Closest []CloseNode
+	// Masked are the boxes painted over in Screenshot (CSS pixels of the
+	// viewport): the secret and sensitive elements.
+	Masked []recorder.Box
 }
 
 // A CloseNode is a node that nearly matched a selector.

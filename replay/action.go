@@ -1,0 +1,498 @@
+package replay
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/dom"
+	"github.com/chromedp/cdproto/runtime"
+	"github.com/chromedp/chromedp"
+
+	"github.com/trailpin/trailpin/recorder"
+)
+
+// A pageAction is one small thing replay does on a page. A recorded action
+// is played as a short list of them, run in order until one fails (the
+// shape of chromedp's actions: plain funcs over a target). They share what
+// the recorded action found so far (its target, its result) through the
+// run's current attempt.
+type pageAction func(ctx context.Context, p *tab) error
+
+// runActions runs acts in order on the run's current page (a switchTab
+// changes it) and stops at the first error.
+func runActions(ctx context.Context, r *trailRun, acts []pageAction) error {
+	for _, a := range acts {
+		if err := a(ctx, r.page); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// plan returns the page actions that play a recorded action.
+func (r *trailRun) plan(a recorder.Action) []pageAction {
+	var t subject
+	switch a := a.(type) {
+	case recorder.Navigate:
+		return []pageAction{r.navigateTo(a.To)}
+	case recorder.Tap:
+		return []pageAction{t.find(r, a.Selector, needActionable), t.click(r, a), r.settle}
+	case recorder.TypeText:
+		return []pageAction{t.find(r, a.Selector, needActionable), t.typeInto(r, a.Text), r.settle}
+	case recorder.Press:
+		return []pageAction{r.press(a), r.settle}
+	case recorder.SelectOption:
+		return []pageAction{t.find(r, a.Selector, needActionable), t.choose(r, a), r.settle}
+	case recorder.Check:
+		return []pageAction{t.find(r, a.Selector, needActionable), t.setChecked(r, true), r.settle}
+	case recorder.Uncheck:
+		return []pageAction{t.find(r, a.Selector, needActionable), t.setChecked(r, false), r.settle}
+	case recorder.Hover:
+		return []pageAction{t.find(r, a.Selector, needPointable), t.hover(r)}
+	case recorder.Upload:
+		return []pageAction{t.find(r, a.Selector, needAttached), t.upload(r, a.Files)}
+	case recorder.Dialog:
+		return []pageAction{r.awaitDialog(a)}
+	case recorder.SwitchTab:
+		return []pageAction{r.switchTab(a)}
+	case recorder.AssertVisible:
+		return []pageAction{r.assertVisible(a.Selector)}
+	case recorder.AssertNotVisible:
+		return []pageAction{r.assertNotVisible(a.Text)}
+	case recorder.AssertValue:
+		return []pageAction{r.assertValue(a.Selector, a.Value)}
+	case recorder.AssertState:
+		return []pageAction{r.assertState(a.Selector, a.State, a.Want)}
+	case recorder.AssertURL:
+		return []pageAction{r.assertURL(a)}
+	case recorder.AssertChange:
+		return []pageAction{func(context.Context, *tab) error {
+			return &stepError{Reason: StopActionFailed, Class: ClassMissingTestData, Line: a.SourceLine(),
+				Msg: "assertChange is not supported yet: replay will check what an action changed in a later version; remove the assertion or replace it with assertVisible or assertNotVisible"}
+		}}
+	}
+	return []pageAction{func(context.Context, *tab) error {
+		return fmt.Errorf("unknown action %T", a)
+	}}
+}
+
+// subject is what the first page action of a recorded action found, for the
+// ones after it.
+type subject struct {
+	got *resolved
+}
+
+// find waits for the element sel names to be ready as need says.
+func (t *subject) find(r *trailRun, sel recorder.Selector, need readiness) pageAction {
+	return func(ctx context.Context, p *tab) error {
+		s, err := expandSelector(sel, r.vals)
+		if err != nil {
+			return err
+		}
+		got, err := p.resolve(ctx, s, need, r.cur.reads)
+		if err != nil {
+			return err
+		}
+		t.got = got
+		r.cur.res.Landed = nodeLine(got.node)
+		return nil
+	}
+}
+
+// click taps the target at its centre.
+func (t *subject) click(r *trailRun, a recorder.Tap) pageAction {
+	return func(ctx context.Context, p *tab) error {
+		r.cur.mark = p.nav.mark()
+		defer p.acted()
+		pt := t.got.point
+		if err := (mouse{p: p, reached: &r.cur.reached}).click(ctx, pt.X, pt.Y, a.Button, a.Count, a.Modifiers); err != nil {
+			return err
+		}
+		verb := "tapped"
+		if a.Count == 2 {
+			verb = "double-tapped"
+		} else if a.Count > 2 {
+			verb = fmt.Sprintf("tapped %d times", a.Count)
+		}
+		r.cur.res.Summary = verb + " " + describe(t.got.node) + withModifiers(a.Modifiers)
+		return nil
+	}
+}
+
+// typeInto clicks the field, clears it as a person does (select all,
+// delete) and types text. Secrets are filled in here, at the last moment,
+// and never leave this function.
+func (t *subject) typeInto(r *trailRun, text string) pageAction {
+	return func(ctx context.Context, p *tab) error {
+		n, pt := t.got.node, t.got.point
+		r.cur.mark = p.nav.mark()
+		defer p.acted()
+		ms := mouse{p: p, reached: &r.cur.reached}
+		if err := ms.click(ctx, pt.X, pt.Y, recorder.ButtonLeft, 1, nil); err != nil {
+			return err
+		}
+		kb := keyboard{p: p, reached: &r.cur.reached}
+		if n.Value != "" || n.Secret {
+			if err := kb.clearField(ctx); err != nil {
+				return err
+			}
+		}
+		value, err := r.vals.expand(text)
+		if err != nil {
+			return err
+		}
+		err = kb.typeText(ctx, value)
+		value = ""
+		if err != nil {
+			return err
+		}
+		if text == "" {
+			r.cur.res.Summary = "cleared " + describe(n)
+		} else {
+			r.cur.res.Summary = fmt.Sprintf("typed %q into %s", r.vals.public(text), describe(n))
+		}
+		return nil
+	}
+}
+
+// press presses a key on the focused element.
+func (r *trailRun) press(a recorder.Press) pageAction {
+	return func(ctx context.Context, p *tab) error {
+		r.cur.mark = p.nav.mark()
+		defer p.acted()
+		kb := keyboard{p: p, reached: &r.cur.reached}
+		k, ok := keyFor(a.Key)
+		if ok {
+			if err := kb.press(ctx, k, a.Modifiers); err != nil {
+				return err
+			}
+		} else if err := kb.typeText(ctx, a.Key); err != nil {
+			return err
+		}
+		r.cur.res.Summary = "pressed " + a.Key + withModifiers(a.Modifiers)
+		return nil
+	}
+}
+
+// settle waits for the navigation the action started, if any.
+func (r *trailRun) settle(ctx context.Context, p *tab) error {
+	return p.settle(ctx, r.cur.mark)
+}
+
+// choose selects options of a <select> through the page model's element,
+// firing input and change as a person's choice does, or taps the options of
+// an ARIA listbox.
+func (t *subject) choose(r *trailRun, a recorder.SelectOption) pageAction {
+	return func(ctx context.Context, p *tab) error {
+		n := t.got.node
+		labels := make([]string, len(a.Options))
+		for i, o := range a.Options {
+			v, err := r.vals.expand(o)
+			if err != nil {
+				return err
+			}
+			labels[i] = v
+		}
+		if n.Tag != "select" {
+			if n.Role != "listbox" {
+				return fmt.Errorf("select works on a drop-down (<select>) or a listbox, and %s is neither", describe(n))
+			}
+			return t.tapOptions(ctx, r, p, a.Selector, labels)
+		}
+		var answer struct {
+			Missing string   `json:"missing"`
+			Single  bool     `json:"single"`
+			Options []string `json:"options"`
+		}
+		r.cur.mark = p.nav.mark()
+		err := withElement(ctx, p, n.Ref, func(m *frameModel, obj runtime.RemoteObjectID) error {
+			r.cur.reached = true
+			return m.callOnArgs(ctx, obj, selectOptionsJS, &answer, labels)
+		})
+		p.acted()
+		switch {
+		case err != nil:
+			return err
+		case answer.Single:
+			return fmt.Errorf("%s takes one option, and the trail chooses %d", describe(n), len(labels))
+		case answer.Missing != "":
+			r.cur.reached = false
+			return &stepError{Reason: StopActionFailed, Expected: fmt.Sprintf("an option %q", answer.Missing),
+				Actual: "options " + quoteList(answer.Options),
+				Msg:    fmt.Sprintf("select: %s has no option %q (it has %s)", describe(n), answer.Missing, quoteList(answer.Options))}
+		}
+		r.cur.res.Summary = fmt.Sprintf("chose %s in %s", quoteList(labels), describe(n))
+		return nil
+	}
+}
+
+// selectOptionsJS chooses the options whose label (or text, or value) is in
+// labels and fires the events a person's choice fires.
+const selectOptionsJS = `function(labels) {
+  const options = Array.from(this.options);
+  const norm = (s) => s.replace(/\s+/g, ' ').trim();
+  const chosen = new Set();
+  for (const label of labels) {
+    const o = options.find((o) => norm(o.label) === label) || options.find((o) => norm(o.text) === label) ||
+      options.find((o) => o.value === label);
+    if (!o) return {missing: label, options: options.map((o) => norm(o.label))};
+    chosen.add(o);
+  }
+  if (!this.multiple && chosen.size > 1) return {single: true};
+  this.focus();
+  for (const o of options) o.selected = chosen.has(o);
+  this.dispatchEvent(new Event('input', {bubbles: true, composed: true}));
+  this.dispatchEvent(new Event('change', {bubbles: true}));
+  return {};
+}`
+
+// tapOptions chooses options of an ARIA listbox by tapping them, holding
+// Control for each after the first.
+func (t *subject) tapOptions(ctx context.Context, r *trailRun, p *tab, listbox recorder.Selector, labels []string) error {
+	for i, label := range labels {
+		within := listbox
+		opt := recorder.Selector{Role: "option", Name: label, Within: &within}
+		s, err := expandSelector(opt, r.vals)
+		if err != nil {
+			return err
+		}
+		got, err := p.resolve(ctx, s, needActionable, r.cur.reads)
+		if err != nil {
+			return err
+		}
+		var mods []recorder.Modifier
+		if i > 0 {
+			mods = []recorder.Modifier{recorder.ModifierControl}
+		}
+		r.cur.mark = p.nav.mark()
+		err = (mouse{p: p, reached: &r.cur.reached}).click(ctx, got.point.X, got.point.Y, recorder.ButtonLeft, 1, mods)
+		p.acted()
+		if err != nil {
+			return err
+		}
+	}
+	r.cur.res.Summary = fmt.Sprintf("chose %s in %s", quoteList(labels), describe(t.got.node))
+	return nil
+}
+
+// setChecked taps a checkbox, radio or switch unless it is already as
+// wanted, then waits for the page to show the new state.
+func (t *subject) setChecked(r *trailRun, want bool) pageAction {
+	return func(ctx context.Context, p *tab) error {
+		n, pt := t.got.node, t.got.point
+		wantState, verb := "true", "checked"
+		if !want {
+			wantState, verb = "false", "unchecked"
+		}
+		if checkedState(n) == wantState {
+			r.cur.res.Summary = describe(n) + " was already " + verb
+			return nil
+		}
+		r.cur.mark = p.nav.mark()
+		err := (mouse{p: p, reached: &r.cur.reached}).click(ctx, pt.X, pt.Y, recorder.ButtonLeft, 1, nil)
+		p.acted()
+		if err != nil {
+			return err
+		}
+		var now string
+		err = p.poll(ctx, true, func(s *recorder.Screen, m *recorder.Matcher) (bool, error) {
+			now = "gone"
+			if got := m.Node(n.Ref); got != nil {
+				now = checkedState(got)
+			}
+			return now == wantState, nil
+		})
+		if err != nil || now != wantState {
+			return &stepError{Reason: StopActionUncertain, Expected: verb, Actual: "checked=" + now,
+				Msg: fmt.Sprintf("tapped %s, but it did not become %s (checked=%s)", describe(n), verb, now)}
+		}
+		r.cur.res.Summary = verb + " " + describe(n)
+		return nil
+	}
+}
+
+// checkedState is a node's checked state as assertions name it.
+func checkedState(n *recorder.Node) string {
+	if n.Checked == "" {
+		return "false"
+	}
+	return n.Checked
+}
+
+// hover moves the mouse over the target's centre.
+func (t *subject) hover(r *trailRun) pageAction {
+	return func(ctx context.Context, p *tab) error {
+		pt := t.got.point
+		r.cur.reached = true
+		defer p.acted()
+		if err := (mouse{p: p, reached: &r.cur.reached}).move(ctx, pt.X, pt.Y, 0); err != nil {
+			return err
+		}
+		r.cur.res.Summary = "hovered over " + describe(t.got.node)
+		return nil
+	}
+}
+
+// upload sets the files of a file input through the protocol, which fires
+// its input and change events. Paths are relative to the trail's folder.
+func (t *subject) upload(r *trailRun, files []string) pageAction {
+	return func(ctx context.Context, p *tab) error {
+		n := t.got.node
+		if n.Tag != "input" {
+			return fmt.Errorf("upload works on a file input, and %s is a <%s>", describe(n), n.Tag)
+		}
+		paths := make([]string, len(files))
+		for i, f := range files {
+			path := filepath.Join(r.dir, filepath.FromSlash(f))
+			abs, err := filepath.Abs(path)
+			if err == nil {
+				_, err = os.Stat(abs)
+			}
+			if err != nil {
+				return &stepError{Reason: StopMissingData, Class: ClassMissingTestData, Missing: path,
+					Msg: fmt.Sprintf("upload: the file %s does not exist; put it next to the trail file (%s)", f, path), Err: err}
+			}
+			paths[i] = abs
+		}
+		err := withElement(ctx, p, n.Ref, func(m *frameModel, obj runtime.RemoteObjectID) error {
+			r.cur.reached = true
+			_, err := cdp.Call(ctx, m.session, dom.SetFileInputFiles, dom.SetFileInputFilesParams{Files: paths, ObjectID: obj})
+			return err
+		})
+		p.acted()
+		if err != nil {
+			return err
+		}
+		r.cur.res.Summary = fmt.Sprintf("attached %s to %s", quoteList(files), describe(n))
+		return nil
+	}
+}
+
+// withElement runs fn with a handle on the element of ref, in its frame's
+// page-model world.
+func withElement(ctx context.Context, p *tab, ref string, fn func(m *frameModel, obj runtime.RemoteObjectID) error) error {
+	t, err := p.target()
+	if err != nil {
+		return err
+	}
+	loc, err := locate(ctx, t, ref, nil)
+	if err != nil {
+		return err
+	}
+	defer loc.close()
+	obj, err := loc.model.element(ctx, "pm.elementForRef("+jsString(loc.local)+")")
+	if err != nil {
+		return err
+	}
+	defer loc.model.release(ctx, obj)
+	return fn(loc.model, obj)
+}
+
+// poll calls check until it reports done or the action timeout passes,
+// looking at the page between tries (with a fresh screen when capture is
+// set) and waiting for it to change.
+func (p *tab) poll(ctx context.Context, capture bool, check func(s *recorder.Screen, m *recorder.Matcher) (bool, error)) error {
+	deadline := time.Now().Add(p.r.opts.ActionTimeout)
+	for attempt := 0; ; attempt++ {
+		var s *recorder.Screen
+		var m *recorder.Matcher
+		var err error
+		seq := int64(-1)
+		if capture {
+			s, m, err = p.look(ctx)
+			seq = p.seq
+		} else {
+			seq, err = p.changeSeq(ctx)
+		}
+		if err == nil {
+			var done bool
+			if done, err = check(s, m); done && err == nil {
+				return nil
+			}
+		}
+		if gone := p.nav.gone(); gone != nil {
+			return gone
+		}
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		if time.Now().After(deadline) {
+			if err == nil {
+				err = errors.New("timed out")
+			}
+			return err
+		}
+		p.waitChange(ctx, seq, min(backoff(attempt), time.Until(deadline)+time.Millisecond))
+	}
+}
+
+// callOnArgs calls fn (a JavaScript function source) with this = obj and
+// JSON arguments in the world, and decodes its JSON result into out.
+func (m *frameModel) callOnArgs(ctx context.Context, obj runtime.RemoteObjectID, fn string, out any, args ...any) error {
+	callArgs := make([]*runtime.CallArgument, len(args))
+	for i, a := range args {
+		v, err := json.Marshal(a)
+		if err != nil {
+			return err
+		}
+		callArgs[i] = &runtime.CallArgument{Value: v}
+	}
+	r, err := cdp.Call(ctx, m.session, runtime.CallFunctionOn, runtime.CallFunctionOnParams{
+		FunctionDeclaration: fn, ObjectID: obj, Arguments: callArgs, ReturnByValue: new(true), Silent: new(true),
+	})
+	if err != nil {
+		return err
+	}
+	if r.ExceptionDetails != nil {
+		return &chromedp.ExceptionError{ExceptionDetails: r.ExceptionDetails}
+	}
+	if r.Result == nil || out == nil {
+		return nil
+	}
+	return json.Unmarshal(r.Result.Value, out)
+}
+
+func withModifiers(mods []recorder.Modifier) string {
+	if len(mods) == 0 {
+		return ""
+	}
+	parts := make([]string, len(mods))
+	for i, m := range mods {
+		parts[i] = string(m)
+	}
+	return " with " + strings.Join(parts, "+")
+}
+
+func quoteList(items []string) string {
+	q := make([]string, len(items))
+	for i, s := range items {
+		q[i] = fmt.Sprintf("%q", s)
+	}
+	return strings.Join(q, ", ")
+}
+
+// describeAction names an action for messages, secrets left as references.
+func describeAction(a recorder.Action, v *values) string {
+	if sel, ok := recorder.ActionSelector(a); ok {
+		return string(a.Kind()) + " " + sel.String()
+	}
+	switch a := a.(type) {
+	case recorder.Navigate:
+		return "navigate " + v.public(a.To)
+	case recorder.Press:
+		return "press " + a.Key + withModifiers(a.Modifiers)
+	case recorder.SwitchTab:
+		if a.URL != "" {
+			return "switchTab " + v.public(a.URL)
+		}
+		return fmt.Sprintf("switchTab %q", v.public(a.Title))
+	}
+	return string(a.Kind())
+}

@@ -1,0 +1,369 @@
+package replay
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/page"
+	"github.com/chromedp/cdproto/target"
+	"github.com/chromedp/chromedp"
+
+	"github.com/trailpin/trailpin/recorder"
+)
+
+// A loadError is a page that could not be loaded at all (the server is not
+// there, the name does not resolve): the environment, not the app.
+type loadError struct {
+	url  string
+	text string // net::ERR_…
+}
+
+func (e *loadError) Error() string { return fmt.Sprintf("loading %s failed: %s", e.url, e.text) }
+
+// navigateTo goes to a path of the app, or back, forward, or reloads.
+func (r *trailRun) navigateTo(to string) pageAction {
+	return func(ctx context.Context, p *tab) error {
+		defer p.acted()
+		r.cur.reached = true
+		switch to {
+		case recorder.NavigateBack, recorder.NavigateForward:
+			if err := p.history(ctx, to); err != nil {
+				return err
+			}
+			r.cur.res.Summary = "went " + to + " to " + r.appPath(p.location(ctx))
+			return nil
+		case recorder.NavigateReload:
+			mark := p.nav.mark()
+			if _, err := call(ctx, p, page.Reload, page.ReloadParams{}); err != nil {
+				return err
+			}
+			if err := p.waitLoaded(ctx, mark); err != nil {
+				return err
+			}
+			r.cur.res.Summary = "reloaded " + r.appPath(p.location(ctx))
+			return nil
+		}
+		path, err := r.vals.expand(to)
+		if err != nil {
+			return err
+		}
+		if err := p.load(ctx, r.resolveURL(path)); err != nil {
+			return err
+		}
+		r.cur.res.Summary = "opened " + r.vals.public(to)
+		return nil
+	}
+}
+
+// load opens url in the page and waits for its load event.
+func (p *tab) load(ctx context.Context, url string) error {
+	mark := p.nav.mark()
+	res, err := call(ctx, p, page.Navigate, page.NavigateParams{URL: url})
+	if err != nil {
+		return err
+	}
+	if res.ErrorText != "" {
+		return &loadError{url: url, text: res.ErrorText}
+	}
+	if res.LoaderID == "" {
+		return nil // a move within the document (a fragment)
+	}
+	return p.waitLoaded(ctx, mark)
+}
+
+// waitLoaded waits until a navigation started after mark committed and its
+// document fired load (or came from the back/forward cache, which fires
+// none). A document that is ready but never finishes loading is accepted
+// when the action timeout passes: the next action's wait decides.
+func (p *tab) waitLoaded(ctx context.Context, mark navMark) error {
+	timer := time.NewTimer(p.r.opts.ActionTimeout)
+	defer timer.Stop()
+	for {
+		p.nav.mu.Lock()
+		committed, loaded, ready, wake := p.nav.committed > mark.committed, p.nav.loaded, p.nav.ready, p.nav.wake
+		p.nav.mu.Unlock()
+		if err := p.nav.gone(); err != nil {
+			return err
+		}
+		if committed && loaded {
+			return nil
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-timer.C:
+			if committed && ready {
+				return nil
+			}
+			return fmt.Errorf("the page did not load within %s", p.r.opts.ActionTimeout)
+		case <-wake:
+		}
+	}
+}
+
+// history moves back or forward one entry and waits for that entry's URL
+// and a complete document. A page restored from the back/forward cache
+// fires no load event, so the wait is on the URL and the document.
+func (p *tab) history(ctx context.Context, dir string) error {
+	h, err := call(ctx, p, page.GetNavigationHistory, cdp.Empty{})
+	if err != nil {
+		return err
+	}
+	i := int(h.CurrentIndex) + 1
+	if dir == recorder.NavigateBack {
+		i = int(h.CurrentIndex) - 1
+	}
+	if i < 0 || i >= len(h.Entries) {
+		return fmt.Errorf("there is no page to go %s to", dir)
+	}
+	entry := h.Entries[i]
+	if _, err := call(ctx, p, page.NavigateToHistoryEntry, page.NavigateToHistoryEntryParams{EntryID: entry.ID}); err != nil {
+		return err
+	}
+	var at string
+	err = p.poll(ctx, false, func(*recorder.Screen, *recorder.Matcher) (bool, error) {
+		var state struct {
+			Href  string `json:"href"`
+			Ready string `json:"ready"`
+		}
+		if err := p.evalInWorld(ctx, "({href: location.href, ready: document.readyState})", false, &state); err != nil {
+			return false, nil
+		}
+		at = state.Href
+		return state.Href == entry.URL && state.Ready == "complete", nil
+	})
+	if err != nil {
+		return fmt.Errorf("going %s to %s: the page is at %s (%v)", dir, entry.URL, at, err)
+	}
+	return nil
+}
+
+// switchTab makes a tab the app opened (or the first one) the page that the
+// following actions act on, found by its path or its title.
+func (r *trailRun) switchTab(a recorder.SwitchTab) pageAction {
+	return func(ctx context.Context, p *tab) error {
+		wantURL, err := r.vals.expand(a.URL)
+		if err != nil {
+			return err
+		}
+		wantTitle, err := r.vals.expand(a.Title)
+		if err != nil {
+			return err
+		}
+		what := "the tab at " + wantURL
+		if wantURL == "" {
+			what = fmt.Sprintf("the tab titled %q", wantTitle)
+		}
+		var found target.ID
+		var seen []string
+		deadline := time.Now().Add(r.opts.ActionTimeout)
+		for attempt := 0; found == ""; attempt++ {
+			found, seen, err = r.findTab(ctx, wantURL, wantTitle)
+			if found != "" {
+				break
+			}
+			if err == nil {
+				r.cur.reads.add("tabs: " + strings.Join(seen, ", "))
+			}
+			if time.Now().After(deadline) || ctx.Err() != nil {
+				return &stepError{Reason: StopActionFailed, Expected: what, Actual: "tabs " + strings.Join(seen, ", "),
+					Msg: fmt.Sprintf("switchTab: no tab shows %s (open tabs: %s)", strings.TrimPrefix(what, "the tab "), strings.Join(seen, ", "))}
+			}
+			select {
+			case <-ctx.Done():
+			case <-time.After(backoff(attempt)):
+			}
+		}
+		np := r.pages[found]
+		if np == nil {
+			if np, err = r.openPage(ctx, found); err != nil {
+				return err
+			}
+		} else if _, err := call(ctx, np, page.BringToFront, struct{}{}); err != nil {
+			return err
+		}
+		r.page = np
+		np.acted()
+		// A tab the app just opened may still be loading.
+		if err := np.poll(ctx, false, func(*recorder.Screen, *recorder.Matcher) (bool, error) {
+			var ready string
+			err := np.evalInWorld(ctx, "document.readyState", false, &ready)
+			return err == nil && ready == "complete", nil
+		}); err != nil {
+			return fmt.Errorf("switchTab: %s did not finish loading: %w", what, err)
+		}
+		r.cur.res.Summary = "switched to " + what
+		return nil
+	}
+}
+
+// findTab looks for a page of the trail's browser context at wantURL (a
+// path) or titled wantTitle; it also returns what every tab shows.
+func (r *trailRun) findTab(ctx context.Context, wantURL, wantTitle string) (target.ID, []string, error) {
+	infos, err := chromedp.Targets(r.root)
+	if err != nil {
+		return "", nil, err
+	}
+	own := chromedp.FromContext(r.root).BrowserContextID
+	var seen []string
+	for _, info := range infos {
+		if info.Type != "page" || (own != "" && info.BrowserContextID != own) {
+			continue
+		}
+		path := r.appPath(info.URL)
+		seen = append(seen, fmt.Sprintf("%s %q", path, info.Title))
+		if (wantURL != "" && samePath(path, wantURL)) || (wantURL == "" && info.Title == wantTitle) {
+			return info.TargetID, seen, nil
+		}
+	}
+	return "", seen, nil
+}
+
+// dialogs answers the JavaScript dialogs of a trail's tabs. A dialog blocks
+// its page, often inside the click that opened it, so the answer is armed
+// before the action that opens it runs (the dialog action that follows it
+// in the trail says how) and given by a goroutine as soon as the dialog
+// opens. A dialog nothing armed is dismissed (a beforeunload one is
+// accepted, so the navigation the trail asked for goes ahead) and logged.
+type dialogs struct {
+	r      *trailRun
+	opened chan openedDialog
+
+	mu      sync.Mutex
+	armed   *recorder.Dialog
+	handled []handledDialog
+	// armedAt is len(handled) when the answer was armed: the dialog action
+	// waits for one handled after it.
+	armedAt int
+	changed chan struct{}
+}
+
+type openedDialog struct {
+	nav *navState
+	ev  *page.EventJavascriptDialogOpening
+}
+
+type handledDialog struct {
+	kind     page.DialogType
+	message  string
+	accepted bool
+	armed    bool
+	err      error
+}
+
+func newDialogs(r *trailRun) *dialogs {
+	return &dialogs{r: r, opened: make(chan openedDialog, 8), changed: make(chan struct{})}
+}
+
+func (d *dialogs) arm(a recorder.Dialog) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	d.armed = &a
+	d.armedAt = len(d.handled)
+}
+
+func (d *dialogs) disarm() {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	d.armed = nil
+}
+
+// serve answers dialogs until ctx ends.
+func (d *dialogs) serve(ctx context.Context) {
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case o := <-d.opened:
+			d.answer(ctx, o)
+		}
+	}
+}
+
+func (d *dialogs) answer(ctx context.Context, o openedDialog) {
+	d.mu.Lock()
+	armed := d.armed
+	d.armed = nil
+	d.mu.Unlock()
+	h := handledDialog{kind: o.ev.Type, message: o.ev.Message, armed: armed != nil}
+	params := page.HandleJavaScriptDialogParams{Accept: o.ev.Type == page.DialogTypeBeforeunload}
+	if armed != nil {
+		params.Accept = armed.Accept
+		if armed.Accept && armed.PromptText != "" {
+			text, err := d.r.vals.expand(armed.PromptText)
+			if err != nil {
+				h.err = err
+				params.Accept = false
+			}
+			params.PromptText = text
+		}
+	}
+	h.accepted = params.Accept
+	o.nav.mu.Lock()
+	t := o.nav.target
+	o.nav.mu.Unlock()
+	if t == nil {
+		h.err = errors.New("the dialog's tab is not attached")
+	} else if _, err := cdp.Call(ctx, t, page.HandleJavaScriptDialog, params); err != nil && h.err == nil {
+		h.err = err
+	}
+	params.PromptText = ""
+	if armed == nil {
+		verb := "dismissed"
+		if h.accepted {
+			verb = "accepted"
+		}
+		d.r.log.add(LogConsole, "warning", fmt.Sprintf("%s dialog %q %s: the trail has no dialog action for it", o.ev.Type, o.ev.Message, verb), o.ev.URL)
+	}
+	d.mu.Lock()
+	d.handled = append(d.handled, h)
+	close(d.changed)
+	d.changed = make(chan struct{})
+	d.mu.Unlock()
+}
+
+// awaitDialog checks that the dialog the previous action opened was
+// answered as the trail says.
+func (r *trailRun) awaitDialog(a recorder.Dialog) pageAction {
+	return func(ctx context.Context, p *tab) error {
+		timer := time.NewTimer(r.opts.ActionTimeout)
+		defer timer.Stop()
+		d := r.dialogs
+		for {
+			d.mu.Lock()
+			var h *handledDialog
+			if len(d.handled) > d.armedAt {
+				got := d.handled[d.armedAt]
+				h = &got
+				d.armedAt++
+			}
+			changed := d.changed
+			d.mu.Unlock()
+			if h != nil {
+				if h.err != nil {
+					return fmt.Errorf("answering the %s dialog %q: %w", h.kind, h.message, h.err)
+				}
+				verb := "dismissed"
+				if h.accepted {
+					verb = "accepted"
+				}
+				r.cur.res.Summary = fmt.Sprintf("%s the %s dialog %q", verb, h.kind, h.message)
+				r.cur.res.Landed = fmt.Sprintf("- dialog %q", h.message)
+				return nil
+			}
+			select {
+			case <-ctx.Done():
+				return ctx.Err()
+			case <-timer.C:
+				return &stepError{Reason: StopActionFailed, Expected: "a dialog", Actual: "no dialog opened",
+					Msg: fmt.Sprintf("dialog: no JavaScript dialog opened within %s of the previous action", r.opts.ActionTimeout)}
+			case <-changed:
+			}
+		}
+	}
+}

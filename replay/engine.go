@@ -1,0 +1,346 @@
+package replay
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/chromedp/cdproto/emulation"
+	"github.com/chromedp/cdproto/page"
+	"github.com/chromedp/cdproto/target"
+
+	"github.com/trailpin/trailpin/recorder"
+)
+
+// The engine: RunTrail replays one trail in a fresh browser context of a
+// Browser and reports a TrailResult. A trail is a list of steps; a step's
+// recording is a list of recorded actions; each recorded action is played
+// as a short list of page actions (action.go) — resolve the target, act,
+// settle — run in order until one fails. The step runner (runStep) is the
+// seam the agent hand-off continues from: it reports how many recorded
+// actions it performed and why it stopped.
+
+// Defaults of DESIGN §12.
+const (
+	// DefaultActionTimeout is how long an action waits for its target, an
+	// assertion for its condition, and a step for its end state.
+	DefaultActionTimeout = 10 * time.Second
+	// DefaultTrailTimeout bounds one attempt at a trail.
+	DefaultTrailTimeout = 5 * time.Minute
+)
+
+// Options are what a replay needs beyond the trail.
+type Options struct {
+	// BaseURL gives the origin every path of the trail is relative to
+	// (--base-url, or apps.<app>.baseURL of the project config).
+	BaseURL string
+	// Params override the trail's param defaults (--param name=value).
+	Params map[string]string
+	// Lookup fills in ${secret:…} and ${user:…}; nil reads TRAILPIN_SECRET_*
+	// and TRAILPIN_USER_* from the environment (EnvLookup(os.Getenv)).
+	Lookup Lookup
+	// ActionTimeout and TrailTimeout are replay.actionTimeout and
+	// replay.trailTimeout; zero means the defaults.
+	ActionTimeout time.Duration
+	TrailTimeout  time.Duration
+	// Attempt numbers this attempt (1 when zero); retries count up.
+	Attempt int
+	// TestIDAttributes are the attributes read as test ids; nil means the
+	// page model's defaults.
+	TestIDAttributes []string
+	// Dir is the folder upload paths are relative to; the trail file's
+	// folder when empty.
+	Dir string
+	// OnStep, when set, is called after each step with its result, for
+	// live progress. It must return quickly.
+	OnStep func(StepResult)
+}
+
+func (o Options) withDefaults() Options {
+	if o.ActionTimeout <= 0 {
+		o.ActionTimeout = DefaultActionTimeout
+	}
+	if o.TrailTimeout <= 0 {
+		o.TrailTimeout = DefaultTrailTimeout
+	}
+	if o.Attempt <= 0 {
+		o.Attempt = 1
+	}
+	if o.Lookup == nil {
+		o.Lookup = EnvLookup(os.Getenv)
+	}
+	return o
+}
+
+// Cache is what StepResult.Cache reads until recordings are a cache.
+const cacheNone = "none"
+
+// evidenceTimeout bounds collecting the screen at failure, which runs after
+// the trail's own deadline may have passed.
+const evidenceTimeout = 20 * time.Second
+
+// trailRun is one attempt at one trail.
+type trailRun struct {
+	browser *Browser
+	trail   *recorder.Trail
+	opts    Options
+	res     *TrailResult
+	vals    *values
+	// secrets are the values of the trail's secrets: pages mark them
+	// secret wherever they show, and every result string is redacted of them.
+	secrets []string
+	origin  *url.URL
+	dir     string
+	log     *eventLog
+	dialogs *dialogs
+
+	// root is the first tab's chromedp context; page is the tab actions
+	// act on; pages are all tabs attached so far.
+	root    context.Context
+	page    *tab
+	pages   map[target.ID]*tab
+	closers []context.CancelFunc
+
+	cur     *attempt
+	failure *stepError
+	failed  int // index of the failed step, -1 when none
+}
+
+// RunTrail replays t in a fresh browser context of b: its viewport, locale
+// and time zone, from its start path, step by step until a step fails.
+// It always returns a result; every string in it is redacted of the
+// trail's secrets.
+func RunTrail(ctx context.Context, b *Browser, t *recorder.Trail, opts Options) *TrailResult {
+	r := &trailRun{browser: b, trail: t, opts: opts.withDefaults(), log: newEventLog(),
+		pages: map[target.ID]*tab{}, failed: -1}
+	r.res = newResult(t, r.opts.Attempt)
+	r.dialogs = newDialogs(r)
+	r.execute(ctx)
+	r.finish()
+	return r.res
+}
+
+func newResult(t *recorder.Trail, attempt int) *TrailResult {
+	res := &TrailResult{File: t.File, Slug: trailSlug(t), Title: t.Title, Attempt: attempt,
+		Status: StatusSkipped, Started: time.Now()}
+	for i, s := range t.Steps {
+		sr := StepResult{Index: i + 1, Intent: s.Intent, Line: s.Line, Status: StatusSkipped, Cache: cacheNone}
+		for _, a := range s.Actions {
+			sr.Actions = append(sr.Actions, ActionResult{Kind: a.Kind(), Line: a.SourceLine(), Status: StatusSkipped})
+		}
+		res.Steps = append(res.Steps, sr)
+	}
+	return res
+}
+
+// trailSlug names a trail in reports: its file name without the extension
+// (which already has any -2 suffix), else the slug of its title.
+func trailSlug(t *recorder.Trail) string {
+	if t.File != "" {
+		if base, ok := strings.CutSuffix(filepath.Base(t.File), recorder.TrailFileExt); ok && base != "" {
+			return base
+		}
+	}
+	return recorder.Slug(t.Title)
+}
+
+func (r *trailRun) execute(ctx context.Context) {
+	defer r.closeAll()
+	if err := r.prepare(); err != nil {
+		r.stop(0, err)
+		return
+	}
+	ctx, cancel := context.WithTimeout(ctx, r.opts.TrailTimeout)
+	defer cancel()
+	go r.dialogs.serve(ctx)
+
+	p, err := r.openPage(ctx, "")
+	if err != nil {
+		r.stop(0, &stepError{Reason: StopActionFailed, Msg: "could not open a browser tab: " + err.Error(), Err: err, gone: true})
+		return
+	}
+	r.page = p
+	if err := r.openStart(ctx); err != nil {
+		r.stop(0, err)
+		r.collectFailure()
+		return
+	}
+	for i := range r.trail.Steps {
+		if !r.playStep(ctx, i) {
+			r.collectFailure()
+			return
+		}
+	}
+}
+
+// prepare checks what the trail needs before a browser is touched: an
+// origin, and a value for every reference.
+func (r *trailRun) prepare() error {
+	r.vals = newValues(r.trail, r.opts.Params, r.opts.Lookup)
+	u, err := url.Parse(r.opts.BaseURL)
+	if r.opts.BaseURL == "" || err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		what := fmt.Sprintf("the base URL %q is not an http(s) URL", r.opts.BaseURL)
+		if r.opts.BaseURL == "" {
+			what = "no base URL"
+		}
+		variable := "apps." + r.trail.App + ".baseURL"
+		return &stepError{Reason: StopMissingData, Class: ClassMissingTestData, Missing: variable,
+			Msg: fmt.Sprintf("%s for app %q: set %s in trailpin.yaml or pass --base-url", what, r.trail.App, variable)}
+	}
+	r.origin = &url.URL{Scheme: u.Scheme, Host: u.Host}
+	secrets, err := r.vals.check(r.trail)
+	if err != nil {
+		return missingValue(err)
+	}
+	r.secrets = secrets
+	r.dir = r.opts.Dir
+	if r.dir == "" && r.trail.File != "" {
+		r.dir = filepath.Dir(r.trail.File)
+	}
+	return nil
+}
+
+// missingValue turns a reference without a value into the step error that
+// names the variable to set.
+func missingValue(err error) *stepError {
+	var m *MissingValueError
+	if errors.As(err, &m) {
+		return &stepError{Reason: StopMissingData, Class: ClassMissingTestData, Missing: m.Variable, Err: err,
+			Msg: fmt.Sprintf("%s has no value: set %s", m.Ref, m.Variable)}
+	}
+	return &stepError{Reason: StopMissingData, Class: ClassMissingTestData, Err: err, Msg: err.Error()}
+}
+
+// firstUse is the step that first uses a reference, for a failure found
+// before the trail started.
+func firstUse(t *recorder.Trail, ref recorder.Ref) int {
+	for i, s := range t.Steps {
+		one := recorder.Trail{Steps: []recorder.Step{s}}
+		for _, x := range one.References() {
+			if x == ref {
+				return i
+			}
+		}
+	}
+	return 0
+}
+
+// emulate applies the trail's viewport, locale and time zone to a tab.
+func (r *trailRun) emulate(ctx context.Context, p *tab) error {
+	w, h := int64(r.trail.Viewport.Width), int64(r.trail.Viewport.Height)
+	if w <= 0 || h <= 0 {
+		w, h = DefaultViewportWidth, DefaultViewportHeight
+	}
+	if _, err := call(ctx, p, emulation.SetDeviceMetricsOverride, emulation.SetDeviceMetricsOverrideParams{
+		Width: w, Height: h, DeviceScaleFactor: 1, ScreenWidth: w, ScreenHeight: h,
+	}); err != nil {
+		return fmt.Errorf("setting the viewport %dx%d: %w", w, h, err)
+	}
+	if loc := r.trail.Locale; loc != "" {
+		if _, err := call(ctx, p, emulation.SetLocaleOverride, emulation.SetLocaleOverrideParams{Locale: loc}); err != nil {
+			return fmt.Errorf("setting the locale %s: %w", loc, err)
+		}
+		if _, err := call(ctx, p, emulation.SetUserAgentOverride, emulation.SetUserAgentOverrideParams{
+			UserAgent: r.browser.userAgent, AcceptLanguage: loc,
+		}); err != nil {
+			return fmt.Errorf("setting Accept-Language %s: %w", loc, err)
+		}
+	}
+	if tz := r.trail.TimeZone; tz != "" {
+		if _, err := call(ctx, p, emulation.SetTimezoneOverride, emulation.SetTimezoneOverrideParams{TimezoneID: tz}); err != nil {
+			return fmt.Errorf("setting the time zone %s: %w", tz, err)
+		}
+	}
+	// A tab in the background gets no animation frames.
+	_, err := call(ctx, p, page.BringToFront, struct{}{})
+	return err
+}
+
+// openStart loads the trail's start path.
+func (r *trailRun) openStart(ctx context.Context) error {
+	start, err := r.vals.expand(r.trail.Start)
+	if err != nil {
+		return missingValue(err)
+	}
+	if err := r.page.load(ctx, r.resolveURL(start)); err != nil {
+		return &stepError{Reason: StopActionFailed, Msg: fmt.Sprintf("opening the start page %s: %v", start, err), Err: err}
+	}
+	return nil
+}
+
+// resolveURL puts a trail path on the app's origin.
+func (r *trailRun) resolveURL(path string) string {
+	return r.origin.String() + path
+}
+
+// appPath is a page URL as a trail writes it: path and query on the app's
+// origin, the whole URL elsewhere.
+func (r *trailRun) appPath(u string) string {
+	p, err := recorder.AppPath(u, r.origin.String())
+	if err != nil {
+		return u
+	}
+	return p
+}
+
+// captureOptions: the trail's secrets are marked wherever a page shows
+// them. No hit tests: replay asks where to act on the one target it found
+// (see tab.ready), which is cheaper than testing every control.
+func (r *trailRun) captureOptions() CaptureOptions {
+	return CaptureOptions{TestIDAttributes: r.opts.TestIDAttributes, Sensitive: Sensitive{Values: r.secrets}, NoCoverage: true}
+}
+
+// stop records that the trail stopped in step i (0-based) with err.
+func (r *trailRun) stop(i int, err error) {
+	se := asStepError(err)
+	if se.Reason == StopMissingData {
+		var m *MissingValueError
+		if errors.As(se.Err, &m) {
+			i = firstUse(r.trail, m.Ref)
+		}
+	}
+	if i >= len(r.res.Steps) {
+		i = len(r.res.Steps) - 1
+	}
+	r.failure, r.failed = se, i
+	if i >= 0 {
+		sr := &r.res.Steps[i]
+		sr.Status = StatusFailed
+		sr.Error = se.Msg
+		if sr.Stopped == "" {
+			sr.Stopped = se.Reason
+		}
+	}
+}
+
+func (r *trailRun) closeAll() {
+	for i := len(r.closers) - 1; i >= 0; i-- {
+		r.closers[i]()
+	}
+}
+
+// finish completes the result: status, class, duration, redaction.
+func (r *trailRun) finish() {
+	res := r.res
+	res.Duration = time.Since(res.Started)
+	res.Log = r.log.snapshot()
+	if r.failure == nil {
+		res.Status = StatusPassed
+	} else {
+		f := r.failure
+		res.Status = StatusFailed
+		res.Error = f.Msg
+		res.Expected, res.Actual, res.Missing = f.Expected, f.Actual, f.Missing
+		res.Line = f.Line
+		if res.Line == 0 && r.failed >= 0 {
+			res.Line = r.trail.Steps[r.failed].Line
+		}
+		res.Class = classify(r.facts())
+	}
+	redactResult(res, r.secrets)
+}

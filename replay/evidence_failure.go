@@ -1,0 +1,41 @@
+package replay
+
+import (
+	"context"
+
+	"github.com/trailpin/trailpin/recorder"
+)
+
+// collectFailure records the screen at failure: its URL, a masked
+// screenshot, its snapshot text and, for a selector that matched nothing,
+// the nodes closest to it. It runs after the trail's own deadline may have
+// passed, so it has a deadline of its own.
+func (r *trailRun) collectFailure() {
+	p := r.page
+	if p == nil {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), evidenceTimeout)
+	defer cancel()
+	fs := &FailureScreen{}
+	r.res.Failure = fs
+	if p.nav.gone() != nil {
+		p.nav.mu.Lock()
+		fs.URL = p.nav.url
+		p.nav.mu.Unlock()
+		return
+	}
+	fs.URL = p.location(ctx)
+	p.acted() // the screen as it is now, not as the last wait saw it
+	s, _, err := p.look(ctx)
+	if err != nil {
+		return
+	}
+	fs.Snapshot = recorder.RenderSnapshot(s, recorder.SnapshotOptions{})
+	if shot, boxes, err := p.screenshotMasked(ctx, s); err == nil {
+		fs.Screenshot, fs.Masked = shot, boxes
+	}
+	if r.failure != nil && r.failure.Selector != nil {
+		fs.Closest = Closest(s, *r.failure.Selector)
+	}
+}

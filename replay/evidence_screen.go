@@ -1,0 +1,194 @@
+package replay
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/trailpin/trailpin/recorder"
+)
+
+// Evidence from screens: the snapshot line of the node an action landed on,
+// what changed on the screen during a step, and names of nodes for
+// messages.
+
+// nodeLine is a node's line in the unquoted snapshot form, with its own
+// text (or a field's value) after the colon:
+// `- button "Sign in" [ref=e20]`, `- paragraph [ref=e37]: $799.00`.
+func nodeLine(n *recorder.Node) string {
+	if n == nil {
+		return ""
+	}
+	sn := snapshotNode(n)
+	text := ""
+	switch {
+	case n.Secret:
+	case n.Value != "" && (n.Tag == "input" || n.Tag == "textarea") && n.Checked == "":
+		text = n.Value
+	case n.Text != "" && n.Text != n.Name:
+		text = strings.ReplaceAll(n.Text, "\n", " ")
+	}
+	if text != "" {
+		sn.Children = []*recorder.SnapshotNode{{Role: recorder.SnapshotTextRole, Text: clip(text, maxLineText)}}
+	}
+	return recorder.FormatSnapshot([]*recorder.SnapshotNode{sn}, recorder.SnapshotOptions{})
+}
+
+// maxLineText bounds the text a node line carries.
+const maxLineText = 200
+
+func snapshotNode(n *recorder.Node) *recorder.SnapshotNode {
+	role := n.Role
+	if role == "" || role == "none" || role == "presentation" || n.IsText() {
+		role = "generic"
+	}
+	sn := &recorder.SnapshotNode{
+		Role: role, Name: clip(n.Name, maxLineText), Ref: n.Ref, Disabled: n.Disabled,
+		Expanded: n.Expanded != nil && *n.Expanded, Selected: n.Selected != nil && *n.Selected, Level: n.Level,
+	}
+	if n.Checked == "true" || n.Checked == "mixed" {
+		sn.Checked = n.Checked
+	}
+	if n.Pressed == "true" || n.Pressed == "mixed" {
+		sn.Pressed = n.Pressed
+	}
+	return sn
+}
+
+// describe names a node in a sentence: button "Sign in", paragraph "$799.00".
+func describe(n *recorder.Node) string {
+	if n == nil {
+		return "nothing"
+	}
+	role := n.Role
+	if role == "" || role == "none" || role == "presentation" {
+		role = "element"
+	}
+	switch {
+	case n.Name != "":
+		return fmt.Sprintf("%s %q", role, clip(n.Name, 60))
+	case n.Text != "" && !n.Secret:
+		return fmt.Sprintf("%s %q", role, clip(strings.ReplaceAll(n.Text, "\n", " "), 60))
+	case n.ID != "":
+		return fmt.Sprintf("%s #%s", role, n.ID)
+	}
+	return fmt.Sprintf("%s [ref=%s]", role, n.Ref)
+}
+
+// maxChanges bounds a step's summary of what changed on the screen.
+const maxChanges = 30
+
+// screenChanges summarises what changed between two screens of a step, one
+// line per node: "+ " for a node that appeared, "- " for one that went
+// away, "~ " for one whose name, text, value or state changed (with what it
+// was). Wrappers whose text changed only because of their content are left
+// out. Screens of different documents are compared by their URLs.
+func screenChanges(before, after *recorder.Screen) []string {
+	switch {
+	case after == nil:
+		return nil
+	case before == nil:
+		return []string{"opened " + after.URL}
+	case before.Document != after.Document:
+		return []string{fmt.Sprintf("left %s for %s", before.URL, after.URL)}
+	}
+	old := shownByRef(before)
+	now := shownByRef(after)
+	var out []string
+	more := 0
+	emit := func(s string) {
+		if len(out) < maxChanges {
+			out = append(out, s)
+		} else {
+			more++
+		}
+	}
+	if before.URL != after.URL {
+		emit(fmt.Sprintf("moved to %s", after.URL))
+	}
+	walkShown(after.Root, func(n *recorder.Node, parentNew bool) bool {
+		o, existed := old[n.Ref]
+		switch {
+		case !existed:
+			if !parentNew && worthShowing(n) {
+				emit("+ " + nodeLine(n))
+			}
+			return true
+		case changedOwn(o, n, old):
+			emit("~ " + nodeLine(n) + " (was " + strings.TrimPrefix(nodeLine(o), "- ") + ")")
+		}
+		return false
+	})
+	walkShown(before.Root, func(n *recorder.Node, parentGone bool) bool {
+		if _, still := now[n.Ref]; still {
+			return false
+		}
+		if !parentGone && worthShowing(n) {
+			emit("- " + nodeLine(n))
+		}
+		return true
+	})
+	if more > 0 {
+		out = append(out, fmt.Sprintf("… and %d more", more))
+	}
+	return out
+}
+
+// shownByRef indexes the shown element nodes of a screen by ref.
+func shownByRef(s *recorder.Screen) map[string]*recorder.Node {
+	m := map[string]*recorder.Node{}
+	walkShown(s.Root, func(n *recorder.Node, _ bool) bool {
+		m[n.Ref] = n
+		return false
+	})
+	return m
+}
+
+// walkShown calls fn for each visible element with a ref, parents first;
+// fn's result is passed to the node's children as flag (a new subtree).
+func walkShown(n *recorder.Node, fn func(n *recorder.Node, flag bool) bool) {
+	var walk func(n *recorder.Node, flag bool)
+	walk = func(n *recorder.Node, flag bool) {
+		if n == nil {
+			return
+		}
+		f := flag
+		if n.Ref != "" && n.Visible && !n.IsText() {
+			f = fn(n, flag) || flag
+		}
+		for _, c := range n.Children {
+			walk(c, f)
+		}
+	}
+	walk(n, false)
+}
+
+// worthShowing leaves out nameless, textless wrappers.
+func worthShowing(n *recorder.Node) bool {
+	return n.Name != "" || n.Text != "" || (n.Role != "" && n.Role != "generic" && n.Role != "none" && n.Role != "presentation")
+}
+
+// changedOwn reports a change of the node itself: its name, value or a
+// state, or its text when no child element carries the change. old indexes
+// the earlier screen.
+func changedOwn(o, n *recorder.Node, old map[string]*recorder.Node) bool {
+	if o.Name != n.Name || o.Value != n.Value || o.Checked != n.Checked || o.Pressed != n.Pressed ||
+		o.Disabled != n.Disabled || !sameBool(o.Expanded, n.Expanded) || !sameBool(o.Selected, n.Selected) {
+		return true
+	}
+	if o.Text == n.Text {
+		return false
+	}
+	for _, c := range n.Children {
+		if c.IsText() || c.Ref == "" {
+			continue
+		}
+		if oc := old[c.Ref]; oc == nil || oc.Text != c.Text {
+			return false // a child element carries the change; it is reported there
+		}
+	}
+	return true
+}
+
+func sameBool(a, b *bool) bool {
+	return (a == nil) == (b == nil) && (a == nil || *a == *b)
+}

@@ -1,0 +1,297 @@
+package replay
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/chromedp/cdproto/input"
+
+	"github.com/trailpin/trailpin/recorder"
+)
+
+// Trusted input, as a person gives it: mouse events at a point and key
+// events through the protocol. A key press is a keyDown that carries the
+// key's text (so a shortcut handler sees one event, and the character is
+// inserted by the same event, as with a real keyboard) and a keyUp; a
+// character no key of the layout types is inserted as text, as an input
+// method would.
+
+// A key is one key of a US keyboard, as KeyboardEvent names it.
+type key struct {
+	key  string // KeyboardEvent.key
+	code string // KeyboardEvent.code
+	vk   int64  // Windows virtual key code
+	text string // what it types, "" for none
+	// shift is set for characters typed with Shift held.
+	shift    bool
+	location int64
+}
+
+// Modifier bits of the protocol's modifiers field.
+const (
+	modAlt     = 1
+	modControl = 2
+	modMeta    = 4
+	modShift   = 8
+)
+
+var modifierKeys = map[recorder.Modifier]struct {
+	key key
+	bit int64
+}{
+	recorder.ModifierAlt:     {key{key: "Alt", code: "AltLeft", vk: 18, location: 1}, modAlt},
+	recorder.ModifierControl: {key{key: "Control", code: "ControlLeft", vk: 17, location: 1}, modControl},
+	recorder.ModifierMeta:    {key{key: "Meta", code: "MetaLeft", vk: 91, location: 1}, modMeta},
+	recorder.ModifierShift:   {key{key: "Shift", code: "ShiftLeft", vk: 16, location: 1}, modShift},
+}
+
+// namedKeys are the key names a press may give (docs/trail-format.md).
+var namedKeys = map[string]key{
+	"Enter":       {key: "Enter", code: "Enter", vk: 13, text: "\r"},
+	"Escape":      {key: "Escape", code: "Escape", vk: 27},
+	"Tab":         {key: "Tab", code: "Tab", vk: 9},
+	"Backspace":   {key: "Backspace", code: "Backspace", vk: 8},
+	"Delete":      {key: "Delete", code: "Delete", vk: 46},
+	"Insert":      {key: "Insert", code: "Insert", vk: 45},
+	"Space":       {key: " ", code: "Space", vk: 32, text: " "},
+	"Home":        {key: "Home", code: "Home", vk: 36},
+	"End":         {key: "End", code: "End", vk: 35},
+	"PageUp":      {key: "PageUp", code: "PageUp", vk: 33},
+	"PageDown":    {key: "PageDown", code: "PageDown", vk: 34},
+	"ArrowUp":     {key: "ArrowUp", code: "ArrowUp", vk: 38},
+	"ArrowDown":   {key: "ArrowDown", code: "ArrowDown", vk: 40},
+	"ArrowLeft":   {key: "ArrowLeft", code: "ArrowLeft", vk: 37},
+	"ArrowRight":  {key: "ArrowRight", code: "ArrowRight", vk: 39},
+	"ContextMenu": {key: "ContextMenu", code: "ContextMenu", vk: 93},
+	"Alt":         modifierKeys[recorder.ModifierAlt].key,
+	"Control":     modifierKeys[recorder.ModifierControl].key,
+	"Meta":        modifierKeys[recorder.ModifierMeta].key,
+	"Shift":       modifierKeys[recorder.ModifierShift].key,
+}
+
+func init() {
+	for i := 1; i <= 12; i++ {
+		name := fmt.Sprintf("F%d", i)
+		namedKeys[name] = key{key: name, code: name, vk: int64(111 + i)}
+	}
+}
+
+// punctuation maps the US layout's punctuation keys: the character typed
+// without Shift, with Shift, the code and the virtual key code.
+var punctuation = []struct {
+	plain, shifted rune
+	code           string
+	vk             int64
+}{
+	{'`', '~', "Backquote", 192}, {'-', '_', "Minus", 189}, {'=', '+', "Equal", 187},
+	{'[', '{', "BracketLeft", 219}, {']', '}', "BracketRight", 221}, {'\\', '|', "Backslash", 220},
+	{';', ':', "Semicolon", 186}, {'\'', '"', "Quote", 222}, {',', '<', "Comma", 188},
+	{'.', '>', "Period", 190}, {'/', '?', "Slash", 191},
+}
+
+// shiftedDigits are the characters Shift gives on the digit keys 0–9.
+const shiftedDigits = ")!@#$%^&*("
+
+// keyFor returns the key a press names: a key name, or one character.
+func keyFor(name string) (key, bool) {
+	if k, ok := namedKeys[name]; ok {
+		return k, true
+	}
+	if utf8.RuneCountInString(name) != 1 {
+		return key{}, false
+	}
+	r, _ := utf8.DecodeRuneInString(name)
+	return keyForRune(r)
+}
+
+// keyForRune returns the key that types r on a US keyboard.
+func keyForRune(r rune) (key, bool) {
+	s := string(r)
+	switch {
+	case r >= 'a' && r <= 'z':
+		return key{key: s, code: "Key" + strings.ToUpper(s), vk: int64(r - 'a' + 'A'), text: s}, true
+	case r >= 'A' && r <= 'Z':
+		return key{key: s, code: "Key" + s, vk: int64(r), text: s, shift: true}, true
+	case r >= '0' && r <= '9':
+		return key{key: s, code: "Digit" + s, vk: int64(r), text: s}, true
+	case r == ' ':
+		return namedKeys["Space"], true
+	case r == '\n' || r == '\r':
+		return namedKeys["Enter"], true
+	case r == '\t':
+		return namedKeys["Tab"], true
+	}
+	if i := strings.IndexRune(shiftedDigits, r); i >= 0 {
+		d := string(rune('0' + i))
+		return key{key: s, code: "Digit" + d, vk: int64('0' + i), text: s, shift: true}, true
+	}
+	for _, p := range punctuation {
+		switch r {
+		case p.plain:
+			return key{key: s, code: p.code, vk: p.vk, text: s}, true
+		case p.shifted:
+			return key{key: s, code: p.code, vk: p.vk, text: s, shift: true}, true
+		}
+	}
+	return key{}, false
+}
+
+// modifierBits returns the protocol's bit field for mods.
+func modifierBits(mods []recorder.Modifier) int64 {
+	var bits int64
+	for _, m := range mods {
+		bits |= modifierKeys[m].bit
+	}
+	return bits
+}
+
+// keyboard sends key events to a page. reached is set once an event that
+// can change the page has been sent: a failure after that may have reached
+// the app.
+type keyboard struct {
+	p       *tab
+	reached *bool
+}
+
+func (kb keyboard) send(ctx context.Context, params input.DispatchKeyEventParams) error {
+	if params.Type != input.DispatchKeyEventTypeKeyUp {
+		*kb.reached = true
+	}
+	_, err := call(ctx, kb.p, input.DispatchKeyEvent, params)
+	return err
+}
+
+// down presses k with the modifiers bits held. The keyDown carries the
+// key's text unless a modifier other than Shift is held (then it is a
+// shortcut and types nothing).
+func (kb keyboard) down(ctx context.Context, k key, bits int64, commands ...string) error {
+	if k.shift {
+		bits |= modShift
+	}
+	p := input.DispatchKeyEventParams{
+		Type: input.DispatchKeyEventTypeRawKeyDown, Modifiers: bits, Key: k.key, Code: k.code,
+		WindowsVirtualKeyCode: k.vk, NativeVirtualKeyCode: k.vk, Location: k.location, Commands: commands,
+	}
+	if k.text != "" && bits&^modShift == 0 {
+		p.Type = input.DispatchKeyEventTypeKeyDown
+		p.Text, p.UnmodifiedText = k.text, k.text
+	}
+	return kb.send(ctx, p)
+}
+
+func (kb keyboard) up(ctx context.Context, k key, bits int64) error {
+	if k.shift {
+		bits |= modShift
+	}
+	return kb.send(ctx, input.DispatchKeyEventParams{
+		Type: input.DispatchKeyEventTypeKeyUp, Modifiers: bits, Key: k.key, Code: k.code,
+		WindowsVirtualKeyCode: k.vk, NativeVirtualKeyCode: k.vk, Location: k.location,
+	})
+}
+
+// press presses k with mods held: each modifier goes down first and up last.
+func (kb keyboard) press(ctx context.Context, k key, mods []recorder.Modifier, commands ...string) error {
+	var bits int64
+	for _, m := range mods {
+		bits |= modifierKeys[m].bit
+		if err := kb.down(ctx, modifierKeys[m].key, bits); err != nil {
+			return err
+		}
+	}
+	if err := kb.down(ctx, k, bits, commands...); err != nil {
+		return err
+	}
+	if err := kb.up(ctx, k, bits); err != nil {
+		return err
+	}
+	for i := len(mods) - 1; i >= 0; i-- {
+		if err := kb.up(ctx, modifierKeys[mods[i]].key, bits); err != nil {
+			return err
+		}
+		bits &^= modifierKeys[mods[i]].bit
+	}
+	return nil
+}
+
+// typeText types s key by key; characters without a key are inserted.
+func (kb keyboard) typeText(ctx context.Context, s string) error {
+	for _, r := range s {
+		if k, ok := keyForRune(r); ok {
+			if err := kb.press(ctx, k, nil); err != nil {
+				return err
+			}
+			continue
+		}
+		*kb.reached = true
+		if _, err := call(ctx, kb.p, input.InsertText, input.InsertTextParams{Text: string(r)}); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// clearField selects everything in the focused field and deletes it, as a
+// person does. The selectAll command makes the shortcut work the same on
+// every platform.
+func (kb keyboard) clearField(ctx context.Context) error {
+	a, _ := keyForRune('a')
+	if err := kb.press(ctx, a, []recorder.Modifier{recorder.ModifierControl}, "selectAll"); err != nil {
+		return err
+	}
+	return kb.press(ctx, namedKeys["Backspace"], nil)
+}
+
+// mouse sends mouse events to a page.
+type mouse struct {
+	p       *tab
+	reached *bool
+}
+
+var mouseButtons = map[recorder.MouseButton]input.MouseButton{
+	"":                    input.MouseButtonLeft,
+	recorder.ButtonLeft:   input.MouseButtonLeft,
+	recorder.ButtonMiddle: input.MouseButtonMiddle,
+	recorder.ButtonRight:  input.MouseButtonRight,
+}
+
+func (ms mouse) move(ctx context.Context, x, y float64, bits int64) error {
+	_, err := call(ctx, ms.p, input.DispatchMouseEvent, input.DispatchMouseEventParams{
+		Type: input.DispatchMouseEventTypeMouseMoved, X: x, Y: y, Modifiers: bits,
+	})
+	return err
+}
+
+// click moves to (x, y) and clicks count times with button, mods held.
+func (ms mouse) click(ctx context.Context, x, y float64, button recorder.MouseButton, count int, mods []recorder.Modifier) error {
+	kb := keyboard{p: ms.p, reached: ms.reached}
+	var bits int64
+	for _, m := range mods {
+		bits |= modifierKeys[m].bit
+		if err := kb.down(ctx, modifierKeys[m].key, bits); err != nil {
+			return err
+		}
+	}
+	if err := ms.move(ctx, x, y, bits); err != nil {
+		return err
+	}
+	btn := mouseButtons[button]
+	for i := 1; i <= max(count, 1); i++ {
+		*ms.reached = true
+		for _, typ := range []input.DispatchMouseEventType{input.DispatchMouseEventTypeMousePressed, input.DispatchMouseEventTypeMouseReleased} {
+			if _, err := call(ctx, ms.p, input.DispatchMouseEvent, input.DispatchMouseEventParams{
+				Type: typ, X: x, Y: y, Button: btn, ClickCount: int64(i), Modifiers: bits,
+			}); err != nil {
+				return err
+			}
+		}
+	}
+	for i := len(mods) - 1; i >= 0; i-- {
+		if err := kb.up(ctx, modifierKeys[mods[i]].key, bits); err != nil {
+			return err
+		}
+		bits &^= modifierKeys[mods[i]].bit
+	}
+	return nil
+}

@@ -1,0 +1,97 @@
+package replay
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"image"
+	"image/color"
+	"image/draw"
+	"image/png"
+	"math"
+
+	"github.com/chromedp/cdproto/page"
+
+	"github.com/trailpin/trailpin/recorder"
+)
+
+// MaskColor is what a screenshot shows where a secret or sensitive element
+// is: an opaque box drawn over the element's box, so neither its content
+// nor its length shows.
+var MaskColor = color.RGBA{R: 0x1f, G: 0x1f, B: 0x1f, A: 0xff}
+
+// maskMargin widens each mask by a few CSS pixels, so a focus ring or a
+// caret beside the value is covered too.
+const maskMargin = 2
+
+// secretBoxes returns the boxes of a screen's secret nodes (in CSS pixels
+// of the viewport), outermost only: a secret node covers its subtree.
+func secretBoxes(s *recorder.Screen) []recorder.Box {
+	var boxes []recorder.Box
+	var walk func(n *recorder.Node)
+	walk = func(n *recorder.Node) {
+		if n == nil {
+			return
+		}
+		if n.Secret && n.Box != nil && n.Box.Width > 0 && n.Box.Height > 0 {
+			boxes = append(boxes, *n.Box)
+			return
+		}
+		for _, c := range n.Children {
+			walk(c)
+		}
+	}
+	if s != nil {
+		walk(s.Root)
+	}
+	return boxes
+}
+
+// screenshotMasked takes a PNG of the page's viewport and paints over the
+// boxes of the secret nodes of s, a capture taken just before. It returns
+// the boxes it painted.
+func (p *tab) screenshotMasked(ctx context.Context, s *recorder.Screen) ([]byte, []recorder.Box, error) {
+	shot, err := call(ctx, p, page.CaptureScreenshot, page.CaptureScreenshotParams{Format: page.CaptureScreenshotFormatPng})
+	if err != nil {
+		return nil, nil, fmt.Errorf("taking a screenshot: %w", err)
+	}
+	boxes := secretBoxes(s)
+	out, err := maskPNG(shot.Data, boxes, s.Viewport.Width)
+	if err != nil {
+		return nil, nil, err
+	}
+	return out, boxes, nil
+}
+
+// maskPNG paints MaskColor over boxes (CSS pixels) in a PNG whose width is
+// viewportWidth CSS pixels (the scale of the image follows from it). A PNG
+// with nothing to mask is returned as it is.
+func maskPNG(data []byte, boxes []recorder.Box, viewportWidth int) ([]byte, error) {
+	if len(boxes) == 0 {
+		return data, nil
+	}
+	img, err := png.Decode(bytes.NewReader(data))
+	if err != nil {
+		return nil, fmt.Errorf("reading the screenshot: %w", err)
+	}
+	bounds := img.Bounds()
+	scale := 1.0
+	if viewportWidth > 0 {
+		scale = float64(bounds.Dx()) / float64(viewportWidth)
+	}
+	rgba := image.NewRGBA(bounds)
+	draw.Draw(rgba, bounds, img, bounds.Min, draw.Src)
+	fill := &image.Uniform{C: MaskColor}
+	for _, b := range boxes {
+		r := image.Rect(
+			int(math.Floor((b.X-maskMargin)*scale)), int(math.Floor((b.Y-maskMargin)*scale)),
+			int(math.Ceil((b.X+b.Width+maskMargin)*scale)), int(math.Ceil((b.Y+b.Height+maskMargin)*scale)),
+		).Add(bounds.Min).Intersect(bounds)
+		draw.Draw(rgba, r, fill, image.Point{}, draw.Src)
+	}
+	var buf bytes.Buffer
+	if err := (&png.Encoder{CompressionLevel: png.BestSpeed}).Encode(&buf, rgba); err != nil {
+		return nil, fmt.Errorf("writing the screenshot: %w", err)
+	}
+	return buf.Bytes(), nil
+}

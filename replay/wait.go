@@ -1,0 +1,366 @@
+package replay
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strconv"
+	"time"
+
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/runtime"
+	"github.com/chromedp/chromedp"
+
+	"github.com/trailpin/trailpin/recorder"
+)
+
+// Waiting. Replay never sleeps a fixed time: it looks at the page, and when
+// what it waits for is not there yet, it waits for the page to change — a
+// DOM mutation, an input, a scroll, a transition's end, a navigation — or
+// for a short, growing backoff, whichever comes first, and looks again.
+//
+// The change signal comes from a small watcher installed next to the page
+// model in its isolated world: a counter that every mutation and user-visible
+// event bumps. The counter also says when a capture can be reused: if it has
+// not moved since the last capture, and replay has not acted since, the
+// screen is still the page (boxes moved by a CSS animation alone are checked
+// again before acting, see actionable).
+
+// watchScript installs the watcher (once per document) and returns its
+// counter. next(since, ms) resolves with the counter once it moved past
+// since (on the next animation frame, so a burst of mutations is one
+// change) or after ms milliseconds.
+const watchScript = `(() => {
+  const g = globalThis;
+  if (g.__trailpinWatch) return g.__trailpinWatch.n;
+  const w = {n: 0, waiters: []};
+  const wake = () => {
+    const ws = w.waiters;
+    w.waiters = [];
+    for (const f of ws) f();
+  };
+  let queued = false;
+  const bump = () => {
+    w.n++;
+    if (queued || !w.waiters.length) return;
+    queued = true;
+    const fire = () => { if (queued) { queued = false; wake(); } };
+    requestAnimationFrame(fire);
+    setTimeout(fire, 50);
+  };
+  new MutationObserver(bump).observe(document, {subtree: true, childList: true, attributes: true, characterData: true});
+  for (const t of ['input', 'change', 'scroll', 'focusin', 'focusout', 'transitionend', 'animationend', 'toggle', 'load', 'resize', 'pageshow'])
+    addEventListener(t, bump, true);
+  w.next = (since, ms) => new Promise((resolve) => {
+    if (w.n !== since) { resolve(w.n); return; }
+    const timer = setTimeout(() => { w.waiters = w.waiters.filter((f) => f !== done); resolve(w.n); }, ms);
+    const done = () => { clearTimeout(timer); resolve(w.n); };
+    w.waiters.push(done);
+  });
+  Object.defineProperty(g, '__trailpinWatch', {value: w});
+  return w.n;
+})()`
+
+// backoffs are the longest waits for a change between two looks at the
+// page: short at first, when what is awaited usually arrives within a frame
+// or two, then growing so a page that never settles is not captured
+// without pause. A change ends each wait early.
+var backoffs = []time.Duration{20 * time.Millisecond, 50 * time.Millisecond, 100 * time.Millisecond,
+	250 * time.Millisecond, 500 * time.Millisecond}
+
+func backoff(attempt int) time.Duration {
+	return backoffs[min(attempt, len(backoffs)-1)]
+}
+
+// evalInWorld evaluates expr in the page model's world of the top frame and
+// decodes its value into out (nil to ignore it).
+func (p *tab) evalInWorld(ctx context.Context, expr string, await bool, out any) error {
+	t, err := p.target()
+	if err != nil {
+		return err
+	}
+	m, err := topModel(ctx, t)
+	if err != nil {
+		return err
+	}
+	r, err := cdp.Call(ctx, m.session, runtime.Evaluate, runtime.EvaluateParams{
+		Expression:    expr,
+		ContextID:     m.contextID,
+		ReturnByValue: new(true),
+		AwaitPromise:  new(await),
+		Silent:        new(true),
+	})
+	if err != nil {
+		return err
+	}
+	if r.ExceptionDetails != nil {
+		return &chromedp.ExceptionError{ExceptionDetails: r.ExceptionDetails}
+	}
+	if out == nil || r.Result == nil {
+		return nil
+	}
+	return json.Unmarshal(r.Result.Value, out)
+}
+
+// changeSeq returns the page's change counter, installing the watcher in a
+// new document.
+func (p *tab) changeSeq(ctx context.Context) (int64, error) {
+	var n int64
+	err := p.evalInWorld(ctx, watchScript, false, &n)
+	return n, err
+}
+
+// waitChange waits until the page changed since seq, or up to max. A
+// navigation ends it too (the world it waits in goes away).
+func (p *tab) waitChange(ctx context.Context, seq int64, max time.Duration) {
+	wctx, cancel := context.WithTimeout(ctx, max+time.Second)
+	defer cancel()
+	expr := "globalThis.__trailpinWatch ? globalThis.__trailpinWatch.next(" + strconv.FormatInt(seq, 10) + ", " +
+		strconv.FormatInt(max.Milliseconds(), 10) + ") : -1"
+	if err := p.evalInWorld(wctx, expr, true, nil); err != nil {
+		// The document went away, or the page is busy: fall back to
+		// waiting for the tab's own events or the backoff.
+		p.nav.mu.Lock()
+		wake := p.nav.wake
+		p.nav.mu.Unlock()
+		select {
+		case <-ctx.Done():
+		case <-wake:
+		case <-time.After(max):
+		}
+	}
+}
+
+// look returns the page's screen: the last capture when nothing changed
+// since, a new one otherwise.
+func (p *tab) look(ctx context.Context) (*recorder.Screen, *recorder.Matcher, error) {
+	if err := p.nav.gone(); err != nil {
+		return nil, nil, err
+	}
+	seq, err := p.changeSeq(ctx)
+	if err != nil {
+		return nil, nil, fmt.Errorf("looking at the page: %w", err)
+	}
+	// The round trip above delivered the navigation events sent before it.
+	p.nav.mu.Lock()
+	commit := p.nav.committed
+	p.nav.mu.Unlock()
+	if p.screen != nil && !p.stale && seq == p.seq && commit == p.commit {
+		return p.screen, p.matcher, nil
+	}
+	t, err := p.target()
+	if err != nil {
+		return nil, nil, err
+	}
+	s, err := CaptureAction(p.r.captureOptions())(ctx, t)
+	if err != nil {
+		return nil, nil, err
+	}
+	p.screen, p.matcher, p.seq, p.commit, p.stale = s, recorder.NewMatcher(s), seq, commit, false
+	if p.byPath != nil {
+		p.byPath[p.r.appPath(s.URL)] = s
+	}
+	return p.screen, p.matcher, nil
+}
+
+// acted marks the page as changed by replay: the next look captures again.
+func (p *tab) acted() { p.stale = true }
+
+// readiness is what a target must be before replay uses it.
+type readiness int
+
+const (
+	// needVisible: exactly one shown match (assertions).
+	needVisible readiness = iota
+	// needActionable: also visible itself, enabled, in the viewport, stable
+	// and not covered (taps, typing, checks).
+	needActionable
+	// needPointable: actionable without being enabled (hover).
+	needPointable
+	// needAttached: exactly one match, hidden or not (a file input, set
+	// through the protocol).
+	needAttached
+)
+
+// A resolved target: the node a selector named and, for actions, where to
+// act on it.
+type resolved struct {
+	node   *recorder.Node
+	point  *RefPoint
+	screen *recorder.Screen
+}
+
+// notActionableError says why a matched element could not be acted on.
+type notActionableError struct {
+	node  *recorder.Node
+	state string // "disabled", "covered by …", "moving", …
+}
+
+func (e *notActionableError) Error() string {
+	return fmt.Sprintf("%s is %s", describe(e.node), e.state)
+}
+
+// resolve waits until sel names exactly one element that is ready as need
+// says, up to the action timeout, noting what it saw on the way in reads.
+// It fails with the last reason: a *recorder.NotFoundError, a
+// *recorder.AmbiguousError or a *notActionableError.
+func (p *tab) resolve(ctx context.Context, sel recorder.Selector, need readiness, reads *readLog) (*resolved, error) {
+	deadline := time.Now().Add(p.r.opts.ActionTimeout)
+	var opts []recorder.MatchOption
+	if need == needAttached {
+		opts = append(opts, recorder.IncludeHidden())
+	}
+	for attempt := 0; ; attempt++ {
+		s, m, err := p.look(ctx)
+		var last error
+		if err == nil {
+			nodes, merr := m.Match(sel, opts...)
+			if merr == nil {
+				got, state, perr := p.ready(ctx, s, m, nodes[0], need)
+				switch {
+				case perr != nil:
+					last = perr
+				case state == "":
+					got.screen = s
+					return got, nil
+				default:
+					last = &notActionableError{node: nodes[0], state: state}
+					reads.add(last.Error())
+				}
+			} else {
+				last = merr
+				reads.add(merr.Error())
+			}
+		} else {
+			last = err
+		}
+		if gone := p.nav.gone(); gone != nil {
+			return nil, gone
+		}
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		if time.Now().After(deadline) {
+			return nil, last
+		}
+		p.waitChange(ctx, p.seq, min(backoff(attempt), time.Until(deadline)+time.Millisecond))
+	}
+}
+
+// ready checks what need asks of a matched node beyond the match, and says
+// where to act on it. It returns a non-empty state when the node is not
+// ready yet.
+func (p *tab) ready(ctx context.Context, s *recorder.Screen, m *recorder.Matcher, n *recorder.Node, need readiness) (*resolved, string, error) {
+	switch need {
+	case needVisible, needAttached:
+		return &resolved{node: n}, "", nil
+	}
+	switch {
+	case !n.Visible:
+		return nil, "not visible (its box is empty or hidden)", nil
+	case need == needActionable && n.Disabled:
+		return nil, "disabled", nil
+	case n.Inert:
+		return nil, "inert (behind a modal dialog)", nil
+	}
+	t, err := p.target()
+	if err != nil {
+		return nil, "", err
+	}
+	doc := InDocument(s.Document)
+	first, err := ScrollIntoView(n.Ref, doc)(ctx, t)
+	if err != nil {
+		if errors.Is(err, ErrStaleRef) || errors.Is(err, ErrUnknownRef) {
+			p.acted()
+			return nil, "gone from the page", nil
+		}
+		return nil, "", err
+	}
+	p.acted() // scrolling changed the page
+	if err := p.nextFrame(ctx); err != nil {
+		return nil, "", err
+	}
+	second, err := Point(n.Ref, doc)(ctx, t)
+	if err != nil {
+		if errors.Is(err, ErrStaleRef) || errors.Is(err, ErrUnknownRef) {
+			return nil, "gone from the page", nil
+		}
+		return nil, "", err
+	}
+	switch {
+	case first.Box != second.Box:
+		return nil, "moving", nil
+	case second.Box.Width <= 0 || second.Box.Height <= 0:
+		return nil, "not visible (its box is empty)", nil
+	case !second.InViewport:
+		return nil, "outside the viewport", nil
+	case second.Covered != nil && *second.Covered:
+		by := "another element"
+		if hit := m.Node(second.Hit); hit != nil {
+			by = describe(hit)
+		}
+		return nil, "covered by " + by, nil
+	}
+	return &resolved{node: n, point: second}, "", nil
+}
+
+// nextFrame waits for the page's next animation frame (or a short time,
+// for a page that paints none).
+func (p *tab) nextFrame(ctx context.Context) error {
+	return p.evalInWorld(ctx, `new Promise((r) => { requestAnimationFrame(() => r(0)); setTimeout(() => r(0), 100); })`, true, nil)
+}
+
+// settle waits, after an action, for the navigation it started (if any) to
+// reach a ready document. A click that submits a form starts the navigation
+// while the click is handled; the round trip first makes sure its events
+// have arrived.
+func (p *tab) settle(ctx context.Context, before navMark) error {
+	if _, err := call(ctx, p, runtime.Evaluate, runtime.EvaluateParams{Expression: "0", Silent: new(true)}); err != nil {
+		if gone := p.nav.gone(); gone != nil {
+			return gone
+		}
+		// A page busy navigating may not answer; the wait below decides.
+	}
+	deadline := time.NewTimer(p.r.opts.ActionTimeout)
+	defer deadline.Stop()
+	for {
+		done, wake := p.nav.done(before)
+		if done {
+			return p.nav.gone()
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-deadline.C:
+			// The navigation never finished; the next action's wait
+			// decides whether that matters.
+			return nil
+		case <-wake:
+		}
+	}
+}
+
+// readLog keeps each distinct observation once, in order.
+type readLog struct {
+	seen  map[string]bool
+	items []string
+}
+
+// maxReads bounds what one wait notes: a page that keeps changing must not
+// fill a report.
+const maxReads = 20
+
+func (l *readLog) add(s string) {
+	if l == nil || s == "" {
+		return
+	}
+	if l.seen == nil {
+		l.seen = map[string]bool{}
+	}
+	if l.seen[s] || len(l.items) >= maxReads {
+		return
+	}
+	l.seen[s] = true
+	l.items = append(l.items, s)
+}
