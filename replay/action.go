@@ -382,6 +382,8 @@ func withElement(ctx context.Context, p *tab, ref string, fn func(m *frameModel,
 	if err != nil {
 		return err
 	}
+	ctx, cancel := p.in(ctx)
+	defer cancel()
 	loc, err := locate(ctx, t, ref, nil)
 	if err != nil {
 		return err

@@ -7,6 +7,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -126,7 +127,7 @@ func RunTrail(ctx context.Context, b *Browser, t *recorder.Trail, opts Options) 
 }
 
 func newResult(t *recorder.Trail, attempt int) *TrailResult {
-	res := &TrailResult{File: t.File, Slug: trailSlug(t), Title: t.Title, Attempt: attempt,
+	res := &TrailResult{File: t.File, Slug: TrailSlug(t), Title: t.Title, Attempt: attempt,
 		Status: StatusSkipped, Started: time.Now()}
 	for i, s := range t.Steps {
 		sr := StepResult{Index: i + 1, Intent: s.Intent, Line: s.Line, Status: StatusSkipped, Cache: cacheNone}
@@ -138,9 +139,9 @@ func newResult(t *recorder.Trail, attempt int) *TrailResult {
 	return res
 }
 
-// trailSlug names a trail in reports: its file name without the extension
+// TrailSlug names a trail in reports: its file name without the extension
 // (which already has any -2 suffix), else the slug of its title.
-func trailSlug(t *recorder.Trail) string {
+func TrailSlug(t *recorder.Trail) string {
 	if t.File != "" {
 		if base, ok := strings.CutSuffix(filepath.Base(t.File), recorder.TrailFileExt); ok && base != "" {
 			return base
@@ -216,18 +217,24 @@ func missingValue(err error) *stepError {
 	return &stepError{Reason: StopMissingData, Class: ClassMissingTestData, Err: err, Msg: err.Error()}
 }
 
-// firstUse is the step that first uses a reference, for a failure found
-// before the trail started.
-func firstUse(t *recorder.Trail, ref recorder.Ref) int {
+// firstUse is the step (and the line of the action) that first uses a
+// reference, for a failure found before the trail started.
+func firstUse(t *recorder.Trail, ref recorder.Ref) (step, line int) {
 	for i, s := range t.Steps {
-		one := recorder.Trail{Steps: []recorder.Step{s}}
-		for _, x := range one.References() {
-			if x == ref {
-				return i
+		for _, a := range s.Actions {
+			one := recorder.Trail{Steps: []recorder.Step{{Actions: []recorder.Action{a}}}}
+			if slices.Contains(one.References(), ref) {
+				return i, a.SourceLine()
+			}
+		}
+		if s.End != nil {
+			one := recorder.Trail{Steps: []recorder.Step{{End: s.End}}}
+			if slices.Contains(one.References(), ref) {
+				return i, s.End.Line
 			}
 		}
 	}
-	return 0
+	return 0, 0
 }
 
 // emulate applies the trail's viewport, locale and time zone to a tab.
@@ -300,8 +307,8 @@ func (r *trailRun) stop(i int, err error) {
 	se := asStepError(err)
 	if se.Reason == StopMissingData {
 		var m *MissingValueError
-		if errors.As(se.Err, &m) {
-			i = firstUse(r.trail, m.Ref)
+		if errors.As(se.Err, &m) && se.Line == 0 {
+			i, se.Line = firstUse(r.trail, m.Ref)
 		}
 	}
 	if i >= len(r.res.Steps) {

@@ -32,6 +32,10 @@ type tab struct {
 	seq     int64
 	commit  int
 	stale   bool
+	// model is the page model's world of the top document, kept while
+	// the document stays (modelCommit is the navigation it belongs to).
+	model       *frameModel
+	modelCommit int
 	// byPath keeps the last screen captured on each path during a step,
 	// for the step's ARIA snapshot.
 	byPath map[string]*recorder.Screen
@@ -278,4 +282,18 @@ func (r *trailRun) openPage(ctx context.Context, id target.ID) (*tab, error) {
 	}
 	r.pages[p.id] = p
 	return p, nil
+}
+
+// in returns a context for calls that follow refs into cross-origin frames,
+// which attach to the frame's target from the tab's chromedp context: the
+// tab's context, ended with ctx.
+func (p *tab) in(ctx context.Context) (context.Context, context.CancelFunc) {
+	c, cancel := context.WithCancel(p.ctx)
+	stop := context.AfterFunc(ctx, cancel)
+	if d, ok := ctx.Deadline(); ok {
+		var cancelDeadline context.CancelFunc
+		c, cancelDeadline = context.WithDeadline(c, d)
+		return c, func() { stop(); cancelDeadline(); cancel() }
+	}
+	return c, func() { stop(); cancel() }
 }

@@ -78,7 +78,7 @@ func (r *trailRun) playStep(ctx context.Context, i int) bool {
 	if r.page.nav.gone() == nil && ctx.Err() == nil {
 		after, _, _ = r.page.look(ctx)
 	}
-	sr.Changes = screenChanges(before, after)
+	sr.Changes = screenChanges(before, after, r.appPath)
 	if after != nil && (err != nil || i == len(r.trail.Steps)-1 || r.appPath(after.URL) != sr.Path) {
 		last := r.page.byPath[sr.Path]
 		if last == nil {

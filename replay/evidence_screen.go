@@ -81,15 +81,16 @@ const maxChanges = 30
 // line per node: "+ " for a node that appeared, "- " for one that went
 // away, "~ " for one whose name, text, value or state changed (with what it
 // was). Wrappers whose text changed only because of their content are left
-// out. Screens of different documents are compared by their URLs.
-func screenChanges(before, after *recorder.Screen) []string {
+// out. Screens of different documents are compared by their URLs, which
+// path writes as the trail does.
+func screenChanges(before, after *recorder.Screen, path func(string) string) []string {
 	switch {
 	case after == nil:
 		return nil
 	case before == nil:
-		return []string{"opened " + after.URL}
+		return []string{"opened " + path(after.URL)}
 	case before.Document != after.Document:
-		return []string{fmt.Sprintf("left %s for %s", before.URL, after.URL)}
+		return []string{fmt.Sprintf("left %s for %s", path(before.URL), path(after.URL))}
 	}
 	old := shownByRef(before)
 	now := shownByRef(after)
@@ -103,7 +104,7 @@ func screenChanges(before, after *recorder.Screen) []string {
 		}
 	}
 	if before.URL != after.URL {
-		emit(fmt.Sprintf("moved to %s", after.URL))
+		emit(fmt.Sprintf("moved to %s", path(after.URL)))
 	}
 	walkShown(after.Root, func(n *recorder.Node, parentNew bool) bool {
 		o, existed := old[n.Ref]

@@ -25,24 +25,38 @@ var MaskColor = color.RGBA{R: 0x1f, G: 0x1f, B: 0x1f, A: 0xff}
 const maskMargin = 2
 
 // secretBoxes returns the boxes of a screen's secret nodes (in CSS pixels
-// of the viewport), outermost only: a secret node covers its subtree.
+// of the viewport), outermost only: a secret node covers its subtree. A
+// secret node without a box of its own (a run of text) is covered by the
+// box of the element around it.
 func secretBoxes(s *recorder.Screen) []recorder.Box {
 	var boxes []recorder.Box
-	var walk func(n *recorder.Node)
-	walk = func(n *recorder.Node) {
+	var walk func(n *recorder.Node, outer *recorder.Box)
+	walk = func(n *recorder.Node, outer *recorder.Box) {
 		if n == nil {
 			return
 		}
-		if n.Secret && n.Box != nil && n.Box.Width > 0 && n.Box.Height > 0 {
-			boxes = append(boxes, *n.Box)
+		box := n.Box
+		if box == nil || box.Width <= 0 || box.Height <= 0 {
+			box = nil
+		}
+		if n.Secret {
+			if box == nil {
+				box = outer
+			}
+			if box != nil {
+				boxes = append(boxes, *box)
+			}
 			return
 		}
+		if box == nil {
+			box = outer
+		}
 		for _, c := range n.Children {
-			walk(c)
+			walk(c, box)
 		}
 	}
 	if s != nil {
-		walk(s.Root)
+		walk(s.Root, nil)
 	}
 	return boxes
 }

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/chromedp/cdproto/cdp"
@@ -73,34 +74,69 @@ func backoff(attempt int) time.Duration {
 	return backoffs[min(attempt, len(backoffs)-1)]
 }
 
-// evalInWorld evaluates expr in the page model's world of the top frame and
-// decodes its value into out (nil to ignore it).
-func (p *tab) evalInWorld(ctx context.Context, expr string, await bool, out any) error {
+// world returns the page model's world of the top document, kept while
+// the document stays (a navigation replaces the world).
+func (p *tab) world(ctx context.Context) (*frameModel, error) {
+	p.nav.mu.Lock()
+	commit := p.nav.committed
+	p.nav.mu.Unlock()
+	if p.model != nil && p.modelCommit == commit {
+		return p.model, nil
+	}
 	t, err := p.target()
 	if err != nil {
-		return err
+		return nil, err
 	}
 	m, err := topModel(ctx, t)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	r, err := cdp.Call(ctx, m.session, runtime.Evaluate, runtime.EvaluateParams{
-		Expression:    expr,
-		ContextID:     m.contextID,
-		ReturnByValue: new(true),
-		AwaitPromise:  new(await),
-		Silent:        new(true),
-	})
+	// Cross-origin frames are entered from the model's chromedp context,
+	// which must be the tab's, not the caller's plain one.
+	m.ctx = p.ctx
+	p.model, p.modelCommit = m, commit
+	return m, nil
+}
+
+// inWorld runs fn in the top document's world, and once more in a fresh
+// one when the kept world went away with its document.
+func (p *tab) inWorld(ctx context.Context, fn func(m *frameModel) error) error {
+	m, err := p.world(ctx)
 	if err != nil {
 		return err
 	}
-	if r.ExceptionDetails != nil {
-		return &chromedp.ExceptionError{ExceptionDetails: r.ExceptionDetails}
+	if err = fn(m); err == nil || ctx.Err() != nil {
+		return err
 	}
-	if out == nil || r.Result == nil {
-		return nil
+	p.model = nil
+	if m, err = p.world(ctx); err != nil {
+		return err
 	}
-	return json.Unmarshal(r.Result.Value, out)
+	return fn(m)
+}
+
+// evalInWorld evaluates expr in the page model's world of the top frame and
+// decodes its value into out (nil to ignore it).
+func (p *tab) evalInWorld(ctx context.Context, expr string, await bool, out any) error {
+	return p.inWorld(ctx, func(m *frameModel) error {
+		r, err := cdp.Call(ctx, m.session, runtime.Evaluate, runtime.EvaluateParams{
+			Expression:    expr,
+			ContextID:     m.contextID,
+			ReturnByValue: new(true),
+			AwaitPromise:  new(await),
+			Silent:        new(true),
+		})
+		if err != nil {
+			return err
+		}
+		if r.ExceptionDetails != nil {
+			return &chromedp.ExceptionError{ExceptionDetails: r.ExceptionDetails}
+		}
+		if out == nil || r.Result == nil {
+			return nil
+		}
+		return json.Unmarshal(r.Result.Value, out)
+	})
 }
 
 // changeSeq returns the page's change counter, installing the watcher in a
@@ -149,12 +185,12 @@ func (p *tab) look(ctx context.Context) (*recorder.Screen, *recorder.Matcher, er
 	if p.screen != nil && !p.stale && seq == p.seq && commit == p.commit {
 		return p.screen, p.matcher, nil
 	}
-	t, err := p.target()
-	if err != nil {
-		return nil, nil, err
-	}
-	s, err := CaptureAction(p.r.captureOptions())(ctx, t)
-	if err != nil {
+	var s *recorder.Screen
+	opts := p.r.captureOptions().pageModelOptions()
+	if err := p.inWorld(ctx, func(m *frameModel) error {
+		s, err = captureFrame(ctx, m, opts, 0)
+		return err
+	}); err != nil {
 		return nil, nil, err
 	}
 	p.screen, p.matcher, p.seq, p.commit, p.stale = s, recorder.NewMatcher(s), seq, commit, false
@@ -264,24 +300,8 @@ func (p *tab) ready(ctx context.Context, s *recorder.Screen, m *recorder.Matcher
 	case n.Inert:
 		return nil, "inert (behind a modal dialog)", nil
 	}
-	t, err := p.target()
-	if err != nil {
-		return nil, "", err
-	}
-	doc := InDocument(s.Document)
-	first, err := ScrollIntoView(n.Ref, doc)(ctx, t)
-	if err != nil {
-		if errors.Is(err, ErrStaleRef) || errors.Is(err, ErrUnknownRef) {
-			p.acted()
-			return nil, "gone from the page", nil
-		}
-		return nil, "", err
-	}
+	first, second, err := p.aim(ctx, n.Ref, s.Document)
 	p.acted() // scrolling changed the page
-	if err := p.nextFrame(ctx); err != nil {
-		return nil, "", err
-	}
-	second, err := Point(n.Ref, doc)(ctx, t)
 	if err != nil {
 		if errors.Is(err, ErrStaleRef) || errors.Is(err, ErrUnknownRef) {
 			return nil, "gone from the page", nil
@@ -305,10 +325,74 @@ func (p *tab) ready(ctx context.Context, s *recorder.Screen, m *recorder.Matcher
 	return &resolved{node: n, point: second}, "", nil
 }
 
-// nextFrame waits for the page's next animation frame (or a short time,
-// for a page that paints none).
-func (p *tab) nextFrame(ctx context.Context) error {
-	return p.evalInWorld(ctx, `new Promise((r) => { requestAnimationFrame(() => r(0)); setTimeout(() => r(0), 100); })`, true, nil)
+// aimScript scrolls the element of a ref in the top document into view,
+// waits for the next animation frame (or a short time, on a page that
+// paints none) and says where the element was before and after it: one
+// round trip for what tells a steady target from a moving one.
+const aimScript = `(async (pm, ref, token) => {
+  if (!pm) return null;
+  if (pm.documentToken() !== token) return JSON.stringify({error: 'stale', message: 'ref ' + ref + ': the page has loaded another document since'});
+  const first = pm.scrollIntoView(ref);
+  if (first.error) return JSON.stringify(first);
+  await new Promise((r) => { requestAnimationFrame(() => r(0)); setTimeout(() => r(0), 100); });
+  return JSON.stringify({first, second: pm.point(ref)});
+})(` + pageModelGlobal + `, %s, %s)`
+
+// aim scrolls the element of ref to the middle of the viewport and returns
+// where it was right after the scroll and one frame later.
+func (p *tab) aim(ctx context.Context, ref, document string) (first, second *RefPoint, err error) {
+	if strings.HasPrefix(ref, "f") {
+		return p.aimInFrame(ctx, ref, document)
+	}
+	var answer struct {
+		First, Second pointAnswer
+		refAnswer
+	}
+	var text string
+	err = p.evalInWorld(ctx, fmt.Sprintf(aimScript, jsString(ref), jsString(document)), true, &text)
+	if err == nil && text == "" {
+		err = errNotInstalled
+	}
+	if err != nil {
+		return nil, nil, err
+	}
+	if err := json.Unmarshal([]byte(text), &answer); err != nil {
+		return nil, nil, fmt.Errorf("reading the page model's answer: %w", err)
+	}
+	for _, a := range []refAnswer{answer.refAnswer, answer.First.refAnswer, answer.Second.refAnswer} {
+		if a.Error != "" {
+			return nil, nil, a.err(ref)
+		}
+	}
+	return answer.First.refPoint(ref), answer.Second.refPoint(ref), nil
+}
+
+func (a pointAnswer) refPoint(ref string) *RefPoint {
+	p := &RefPoint{X: a.X, Y: a.Y, Box: a.Box, InViewport: a.InViewport, Covered: a.Covered}
+	if a.Hit != "" {
+		p.Hit = a.Hit
+	}
+	return p
+}
+
+// aimInFrame is aim for an element inside a cross-origin frame, through
+// the frames on the way.
+func (p *tab) aimInFrame(ctx context.Context, ref, document string) (first, second *RefPoint, err error) {
+	t, err := p.target()
+	if err != nil {
+		return nil, nil, err
+	}
+	ctx, cancel := p.in(ctx)
+	defer cancel()
+	doc := InDocument(document)
+	if first, err = ScrollIntoView(ref, doc)(ctx, t); err != nil {
+		return nil, nil, err
+	}
+	if err := p.evalInWorld(ctx, `new Promise((r) => { requestAnimationFrame(() => r(0)); setTimeout(() => r(0), 100); })`, true, nil); err != nil {
+		return nil, nil, err
+	}
+	second, err = Point(ref, doc)(ctx, t)
+	return first, second, err
 }
 
 // settle waits, after an action, for the navigation it started (if any) to
