@@ -1,0 +1,129 @@
+package replay
+
+import (
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/trailpin/trailpin/recorder"
+)
+
+func TestEnvVariable(t *testing.T) {
+	for ref, want := range map[recorder.Ref]string{
+		{Kind: recorder.RefSecret, Name: "demo-password"}: "TRAILPIN_SECRET_DEMO_PASSWORD",
+		{Kind: recorder.RefSecret, Name: "stripe.key"}:    "TRAILPIN_SECRET_STRIPE_KEY",
+		{Kind: recorder.RefUser, Name: "admin.password"}:  "TRAILPIN_USER_ADMIN_PASSWORD",
+		{Kind: recorder.RefParam, Name: "coupon"}:         "",
+	} {
+		if got := EnvVariable(ref); got != want {
+			t.Errorf("EnvVariable(%s) = %q, want %q", ref, got, want)
+		}
+	}
+}
+
+func TestEnvLookup(t *testing.T) {
+	env := map[string]string{"TRAILPIN_SECRET_DEMO_PASSWORD": "hunter22"}
+	lookup := EnvLookup(func(k string) string { return env[k] })
+	if v, err := lookup(recorder.Ref{Kind: recorder.RefSecret, Name: "demo-password"}); err != nil || v != "hunter22" {
+		t.Errorf("lookup(secret:demo-password) = %q, %v", v, err)
+	}
+	_, err := lookup(recorder.Ref{Kind: recorder.RefUser, Name: "admin.password"})
+	var missing *MissingValueError
+	if !errors.As(err, &missing) || missing.Variable != "TRAILPIN_USER_ADMIN_PASSWORD" {
+		t.Errorf("lookup(user:admin.password) error = %v, want a MissingValueError naming TRAILPIN_USER_ADMIN_PASSWORD", err)
+	}
+}
+
+func TestValues(t *testing.T) {
+	tr := &recorder.Trail{Params: map[string]string{"coupon": "SUMMER", "who": "ada"},
+		Steps: []recorder.Step{{Actions: []recorder.Action{
+			recorder.TypeText{Text: "${secret:pw}"},
+			recorder.TypeText{Text: "${param:coupon}"},
+		}}}}
+	v := newValues(tr, map[string]string{"coupon": "WINTER"}, func(r recorder.Ref) (string, error) {
+		if r.Name == "pw" {
+			return "s3cret-value", nil
+		}
+		return "", &MissingValueError{Ref: r, Variable: EnvVariable(r)}
+	})
+	if got, _ := v.expand("${param:coupon} for ${param:who}"); got != "WINTER for ada" {
+		t.Errorf("expand = %q, want the override and the default", got)
+	}
+	if got := v.public("${param:who}: ${secret:pw}"); got != "ada: ${secret:pw}" {
+		t.Errorf("public = %q, want the secret left as its reference", got)
+	}
+	secrets, err := v.check(tr)
+	if err != nil || len(secrets) != 1 || secrets[0] != "s3cret-value" {
+		t.Errorf("check = %q, %v", secrets, err)
+	}
+}
+
+func TestRedactResult(t *testing.T) {
+	res := &TrailResult{Error: "typed s3cret-value!", Steps: []StepResult{{
+		Changes: []string{"+ - paragraph: s3cret-value"},
+		Actions: []ActionResult{{Reads: []string{"value \"s3cret-value\""}, Summary: "1234"}},
+	}}, Log: []LogEntry{{Text: "console says s3cret-value", URL: "http://x/?p=s3cret-value"}},
+		Failure: &FailureScreen{Snapshot: "- text: s3cret-value", Closest: []CloseNode{{Why: "s3cret-value"}}}}
+	redactResult(res, []string{"s3cret-value", "1234", "ab"})
+	all := strings.Join([]string{res.Error, res.Steps[0].Changes[0], res.Steps[0].Actions[0].Reads[0],
+		res.Log[0].Text, res.Log[0].URL, res.Failure.Snapshot, res.Failure.Closest[0].Why}, "|")
+	if strings.Contains(all, "s3cret") {
+		t.Errorf("redacted result still holds the secret: %s", all)
+	}
+	if res.Steps[0].Actions[0].Summary != redactedText {
+		t.Errorf("a short secret that is the whole string: %q, want it redacted", res.Steps[0].Actions[0].Summary)
+	}
+	if !strings.Contains(res.Error, "typed "+redactedText) {
+		t.Errorf("Error = %q", res.Error)
+	}
+}
+
+func TestSamePath(t *testing.T) {
+	tests := []struct {
+		at, want string
+		same     bool
+	}{
+		{"/products", "/products", true},
+		{"/products?q=iphone", "/products", true},
+		{"/products?q=iphone", "/products?q=iphone", true},
+		{"/products?q=case", "/products?q=iphone", false},
+		{"/products#top", "/products", true},
+		{"/login?next=%2Fproducts", "/products", false},
+	}
+	for _, tc := range tests {
+		if got := samePath(tc.at, tc.want); got != tc.same {
+			t.Errorf("samePath(%q, %q) = %v, want %v", tc.at, tc.want, got, tc.same)
+		}
+	}
+}
+
+func same(s string) string { return s }
+
+func TestScreenChanges(t *testing.T) {
+	tr := func(b bool) *bool { return &b }
+	before := &recorder.Screen{Document: "d1", URL: "http://x/cart", Root: &recorder.Node{Ref: "e1", Tag: "html", Visible: true, Children: []*recorder.Node{
+		{Ref: "e2", Role: "button", Name: "Order items", Expanded: tr(false), Visible: true},
+		{Ref: "e3", Role: "paragraph", Text: "Cart\n2 items", Visible: true, Children: []*recorder.Node{
+			{Ref: "e4", Role: "generic", Text: "2 items", Visible: true}}},
+		{Ref: "e5", Role: "status", Text: "Added", Visible: true},
+	}}}
+	after := &recorder.Screen{Document: "d1", URL: "http://x/cart", Root: &recorder.Node{Ref: "e1", Tag: "html", Visible: true, Children: []*recorder.Node{
+		{Ref: "e2", Role: "button", Name: "Order items", Expanded: tr(true), Visible: true},
+		{Ref: "e3", Role: "paragraph", Text: "Cart\n3 items", Visible: true, Children: []*recorder.Node{
+			{Ref: "e4", Role: "generic", Text: "3 items", Visible: true}}},
+		{Ref: "e6", Role: "list", Text: "iPhone 17", Visible: true, Children: []*recorder.Node{{Ref: "e7", Role: "listitem", Text: "iPhone 17", Visible: true}}},
+	}}}
+	got := strings.Join(screenChanges(before, after, same), "\n")
+	want := strings.Join([]string{
+		`~ - button "Order items" [expanded] [ref=e2] (was button "Order items" [ref=e2])`,
+		`~ - generic [ref=e4]: 3 items (was generic [ref=e4]: 2 items)`,
+		`+ - list [ref=e6]: iPhone 17`,
+		`- - status [ref=e5]: Added`,
+	}, "\n")
+	if got != want {
+		t.Errorf("screenChanges =\n%s\nwant\n%s", got, want)
+	}
+	if got := screenChanges(before, &recorder.Screen{Document: "d2", URL: "http://x/checkout"}, same); len(got) != 1 || !strings.Contains(got[0], "http://x/checkout") {
+		t.Errorf("screenChanges across documents = %q", got)
+	}
+}
