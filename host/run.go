@@ -79,6 +79,7 @@ func newRootCmd(e *env) *cobra.Command {
 	root.AddCommand(newExportCmd(e))
 	root.AddCommand(newImportCmd(e))
 	root.AddCommand(newProjectCmd(e))
+	root.AddCommand(newReplayCmd(e))
 	return root
 }
 
