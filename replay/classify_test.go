@@ -16,7 +16,9 @@ func TestClassify(t *testing.T) {
 	doc := func(step int, status int64) response {
 		return response{step: step, status: status, document: true, main: true, url: "http://shop.test/x"}
 	}
-	xhr := func(step int, status int64) response { return response{step: step, status: status, url: "http://shop.test/api"} }
+	xhr := func(step int, status int64) response {
+		return response{step: step, status: status, url: "http://shop.test/api"}
+	}
 	notFound := &stepError{Reason: StopTargetNotFound, Selector: &recorder.Selector{Role: "button", Name: "Apply"}}
 	mismatch := &stepError{Reason: StopAssertionFailed, Expected: "$799.00", Actual: "$829.00"}
 	tests := []struct {
