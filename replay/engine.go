@@ -117,13 +117,18 @@ type trailRun struct {
 // It always returns a result; every string in it is redacted of the
 // trail's secrets.
 func RunTrail(ctx context.Context, b *Browser, t *recorder.Trail, opts Options) *TrailResult {
+	r := newTrailRun(b, t, opts)
+	r.execute(ctx)
+	r.finish()
+	return r.res
+}
+
+func newTrailRun(b *Browser, t *recorder.Trail, opts Options) *trailRun {
 	r := &trailRun{browser: b, trail: t, opts: opts.withDefaults(), log: newEventLog(),
 		pages: map[target.ID]*tab{}, failed: -1}
 	r.res = newResult(t, r.opts.Attempt)
 	r.dialogs = newDialogs(r)
-	r.execute(ctx)
-	r.finish()
-	return r.res
+	return r
 }
 
 func newResult(t *recorder.Trail, attempt int) *TrailResult {

@@ -68,7 +68,7 @@ type shop struct {
 	reqs []string
 }
 
-func startShop(t *testing.T, variant string) *shop {
+func startShop(t testing.TB, variant string) *shop {
 	t.Helper()
 	s := &shop{}
 	s.Server = httptest.NewServer(demo.New(demo.Options{Variant: variant, Logf: func(format string, args ...any) {
@@ -160,7 +160,7 @@ func TestReplayDemoFlows(t *testing.T) {
 				t.Run(strings.TrimSuffix(file, recorder.TrailFileExt), func(t *testing.T) {
 					t.Parallel()
 					tr := loadTestTrail(t, file)
-					// The big page is the benchmarks' (BenchmarkReplayBigPage);
+					// The big page is the benchmarks' (BenchmarkReplayActionBigPage);
 					// here a smaller one keeps the test quick on a busy machine.
 					res := replayOn(t, tr, shop.URL, Options{Params: map[string]string{"elements": "2000"}})
 					if res.Status != StatusPassed {

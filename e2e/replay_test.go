@@ -1,0 +1,164 @@
+package e2e
+
+import (
+	"context"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/remote"
+
+	"github.com/trailpin/trailpin/host/demo"
+	"github.com/trailpin/trailpin/replay"
+)
+
+// End-to-end tests of `host replay`: the built binary replays the
+// hand-written trails of replay/testdata/trails against the demo shop on
+// loopback, from files alone, in a browser it starts or one it attaches to.
+
+func trailsDir() string { return filepath.Join(RepoRoot(), "replay", "testdata", "trails") }
+
+func trailFile(name string) string { return filepath.Join(trailsDir(), name) }
+
+// replayEnv is the environment of a host replay run: the demo password,
+// and TMPDIR inside the harness's folder so the leak check sees the
+// browser the host starts.
+func replayEnv(t *testing.T, password bool) []string {
+	env := []string{"TMPDIR=" + TempDir(t)}
+	if password {
+		env = append(env, "TRAILPIN_SECRET_DEMO_PASSWORD="+demo.Password)
+	}
+	return env
+}
+
+// projectConfig writes a trailpin.yaml naming the shop's base URL and a
+// short action timeout (for runs that are meant to fail).
+func projectConfig(t *testing.T, baseURL string) string {
+	t.Helper()
+	path := filepath.Join(TempDir(t), "trailpin.yaml")
+	cfg := "apps:\n  shop:\n    baseURL: " + baseURL + "\nreplay:\n  actionTimeout: 3s\n"
+	if err := os.WriteFile(path, []byte(cfg), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+func TestReplayCommandPasses(t *testing.T) {
+	t.Parallel()
+	shop := httptest.NewServer(demo.New(demo.Options{}))
+	t.Cleanup(shop.Close)
+	run := RunHost(t, replayEnv(t, true), nil, "replay", "--headless", "--base-url", shop.URL,
+		trailFile("sign-in.trail.yaml"), trailFile("wrong-password-shows-an-error.trail.yaml"))
+	out := string(run.Stdout)
+	if run.ExitCode != 0 {
+		t.Fatalf("host replay exited %d:\n%s\n%s", run.ExitCode, out, run.Stderr)
+	}
+	for _, want := range []string{"PASS sign-in-1  Sign in with the demo account", "PASS sign-in-2", "PASS sign-in  Sign in",
+		"PASS wrong-password-shows-an-error-2", "2 passed, 0 failed"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+	if strings.Contains(out+string(run.Stderr), demo.Password[:5]) {
+		t.Errorf("the output holds the password")
+	}
+}
+
+// TestReplayCommandFails: a broken app exits 1 and names the class; the
+// base URL and the action timeout come from the project config.
+func TestReplayCommandFails(t *testing.T) {
+	t.Parallel()
+	shop := httptest.NewServer(demo.New(demo.Options{Variant: demo.Unauthorized}))
+	t.Cleanup(shop.Close)
+	run := RunHost(t, replayEnv(t, true), nil, "replay", "--config", projectConfig(t, shop.URL), trailFile("sign-in.trail.yaml"))
+	out := string(run.Stdout)
+	if run.ExitCode != 1 {
+		t.Fatalf("host replay against a shop that refuses sessions exited %d, want 1:\n%s\n%s", run.ExitCode, out, run.Stderr)
+	}
+	for _, want := range []string{"FAIL sign-in-1", "auth-blocked at " + trailFile("sign-in.trail.yaml") + ":", "0 passed, 1 failed"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+}
+
+func TestReplayCommandMissingSecret(t *testing.T) {
+	t.Parallel()
+	run := RunHost(t, replayEnv(t, false), nil, "replay", "--base-url", "http://127.0.0.1:9", trailFile("sign-in.trail.yaml"))
+	out := string(run.Stdout)
+	if run.ExitCode != 1 || !strings.Contains(out, "missing-test-data") || !strings.Contains(out, "TRAILPIN_SECRET_DEMO_PASSWORD") {
+		t.Fatalf("host replay without the password exited %d, want 1 naming TRAILPIN_SECRET_DEMO_PASSWORD:\n%s\n%s", run.ExitCode, out, run.Stderr)
+	}
+}
+
+func TestReplayCommandUsage(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"no trails", []string{"replay"}, "give trail files or folders"},
+		{"a bad param", []string{"replay", "--param", "coupon", trailFile("sign-in.trail.yaml")}, "NAME=VALUE"},
+		{"no such file", []string{"replay", filepath.Join(trailsDir(), "nope.trail.yaml")}, "nope.trail.yaml"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			run := RunHost(t, replayEnv(t, true), nil, tc.args...)
+			if run.ExitCode != 2 || !strings.Contains(string(run.Stderr), tc.want) {
+				t.Errorf("host %s exited %d with %q, want 2 and a message with %q", strings.Join(tc.args, " "), run.ExitCode, run.Stderr, tc.want)
+			}
+		})
+	}
+}
+
+// TestReplayCommandAttaches replays in a browser that runs already, found
+// by its DevTools websocket URL, as on a browser grid.
+func TestReplayCommandAttaches(t *testing.T) {
+	t.Parallel()
+	dir := TempDir(t)
+	opts, err := replay.AllocatorOptions(replay.LaunchOptions{Headless: true, UserDataDir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts = append(opts, remote.WebSocket, chromedp.Flag("remote-debugging-port", "0"))
+	actx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
+	bctx, cancel := chromedp.NewContext(actx)
+	t.Cleanup(func() { cancel(); cancelAlloc() })
+	if err := start(bctx, cancel); err != nil {
+		t.Fatalf("starting Chromium: %v", err)
+	}
+	wsURL := devToolsURL(t, dir)
+
+	shop := httptest.NewServer(demo.New(demo.Options{}))
+	t.Cleanup(shop.Close)
+	run := RunHost(t, replayEnv(t, true), nil, "replay", "--browser-url", wsURL, "--base-url", shop.URL, trailFile("sign-in.trail.yaml"))
+	if run.ExitCode != 0 || !strings.Contains(string(run.Stdout), "1 passed, 0 failed") {
+		t.Fatalf("host replay --browser-url %s exited %d:\n%s\n%s", wsURL, run.ExitCode, run.Stdout, run.Stderr)
+	}
+	// The browser outlives the run that attached to it.
+	if err := chromedp.Do(bctx, chromedp.Navigate("about:blank")); err != nil {
+		t.Errorf("the attached browser is gone after the run: %v", err)
+	}
+}
+
+// devToolsURL reads the websocket URL a browser started with
+// --remote-debugging-port=0 writes into its profile.
+func devToolsURL(t *testing.T, profile string) string {
+	t.Helper()
+	deadline := time.Now().Add(WaitTimeout)
+	for {
+		data, err := os.ReadFile(filepath.Join(profile, "DevToolsActivePort"))
+		if lines := strings.Split(strings.TrimSpace(string(data)), "\n"); err == nil && len(lines) == 2 {
+			return "ws://127.0.0.1:" + lines[0] + lines[1]
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("no DevToolsActivePort in %s: %v", profile, err)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
