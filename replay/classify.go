@@ -25,7 +25,8 @@ import (
 //  3. auth-blocked — the app refused the session: the main document on
 //     screen, or a document or XHR/fetch in the failing step, answered 401
 //     or 403; or the page is a login page (login/signin in its path, or a
-//     visible password field) where the trail expected another page. A
+//     password field that was not there when the step began) where the
+//     trail expected another page. A
 //     login page the trail expected (it asserts one, or the step began on
 //     one and names no other) is not auth-blocked.
 //  4. app-bug — a check failed with clear evidence: what it expected and
@@ -49,8 +50,9 @@ type facts struct {
 	// url is the page's URL at failure; screen its screen (may be nil).
 	url    string
 	screen *recorder.Screen
-	// startedOnLogin: the failing step began on a login page.
-	startedOnLogin bool
+	// startedOnLogin: the failing step began on a login page;
+	// startedWithPassword: on a page with a visible password field.
+	startedOnLogin, startedWithPassword bool
 }
 
 func (r *trailRun) facts() facts {
@@ -63,6 +65,7 @@ func (r *trailRun) facts() facts {
 	}
 	if r.failed >= 0 && r.failed < len(r.res.Steps) {
 		f.startedOnLogin = isLoginPath(r.res.Steps[r.failed].Path)
+		f.startedWithPassword = r.stepStartedWithPassword
 	}
 	return f
 }
@@ -84,7 +87,7 @@ func classify(f facts) FailureClass {
 		return ClassEnvIssue
 	}
 	refused := func(s int64) bool { return s == 401 || s == 403 }
-	onLogin := isLoginPath(pathOf(f.url)) || hasPasswordField(f.screen)
+	onLogin := isLoginPath(pathOf(f.url)) || (hasPasswordField(f.screen) && !f.startedWithPassword)
 	if !expectsLogin(f) && ((doc != nil && refused(doc.status)) || anyStatus(f.responses, f.step, refused) || onLogin) {
 		return ClassAuthBlocked
 	}

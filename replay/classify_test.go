@@ -38,6 +38,7 @@ func TestClassify(t *testing.T) {
 		{"redirected to login", facts{err: &stepError{Reason: StopEndMismatch, ExpectedURL: "/products", Expected: "/products", Actual: "/login?expired=1"},
 			url: "http://shop.test/login?expired=1", screen: login, startedOnLogin: true}, ClassAuthBlocked},
 		{"a password field where the trail expected the account page", facts{err: notFound, url: passwordOnly.URL, screen: passwordOnly}, ClassAuthBlocked},
+		{"a password field that was there when the step began", facts{err: notFound, url: passwordOnly.URL, screen: passwordOnly, startedWithPassword: true}, ClassSelectorDrift},
 		{"a login page the trail expects", facts{err: &stepError{Reason: StopAssertionFailed, Selector: &recorder.Selector{Text: "Wrong password"}},
 			url: "http://shop.test/login", screen: login, startedOnLogin: true, responses: []response{doc(1, 401)}, step: 1}, ClassSelectorDrift},
 		{"an assertUrl of the login page", facts{err: &stepError{Reason: StopAssertionFailed, ExpectedURL: "/login", Expected: "/login", Actual: "/products"},

@@ -107,9 +107,12 @@ type trailRun struct {
 	pages   map[target.ID]*tab
 	closers []context.CancelFunc
 
-	cur     *attempt
-	failure *stepError
-	failed  int // index of the failed step, -1 when none
+	cur *attempt
+	// stepStartedWithPassword: the current step began on a screen with a
+	// visible password field (see classify).
+	stepStartedWithPassword bool
+	failure                 *stepError
+	failed                  int // index of the failed step, -1 when none
 }
 
 // RunTrail replays t in a fresh browser context of b: its viewport, locale

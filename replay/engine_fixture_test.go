@@ -35,10 +35,12 @@ const fixturePage = `<!doctype html><html lang="en"><title>Fixture</title>
   <div role="option" aria-selected="false" tabindex="-1">Green</div>
 </div>
 <p><label><input type="checkbox" checked> Subscribed</label></p>
+<p><button onclick="noisy()">Noisy</button> <a href="/echo" target="_blank">Open echo</a></p>
 <p id="log"></p>
 <script>
 const env = document.getElementById('env');
-env.textContent = innerWidth + 'x' + innerHeight + ' ' + navigator.language + ' ' + Intl.DateTimeFormat().resolvedOptions().timeZone;
+env.textContent = innerWidth + 'x' + innerHeight + ' ' + navigator.language + ' ' + Intl.NumberFormat().resolvedOptions().locale +
+  ' ' + Intl.DateTimeFormat().resolvedOptions().timeZone;
 const said = [];
 function say(s) { said.push(s); document.getElementById('log').textContent = said.join(', '); }
 const keys = [];
@@ -48,6 +50,11 @@ document.getElementById('keys-in').addEventListener('keydown', (e) => {
   if (e.ctrlKey) e.preventDefault();
   document.getElementById('keys').textContent = keys.join(' ');
 });
+function noisy() {
+  console.error('boom from the page');
+  fetch('/missing').then(() => say('fetched'));
+  setTimeout(() => { throw new Error('uncaught on purpose'); }, 0);
+}
 for (const o of document.querySelectorAll('[role=option]')) {
   o.addEventListener('click', () => {
     for (const x of document.querySelectorAll('[role=option]')) x.setAttribute('aria-selected', String(x === o));
@@ -99,7 +106,7 @@ params:
 steps:
   - intent: The trail's viewport, locale and time zone apply
     actions:
-      - assertVisible: {selector: {id: env, text: 1024x700 de-DE Asia/Tokyo}}
+      - assertVisible: {selector: {id: env, text: 1024x700 de-DE de-DE Asia/Tokyo}}
       - assertVisible: {selector: {id: lang, text: 'Accept-Language: de-DE'}}
   - intent: Typing replaces what a field holds
     actions:
@@ -128,6 +135,22 @@ steps:
       - assertState: {selector: {role: option, name: Green}, selected: true}
       - uncheck: {selector: {role: checkbox, name: Subscribed}}
       - assertState: {selector: {role: checkbox, name: Subscribed}, checked: false}
+  - intent: The app logs, fails a request and throws
+    actions:
+      - tap: {selector: {role: button, name: Noisy}}
+      - assertVisible: {selector: {id: log, text: 'double, right, name Ada, after alert, fetched'}}
+  - intent: Another tab, found by its title, and back
+    actions:
+      - tap: {selector: {role: link, name: Open echo}}
+      - switchTab: {title: Echo}
+      - assertVisible: {selector: {role: textbox, name: User}}
+      - switchTab: {title: Fixture}
+      - assertUrl: {pattern: '^/fix'}
+  - intent: A reload starts the page afresh
+    actions:
+      - navigate: reload
+      - assertValue: {selector: {role: textbox, name: Name}, value: Old}
+      - assertNotVisible: {text: 'double, right, name Ada, after alert, fetched'}
 `
 
 func TestReplayInputs(t *testing.T) {
@@ -155,6 +178,26 @@ func TestReplayInputs(t *testing.T) {
 	}
 	if len(want) > 0 {
 		t.Errorf("no action summarised as %q", want)
+	}
+	noisy := 6 // the step that taps Noisy
+	for _, w := range []struct {
+		kind        LogKind
+		level, text string
+	}{
+		{LogConsole, "error", "boom from the page"},
+		{LogRequest, "404", "GET /missing answered 404"},
+		{LogException, "error", "uncaught on purpose"},
+	} {
+		found := false
+		for _, l := range res.Log {
+			found = found || (l.Kind == w.kind && l.Level == w.level && strings.Contains(l.Text, w.text) && l.Step == noisy)
+		}
+		if !found {
+			t.Errorf("no %s %s log entry %q in step %d: %+v", w.kind, w.level, w.text, noisy, res.Log)
+		}
+	}
+	if ch := strings.Join(res.Steps[3].Changes, "\n"); !strings.Contains(ch, "double") {
+		t.Errorf("step 4's changes do not show the log it wrote:\n%s", ch)
 	}
 }
 

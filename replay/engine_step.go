@@ -69,6 +69,7 @@ func (r *trailRun) playStep(ctx context.Context, i int) bool {
 	if len(st.Actions) > 0 && !leavesPage(st.Actions[0]) {
 		before, _, _ = r.page.look(ctx)
 	}
+	r.stepStartedWithPassword = hasPasswordField(before)
 
 	performed, reason, err := r.runStep(ctx, i)
 

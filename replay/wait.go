@@ -139,11 +139,15 @@ func (p *tab) evalInWorld(ctx context.Context, expr string, await bool, out any)
 	})
 }
 
-// changeSeq returns the page's change counter, installing the watcher in a
-// new document.
+// changeSeq returns the page's change counter. Every document gets the
+// watcher as it starts (see openPage); one that did not (it was loaded
+// before) gets it here.
 func (p *tab) changeSeq(ctx context.Context) (int64, error) {
 	var n int64
-	err := p.evalInWorld(ctx, watchScript, false, &n)
+	err := p.evalInWorld(ctx, "globalThis.__trailpinWatch ? globalThis.__trailpinWatch.n : -1", false, &n)
+	if err == nil && n < 0 {
+		err = p.evalInWorld(ctx, watchScript, false, &n)
+	}
 	return n, err
 }
 
