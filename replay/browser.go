@@ -149,6 +149,9 @@ type BrowserOptions struct {
 	// UserDataDir is the profile folder; a temporary one, removed on Close,
 	// when empty.
 	UserDataDir string
+	// Logf gets chromedp's own log and error lines (protocol oddities it
+	// recovered from); nil discards them, so they never mix with a report.
+	Logf func(format string, args ...any)
 }
 
 // A Browser is a running browser that trails replay in, each in an isolated
@@ -187,7 +190,12 @@ func StartBrowser(ctx context.Context, o BrowserOptions) (*Browser, error) {
 		}
 		actx, cancelAlloc = chromedp.NewExecAllocator(ctx, opts...)
 	}
-	bctx, cancel := chromedp.NewContext(actx)
+	logf := o.Logf
+	if logf == nil {
+		logf = func(string, ...any) {}
+	}
+	bctx, cancel := chromedp.NewContext(actx, chromedp.WithBrowserOption(
+		chromedp.WithBrowserLogf(logf), chromedp.WithBrowserErrorf(logf)))
 	b.ctx = bctx
 	b.cancel = func() { cancel(); cancelAlloc() }
 	v, err := chromedp.CallBrowser(bctx, browser.GetVersion, cdp.Empty{})

@@ -59,24 +59,25 @@ func asStepError(err error) *stepError {
 // playStep runs step i and records its result. It returns false when the
 // trail must stop.
 func (r *trailRun) playStep(ctx context.Context, i int) bool {
-	st := r.trail.Steps[i]
 	sr := &r.res.Steps[i]
 	r.log.setStep(i + 1)
 	sr.Started = time.Now()
 	sr.Path = r.appPath(r.page.location(ctx))
 	r.page.byPath = map[string]*recorder.Screen{}
-	var before *recorder.Screen
-	if len(st.Actions) > 0 && !leavesPage(st.Actions[0]) {
-		before, _, _ = r.page.look(ctx)
-	}
+	// The screen the step starts from is the last one replay saw (at the
+	// end of the step before): capturing again here would cost a capture
+	// of the whole page per step only for the summary of changes.
+	before := r.page.screen
 	r.stepStartedWithPassword = hasPasswordField(before)
 
 	performed, reason, err := r.runStep(ctx, i)
 
 	sr.Duration = time.Since(sr.Started)
 	sr.Performed, sr.Stopped = performed, reason
-	var after *recorder.Screen
-	if r.page.nav.gone() == nil && ctx.Err() == nil {
+	// The screen the step ends on: the last one its assertions or end
+	// state read, or a new capture when it ended by acting on the page.
+	after := r.page.screen
+	if (after == nil || r.page.stale) && r.page.nav.gone() == nil && ctx.Err() == nil {
 		after, _, _ = r.page.look(ctx)
 	}
 	sr.Changes = screenChanges(before, after, r.appPath)
@@ -102,16 +103,6 @@ func (r *trailRun) notify(sr StepResult) {
 		redactStep(&sr, r.secrets)
 		r.opts.OnStep(sr)
 	}
-}
-
-// leavesPage reports whether an action starts by leaving the page, so the
-// screen before it says nothing about the step.
-func leavesPage(a recorder.Action) bool {
-	switch a.(type) {
-	case recorder.Navigate, recorder.SwitchTab:
-		return true
-	}
-	return false
 }
 
 // runStep replays step i's recording from its first action and returns how
