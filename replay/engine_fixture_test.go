@@ -297,3 +297,27 @@ func TestReplayStops(t *testing.T) {
 		})
 	}
 }
+
+// TestReplayInCrossOriginFrame taps a button inside a frame of another
+// site, which Chromium renders in its own process: the target is found on
+// the merged screen and aimed at through the frame.
+func TestReplayInCrossOriginFrame(t *testing.T) {
+	t.Parallel()
+	tr := inlineTrail(t, `version: 1
+trail: Frames
+app: fixture
+start: /embed?src=`+otherSiteURL("/inner.html")+`
+steps:
+  - intent: Tap the button in the frame
+    actions:
+      - assertVisible: {selector: {text: Inner text}}
+      - tap: {selector: {role: button, name: Inner button}}
+`)
+	res := replayOn(t, tr, site.URL, Options{})
+	if res.Status != StatusPassed {
+		t.Fatalf("%s", explain(res))
+	}
+	if landed := res.Steps[0].Actions[1].Landed; !strings.Contains(landed, `button "Inner button" [ref=f`) {
+		t.Errorf("the tap landed on %q, want the frame's button (a ref with its frame prefix)", landed)
+	}
+}
