@@ -355,7 +355,11 @@ func (r *trailRun) finish() {
 		if res.Line == 0 && r.failed >= 0 {
 			res.Line = r.trail.Steps[r.failed].Line
 		}
-		res.Class = classify(r.facts())
+		facts := r.facts()
+		res.Class = classify(facts)
+		if why := classWhy(res.Class, facts); why != "" && !strings.Contains(res.Error, why) {
+			res.Error += " (" + why + ")"
+		}
 	}
 	redactResult(res, r.secrets)
 }

@@ -138,15 +138,6 @@ func keyForRune(r rune) (key, bool) {
 	return key{}, false
 }
 
-// modifierBits returns the protocol's bit field for mods.
-func modifierBits(mods []recorder.Modifier) int64 {
-	var bits int64
-	for _, m := range mods {
-		bits |= modifierKeys[m].bit
-	}
-	return bits
-}
-
 // keyboard sends key events to a page. reached is set once an event that
 // can change the page has been sent: a failure after that may have reached
 // the app.

@@ -1,10 +1,6 @@
 package replay
 
-import (
-	"testing"
-
-	"github.com/trailpin/trailpin/recorder"
-)
+import "testing"
 
 func TestKeyFor(t *testing.T) {
 	tests := []struct {
@@ -31,11 +27,5 @@ func TestKeyFor(t *testing.T) {
 		if ok != tc.found || got != tc.want {
 			t.Errorf("keyFor(%q) = %+v, %v; want %+v, %v", tc.name, got, ok, tc.want, tc.found)
 		}
-	}
-}
-
-func TestModifierBits(t *testing.T) {
-	if got := modifierBits([]recorder.Modifier{recorder.ModifierControl, recorder.ModifierShift}); got != modControl|modShift {
-		t.Errorf("modifierBits(Control, Shift) = %d, want %d", got, modControl|modShift)
 	}
 }

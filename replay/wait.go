@@ -226,9 +226,8 @@ const (
 // A resolved target: the node a selector named and, for actions, where to
 // act on it.
 type resolved struct {
-	node   *recorder.Node
-	point  *RefPoint
-	screen *recorder.Screen
+	node  *recorder.Node
+	point *RefPoint
 }
 
 // notActionableError says why a matched element could not be acted on.
@@ -262,7 +261,6 @@ func (p *tab) resolve(ctx context.Context, sel recorder.Selector, need readiness
 				case perr != nil:
 					last = perr
 				case state == "":
-					got.screen = s
 					return got, nil
 				default:
 					last = &notActionableError{node: nodes[0], state: state}
