@@ -192,7 +192,7 @@ func (p *tab) look(ctx context.Context) (*recorder.Screen, *recorder.Matcher, er
 	var s *recorder.Screen
 	opts := p.r.captureOptions().pageModelOptions()
 	if err := p.inWorld(ctx, func(m *frameModel) error {
-		s, err = captureFrame(ctx, m, opts, 0)
+		s, err = captureTop(ctx, m, opts)
 		return err
 	}); err != nil {
 		return nil, nil, err

@@ -1,0 +1,114 @@
+package replay
+
+import (
+	"bytes"
+	"compress/gzip"
+	"context"
+	"encoding/base64"
+	"errors"
+	"fmt"
+	"io"
+	"strconv"
+
+	"github.com/chromedp/cdproto/cdp"
+	jsonv2 "github.com/chromedp/cdproto/cdp/jsonv2"
+	"github.com/chromedp/cdproto/runtime"
+	"github.com/chromedp/chromedp"
+
+	"github.com/trailpin/trailpin/recorder"
+)
+
+// Capturing while waiting. A screen of a large page is megabytes of JSON
+// (about 2 MB for 10,000 elements), and moving it through the protocol
+// costs about as much as capturing it. The page compresses a large screen
+// before handing it over (gzip, which the browser does natively), so each
+// look at a large page moves a tenth of the bytes; a small screen comes as
+// it is, where compressing would cost more than it saves.
+
+// compressAbove is the size of screen JSON, in UTF-16 code units, from
+// which the page compresses it: about where gzip's cost in the page falls
+// below the transfer it saves.
+const compressAbove = 256 << 10
+
+// captureScript captures the document of the world's frame and answers
+// "j" + the JSON, or "z" + the gzipped JSON in base64; null when the page
+// model is not installed.
+const captureScript = `(async (pm, opts) => {
+  if (!pm || pm.version < %d) return null;
+  const json = JSON.stringify(pm.capture(opts));
+  if (json.length < %d || typeof CompressionStream !== 'function') return 'j' + json;
+  const zipped = new Blob([json]).stream().pipeThrough(new CompressionStream('gzip'));
+  const bytes = new Uint8Array(await new Response(zipped).arrayBuffer());
+  let bin = '';
+  for (let i = 0; i < bytes.length; i += 0x8000) bin += String.fromCharCode.apply(null, bytes.subarray(i, i + 0x8000));
+  return 'z' + btoa(bin);
+})(` + pageModelGlobal + `, %s)`
+
+// captureTop captures the top document of m's frame (and, below it, its
+// cross-origin frames) as Capture does, compressing a large screen on the
+// way out of the page.
+func captureTop(ctx context.Context, m *frameModel, opts pageModelOptions) (*recorder.Screen, error) {
+	r, err := cdp.Call(ctx, m.session, runtime.Evaluate, runtime.EvaluateParams{
+		Expression:    fmt.Sprintf(captureScript, pageModelVersion, compressAbove, opts.json()),
+		ContextID:     m.contextID,
+		ReturnByValue: new(true),
+		AwaitPromise:  new(true),
+		Silent:        new(true),
+	})
+	if err != nil {
+		return nil, fmt.Errorf("capturing the screen: %w", err)
+	}
+	if r.ExceptionDetails != nil {
+		return nil, fmt.Errorf("capturing the screen: %w", &chromedp.ExceptionError{ExceptionDetails: r.ExceptionDetails})
+	}
+	if r.Result == nil || r.Result.Type != runtime.RemoteObjectTypeString {
+		// Not installed in this world: the plain capture installs it.
+		return captureFrame(ctx, m, opts, 0)
+	}
+	var text string
+	if err := jsonv2.Unmarshal(r.Result.Value, &text, lenientJSON); err != nil {
+		return nil, fmt.Errorf("reading the page model's answer: %w", err)
+	}
+	data, err := unpackScreen(text)
+	if err != nil {
+		return nil, err
+	}
+	var s recorder.Screen
+	if err := jsonv2.Unmarshal(data, &s, lenientJSON); err != nil {
+		return nil, fmt.Errorf("reading the page model's answer: %w", err)
+	}
+	if s.Schema != recorder.ScreenSchema {
+		return nil, fmt.Errorf("%w: the page model wrote schema %d, this program reads %d", ErrSchema, s.Schema, recorder.ScreenSchema)
+	}
+	if s.Root == nil {
+		return nil, errors.New("capturing the screen: the page model returned no root")
+	}
+	fillCrossOriginFrames(ctx, m, &s, s.Root, opts, 0)
+	return &s, nil
+}
+
+// unpackScreen returns the JSON of a captureScript answer.
+func unpackScreen(text string) ([]byte, error) {
+	if text == "" {
+		return nil, errors.New("reading the page model's answer: it is empty")
+	}
+	switch text[0] {
+	case 'j':
+		return []byte(text[1:]), nil
+	case 'z':
+		zipped, err := base64.StdEncoding.DecodeString(text[1:])
+		if err != nil {
+			return nil, fmt.Errorf("reading the page model's compressed answer: %w", err)
+		}
+		zr, err := gzip.NewReader(bytes.NewReader(zipped))
+		if err != nil {
+			return nil, fmt.Errorf("reading the page model's compressed answer: %w", err)
+		}
+		data, err := io.ReadAll(zr)
+		if err != nil {
+			return nil, fmt.Errorf("reading the page model's compressed answer: %w", err)
+		}
+		return data, nil
+	}
+	return nil, fmt.Errorf("reading the page model's answer: unknown form %s", strconv.QuoteRune(rune(text[0])))
+}

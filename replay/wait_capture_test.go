@@ -1,0 +1,81 @@
+package replay
+
+import (
+	"bytes"
+	"compress/gzip"
+	"context"
+	"encoding/base64"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/chromedp/chromedp"
+)
+
+func TestUnpackScreen(t *testing.T) {
+	var zipped bytes.Buffer
+	zw := gzip.NewWriter(&zipped)
+	zw.Write([]byte(`{"schema":1}`))
+	zw.Close()
+	tests := []struct {
+		in, want, err string
+	}{
+		{`j{"schema":1}`, `{"schema":1}`, ""},
+		{"z" + base64.StdEncoding.EncodeToString(zipped.Bytes()), `{"schema":1}`, ""},
+		{"z!!!", "", "compressed answer"},
+		{"x{}", "", "unknown form"},
+		{"", "", "empty"},
+	}
+	for _, tc := range tests {
+		got, err := unpackScreen(tc.in)
+		if tc.err != "" {
+			if err == nil || !strings.Contains(err.Error(), tc.err) {
+				t.Errorf("unpackScreen(%.10q) error = %v, want one about %q", tc.in, err, tc.err)
+			}
+			continue
+		}
+		if err != nil || string(got) != tc.want {
+			t.Errorf("unpackScreen(%.10q) = %q, %v; want %q", tc.in, got, err, tc.want)
+		}
+	}
+}
+
+// TestCaptureTopLarge: a screen large enough to be compressed on its way
+// out of the page reads back the same as the plain capture.
+func TestCaptureTopLarge(t *testing.T) {
+	t.Parallel()
+	var page strings.Builder
+	page.WriteString(`<!doctype html><title>Large</title><ul>`)
+	for i := range 3000 {
+		fmt.Fprintf(&page, `<li id="row-%d"><span>Row %d — naïve café</span> <button>Select</button></li>`, i, i)
+	}
+	page.WriteString(`</ul>`)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		w.Write([]byte(page.String()))
+	}))
+	t.Cleanup(srv.Close)
+	ctx := newTab(t, srv.URL)
+	plain := capture(t, ctx, CaptureOptions{NoCoverage: true})
+	out, _ := json.Marshal(plain)
+	if len(out) < compressAbove {
+		t.Fatalf("the page's screen is %d bytes, too small to be compressed (%d)", len(out), compressAbove)
+	}
+	zipped, err := chromedp.Run(ctx, func(ctx context.Context, tg *chromedp.Target) (any, error) {
+		m, err := topModel(ctx, tg)
+		if err != nil {
+			return nil, err
+		}
+		return captureTop(ctx, m, CaptureOptions{NoCoverage: true}.pageModelOptions())
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(zipped, plain) {
+		t.Errorf("the compressed capture differs from the plain one")
+	}
+}
