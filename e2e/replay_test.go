@@ -97,6 +97,10 @@ func TestReplayCommandMissingSecret(t *testing.T) {
 
 func TestReplayCommandUsage(t *testing.T) {
 	t.Parallel()
+	badConfig := filepath.Join(TempDir(t), "trailpin.yaml")
+	if err := os.WriteFile(badConfig, []byte("replay:\n  actionTimeout: soon\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
 	tests := []struct {
 		name string
 		args []string
@@ -105,6 +109,7 @@ func TestReplayCommandUsage(t *testing.T) {
 		{"no trails", []string{"replay"}, "give trail files or folders"},
 		{"a bad param", []string{"replay", "--param", "coupon", trailFile("sign-in.trail.yaml")}, "NAME=VALUE"},
 		{"no such file", []string{"replay", filepath.Join(trailsDir(), "nope.trail.yaml")}, "nope.trail.yaml"},
+		{"a timeout that is not a duration", []string{"replay", "--config", badConfig, trailFile("sign-in.trail.yaml")}, "replay.actionTimeout"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
