@@ -101,6 +101,7 @@ func (t *subject) find(r *trailRun, sel recorder.Selector, need readiness) pageA
 			return err
 		}
 		t.got = got
+		p.lastTarget = got.node.Ref
 		r.cur.res.Landed = nodeLine(got.node)
 		return nil
 	}

@@ -41,6 +41,7 @@ func (r *trailRun) awaitMatch(ctx context.Context, p *tab, sel recorder.Selector
 		nodes, err := m.Match(sel)
 		if err == nil {
 			found = nodes[0]
+			p.lastTarget = found.Ref
 			r.cur.res.Landed = nodeLine(found)
 			return true, nil
 		}

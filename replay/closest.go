@@ -46,6 +46,10 @@ const (
 	// maxCompareRunes bounds the strings compared letter by letter; longer
 	// ones (the text of a whole section) are compared by words only.
 	maxCompareRunes = 200
+	// nearWeight is the share of a node's score that comes from being near
+	// the element the trail last acted on: a control that went missing is
+	// most often looked for beside the field filled in just before it.
+	nearWeight = 0.3
 )
 
 // relatedRoles are roles that stand in for each other on real pages.
@@ -60,9 +64,17 @@ var relatedRoles = [][]string{
 // sel asks for, best first, each with a score and what differs. An element
 // that matches sel but is hidden comes first, with score 1.
 func Closest(s *recorder.Screen, sel recorder.Selector) []CloseNode {
+	return closestNear(s, sel, "")
+}
+
+// closestNear is Closest, with part of each score from how near the node
+// is to the element of ref (the one the trail last acted on), when the
+// screen has it.
+func closestNear(s *recorder.Screen, sel recorder.Selector, ref string) []CloseNode {
 	if s == nil || s.Root == nil {
 		return nil
 	}
+	near := nearness(s, ref)
 	m := recorder.NewMatcher(s)
 	var out []CloseNode
 	hidden := map[string]bool{}
@@ -98,6 +110,13 @@ func Closest(s *recorder.Screen, sel recorder.Selector) []CloseNode {
 			return
 		}
 		score, why := closeness(n, sel, re)
+		if near != nil {
+			closeBy := near(n)
+			score = (1-nearWeight)*score + nearWeight*closeBy
+			if closeBy >= 0.5 {
+				why = append(why, "next to where the step last acted")
+			}
+		}
 		if scope != nil && !scope[n.Ref] {
 			score *= outsideScopeFactor
 			why = append(why, "outside "+sel.Within.String())
@@ -165,6 +184,43 @@ func closeness(n *recorder.Node, sel recorder.Selector, re *regexp.Regexp) (floa
 		return 0, nil
 	}
 	return sum / weights, why
+}
+
+// nearness returns, for the element of ref on s, how near another node is
+// to it: 1 for the element itself, 1/(1+k) when their closest common
+// ancestor is k levels above it. Nil when s has no element ref.
+func nearness(s *recorder.Screen, ref string) func(*recorder.Node) float64 {
+	if ref == "" {
+		return nil
+	}
+	parent := map[*recorder.Node]*recorder.Node{}
+	var target *recorder.Node
+	var walk func(n *recorder.Node)
+	walk = func(n *recorder.Node) {
+		if n.Ref == ref {
+			target = n
+		}
+		for _, c := range n.Children {
+			parent[c] = n
+			walk(c)
+		}
+	}
+	walk(s.Root)
+	if target == nil {
+		return nil
+	}
+	up := map[*recorder.Node]int{} // ancestors of the target, by levels above it
+	for n, k := target, 0; n != nil; n, k = parent[n], k+1 {
+		up[n] = k
+	}
+	return func(n *recorder.Node) float64 {
+		for a := n; a != nil; a = parent[a] {
+			if k, ok := up[a]; ok {
+				return 1 / float64(1+k)
+			}
+		}
+		return 0
+	}
 }
 
 func roleScore(want, got string) float64 {

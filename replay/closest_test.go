@@ -80,3 +80,31 @@ func TestSimilarity(t *testing.T) {
 		}
 	}
 }
+
+// TestClosestNear: nearness to the element the step last acted on lifts a
+// neighbour of that field above a control elsewhere that reads more alike.
+func TestClosestNear(t *testing.T) {
+	btn := func(ref, name string) *recorder.Node {
+		return &recorder.Node{Ref: ref, Role: "button", Name: name, Tag: "button", Visible: true}
+	}
+	s := &recorder.Screen{Root: &recorder.Node{Ref: "e1", Tag: "html", Visible: true, Children: []*recorder.Node{
+		{Ref: "e2", Role: "banner", Visible: true, Children: []*recorder.Node{btn("e3", "Account")}},
+		{Ref: "e4", Role: "main", Visible: true, Children: []*recorder.Node{
+			{Ref: "e5", Role: "form", Visible: true, Children: []*recorder.Node{
+				{Ref: "e6", Role: "textbox", Name: "Discount code", Tag: "input", Visible: true},
+				btn("e7", "About discount codes"),
+			}},
+		}},
+	}}}
+	sel := recorder.Selector{Role: "button", Name: "Apply"}
+	if got := Closest(s, sel); len(got) == 0 || got[0].Ref != "e3" {
+		t.Fatalf("Closest = %+v, want button \"Account\" first on names alone", got)
+	}
+	got := closestNear(s, sel, "e6")
+	if len(got) == 0 || got[0].Ref != "e7" || !strings.Contains(got[0].Why, "next to where the step last acted") {
+		t.Fatalf("closestNear = %+v, want the button beside the discount field first", got)
+	}
+	if got := closestNear(s, sel, "e99"); len(got) == 0 || got[0].Ref != "e3" {
+		t.Errorf("closestNear with a ref the screen lacks = %+v, want the plain ranking", got)
+	}
+}

@@ -36,6 +36,9 @@ type tab struct {
 	// the document stays (modelCommit is the navigation it belongs to).
 	model       *frameModel
 	modelCommit int
+	// lastTarget is the ref of the element replay last acted on or read,
+	// for the closest nodes of a selector that then matched nothing.
+	lastTarget string
 	// byPath keeps the last screen captured on each path during a step,
 	// for the step's ARIA snapshot.
 	byPath map[string]*recorder.Screen

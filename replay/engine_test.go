@@ -255,6 +255,13 @@ func TestReplayDemoVariants(t *testing.T) {
 				if !strings.Contains(closest[0].Line, "- button ") {
 					t.Errorf("closest[0] = %q, want a button first for {role: button, name: Apply}", closest[0].Line)
 				}
+				field := false
+				for _, c := range closest {
+					field = field || strings.Contains(c.Line, `textbox "Discount code"`)
+				}
+				if !field {
+					t.Errorf("closest nodes %+v leave out the Discount code field, which the step typed into just before", closest)
+				}
 				if !strings.Contains(res.Error, "{role: button, name: Apply}") {
 					t.Errorf("error %q does not name the selector", res.Error)
 				}

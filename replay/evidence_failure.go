@@ -36,6 +36,6 @@ func (r *trailRun) collectFailure() {
 		fs.Screenshot, fs.Masked = shot, boxes
 	}
 	if r.failure != nil && r.failure.Selector != nil {
-		fs.Closest = Closest(s, *r.failure.Selector)
+		fs.Closest = closestNear(s, *r.failure.Selector, r.page.lastTarget)
 	}
 }
