@@ -36,11 +36,11 @@ func replayEnv(t *testing.T, password bool) []string {
 }
 
 // projectConfig writes a trailpin.yaml naming the shop's base URL and a
-// short action timeout (for runs that are meant to fail).
-func projectConfig(t *testing.T, baseURL string) string {
+// short action timeout (for runs that are meant to fail), and more.
+func projectConfig(t *testing.T, baseURL string, more ...string) string {
 	t.Helper()
 	path := filepath.Join(TempDir(t), "trailpin.yaml")
-	cfg := "apps:\n  shop:\n    baseURL: " + baseURL + "\nreplay:\n  actionTimeout: 3s\n"
+	cfg := "apps:\n  shop:\n    baseURL: " + baseURL + "\nreplay:\n  actionTimeout: 3s\n" + strings.Join(more, "")
 	if err := os.WriteFile(path, []byte(cfg), 0o600); err != nil {
 		t.Fatal(err)
 	}
@@ -83,6 +83,19 @@ func TestReplayCommandFails(t *testing.T) {
 		if !strings.Contains(out, want) {
 			t.Errorf("output lacks %q:\n%s", want, out)
 		}
+	}
+}
+
+// TestReplayCommandConfigSecret: a secret the project config holds is
+// typed when the environment has none.
+func TestReplayCommandConfigSecret(t *testing.T) {
+	t.Parallel()
+	shop := httptest.NewServer(demo.New(demo.Options{}))
+	t.Cleanup(shop.Close)
+	cfg := projectConfig(t, shop.URL, "secrets:\n  demo-password: "+demo.Password+"\n")
+	run := RunHost(t, replayEnv(t, false), nil, "replay", "--config", cfg, trailFile("sign-in.trail.yaml"))
+	if run.ExitCode != 0 || !strings.Contains(string(run.Stdout), "1 passed, 0 failed") {
+		t.Fatalf("host replay with the password in trailpin.yaml exited %d:\n%s\n%s", run.ExitCode, run.Stdout, run.Stderr)
 	}
 }
 

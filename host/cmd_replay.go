@@ -4,29 +4,19 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
 
-	"github.com/trailpin/trailpin/recorder"
 	"github.com/trailpin/trailpin/replay"
-	"github.com/trailpin/trailpin/storage"
+	"github.com/trailpin/trailpin/replay/secrets"
 )
 
-// Exit codes of host replay, as its help lists them.
-const (
-	exitReplayFailed = 1 // a trail failed
-	exitReplayUsage  = 2 // bad arguments or configuration; no trail ran
-)
-
-// Configuration keys of replay (DESIGN §12).
-const (
-	keyActionTimeout = "replay.actionTimeout"
-	keyTrailTimeout  = "replay.trailTimeout"
-)
-
+// newReplayCmd is a thin `host replay` over the engine: it selects the
+// trails, starts (or attaches to) a browser, replays the trails one after
+// another and prints a plain line per step. Workers, retries, the circuit
+// breaker, reports and the database build on the same calls.
 func newReplayCmd(e *env) *cobra.Command {
 	var o replayFlags
 	cmd := &cobra.Command{
@@ -35,18 +25,18 @@ func newReplayCmd(e *env) *cobra.Command {
 		Long: "replay runs trail files (or every *.trail.yaml under a folder) one after another, each in a\n" +
 			"fresh browser context, and prints a line per step and per trail.\n\n" +
 			"Paths in a trail are relative to its app's origin: --base-url, else apps.<app>.baseURL of\n" +
-			"trailpin.yaml. Secrets come from TRAILPIN_SECRET_<NAME> and TRAILPIN_USER_<NAME>_<FIELD>.\n\n" +
-			"Exit codes: 0 every trail passed; 1 a trail failed; 2 bad arguments or configuration\n" +
-			"(no trail ran).",
+			"trailpin.yaml. Secrets come from TRAILPIN_SECRET_<NAME> and TRAILPIN_USER_<NAME>_<FIELD>,\n" +
+			"then from the project config.\n\n" + replay.ExitCodesHelp,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if err := replayFiles(cmd, e, o, args); err != nil {
-				var ee *exitError
-				if errors.As(err, &ee) {
-					return err
-				}
-				return &exitError{code: exitReplayUsage, err: err}
+			err := replayTrails(cmd, e, o, args)
+			if err == nil {
+				return nil
 			}
-			return nil
+			var ee *replay.ExitError
+			if errors.As(err, &ee) && ee.Err == nil {
+				return &exitError{code: ee.Code} // the output already said why
+			}
+			return &exitError{code: replay.ExitCodeOf(err), err: err}
 		},
 	}
 	f := cmd.Flags()
@@ -63,68 +53,58 @@ type replayFlags struct {
 	chrome, browserURL string
 	baseURL            string
 	params             []string
-	actionT, trailT    time.Duration
-	paramValues        map[string]string
-	appBaseURL         func(app string) string
 }
 
-// replayFiles loads the trails, starts the browser and replays them.
-func replayFiles(cmd *cobra.Command, e *env, o replayFlags, args []string) error {
+// replayTrails selects the trails, starts the browser and replays them.
+func replayTrails(cmd *cobra.Command, e *env, o replayFlags, args []string) error {
 	if len(args) == 0 {
-		return errors.New("give trail files or folders to replay: host replay trails/")
+		return replay.UsageError(errors.New("give trail files or folders to replay: host replay trails/"))
 	}
-	var err error
-	if o.paramValues, err = parseParams(o.params); err != nil {
-		return err
+	params, err := parseParams(o.params)
+	if err != nil {
+		return replay.UsageError(err)
 	}
 	cfg, err := e.config(cmd)
 	if err != nil {
-		return err
+		return replay.UsageError(err)
 	}
-	if o.actionT, err = configDuration(cfg, keyActionTimeout); err != nil {
-		return err
+	opts := replay.Options{Params: params, Lookup: replay.EnvLookup(e.getenv)}
+	apps := map[string]string{}
+	if p := cfg.Project; p != nil {
+		apps = p.Apps
+		opts.ActionTimeout, opts.TrailTimeout = p.Replay.ActionTimeout, p.Replay.TrailTimeout
+		opts.Lookup = secrets.NewResolver(p.Secrets, e.getenv).Lookup
 	}
-	if o.trailT, err = configDuration(cfg, keyTrailTimeout); err != nil {
-		return err
-	}
-	o.appBaseURL = func(app string) string { return cfg.v.GetString("apps." + app + ".baseURL") }
-	trails, err := loadTrails(args)
+	suite, err := replay.SelectTrails(replay.SuiteOptions{Args: args})
 	if err != nil {
 		return err
 	}
 	browser, err := replay.StartBrowser(cmd.Context(), replay.BrowserOptions{RemoteURL: o.browserURL, ExecPath: o.chrome, Headless: o.headless})
 	if err != nil {
-		return fmt.Errorf("%w (install Chromium, or give --chrome or CHROME_PATH)", err)
+		return replay.EnvironmentError(fmt.Errorf("%w (install Chromium, or give --chrome, CHROME_PATH or --browser-url)", err))
 	}
 	defer browser.Close()
 
 	failed := 0
-	for _, t := range trails {
-		res := replayTrail(cmd, e, o, browser, t)
+	for _, st := range suite {
+		trailOpts := opts
+		trailOpts.BaseURL = o.baseURL
+		if trailOpts.BaseURL == "" {
+			trailOpts.BaseURL = apps[st.Trail.App]
+		}
+		trailOpts.Slug = st.Slug
+		trailOpts.OnStep = func(s replay.StepResult) { printStep(e.stdout, st.Slug, s) }
+		res := replay.RunTrail(cmd.Context(), browser, st.Trail, trailOpts)
+		printTrail(e.stdout, res)
 		if res.Status != replay.StatusPassed {
 			failed++
 		}
 	}
-	fmt.Fprintf(e.stdout, "%d passed, %d failed\n", len(trails)-failed, failed)
-	if failed > 0 {
-		return &exitError{code: exitReplayFailed}
+	fmt.Fprintf(e.stdout, "%d passed, %d failed\n", len(suite)-failed, failed)
+	if code := replay.RunExitCode(false, failed > 0); code != replay.ExitPassed {
+		return &replay.ExitError{Code: code}
 	}
 	return nil
-}
-
-func replayTrail(cmd *cobra.Command, e *env, o replayFlags, b *replay.Browser, t *recorder.Trail) *replay.TrailResult {
-	base := o.baseURL
-	if base == "" {
-		base = o.appBaseURL(t.App)
-	}
-	slug := replay.TrailSlug(t)
-	res := replay.RunTrail(cmd.Context(), b, t, replay.Options{
-		BaseURL: base, Params: o.paramValues, Lookup: replay.EnvLookup(e.getenv),
-		ActionTimeout: o.actionT, TrailTimeout: o.trailT,
-		OnStep: func(s replay.StepResult) { printStep(e.stdout, slug, s) },
-	})
-	printTrail(e.stdout, res)
-	return res
 }
 
 // printStep writes one plain line per step as it ends.
@@ -175,46 +155,4 @@ func parseParams(flags []string) (map[string]string, error) {
 		out[name] = value
 	}
 	return out, nil
-}
-
-// configDuration reads a Go duration from the configuration; 0 when unset.
-func configDuration(c *config, key string) (time.Duration, error) {
-	if !c.v.IsSet(key) {
-		return 0, nil
-	}
-	raw := c.v.GetString(key)
-	d, err := time.ParseDuration(raw)
-	if err != nil || d <= 0 {
-		return 0, fmt.Errorf("%s: %q is not a positive duration; write it as 10s or 2m", key, raw)
-	}
-	return d, nil
-}
-
-// loadTrails loads trail files and every trail file under folders, in the
-// order given.
-func loadTrails(args []string) ([]*recorder.Trail, error) {
-	var trails []*recorder.Trail
-	for _, a := range args {
-		st, err := os.Stat(a)
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", a, err)
-		}
-		if st.IsDir() {
-			ts, err := storage.LoadTrailDir(a)
-			if err != nil {
-				return nil, err
-			}
-			if len(ts) == 0 {
-				return nil, fmt.Errorf("%s: no *%s files in it", a, recorder.TrailFileExt)
-			}
-			trails = append(trails, ts...)
-			continue
-		}
-		t, err := storage.LoadTrailFile(a)
-		if err != nil {
-			return nil, err
-		}
-		trails = append(trails, t)
-	}
-	return trails, nil
 }

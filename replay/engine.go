@@ -51,6 +51,9 @@ type Options struct {
 	TrailTimeout  time.Duration
 	// Attempt numbers this attempt (1 when zero); retries count up.
 	Attempt int
+	// Slug names the trail in the result (SelectTrails gives each trail of
+	// a suite a unique one); TrailSlug(t) when empty.
+	Slug string
 	// TestIDAttributes are the attributes read as test ids; nil means the
 	// page model's defaults.
 	TestIDAttributes []string
@@ -130,6 +133,9 @@ func newTrailRun(b *Browser, t *recorder.Trail, opts Options) *trailRun {
 	r := &trailRun{browser: b, trail: t, opts: opts.withDefaults(), log: newEventLog(),
 		pages: map[target.ID]*tab{}, failed: -1}
 	r.res = newResult(t, r.opts.Attempt)
+	if r.opts.Slug != "" {
+		r.res.Slug = r.opts.Slug
+	}
 	r.dialogs = newDialogs(r)
 	return r
 }
@@ -219,8 +225,7 @@ func (r *trailRun) prepare() error {
 func missingValue(err error) *stepError {
 	var m *MissingValueError
 	if errors.As(err, &m) {
-		return &stepError{Reason: StopMissingData, Class: ClassMissingTestData, Missing: m.Variable, Err: err,
-			Msg: fmt.Sprintf("%s has no value: set %s", m.Ref, m.Variable)}
+		return &stepError{Reason: StopMissingData, Class: ClassMissingTestData, Missing: m.Variable, Err: err, Msg: m.Error()}
 	}
 	return &stepError{Reason: StopMissingData, Class: ClassMissingTestData, Err: err, Msg: err.Error()}
 }

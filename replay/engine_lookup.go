@@ -22,11 +22,19 @@ type MissingValueError struct {
 	// Variable is the environment variable that would provide it
 	// (TRAILPIN_SECRET_DEMO_PASSWORD).
 	Variable string
+	// Err is what the Lookup answered, when it was another error (such as
+	// the secrets resolver's, which also names the config key).
+	Err error
 }
 
 func (e *MissingValueError) Error() string {
+	if e.Err != nil {
+		return e.Err.Error()
+	}
 	return fmt.Sprintf("%s has no value: set %s", e.Ref, e.Variable)
 }
+
+func (e *MissingValueError) Unwrap() error { return e.Err }
 
 // EnvVariable returns the environment variable that provides a secret or
 // user reference (DESIGN §12): ${secret:stripe-key} is
@@ -90,7 +98,7 @@ func (v *values) ref(r recorder.Ref) (string, error) {
 	if err != nil {
 		var missing *MissingValueError
 		if !errors.As(err, &missing) {
-			err = &MissingValueError{Ref: r, Variable: EnvVariable(r)}
+			err = &MissingValueError{Ref: r, Variable: EnvVariable(r), Err: err}
 		}
 		return "", err
 	}

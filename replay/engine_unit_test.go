@@ -127,3 +127,15 @@ func TestScreenChanges(t *testing.T) {
 		t.Errorf("screenChanges across documents = %q", got)
 	}
 }
+
+// TestMissingValueFromResolver: a Lookup's own missing error (the secrets
+// resolver's) keeps its message and stays reachable with errors.Is.
+func TestMissingValueFromResolver(t *testing.T) {
+	cause := errors.New("${secret:pw} has no value: set TRAILPIN_SECRET_PW, or give secrets.pw in trailpin.yaml")
+	v := newValues(&recorder.Trail{}, nil, func(recorder.Ref) (string, error) { return "", cause })
+	_, err := v.ref(recorder.Ref{Kind: recorder.RefSecret, Name: "pw"})
+	var missing *MissingValueError
+	if !errors.As(err, &missing) || missing.Variable != "TRAILPIN_SECRET_PW" || !errors.Is(err, cause) || err.Error() != cause.Error() {
+		t.Errorf("ref = %v, want a MissingValueError naming TRAILPIN_SECRET_PW that wraps the lookup's error", err)
+	}
+}
