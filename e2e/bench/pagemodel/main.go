@@ -85,11 +85,13 @@ func run(args []string, out io.Writer) error {
 
 // row is one page size's figures.
 type row struct {
-	elements, nodes          int
-	inPage, roundTrip        time.Duration
-	jsonBytes                int
-	pwAria, pwAI             time.Duration
-	pwAIChars, pwAriaChars   int
+	elements, nodes        int
+	inPage, roundTrip      time.Duration
+	jsonBytes              int
+	pwAria, pwAI           time.Duration
+	pwAIChars, pwAriaChars int
+	// interactiveChars is the length of our interactive snapshot text.
+	interactiveChars         int
 	pwLaunchAria, pwLaunchAI time.Duration
 	// Medians of ours/theirs per interleaved run: on a busy machine, load
 	// drifts between runs, and a ratio taken within one run cancels it.
@@ -246,6 +248,9 @@ func measure(bctx context.Context, url, port string, o options) (row, error) {
 	b, _ := json.Marshal(screen)
 	r.jsonBytes = len(b)
 	walkNodes(screen.Root, func(*recorder.Node) { r.nodes++ })
+	// What a model would read of this page: the interactive snapshot, to set
+	// beside Playwright's AI snapshot.
+	r.interactiveChars = len(recorder.RenderSnapshot(screen, recorder.SnapshotOptions{Interactive: true}))
 	return r, nil
 }
 
@@ -352,7 +357,7 @@ func report(out io.Writer, rows []row, o options) {
 	}
 	fmt.Fprintln(tw)
 	for _, r := range rows {
-		fmt.Fprintf(tw, "%d\t%d\t%s\t%s\t%s\t%s\t%.2f\t%.2f\t%d\t%d\t%s\t", r.elements, r.nodes, d(r.inPage), d(r.roundTrip), d(r.pwAria), d(r.pwAI), r.ratioAria, r.ratioAI, r.jsonBytes, r.pwAIChars, interactiveChars())
+		fmt.Fprintf(tw, "%d\t%d\t%s\t%s\t%s\t%s\t%.2f\t%.2f\t%d\t%d\t%d\t", r.elements, r.nodes, d(r.inPage), d(r.roundTrip), d(r.pwAria), d(r.pwAI), r.ratioAria, r.ratioAI, r.jsonBytes, r.pwAIChars, r.interactiveChars)
 		if o.launched {
 			fmt.Fprintf(tw, "%s\t%s\t", d(r.pwLaunchAria), d(r.pwLaunchAI))
 		}
@@ -364,8 +369,3 @@ func report(out io.Writer, rows []row, o options) {
 }
 
 func d(v time.Duration) string { return fmt.Sprintf("%.1fms", float64(v)/float64(time.Millisecond)) }
-
-// interactiveChars is the length of our interactive snapshot text. The
-// renderer (recorder.RenderSnapshot) is not in this branch yet, so the figure
-// is pending rather than estimated.
-func interactiveChars() string { return "pending" }
