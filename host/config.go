@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/spf13/pflag"
 	"github.com/spf13/viper"
@@ -19,7 +20,14 @@ const (
 	keyDB          = "db"
 	keyDataDir     = "dataDir"
 	keyExtensionID = "extensionId"
+	// keyPruneUnsavedAfter: recordings idle and unsaved for longer are
+	// deleted when a recording starts.
+	keyPruneUnsavedAfter = "recording.pruneUnsavedAfter"
 )
+
+// defaultPruneUnsavedAfter keeps an abandoned recording a week: long enough
+// to come back to it after a weekend, short enough that screens do not pile up.
+const defaultPruneUnsavedAfter = "168h"
 
 const (
 	// userConfigName is the user config file under the config home.
@@ -55,6 +63,7 @@ func loadConfig(e *env, explicit string, flags *pflag.FlagSet) (*config, error) 
 		return nil, err
 	}
 	v.SetDefault(keyDataDir, filepath.Join(dataHome, "trailpin"))
+	v.SetDefault(keyPruneUnsavedAfter, defaultPruneUnsavedAfter)
 
 	c := &config{v: v}
 	if cfgHome, err := e.configHome(); err == nil {
@@ -146,6 +155,17 @@ func (c *config) DBPath() string {
 		return p
 	}
 	return filepath.Join(c.DataDir(), "trailpin.db")
+}
+
+// PruneUnsavedAfter is how long an unsaved recording may stay idle before
+// it is deleted (recording.pruneUnsavedAfter).
+func (c *config) PruneUnsavedAfter() (time.Duration, error) {
+	s := c.v.GetString(keyPruneUnsavedAfter)
+	d, err := parseDuration(s)
+	if err != nil {
+		return 0, fmt.Errorf("%s: %w: write a duration such as 72h", keyPruneUnsavedAfter, err)
+	}
+	return d, nil
 }
 
 // ExtensionID is the extension the host is installed for, "" for the one

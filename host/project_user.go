@@ -17,7 +17,7 @@ import (
 // another part of the host reads from the user config is added here, or
 // every command refuses the file as having an unknown key.
 var (
-	userConfigKeys   = []string{"db", "dataDir", "extensionId", "model", "projects", "currentProject"}
+	userConfigKeys   = []string{"db", "dataDir", "extensionId", "model", "projects", "currentProject", "recording"}
 	projectEntryKeys = []string{"dir", "name"}
 	// projectOnlyKeys are read from trailpin.yaml only.
 	projectOnlyKeys = []string{"apps", "trails", "cache", "replay", "trace", "secrets", "credentials"}
@@ -82,6 +82,10 @@ func parseUserConfig(file string, src []byte) (*userConfig, error) {
 			// Read by the agent's configuration, which checks it.
 		case "projects":
 			u.Projects = d.projectEntries(e.val)
+		case "recording":
+			for _, r := range d.mapping(e.val, "recording", []string{"pruneUnsavedAfter"}) {
+				d.duration(r.val, "recording.pruneUnsavedAfter")
+			}
 		case "currentProject":
 			if !yamlNull(e.val) {
 				if s, ok := d.nonEmpty(e.val, e.name, "name one of projects, or leave the key out"); ok {

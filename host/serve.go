@@ -28,9 +28,12 @@ type nativeSession struct {
 }
 
 // registerHandlers adds every feature's message handlers to srv. Features
-// register their types here (the recording adds its session, interaction
-// and ack types); hello is served by nativemsg itself.
-func registerHandlers(srv *nativemsg.Server, s *nativeSession) {}
+// register their types here; hello is served by nativemsg itself. The
+// returned function releases what the handlers hold (the database).
+func registerHandlers(srv *nativemsg.Server, s *nativeSession) func() {
+	rec := registerRecording(srv, s)
+	return rec.close
+}
 
 // serveNative is the native-messaging mode: frames on stdin and stdout until
 // the browser closes stdin. Only frames go to stdout; the log goes to a file
@@ -54,7 +57,8 @@ func serveNative(ctx context.Context, e *env, origin string) error {
 	log.Info("session started", "origin", origin, "version", Version, "protocol", nativemsg.ProtocolVersion, "pid", os.Getpid())
 
 	srv := nativemsg.NewServer(Version, log)
-	registerHandlers(srv, &nativeSession{Origin: origin, Config: cfg, Log: log})
+	release := registerHandlers(srv, &nativeSession{Origin: origin, Config: cfg, Log: log})
+	defer release()
 	err := srv.Serve(ctx, e.stdin, e.stdout)
 	var fe *nativemsg.FrameError
 	switch {

@@ -1,0 +1,567 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/trailpin/trailpin/host/nativemsg"
+	"github.com/trailpin/trailpin/recorder"
+	"github.com/trailpin/trailpin/storage"
+)
+
+// Limits on what record.save accepts from the popup.
+const (
+	maxTrailTitleRunes = 200
+	maxIntentRunes     = 500
+)
+
+// untitled is the suggested title of a recording whose first page had none.
+const untitled = "Untitled recording"
+
+// A built recording: the steps of a session and where it is saved to.
+type built struct {
+	sess    storage.Session
+	trail   *recorder.BuiltTrail
+	project *project
+	projRef *projectRef
+	app     *appRef
+	origin  string
+}
+
+// build turns the session's stored interactions, and the screen record.stop
+// sent, into steps.
+func (r *recording) build(ctx context.Context, db *storage.DB, sess storage.Session, final *recorder.Screen) (*built, error) {
+	b := &built{sess: sess}
+	var err error
+	if sess.ProjectDir != "" {
+		p, lerr := loadProject(sess.ProjectDir)
+		if lerr != nil {
+			return nil, badRequest("the recording's project: %v", lerr)
+		}
+		b.project, b.projRef = p, r.projectRefFor(p.Dir)
+	} else if b.project, b.projRef, err = r.currentProject(); err != nil {
+		return nil, err
+	}
+	if b.origin, err = originOf(sess.StartURL); err != nil {
+		return nil, badRequest("the recording's start URL: %v", err)
+	}
+	if b.project != nil {
+		b.app = appFor(b.project, b.origin)
+	}
+	list, err := db.Interactions(ctx, sess.ID)
+	if err != nil {
+		return nil, err
+	}
+	screens := map[storage.ScreenHash]*recorder.Screen{}
+	recs := make([]recorder.RecordedInteraction, 0, len(list))
+	for _, in := range list {
+		var rec recorder.RecordedInteraction
+		if err := json.Unmarshal(in.Payload, &rec.Interaction); err != nil {
+			return nil, fmt.Errorf("interaction %d as stored does not read back: %w", in.Seq, err)
+		}
+		if !in.Screen.IsZero() {
+			s, ok := screens[in.Screen]
+			if !ok {
+				if s, err = db.Screen(ctx, in.Screen); err != nil {
+					return nil, err
+				}
+				screens[in.Screen] = s
+			}
+			rec.Before = s
+		}
+		recs = append(recs, rec)
+	}
+	base := b.origin
+	if b.app != nil {
+		base = b.app.BaseURL
+	}
+	b.trail, err = recorder.BuildSteps(recs, final, recorder.BuildOptions{BaseURL: base})
+	var fe *recorder.ForeignOriginError
+	switch {
+	case errors.Is(err, recorder.ErrNoSteps):
+		return nil, badRequest("%v", err)
+	case errors.As(err, &fe):
+		return nil, badRequest("%v: record one app per trail", err)
+	case err != nil:
+		return nil, fmt.Errorf("building the steps: %w", err)
+	}
+	return b, nil
+}
+
+// trailOf makes the trail file of a built recording.
+func (b *built) trailOf(title string) *recorder.Trail {
+	t := &recorder.Trail{Version: recorder.TrailVersion, Title: title, Viewport: b.sess.Viewport,
+		Locale: b.sess.Locale, TimeZone: b.sess.TimeZone, Start: b.trail.Start, Steps: b.trail.Steps}
+	if b.app != nil {
+		t.App = b.app.Name
+	}
+	return t
+}
+
+// suggestedTitle is the title of the page the recording started on.
+func suggestedTitle(sess storage.Session) string {
+	t := strings.Join(strings.Fields(sess.Title), " ")
+	if t == "" {
+		return untitled
+	}
+	if utf8.RuneCountInString(t) > maxTrailTitleRunes {
+		t = string([]rune(t)[:maxTrailTitleRunes])
+	}
+	return t
+}
+
+type stopRequest struct {
+	Session string          `json:"session"`
+	Screen  json.RawMessage `json:"screen"`
+}
+
+type previewAction struct {
+	Kind     string `json:"kind"`
+	Selector string `json:"selector"`
+	Text     string `json:"text"`
+}
+
+type previewEnd struct {
+	URL   string   `json:"url"`
+	Shows []string `json:"shows"`
+}
+
+type previewStep struct {
+	Intent  string          `json:"intent"`
+	Act     string          `json:"act,omitempty"`
+	Actions []previewAction `json:"actions"`
+	End     *previewEnd     `json:"end,omitempty"`
+}
+
+type stopReply struct {
+	Session      string        `json:"session"`
+	Title        string        `json:"title"`
+	Start        string        `json:"start"`
+	Steps        []previewStep `json:"steps"`
+	Secrets      []string      `json:"secrets"`
+	Notes        []string      `json:"notes"`
+	App          *appRef       `json:"app"`
+	Project      *projectRef   `json:"project"`
+	NeedsProject bool          `json:"needsProject"`
+	NeedsApp     bool          `json:"needsApp"`
+	YAML         string        `json:"yaml"`
+}
+
+// actionText is what an action types, presses, chooses or checks, as the
+// trail holds it.
+func actionText(a recorder.Action) string {
+	switch a := a.(type) {
+	case recorder.Navigate:
+		return a.To
+	case recorder.Tap:
+		if a.Count > 1 {
+			return strconv.Itoa(a.Count) + " clicks"
+		}
+	case recorder.TypeText:
+		return a.Text
+	case recorder.Press:
+		return strings.Join(append(modifierNames(a.Modifiers), a.Key), "+")
+	case recorder.SelectOption:
+		return strings.Join(a.Options, ", ")
+	case recorder.Upload:
+		return strings.Join(a.Files, ", ")
+	case recorder.Dialog:
+		if a.Accept {
+			return "accept " + a.PromptText
+		}
+		return "dismiss"
+	case recorder.SwitchTab:
+		return a.URL + a.Title
+	case recorder.AssertNotVisible:
+		return a.Text
+	case recorder.AssertValue:
+		return a.Value
+	case recorder.AssertState:
+		return a.State + "=" + a.Want
+	case recorder.AssertURL:
+		if a.Pattern != "" {
+			return "pattern:" + a.Pattern
+		}
+		return a.URL
+	}
+	return ""
+}
+
+func modifierNames(ms []recorder.Modifier) []string {
+	out := make([]string, 0, len(ms)+1)
+	for _, m := range ms {
+		out = append(out, string(m))
+	}
+	return out
+}
+
+func preview(steps []recorder.Step) []previewStep {
+	out := make([]previewStep, 0, len(steps))
+	for _, s := range steps {
+		ps := previewStep{Intent: s.Intent, Act: s.Act, Actions: []previewAction{}}
+		for _, a := range s.Actions {
+			pa := previewAction{Kind: string(a.Kind()), Text: strings.TrimSpace(actionText(a))}
+			if sel, ok := recorder.ActionSelector(a); ok {
+				pa.Selector = sel.String()
+			}
+			ps.Actions = append(ps.Actions, pa)
+		}
+		if s.End != nil {
+			ps.End = &previewEnd{URL: s.End.URL, Shows: []string{}}
+			for _, sel := range s.End.Shows {
+				ps.End.Shows = append(ps.End.Shows, sel.String())
+			}
+		}
+		out = append(out, ps)
+	}
+	return out
+}
+
+func (r *recording) stop(ctx context.Context, req *nativemsg.Request) (nativemsg.Reply, error) {
+	var in stopRequest
+	if err := req.Decode(&in); err != nil {
+		return nativemsg.Reply{}, err
+	}
+	if err := checkSessionID(in.Session); err != nil {
+		return nativemsg.Reply{}, err
+	}
+	var final *recorder.Screen
+	if present(in.Screen) {
+		var err error
+		if final, err = decodeScreen(in.Screen, "the final screen"); err != nil {
+			return nativemsg.Reply{}, err
+		}
+	}
+	db, err := r.database(ctx)
+	if err != nil {
+		return nativemsg.Reply{}, err
+	}
+	sess, st, err := r.sessionState(ctx, db, in.Session)
+	if err != nil {
+		return nativemsg.Reply{}, err
+	}
+	b, err := r.build(ctx, db, sess, final)
+	if err != nil {
+		return nativemsg.Reply{}, err
+	}
+	r.mu.Lock()
+	st.stopped, st.final = true, final
+	r.mu.Unlock()
+	title := suggestedTitle(sess)
+	var content []byte
+	if b.app != nil {
+		if content, err = recorder.MarshalTrail(b.trailOf(title)); err != nil {
+			return nativemsg.Reply{}, fmt.Errorf("writing the trail: %w", err)
+		}
+	}
+	out := stopReply{Session: sess.ID, Title: title, Start: b.trail.Start, Steps: preview(b.trail.Steps),
+		Secrets: append([]string{}, b.trail.Secrets...), Notes: append([]string{}, b.trail.Notes...),
+		App: b.app, Project: b.projRef, NeedsProject: b.project == nil, NeedsApp: b.project != nil && b.app == nil,
+		YAML: string(content)}
+	r.s.Log.Info("recording stopped", "session", sess.ID, "interactions", sess.Interactions, "steps", len(out.Steps), "secrets", len(out.Secrets))
+	return nativemsg.Reply{Body: out}, nil
+}
+
+type saveRequest struct {
+	Session string            `json:"session"`
+	Title   string            `json:"title"`
+	Secrets map[string]string `json:"secrets"`
+	Intents map[string]string `json:"intents"`
+}
+
+type saveReply struct {
+	Session string   `json:"session"`
+	Trail   string   `json:"trail"`
+	Slug    string   `json:"slug"`
+	Version int      `json:"version"`
+	Title   string   `json:"title"`
+	App     string   `json:"app"`
+	Secrets []string `json:"secrets"`
+}
+
+// oneLine checks a text the person edited: one line, not blank, not too long.
+func oneLine(what, s string, maxRunes int) (string, error) {
+	t := strings.TrimSpace(s)
+	switch {
+	case t == "":
+		return "", badRequest("%s is empty: write a few words", what)
+	case strings.ContainsAny(t, "\r\n"):
+		return "", badRequest("%s has a line break: write it on one line", what)
+	case !utf8.ValidString(t):
+		return "", badRequest("%s is not UTF-8 text", what)
+	case utf8.RuneCountInString(t) > maxRunes:
+		return "", badRequest("%s is longer than %d characters: shorten it", what, maxRunes)
+	}
+	return t, nil
+}
+
+// applyEdits applies the popup's edits to the built steps: intents by index
+// and secret renames.
+func applyEdits(t *recorder.BuiltTrail, intents, secrets map[string]string) ([]string, error) {
+	keys := make([]string, 0, len(intents))
+	for k := range intents {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		i, err := strconv.Atoi(k)
+		if err != nil || i < 0 || i >= len(t.Steps) || strconv.Itoa(i) != k {
+			return nil, badRequest("intents: %q is not a step index: use \"0\" to \"%d\" from record.stop's steps", truncate(k, 20), len(t.Steps)-1)
+		}
+		text, err := oneLine(fmt.Sprintf("the intent of step %d", i), intents[k], maxIntentRunes)
+		if err != nil {
+			return nil, err
+		}
+		s := &t.Steps[i]
+		if s.Act != "" {
+			s.Act = text
+		}
+		s.Intent = text
+	}
+	names := map[string]string{}
+	for _, old := range t.Secrets {
+		names[old] = old
+	}
+	for old, name := range secrets {
+		if _, ok := names[old]; !ok {
+			return nil, badRequest("secrets: the recording needs no secret %q (it needs %s)", truncate(old, 40), strings.Join(t.Secrets, ", "))
+		}
+		if !secretNameRule.MatchString(name) || len(name) > 64 {
+			return nil, badRequest("secrets: new name %q for %s: use letters, digits, '_', '-' and '.'", truncate(name, 40), old)
+		}
+		names[old] = name
+	}
+	ref := func(name string) string { return recorder.Ref{Kind: recorder.RefSecret, Name: name}.String() }
+	rename := func(s string) string {
+		// Through placeholders, so that a→b and b→c do not make a→c.
+		var to []string
+		for old, name := range names {
+			if old != name && strings.Contains(s, ref(old)) {
+				s = strings.ReplaceAll(s, ref(old), fmt.Sprintf("\x00%d\x00", len(to)))
+				to = append(to, ref(name))
+			}
+		}
+		for i, r := range to {
+			s = strings.ReplaceAll(s, fmt.Sprintf("\x00%d\x00", i), r)
+		}
+		return s
+	}
+	for i := range t.Steps {
+		for j, a := range t.Steps[i].Actions {
+			switch a := a.(type) {
+			case recorder.TypeText:
+				a.Text = rename(a.Text)
+				t.Steps[i].Actions[j] = a
+			case recorder.Dialog:
+				a.PromptText = rename(a.PromptText)
+				t.Steps[i].Actions[j] = a
+			}
+		}
+	}
+	var out []string
+	for _, ref := range (&recorder.Trail{Steps: t.Steps}).References() {
+		if ref.Kind == recorder.RefSecret {
+			out = append(out, ref.Name)
+		}
+	}
+	sort.Strings(out)
+	return out, nil
+}
+
+func (r *recording) save(ctx context.Context, req *nativemsg.Request) (nativemsg.Reply, error) {
+	var in saveRequest
+	if err := req.Decode(&in); err != nil {
+		return nativemsg.Reply{}, err
+	}
+	if err := checkSessionID(in.Session); err != nil {
+		return nativemsg.Reply{}, err
+	}
+	title, err := oneLine("title", in.Title, maxTrailTitleRunes)
+	if err != nil {
+		return nativemsg.Reply{}, err
+	}
+	db, err := r.database(ctx)
+	if err != nil {
+		return nativemsg.Reply{}, err
+	}
+	sess, st, err := r.sessionState(ctx, db, in.Session)
+	if err != nil {
+		return nativemsg.Reply{}, err
+	}
+	r.mu.Lock()
+	stopped, final := st.stopped, st.final
+	r.mu.Unlock()
+	if !stopped {
+		return nativemsg.Reply{}, badRequest("session %s was not stopped by this host process: send record.stop (again, after a reconnect) before record.save", sess.ID)
+	}
+	b, err := r.build(ctx, db, sess, final)
+	if err != nil {
+		return nativemsg.Reply{}, err
+	}
+	switch {
+	case b.project == nil:
+		return nativemsg.Reply{}, badRequest("no project is chosen for this recording: send project.set with the repository folder, then record.save again")
+	case b.app == nil:
+		return nativemsg.Reply{}, badRequest("no app of %s has the origin %s: send project.addApp with a name for it, then record.save again", b.project.File, b.origin)
+	}
+	secrets, err := applyEdits(b.trail, in.Intents, in.Secrets)
+	if err != nil {
+		return nativemsg.Reply{}, err
+	}
+	t := b.trailOf(title)
+	content, err := recorder.MarshalTrail(t)
+	if err != nil {
+		return nativemsg.Reply{}, fmt.Errorf("writing the trail: %w", err)
+	}
+	if _, err := recorder.LoadTrail("recording.trail.yaml", content); err != nil {
+		return nativemsg.Reply{}, fmt.Errorf("the saved trail would not load back: %w", err)
+	}
+	if err := db.SetSessionProject(ctx, sess.ID, b.project.Dir, b.app.Name); err != nil {
+		return nativemsg.Reply{}, storageError(err)
+	}
+	v, err := r.saveVersion(ctx, db, sess.ID, title, b.app.Name, content)
+	if err != nil {
+		return nativemsg.Reply{}, storageError(err)
+	}
+	r.s.Log.Info("trail saved", "session", sess.ID, "trail", v.Slug, "version", v.Version, "steps", len(t.Steps))
+	return nativemsg.Reply{Body: saveReply{Session: sess.ID, Trail: v.Slug, Slug: v.Slug, Version: v.Version,
+		Title: v.Title, App: v.App, Secrets: append([]string{}, secrets...)}}, nil
+}
+
+// saveVersion saves content as a new trail, or, when a trail was saved from
+// the session before, as its next version; the same content saved again
+// returns the version it is.
+func (r *recording) saveVersion(ctx context.Context, db *storage.DB, session, title, app string, content []byte) (storage.TrailVersion, error) {
+	list, err := db.Trails(ctx)
+	if err != nil {
+		return storage.TrailVersion{}, err
+	}
+	for _, v := range list {
+		if v.SessionID != session {
+			continue
+		}
+		latest, err := db.Trail(ctx, v.Slug)
+		if err != nil {
+			return storage.TrailVersion{}, err
+		}
+		if bytes.Equal(latest.Content, content) && latest.Title == title {
+			return latest, nil
+		}
+		return db.SaveTrail(ctx, storage.TrailInput{Slug: v.Slug, Title: title, App: app, Content: content, SessionID: session})
+	}
+	slug := recorder.Slug(title)
+	if !validTrailSlug(slug) {
+		slug = "trail"
+	}
+	return db.SaveTrail(ctx, storage.TrailInput{Slug: slug, New: true, Title: title, App: app, Content: content, SessionID: session})
+}
+
+// validTrailSlug is storage's rule for slugs: lower-case ASCII words joined
+// by hyphens (recorder.Slug keeps letters of other scripts).
+func validTrailSlug(s string) bool {
+	if s == "" || len(s) > 90 || s[0] == '-' || s[len(s)-1] == '-' || strings.Contains(s, "--") {
+		return false
+	}
+	for _, c := range s {
+		if !(c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '-') {
+			return false
+		}
+	}
+	return true
+}
+
+func (r *recording) discard(ctx context.Context, req *nativemsg.Request) (nativemsg.Reply, error) {
+	var in sessionRequest
+	if err := req.Decode(&in); err != nil {
+		return nativemsg.Reply{}, err
+	}
+	if err := checkSessionID(in.Session); err != nil {
+		return nativemsg.Reply{}, err
+	}
+	db, err := r.database(ctx)
+	if err != nil {
+		return nativemsg.Reply{}, err
+	}
+	deleted, err := db.DiscardSession(ctx, in.Session)
+	if err != nil {
+		return nativemsg.Reply{}, storageError(err)
+	}
+	r.forget(in.Session)
+	r.s.Log.Info("recording discarded", "session", in.Session, "deleted", deleted)
+	return nativemsg.Reply{Body: map[string]any{"session": in.Session, "discarded": deleted}}, nil
+}
+
+type exportRequest struct {
+	Trail   string `json:"trail"`
+	Project string `json:"project"`
+}
+
+func (r *recording) export(ctx context.Context, req *nativemsg.Request) (nativemsg.Reply, error) {
+	var in exportRequest
+	if err := req.Decode(&in); err != nil {
+		return nativemsg.Reply{}, err
+	}
+	if strings.TrimSpace(in.Trail) == "" {
+		return nativemsg.Reply{}, badRequest("trail is missing: send the trail record.save returned")
+	}
+	db, err := r.database(ctx)
+	if err != nil {
+		return nativemsg.Reply{}, err
+	}
+	v, err := db.Trail(ctx, in.Trail)
+	if err != nil {
+		return nativemsg.Reply{}, storageError(err)
+	}
+	var p *project
+	switch {
+	case in.Project != "":
+		if !filepath.IsAbs(in.Project) {
+			return nativemsg.Reply{}, badRequest("project %q is not an absolute path", in.Project)
+		}
+		if p, err = loadProject(in.Project); err != nil {
+			return nativemsg.Reply{}, badRequest("%v", err)
+		}
+	case v.SessionID != "":
+		if sess, err := db.Session(ctx, v.SessionID); err == nil && sess.ProjectDir != "" {
+			if p, err = loadProject(sess.ProjectDir); err != nil {
+				return nativemsg.Reply{}, badRequest("the trail's project: %v", err)
+			}
+		}
+	}
+	if p == nil {
+		if p, _, err = r.currentProject(); err != nil {
+			return nativemsg.Reply{}, err
+		}
+		if p == nil {
+			return nativemsg.Reply{}, badRequest("no project to export into: send project.set with the repository folder, or name it in project")
+		}
+	}
+	dir := p.trailsDir()
+	plan, err := planExport(ctx, db, v.Slug, dir, nil)
+	var he *handEditedError
+	switch {
+	case errors.As(err, &he):
+		return nativemsg.Reply{}, badRequest("%v", err)
+	case err != nil:
+		return nativemsg.Reply{}, storageError(err)
+	}
+	if !plan.unchanged {
+		if err := os.MkdirAll(dir, trailsDirMode); err != nil {
+			return nativemsg.Reply{}, badRequest("creating %s: %v", dir, err)
+		}
+		if err := storage.ReplaceTrailFile(plan.path, plan.content); err != nil {
+			return nativemsg.Reply{}, fmt.Errorf("exporting: %w", err)
+		}
+	}
+	r.s.Log.Info("trail exported", "trail", v.Slug, "version", v.Version, "unchanged", plan.unchanged)
+	return nativemsg.Reply{Body: map[string]any{"trail": v.Slug, "version": v.Version, "path": plan.path, "unchanged": plan.unchanged}}, nil
+}

@@ -1,0 +1,400 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+	"unicode/utf8"
+
+	"github.com/trailpin/trailpin/host/nativemsg"
+	"github.com/trailpin/trailpin/recorder"
+	"github.com/trailpin/trailpin/storage"
+)
+
+// Limits on the free-text fields of record.start.
+const (
+	maxTitleRunes    = 1000
+	maxLocaleBytes   = 64
+	maxViewportPixel = 100000
+)
+
+type projectRef struct {
+	Dir  string `json:"dir"`
+	Name string `json:"name"`
+}
+
+type appRef struct {
+	Name    string `json:"name"`
+	BaseURL string `json:"baseUrl"`
+}
+
+type startRequest struct {
+	Tab      *int               `json:"tab"`
+	URL      string             `json:"url"`
+	Title    string             `json:"title"`
+	Viewport *recorder.Viewport `json:"viewport"`
+	Locale   string             `json:"locale"`
+	TimeZone string             `json:"timeZone"`
+	Project  string             `json:"project"`
+	Session  string             `json:"session"`
+}
+
+type startReply struct {
+	Session      string      `json:"session"`
+	Origin       string      `json:"origin"`
+	Project      *projectRef `json:"project"`
+	App          *appRef     `json:"app"`
+	NeedsProject bool        `json:"needsProject"`
+	NeedsApp     bool        `json:"needsApp"`
+	LastSeq      int64       `json:"lastSeq"`
+}
+
+func (in *startRequest) check() (origin string, err error) {
+	switch {
+	case in.Tab == nil:
+		return "", badRequest("tab is missing: send the recorded tab's id")
+	case *in.Tab < 0:
+		return "", badRequest("tab %d is not a tab id", *in.Tab)
+	case in.URL == "":
+		return "", badRequest("url is missing: send the recorded tab's URL")
+	case in.Viewport == nil:
+		return "", badRequest("viewport is missing: send {width, height} of the tab's layout viewport")
+	case in.Viewport.Width <= 0 || in.Viewport.Height <= 0 || in.Viewport.Width > maxViewportPixel || in.Viewport.Height > maxViewportPixel:
+		return "", badRequest("viewport %dx%d: width and height must be between 1 and %d CSS pixels", in.Viewport.Width, in.Viewport.Height, maxViewportPixel)
+	case utf8.RuneCountInString(in.Title) > maxTitleRunes:
+		return "", badRequest("title is longer than %d characters", maxTitleRunes)
+	case len(in.Locale) > maxLocaleBytes || len(in.TimeZone) > maxLocaleBytes:
+		return "", badRequest("locale and timeZone are short names such as en-GB and Europe/London")
+	case in.Session != "" && !sessionIDRule.MatchString(in.Session):
+		return "", badRequest("session %q: choose 1 to 64 letters, digits, '-' or '_', or leave it out", in.Session)
+	}
+	origin, err = originOf(in.URL)
+	if err != nil {
+		return "", badRequest("url: %v: record a page served over http or https", err)
+	}
+	return origin, nil
+}
+
+func (r *recording) start(ctx context.Context, req *nativemsg.Request) (nativemsg.Reply, error) {
+	var in startRequest
+	if err := req.Decode(&in); err != nil {
+		return nativemsg.Reply{}, err
+	}
+	origin, err := in.check()
+	if err != nil {
+		return nativemsg.Reply{}, err
+	}
+	cfg, err := r.config()
+	if err != nil {
+		return nativemsg.Reply{}, err
+	}
+	out := startReply{Origin: origin}
+	var p *project
+	if in.Project != "" {
+		p, out.Project, err = r.useProject(in.Project, false)
+	} else {
+		p, out.Project, err = r.currentProject()
+	}
+	if err != nil {
+		return nativemsg.Reply{}, err
+	}
+	out.NeedsProject = p == nil
+	if p != nil {
+		out.App = appFor(p, origin)
+		out.NeedsApp = out.App == nil
+	}
+	db, err := r.database(ctx)
+	if err != nil {
+		return nativemsg.Reply{}, err
+	}
+	age, err := cfg.PruneUnsavedAfter()
+	if err != nil {
+		return nativemsg.Reply{}, badRequest("%v (in the user config or $TRAILPIN_RECORDING_PRUNEUNSAVEDAFTER)", err)
+	}
+	pruned, err := db.PruneUnsaved(ctx, age)
+	if err != nil {
+		return nativemsg.Reply{}, err
+	}
+	if pruned.Sessions > 0 {
+		r.s.Log.Info("pruned unsaved recordings", "sessions", pruned.Sessions, "interactions", pruned.Interactions, "screens", pruned.Screens, "olderThan", age)
+	}
+	ns := storage.NewSession{ID: in.Session, Title: in.Title, StartURL: in.URL,
+		Viewport: *in.Viewport, Locale: in.Locale, TimeZone: in.TimeZone}
+	if p != nil {
+		ns.ProjectDir = p.Dir
+	}
+	if out.App != nil {
+		ns.App = out.App.Name
+	}
+	sess, err := db.CreateSession(ctx, ns)
+	if err != nil {
+		return nativemsg.Reply{}, storageError(err)
+	}
+	out.Session = sess.ID
+	if out.LastSeq, err = db.LastSeq(ctx, sess.ID); err != nil {
+		return nativemsg.Reply{}, err
+	}
+	r.s.Log.Info("recording started", "session", sess.ID, "tab", *in.Tab, "lastSeq", out.LastSeq)
+	return nativemsg.Reply{Body: out}, nil
+}
+
+type sessionRequest struct {
+	Session string `json:"session"`
+}
+
+type resumeReply struct {
+	Session string `json:"session"`
+	LastSeq int64  `json:"lastSeq"`
+	Saved   bool   `json:"saved"`
+}
+
+func (r *recording) resume(ctx context.Context, req *nativemsg.Request) (nativemsg.Reply, error) {
+	var in sessionRequest
+	if err := req.Decode(&in); err != nil {
+		return nativemsg.Reply{}, err
+	}
+	if err := checkSessionID(in.Session); err != nil {
+		return nativemsg.Reply{}, err
+	}
+	db, err := r.database(ctx)
+	if err != nil {
+		return nativemsg.Reply{}, err
+	}
+	sess, err := db.Session(ctx, in.Session)
+	if err != nil {
+		return nativemsg.Reply{}, storageError(err)
+	}
+	last, err := db.LastSeq(ctx, in.Session)
+	if err != nil {
+		return nativemsg.Reply{}, err
+	}
+	r.s.Log.Info("recording resumed", "session", in.Session, "lastSeq", last)
+	return nativemsg.Reply{Body: resumeReply{Session: sess.ID, LastSeq: last, Saved: !sess.SavedAt.IsZero()}}, nil
+}
+
+type statusInfo struct {
+	Session      string      `json:"session"`
+	URL          string      `json:"url"`
+	StartedAt    int64       `json:"startedAt"`
+	UpdatedAt    int64       `json:"updatedAt"`
+	Interactions int         `json:"interactions"`
+	LastSeq      int64       `json:"lastSeq"`
+	Saved        bool        `json:"saved"`
+	Project      *projectRef `json:"project"`
+	App          *appRef     `json:"app"`
+}
+
+func (r *recording) status(ctx context.Context, req *nativemsg.Request) (nativemsg.Reply, error) {
+	var in sessionRequest
+	if err := req.Decode(&in); err != nil {
+		return nativemsg.Reply{}, err
+	}
+	if in.Session != "" {
+		if err := checkSessionID(in.Session); err != nil {
+			return nativemsg.Reply{}, err
+		}
+	}
+	cfg, err := r.config()
+	if err != nil {
+		return nativemsg.Reply{}, err
+	}
+	db, err := r.database(ctx)
+	if err != nil {
+		return nativemsg.Reply{}, err
+	}
+	var sess storage.Session
+	if in.Session != "" {
+		if sess, err = db.Session(ctx, in.Session); err != nil {
+			return nativemsg.Reply{}, storageError(err)
+		}
+	} else {
+		age, err := cfg.PruneUnsavedAfter()
+		if err != nil {
+			return nativemsg.Reply{}, badRequest("%v", err)
+		}
+		list, err := db.Sessions(ctx)
+		if err != nil {
+			return nativemsg.Reply{}, err
+		}
+		for _, s := range list {
+			if s.SavedAt.IsZero() && s.UpdatedAt.After(time.Now().Add(-age)) {
+				sess = s
+				break
+			}
+		}
+		if sess.ID == "" {
+			return nativemsg.Reply{Body: map[string]any{"recording": nil}}, nil
+		}
+	}
+	last, err := db.LastSeq(ctx, sess.ID)
+	if err != nil {
+		return nativemsg.Reply{}, err
+	}
+	info := statusInfo{Session: sess.ID, URL: sess.StartURL, StartedAt: millis(sess.CreatedAt),
+		UpdatedAt: millis(sess.UpdatedAt), Interactions: sess.Interactions, LastSeq: last, Saved: !sess.SavedAt.IsZero()}
+	if sess.ProjectDir != "" {
+		info.Project = r.projectRefFor(sess.ProjectDir)
+		if p, err := loadProject(sess.ProjectDir); err == nil && sess.App != "" {
+			if base, ok := p.Apps[sess.App]; ok {
+				info.App = &appRef{Name: sess.App, BaseURL: base}
+			}
+		}
+	}
+	return nativemsg.Reply{Body: map[string]any{"recording": info}}, nil
+}
+
+type interactionRequest struct {
+	Session     string          `json:"session"`
+	Interaction json.RawMessage `json:"interaction"`
+	Screen      json.RawMessage `json:"screen"`
+}
+
+type interactionReply struct {
+	Session string `json:"session"`
+	Seq     int64  `json:"seq"`
+	Added   bool   `json:"added"`
+}
+
+// checkInteraction checks the fields of an interaction. Its messages name
+// fields and never repeat a value.
+func checkInteraction(it *recorder.Interaction) error {
+	switch {
+	case it.Seq < 1:
+		return badRequest("interaction.seq %d: sequence numbers start at 1 in each session", it.Seq)
+	case it.Kind == "":
+		return badRequest("interaction %d: kind is missing", it.Seq)
+	case !interactionKinds[it.Kind]:
+		return badRequest("interaction %d: kind %q is not one this host records (see host/PROTOCOL.md, record.interaction)", it.Seq, truncate(string(it.Kind), 40))
+	case it.Screen != "" && !screenIDRule.MatchString(it.Screen):
+		return badRequest("interaction %d: screen id %q: use 1 to 64 letters, digits, '_', '.', ':' or '-'", it.Seq, truncate(it.Screen, 80))
+	case it.Ref != "" && !refRule.MatchString(it.Ref):
+		return badRequest("interaction %d: ref %q is not a page model ref such as e12", it.Seq, truncate(it.Ref, 80))
+	case it.Ref != "" && it.Screen == "":
+		return badRequest("interaction %d: ref is set without screen: name the screen the ref is in", it.Seq)
+	case it.Secret != "" && (it.Value != "" || it.PromptText != ""):
+		return badRequest("interaction %d: a secret field's value must never leave the page: send secret (the name) without value; nothing was stored", it.Seq)
+	case it.Secret != "" && !secretNameRule.MatchString(it.Secret):
+		return badRequest("interaction %d: secret name %q: use letters, digits, '_', '-' and '.'", it.Seq, truncate(it.Secret, 80))
+	}
+	return nil
+}
+
+// truncate shortens s for a message.
+func truncate(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n] + "…"
+}
+
+func (r *recording) interaction(ctx context.Context, req *nativemsg.Request) (nativemsg.Reply, error) {
+	var in interactionRequest
+	if err := req.Decode(&in); err != nil {
+		return nativemsg.Reply{}, err
+	}
+	if err := checkSessionID(in.Session); err != nil {
+		return nativemsg.Reply{}, err
+	}
+	if !present(in.Interaction) {
+		return nativemsg.Reply{}, badRequest("interaction is missing: send the recorded interaction")
+	}
+	var it recorder.Interaction
+	if err := json.Unmarshal(in.Interaction, &it); err != nil {
+		var te *json.UnmarshalTypeError
+		if errors.As(err, &te) && te.Field != "" {
+			return nativemsg.Reply{}, badRequest("interaction.%s must be a %s (host/PROTOCOL.md, record.interaction)", te.Field, te.Type)
+		}
+		return nativemsg.Reply{}, badRequest("interaction must be an object (host/PROTOCOL.md, record.interaction)")
+	}
+	if err := checkInteraction(&it); err != nil {
+		return nativemsg.Reply{}, err
+	}
+	var screen *recorder.Screen
+	if present(in.Screen) {
+		if it.Screen == "" {
+			return nativemsg.Reply{}, badRequest("interaction %d: screen is sent but interaction.screen does not name it: set interaction.screen to the screen's id", it.Seq)
+		}
+		var err error
+		if screen, err = decodeScreen(in.Screen, fmt.Sprintf("the screen of interaction %d", it.Seq)); err != nil {
+			return nativemsg.Reply{}, err
+		}
+	}
+	db, err := r.database(ctx)
+	if err != nil {
+		return nativemsg.Reply{}, err
+	}
+	_, st, err := r.sessionState(ctx, db, in.Session)
+	if err != nil {
+		return nativemsg.Reply{}, err
+	}
+	r.mu.Lock()
+	known, isKnown := st.screens[it.Screen]
+	r.mu.Unlock()
+	if it.Screen != "" && screen == nil && !isKnown {
+		return nativemsg.Reply{}, badRequest("interaction %d: screen %q was never received in this session: send the screen with the first interaction that names it (and again when re-sending that interaction)", it.Seq, it.Screen)
+	}
+	// A value typed into, or asserted on, a node the page model marks as
+	// secret must not be stored either.
+	if it.Value != "" && it.Ref != "" {
+		secret, err := r.isSecretNode(ctx, db, st, known, screen, it.Ref)
+		if err != nil {
+			return nativemsg.Reply{}, err
+		}
+		if secret {
+			return nativemsg.Reply{}, badRequest("interaction %d: %s on a secret field carries a value: send secret (the name) and no value; nothing was stored", it.Seq, it.Kind)
+		}
+	}
+	payload, err := json.Marshal(&it)
+	if err != nil {
+		return nativemsg.Reply{}, err
+	}
+	si := storage.Interaction{SessionID: in.Session, Seq: it.Seq, Kind: string(it.Kind), Payload: payload}
+	if isKnown {
+		si.Screen = known
+	}
+	added, err := db.AppendInteraction(ctx, si, screen)
+	if err != nil {
+		if errors.Is(err, storage.ErrInvalid) && screen != nil && isKnown {
+			return nativemsg.Reply{}, badRequest("interaction %d: screen %q was received before with other content: a screen id must always name the same capture", it.Seq, it.Screen)
+		}
+		return nativemsg.Reply{}, storageError(err)
+	}
+	if screen != nil && !isKnown {
+		h, err := db.InteractionScreen(ctx, in.Session, it.Seq)
+		if err != nil {
+			return nativemsg.Reply{}, err
+		}
+		r.mu.Lock()
+		st.screens[it.Screen] = h
+		st.secretRefs[h] = secretRefsOf(screen)
+		r.mu.Unlock()
+	}
+	return nativemsg.Reply{Body: interactionReply{Session: in.Session, Seq: it.Seq, Added: added}}, nil
+}
+
+// isSecretNode reports whether ref names a secret node of the screen sent
+// (screen) or stored (known).
+func (r *recording) isSecretNode(ctx context.Context, db *storage.DB, st *recSession, known storage.ScreenHash, screen *recorder.Screen, ref string) (bool, error) {
+	if screen != nil {
+		return secretRefsOf(screen)[ref], nil
+	}
+	r.mu.Lock()
+	refs, ok := st.secretRefs[known]
+	r.mu.Unlock()
+	if !ok {
+		s, err := db.Screen(ctx, known)
+		if err != nil {
+			return false, err
+		}
+		refs = secretRefsOf(s)
+		r.mu.Lock()
+		st.secretRefs[known] = refs
+		r.mu.Unlock()
+	}
+	return refs[ref], nil
+}
