@@ -10,6 +10,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/trailpin/trailpin/recorder"
 	"github.com/trailpin/trailpin/replay"
@@ -395,4 +396,34 @@ func loadShop10k(t testing.TB) *recorder.Screen {
 		t.Fatal(err)
 	}
 	return c.Screen
+}
+
+// TestHostRecordingPrunesUnsaved: starting a recording deletes the unsaved
+// ones idle for longer than recording.pruneUnsavedAfter, and a bad value of
+// it is refused with what to write.
+func TestHostRecordingPrunesUnsaved(t *testing.T) {
+	home := NewHostHome(t)
+	h := StartHostProc(t, home, "TRAILPIN_RECORDING_PRUNEUNSAVEDAFTER=1s")
+	h.MustRequest("record.start", recStart("r-old"))
+	sendInteraction(t, h, recInteractions("r-old")[0], true)
+	h.MustRequest("record.start", recStart("r-recent"))
+	if m := h.MustRequest("record.resume", map[string]any{"session": "r-old"}); m.Int("lastSeq") != 1 {
+		t.Fatalf("a recording idle for less than the limit is kept: got %v", m)
+	}
+	time.Sleep(1200 * time.Millisecond)
+	sendInteraction(t, h, recInteractions("r-recent")[0], true)
+	h.MustRequest("record.start", recStart("r-new"))
+	expectError(t, h.Request("record.resume", map[string]any{"session": "r-old"}), 5)
+	if m := h.MustRequest("record.resume", map[string]any{"session": "r-recent"}); m.Int("lastSeq") != 1 {
+		t.Fatalf("a recording active within the limit is kept: got %v", m)
+	}
+	if err := h.Close(); err != nil {
+		t.Fatal(err)
+	}
+
+	h = StartHostProc(t, home, "TRAILPIN_RECORDING_PRUNEUNSAVEDAFTER=10")
+	m := h.Request("record.start", recStart("r-other"))
+	if m.Type() != "error" || m.Int("code") != 5 || !strings.Contains(m.Str("message"), "recording.pruneUnsavedAfter") || !strings.Contains(m.Str("message"), "no unit") {
+		t.Fatalf("a prune age without a unit: got %v", m)
+	}
 }

@@ -133,3 +133,26 @@ func TestConfigErrors(t *testing.T) {
 		}
 	})
 }
+
+func TestUserConfigRecordingKeys(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "config.yaml")
+	for src, wantErr := range map[string]string{
+		"recording:\n  pruneUnsavedAfter: 72h\n": "",
+		"recording:\n  pruneUnsavedAfter: 10\n":  "no unit",
+		"recording:\n  pruneUnsaved: 72h\n":      "unknown key",
+		"recording:\n  pruneUnsavedAfter: -1h\n": "not longer than zero",
+		"recording: 72h\n":                       "must be a mapping",
+	} {
+		if err := os.WriteFile(file, []byte(src), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		_, err := readUserConfig(file)
+		switch {
+		case wantErr == "" && err != nil:
+			t.Errorf("%q: %v", src, err)
+		case wantErr != "" && (err == nil || !strings.Contains(err.Error(), wantErr)):
+			t.Errorf("%q: got %v, want an error saying %q", src, err, wantErr)
+		}
+	}
+}
