@@ -427,3 +427,52 @@ func TestHostRecordingPrunesUnsaved(t *testing.T) {
 		t.Fatalf("a prune age without a unit: got %v", m)
 	}
 }
+
+// TestHostRecordingRedactsConfiguredSecrets: a configured secret's value
+// typed into a field the page does not mark as secret (the extension cannot
+// know) is stored as its reference and recorded as the secret, so it
+// reaches neither the database nor the trail.
+func TestHostRecordingRedactsConfiguredSecrets(t *testing.T) {
+	home := NewHostHome(t)
+	dir := newProjectDir(t, home)
+	conf := "apps:\n  shop:\n    baseURL: " + recOrigin + "\ntrails:\n  dir: trails\nsecrets:\n  shop_password: null\n"
+	if err := os.WriteFile(filepath.Join(dir, "trailpin.yaml"), []byte(conf), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	h := StartHostProc(t, home, "TRAILPIN_SECRET_SHOP_PASSWORD="+recPassword)
+	session := "r-redact"
+	start := recStart(session)
+	start["project"] = dir
+	if m := h.MustRequest("record.start", start); m["needsApp"] != false {
+		t.Fatalf("record.start: got %v", m)
+	}
+	steps := recInteractions(session)
+	sendInteraction(t, h, steps[0], true)
+	// The person types the password into the username field.
+	typed := interactionStep(session, 2, map[string]any{"kind": "type", "url": recOrigin + "/login", "screen": "s1", "ref": "e5", "value": recPassword}, nil)
+	sendInteraction(t, h, typed, true)
+	sendInteraction(t, h, typed, false) // a re-send is still the same interaction
+	for _, s := range steps[2:] {
+		s.body["interaction"].(map[string]any)["seq"] = s.seq
+		sendInteraction(t, h, s, true)
+	}
+	stop := h.MustRequest("record.stop", recStop(session))
+	if got := stop["secrets"]; !reflect.DeepEqual(got, []any{"password", "shop_password"}) {
+		t.Errorf("record.stop: secrets %v, want password and shop_password", got)
+	}
+	saved := h.MustRequest("record.save", map[string]any{"session": session, "title": "Log in"})
+	exp := h.MustRequest("trail.export", map[string]any{"trail": saved.Str("trail")})
+	file, err := os.ReadFile(exp.Str("path"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Contains(file, []byte("text: '${secret:shop_password}'")) {
+		t.Errorf("the typed secret is not recorded as its reference:\n%s", file)
+	}
+	if err := h.Close(); err != nil {
+		t.Fatal(err)
+	}
+	CheckNoSecretLeaks(t, recPassword, append(LeakDatabase(home.DBPath()),
+		LeakFile(exp.Str("path")), LeakFile(filepath.Join(home.DataDir(), "host.log")),
+		LeakBytes("host stderr", h.Stderr()), LeakBytes("host replies", h.Received.Bytes()))...)
+}

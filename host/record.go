@@ -5,13 +5,16 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"os"
 	"regexp"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/trailpin/trailpin/host/nativemsg"
 	"github.com/trailpin/trailpin/recorder"
 	"github.com/trailpin/trailpin/replay"
+	"github.com/trailpin/trailpin/replay/secrets"
 	"github.com/trailpin/trailpin/storage"
 )
 
@@ -62,6 +65,13 @@ type recording struct {
 	mu   sync.Mutex
 	db   *storage.DB
 	sess map[string]*recSession
+	// redact is the storage redactor of the secrets of the projects this
+	// process has loaded: the last line of defence, should a secret's value
+	// reach an interaction, a screen or a trail anyway.
+	redact atomic.Pointer[storage.Redactor]
+	// secretValues are those secrets' values, by name, and the users'
+	// passwords by "credentials.<user>.password".
+	secretValues map[string]string
 }
 
 // A recSession is what this process knows about one session.
@@ -76,7 +86,7 @@ type recSession struct {
 }
 
 func registerRecording(srv *nativemsg.Server, s *nativeSession) *recording {
-	r := &recording{s: s, sess: map[string]*recSession{}}
+	r := &recording{s: s, sess: map[string]*recSession{}, secretValues: map[string]string{}}
 	srv.Handle(typeRecordStart, r.start)
 	srv.Handle(typeRecordInteraction, r.interaction)
 	srv.Handle(typeRecordResume, r.resume)
@@ -127,7 +137,12 @@ func (r *recording) database(ctx context.Context) (*storage.DB, error) {
 	if err != nil {
 		return nil, err
 	}
-	db, err := storage.Open(ctx, cfg.DBPath())
+	db, err := storage.Open(ctx, cfg.DBPath(), storage.WithRedactor(func(b []byte) []byte {
+		if f := r.redact.Load(); f != nil {
+			return (*f)(b)
+		}
+		return b
+	}))
 	if err != nil {
 		return nil, fmt.Errorf("opening the database: %w", err)
 	}
@@ -248,4 +263,39 @@ func millis(t time.Time) int64 {
 		return 0
 	}
 	return t.UnixMilli()
+}
+
+// learnSecrets adds the values of p's secrets and user passwords that this
+// process can read (from the environment Chrome started it with, or
+// trailpin.yaml) to what storage redacts, and returns them.
+func (r *recording) learnSecrets(p *project) []string {
+	res := secrets.NewResolver(p.Secrets, os.Getenv)
+	found := map[string]string{}
+	for name := range p.Secrets.Secrets {
+		if v, err := res.Secret(name); err == nil && v != "" {
+			found[name] = v
+		}
+	}
+	for user := range p.Secrets.Credentials {
+		if v, err := res.User(user, "password"); err == nil && v != "" {
+			found["credentials."+user+".password"] = v
+		}
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	changed := false
+	for name, v := range found {
+		if r.secretValues[name] != v {
+			r.secretValues[name], changed = v, true
+		}
+	}
+	if changed {
+		f := storage.SecretRedactor(r.secretValues)
+		r.redact.Store(&f)
+	}
+	values := make([]string, 0, len(found))
+	for _, v := range found {
+		values = append(values, v)
+	}
+	return values
 }

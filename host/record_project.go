@@ -46,6 +46,7 @@ func (r *recording) useProject(dir string, create bool) (*project, *projectRef, 
 	if err != nil {
 		return nil, nil, badRequest("%v", err)
 	}
+	r.learnSecrets(p)
 	r.s.Log.Info("project chosen", "project", entry.Name)
 	return p, &projectRef{Dir: entry.Dir, Name: entry.Name}, nil
 }
@@ -64,6 +65,7 @@ func (r *recording) currentProject() (*project, *projectRef, error) {
 	case err != nil:
 		return nil, nil, badRequest("%v", err)
 	}
+	r.learnSecrets(p)
 	return p, r.projectRefFor(p.Dir), nil
 }
 

@@ -47,6 +47,7 @@ func (r *recording) build(ctx context.Context, db *storage.DB, sess storage.Sess
 		if lerr != nil {
 			return nil, badRequest("the recording's project: %v", lerr)
 		}
+		r.learnSecrets(p)
 		b.project, b.projRef = p, r.projectRefFor(p.Dir)
 	} else if b.project, b.projRef, err = r.currentProject(); err != nil {
 		return nil, err
@@ -68,6 +69,7 @@ func (r *recording) build(ctx context.Context, db *storage.DB, sess storage.Sess
 		if err := json.Unmarshal(in.Payload, &rec.Interaction); err != nil {
 			return nil, fmt.Errorf("interaction %d as stored does not read back: %w", in.Seq, err)
 		}
+		r.unredact(&rec.Interaction)
 		if !in.Screen.IsZero() {
 			s, ok := screens[in.Screen]
 			if !ok {
@@ -84,7 +86,13 @@ func (r *recording) build(ctx context.Context, db *storage.DB, sess storage.Sess
 	if b.app != nil {
 		base = b.app.BaseURL
 	}
-	b.trail, err = recorder.BuildSteps(recs, final, recorder.BuildOptions{BaseURL: base})
+	// A configured secret's value typed into a field the page does not
+	// mark as secret is written as a reference too.
+	var sensitive []string
+	if b.project != nil {
+		sensitive = r.learnSecrets(b.project)
+	}
+	b.trail, err = recorder.BuildSteps(recs, final, recorder.BuildOptions{BaseURL: base, Sensitive: sensitive})
 	var fe *recorder.ForeignOriginError
 	switch {
 	case errors.Is(err, recorder.ErrNoSteps):
@@ -546,10 +554,10 @@ func (r *recording) export(ctx context.Context, req *nativemsg.Request) (nativem
 		}
 	}
 	dir := p.trailsDir()
-	plan, err := planExport(ctx, db, v.Slug, dir, nil)
+	plan, err := planExport(ctx, db, v.Slug, dir, r.learnSecrets(p))
 	var he *handEditedError
 	switch {
-	case errors.As(err, &he):
+	case errors.As(err, &he), errors.As(err, new(*recorder.SecretInTrailError)):
 		return nativemsg.Reply{}, badRequest("%v", err)
 	case err != nil:
 		return nativemsg.Reply{}, storageError(err)
@@ -564,4 +572,24 @@ func (r *recording) export(ctx context.Context, req *nativemsg.Request) (nativem
 	}
 	r.s.Log.Info("trail exported", "trail", v.Slug, "version", v.Version, "unchanged", plan.unchanged)
 	return nativemsg.Reply{Body: map[string]any{"trail": v.Slug, "version": v.Version, "path": plan.path, "unchanged": plan.unchanged}}, nil
+}
+
+// unredact turns a typed value that storage redacted (a configured secret's
+// value, stored as its ${secret:NAME}) back into what the extension sends for
+// a secret field, so the trail references the secret instead of typing the
+// reference's text.
+func (r *recording) unredact(it *recorder.Interaction) {
+	if it.Kind != recorder.InteractType || it.Secret != "" || !strings.HasPrefix(it.Value, "${secret:") {
+		return
+	}
+	refs, err := recorder.ParseRefs(it.Value)
+	if err != nil || len(refs) != 1 || refs[0].String() != it.Value {
+		return
+	}
+	r.mu.Lock()
+	_, known := r.secretValues[refs[0].Name]
+	r.mu.Unlock()
+	if known && !strings.HasPrefix(refs[0].Name, "credentials.") {
+		it.Secret, it.Value = refs[0].Name, ""
+	}
 }
