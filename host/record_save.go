@@ -348,21 +348,7 @@ func applyEdits(t *recorder.BuiltTrail, intents, secrets map[string]string) ([]s
 		}
 		names[old] = name
 	}
-	ref := func(name string) string { return recorder.Ref{Kind: recorder.RefSecret, Name: name}.String() }
-	rename := func(s string) string {
-		// Through placeholders, so that a→b and b→c do not make a→c.
-		var to []string
-		for old, name := range names {
-			if old != name && strings.Contains(s, ref(old)) {
-				s = strings.ReplaceAll(s, ref(old), fmt.Sprintf("\x00%d\x00", len(to)))
-				to = append(to, ref(name))
-			}
-		}
-		for i, r := range to {
-			s = strings.ReplaceAll(s, fmt.Sprintf("\x00%d\x00", i), r)
-		}
-		return s
-	}
+	rename := func(s string) string { return renameSecretRefs(s, names) }
 	for i := range t.Steps {
 		for j, a := range t.Steps[i].Actions {
 			switch a := a.(type) {
@@ -592,4 +578,34 @@ func (r *recording) unredact(it *recorder.Interaction) {
 	if known && !strings.HasPrefix(refs[0].Name, "credentials.") {
 		it.Secret, it.Value = refs[0].Name, ""
 	}
+}
+
+// renameSecretRefs rewrites each ${secret:OLD} in s as ${secret:NEW} by
+// names, leaving escaped literals ($${…}) and other text alone.
+func renameSecretRefs(s string, names map[string]string) string {
+	const open = "${secret:"
+	var b strings.Builder
+	for i := 0; i < len(s); {
+		switch {
+		case strings.HasPrefix(s[i:], "$${"):
+			b.WriteString("$${")
+			i += 3
+		case strings.HasPrefix(s[i:], open):
+			end := strings.IndexByte(s[i+len(open):], '}')
+			if end < 0 {
+				b.WriteString(s[i:])
+				return b.String()
+			}
+			name := s[i+len(open) : i+len(open)+end]
+			if to, ok := names[name]; ok {
+				name = to
+			}
+			b.WriteString(open + name + "}")
+			i += len(open) + end + 1
+		default:
+			b.WriteByte(s[i])
+			i++
+		}
+	}
+	return b.String()
 }
