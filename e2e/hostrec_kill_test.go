@@ -45,7 +45,17 @@ type extensionSim struct {
 
 func (e *extensionSim) connect() {
 	e.h = StartHostProc(e.t, e.home)
-	e.h.MustRequest("hello", map[string]any{"protocol": 1, "version": "test"})
+	hello := e.h.MustRequest("hello", map[string]any{"protocol": 1, "version": "test"})
+	types := map[string]bool{}
+	for _, t := range hello["types"].([]any) {
+		types[t.(string)] = true
+	}
+	for _, want := range []string{"record.start", "record.interaction", "record.resume", "record.status", "record.stop",
+		"record.save", "record.discard", "trail.export", "project.list", "project.set", "project.addApp"} {
+		if !types[want] {
+			e.t.Fatalf("hello does not list %s: %v", want, hello["types"])
+		}
+	}
 }
 
 // crash kills the host, checks the database survived, and reconnects:
