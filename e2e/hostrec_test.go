@@ -70,6 +70,10 @@ func TestHostRecordingSession(t *testing.T) {
 		t.Fatalf("record.start: got %v", m)
 	}
 	chooseProject(t, h, dir)
+	list := h.MustRequest("project.list", nil)
+	if want := []any{map[string]any{"dir": dir, "name": "shop"}}; !reflect.DeepEqual(list["projects"], want) || list["current"] != "shop" {
+		t.Fatalf("project.list: got %v", list)
+	}
 
 	steps := recInteractions(session)
 	for _, s := range steps[:3] {
