@@ -1,32 +1,47 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/spf13/cobra"
 
+	"github.com/trailpin/trailpin/recorder"
 	"github.com/trailpin/trailpin/replay"
+	"github.com/trailpin/trailpin/replay/report"
 	"github.com/trailpin/trailpin/replay/secrets"
 )
 
-// newReplayCmd is a thin `host replay` over the engine: it selects the
-// trails, starts (or attaches to) a browser, replays the trails one after
-// another and prints a plain line per step. Workers, retries, the circuit
-// breaker, reports and the database build on the same calls.
+// Output formats of `host replay`.
+const (
+	// formatText: progress on standard error, the summary on standard
+	// output.
+	formatText = "text"
+	// formatStatus: status lines (DESIGN §8) on standard output; progress
+	// and the summary on standard error.
+	formatStatus = "status"
+)
+
 func newReplayCmd(e *env) *cobra.Command {
 	var o replayFlags
 	cmd := &cobra.Command{
-		Use:   "replay [--headless] [--base-url URL] [--param NAME=VALUE]… FILE|DIR…",
-		Short: "Replay trails in Chromium and report every step",
-		Long: "replay runs trail files (or every *.trail.yaml under a folder) one after another, each in a\n" +
-			"fresh browser context, and prints a line per step and per trail.\n\n" +
+		Use:   "replay [--headless] [flags] FILE|DIR|TRAIL…",
+		Short: "Replay trails in Chromium and report every failure with its cause",
+		Long: "replay runs trail files, folders of *.trail.yaml files and trails saved in the database\n" +
+			"(by slug or title), each in a fresh browser context, and reports every step.\n\n" +
 			"Paths in a trail are relative to its app's origin: --base-url, else apps.<app>.baseURL of\n" +
 			"trailpin.yaml. Secrets come from TRAILPIN_SECRET_<NAME> and TRAILPIN_USER_<NAME>_<FIELD>,\n" +
-			"then from the project config.\n\n" + replay.ExitCodesHelp,
+			"then from the project config.\n\n" +
+			"Progress goes to standard error: redrawn in place on a terminal, plain lines otherwise.\n" +
+			"A trace page per failing trail goes to <results>/<trail-slug>/trace.md. Runs and step\n" +
+			"results are stored in the database, except with CI set, where only --db (or TRAILPIN_DB)\n" +
+			"stores them.\n\n" + replay.ExitCodesHelp,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			err := replayTrails(cmd, e, o, args)
 			if err == nil {
@@ -45,6 +60,14 @@ func newReplayCmd(e *env) *cobra.Command {
 	f.StringVar(&o.browserURL, "browser-url", "", "attach to a running browser by its DevTools URL (ws://host:port/devtools/browser/…) instead of starting one")
 	f.StringVar(&o.baseURL, "base-url", "", "the origin trail paths are relative to (default: apps.<app>.baseURL of trailpin.yaml)")
 	f.StringArrayVar(&o.params, "param", nil, "override a trail param: --param coupon=WINTER (repeatable)")
+	f.IntVar(&o.workers, "workers", 1, "trails to replay at once, each in its own browser context")
+	f.StringVar(&o.shard, "shard", "", "replay only shard i of n of the trails (i/n, e.g. 2/3), to split a suite across CI machines")
+	f.StringVar(&o.grep, "grep", "", "replay only the trails whose title matches this regular expression")
+	f.IntVar(&o.retries, "retries", 0, "replay a failed trail up to N more times; a later pass is reported as flaky")
+	f.StringVar(&o.format, "format", formatText, "output on standard output: text (a summary) or status (status lines, DESIGN §8)")
+	f.StringVar(&o.junit, "junit", "", "write a JUnit XML report to this file")
+	f.StringVar(&o.trace, "trace", "", "trace pages to keep: on, off or retain-on-failure (default: trace in trailpin.yaml, else retain-on-failure)")
+	f.StringVar(&o.results, "results", report.DefaultResultsDir, "folder for trace pages and screenshots")
 	return cmd
 }
 
@@ -53,95 +76,246 @@ type replayFlags struct {
 	chrome, browserURL string
 	baseURL            string
 	params             []string
+	workers, retries   int
+	shard, grep        string
+	format, junit      string
+	trace, results     string
 }
 
-// replayTrails selects the trails, starts the browser and replays them.
+// replaySetup is everything a run needs, checked before a browser starts.
+type replaySetup struct {
+	opts   replay.Options
+	apps   map[string]string
+	suite  []replay.SuiteTrail
+	trace  report.TraceMode
+	redact report.Redactor
+	store  *runStore // nil: runs are not stored
+}
+
+// replayTrails checks the command line, selects the trails, starts the
+// browser and runs the suite.
 func replayTrails(cmd *cobra.Command, e *env, o replayFlags, args []string) error {
-	if len(args) == 0 {
-		return replay.UsageError(errors.New("give trail files or folders to replay: host replay trails/"))
-	}
-	params, err := parseParams(o.params)
-	if err != nil {
-		return replay.UsageError(err)
-	}
-	cfg, err := e.config(cmd)
-	if err != nil {
-		return replay.UsageError(err)
-	}
-	opts := replay.Options{Params: params, Lookup: replay.EnvLookup(e.getenv)}
-	apps := map[string]string{}
-	if p := cfg.Project; p != nil {
-		apps = p.Apps
-		opts.ActionTimeout, opts.TrailTimeout = p.Replay.ActionTimeout, p.Replay.TrailTimeout
-		opts.Lookup = secrets.NewResolver(p.Secrets, e.getenv).Lookup
-	}
-	suite, err := replay.SelectTrails(replay.SuiteOptions{Args: args})
+	s, err := setupReplay(cmd, e, o, args)
 	if err != nil {
 		return err
+	}
+	defer s.close()
+	if len(s.suite) == 0 {
+		// A shard that got no trail passes: the other machines have them.
+		fmt.Fprintf(e.stderr, "shard %s holds none of the selected trails; nothing to replay\n", o.shard)
+		run := report.Run{Started: time.Now()}
+		return finishReports(e, o, s, run)
 	}
 	browser, err := replay.StartBrowser(cmd.Context(), replay.BrowserOptions{RemoteURL: o.browserURL, ExecPath: o.chrome, Headless: o.headless})
 	if err != nil {
 		return replay.EnvironmentError(fmt.Errorf("%w (install Chromium, or give --chrome, CHROME_PATH or --browser-url)", err))
 	}
 	defer browser.Close()
+	return runSuite(cmd.Context(), e, o, s, browser)
+}
 
-	failed := 0
-	for _, st := range suite {
-		trailOpts := opts
-		trailOpts.BaseURL = o.baseURL
-		if trailOpts.BaseURL == "" {
-			trailOpts.BaseURL = apps[st.Trail.App]
-		}
-		trailOpts.Slug = st.Slug
-		trailOpts.OnStep = func(s replay.StepResult) { printStep(e.stdout, st.Slug, s) }
-		res := replay.RunTrail(cmd.Context(), browser, st.Trail, trailOpts)
-		printTrail(e.stdout, res)
-		if res.Status != replay.StatusPassed {
-			failed++
+// setupReplay reads the flags, the config and the trails; every problem
+// here is a usage error, except opening the database.
+func setupReplay(cmd *cobra.Command, e *env, o replayFlags, args []string) (*replaySetup, error) {
+	if len(args) == 0 {
+		return nil, replay.UsageError(errors.New("give trail files, folders or names to replay: host replay trails/"))
+	}
+	switch {
+	case o.workers < 1:
+		return nil, replay.UsageError(fmt.Errorf("--workers %d: replay at least 1 trail at a time", o.workers))
+	case o.retries < 0:
+		return nil, replay.UsageError(fmt.Errorf("--retries %d: give 0 (no retry) or more", o.retries))
+	case o.format != formatText && o.format != formatStatus:
+		return nil, replay.UsageError(fmt.Errorf("--format %q: use text or status", o.format))
+	case o.results == "":
+		return nil, replay.UsageError(errors.New("--results needs a folder"))
+	}
+	params, err := parseParams(o.params)
+	if err != nil {
+		return nil, replay.UsageError(err)
+	}
+	cfg, err := e.config(cmd)
+	if err != nil {
+		return nil, replay.UsageError(err)
+	}
+	s := &replaySetup{apps: map[string]string{}}
+	s.opts = replay.Options{Params: params, Lookup: replay.EnvLookup(e.getenv)}
+	traceFlag := o.trace
+	if p := cfg.Project; p != nil {
+		s.apps = p.Apps
+		s.opts.ActionTimeout, s.opts.TrailTimeout = p.Replay.ActionTimeout, p.Replay.TrailTimeout
+		s.opts.Lookup = secrets.NewResolver(p.Secrets, e.getenv).Lookup
+		if traceFlag == "" {
+			traceFlag = p.Trace
 		}
 	}
-	fmt.Fprintf(e.stdout, "%d passed, %d failed\n", len(suite)-failed, failed)
-	if code := replay.RunExitCode(false, failed > 0); code != replay.ExitPassed {
+	if s.trace, err = report.ParseTraceMode(traceFlag); err != nil {
+		return nil, replay.UsageError(err)
+	}
+	if s.store, err = openRunStore(cmd, e, cfg, args); err != nil {
+		return nil, err
+	}
+	sopts := replay.SuiteOptions{Args: args, Grep: o.grep, Shard: o.shard}
+	if s.store != nil {
+		// Trail names are looked up where runs are stored: with CI set and
+		// no --db, only files and folders can be given.
+		sopts.Lookup = s.store.lookup(cmd.Context())
+	}
+	if s.suite, err = replay.SelectTrails(sopts); err != nil {
+		s.close()
+		return nil, err
+	}
+	s.redact = secretRedactor(s.suite, s.opts)
+	return s, nil
+}
+
+func (s *replaySetup) close() {
+	if s.store != nil {
+		s.store.close()
+	}
+}
+
+// runSuite replays the suite in browser and writes every report.
+func runSuite(ctx context.Context, e *env, o replayFlags, s *replaySetup, browser *replay.Browser) error {
+	run := report.Run{Started: time.Now(), Traces: map[string]string{}}
+	term := writesToTerminal(e.stderr)
+	progress := report.NewProgress(e.stderr, len(s.suite), report.WithTerminal(term), report.WithRedactor(s.redact))
+	defer progress.Close()
+	var status *report.StatusWriter
+	if o.format == formatStatus {
+		status = report.NewStatusWriter(e.stdout, report.WithRedactor(s.redact))
+	}
+	if s.store != nil {
+		s.store.start(ctx, e)
+	}
+	var writeErr firstError
+	var tracesMu sync.Mutex
+	r := &suiteRunner{
+		workers: o.workers, retries: o.retries, now: time.Now,
+		attempt: func(ctx context.Context, st replay.SuiteTrail, n int) *replay.TrailResult {
+			opts := s.opts
+			opts.BaseURL = o.baseURL
+			if opts.BaseURL == "" {
+				opts.BaseURL = s.apps[st.Trail.App]
+			}
+			opts.Slug, opts.Attempt = st.Slug, n
+			steps := st.Trail.Steps
+			if len(steps) > 0 {
+				progress.StepStarted(st.Slug, 1, steps[0].Intent)
+			}
+			opts.OnStep = func(sr replay.StepResult) {
+				if sr.Index < len(steps) && sr.Status == replay.StatusPassed {
+					progress.StepStarted(st.Slug, sr.Index+1, steps[sr.Index].Intent)
+				}
+			}
+			return replay.RunTrail(ctx, browser, st.Trail, opts)
+		},
+		started: func(st replay.SuiteTrail, n int) {
+			progress.TrailStarted(st.Slug, st.Trail.Title, n, len(st.Trail.Steps))
+		},
+		attemptDone: func(res replay.TrailResult, willRetry bool) {
+			if status != nil {
+				writeErr.set(status.Trail(res))
+			}
+			if willRetry {
+				progress.AttemptFailed(res)
+			}
+		},
+		finished: func(i int, t report.TrailRun) {
+			trace, err := keepTrace(o.results, s.trace, t, s.redact)
+			if err != nil {
+				writeErr.set(replay.EnvironmentError(err))
+			}
+			if trace != "" {
+				tracesMu.Lock()
+				run.Traces[t.Slug()] = trace
+				tracesMu.Unlock()
+			}
+			if s.store != nil {
+				s.store.trail(ctx, e, t, s.suite[i], trace)
+			}
+			progress.TrailFinished(t)
+		},
+	}
+	run.Trails, run.Stopped = r.run(ctx, s.suite)
+	run.Duration = time.Since(run.Started)
+	progress.Close()
+	if status != nil {
+		writeErr.set(status.Done(run))
+	}
+	if s.store != nil {
+		s.store.finish(e, run, ctx.Err() != nil)
+	}
+	err := finishReports(e, o, s, run)
+	if werr := writeErr.get(); werr != nil {
+		return werr
+	}
+	return err
+}
+
+// finishReports writes the JUnit file and the summary, and returns the
+// run's exit code as an error.
+func finishReports(e *env, o replayFlags, s *replaySetup, run report.Run) error {
+	if o.junit != "" {
+		if err := report.WriteJUnitFile(o.junit, run, report.WithRedactor(s.redact)); err != nil {
+			return replay.EnvironmentError(fmt.Errorf("%w (give --junit a file in a folder you can write to)", err))
+		}
+	}
+	out := e.stdout
+	if o.format == formatStatus {
+		out = e.stderr
+	}
+	if err := report.WriteSummary(out, run, report.WithRedactor(s.redact)); err != nil {
+		return replay.EnvironmentError(err)
+	}
+	if code := run.ExitCode(); code != replay.ExitPassed {
 		return &replay.ExitError{Code: code}
 	}
 	return nil
 }
 
-// printStep writes one plain line per step as it ends.
-func printStep(w io.Writer, slug string, s replay.StepResult) {
-	fmt.Fprintf(w, "%-4s %s-%d  %s  (%s)\n", statusWord(s.Status), slug, s.Index, s.Intent, s.Duration.Round(10*time.Millisecond))
-}
-
-// printTrail writes the trail's outcome and, for a failure, its class and
-// where to look.
-func printTrail(w io.Writer, r *replay.TrailResult) {
-	fmt.Fprintf(w, "%-4s %s  %s  (%s)\n", statusWord(r.Status), r.Slug, r.Title, r.Duration.Round(10*time.Millisecond))
-	if r.Status == replay.StatusPassed {
-		return
+// keepTrace writes the trail's trace page when the mode keeps it, and
+// removes a page an earlier run left otherwise. It returns the page's path
+// ("" when none).
+func keepTrace(results string, mode report.TraceMode, t report.TrailRun, redact report.Redactor) (string, error) {
+	if t.Status() == replay.StatusSkipped {
+		return "", nil
 	}
-	where := r.File
-	if r.Line > 0 {
-		where = fmt.Sprintf("%s:%d", r.File, r.Line)
-	}
-	fmt.Fprintf(w, "     %s at %s: %s\n", r.Class, where, r.Error)
-	if r.Expected != "" || r.Actual != "" {
-		fmt.Fprintf(w, "     expected %q, actual %q\n", r.Expected, r.Actual)
-	}
-	if r.Failure != nil {
-		for _, c := range r.Failure.Closest {
-			fmt.Fprintf(w, "     closest: %s (%.2f: %s)\n", c.Line, c.Score, c.Why)
+	if !mode.Keep(t) {
+		if err := report.RemoveTrace(results, t.Slug()); err != nil {
+			return "", fmt.Errorf("removing the old trace page of %s: %w", t.Slug(), err)
 		}
+		return "", nil
 	}
+	path, err := report.WriteTrace(results, t, redact)
+	if err != nil {
+		return "", fmt.Errorf("%w (give --results a folder you can write to)", err)
+	}
+	return path, nil
 }
 
-func statusWord(s replay.Status) string {
-	switch s {
-	case replay.StatusPassed:
-		return "PASS"
-	case replay.StatusFailed:
-		return "FAIL"
+// secretRedactor replaces every secret value the suite's trails can reach
+// in report text. The engine already redacts its results; this guards the
+// text the reports add (titles, files, the run's own messages).
+func secretRedactor(suite []replay.SuiteTrail, opts replay.Options) report.Redactor {
+	trails := make([]*recorder.Trail, len(suite))
+	for i, st := range suite {
+		trails[i] = st.Trail
 	}
-	return "SKIP"
+	return replay.SecretRedactor(trails, opts)
+}
+
+// writesToTerminal reports whether w is a terminal, where progress is
+// redrawn in place.
+func writesToTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	return ok && isTerminal(f)
+}
+
+// isCI reports whether the process runs in CI: every CI service sets CI.
+func isCI(e *env) bool {
+	v := strings.ToLower(strings.TrimSpace(e.getenv("CI")))
+	return v != "" && v != "0" && v != "false"
 }
 
 // parseParams reads --param NAME=VALUE flags.
@@ -155,4 +329,27 @@ func parseParams(flags []string) (map[string]string, error) {
 		out[name] = value
 	}
 	return out, nil
+}
+
+// firstError keeps the first error several workers report.
+type firstError struct {
+	mu  sync.Mutex
+	err error
+}
+
+func (f *firstError) set(err error) {
+	if err == nil {
+		return
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.err == nil {
+		f.err = err
+	}
+}
+
+func (f *firstError) get() error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.err
 }

@@ -4,6 +4,8 @@ import (
 	"reflect"
 	"slices"
 	"strings"
+
+	"github.com/trailpin/trailpin/recorder"
 )
 
 // redactedText stands in for a secret value in every result string.
@@ -92,4 +94,26 @@ func (r *redactor) walk(v reflect.Value) {
 			}
 		}
 	}
+}
+
+// SecretRedactor returns a function that replaces, in any text, the value
+// of every secret the trails refer to that opts can provide, as the engine
+// redacts its results; nil when there is none. Reports apply it to the
+// text they add around results (titles, file names, the run's messages).
+func SecretRedactor(trails []*recorder.Trail, opts Options) func(string) string {
+	opts = opts.withDefaults()
+	var secrets []string
+	for _, t := range trails {
+		v := newValues(t, opts.Params, opts.Lookup)
+		for _, ref := range t.References() {
+			if value, err := v.ref(ref); err == nil && ref.IsSecret() && value != "" {
+				secrets = append(secrets, value)
+			}
+		}
+	}
+	r := newRedactor(secrets)
+	if r == nil {
+		return nil
+	}
+	return r.text
 }

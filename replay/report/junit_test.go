@@ -203,3 +203,21 @@ func TestWriteJUnitFile(t *testing.T) {
 		t.Errorf("the report folder holds %d files, want only junit.xml (no temporary file left)", len(entries))
 	}
 }
+
+// TestJUnitRedactorKeepsTimes: redacting a run keeps its times, which
+// have no exported fields to copy one by one.
+func TestJUnitRedactorKeepsTimes(t *testing.T) {
+	start := time.Date(2026, 12, 1, 17, 0, 0, 123e6, time.UTC)
+	run := Run{Started: start, Duration: time.Second, Trails: []TrailRun{{Attempts: []replay.TrailResult{
+		{Slug: "a", Title: "A hunter2", Attempt: 1, Status: replay.StatusPassed, Started: start, Duration: time.Second},
+	}}}}
+	var b strings.Builder
+	if err := WriteJUnit(&b, run, WithRedactor(strings.NewReplacer("hunter2", "[secret]").Replace)); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{`name="A [secret]"`, `timestamp="2026-12-01T17:00:00.123Z"`} {
+		if strings.Count(b.String(), want) == 0 {
+			t.Errorf("JUnit lacks %s:\n%s", want, b.String())
+		}
+	}
+}

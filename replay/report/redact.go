@@ -22,6 +22,9 @@ func redactValue(dst, src reflect.Value, r Redactor) {
 	case reflect.String:
 		dst.SetString(r(src.String()))
 	case reflect.Struct:
+		// Copy the whole value first: a struct with unexported fields
+		// (time.Time) keeps them, and the exported ones are redacted below.
+		dst.Set(src)
 		for i := range src.NumField() {
 			if dst.Field(i).CanSet() {
 				redactValue(dst.Field(i), src.Field(i), r)

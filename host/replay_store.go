@@ -1,0 +1,169 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"sync"
+
+	"github.com/spf13/cobra"
+
+	"github.com/trailpin/trailpin/recorder"
+	"github.com/trailpin/trailpin/replay"
+	"github.com/trailpin/trailpin/replay/report"
+	"github.com/trailpin/trailpin/storage"
+)
+
+// A runStore records a replay run and its trail and step results in the
+// database. Storing is a record for later, never the verdict: a write that
+// fails is reported once on standard error and the run goes on.
+type runStore struct {
+	db    *storage.DB
+	path  string
+	args  []string
+	mu    sync.Mutex
+	runID int64
+	// fromDB maps a trail loaded from the database to its id and version.
+	fromDB map[*recorder.Trail]storage.TrailVersion
+	warned bool
+}
+
+// dbGiven reports whether this invocation names a database itself (--db
+// or TRAILPIN_DB) rather than using the default one.
+func dbGiven(cmd *cobra.Command, e *env) bool {
+	if f := cmd.Flag("db"); f != nil && f.Changed {
+		return true
+	}
+	return e.getenv("TRAILPIN_DB") != ""
+}
+
+// openRunStore opens the database runs are stored in: the configured one
+// when run locally; with CI set, only one given with --db (or
+// TRAILPIN_DB), so a CI job leaves nothing behind but its reports. nil
+// means runs are not stored.
+func openRunStore(cmd *cobra.Command, e *env, cfg *config, args []string) (*runStore, error) {
+	if isCI(e) && !dbGiven(cmd, e) {
+		return nil, nil
+	}
+	path := cfg.DBPath()
+	db, err := storage.Open(cmd.Context(), path)
+	if err != nil {
+		return nil, replay.EnvironmentError(fmt.Errorf("opening the database %s to store the run: %w (give --db a file you can write to)", path, err))
+	}
+	return &runStore{db: db, path: path, args: args, fromDB: map[*recorder.Trail]storage.TrailVersion{}}, nil
+}
+
+// dbLookup finds a trail saved in db by its slug, number or title.
+func dbLookup(ctx context.Context, db *storage.DB, seen func(*recorder.Trail, storage.TrailVersion)) func(string) (*recorder.Trail, error) {
+	return func(name string) (*recorder.Trail, error) {
+		tv, err := db.Trail(ctx, name)
+		if err != nil {
+			return nil, err
+		}
+		t, err := recorder.LoadTrail("", tv.Content)
+		if err != nil {
+			return nil, fmt.Errorf("version %d of trail %q does not load: %w", tv.Version, tv.Slug, err)
+		}
+		if seen != nil {
+			seen(t, tv)
+		}
+		return t, nil
+	}
+}
+
+func (s *runStore) lookup(ctx context.Context) func(string) (*recorder.Trail, error) {
+	return dbLookup(ctx, s.db, func(t *recorder.Trail, tv storage.TrailVersion) {
+		s.mu.Lock()
+		s.fromDB[t] = tv
+		s.mu.Unlock()
+	})
+}
+
+func (s *runStore) warn(e *env, err error) {
+	if err == nil {
+		return
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if !s.warned {
+		fmt.Fprintf(e.stderr, "host: the run is not fully stored in %s: %v\n", s.path, err)
+		s.warned = true
+	}
+}
+
+// start records the run's start.
+func (s *runStore) start(ctx context.Context, e *env) {
+	r, err := s.db.StartRun(ctx, storage.NewRun{Args: strings.Join(append([]string{"replay"}, s.args...), " "),
+		CI: isCI(e), ProgramVersion: Version})
+	s.warn(e, err)
+	s.mu.Lock()
+	s.runID = r.ID
+	s.mu.Unlock()
+}
+
+// trail records every attempt at a trail that ran, with its steps.
+func (s *runStore) trail(ctx context.Context, e *env, t report.TrailRun, st replay.SuiteTrail, trace string) {
+	s.mu.Lock()
+	runID, tv := s.runID, s.fromDB[st.Trail]
+	s.mu.Unlock()
+	if runID == 0 {
+		return
+	}
+	for _, a := range t.Attempts {
+		status := storage.TrailStatus(a.Status)
+		switch a.Status {
+		case replay.StatusSkipped:
+			continue
+		case replay.StatusPassed:
+			if a.Attempt > 1 {
+				status = storage.TrailFlaky
+			}
+		}
+		tr := storage.TrailResult{RunID: runID, Slug: a.Slug, Title: a.Title, TrailID: tv.TrailID, TrailVersion: tv.Version,
+			Source: a.File, Attempt: a.Attempt, Status: status, FailureClass: string(a.Class), Error: a.Error,
+			StartedAt: a.Started, Duration: a.Duration, TracePath: trace}
+		for _, sr := range a.Steps {
+			tr.Steps = append(tr.Steps, storedStep(sr, st.Trail))
+		}
+		_, err := s.db.AddTrailResult(ctx, tr)
+		s.warn(e, err)
+	}
+}
+
+// storedStep is a step result as the database keeps it.
+func storedStep(sr replay.StepResult, t *recorder.Trail) storage.StepResult {
+	total := 0
+	if i := sr.Index - 1; i >= 0 && i < len(t.Steps) {
+		total = len(t.Steps[i].Actions)
+	}
+	status := storage.StepPassed
+	switch sr.Status {
+	case replay.StatusFailed:
+		status = storage.StepFailed
+	case replay.StatusSkipped:
+		status = storage.StepSkipped
+	}
+	return storage.StepResult{Index: sr.Index - 1, Intent: sr.Intent, Status: status, Duration: sr.Duration,
+		StoppedReason: string(sr.Stopped), ActionsPerformed: sr.Performed, ActionsTotal: max(total, sr.Performed),
+		ModelCalls: sr.ModelCalls, CacheDecision: sr.Cache, Error: sr.Error}
+}
+
+// finish records how the run ended.
+func (s *runStore) finish(e *env, run report.Run, interrupted bool) {
+	s.mu.Lock()
+	runID := s.runID
+	s.mu.Unlock()
+	if runID == 0 {
+		return
+	}
+	status := storage.RunPassed
+	switch {
+	case interrupted:
+		status = storage.RunCancelled
+	case !run.Passed():
+		status = storage.RunFailed
+	}
+	s.warn(e, s.db.FinishRun(context.Background(), runID, status))
+}
+
+func (s *runStore) close() { s.db.Close() }
