@@ -80,6 +80,7 @@ func newRootCmd(e *env) *cobra.Command {
 	root.AddCommand(newImportCmd(e))
 	root.AddCommand(newProjectCmd(e))
 	root.AddCommand(newReplayCmd(e))
+	root.AddCommand(newDemoCmd(e))
 	return root
 }
 
