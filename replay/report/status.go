@@ -101,7 +101,10 @@ func (sw *StatusWriter) write(s string) error {
 func (sw *StatusWriter) trailLines(b *strings.Builder, res replay.TrailResult) {
 	var ran []replay.StepResult
 	for _, st := range res.Steps {
-		if st.Status != replay.StatusSkipped && st.Status != "" {
+		// A step that never started (the trail failed before it, say on a
+		// missing secret the engine charges to the step that uses it) has
+		// no path and no start: it writes no lines of its own.
+		if st.Status != replay.StatusSkipped && st.Status != "" && (st.Path != "" || !st.Started.IsZero()) {
 			ran = append(ran, st)
 		}
 	}

@@ -365,3 +365,23 @@ func FuzzParseStatusLine(f *testing.F) {
 		}
 	})
 }
+
+// TestStatusFailureBeforeTheFirstStep: a missing secret, charged by the
+// engine to the step that uses it, fails before any step starts: one
+// ASSERTION_FAILED line with step 0, and no ROUTE, STEP_START or ARIA.
+func TestStatusFailureBeforeTheFirstStep(t *testing.T) {
+	res := replay.TrailResult{Slug: "sign-in", File: "trails/sign-in.trail.yaml", Status: replay.StatusFailed,
+		Class: replay.ClassMissingTestData, Error: "${secret:pw} has no value: set TRAILPIN_SECRET_PW", Line: 9,
+		Steps: []replay.StepResult{
+			{Index: 1, Intent: "Sign in", Status: replay.StatusFailed, Stopped: replay.StopMissingData, Error: "${secret:pw} has no value: set TRAILPIN_SECRET_PW"},
+			{Index: 2, Intent: "See the products", Status: replay.StatusSkipped},
+		}}
+	var b strings.Builder
+	if err := NewStatusWriter(&b).Trail(res); err != nil {
+		t.Fatal(err)
+	}
+	want := "ASSERTION_FAILED|sign-in-0|missing-test-data: ${secret:pw} has no value: set TRAILPIN_SECRET_PW (trails/sign-in.trail.yaml:9)\n"
+	if b.String() != want {
+		t.Errorf("got\n%s\nwant\n%s", b.String(), want)
+	}
+}
