@@ -1,8 +1,10 @@
 package demo
 
-// This file runs the tables of FLOWS.md in headless Chromium, so that the
-// flows handed to trail writers and benchmark scripts are known to work, and
-// the variant tables say truly where each variant breaks them.
+// This file reads the tables of FLOWS.md and drives them in headless
+// Chromium for TestExampleTrailSelectorsOnTheShop. That the flows work on
+// the shop, and what each variant breaks, is shown by replaying their
+// trails through the host: e2e TestDemoCommand (host demo, green) and
+// TestReplayVariants (each variant's class and cause).
 //
 // The driver here belongs to the test. It finds controls through Chromium's
 // own accessibility tree (role and name) or by rendered text, and acts with
@@ -15,7 +17,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -49,10 +50,6 @@ const flowExpectedFailureWait = 3 * time.Second
 
 // flowPollInterval is how often a waiting step looks at the page again.
 const flowPollInterval = 50 * time.Millisecond
-
-// flowVariantRuns bounds how many variant runs share the browser at once;
-// most of their time is spent waiting on a step that cannot pass.
-const flowVariantRuns = 9
 
 // giftNoteText is the content of the upload fixture FLOWS.md describes.
 const giftNoteText = "Happy birthday, Charles!"
@@ -727,69 +724,4 @@ func TestFlowsDocument(t *testing.T) {
 	if n := len(flows[3].Steps); n < 40 {
 		t.Errorf("the benchmark flow has %d steps, want at least 40", n)
 	}
-}
-
-// TestFlows runs every flow of FLOWS.md against the normal shop.
-func TestFlows(t *testing.T) {
-	flows, dir := loadFlows(t)
-	for _, f := range flows {
-		t.Run(f.Title, func(t *testing.T) {
-			t.Parallel()
-			t.Logf("%d steps", len(f.Steps))
-			ctx := startBrowser(t)
-			srv := httptest.NewServer(New(Options{}))
-			t.Cleanup(srv.Close)
-			if n, err := newFlowDriver(ctx, srv.URL, dir).run(f.Steps); err != nil {
-				t.Fatalf("step %d failed: %v", n, err)
-			}
-		})
-	}
-}
-
-// TestFlowsAgainstVariants runs each flow that has a variant table against
-// every variant and checks the first step that fails.
-func TestFlowsAgainstVariants(t *testing.T) {
-	t.Parallel()
-	flows, dir := loadFlows(t)
-	requireBrowser(t)
-	// why names what the driver must have seen when the variant broke the
-	// flow: the kind of failure, or the page it was on.
-	why := map[string]string{
-		PriceChanged:     "to be visible",
-		ControlRemoved:   errNoMatch.Error(),
-		ServerError:      "Something went wrong",
-		Unauthorized:     "Your session has expired",
-		LoginRedirect:    "/login?expired=1",
-		DuplicateButtons: "2 " + errAmbiguous.Error(),
-	}
-	sem := make(chan struct{}, flowVariantRuns)
-	var wg sync.WaitGroup
-	for _, f := range flows {
-		for _, variant := range Variants() {
-			wantStep, ok := f.Outcomes[variant]
-			if !ok {
-				continue
-			}
-			wg.Go(func() {
-				sem <- struct{}{}
-				defer func() { <-sem }()
-				srv := httptest.NewServer(New(Options{Variant: variant}))
-				defer srv.Close()
-				tab, cancel := chromedp.NewContext(shared.ctx, chromedp.WithNewBrowserContext())
-				defer cancel()
-				tab, cancelDeadline := context.WithTimeout(tab, browserDeadline)
-				defer cancelDeadline()
-				d := newFlowDriver(tab, srv.URL, dir)
-				d.expectFail = wantStep
-				gotStep, err := d.run(f.Steps)
-				switch {
-				case gotStep != wantStep:
-					t.Errorf("%s on %s: first failing step = %d, want %d (FLOWS.md); error: %v", f.Title, variant, gotStep, wantStep, err)
-				case err != nil && !strings.Contains(err.Error(), why[variant]):
-					t.Errorf("%s on %s: step %d failed for another reason than %q: %v", f.Title, variant, gotStep, why[variant], err)
-				}
-			})
-		}
-	}
-	wg.Wait()
 }
