@@ -48,7 +48,7 @@
 //
 // FLOWS.md writes out the example user flows (the example trails and the
 // replay benchmark's flows) step by step, with the step at which each
-// variant breaks them; flows_test.go runs them in Chromium. Trails embeds
+// variant breaks them; trails_test.go walks them in Chromium. Trails embeds
 // the same flows as trail files (trails/), with trailpin.yaml, for `host
 // demo` to replay.
 //

@@ -2,7 +2,7 @@ package demo
 
 // The example trails are the flows of FLOWS.md written as trail files. These
 // tests keep them loadable and canonical, keep them the same flows as
-// FLOWS.md (which flows_test.go runs in Chromium), and check every selector
+// FLOWS.md (whose tables flows_test.go drives in Chromium), and check every selector
 // in them against the live shop with Trailpin's own page model and matcher.
 
 import (
