@@ -185,8 +185,11 @@ func runSuite(ctx context.Context, e *env, o replayFlags, s *replaySetup, browse
 	if o.format == formatStatus {
 		status = report.NewStatusWriter(e.stdout, report.WithRedactor(s.redact))
 	}
+	// The database records what happened even when the run is
+	// interrupted.
+	storeCtx := context.WithoutCancel(ctx)
 	if s.store != nil {
-		s.store.start(ctx, e)
+		s.store.start(storeCtx, e)
 	}
 	var writeErr firstError
 	var tracesMu sync.Mutex
@@ -232,7 +235,7 @@ func runSuite(ctx context.Context, e *env, o replayFlags, s *replaySetup, browse
 				tracesMu.Unlock()
 			}
 			if s.store != nil {
-				s.store.trail(ctx, e, t, s.suite[i], trace)
+				s.store.trail(storeCtx, e, t, s.suite[i], trace)
 			}
 			progress.TrailFinished(t)
 		},

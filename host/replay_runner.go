@@ -69,8 +69,9 @@ func (b *breaker) stopped() string {
 }
 
 // run replays suite and returns every trail's attempts in suite order, and
-// why the run stopped early ("" when it did not). Trails that never started
-// (the breaker tripped, or ctx ended) get one skipped attempt.
+// why the run stopped early ("" when it did not): the breaker tripped, or
+// ctx ended (an interrupt). Trails that never started get one skipped
+// attempt.
 func (r *suiteRunner) run(ctx context.Context, suite []replay.SuiteTrail) ([]report.TrailRun, string) {
 	workers := min(max(r.workers, 1), max(len(suite), 1))
 	trails := make([]report.TrailRun, len(suite))
@@ -109,10 +110,10 @@ feed:
 	wg.Wait()
 
 	stopped := br.stopped()
-	reason := stopped
-	if reason == "" && ctx.Err() != nil {
-		reason = "the run was interrupted"
+	if stopped == "" && ctx.Err() != nil {
+		stopped = "the run was interrupted"
 	}
+	reason := stopped
 	for i, st := range suite {
 		if ran[i] {
 			continue

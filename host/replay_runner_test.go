@@ -122,3 +122,20 @@ func TestRunnerWorkersOverlap(t *testing.T) {
 		t.Errorf("at most %d trails ran at once of %d, want 3", most.Load(), len(trails))
 	}
 }
+
+// TestRunnerInterrupted: an interrupted run is stopped, never passed, and
+// the trails it did not start are skipped.
+func TestRunnerInterrupted(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	r := &suiteRunner{workers: 1, now: time.Now, attempt: func(_ context.Context, st replay.SuiteTrail, _ int) *replay.TrailResult {
+		cancel()
+		return outcome(st, "")
+	}}
+	trails, stopped := r.run(ctx, fakeSuite(3))
+	if stopped == "" || statuses(trails) != "[passed skipped skipped]" {
+		t.Errorf("interrupted after the first trail: stopped %q, statuses %s", stopped, statuses(trails))
+	}
+	if run := (report.Run{Trails: trails, Stopped: stopped}); run.ExitCode() != replay.ExitStopped {
+		t.Errorf("an interrupted run exits %d, want %d", run.ExitCode(), replay.ExitStopped)
+	}
+}

@@ -22,9 +22,9 @@ const (
 	// found, the browser would not start or went away, --browser-url
 	// unreachable, the results folder or JUnit file cannot be written.
 	ExitEnvironment = 3
-	// ExitStopped: the circuit breaker stopped the run: 4 trails in a row
-	// failed with env-issue or auth-blocked, so the app looks down or locked
-	// and the remaining trails were skipped.
+	// ExitStopped: the run stopped early: the circuit breaker (4 trails in
+	// a row failed with env-issue or auth-blocked, so the app looks down or
+	// locked), or an interrupt; the remaining trails were skipped.
 	ExitStopped = 4
 )
 
@@ -37,7 +37,8 @@ const ExitCodesHelp = `Exit codes:
   3  environment problem: no browser found or it would not start, the remote browser
      is unreachable, the results folder or JUnit file cannot be written
   4  the run stopped early: 4 trails in a row failed with env-issue or auth-blocked
-     (the app looks down); the trails not run are reported as skipped`
+     (the app looks down), or it was interrupted; the trails not run are reported
+     as skipped`
 
 // RunExitCode is the exit code of a run that took place: stopped by the
 // circuit breaker, or with any failed trail, or passed.
