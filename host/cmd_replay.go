@@ -31,10 +31,11 @@ const (
 func newReplayCmd(e *env) *cobra.Command {
 	var o replayFlags
 	cmd := &cobra.Command{
-		Use:   "replay [--headless] [flags] FILE|DIR|TRAIL…",
+		Use:   "replay [--headless] [flags] [FILE|DIR|TRAIL…]",
 		Short: "Replay trails in Chromium and report every failure with its cause",
 		Long: "replay runs trail files, folders of *.trail.yaml files and trails saved in the database\n" +
-			"(by slug or title), each in a fresh browser context, and reports every step.\n\n" +
+			"(by slug or title), each in a fresh browser context, and reports every step. Without\n" +
+			"arguments it replays trails.dir of the project's trailpin.yaml.\n\n" +
 			"Paths in a trail are relative to its app's origin: --base-url, else apps.<app>.baseURL of\n" +
 			"trailpin.yaml. Secrets come from TRAILPIN_SECRET_<NAME> and TRAILPIN_USER_<NAME>_<FIELD>,\n" +
 			"then from the project config.\n\n" +
@@ -117,9 +118,6 @@ func replayTrails(cmd *cobra.Command, e *env, o replayFlags, args []string) erro
 // setupReplay reads the flags, the config and the trails; every problem
 // here is a usage error, except opening the database.
 func setupReplay(cmd *cobra.Command, e *env, o replayFlags, args []string) (*replaySetup, error) {
-	if len(args) == 0 {
-		return nil, replay.UsageError(errors.New("give trail files, folders or names to replay: host replay trails/"))
-	}
 	switch {
 	case o.workers < 1:
 		return nil, replay.UsageError(fmt.Errorf("--workers %d: replay at least 1 trail at a time", o.workers))
@@ -137,6 +135,12 @@ func setupReplay(cmd *cobra.Command, e *env, o replayFlags, args []string) (*rep
 	cfg, err := e.config(cmd)
 	if err != nil {
 		return nil, replay.UsageError(err)
+	}
+	if len(args) == 0 {
+		if cfg.Project == nil {
+			return nil, replay.UsageError(errors.New("give trail files, folders or names to replay (host replay trails/), or run it in a project with a trailpin.yaml"))
+		}
+		args = []string{cfg.Project.trailsDir()} // the project's trails.dir
 	}
 	s := &replaySetup{apps: map[string]string{}}
 	s.opts = replay.Options{Params: params, Lookup: replay.EnvLookup(e.getenv)}
