@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -183,7 +184,9 @@ func (s *replaySetup) close() {
 func runSuite(ctx context.Context, e *env, o replayFlags, s *replaySetup, browser *replay.Browser) error {
 	run := report.Run{Started: time.Now(), Traces: map[string]string{}}
 	term := writesToTerminal(e.stderr)
-	progress := report.NewProgress(e.stderr, len(s.suite), report.WithTerminal(term), report.WithRedactor(s.redact))
+	columns, _ := strconv.Atoi(e.getenv("COLUMNS")) // the shell's width, when it exports it
+	progress := report.NewProgress(e.stderr, len(s.suite), report.WithTerminal(term), report.WithRedactor(s.redact),
+		report.WithWidth(columns))
 	defer progress.Close()
 	var status *report.StatusWriter
 	if o.format == formatStatus {
