@@ -106,6 +106,11 @@ func replayTrails(cmd *cobra.Command, e *env, o replayFlags, args []string) erro
 		// A shard that got no trail passes: the other machines have them.
 		fmt.Fprintf(e.stderr, "shard %s holds none of the selected trails; nothing to replay\n", o.shard)
 		run := report.Run{Started: time.Now()}
+		if o.format == formatStatus {
+			if err := report.NewStatusWriter(e.stdout).Done(run); err != nil {
+				return replay.EnvironmentError(err)
+			}
+		}
 		return finishReports(e, o, s, run)
 	}
 	browser, err := replay.StartBrowser(cmd.Context(), replay.BrowserOptions{RemoteURL: o.browserURL, ExecPath: o.chrome, Headless: o.headless})
