@@ -1,18 +1,46 @@
 // The service worker: keeps one connection to the host and lets extension
 // pages (popup, later the review page) use it through chrome.runtime
-// messages. It decides nothing; the host does.
+// messages, and runs the recording (recording.js). It decides nothing; the
+// host does.
 
 import { PROTOCOL_VERSION } from './protocol.js';
 import { HostConnection, HostError } from './nativeport.js';
+import { Recorder } from './recording.js';
 
 /** @typedef {import('./protocol.js').Status} Status */
 /** @typedef {import('./protocol.js').PageRequest} PageRequest */
 /** @typedef {import('./protocol.js').PageReply} PageReply */
 
+let wasConnected = false;
 const connection = new HostConnection({
   extensionVersion: chrome.runtime.getManifest().version,
-  onChange: () => broadcast(),
+  onChange: (c) => {
+    broadcast();
+    const connected = c.state === 'connected';
+    // A host that came back (restarted, or crashed) gets what it missed.
+    if (connected && !wasConnected) recorder.resync();
+    wasConnected = connected;
+  },
 });
+
+const recorder = new Recorder({
+  host: connection,
+  chrome,
+  onChange: (recording) => {
+    chrome.runtime.sendMessage({ kind: 'recording-changed', recording }).catch(() => {
+      // No page is open to hear it.
+    });
+  },
+});
+
+chrome.webNavigation.onCommitted.addListener((d) => { recorder.committed(d); });
+chrome.webNavigation.onDOMContentLoaded.addListener((d) => {
+  // Injected at commit already, unless the frame was not ready for it then.
+  if (recorder.tabs.has(d.tabId) && recorder.phase === 'recording') recorder.inject(d.tabId, [d.frameId]);
+});
+chrome.webNavigation.onCreatedNavigationTarget.addListener((d) => recorder.opensTab(d));
+chrome.tabs.onActivated.addListener(({ tabId }) => { recorder.switchTo(tabId); });
+chrome.tabs.onRemoved.addListener((tabId) => recorder.closed(tabId));
 
 /** @returns {Status} */
 function status() {
@@ -50,6 +78,15 @@ async function forward(req) {
 chrome.runtime.onMessage.addListener((/** @type {PageRequest} */ msg, sender, sendResponse) => {
   if (msg?.to !== 'background' || sender.id !== chrome.runtime.id) return false;
   switch (msg.kind) {
+    case 'interaction':
+      recorder.fromPage(msg, sender);
+      return false;
+    case 'record-stop':
+      if (sender.tab?.id !== undefined && recorder.tabs.has(sender.tab.id)) recorder.handle({ op: 'stop' });
+      return false;
+    case 'record':
+      recorder.handle(msg).then(sendResponse);
+      return true;
     case 'status':
       sendResponse(status());
       return false;

@@ -1,9 +1,13 @@
 // The toolbar popup: shows whether the host is connected and, when it is
-// not, the exact command that fixes it.
+// not, the exact command that fixes it; records a trail of a tab (Record,
+// Stop, review, Save, Export). Opened as a page, popup.html?tab=<tabId>
+// controls the given tab (for keyboard users and automation).
 
 import { PROTOCOL_VERSION } from './protocol.js';
 
 /** @typedef {import('./protocol.js').Status} Status */
+/** @typedef {import('./protocol.js').RecordingView} RecordingView */
+/** @typedef {import('./protocol.js').RecordOp} RecordOp */
 
 /**
  * The --browser value of `host install` for the browser this runs in.
@@ -106,6 +110,7 @@ function render(s) {
   el('fix-hint').textContent = d.hint ?? '';
   el('problem-detail').textContent = s.detail ? `Browser said: ${s.detail}` : '';
   el('retry').hidden = s.state === 'connected';
+  el('recording').hidden = s.state !== 'connected';
 }
 
 /** How often the popup asks again while the service worker is starting. */
@@ -141,8 +146,206 @@ el('copy').addEventListener('click', async () => {
   }
 });
 
-chrome.runtime.onMessage.addListener((/** @type {{kind?: string, status?: Status}} */ msg) => {
+chrome.runtime.onMessage.addListener((/** @type {{kind?: string, status?: Status, recording?: RecordingView}} */ msg) => {
   if (msg?.kind === 'status-changed' && msg.status) render(msg.status);
+  if (msg?.kind === 'recording-changed' && msg.recording) renderRecording(msg.recording);
 });
 
-refresh();
+// ---------------------------------------------------------------------------
+// Recording
+
+/**
+ * The tab the popup records: ?tab=<id> when opened as a page, else the
+ * active tab of the window the popup belongs to.
+ * @returns {Promise<chrome.tabs.Tab|undefined>}
+ */
+async function targetTab() {
+  const param = new URLSearchParams(location.search).get('tab');
+  if (param !== null) {
+    const id = Number(param);
+    if (!Number.isInteger(id) || id < 0) throw new Error(`popup.html?tab=${param}: the tab must be a tab id (an integer)`);
+    return chrome.tabs.get(id);
+  }
+  const [tab] = await chrome.tabs.query({ active: true, currentWindow: true });
+  return tab;
+}
+
+/**
+ * What the popup says about a recording's phase.
+ * @param {RecordingView} r
+ * @returns {string}
+ */
+export function phaseText(r) {
+  switch (r.phase) {
+    case 'idle': return 'Not recording';
+    case 'starting': return 'Starting…';
+    case 'recording': {
+      const n = r.interactions === 1 ? '1 interaction' : `${r.interactions} interactions`;
+      return r.unacknowledged ? `Recording: ${n} (${r.unacknowledged} not stored yet)` : `Recording: ${n}`;
+    }
+    case 'stopping': return 'Stopping…';
+    case 'stopped': return 'Review the trail, then save it';
+    case 'saved': return 'Saved';
+  }
+}
+
+/**
+ * Sends an operation to the background's recording.
+ * @param {RecordOp} op
+ * @returns {Promise<RecordingView>}
+ */
+async function recordOp(op) {
+  const view = await chrome.runtime.sendMessage({ to: 'background', kind: 'record', ...op });
+  renderRecording(view);
+  return view;
+}
+
+/** @type {RecordingView|null} */
+let shown = null;
+
+/** @param {RecordingView} r */
+function renderRecording(r) {
+  const before = shown;
+  shown = r;
+  const state = el('rec-state');
+  state.textContent = phaseText(r);
+  state.dataset.phase = r.phase;
+  const active = r.phase === 'recording' || r.phase === 'stopping' || r.phase === 'stopped' || r.phase === 'saved';
+
+  el('rec-where').hidden = !active || (!r.project && !r.app);
+  el('rec-project').textContent = r.project ? `${r.project.name} (${r.project.dir})` : 'not chosen yet';
+  el('rec-app').textContent = r.app ? `${r.app.name} (${r.app.baseUrl})` : 'not chosen yet';
+  el('project-form').hidden = !(active && r.phase !== 'saved' && r.needsProject);
+  el('app-form').hidden = !(active && r.phase !== 'saved' && !r.needsProject && r.needsApp);
+  el('app-origin').textContent = r.origin;
+
+  el('record').hidden = r.phase !== 'idle';
+  el('stop').hidden = r.phase !== 'recording';
+
+  const reviewing = r.phase === 'stopped' && !!r.review;
+  el('review').hidden = !reviewing;
+  if (reviewing && before?.review !== r.review) renderReview(/** @type {Record<string, any>} */ (r.review));
+  /** @type {HTMLButtonElement} */ (el('save')).disabled = r.needsProject || r.needsApp;
+
+  el('saved').hidden = r.phase !== 'saved';
+  if (r.saved) el('saved-text').textContent = `Saved “${r.saved.title}” as ${r.saved.trail}, version ${r.saved.version}.`;
+  el('exported').textContent = r.exported ? `Exported to ${r.exported.path}${r.exported.unchanged ? ' (unchanged)' : ''}` : '';
+
+  const err = el('rec-error');
+  err.hidden = !r.error;
+  err.textContent = r.error;
+}
+
+/** Shows record.stop's steps, secrets and notes for review. @param {Record<string, any>} review */
+function renderReview(review) {
+  /** @type {HTMLInputElement} */ (el('trail-title')).value = String(review.title ?? '');
+  const steps = el('steps');
+  steps.replaceChildren();
+  (review.steps ?? []).forEach((/** @type {any} */ step, /** @type {number} */ i) => {
+    const li = document.createElement('li');
+    const input = document.createElement('input');
+    input.type = 'text';
+    input.value = String(step.intent ?? step.act ?? '');
+    input.dataset.original = input.value;
+    input.dataset.index = String(i);
+    input.setAttribute('aria-label', `Intent of step ${i + 1}`);
+    li.append(input);
+    const actions = document.createElement('ul');
+    actions.className = 'actions';
+    for (const a of step.actions ?? []) {
+      const item = document.createElement('li');
+      item.textContent = [a.kind, a.selector, a.text].filter(Boolean).join(' ');
+      actions.append(item);
+    }
+    if (actions.children.length) li.append(actions);
+    steps.append(li);
+  });
+  const secrets = /** @type {string[]} */ (review.secrets ?? []);
+  el('secrets').hidden = secrets.length === 0;
+  const list = el('secret-list');
+  list.replaceChildren();
+  for (const name of secrets) {
+    const label = document.createElement('label');
+    label.className = 'inline';
+    label.textContent = `Secret ${name} is read from `;
+    const input = document.createElement('input');
+    input.type = 'text';
+    input.value = name;
+    input.dataset.secret = name;
+    input.setAttribute('aria-label', `Name of the secret ${name}`);
+    label.append(input);
+    list.append(label);
+  }
+  const notes = el('notes');
+  notes.replaceChildren(...(review.notes ?? []).map((/** @type {string} */ n) => {
+    const li = document.createElement('li');
+    li.textContent = n;
+    return li;
+  }));
+}
+
+/** The review's edits: secret renames and changed intents. */
+function edits() {
+  /** @type {Record<string, string>} */
+  const secrets = {};
+  for (const input of /** @type {NodeListOf<HTMLInputElement>} */ (document.querySelectorAll('#secret-list input'))) {
+    const to = input.value.trim();
+    if (to && to !== input.dataset.secret) secrets[String(input.dataset.secret)] = to;
+  }
+  /** @type {Record<string, string>} */
+  const intents = {};
+  for (const input of /** @type {NodeListOf<HTMLInputElement>} */ (document.querySelectorAll('#steps input'))) {
+    const to = input.value.trim();
+    if (to && to !== input.dataset.original) intents[String(input.dataset.index)] = to;
+  }
+  return { secrets, intents };
+}
+
+el('record').addEventListener('click', async () => {
+  try {
+    const tab = await targetTab();
+    if (tab?.id === undefined) throw new Error('no tab to record');
+    const { project } = await chrome.storage.local.get('project');
+    await recordOp({ op: 'start', tab: tab.id, project: typeof project === 'string' ? project : undefined });
+  } catch (e) {
+    const err = el('rec-error');
+    err.hidden = false;
+    err.textContent = e instanceof Error ? e.message : String(e);
+  }
+});
+el('stop').addEventListener('click', () => recordOp({ op: 'stop' }));
+el('project-form').addEventListener('submit', (e) => {
+  e.preventDefault();
+  recordOp({
+    op: 'project',
+    dir: /** @type {HTMLInputElement} */ (el('project-dir')).value.trim(),
+    create: /** @type {HTMLInputElement} */ (el('project-create')).checked,
+  });
+});
+el('app-form').addEventListener('submit', (e) => {
+  e.preventDefault();
+  recordOp({ op: 'addApp', name: /** @type {HTMLInputElement} */ (el('app-name')).value.trim() });
+});
+el('review').addEventListener('submit', (e) => {
+  e.preventDefault();
+  recordOp({ op: 'save', title: /** @type {HTMLInputElement} */ (el('trail-title')).value.trim(), ...edits() });
+});
+el('discard').addEventListener('click', () => recordOp({ op: 'discard' }));
+el('export').addEventListener('click', () => recordOp({ op: 'export' }));
+el('new-recording').addEventListener('click', () => recordOp({ op: 'discard' }));
+
+async function showTarget() {
+  try {
+    const tab = await targetTab();
+    el('rec-tab').textContent = tab ? `Tab: ${tab.title || tab.url || tab.id}` : 'No tab to record';
+  } catch (e) {
+    el('rec-tab').textContent = e instanceof Error ? e.message : String(e);
+  }
+  const { project } = await chrome.storage.local.get('project');
+  if (typeof project === 'string') /** @type {HTMLInputElement} */ (el('project-dir')).value = project;
+}
+
+refresh().then(async () => {
+  await showTarget();
+  await recordOp({ op: 'state' });
+});

@@ -55,7 +55,46 @@ export const ErrorCode = Object.freeze({
  * chrome.runtime.sendMessage.
  * @typedef {{to: 'background', kind: 'status'}
  *   | {to: 'background', kind: 'reconnect'}
- *   | {to: 'background', kind: 'request', type: string, body?: Record<string, unknown>, timeoutMs?: number}} PageRequest
+ *   | {to: 'background', kind: 'request', type: string, body?: Record<string, unknown>, timeoutMs?: number}
+ *   | ({to: 'background', kind: 'record'} & RecordOp)
+ *   | {to: 'background', kind: 'record-stop'}
+ *   | {to: 'background', kind: 'interaction', interaction: Record<string, unknown>, screen?: string}} PageRequest
+ */
+
+/**
+ * What an extension page asks of the recording (answered with a
+ * RecordingView). The recorded pages send 'interaction' (a
+ * recorder.Interaction without seq and tab, and the wire form of the screen
+ * it names the first time that screen is used) and 'record-stop'.
+ * @typedef {{op: 'state'}
+ *   | {op: 'start', tab: number, project?: string}
+ *   | {op: 'stop'}
+ *   | {op: 'project', dir: string, create?: boolean}
+ *   | {op: 'addApp', name: string}
+ *   | {op: 'save', title: string, secrets?: Record<string, string>, intents?: Record<string, string>}
+ *   | {op: 'discard'}
+ *   | {op: 'export'}} RecordOp
+ */
+
+/**
+ * A recording as the popup shows it. review, saved and exported are the
+ * host's replies to record.stop, record.save and trail.export
+ * (host/PROTOCOL.md).
+ * @typedef {object} RecordingView
+ * @property {'idle'|'starting'|'recording'|'stopping'|'stopped'|'saved'} phase
+ * @property {string} session
+ * @property {number} tab the recorded tab (-1 when none)
+ * @property {number} interactions how many were recorded
+ * @property {number} unacknowledged how many the host has not acknowledged yet
+ * @property {{dir: string, name: string}|null} project
+ * @property {{name: string, baseUrl: string}|null} app
+ * @property {string} origin
+ * @property {boolean} needsProject
+ * @property {boolean} needsApp
+ * @property {Record<string, any>|null} review
+ * @property {Record<string, any>|null} saved
+ * @property {Record<string, any>|null} exported
+ * @property {string} error the last failure, in words; '' when none
  */
 
 /**

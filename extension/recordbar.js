@@ -1,0 +1,172 @@
+// @ts-check
+/**
+ * The recording bar: a small toolbar the background injects into the top
+ * frame of a recorded tab, after recorder.js. It lives in a closed shadow
+ * root, so the app's CSS and scripts cannot reach it, and the recorder
+ * ignores every event on it, so it is never recorded itself.
+ *
+ * Assert visible and Mark sensitive make the next click pick an element
+ * instead of acting on the page; Assert text absent asks for the text;
+ * Assert URL records the current URL; Undo last step and Stop do what they
+ * say. A classic script in the extension's isolated world.
+ */
+(() => {
+  'use strict';
+  const g = /** @type {Record<string, any>} */ (/** @type {unknown} */ (globalThis));
+  const recorder = g.__trailpinRecorder;
+  if (!recorder || window !== window.top)
+    return;
+  if (g.__trailpinRecordBar) {
+    g.__trailpinRecordBar.show();
+    return;
+  }
+
+  const CSS = `
+    :host { all: initial; }
+    .bar { position: fixed; right: 12px; bottom: 12px; z-index: 2147483647; display: flex; flex-wrap: wrap;
+      align-items: center; gap: 6px; max-width: 560px; padding: 8px 10px; border-radius: 8px;
+      background: #1d1f24; color: #f4f4f4; font: 13px/1.3 system-ui, sans-serif; box-shadow: 0 4px 16px #0006; }
+    .dot { width: 10px; height: 10px; border-radius: 50%; background: #e5484d; }
+    .status { flex: 1 1 100%; margin: 0; }
+    button { font: inherit; padding: 4px 8px; border-radius: 5px; border: 1px solid #555; background: #2c2f36;
+      color: inherit; cursor: pointer; }
+    button[aria-pressed="true"] { background: #3b5bdb; border-color: #6d8cff; }
+    button:focus-visible, input:focus-visible { outline: 2px solid #6d8cff; outline-offset: 1px; }
+    .ask { display: flex; gap: 6px; flex: 1 1 100%; }
+    .ask[hidden] { display: none; }
+    input { font: inherit; flex: 1; padding: 3px 6px; border-radius: 4px; border: 1px solid #555; }
+    .outline { position: fixed; pointer-events: none; z-index: 2147483646; border: 2px solid #3b5bdb;
+      background: #3b5bdb22; display: none; }
+  `;
+
+  const host = document.createElement('div');
+  const root = host.attachShadow({ mode: 'closed' });
+  root.innerHTML = `<style>${CSS}</style>
+    <div class="outline"></div>
+    <div class="bar" role="toolbar" aria-label="Trailpin recording">
+      <span class="dot" aria-hidden="true"></span>
+      <p class="status" role="status" aria-live="polite">Recording</p>
+      <button type="button" data-do="assertVisible" aria-pressed="false">Assert visible</button>
+      <button type="button" data-do="assertNotVisible">Assert text absent</button>
+      <button type="button" data-do="assertUrl">Assert URL</button>
+      <button type="button" data-do="markSensitive" aria-pressed="false">Mark sensitive</button>
+      <button type="button" data-do="undo">Undo last step</button>
+      <button type="button" data-do="stop">Stop</button>
+      <form class="ask" hidden>
+        <input type="text" aria-label="Text that must not be shown" required>
+        <button type="submit">Add assertion</button>
+        <button type="button" data-do="cancel">Cancel</button>
+      </form>
+    </div>`;
+
+  /** @param {string} sel @returns {any} */
+  const q = (sel) => root.querySelector(sel);
+  const status = q('.status');
+  const ask = q('.ask');
+  const askInput = q('.ask input');
+  const outline = q('.outline');
+
+  /** @param {string} text */
+  function say(text) {
+    status.textContent = text;
+  }
+
+  /** @param {string | null} pick */
+  function showPick(pick) {
+    for (const b of root.querySelectorAll('button[aria-pressed]'))
+      b.setAttribute('aria-pressed', String(b.getAttribute('data-do') === pick));
+    if (pick === 'assertVisible')
+      say('Click the element that must be visible.');
+    else if (pick === 'markSensitive')
+      say('Click the element whose value must never be written down.');
+    else
+      outline.style.display = 'none';
+  }
+  recorder.onPick((/** @type {string | null} */ p) => {
+    showPick(p);
+    if (!p && !ask.hidden)
+      return;
+  });
+
+  /** @param {string} kind */
+  function act(kind) {
+    switch (kind) {
+      case 'assertVisible':
+      case 'markSensitive':
+        recorder.setPick(recorder.pick() === kind ? null : kind);
+        if (recorder.pick() === null)
+          say('Recording');
+        return;
+      case 'assertNotVisible':
+        recorder.setPick(null);
+        ask.hidden = false;
+        say('Which text must not be shown?');
+        askInput.focus();
+        return;
+      case 'cancel':
+        ask.hidden = true;
+        askInput.value = '';
+        say('Recording');
+        return;
+      case 'assertUrl':
+        recorder.setPick(null);
+        recorder.record({ kind: 'assertUrl' });
+        say(`Added: the URL is ${location.pathname}${location.search}`);
+        return;
+      case 'undo':
+        recorder.setPick(null);
+        recorder.record({ kind: 'undo' });
+        say('Removed the last step.');
+        return;
+      case 'stop':
+        recorder.setPick(null);
+        recorder.flush();
+        say('Stopping…');
+        chrome.runtime.sendMessage({ to: 'background', kind: 'record-stop' }).catch(() => {});
+    }
+  }
+
+  root.addEventListener('click', (e) => {
+    const b = /** @type {Element} */ (e.target).closest?.('button[data-do]');
+    if (b)
+      act(String(b.getAttribute('data-do')));
+  });
+  ask.addEventListener('submit', (/** @type {Event} */ e) => {
+    e.preventDefault();
+    const text = askInput.value.trim();
+    if (!text)
+      return;
+    recorder.record({ kind: 'assertNotVisible', text });
+    ask.hidden = true;
+    askInput.value = '';
+    say(`Added: “${text}” is not shown`);
+  });
+
+  // While picking, outline the element under the pointer.
+  window.addEventListener('mousemove', (e) => {
+    if (!recorder.pick() || e.composedPath().includes(host)) {
+      outline.style.display = 'none';
+      return;
+    }
+    const el = /** @type {Element} */ (e.composedPath()[0]);
+    if (!el || el.nodeType !== 1)
+      return;
+    const r = el.getBoundingClientRect();
+    Object.assign(outline.style, { display: 'block', left: `${r.left}px`, top: `${r.top}px`, width: `${r.width}px`, height: `${r.height}px` });
+  }, true);
+
+  function show() {
+    if (!host.isConnected)
+      (document.documentElement || document).appendChild(host);
+  }
+  recorder.setBar(host);
+  if (document.documentElement)
+    show();
+  else
+    document.addEventListener('DOMContentLoaded', show, { once: true });
+
+  g.__trailpinRecordBar = Object.freeze({
+    show,
+    remove: () => host.remove(),
+  });
+})();

@@ -1,0 +1,542 @@
+// @ts-check
+/**
+ * The recorder: the content script that watches a recorded tab.
+ *
+ * The background injects it with chrome.scripting (after pagemodel.js) into
+ * every frame of a recorded tab, and again after every navigation; nothing of
+ * it runs in tabs that are not recorded. It listens in the capture phase,
+ * ignores events that scripts made, and reports each interaction to the
+ * background with the screen captured before it. The background numbers
+ * interactions and sends them to the host.
+ *
+ * The screen before an interaction must be at hand when it happens (the
+ * element may be gone a moment later), without stalling the page: the
+ * recorder keeps a capture taken when the page last settled and takes a new
+ * one only after the DOM changed (a MutationObserver says so), once the page
+ * has been quiet for SETTLE_MS. Only when an interaction comes while a change
+ * has not been captured yet does it capture on the spot.
+ *
+ * A secret field's value never leaves the page: typing into it is reported
+ * with the name of the secret to read at replay, never its value.
+ *
+ * Plain ES2022, a classic script in the extension's isolated world.
+ */
+(() => {
+  'use strict';
+
+  const API_NAME = '__trailpinRecorder';
+  /** Quiet time after a DOM change before the screen is captured again. */
+  const SETTLE_MS = 120;
+  /** How many interaction timings are kept for the benchmark. */
+  const TIMINGS_KEPT = 2000;
+  /** Keys recorded on their own; any key with Control, Alt or Meta is too. */
+  const NAMED_KEYS = new Set(['Enter', 'Escape', 'Tab']);
+  /** Input types whose typing is recorded as type (the rest change otherwise). */
+  const TEXT_INPUTS = new Set(['', 'text', 'search', 'email', 'url', 'tel', 'password', 'number', 'date',
+    'datetime-local', 'month', 'week', 'time', 'color', 'range']);
+
+  const g = /** @type {Record<string, any>} */ (/** @type {unknown} */ (globalThis));
+  if (g[API_NAME]) {
+    g[API_NAME].restart();
+    return;
+  }
+
+  /** @returns {any} the page model */
+  const pm = () => g.__trailpinPageModel;
+
+  /**
+   * @typedef {{id: string, wire: string}} Captured
+   * @typedef {{el: HTMLInputElement | HTMLTextAreaElement | HTMLElement, screen: Captured, ref: string, time: number}} Typing
+   * @typedef {'assertVisible' | 'markSensitive' | null} Pick
+   */
+
+  const state = {
+    running: true,
+    /** @type {Captured | null} */
+    screen: null,
+    dirty: true,
+    counter: 0,
+    /** @type {Set<string>} screen ids whose wire form went out */
+    sent: new Set(),
+    /** @type {Typing | null} */
+    typing: null,
+    /** @type {Pick} */
+    pick: null,
+    /** @type {(p: Pick) => void} */
+    onPick: () => {},
+    /** @type {Element[]} elements marked sensitive in this document */
+    sensitive: [],
+    /** @type {Element | null} the recording bar's host: never recorded */
+    bar: null,
+    /** @type {ReturnType<typeof setTimeout> | undefined} */
+    settleTimer: undefined,
+    /** @type {number[]} ms spent in each interaction's handler */
+    timings: [],
+    /** @type {number[]} ms spent in each settled capture */
+    captureTimings: [],
+  };
+
+  /**
+   * The same-origin top frame's recorder, which records for the frames
+   * below it (its page model sees into them and gives their elements refs
+   * of its screen); null in the top frame and in cross-origin frames.
+   * @returns {any}
+   */
+  function topRecorder() {
+    if (window === window.top)
+      return null;
+    try {
+      const top = /** @type {any} */ (window.top);
+      return top && top[API_NAME] && top !== g ? top[API_NAME] : null;
+    } catch {
+      return null;
+    }
+  }
+
+  // ---------------------------------------------------------------------------
+  // Screens
+
+  /** Captures the screen now. @returns {Captured} */
+  function captureNow() {
+    const t0 = performance.now();
+    const wire = pm().captureWire({ sensitive: { elements: state.sensitive } });
+    state.counter++;
+    const captured = { id: `${pm().documentToken()}-${state.counter}`, wire };
+    state.screen = captured;
+    state.dirty = false;
+    keep(state.captureTimings, performance.now() - t0);
+    return captured;
+  }
+
+  /** The screen as it is now: the settled capture, or a new one after a change. */
+  function currentScreen() {
+    if (state.dirty || !state.screen)
+      return captureNow();
+    return state.screen;
+  }
+
+  /** Marks the screen stale and captures again once the page is quiet. */
+  function changed() {
+    state.dirty = true;
+    clearTimeout(state.settleTimer);
+    state.settleTimer = setTimeout(() => {
+      if (state.running && state.dirty && document.documentElement)
+        captureNow();
+    }, SETTLE_MS);
+  }
+
+  const observer = new MutationObserver(() => {
+    const top = topRecorder();
+    if (top)
+      top.changed();
+    else
+      changed();
+  });
+
+  function observe() {
+    observer.observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
+  }
+
+  // ---------------------------------------------------------------------------
+  // Sending
+
+  /**
+   * Reports one interaction to the background; adds the screen it names
+   * when that screen's wire form has not gone out before.
+   * @param {Record<string, unknown>} interaction
+   * @param {Captured | null} screen
+   */
+  function send(interaction, screen) {
+    /** @type {Record<string, unknown>} */
+    const msg = {
+      to: 'background',
+      kind: 'interaction',
+      interaction: { time: Date.now(), url: location.href, title: document.title, ...interaction },
+    };
+    if (screen) {
+      /** @type {any} */ (msg.interaction).screen = screen.id;
+      if (!state.sent.has(screen.id)) {
+        msg.screen = screen.wire;
+        state.sent.add(screen.id);
+      }
+    }
+    try {
+      const p = chrome.runtime.sendMessage(msg);
+      if (p && typeof p.catch === 'function')
+        p.catch(() => {});
+    } catch {
+      // The extension was reloaded: this script is an orphan now.
+      stop();
+    }
+  }
+
+  /**
+   * Runs an interaction's handler and keeps how long it took.
+   * @param {() => void} fn
+   */
+  function timed(fn) {
+    const t0 = performance.now();
+    try {
+      fn();
+    } finally {
+      keep(state.timings, performance.now() - t0);
+    }
+  }
+
+  /** @param {number[]} list @param {number} ms */
+  function keep(list, ms) {
+    list.push(ms);
+    if (list.length > TIMINGS_KEPT)
+      list.shift();
+  }
+
+  // ---------------------------------------------------------------------------
+  // What an element is
+
+  /** @param {EventTarget | null} t @returns {Element | null} */
+  function elementOf(t) {
+    return t && /** @type {Node} */ (t).nodeType === 1 ? /** @type {Element} */ (t) : null;
+  }
+
+  /** @param {Event} e the event's real target, through open shadow roots */
+  function targetOf(e) {
+    return elementOf(e.composedPath()[0] || e.target) || elementOf(e.target);
+  }
+
+  /** Whether an event happened on the recording bar. @param {Event} e */
+  function onBar(e) {
+    const bar = state.bar;
+    return !!bar && e.composedPath().includes(bar);
+  }
+
+  /** @param {Element} el */
+  function isTextField(el) {
+    const tag = el.localName;
+    if (tag === 'textarea')
+      return true;
+    if (tag === 'input')
+      return TEXT_INPUTS.has((/** @type {HTMLInputElement} */ (el)).type);
+    return /** @type {HTMLElement} */ (el).isContentEditable === true;
+  }
+
+  /** Whether typing into el must be recorded as a secret. @param {Element} el */
+  function isSecret(el) {
+    if (el.localName === 'input' && (/** @type {HTMLInputElement} */ (el)).type === 'password')
+      return true;
+    const node = pm().describe(el, { sensitive: { elements: state.sensitive } });
+    return !!(node && node.secret);
+  }
+
+  /**
+   * The name of the secret a secret field's value is read from: its label
+   * (or name, placeholder, id) in lower-case words joined by dashes.
+   * @param {Element} el
+   */
+  function secretName(el) {
+    const node = pm().describe(el, { includeHidden: false });
+    const input = /** @type {HTMLInputElement} */ (el);
+    const words = [node && node.name, input.name, input.placeholder, input.id, 'secret']
+      .find((s) => typeof s === 'string' && /[a-z0-9]/i.test(s)) || 'secret';
+    return words.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
+  }
+
+  /** @param {KeyboardEvent | MouseEvent} e @returns {string[]} */
+  function modifiersOf(e) {
+    const m = [];
+    if (e.altKey) m.push('Alt');
+    if (e.ctrlKey) m.push('Control');
+    if (e.metaKey) m.push('Meta');
+    if (e.shiftKey) m.push('Shift');
+    return m;
+  }
+
+  // ---------------------------------------------------------------------------
+  // Interactions; every entry point here runs in the top frame's recorder
+  // for its same-origin frames.
+
+  /**
+   * Sends the pending typing as one type of the field's final value.
+   */
+  function flushTyping() {
+    const t = state.typing;
+    if (!t)
+      return;
+    state.typing = null;
+    const el = t.el;
+    if (isSecret(el)) {
+      send({ kind: 'type', ref: t.ref, secret: secretName(el), time: t.time }, t.screen);
+      return;
+    }
+    const value = 'value' in el ? String(/** @type {HTMLInputElement} */ (el).value) : (el.textContent || '');
+    send({ kind: 'type', ref: t.ref, value, time: t.time }, t.screen);
+  }
+
+  /** @param {Element} el the element typed into */
+  function typed(el) {
+    if (state.typing && state.typing.el === el)
+      return;
+    flushTyping();
+    const screen = currentScreen();
+    state.typing = { el: /** @type {HTMLElement} */ (el), screen, ref: pm().refForElement(el), time: Date.now() };
+  }
+
+  /**
+   * @param {Element} el
+   * @param {MouseEvent} e
+   * @param {number} count
+   */
+  function clicked(el, e, count) {
+    flushTyping();
+    const screen = currentScreen();
+    const ref = pm().refForElement(el);
+    if (state.pick) {
+      const kind = state.pick;
+      setPick(null);
+      if (kind === 'markSensitive') {
+        state.sensitive.push(el);
+        changed();
+      }
+      send({ kind, ref }, screen);
+      return;
+    }
+    /** @type {Record<string, unknown>} */
+    const i = { kind: 'click', ref, count, button: ['left', 'middle', 'right'][e.button] || 'left' };
+    const mods = modifiersOf(e);
+    if (mods.length)
+      i.modifiers = mods;
+    send(i, screen);
+  }
+
+  /** @param {Element} el @param {Event} _e */
+  function changedValue(el, _e) {
+    const tag = el.localName;
+    if (tag === 'select') {
+      flushTyping();
+      const sel = /** @type {HTMLSelectElement} */ (el);
+      const options = [...sel.selectedOptions].map((o) => (o.label || o.text).trim());
+      send({ kind: 'select', ref: pm().refForElement(el), options }, currentScreen());
+      return;
+    }
+    if (tag !== 'input') {
+      if (state.typing && state.typing.el === el)
+        flushTyping();
+      return;
+    }
+    const input = /** @type {HTMLInputElement} */ (el);
+    if (input.type === 'checkbox' || input.type === 'radio') {
+      flushTyping();
+      // The screen before the change: the settled one, if the click did
+      // not change the DOM (a checkbox's state is a property, not the DOM).
+      send({ kind: input.checked ? 'check' : 'uncheck', ref: pm().refForElement(el) }, state.screen || currentScreen());
+      return;
+    }
+    if (input.type === 'file') {
+      flushTyping();
+      const files = [...(input.files || [])].map((f) => f.name);
+      send({ kind: 'upload', ref: pm().refForElement(el), files }, currentScreen());
+      return;
+    }
+    if (state.typing && state.typing.el === el)
+      flushTyping();
+  }
+
+  /** @param {Element | null} el @param {KeyboardEvent} e */
+  function pressed(el, e) {
+    const mods = modifiersOf(e).filter((m) => m !== 'Shift');
+    const onPage = !el || el === document.body || el === document.documentElement;
+    const named = NAMED_KEYS.has(e.key);
+    // A character typed into a field is typing, on a control it works the
+    // control (its click is recorded); with the focus on the page it is a
+    // shortcut.
+    if (!named && !mods.length && (!onPage || e.key.length !== 1))
+      return;
+    flushTyping();
+    /** @type {Record<string, unknown>} */
+    const i = { kind: 'press', key: e.key };
+    const allMods = modifiersOf(e);
+    if (allMods.length && (mods.length || named))
+      i.modifiers = allMods;
+    let screen = null;
+    if (el && !onPage) {
+      screen = currentScreen();
+      i.ref = pm().refForElement(el);
+    }
+    send(i, screen);
+  }
+
+  /** @param {{kind: string, message: string, accept: boolean, promptText?: string}} d */
+  function dialogAnswered(d) {
+    flushTyping();
+    /** @type {Record<string, unknown>} */
+    const i = { kind: 'dialog', dialogKind: d.kind, message: d.message, accept: d.accept };
+    if (d.promptText)
+      i.promptText = d.promptText;
+    send(i, null);
+  }
+
+  // ---------------------------------------------------------------------------
+  // Listeners (capture phase, trusted events only)
+
+  /** @param {(...a: any[]) => void} local @param {string} name */
+  function route(local, name) {
+    return (/** @type {any[]} */ ...args) => {
+      const top = topRecorder();
+      if (top)
+        top.handle(name, ...args);
+      else
+        local(...args);
+    };
+  }
+
+  const handlers = {
+    click: route(clicked, 'click'),
+    typed: route(typed, 'typed'),
+    change: route(changedValue, 'change'),
+    press: route(pressed, 'press'),
+    dialog: route(dialogAnswered, 'dialog'),
+    flush: route(flushTyping, 'flush'),
+  };
+
+  /** @type {[string, (e: any) => void][]} */
+  const listeners = [
+    ['pointerdown', (/** @type {PointerEvent} */ e) => {
+      // A pick must not reach the page: the click after it neither.
+      if (!e.isTrusted || onBar(e) || !currentPick())
+        return;
+      e.preventDefault();
+      e.stopImmediatePropagation();
+    }],
+    ['mousedown', (/** @type {MouseEvent} */ e) => {
+      if (e.isTrusted && !onBar(e) && currentPick()) {
+        e.preventDefault();
+        e.stopImmediatePropagation();
+      }
+    }],
+    ['mouseup', (/** @type {MouseEvent} */ e) => {
+      if (e.isTrusted && !onBar(e) && currentPick()) {
+        e.preventDefault();
+        e.stopImmediatePropagation();
+      }
+    }],
+    ['click', (/** @type {MouseEvent} */ e) => {
+      if (!e.isTrusted || onBar(e))
+        return;
+      const el = targetOf(e);
+      if (!el)
+        return;
+      if (currentPick()) {
+        e.preventDefault();
+        e.stopImmediatePropagation();
+      } else if (e.detail > 1) {
+        return; // the dblclick event reports it
+      }
+      timed(() => handlers.click(el, e, 1));
+    }],
+    ['dblclick', (/** @type {MouseEvent} */ e) => {
+      if (!e.isTrusted || onBar(e) || currentPick())
+        return;
+      const el = targetOf(e);
+      if (el)
+        timed(() => handlers.click(el, e, 2));
+    }],
+    ['input', (/** @type {InputEvent} */ e) => {
+      if (!e.isTrusted || onBar(e))
+        return;
+      const el = targetOf(e);
+      if (el && isTextField(el))
+        timed(() => handlers.typed(el));
+    }],
+    ['change', (/** @type {Event} */ e) => {
+      if (!e.isTrusted || onBar(e))
+        return;
+      const el = targetOf(e);
+      if (el)
+        timed(() => handlers.change(el, e));
+    }],
+    ['keydown', (/** @type {KeyboardEvent} */ e) => {
+      if (!e.isTrusted || onBar(e) || e.isComposing)
+        return;
+      timed(() => handlers.press(targetOf(e), e));
+    }],
+    ['pagehide', () => handlers.flush()],
+    ['trailpin-dialog', (/** @type {CustomEvent} */ e) => {
+      // From dialogs.js in the page's world, as JSON text: objects do not
+      // cross between worlds.
+      let d;
+      try {
+        d = JSON.parse(String(e.detail));
+      } catch {
+        return;
+      }
+      if (d && typeof d.kind === 'string')
+        handlers.dialog({ kind: d.kind, message: String(d.message ?? ''), accept: !!d.accept, promptText: d.promptText ? String(d.promptText) : undefined });
+    }],
+  ];
+
+  function currentPick() {
+    const top = topRecorder();
+    return top ? top.pick() : state.pick;
+  }
+
+  /** @param {Pick} p */
+  function setPick(p) {
+    state.pick = p;
+    state.onPick(p);
+  }
+
+  function start() {
+    state.running = true;
+    for (const [type, fn] of listeners)
+      window.addEventListener(type, fn, true);
+    if (document.documentElement)
+      observe();
+    else
+      document.addEventListener('DOMContentLoaded', observe, { once: true });
+    changed();
+  }
+
+  function stop() {
+    if (!state.running)
+      return;
+    flushTyping();
+    state.running = false;
+    for (const [type, fn] of listeners)
+      window.removeEventListener(type, fn, true);
+    observer.disconnect();
+    clearTimeout(state.settleTimer);
+    setPick(null);
+  }
+
+  const api = Object.freeze({
+    /** Called when the script is injected again into this document. */
+    restart() {
+      if (!state.running)
+        start();
+    },
+    stop,
+    /** Entry point for the recorders of same-origin frames below. */
+    handle(/** @type {keyof typeof handlers} */ name, /** @type {any[]} */ ...args) {
+      const local = { click: clicked, typed, change: changedValue, press: pressed, dialog: dialogAnswered, flush: flushTyping }[name];
+      if (local)
+        /** @type {(...a: any[]) => void} */ (local)(...args);
+    },
+    changed,
+    pick: () => state.pick,
+    /** The recording bar: what the next click picks, and who hears of it. */
+    setPick,
+    /** @param {(p: Pick) => void} fn */
+    onPick(fn) { state.onPick = fn; },
+    /** @param {Element} el the recording bar's host element */
+    setBar(el) { state.bar = el; },
+    /** Records an interaction the recording bar made (asserts, undo). @param {Record<string, unknown>} i */
+    record(i) {
+      flushTyping();
+      send(i, i.kind === 'assertUrl' || i.kind === 'assertNotVisible' ? currentScreen() : null);
+    },
+    flush: flushTyping,
+    /** Timings for the benchmark, in ms. */
+    timings: () => ({ interaction: [...state.timings], capture: [...state.captureTimings] }),
+  });
+  Object.defineProperty(g, API_NAME, { value: api, configurable: true, enumerable: false, writable: false });
+  start();
+})();

@@ -1,0 +1,496 @@
+// The background's side of a recording (host/PROTOCOL.md, Recording): it
+// injects the recorder into the recorded tab (every frame, again after each
+// navigation, and into the tabs and popups the app opens), numbers the
+// interactions the pages report, keeps each one until the host acknowledged
+// it, and sends again what was not acknowledged after the host reconnects.
+// It decides nothing about steps or selectors: the host does.
+
+/** @typedef {import('./protocol.js').Message} Message */
+/** @typedef {import('./protocol.js').RecordingView} RecordingView */
+/** @typedef {import('./protocol.js').RecordOp} RecordOp */
+
+/** Scripts of a recorded frame, in the extension's world, in order. */
+const ISOLATED_FILES = ['pagemodel.js', 'recorder.js'];
+/** The dialog hook, in the page's own world. */
+const MAIN_FILES = ['dialogs.js'];
+/** The recording bar, in the top frame only. */
+const BAR_FILES = ['recordbar.js'];
+/** How long Stop waits for the pages' last interactions to arrive. */
+const STOP_SETTLE_MS = 150;
+/** How long Stop waits for the host to acknowledge what is queued. */
+const STOP_DRAIN_MS = 15_000;
+/** A screen as big as this goes out with a longer reply timeout. */
+const BIG_SCREEN_CHARS = 2_000_000;
+
+/**
+ * The parts of HostConnection a recording uses (a fake in unit tests).
+ * @typedef {object} Host
+ * @property {string} state
+ * @property {(type: string, body?: Record<string, unknown>, timeoutMs?: number) => Promise<Message>} request
+ */
+
+/**
+ * One interaction waiting for its acknowledgement.
+ * @typedef {object} Queued
+ * @property {number} seq
+ * @property {Record<string, unknown>} interaction
+ * @property {string} [screen] the wire form, as the page model wrote it
+ * @property {Promise<void>} [ready] resolves when the interaction is complete (a navigation's direction)
+ */
+
+/**
+ * Maps a committed navigation (chrome.webNavigation) to the transition the
+ * host knows (recorder.Interaction.Transition). Back and forward look the
+ * same to webNavigation; the caller tells them apart by history index.
+ * @param {string} type transitionType
+ * @param {string[]} qualifiers transitionQualifiers
+ * @returns {string}
+ */
+export function transitionOf(type, qualifiers) {
+  if (qualifiers.includes('forward_back')) return 'back';
+  if (type === 'reload') return 'reload';
+  if (qualifiers.includes('from_address_bar') || ['typed', 'auto_bookmark', 'generated', 'keyword', 'keyword_generated', 'start_page'].includes(type)) return 'typed';
+  if (type === 'form_submit') return 'form';
+  if (qualifiers.includes('client_redirect')) return 'script';
+  if (qualifiers.includes('server_redirect')) return 'redirect';
+  return 'link';
+}
+
+export class Recorder {
+  /**
+   * @param {object} opts
+   * @param {Host} opts.host
+   * @param {any} opts.chrome the chrome.* APIs (a fake in unit tests)
+   * @param {(v: RecordingView) => void} [opts.onChange]
+   */
+  constructor({ host, chrome, onChange = () => {} }) {
+    this.host = host;
+    this.chrome = chrome;
+    this.onChange = onChange;
+    /** @type {'idle'|'starting'|'recording'|'stopping'|'stopped'|'saved'} */
+    this.phase = 'idle';
+    this.session = '';
+    /** @type {Set<number>} tabs being recorded */
+    this.tabs = new Set();
+    this.startTab = -1;
+    this.activeTab = -1;
+    /** @type {Map<number, number>} last history index of each tab's top frame */
+    this.historyIndex = new Map();
+    /** @type {Set<number>} tabs the app opened whose first page is not a navigation of its own */
+    this.opened = new Set();
+    this.nextSeq = 1;
+    /** @type {Queued[]} sent or not, not yet acknowledged */
+    this.queue = [];
+    this.acked = 0;
+    this.pumping = false;
+    this.resyncing = false;
+    /** @type {Record<string, any>|null} record.start's reply, amended by project.set / addApp */
+    this.start = null;
+    /** @type {Record<string, any>|null} record.stop's reply */
+    this.review = null;
+    /** @type {Record<string, any>|null} record.save's reply */
+    this.saved = null;
+    /** @type {Record<string, any>|null} trail.export's reply */
+    this.exported = null;
+    this.error = '';
+  }
+
+  /** Forgets the recording (the host keeps what it stored). */
+  reset() {
+    this.phase = 'idle';
+    this.session = '';
+    this.tabs = new Set();
+    this.startTab = -1;
+    this.activeTab = -1;
+    this.historyIndex = new Map();
+    this.opened = new Set();
+    this.nextSeq = 1;
+    this.queue = [];
+    this.acked = 0;
+    this.pumping = false;
+    this.resyncing = false;
+    this.start = null;
+    this.review = null;
+    this.saved = null;
+    this.exported = null;
+    this.error = '';
+    this.changed();
+  }
+
+  /** @returns {RecordingView} */
+  view() {
+    return {
+      phase: this.phase,
+      session: this.session,
+      tab: this.startTab,
+      interactions: this.nextSeq - 1,
+      unacknowledged: this.queue.length,
+      project: this.start?.project ?? null,
+      app: this.start?.app ?? null,
+      origin: this.start?.origin ?? '',
+      needsProject: !!this.start?.needsProject,
+      needsApp: !!this.start?.needsApp,
+      review: this.review,
+      saved: this.saved,
+      exported: this.exported,
+      error: this.error,
+    };
+  }
+
+  changed() {
+    this.onChange(this.view());
+    const text = this.phase === 'recording' || this.phase === 'stopping' ? 'REC' : '';
+    this.chrome.action?.setBadgeText({ text }).catch?.(() => {});
+    if (text) this.chrome.action?.setBadgeBackgroundColor({ color: '#d11a2a' }).catch?.(() => {});
+  }
+
+  /**
+   * What an extension page asked for.
+   * @param {RecordOp} op
+   * @returns {Promise<RecordingView>}
+   */
+  async handle(op) {
+    this.error = '';
+    try {
+      switch (op.op) {
+        case 'state': break;
+        case 'start': await this.begin(op.tab, op.project); break;
+        case 'stop': await this.stop(); break;
+        case 'project': await this.setProject(op.dir, !!op.create); break;
+        case 'addApp': await this.addApp(op.name); break;
+        case 'save': await this.save(op.title, op.secrets, op.intents); break;
+        case 'discard': await this.discard(); break;
+        case 'export': await this.exportTrail(); break;
+      }
+    } catch (e) {
+      this.error = e instanceof Error ? e.message : String(e);
+    }
+    this.changed();
+    return this.view();
+  }
+
+  /**
+   * Starts recording a tab.
+   * @param {number} tabId
+   * @param {string} [project] the repo folder, when the person named one before
+   */
+  async begin(tabId, project) {
+    if (this.phase === 'recording' || this.phase === 'starting' || this.phase === 'stopping') {
+      throw new Error('a recording is running already: stop it first');
+    }
+    this.reset();
+    this.phase = 'starting';
+    this.changed();
+    try {
+      const tab = await this.chrome.tabs.get(tabId);
+      const [{ result: page }] = await this.chrome.scripting.executeScript({
+        target: { tabId, frameIds: [0] },
+        func: () => ({
+          width: window.innerWidth, height: window.innerHeight, locale: navigator.language,
+          timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone,
+          index: /** @type {any} */ (globalThis).navigation?.currentEntry?.index ?? -1,
+        }),
+      });
+      this.session = `r-${Date.now()}-${tabId}`;
+      /** @type {Record<string, unknown>} */
+      const body = {
+        session: this.session, tab: tabId, url: tab.url, title: tab.title ?? '',
+        viewport: { width: page.width, height: page.height }, locale: page.locale, timeZone: page.timeZone,
+      };
+      if (project) body.project = project;
+      this.start = await this.host.request('record.start', body);
+      this.session = String(this.start.session);
+      this.nextSeq = Number(this.start.lastSeq ?? 0) + 1;
+      this.acked = this.nextSeq - 1;
+      this.tabs.add(tabId);
+      this.startTab = tabId;
+      this.activeTab = tabId;
+      this.historyIndex.set(tabId, page.index);
+      this.phase = 'recording';
+      this.changed();
+      await this.inject(tabId);
+    } catch (e) {
+      if (this.phase === 'starting') this.phase = 'idle';
+      throw e;
+    }
+  }
+
+  /**
+   * Injects the recorder into a recorded tab: every frame, or the frames named.
+   * @param {number} tabId
+   * @param {number[]} [frameIds]
+   */
+  async inject(tabId, frameIds) {
+    const target = frameIds ? { tabId, frameIds } : { tabId, allFrames: true };
+    const run = (/** @type {Record<string, unknown>} */ what) =>
+      this.chrome.scripting.executeScript({ target, injectImmediately: true, ...what }).catch(() => {
+        // An error page, or a frame that is gone: nothing to record there.
+      });
+    await run({ files: MAIN_FILES, world: 'MAIN' });
+    await run({ files: ISOLATED_FILES });
+    if (!frameIds || frameIds.includes(0)) {
+      await this.chrome.scripting.executeScript({ target: { tabId, frameIds: [0] }, injectImmediately: true, files: BAR_FILES }).catch(() => {});
+    }
+  }
+
+  /**
+   * Numbers an interaction and queues it for the host.
+   * @param {Record<string, unknown>} interaction
+   * @param {string} [screen] wire form of the screen it names, the first time
+   * @param {Promise<void>} [ready]
+   */
+  push(interaction, screen, ready) {
+    if (this.phase !== 'recording' && this.phase !== 'stopping') return;
+    const seq = this.nextSeq++;
+    interaction.seq = seq;
+    this.queue.push({ seq, interaction, screen, ready });
+    this.changed();
+    this.pump();
+  }
+
+  /**
+   * An interaction a recorded page reported.
+   * @param {{interaction?: Record<string, unknown>, screen?: string}} msg
+   * @param {{tab?: {id?: number}, frameId?: number}} sender
+   */
+  fromPage(msg, sender) {
+    const tabId = sender.tab?.id;
+    if (tabId === undefined || !this.tabs.has(tabId) || !msg.interaction) return;
+    if (tabId !== this.activeTab) {
+      // A person acts only in the tab in front: the app's tab or popup was
+      // switched to, even if the browser did not say so (yet).
+      this.switchTo(tabId);
+    }
+    this.push({ ...msg.interaction, tab: tabId }, typeof msg.screen === 'string' ? msg.screen : undefined);
+  }
+
+  /** @param {number} tabId */
+  async switchTo(tabId) {
+    if (!this.tabs.has(tabId) || tabId === this.activeTab) return;
+    this.activeTab = tabId;
+    /** @type {Record<string, unknown>} */
+    const i = { kind: 'switchTab', time: Date.now(), tab: tabId };
+    let resolve = () => {};
+    const ready = new Promise((r) => { resolve = () => r(undefined); });
+    this.push(i, undefined, ready);
+    try {
+      const tab = await this.chrome.tabs.get(tabId);
+      i.url = tab.url;
+      i.title = tab.title ?? '';
+    } catch {
+      // Closed already.
+    }
+    resolve();
+  }
+
+  /**
+   * A navigation committed in a frame of a tab (chrome.webNavigation.onCommitted).
+   * @param {{tabId: number, frameId: number, url: string, transitionType: string, transitionQualifiers: string[], timeStamp: number}} d
+   */
+  async committed(d) {
+    if (!this.tabs.has(d.tabId) || (this.phase !== 'recording' && this.phase !== 'stopping')) return;
+    if (d.frameId !== 0) {
+      await this.inject(d.tabId, [d.frameId]);
+      return;
+    }
+    const first = this.opened.delete(d.tabId);
+    let transition = transitionOf(d.transitionType, d.transitionQualifiers);
+    /** @type {Record<string, unknown>} */
+    const i = { kind: 'navigate', time: Math.round(d.timeStamp), tab: d.tabId, url: d.url, transition };
+    let resolve = () => {};
+    const ready = new Promise((r) => { resolve = () => r(undefined); });
+    if (!first) this.push(i, undefined, ready);
+    try {
+      await this.inject(d.tabId, [0]);
+      const [{ result }] = await this.chrome.scripting.executeScript({
+        target: { tabId: d.tabId, frameIds: [0] },
+        func: () => ({ index: /** @type {any} */ (globalThis).navigation?.currentEntry?.index ?? -1, title: document.title }),
+      });
+      const before = this.historyIndex.get(d.tabId) ?? -1;
+      if (transition === 'back' && result.index > before && before >= 0) i.transition = 'forward';
+      this.historyIndex.set(d.tabId, result.index);
+      if (result.title) i.title = result.title;
+    } catch {
+      // The page went on to another one already.
+    }
+    resolve();
+  }
+
+  /**
+   * The app opened a tab or popup from a recorded tab.
+   * @param {{sourceTabId: number, tabId: number}} d
+   */
+  opensTab(d) {
+    if (!this.tabs.has(d.sourceTabId) || this.phase !== 'recording') return;
+    this.tabs.add(d.tabId);
+    this.opened.add(d.tabId);
+  }
+
+  /** @param {number} tabId */
+  closed(tabId) {
+    this.tabs.delete(tabId);
+    this.opened.delete(tabId);
+    if (this.activeTab === tabId) this.activeTab = -1;
+  }
+
+  /** Sends what is queued, in seq order, one at a time. */
+  async pump() {
+    if (this.pumping || this.resyncing) return;
+    this.pumping = true;
+    try {
+      while (this.queue.length && this.host.state === 'connected') {
+        const q = this.queue[0];
+        if (q.ready) await q.ready;
+        /** @type {Record<string, unknown>} */
+        const body = { session: this.session, interaction: q.interaction };
+        if (q.screen) body.screen = JSON.parse(q.screen);
+        const reply = await this.host.request('record.interaction', body, q.screen && q.screen.length > BIG_SCREEN_CHARS ? 60_000 : undefined);
+        if (this.queue[0] === q && Number(reply.seq) === q.seq) {
+          this.queue.shift();
+          this.acked = q.seq;
+          this.changed();
+        }
+      }
+    } catch (e) {
+      // A disconnect: resync() sends it again once the host is back. Any
+      // other refusal is a bug on one side; say it, keep the rest.
+      if (this.host.state === 'connected') {
+        this.error = `the host refused interaction ${this.queue[0]?.seq}: ${e instanceof Error ? e.message : e}`;
+        this.queue.shift();
+        this.changed();
+      }
+    } finally {
+      this.pumping = false;
+    }
+    if (this.queue.length && this.host.state === 'connected' && !this.error) this.pump();
+  }
+
+  /**
+   * The connection to the host is back: ask where the session stands and
+   * send again what the host does not have.
+   */
+  async resync() {
+    if (!this.session || this.phase === 'idle' || this.phase === 'saved' || this.resyncing) return;
+    this.resyncing = true;
+    try {
+      while (this.pumping) await new Promise((r) => setTimeout(r, 20));
+      const reply = await this.host.request('record.resume', { session: this.session });
+      const last = Number(reply.lastSeq ?? 0);
+      this.queue = this.queue.filter((q) => q.seq > last);
+      this.acked = Math.max(this.acked, last);
+    } catch (e) {
+      this.error = `resuming the recording: ${e instanceof Error ? e.message : e}`;
+    } finally {
+      this.resyncing = false;
+    }
+    this.changed();
+    this.pump();
+  }
+
+  /** Resolves once every queued interaction is acknowledged, or rejects after ms. */
+  async drained(ms = STOP_DRAIN_MS) {
+    const deadline = Date.now() + ms;
+    while (this.queue.length) {
+      if (Date.now() > deadline) {
+        throw new Error(`the host has not acknowledged ${this.queue.length} interactions; is it connected? Press Stop again once it is`);
+      }
+      this.pump();
+      await new Promise((r) => setTimeout(r, 25));
+    }
+  }
+
+  /** Stops recording: the pages stop, the host builds the steps to review. */
+  async stop() {
+    if (this.phase === 'stopped') return;
+    if (this.phase !== 'recording' && this.phase !== 'stopping') throw new Error('nothing is being recorded');
+    this.phase = 'stopping';
+    this.changed();
+    /** @type {Record<string, unknown>} */
+    const body = { session: this.session };
+    const front = this.tabs.has(this.activeTab) ? this.activeTab : this.startTab;
+    try {
+      const [{ result }] = await this.chrome.scripting.executeScript({
+        target: { tabId: front, frameIds: [0] },
+        func: () => {
+          const g = /** @type {any} */ (globalThis);
+          g.__trailpinRecorder?.flush();
+          return g.__trailpinPageModel ? g.__trailpinPageModel.captureWire() : '';
+        },
+      });
+      if (result) body.screen = JSON.parse(result);
+    } catch {
+      // The tab is gone: the last step has no end state then.
+    }
+    for (const tabId of this.tabs) {
+      await this.chrome.scripting.executeScript({
+        target: { tabId, allFrames: true },
+        func: () => {
+          const g = /** @type {any} */ (globalThis);
+          g.__trailpinRecorder?.stop();
+          g.__trailpinRecordBar?.remove();
+        },
+      }).catch(() => {});
+    }
+    await new Promise((r) => setTimeout(r, STOP_SETTLE_MS));
+    await this.drained();
+    this.review = await this.host.request('record.stop', body, 60_000);
+    this.phase = 'stopped';
+  }
+
+  /**
+   * @param {string} dir
+   * @param {boolean} create
+   */
+  async setProject(dir, create) {
+    /** @type {Record<string, any>} */
+    const reply = await this.host.request('project.set', { dir, create, origin: this.start?.origin ?? '' });
+    await this.chrome.storage?.local.set({ project: reply.project?.dir ?? dir });
+    if (this.start) Object.assign(this.start, { project: reply.project, app: reply.app, needsProject: false, needsApp: !!reply.needsApp });
+    if (this.review) Object.assign(this.review, { needsProject: false });
+  }
+
+  /** @param {string} name */
+  async addApp(name) {
+    if (!this.start) throw new Error('start a recording first');
+    const reply = await this.host.request('project.addApp', { origin: this.start.origin, name, project: this.start.project?.dir });
+    Object.assign(this.start, { app: reply.app, needsApp: false });
+  }
+
+  /**
+   * @param {string} title
+   * @param {Record<string, string>} [secrets] renames
+   * @param {Record<string, string>} [intents] new intents by step index
+   */
+  async save(title, secrets, intents) {
+    if (this.phase !== 'stopped' && this.phase !== 'saved') throw new Error('stop the recording before saving it');
+    /** @type {Record<string, unknown>} */
+    const body = { session: this.session, title };
+    if (secrets && Object.keys(secrets).length) body.secrets = secrets;
+    if (intents && Object.keys(intents).length) body.intents = intents;
+    try {
+      this.saved = await this.host.request('record.save', body, 60_000);
+    } catch (e) {
+      // After a host restart the host needs the stop again first.
+      if (!/record\.stop/.test(e instanceof Error ? e.message : '')) throw e;
+      this.review = await this.host.request('record.stop', { session: this.session }, 60_000);
+      this.saved = await this.host.request('record.save', body, 60_000);
+    }
+    this.phase = 'saved';
+  }
+
+  async discard() {
+    if (this.session && this.phase !== 'saved') {
+      if (this.phase === 'recording') await this.stop().catch(() => {});
+      await this.host.request('record.discard', { session: this.session });
+    }
+    this.reset();
+  }
+
+  async exportTrail() {
+    if (!this.saved) throw new Error('save the trail before exporting it');
+    /** @type {Record<string, unknown>} */
+    const body = { trail: this.saved.trail };
+    if (this.start?.project?.dir) body.project = this.start.project.dir;
+    this.exported = await this.host.request('trail.export', body);
+  }
+}
