@@ -1,0 +1,283 @@
+package e2e
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/chromedp/chromedp"
+
+	"github.com/trailpin/trailpin/host/demo"
+	"github.com/trailpin/trailpin/recorder"
+)
+
+// The recording test: a person opens the popup as a page for the shop's
+// tab, presses Record, signs in with the demo password, searches, puts two
+// items in the cart, applies a discount code, asserts the total and the URL
+// with the recording bar, stops and saves. The saved trail must equal the
+// trail written by hand in testdata, export must be deterministic, import
+// must give the trail back, and the password must appear nowhere.
+
+// expectedShopTrail is the trail the recording must give, written by hand.
+const expectedShopTrail = "testdata/record/buy-two-iphone-items.trail.yaml"
+
+// shopTrailTitle is the title typed into the popup before saving.
+const shopTrailTitle = "Buy two iPhone items with a discount"
+
+// A recordingRig is a browser with the extension and a host whose native
+// messages are captured, the demo shop, and a project folder.
+type recordingRig struct {
+	b       *Browser
+	shop    *httptest.Server
+	project string // the repo folder: trailpin.yaml and trails/
+	wire    string // folder of the captured native messages
+}
+
+func newRecordingRig(t *testing.T) *recordingRig {
+	t.Helper()
+	r := &recordingRig{project: TempDir(t), wire: TempDir(t)}
+	// A project that knows no app yet: the popup asks for one.
+	if err := os.WriteFile(filepath.Join(r.project, "trailpin.yaml"), []byte("trails:\n  dir: trails\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	r.shop = httptest.NewServer(demo.New(demo.Options{}))
+	t.Cleanup(r.shop.Close)
+	r.b = StartBrowser(t, Options{
+		HostPath: teeHost(t, r.wire),
+		Env:      []string{"TZ=UTC", "LANG=en_US.UTF-8", "LANGUAGE=en_US"},
+	})
+	return r
+}
+
+// teeHost writes a host wrapper that copies every native message (both
+// directions, as framed on stdin and stdout) into dir, for the leak scan.
+func teeHost(t *testing.T, dir string) string {
+	t.Helper()
+	script := filepath.Join(dir, "host-tee.sh")
+	body := fmt.Sprintf("#!/bin/sh\ntee -a %q | %q \"$@\" | tee -a %q\n",
+		filepath.Join(dir, "to-host.bin"), HostPath(t), filepath.Join(dir, "from-host.bin"))
+	if err := os.WriteFile(script, []byte(body), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	return script
+}
+
+// openPopupFor opens popup.html?tab=<id> for the tab showing url.
+func (r *recordingRig) openPopupFor(t *testing.T, urlPrefix string) context.Context {
+	t.Helper()
+	popup := r.b.OpenPopup(t)
+	WaitFor[bool](t, popup, `document.querySelector('#state')?.dataset.state === 'connected'`)
+	ctx, cancel := context.WithTimeout(popup, WaitTimeout)
+	defer cancel()
+	id, err := chromedp.Run(ctx, chromedp.Evaluate[int](fmt.Sprintf(
+		`chrome.tabs.query({}).then((ts) => ts.find((t) => (t.url || '').startsWith(%q))?.id ?? -1)`, urlPrefix),
+		chromedp.EvalAwaitPromise))
+	if err != nil || id < 0 {
+		t.Fatalf("finding the tab of %s: id %d, %v", urlPrefix, id, err)
+	}
+	if err := chromedp.Do(ctx, chromedp.Navigate(r.b.ExtensionURL(fmt.Sprintf("popup.html?tab=%d", id)))); err != nil {
+		t.Fatal(err)
+	}
+	WaitFor[bool](t, popup, `document.querySelector('#state')?.dataset.state === 'connected' && !!document.querySelector('#rec-state')?.textContent`)
+	return popup
+}
+
+// popupPhase waits until the popup shows the recording in phase.
+func popupPhase(t *testing.T, popup context.Context, phase string) {
+	t.Helper()
+	WaitFor[bool](t, popup, fmt.Sprintf(`(() => {
+		const err = document.querySelector('#rec-error');
+		if (err && !err.hidden) throw new Error('the popup says: ' + err.textContent);
+		return document.querySelector('#rec-state')?.dataset.phase === %q;
+	})()`, phase))
+}
+
+// fill puts text into a popup field the way a person does: click, select
+// what is there, type.
+func fill(t *testing.T, popup context.Context, sel, text string) {
+	t.Helper()
+	clickCSS(t, popup, sel)
+	Eval[chromedp.Void](t, popup, fmt.Sprintf(`document.querySelector(%q).select()`, sel))
+	typeKeys(t, popup, text)
+}
+
+// page waits until the app tab shows path (with query) and the recorder is
+// in it again (the recording bar is back).
+func appAt(t *testing.T, app context.Context, pathQuery string) {
+	t.Helper()
+	WaitFor[bool](t, app, fmt.Sprintf(`location.pathname + location.search === %q && document.readyState === 'complete'`, pathQuery))
+	waitAX(t, app, "toolbar", "Trailpin recording")
+}
+
+// recordShopFlow records the flow of the test through the popup and the
+// recording bar, and returns the popup.
+func (r *recordingRig) recordShopFlow(t *testing.T) (popup, app context.Context) {
+	t.Helper()
+	app = r.b.OpenTab(t, r.shop.URL+"/login")
+	popup = r.openPopupFor(t, r.shop.URL)
+
+	clickCSS(t, popup, "#record")
+	popupPhase(t, popup, "recording")
+	// The popup asks for the project, then for a name of the shop's origin.
+	WaitFor[bool](t, popup, `!document.querySelector('#project-form').hidden`)
+	fill(t, popup, "#project-dir", r.project)
+	clickCSS(t, popup, "#project-form button[type=submit]")
+	WaitFor[bool](t, popup, `!document.querySelector('#app-form').hidden`)
+	fill(t, popup, "#app-name", "shop")
+	clickCSS(t, popup, "#app-form button[type=submit]")
+	WaitFor[bool](t, popup, `document.querySelector('#rec-app').textContent.startsWith('shop ')`)
+
+	appAt(t, app, "/login")
+	clickCSS(t, app, "#username")
+	typeKeys(t, app, demo.Username)
+	clickCSS(t, app, "#password")
+	typeKeys(t, app, demo.Password)
+	clickCSS(t, app, "form button.primary")
+
+	appAt(t, app, "/products")
+	clickCSS(t, app, "input[type=search]")
+	typeKeys(t, app, "iphone\r")
+
+	appAt(t, app, "/products?q=iphone")
+	clickCSS(t, app, `li:has(a[href="/products/iphone-17"]) button[data-testid=add-to-cart]`)
+	appAt(t, app, "/products?q=iphone")
+	WaitFor[bool](t, app, `document.body.innerText.includes('Added iPhone 17 to your cart.')`)
+	clickCSS(t, app, `li:has(a[href="/products/iphone-17-silicone-case"]) button[data-testid=add-to-cart]`)
+	appAt(t, app, "/products?q=iphone")
+	WaitFor[bool](t, app, `document.body.innerText.includes('Added iPhone 17 Silicone Case to your cart.')`)
+
+	clickCSS(t, app, `a[href="/cart"]`)
+	appAt(t, app, "/cart")
+	clickCSS(t, app, `a[href="/checkout"]`)
+	appAt(t, app, "/checkout")
+
+	clickCSS(t, app, "#discount-code")
+	typeKeys(t, app, "SUMMER")
+	clickCSS(t, app, ".discount button[type=submit]")
+	appAt(t, app, "/checkout")
+	WaitFor[bool](t, app, `!!document.querySelector('[data-testid=discount-status]')`)
+
+	clickAX(t, app, "button", "Assert visible")
+	waitAX(t, app, "status", "Click the element that must be visible.")
+	clickCSS(t, app, "[data-testid=order-total]")
+	clickAX(t, app, "button", "Assert URL")
+	waitAX(t, app, "status", "Added: the URL is /checkout")
+	return popup, app
+}
+
+func TestRecordShopTrail(t *testing.T) {
+	t.Parallel()
+	r := newRecordingRig(t)
+	popup, _ := r.recordShopFlow(t)
+
+	clickCSS(t, popup, "#stop")
+	popupPhase(t, popup, "stopped")
+	secrets := Eval[[]string](t, popup, `[...document.querySelectorAll('#secret-list input')].map((i) => i.value)`)
+	if len(secrets) != 1 || secrets[0] != "password" {
+		t.Fatalf("the popup lists the secrets %q, want [password]", secrets)
+	}
+	fill(t, popup, "#secret-list input", "demo-password")
+	fill(t, popup, "#trail-title", shopTrailTitle)
+	clickCSS(t, popup, "#save")
+	popupPhase(t, popup, "saved")
+	clickCSS(t, popup, "#export")
+	path := WaitFor[string](t, popup, `(document.querySelector('#exported').textContent.match(/^Exported to (\S+)/) || [])[1]`)
+	first, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := filepath.Join(r.project, "trails"); filepath.Dir(path) != want {
+		t.Errorf("exported to %s, want a file in the project's trails dir %s", path, want)
+	}
+
+	// The saved trail is the one written by hand.
+	got, err := recorder.LoadTrail(path, first)
+	if err != nil {
+		t.Fatalf("the exported trail does not load: %v\n%s", err, first)
+	}
+	wantSrc, err := os.ReadFile(expectedShopTrail)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := recorder.LoadTrail(expectedShopTrail, wantSrc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !got.Equal(want) {
+		t.Errorf("the recorded trail differs from %s:\n--- recorded\n%s\n--- want\n%s", expectedShopTrail, first, wantSrc)
+	}
+
+	// Export again: the same bytes, through the popup and the command.
+	clickCSS(t, popup, "#export")
+	WaitFor[bool](t, popup, `document.querySelector('#exported').textContent.endsWith('(unchanged)')`)
+	if again, _ := os.ReadFile(path); !bytes.Equal(again, first) {
+		t.Errorf("a second export changed the file:\n%s\n--- first\n%s", again, first)
+	}
+	hostEnv := r.hostEnv()
+	outDir := TempDir(t)
+	if run := RunHost(t, hostEnv, nil, "export", "--dir", outDir, "buy-two-iphone-items-with-a-discount"); run.ExitCode != 0 {
+		t.Fatalf("host export exited %d: %s", run.ExitCode, run.Stderr)
+	}
+	exported, _ := os.ReadFile(filepath.Join(outDir, filepath.Base(path)))
+	if !bytes.Equal(exported, first) {
+		t.Errorf("host export wrote other bytes than the popup's export:\n%s\n--- popup\n%s", exported, first)
+	}
+
+	// Import into a fresh database gives an equal trail.
+	freshDB := filepath.Join(TempDir(t), "fresh.db")
+	if run := RunHost(t, hostEnv, nil, "import", "--db", freshDB, path); run.ExitCode != 0 {
+		t.Fatalf("host import exited %d: %s %s", run.ExitCode, run.Stdout, run.Stderr)
+	}
+	shown := RunHost(t, hostEnv, nil, "trails", "show", "--db", freshDB, "buy-two-iphone-items-with-a-discount")
+	if shown.ExitCode != 0 {
+		t.Fatalf("host trails show exited %d: %s", shown.ExitCode, shown.Stderr)
+	}
+	imported, err := recorder.LoadTrail("imported", shown.Stdout)
+	if err != nil {
+		t.Fatalf("the imported trail does not load: %v\n%s", err, shown.Stdout)
+	}
+	if !imported.Equal(got) {
+		t.Errorf("the imported trail differs from the export:\n%s\n--- export\n%s", shown.Stdout, first)
+	}
+
+	r.checkNoPassword(t, path, filepath.Join(outDir, filepath.Base(path)))
+}
+
+// hostEnv is the environment under which the host, run as a command, sees
+// the browser's database and the project.
+func (r *recordingRig) hostEnv() []string {
+	home := filepath.Join(r.b.Dir, "home")
+	return []string{
+		"HOME=" + home,
+		"XDG_CONFIG_HOME=" + filepath.Join(home, ".config"),
+		"XDG_DATA_HOME=" + filepath.Join(home, ".local", "share"),
+	}
+}
+
+// checkNoPassword searches everything the recording wrote or sent for the
+// password: the database with its WAL, the exports, the host's log and
+// the native messages both ways.
+func (r *recordingRig) checkNoPassword(t *testing.T, files ...string) {
+	t.Helper()
+	dbFiles, _ := filepath.Glob(filepath.Join(r.b.DataDir, "*"))
+	wire, _ := filepath.Glob(filepath.Join(r.wire, "*.bin"))
+	files = append(append(files, dbFiles...), wire...)
+	if len(wire) != 2 {
+		t.Errorf("captured native messages %v, want both directions", wire)
+	}
+	var names []string
+	for _, f := range files {
+		names = append(names, filepath.Base(f))
+	}
+	if !strings.Contains(strings.Join(names, " "), "trailpin.db") || !strings.Contains(strings.Join(names, " "), "host.log") {
+		t.Errorf("the scan would miss the database or the log: it has %v", names)
+	}
+	for _, f := range scanPasswordLeaks(t, demo.Password, files) {
+		t.Error(f)
+	}
+}
