@@ -521,6 +521,8 @@
         /** @type {(...a: any[]) => void} */ (local)(...args);
     },
     changed,
+    /** Whether the capture at hand shows the page as it is. */
+    settled: () => !state.dirty && !!state.screen,
     pick: () => state.pick,
     /** The recording bar: what the next click picks, and who hears of it. */
     setPick,
