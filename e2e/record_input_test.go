@@ -29,8 +29,20 @@ func clickCSS(t *testing.T, ctx context.Context, sel string) {
 		const r = e.getBoundingClientRect();
 		return {x: r.x + r.width / 2, y: r.y + r.height / 2};
 	})()`, sel)
-	p := WaitFor[struct{ X, Y float64 }](t, ctx, js)
-	mouseClick(t, ctx, p.X, p.Y)
+	deadline := time.Now().Add(WaitTimeout)
+	for {
+		ectx, cancel := context.WithTimeout(ctx, 5*time.Second)
+		p, err := chromedp.Run(ectx, chromedp.Evaluate[*struct{ X, Y float64 }](js))
+		cancel()
+		if err == nil && p != nil {
+			mouseClick(t, ctx, p.X, p.Y)
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("e2e: no %s to click: %v", sel, err)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
 }
 
 func mouseClick(t *testing.T, ctx context.Context, x, y float64) {
@@ -51,6 +63,26 @@ func typeKeys(t *testing.T, ctx context.Context, keys string) {
 	if err := chromedp.Do(actx, chromedp.KeyEvent(keys)); err != nil {
 		t.Fatalf("typing: %v", err)
 	}
+}
+
+// waitAcrossLoads polls the JavaScript expression js until it is true,
+// through page loads (an evaluation that a navigation interrupts is tried
+// again), failing the test after WaitTimeout.
+func waitAcrossLoads(t *testing.T, ctx context.Context, js string) {
+	t.Helper()
+	deadline := time.Now().Add(WaitTimeout)
+	var last error
+	for time.Now().Before(deadline) {
+		ectx, cancel := context.WithTimeout(ctx, 5*time.Second)
+		ok, err := chromedp.Run(ectx, chromedp.Evaluate[bool](js))
+		cancel()
+		if err == nil && ok {
+			return
+		}
+		last = err
+		time.Sleep(50 * time.Millisecond)
+	}
+	t.Fatalf("e2e: waiting for %s: %v", js, last)
 }
 
 // An axNode is a node of the browser's accessibility tree.

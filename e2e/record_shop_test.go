@@ -110,7 +110,7 @@ func fill(t *testing.T, popup context.Context, sel, text string) {
 // in it again (the recording bar is back).
 func appAt(t *testing.T, app context.Context, pathQuery string) {
 	t.Helper()
-	WaitFor[bool](t, app, fmt.Sprintf(`location.pathname + location.search === %q && document.readyState === 'complete'`, pathQuery))
+	waitAcrossLoads(t, app, fmt.Sprintf(`location.pathname + location.search === %q && document.readyState === 'complete'`, pathQuery))
 	waitAX(t, app, "toolbar", "Trailpin recording")
 }
 
@@ -119,6 +119,10 @@ func appAt(t *testing.T, app context.Context, pathQuery string) {
 func (r *recordingRig) recordShopFlow(t *testing.T) (popup, app context.Context) {
 	t.Helper()
 	app = r.b.OpenTab(t, r.shop.URL+"/login")
+	// The viewport the trail records, whatever the window's size.
+	if err := chromedp.Do(app, chromedp.EmulateViewport(1280, 800)); err != nil {
+		t.Fatal(err)
+	}
 	popup = r.openPopupFor(t, r.shop.URL)
 
 	clickCSS(t, popup, "#record")
@@ -146,10 +150,10 @@ func (r *recordingRig) recordShopFlow(t *testing.T) (popup, app context.Context)
 	appAt(t, app, "/products?q=iphone")
 	clickCSS(t, app, `li:has(a[href="/products/iphone-17"]) button[data-testid=add-to-cart]`)
 	appAt(t, app, "/products?q=iphone")
-	WaitFor[bool](t, app, `document.body.innerText.includes('Added iPhone 17 to your cart.')`)
-	clickCSS(t, app, `li:has(a[href="/products/iphone-17-silicone-case"]) button[data-testid=add-to-cart]`)
+	waitAcrossLoads(t, app, `document.body.innerText.includes('Added iPhone 17 to your cart.')`)
+	clickCSS(t, app, `li:has(a[href="/products/iphone-17-case"]) button[data-testid=add-to-cart]`)
 	appAt(t, app, "/products?q=iphone")
-	WaitFor[bool](t, app, `document.body.innerText.includes('Added iPhone 17 Silicone Case to your cart.')`)
+	waitAcrossLoads(t, app, `document.body.innerText.includes('Added iPhone 17 Silicone Case to your cart.')`)
 
 	clickCSS(t, app, `a[href="/cart"]`)
 	appAt(t, app, "/cart")
@@ -160,13 +164,13 @@ func (r *recordingRig) recordShopFlow(t *testing.T) (popup, app context.Context)
 	typeKeys(t, app, "SUMMER")
 	clickCSS(t, app, ".discount button[type=submit]")
 	appAt(t, app, "/checkout")
-	WaitFor[bool](t, app, `!!document.querySelector('[data-testid=discount-status]')`)
+	waitAcrossLoads(t, app, `!!document.querySelector('[data-testid=discount-status]')`)
 
 	clickAX(t, app, "button", "Assert visible")
-	waitAX(t, app, "status", "Click the element that must be visible.")
+	waitAX(t, app, "StaticText", "Click the element that must be visible.")
 	clickCSS(t, app, "[data-testid=order-total]")
 	clickAX(t, app, "button", "Assert URL")
-	waitAX(t, app, "status", "Added: the URL is /checkout")
+	waitAX(t, app, "StaticText", "Added: the URL is /checkout")
 	return popup, app
 }
 

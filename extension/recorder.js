@@ -70,6 +70,8 @@
     bar: null,
     /** @type {ReturnType<typeof setTimeout> | undefined} */
     settleTimer: undefined,
+    /** An Enter or Space key is being handled: its click is not the person's. */
+    keyActivation: false,
     /** @type {number[]} ms spent in each interaction's handler */
     timings: [],
     /** @type {number[]} ms spent in each settled capture */
@@ -429,6 +431,11 @@
         e.stopImmediatePropagation();
       } else if (e.detail > 1) {
         return; // the dblclick event reports it
+      } else if (e.detail === 0 && state.keyActivation) {
+        // The click the browser makes of a key: Enter in a form field
+        // submits through its default button, Enter on a button clicks it.
+        // The key press is recorded; replaying it makes the click again.
+        return;
       }
       timed(() => handlers.click(el, e, 1));
     }],
@@ -456,6 +463,10 @@
     ['keydown', (/** @type {KeyboardEvent} */ e) => {
       if (!e.isTrusted || onBar(e) || e.isComposing)
         return;
+      if (e.key === 'Enter') {
+        state.keyActivation = true;
+        setTimeout(() => { state.keyActivation = false; }, 0);
+      }
       timed(() => handlers.press(targetOf(e), e));
     }],
     ['pagehide', () => handlers.flush()],
