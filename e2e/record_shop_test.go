@@ -7,7 +7,6 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
-	"strings"
 	"testing"
 
 	"github.com/chromedp/chromedp"
@@ -266,22 +265,24 @@ func (r *recordingRig) hostEnv() []string {
 // checkNoPassword searches everything the recording wrote or sent for the
 // password: the database with its WAL, the exports, the host's log and
 // the native messages both ways.
-func (r *recordingRig) checkNoPassword(t *testing.T, files ...string) {
+func (r *recordingRig) checkNoPassword(t *testing.T, exports ...string) {
 	t.Helper()
-	dbFiles, _ := filepath.Glob(filepath.Join(r.b.DataDir, "*"))
-	wire, _ := filepath.Glob(filepath.Join(r.wire, "*.bin"))
-	files = append(append(files, dbFiles...), wire...)
-	if len(wire) != 2 {
-		t.Errorf("captured native messages %v, want both directions", wire)
+	sources := LeakDatabase(filepath.Join(r.b.DataDir, "trailpin.db"))
+	for _, f := range exports {
+		sources = append(sources, LeakFile(f))
 	}
-	var names []string
-	for _, f := range files {
-		names = append(names, filepath.Base(f))
+	sources = append(sources, LeakFile(filepath.Join(r.b.DataDir, "host.log")))
+	for _, name := range []string{"to-host.bin", "from-host.bin"} {
+		wire, err := os.ReadFile(filepath.Join(r.wire, name))
+		if err != nil || len(wire) == 0 {
+			t.Errorf("no native messages captured in %s (%v): the scan would miss them", name, err)
+		}
+		sources = append(sources, LeakBytes("native messages "+name, wire))
 	}
-	if !strings.Contains(strings.Join(names, " "), "trailpin.db") || !strings.Contains(strings.Join(names, " "), "host.log") {
-		t.Errorf("the scan would miss the database or the log: it has %v", names)
+	for _, f := range []string{"trailpin.db", "host.log"} {
+		if _, err := os.Stat(filepath.Join(r.b.DataDir, f)); err != nil {
+			t.Errorf("the scan would miss %s: %v", f, err)
+		}
 	}
-	for _, f := range scanPasswordLeaks(t, demo.Password, files) {
-		t.Error(f)
-	}
+	CheckNoSecretLeaks(t, demo.Password, sources...)
 }
