@@ -70,6 +70,10 @@ func teeHost(t *testing.T, dir string) string {
 func (r *recordingRig) openPopupFor(t *testing.T, urlPrefix string) context.Context {
 	t.Helper()
 	popup := r.b.OpenPopup(t)
+	// About the size of the toolbar popup.
+	if err := chromedp.Do(popup, chromedp.EmulateViewport(460, 900)); err != nil {
+		t.Fatal(err)
+	}
 	WaitFor[bool](t, popup, `document.querySelector('#state')?.dataset.state === 'connected'`)
 	ctx, cancel := context.WithTimeout(popup, WaitTimeout)
 	defer cancel()
@@ -176,7 +180,8 @@ func (r *recordingRig) recordShopFlow(t *testing.T) (popup, app context.Context)
 func TestRecordShopTrail(t *testing.T) {
 	t.Parallel()
 	r := newRecordingRig(t)
-	popup, _ := r.recordShopFlow(t)
+	popup, app := r.recordShopFlow(t)
+	keepScreenshot(t, "recording-bar.png", screenshotBar(t, app))
 
 	clickCSS(t, popup, "#stop")
 	popupPhase(t, popup, "stopped")
@@ -186,6 +191,7 @@ func TestRecordShopTrail(t *testing.T) {
 	}
 	fill(t, popup, "#secret-list input", "demo-password")
 	fill(t, popup, "#trail-title", shopTrailTitle)
+	keepScreenshot(t, "popup-review.png", screenshotPopup(t, popup))
 	clickCSS(t, popup, "#save")
 	popupPhase(t, popup, "saved")
 	clickCSS(t, popup, "#export")

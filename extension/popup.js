@@ -234,6 +234,7 @@ function renderRecording(r) {
   const err = el('rec-error');
   err.hidden = !r.error;
   err.textContent = r.error;
+  if (before?.phase !== r.phase) showTarget();
 }
 
 /** Shows record.stop's steps, secrets and notes for review. @param {Record<string, any>} review */
@@ -334,9 +335,10 @@ el('discard').addEventListener('click', () => recordOp({ op: 'discard' }));
 el('export').addEventListener('click', () => recordOp({ op: 'export' }));
 el('new-recording').addEventListener('click', () => recordOp({ op: 'discard' }));
 
+/** Names the tab the popup records, as it is now. */
 async function showTarget() {
   try {
-    const tab = await targetTab();
+    const tab = shown && shown.tab >= 0 ? await chrome.tabs.get(shown.tab) : await targetTab();
     el('rec-tab').textContent = tab ? `Tab: ${tab.title || tab.url || tab.id}` : 'No tab to record';
   } catch (e) {
     el('rec-tab').textContent = e instanceof Error ? e.message : String(e);
