@@ -29,6 +29,8 @@
   const SETTLE_MS = 120;
   /** How many interaction timings are kept for the benchmark. */
   const TIMINGS_KEPT = 2000;
+  /** Longest an Enter key's keypress is taken to follow its keydown. */
+  const KEY_ACTIVATION_MS = 1000;
   /** Keys recorded on their own; any key with Control, Alt or Meta is too. */
   const NAMED_KEYS = new Set(['Enter', 'Escape', 'Tab']);
   /** Input types whose typing is recorded as type (the rest change otherwise). */
@@ -72,6 +74,8 @@
     settleTimer: undefined,
     /** An Enter or Space key is being handled: its click is not the person's. */
     keyActivation: false,
+    /** @type {ReturnType<typeof setTimeout> | undefined} */
+    keyActivationTimer: undefined,
     /** @type {number[]} ms spent in each interaction's handler */
     timings: [],
     /** @type {number[]} ms spent in each settled capture */
@@ -219,6 +223,12 @@
     if (tag === 'input')
       return TEXT_INPUTS.has((/** @type {HTMLInputElement} */ (el)).type);
     return /** @type {HTMLElement} */ (el).isContentEditable === true;
+  }
+
+  /** Whether el is a drop-down select or one of its options. @param {Element} el */
+  function inDropDown(el) {
+    const sel = /** @type {HTMLSelectElement | null} */ (el.closest('select'));
+    return !!sel && !sel.multiple && sel.size <= 1;
   }
 
   /** Whether typing into el must be recorded as a secret. @param {Element} el */
@@ -426,6 +436,8 @@
       const el = targetOf(e);
       if (!el)
         return;
+      if (!currentPick() && inDropDown(el))
+        return; // it opens or closes the list; the choice is recorded as select
       if (currentPick()) {
         e.preventDefault();
         e.stopImmediatePropagation();
@@ -464,10 +476,17 @@
       if (!e.isTrusted || onBar(e) || e.isComposing)
         return;
       if (e.key === 'Enter') {
+        // The click comes with the key's keypress, a task of its own; the
+        // key's keyup ends it (or, should the keyup never come, a timeout).
         state.keyActivation = true;
-        setTimeout(() => { state.keyActivation = false; }, 0);
+        clearTimeout(state.keyActivationTimer);
+        state.keyActivationTimer = setTimeout(() => { state.keyActivation = false; }, KEY_ACTIVATION_MS);
       }
       timed(() => handlers.press(targetOf(e), e));
+    }],
+    ['keyup', (/** @type {KeyboardEvent} */ e) => {
+      if (e.key === 'Enter' && state.keyActivation)
+        setTimeout(() => { state.keyActivation = false; }, 0);
     }],
     ['pagehide', () => handlers.flush()],
     ['trailpin-dialog', (/** @type {CustomEvent} */ e) => {
