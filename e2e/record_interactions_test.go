@@ -248,7 +248,7 @@ func sentInteractions(t *testing.T, dir, origin string) []string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	screens := map[string]wireScreen{}
+	screens := map[string]sentScreen{}
 	tabs := map[float64]int{}
 	seen := map[float64]bool{}
 	var lines []string
@@ -268,7 +268,7 @@ func sentInteractions(t *testing.T, dir, origin string) []string {
 		}
 		i := m.Interaction
 		if id, _ := i["screen"].(string); id != "" && len(m.Screen) > 0 {
-			screens[id] = parseWireScreen(t, m.Screen)
+			screens[id] = parseSentScreen(t, m.Screen)
 		}
 		seq, _ := i["seq"].(float64)
 		if seen[seq] {
@@ -283,7 +283,7 @@ func sentInteractions(t *testing.T, dir, origin string) []string {
 	return lines
 }
 
-func describeInteraction(i map[string]any, screens map[string]wireScreen, tabs map[float64]int, origin string) string {
+func describeInteraction(i map[string]any, screens map[string]sentScreen, tabs map[float64]int, origin string) string {
 	parts := []string{fmt.Sprint(i["kind"])}
 	if tab, _ := i["tab"].(float64); tabs[tab] > 1 || i["kind"] == "switchTab" {
 		parts = append(parts, fmt.Sprintf("tab=%d", tabs[tab]))
@@ -314,13 +314,13 @@ func describeInteraction(i map[string]any, screens map[string]wireScreen, tabs m
 	return strings.Join(parts, " ")
 }
 
-// A wireScreen is the part of a wire-form screen the test reads: for each
+// A sentScreen is the part of a wire-form screen the test reads: for each
 // ref, its tag, id and parent.
-type wireScreen map[string]wireNode
+type sentScreen map[string]sentNode
 
-type wireNode struct{ tag, id, parent string }
+type sentNode struct{ tag, id, parent string }
 
-func parseWireScreen(t *testing.T, raw json.RawMessage) wireScreen {
+func parseSentScreen(t *testing.T, raw json.RawMessage) sentScreen {
 	t.Helper()
 	var s struct {
 		Root json.RawMessage `json:"root"`
@@ -328,7 +328,7 @@ func parseWireScreen(t *testing.T, raw json.RawMessage) wireScreen {
 	if err := json.Unmarshal(raw, &s); err != nil {
 		t.Fatal(err)
 	}
-	out := wireScreen{}
+	out := sentScreen{}
 	var walk func(raw json.RawMessage, parent string)
 	walk = func(raw json.RawMessage, parent string) {
 		var el []json.RawMessage
@@ -344,7 +344,7 @@ func parseWireScreen(t *testing.T, raw json.RawMessage) wireScreen {
 			if len(el) > 7 {
 				json.Unmarshal(el[7], &extras)
 			}
-			out[ref] = wireNode{tag: tag, id: extras.ID, parent: parent}
+			out[ref] = sentNode{tag: tag, id: extras.ID, parent: parent}
 			if len(el) > 8 {
 				var kids []json.RawMessage
 				json.Unmarshal(el[8], &kids)
@@ -360,7 +360,7 @@ func parseWireScreen(t *testing.T, raw json.RawMessage) wireScreen {
 
 // path names the element: #id when it has one, else its parent's path and
 // its tag; an element in a frame is prefixed by the iframe.
-func (s wireScreen) path(ref string) string {
+func (s sentScreen) path(ref string) string {
 	n, ok := s[ref]
 	if !ok {
 		return "?" + ref
