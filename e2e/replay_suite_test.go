@@ -145,10 +145,11 @@ func TestReplaySuiteWorkers(t *testing.T) {
 	for _, workers := range []string{"1", "4"} {
 		wg.Go(func() {
 			junitFile := filepath.Join(TempDir(t), "junit.xml")
-			// The big page is left out: on a loaded machine its 10,000
-			// elements can take longer to load than the short timeout.
+			// The big page is left out (on a loaded machine its 10,000
+			// elements can take longer to load than the short timeout), and
+			// the long journey, which the green run covers, to save time.
 			run := RunHost(t, append(replayEnv(t, true), "CI=true"), nil, "replay", "--config", cfg, "--workers", workers,
-				"--grep", "discount|journey|Sign in|Wrong", "--results", filepath.Join(TempDir(t), "results"), "--junit", junitFile, trailsDir())
+				"--grep", "discount|Sign in|Wrong", "--results", filepath.Join(TempDir(t), "results"), "--junit", junitFile, trailsDir())
 			if run.ExitCode != 1 {
 				t.Errorf("--workers %s against %s exited %d, want 1:\n%s\n%s", workers, demo.PriceChanged, run.ExitCode, run.Stdout, run.Stderr)
 				return
@@ -161,8 +162,8 @@ func TestReplaySuiteWorkers(t *testing.T) {
 	}
 	wg.Wait()
 	one, four := suites["1"], suites["4"]
-	if len(one.Tests) != 4 || len(four.Tests) != 4 {
-		t.Fatalf("JUnit holds %d and %d test cases, want 4 each", len(one.Tests), len(four.Tests))
+	if len(one.Tests) != 3 || len(four.Tests) != 3 {
+		t.Fatalf("JUnit holds %d and %d test cases, want 3 each", len(one.Tests), len(four.Tests))
 	}
 	verdicts := func(s junit.Suite) map[string]string {
 		out := map[string]string{}
@@ -179,8 +180,8 @@ func TestReplaySuiteWorkers(t *testing.T) {
 	if fmt.Sprint(v1) != fmt.Sprint(v4) {
 		t.Errorf("--workers 4 gave other results than --workers 1:\n 1: %v\n 4: %v", v1, v4)
 	}
-	if one.Totals.Failed != 2 || !strings.HasPrefix(v1["Buy two iPhone items with a discount"], "failed app-bug: ") {
-		t.Errorf("against %s, want the discount and the journey trails failed as app-bug: %v", demo.PriceChanged, v1)
+	if one.Totals.Failed != 1 || !strings.HasPrefix(v1["Buy two iPhone items with a discount"], "failed app-bug: ") {
+		t.Errorf("against %s, want the discount trail failed as app-bug, the others passed: %v", demo.PriceChanged, v1)
 	}
 	overlap := func(s junit.Suite) bool {
 		for i, a := range s.Tests {
