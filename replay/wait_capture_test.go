@@ -5,13 +5,13 @@ import (
 	"compress/gzip"
 	"context"
 	"encoding/base64"
-	"encoding/json"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"reflect"
 	"strings"
 	"testing"
+	"unicode/utf16"
 
 	"github.com/chromedp/chromedp"
 )
@@ -50,7 +50,7 @@ func TestCaptureTopLarge(t *testing.T) {
 	t.Parallel()
 	var page strings.Builder
 	page.WriteString(`<!doctype html><title>Large</title><ul>`)
-	for i := range 3000 {
+	for i := range 6000 {
 		fmt.Fprintf(&page, `<li id="row-%d"><span>Row %d — naïve café</span> <button>Select</button></li>`, i, i)
 	}
 	page.WriteString(`</ul>`)
@@ -61,16 +61,20 @@ func TestCaptureTopLarge(t *testing.T) {
 	t.Cleanup(srv.Close)
 	ctx := newTab(t, srv.URL)
 	plain := capture(t, ctx, CaptureOptions{NoCoverage: true})
-	out, _ := json.Marshal(plain)
-	if len(out) < compressAbove {
-		t.Fatalf("the page's screen is %d bytes, too small to be compressed (%d)", len(out), compressAbove)
-	}
+	opts := CaptureOptions{NoCoverage: true}.pageModelOptions()
 	zipped, err := chromedp.Run(ctx, func(ctx context.Context, tg *chromedp.Target) (any, error) {
 		m, err := topModel(ctx, tg)
 		if err != nil {
 			return nil, err
 		}
-		return captureTop(ctx, m, CaptureOptions{NoCoverage: true}.pageModelOptions())
+		wire, err := m.callText(ctx, "pm.captureWire("+opts.json()+")")
+		if err != nil {
+			return nil, err
+		}
+		if n := len(utf16.Encode([]rune(wire))); n < compressAbove {
+			return nil, fmt.Errorf("the page's screen is %d code units in the wire form, too small to be compressed (%d)", n, compressAbove)
+		}
+		return captureTop(ctx, m, opts)
 	})
 	if err != nil {
 		t.Fatal(err)
