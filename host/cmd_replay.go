@@ -66,7 +66,7 @@ func newReplayCmd(e *env) *cobra.Command {
 	f.StringVar(&o.shard, "shard", "", "replay only shard i of n of the trails (i/n, e.g. 2/3), to split a suite across CI machines")
 	f.StringVar(&o.grep, "grep", "", "replay only the trails whose title matches this regular expression")
 	f.IntVar(&o.retries, "retries", 0, "replay a failed trail up to N more times; a later pass is reported as flaky")
-	f.StringVar(&o.format, "format", formatText, "output on standard output: text (a summary) or status (status lines, DESIGN §8)")
+	f.StringVar(&o.format, "format", formatText, "output on standard output: text (a summary) or status (status lines, see docs/ci.md)")
 	f.StringVar(&o.junit, "junit", "", "write a JUnit XML report to this file")
 	f.StringVar(&o.trace, "trace", "", "trace pages to keep: on, off or retain-on-failure (default: trace in trailpin.yaml, else retain-on-failure)")
 	f.StringVar(&o.results, "results", report.DefaultResultsDir, "folder for trace pages and screenshots")
