@@ -40,15 +40,22 @@ func dbGiven(cmd *cobra.Command, e *env) bool {
 // openRunStore opens the database runs are stored in: the configured one
 // when run locally; with CI set, only one given with --db (or
 // TRAILPIN_DB), so a CI job leaves nothing behind but its reports. nil
-// means runs are not stored.
+// means runs are not stored. A database that was named and cannot be
+// opened is an environment error; the default one is only warned about.
 func openRunStore(cmd *cobra.Command, e *env, cfg *config, args []string) (*runStore, error) {
 	if isCI(e) && !dbGiven(cmd, e) {
 		return nil, nil
 	}
 	path := cfg.DBPath()
 	db, err := storage.Open(cmd.Context(), path)
-	if err != nil {
+	switch {
+	case err != nil && dbGiven(cmd, e):
 		return nil, replay.EnvironmentError(fmt.Errorf("opening the database %s to store the run: %w (give --db a file you can write to)", path, err))
+	case err != nil:
+		// The default database is a convenience: without it the run
+		// still replays and reports, it is only not kept.
+		fmt.Fprintf(e.stderr, "host: the run will not be stored: opening %s: %v\n", path, err)
+		return nil, nil
 	}
 	return &runStore{db: db, path: path, args: args, fromDB: map[*recorder.Trail]storage.TrailVersion{}}, nil
 }
