@@ -67,25 +67,48 @@ func TestReplayVariants(t *testing.T) {
 			status: "missing-test-data: ",
 		},
 	}
-	for _, tc := range tests {
+	// The runs mostly wait out the action timeout, so they go on at once
+	// (a few at a time: each starts a Chromium) rather than as parallel
+	// subtests, which share the package's two slots with every other
+	// test. The subtests then check what each run left.
+	type variantRun struct {
+		run            HostRun
+		results, junit string
+		mu             sync.Mutex
+		requests       []string
+	}
+	runs := make([]*variantRun, len(tests))
+	sem := make(chan struct{}, 4)
+	var wg sync.WaitGroup
+	for i, tc := range tests {
+		vr := &variantRun{results: filepath.Join(TempDir(t), "results"), junit: filepath.Join(TempDir(t), "junit.xml")}
+		runs[i] = vr
+		variant := tc.variant
+		if tc.noSecret {
+			variant = demo.Normal
+		}
+		shop := httptest.NewServer(demo.New(demo.Options{Variant: variant, Logf: func(format string, args ...any) {
+			vr.mu.Lock()
+			vr.requests = append(vr.requests, strings.TrimSpace(fmt.Sprintf(format, args...)))
+			vr.mu.Unlock()
+		}}))
+		t.Cleanup(shop.Close)
+		env, cfg := append(replayEnv(t, !tc.noSecret), "CI=true"), projectConfig(t, shop.URL)
+		wg.Go(func() {
+			sem <- struct{}{}
+			defer func() { <-sem }()
+			vr.run = RunHost(t, env, nil, "replay", "--config", cfg,
+				"--format", "status", "--results", vr.results, "--junit", vr.junit, trailFile(tc.trail))
+		})
+	}
+	wg.Wait()
+	for i, tc := range tests {
 		t.Run(tc.variant, func(t *testing.T) {
-			t.Parallel()
-			variant := tc.variant
-			if tc.noSecret {
-				variant = demo.Normal
-			}
-			var mu sync.Mutex
-			var requests []string
-			shop := httptest.NewServer(demo.New(demo.Options{Variant: variant, Logf: func(format string, args ...any) {
-				mu.Lock()
-				requests = append(requests, strings.TrimSpace(fmt.Sprintf(format, args...)))
-				mu.Unlock()
-			}}))
-			t.Cleanup(shop.Close)
-			results := filepath.Join(TempDir(t), "results")
-			junitFile := filepath.Join(TempDir(t), "junit.xml")
-			run := RunHost(t, append(replayEnv(t, !tc.noSecret), "CI=true"), nil, "replay", "--config", projectConfig(t, shop.URL),
-				"--format", "status", "--results", results, "--junit", junitFile, trailFile(tc.trail))
+			vr := runs[i]
+			run, results, junitFile := vr.run, vr.results, vr.junit
+			vr.mu.Lock()
+			requests := vr.requests
+			vr.mu.Unlock()
 			out := string(run.Stdout)
 			if run.ExitCode != 1 {
 				t.Fatalf("host replay against %s exited %d, want 1:\n%s\n%s", tc.variant, run.ExitCode, out, run.Stderr)
@@ -124,8 +147,6 @@ func TestReplayVariants(t *testing.T) {
 			}
 			if tc.variant == demo.DuplicateButtons {
 				// Ambiguity clicks nothing: no Add to cart reached the shop.
-				mu.Lock()
-				defer mu.Unlock()
 				if !slices.ContainsFunc(requests, func(r string) bool { return strings.HasPrefix(r, "POST /login ") }) {
 					t.Fatalf("the shop's log misses the sign-in, so it cannot show a click: %q", requests)
 				}
