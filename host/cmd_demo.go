@@ -34,7 +34,8 @@ func newDemoCmd(e *env) *cobra.Command {
 			"(sign in, a wrong password, a discount, a 45-step shopping journey and a page of 10,000\n" +
 			"elements) against it in headless Chromium, then prints the report and where the trace\n" +
 			"pages are. Nothing is stored in the database.\n\n" +
-			"--variant serves a mutated shop instead, to see how replay explains a failure:\n  " +
+			"--variant serves a mutated shop instead, to see how replay explains a failure (or\n" +
+			"rightly ignores a change):\n  " +
 			strings.Join(demoVariantLines(), "\n  ") + "\n\n" + replay.ExitCodesHelp,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -65,11 +66,7 @@ func demoVariantLines() []string {
 	var lines []string
 	for _, name := range demo.Variants() {
 		v, _ := demo.VariantInfo(name)
-		class := v.Class
-		if class == "" {
-			class = "still passes"
-		}
-		lines = append(lines, fmt.Sprintf("%-18s %s", name, class))
+		lines = append(lines, fmt.Sprintf("%-18s %s", name, v.Change))
 	}
 	return lines
 }
