@@ -79,8 +79,15 @@ func span(t *testing.T, c junit.Test) (start, end time.Time) {
 	return start, start.Add(c.Duration)
 }
 
-// TestReplaySuiteGreenFromFiles replays the hand-written trails from their
-// files alone (no database: CI is set) and reads the JUnit report back.
+// recordedTrail is the trail the recording test (record_shop_test.go)
+// must record from the demo shop, which it compares the saved trail with.
+func recordedTrail() string {
+	return filepath.Join(RepoRoot(), "e2e", "testdata", "record", "buy-two-iphone-items.trail.yaml")
+}
+
+// TestReplaySuiteGreenFromFiles replays the hand-written trails, and the
+// trail the recording test records, from their files alone (no database:
+// CI is set) and reads the JUnit report back.
 func TestReplaySuiteGreenFromFiles(t *testing.T) {
 	t.Parallel()
 	shop := httptest.NewServer(demo.New(demo.Options{}))
@@ -90,25 +97,27 @@ func TestReplaySuiteGreenFromFiles(t *testing.T) {
 	results := filepath.Join(dir, "results")
 	data := filepath.Join(dir, "data")
 	run := RunHost(t, append(replayEnv(t, true), "CI=true", "XDG_DATA_HOME="+data), nil, "replay", "--headless", "--workers", "3",
-		"--base-url", shop.URL, "--junit", junitFile, "--results", results, trailsDir())
+		"--base-url", shop.URL, "--junit", junitFile, "--results", results, trailsDir(), recordedTrail())
 	if run.ExitCode != 0 {
-		t.Fatalf("host replay of the hand-written trails exited %d:\n%s\n%s", run.ExitCode, run.Stdout, run.Stderr)
+		t.Fatalf("host replay of the hand-written and recorded trails exited %d:\n%s\n%s", run.ExitCode, run.Stdout, run.Stderr)
 	}
-	if !strings.Contains(string(run.Stdout), "PASSED: 5 trails in") || !strings.Contains(string(run.Stdout), "5 passed, 0 failed") {
-		t.Errorf("the summary does not say 5 passed:\n%s", run.Stdout)
+	if !strings.Contains(string(run.Stdout), "PASSED: 6 trails in") || !strings.Contains(string(run.Stdout), "6 passed, 0 failed") {
+		t.Errorf("the summary does not say 6 passed:\n%s", run.Stdout)
 	}
 	// Progress to a pipe is plain lines, one per trail started and ended,
 	// without terminal codes.
 	progress := string(run.Stderr)
-	if strings.Contains(progress, "\x1b[") || strings.Count(progress, "] PASS ") != 5 || strings.Count(progress, "] start ") != 5 {
-		t.Errorf("progress is not 5 plain start and 5 PASS lines:\n%q", progress)
+	if strings.Contains(progress, "\x1b[") || strings.Count(progress, "] PASS ") != 6 || strings.Count(progress, "] start ") != 6 {
+		t.Errorf("progress is not 6 plain start and 6 PASS lines:\n%q", progress)
 	}
 	suite := readJUnit(t, junitFile)[0]
-	if suite.Totals.Tests != 5 || suite.Totals.Failed != 0 || suite.Totals.Skipped != 0 || suite.Totals.Passed != 5 {
-		t.Errorf("JUnit totals %+v, want 5 tests, 5 passed", suite.Totals)
+	if suite.Totals.Tests != 6 || suite.Totals.Failed != 0 || suite.Totals.Skipped != 0 || suite.Totals.Passed != 6 {
+		t.Errorf("JUnit totals %+v, want 6 tests, 6 passed", suite.Totals)
 	}
-	if got := caseNames(suite); !slices.Equal(got, exampleTitles) {
-		t.Errorf("JUnit test names %q, want %q", got, exampleTitles)
+	want := append(slices.Clone(exampleTitles), "Buy two iPhone items with a discount") // the recorded one
+	sort.Strings(want)
+	if got := caseNames(suite); !slices.Equal(got, want) {
+		t.Errorf("JUnit test names %q, want %q", got, want)
 	}
 	var longest time.Duration
 	for _, c := range suite.Tests {
@@ -116,7 +125,7 @@ func TestReplaySuiteGreenFromFiles(t *testing.T) {
 			t.Errorf("test case %q took %v", c.Name, c.Duration)
 		}
 		longest = max(longest, c.Duration)
-		if want := "replay.testdata.trails."; !strings.Contains(c.Classname, want) || c.Properties["file"] == "" {
+		if !strings.Contains(c.Classname, "replay.testdata.trails.") && !strings.Contains(c.Classname, "e2e.testdata.record.") || c.Properties["file"] == "" {
 			t.Errorf("test case %q: classname %q, file %q", c.Name, c.Classname, c.Properties["file"])
 		}
 	}
