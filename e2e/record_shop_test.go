@@ -35,6 +35,7 @@ type recordingRig struct {
 	shop    *httptest.Server
 	project string // the repo folder: trailpin.yaml and trails/
 	wire    string // folder of the captured native messages
+	popup   context.Context
 }
 
 func newRecordingRig(t *testing.T) *recordingRig {
@@ -54,12 +55,16 @@ func newRecordingRig(t *testing.T) *recordingRig {
 }
 
 // teeHost writes a host wrapper that copies every native message (both
-// directions, as framed on stdin and stdout) into dir, for the leak scan.
+// directions, as framed on stdin and stdout) and the host's stderr into
+// dir, for the leak scan.
 func teeHost(t *testing.T, dir string) string {
 	t.Helper()
 	script := filepath.Join(dir, "host-tee.sh")
-	body := fmt.Sprintf("#!/bin/sh\ntee -a %q | %q \"$@\" | tee -a %q\n",
-		filepath.Join(dir, "to-host.bin"), HostPath(t), filepath.Join(dir, "from-host.bin"))
+	// The host replaces the shell (exec), so that Chrome sees it end when
+	// it is killed: a shell waiting for a pipeline would keep Chrome's end
+	// of stdout open.
+	body := fmt.Sprintf("#!/bin/bash\nexec %q \"$@\" 2>>%q < <(exec tee -a %q) > >(exec tee -a %q)\n",
+		HostPath(t), filepath.Join(dir, "host-stderr.log"), filepath.Join(dir, "to-host.bin"), filepath.Join(dir, "from-host.bin"))
 	if err := os.WriteFile(script, []byte(body), 0o700); err != nil {
 		t.Fatal(err)
 	}
@@ -87,6 +92,7 @@ func (r *recordingRig) openPopupFor(t *testing.T, urlPrefix string) context.Cont
 		t.Fatal(err)
 	}
 	WaitFor[bool](t, popup, `document.querySelector('#state')?.dataset.state === 'connected' && !!document.querySelector('#rec-state')?.textContent`)
+	r.popup = popup
 	return popup
 }
 
@@ -118,9 +124,13 @@ func appAt(t *testing.T, app context.Context, pathQuery string) {
 }
 
 // recordShopFlow records the flow of the test through the popup and the
-// recording bar, and returns the popup.
-func (r *recordingRig) recordShopFlow(t *testing.T) (popup, app context.Context) {
+// recording bar, and returns the popup. between, when set, runs at a few
+// points of the flow (it is given their number, from 1).
+func (r *recordingRig) recordShopFlow(t *testing.T, between func(point int)) (popup, app context.Context) {
 	t.Helper()
+	if between == nil {
+		between = func(int) {}
+	}
 	app = r.b.OpenTab(t, r.shop.URL+"/login")
 	// The viewport the trail records, whatever the window's size.
 	if err := chromedp.Do(app, chromedp.EmulateViewport(1280, 800)); err != nil {
@@ -147,16 +157,20 @@ func (r *recordingRig) recordShopFlow(t *testing.T) (popup, app context.Context)
 	clickCSS(t, app, "form button.primary")
 
 	appAt(t, app, "/products")
+	between(1)
 	clickCSS(t, app, "input[type=search]")
 	typeKeys(t, app, "iphone\r")
 
 	appAt(t, app, "/products?q=iphone")
 	clickCSS(t, app, `li:has(a[href="/products/iphone-17"]) button[data-testid=add-to-cart]`)
-	appAt(t, app, "/products?q=iphone")
+	// The page after the post has the URL of the one before: wait for its
+	// text first, then for the recorder in it.
 	waitAcrossLoads(t, app, `document.body.innerText.includes('Added iPhone 17 to your cart.')`)
-	clickCSS(t, app, `li:has(a[href="/products/iphone-17-case"]) button[data-testid=add-to-cart]`)
 	appAt(t, app, "/products?q=iphone")
+	between(2)
+	clickCSS(t, app, `li:has(a[href="/products/iphone-17-case"]) button[data-testid=add-to-cart]`)
 	waitAcrossLoads(t, app, `document.body.innerText.includes('Added iPhone 17 Silicone Case to your cart.')`)
+	appAt(t, app, "/products?q=iphone")
 
 	clickCSS(t, app, `a[href="/cart"]`)
 	appAt(t, app, "/cart")
@@ -164,10 +178,11 @@ func (r *recordingRig) recordShopFlow(t *testing.T) (popup, app context.Context)
 	appAt(t, app, "/checkout")
 
 	clickCSS(t, app, "#discount-code")
+	between(3)
 	typeKeys(t, app, "SUMMER")
 	clickCSS(t, app, ".discount button[type=submit]")
-	appAt(t, app, "/checkout")
 	waitAcrossLoads(t, app, `!!document.querySelector('[data-testid=discount-status]')`)
+	appAt(t, app, "/checkout")
 
 	clickAX(t, app, "button", "Assert visible")
 	waitAX(t, app, "StaticText", "Click the element that must be visible.")
@@ -180,46 +195,10 @@ func (r *recordingRig) recordShopFlow(t *testing.T) (popup, app context.Context)
 func TestRecordShopTrail(t *testing.T) {
 	t.Parallel()
 	r := newRecordingRig(t)
-	popup, app := r.recordShopFlow(t)
+	popup, app := r.recordShopFlow(t, nil)
 	keepScreenshot(t, "recording-bar.png", screenshotBar(t, app))
-
-	clickCSS(t, popup, "#stop")
-	popupPhase(t, popup, "stopped")
-	secrets := Eval[[]string](t, popup, `[...document.querySelectorAll('#secret-list input')].map((i) => i.value)`)
-	if len(secrets) != 1 || secrets[0] != "password" {
-		t.Fatalf("the popup lists the secrets %q, want [password]", secrets)
-	}
-	fill(t, popup, "#secret-list input", "demo-password")
-	fill(t, popup, "#trail-title", shopTrailTitle)
-	keepScreenshot(t, "popup-review.png", screenshotPopup(t, popup))
-	clickCSS(t, popup, "#save")
-	popupPhase(t, popup, "saved")
-	clickCSS(t, popup, "#export")
-	path := WaitFor[string](t, popup, `(document.querySelector('#exported').textContent.match(/^Exported to (\S+)/) || [])[1]`)
-	first, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if want := filepath.Join(r.project, "trails"); filepath.Dir(path) != want {
-		t.Errorf("exported to %s, want a file in the project's trails dir %s", path, want)
-	}
-
-	// The saved trail is the one written by hand.
-	got, err := recorder.LoadTrail(path, first)
-	if err != nil {
-		t.Fatalf("the exported trail does not load: %v\n%s", err, first)
-	}
-	wantSrc, err := os.ReadFile(expectedShopTrail)
-	if err != nil {
-		t.Fatal(err)
-	}
-	want, err := recorder.LoadTrail(expectedShopTrail, wantSrc)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !got.Equal(want) {
-		t.Errorf("the recorded trail differs from %s:\n--- recorded\n%s\n--- want\n%s", expectedShopTrail, first, wantSrc)
-	}
+	path, first := r.stopSaveExport(t, popup, true)
+	got := r.checkShopTrail(t, path, first)
 
 	// Export again: the same bytes, through the popup and the command.
 	clickCSS(t, popup, "#export")
@@ -257,6 +236,57 @@ func TestRecordShopTrail(t *testing.T) {
 	r.checkNoPassword(t, path, filepath.Join(outDir, filepath.Base(path)))
 }
 
+// stopSaveExport presses Stop, renames the secret, names the trail, saves
+// and exports it, and returns the exported file and its bytes.
+func (r *recordingRig) stopSaveExport(t *testing.T, popup context.Context, screenshots bool) (string, []byte) {
+	t.Helper()
+	WaitFor[bool](t, popup, `document.querySelector('#state')?.dataset.state === 'connected'`)
+	clickCSS(t, popup, "#stop")
+	popupPhase(t, popup, "stopped")
+	secrets := Eval[[]string](t, popup, `[...document.querySelectorAll('#secret-list input')].map((i) => i.value)`)
+	if len(secrets) != 1 || secrets[0] != "password" {
+		t.Fatalf("the popup lists the secrets %q, want [password]", secrets)
+	}
+	fill(t, popup, "#secret-list input", "demo-password")
+	fill(t, popup, "#trail-title", shopTrailTitle)
+	if screenshots {
+		keepScreenshot(t, "popup-review.png", screenshotPopup(t, popup))
+	}
+	clickCSS(t, popup, "#save")
+	popupPhase(t, popup, "saved")
+	clickCSS(t, popup, "#export")
+	path := WaitFor[string](t, popup, `(document.querySelector('#exported').textContent.match(/^Exported to (\S+)/) || [])[1]`)
+	first, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := filepath.Join(r.project, "trails"); filepath.Dir(path) != want {
+		t.Errorf("exported to %s, want a file in the project's trails dir %s", path, want)
+	}
+	return path, first
+}
+
+// checkShopTrail checks the exported trail is the one written by hand.
+func (r *recordingRig) checkShopTrail(t *testing.T, path string, first []byte) *recorder.Trail {
+	t.Helper()
+	got, err := recorder.LoadTrail(path, first)
+	if err != nil {
+		t.Fatalf("the exported trail does not load: %v\n%s", err, first)
+	}
+	wantSrc, err := os.ReadFile(expectedShopTrail)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := recorder.LoadTrail(expectedShopTrail, wantSrc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !got.Equal(want) {
+		t.Errorf("the recorded trail differs from %s:\n--- recorded\n%s\n--- want\n%s", expectedShopTrail, first, wantSrc)
+	}
+	return got
+}
+
 // hostEnv is the environment under which the host, run as a command, sees
 // the browser's database and the project.
 func (r *recordingRig) hostEnv() []string {
@@ -277,7 +307,7 @@ func (r *recordingRig) checkNoPassword(t *testing.T, exports ...string) {
 	for _, f := range exports {
 		sources = append(sources, LeakFile(f))
 	}
-	sources = append(sources, LeakFile(filepath.Join(r.b.DataDir, "host.log")))
+	sources = append(sources, LeakFile(filepath.Join(r.b.DataDir, "host.log")), LeakFile(filepath.Join(r.wire, "host-stderr.log")))
 	for _, name := range []string{"to-host.bin", "from-host.bin"} {
 		wire, err := os.ReadFile(filepath.Join(r.wire, name))
 		if err != nil || len(wire) == 0 {

@@ -19,6 +19,8 @@ const BAR_FILES = ['recordbar.js'];
 const STOP_SETTLE_MS = 150;
 /** How long Stop waits for the host to acknowledge what is queued. */
 const STOP_DRAIN_MS = 15_000;
+/** How an error of record.resume starts. */
+const RESUME_FAILED = 'resuming the recording';
 /** A screen as big as this goes out with a longer reply timeout. */
 const BIG_SCREEN_CHARS = 2_000_000;
 
@@ -378,8 +380,11 @@ export class Recorder {
       const last = Number(reply.lastSeq ?? 0);
       this.queue = this.queue.filter((q) => q.seq > last);
       this.acked = Math.max(this.acked, last);
+      if (this.error.startsWith(RESUME_FAILED)) this.error = '';
     } catch (e) {
-      this.error = `resuming the recording: ${e instanceof Error ? e.message : e}`;
+      // Lost the host again: the next connection resumes. Anything else
+      // (the host no longer has the session) the person must know.
+      if (this.host.state === 'connected') this.error = `${RESUME_FAILED}: ${e instanceof Error ? e.message : e}`;
     } finally {
       this.resyncing = false;
     }
