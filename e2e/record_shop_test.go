@@ -187,6 +187,7 @@ func (r *recordingRig) recordShopFlow(t *testing.T, between func(point int)) (po
 	clickAX(t, app, "button", "Assert visible")
 	waitAX(t, app, "StaticText", "Click the element that must be visible.")
 	clickCSS(t, app, "[data-testid=order-total]")
+	waitAX(t, app, "StaticText", "Added: the element must be visible.")
 	clickAX(t, app, "button", "Assert URL")
 	waitAX(t, app, "StaticText", "Added: the URL is /checkout")
 	return popup, app

@@ -75,18 +75,23 @@
   function showPick(pick) {
     for (const b of root.querySelectorAll('button[aria-pressed]'))
       b.setAttribute('aria-pressed', String(b.getAttribute('data-do') === pick));
-    if (pick === 'assertVisible')
+    if (pick === 'assertVisible') {
       say('Click the element that must be visible.');
-    else if (pick === 'markSensitive')
+    } else if (pick === 'markSensitive') {
       say('Click the element whose value must never be written down.');
-    else
+    } else {
+      // The pick was made (a button that turns it off says so itself).
       outline.style.display = 'none';
+      if (picking === 'assertVisible')
+        say('Added: the element must be visible.');
+      else if (picking === 'markSensitive')
+        say('Marked: what it shows stays out of the trail.');
+    }
+    picking = pick;
   }
-  recorder.onPick((/** @type {string | null} */ p) => {
-    showPick(p);
-    if (!p && !ask.hidden)
-      return;
-  });
+  /** @type {string | null} what the next click picks, as last shown */
+  let picking = null;
+  recorder.onPick(showPick);
 
   /** @param {string} kind */
   function act(kind) {

@@ -522,7 +522,12 @@
       observe();
     else
       document.addEventListener('DOMContentLoaded', observe, { once: true });
-    changed();
+    // A same-origin frame is part of its top frame's screen.
+    const top = topRecorder();
+    if (top)
+      top.changed();
+    else
+      changed();
   }
 
   function stop() {
