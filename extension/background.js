@@ -33,6 +33,8 @@ const recorder = new Recorder({
   },
 });
 
+recorder.restore();
+
 chrome.webNavigation.onCommitted.addListener((d) => { recorder.committed(d); });
 chrome.webNavigation.onDOMContentLoaded.addListener((d) => {
   // Injected at commit already, unless the frame was not ready for it then.

@@ -19,6 +19,8 @@ const BAR_FILES = ['recordbar.js'];
 const STOP_SETTLE_MS = 150;
 /** How long Stop waits for the host to acknowledge what is queued. */
 const STOP_DRAIN_MS = 15_000;
+/** Where the recording is kept for a restarted service worker (chrome.storage.session). */
+const STORAGE_KEY = 'recording';
 /** How an error of record.resume starts. */
 const RESUME_FAILED = 'resuming the recording';
 /** A screen as big as this goes out with a longer reply timeout. */
@@ -38,6 +40,22 @@ const BIG_SCREEN_CHARS = 2_000_000;
  * @property {Record<string, unknown>} interaction
  * @property {string} [screen] the wire form, as the page model wrote it
  * @property {Promise<void>} [ready] resolves when the interaction is complete (a navigation's direction)
+ */
+
+/**
+ * The recording as a restarted service worker finds it.
+ * @typedef {object} PersistedRecording
+ * @property {'idle'|'starting'|'recording'|'stopping'|'stopped'|'saved'} phase
+ * @property {string} session
+ * @property {number[]} tabs
+ * @property {number} startTab
+ * @property {number} activeTab
+ * @property {[number, number][]} historyIndex
+ * @property {number} nextSeq
+ * @property {Record<string, any>|null} start
+ * @property {Record<string, any>|null} review
+ * @property {Record<string, any>|null} saved
+ * @property {Record<string, any>|null} exported
  */
 
 /**
@@ -141,9 +159,43 @@ export class Recorder {
 
   changed() {
     this.onChange(this.view());
+    this.persist();
     const text = this.phase === 'recording' || this.phase === 'stopping' ? 'REC' : '';
     this.chrome.action?.setBadgeText({ text }).catch?.(() => {});
     if (text) this.chrome.action?.setBadgeBackgroundColor({ color: '#d11a2a' }).catch?.(() => {});
+  }
+
+  /**
+   * Keeps what a new service worker needs to go on with the recording
+   * (Chrome may stop an idle one): everything but the unacknowledged
+   * interactions, which a restarted worker cannot have.
+   */
+  persist() {
+    /** @type {PersistedRecording} */
+    const saved = {
+      phase: this.phase, session: this.session, tabs: [...this.tabs], startTab: this.startTab,
+      activeTab: this.activeTab, historyIndex: [...this.historyIndex], nextSeq: this.nextSeq,
+      start: this.start, review: this.review, saved: this.saved, exported: this.exported,
+    };
+    this.chrome.storage?.session?.set({ [STORAGE_KEY]: saved }).catch?.(() => {});
+  }
+
+  /**
+   * Takes up the recording a stopped service worker left, if any; the next
+   * resync asks the host where it stands.
+   */
+  async restore() {
+    const got = await this.chrome.storage?.session?.get(STORAGE_KEY).catch?.(() => ({}));
+    /** @type {PersistedRecording|undefined} */
+    const p = got?.[STORAGE_KEY];
+    if (!p || !p.session || p.phase === 'idle' || this.session) return;
+    Object.assign(this, {
+      phase: p.phase === 'starting' ? 'idle' : p.phase === 'stopping' ? 'recording' : p.phase, session: p.session, tabs: new Set(p.tabs), startTab: p.startTab,
+      activeTab: p.activeTab, historyIndex: new Map(p.historyIndex), nextSeq: p.nextSeq, acked: p.nextSeq - 1,
+      start: p.start, review: p.review, saved: p.saved, exported: p.exported,
+    });
+    this.changed();
+    if (this.host.state === 'connected') await this.resync();
   }
 
   /**
@@ -380,6 +432,8 @@ export class Recorder {
       const last = Number(reply.lastSeq ?? 0);
       this.queue = this.queue.filter((q) => q.seq > last);
       this.acked = Math.max(this.acked, last);
+      // A restarted worker may not know of the last interactions stored.
+      this.nextSeq = Math.max(this.nextSeq, last + 1);
       if (this.error.startsWith(RESUME_FAILED)) this.error = '';
     } catch (e) {
       // Lost the host again: the next connection resumes. Anything else

@@ -47,6 +47,15 @@ class FakeHost {
   }
 }
 
+function memoryStorage() {
+  const data = {};
+  return {
+    data,
+    set: async (o) => { Object.assign(data, JSON.parse(JSON.stringify(o))); },
+    get: async (k) => ({ [k]: data[k] }),
+  };
+}
+
 function fakeChrome() {
   const scripts = [];
   return {
@@ -60,7 +69,7 @@ function fakeChrome() {
       },
     },
     action: { setBadgeText: async () => {}, setBadgeBackgroundColor: async () => {} },
-    storage: { local: { set: async () => {} } },
+    storage: { local: { set: async () => {} }, session: memoryStorage() },
   };
 }
 
@@ -158,4 +167,24 @@ test('stop waits for the host to store everything, then asks it for the steps', 
   assert.equal(view.phase, 'stopped');
   const types = host.requests.map((q) => q.type);
   assert.ok(types.indexOf('record.stop') > types.lastIndexOf('record.interaction'));
+});
+
+test('a restarted service worker goes on with the recording where the host stands', async () => {
+  const host = new FakeHost();
+  const chrome = fakeChrome();
+  const first = new Recorder({ host, chrome });
+  await first.handle({ op: 'start', tab: 5 });
+  first.fromPage({ interaction: { kind: 'click' } }, { tab: { id: 5 } });
+  first.fromPage({ interaction: { kind: 'click' } }, { tab: { id: 5 } });
+  await settle();
+  // The worker stops; a new one starts with the same storage.
+  const second = new Recorder({ host, chrome });
+  await second.restore();
+  assert.equal(second.phase, 'recording');
+  assert.equal(second.session, first.session);
+  assert.ok(second.tabs.has(5));
+  second.fromPage({ interaction: { kind: 'assertUrl' } }, { tab: { id: 5 } });
+  await settle();
+  assert.deepEqual([...host.stored.keys()], [1, 2, 3]);
+  assert.equal(host.stored.get(3).interaction.kind, 'assertUrl');
 });
