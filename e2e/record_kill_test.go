@@ -43,8 +43,8 @@ func TestRecordSurvivesHostKills(t *testing.T) {
 		r.logExchange(t)
 	}
 	integrityOK(t, filepath.Join(r.b.DataDir, "trailpin.db"))
-	if n := r.hostStarts(t); n != kills+1 {
-		t.Errorf("the host was started %d times, want %d (once, and once after each kill)", n, kills+1)
+	if n := r.hellos(t); n < kills+1 {
+		t.Errorf("the extension connected %d times, want at least %d (once, and again after each kill)", n, kills+1)
 	}
 	r.checkNoPassword(t, path)
 }
@@ -87,14 +87,15 @@ func (r *recordingRig) hostPID(t *testing.T) int {
 	}
 }
 
-// hostStarts counts the sessions the host's log shows.
-func (r *recordingRig) hostStarts(t *testing.T) int {
+// hellos counts the connections the extension opened: each starts with a
+// hello (a host killed before it answered counts too).
+func (r *recordingRig) hellos(t *testing.T) int {
 	t.Helper()
-	log, err := os.ReadFile(filepath.Join(r.b.DataDir, "host.log"))
+	raw, err := os.ReadFile(filepath.Join(r.wire, "to-host.bin"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	return bytes.Count(log, []byte("msg=\"session started\""))
+	return bytes.Count(raw, []byte(`"type":"hello"`))
 }
 
 // logExchange lists the native messages of the test, one line each, to
