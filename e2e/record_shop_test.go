@@ -252,6 +252,7 @@ func (r *recordingRig) stopSaveExport(t *testing.T, popup context.Context, scree
 	fill(t, popup, "#trail-title", shopTrailTitle)
 	if screenshots {
 		keepScreenshot(t, "popup-review.png", screenshotPopup(t, popup))
+		assertControlsNamed(t, popup, 6) // title, 4+ intents, the secret, Save, Discard
 	}
 	clickCSS(t, popup, "#save")
 	popupPhase(t, popup, "saved")

@@ -27,6 +27,8 @@
   const API_NAME = '__trailpinRecorder';
   /** Quiet time after a DOM change before the screen is captured again. */
   const SETTLE_MS = 120;
+  /** Longest a settled page's capture waits for the browser to be idle. */
+  const IDLE_WAIT_MS = 500;
   /** How many interaction timings are kept for the benchmark. */
   const TIMINGS_KEPT = 2000;
   /** Longest an Enter key's keypress is taken to follow its keydown. */
@@ -126,8 +128,16 @@
     state.dirty = true;
     clearTimeout(state.settleTimer);
     state.settleTimer = setTimeout(() => {
-      if (state.running && state.dirty && document.documentElement)
-        captureNow();
+      // Capture when the page has nothing else to do; an interaction
+      // before that captures at once.
+      const capture = () => {
+        if (state.running && state.dirty && document.documentElement)
+          captureNow();
+      };
+      if (typeof requestIdleCallback === 'function')
+        requestIdleCallback(capture, { timeout: IDLE_WAIT_MS });
+      else
+        capture();
     }, SETTLE_MS);
   }
 
