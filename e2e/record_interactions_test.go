@@ -131,6 +131,20 @@ func TestRecordInteractions(t *testing.T) {
 	}
 	toHost, _ := os.ReadFile(filepath.Join(r.wire, "to-host.bin"))
 	CheckNoSecretLeaks(t, passphrase, LeakBytes("native messages to the host", toHost))
+
+	// A second recording in the same page, whose recorder is still there
+	// (stopped), records on its own.
+	clickCSS(t, popup, "#discard")
+	popupPhase(t, popup, "idle")
+	clickCSS(t, popup, "#record")
+	popupPhase(t, popup, "recording")
+	waitAX(t, app, "toolbar", "Trailpin recording")
+	clickCSS(t, app, "#twice")
+	clickCSS(t, popup, "#stop")
+	popupPhase(t, popup, "stopped")
+	if steps := Eval[[]string](t, popup, `[...document.querySelectorAll('#steps > li > input')].map((i) => i.value)`); !slices.Equal(steps, []string{"Click the Twice button"}) {
+		t.Errorf("the second recording's steps are %q, want one click on Twice", steps)
+	}
 }
 
 // dialogAnswer is how the test answers the next JavaScript dialog.

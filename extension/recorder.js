@@ -555,8 +555,12 @@
   const api = Object.freeze({
     /** Called when the script is injected again into this document. */
     restart() {
-      if (!state.running)
-        start();
+      if (state.running)
+        return;
+      // A new recording: the host has none of this document's screens.
+      state.sent.clear();
+      state.screen = null;
+      start();
     },
     stop,
     /** Entry point for the recorders of same-origin frames below. */
