@@ -96,6 +96,18 @@ func (r *recordingRig) openPopupFor(t *testing.T, urlPrefix string) context.Cont
 	return popup
 }
 
+// badgeText is the text on the toolbar button.
+func badgeText(t *testing.T, popup context.Context) string {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(popup, WaitTimeout)
+	defer cancel()
+	text, err := chromedp.Run(ctx, chromedp.Evaluate[string](`chrome.action.getBadgeText({})`, chromedp.EvalAwaitPromise))
+	if err != nil {
+		t.Fatalf("reading the badge: %v", err)
+	}
+	return text
+}
+
 // popupPhase waits until the popup shows the recording in phase.
 func popupPhase(t *testing.T, popup context.Context, phase string) {
 	t.Helper()
@@ -140,6 +152,9 @@ func (r *recordingRig) recordShopFlow(t *testing.T, between func(point int)) (po
 
 	clickCSS(t, popup, "#record")
 	popupPhase(t, popup, "recording")
+	if badge := badgeText(t, popup); badge != "REC" {
+		t.Errorf("while recording the toolbar button's badge is %q, want REC", badge)
+	}
 	// The popup asks for the project, then for a name of the shop's origin.
 	WaitFor[bool](t, popup, `!document.querySelector('#project-form').hidden`)
 	fill(t, popup, "#project-dir", r.project)
@@ -244,6 +259,9 @@ func (r *recordingRig) stopSaveExport(t *testing.T, popup context.Context, scree
 	WaitFor[bool](t, popup, `document.querySelector('#state')?.dataset.state === 'connected'`)
 	clickCSS(t, popup, "#stop")
 	popupPhase(t, popup, "stopped")
+	if badge := badgeText(t, popup); badge != "" {
+		t.Errorf("after Stop the toolbar button's badge is %q, want none", badge)
+	}
 	secrets := Eval[[]string](t, popup, `[...document.querySelectorAll('#secret-list input')].map((i) => i.value)`)
 	if len(secrets) != 1 || secrets[0] != "password" {
 		t.Fatalf("the popup lists the secrets %q, want [password]", secrets)
