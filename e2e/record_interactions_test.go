@@ -31,13 +31,18 @@ func TestRecordInteractions(t *testing.T) {
 	t.Parallel()
 	r := &recordingRig{wire: TempDir(t)}
 	r.b = StartBrowser(t, Options{HostPath: teeHost(t, r.wire)})
-	pages := ServeDir(t, filepath.Join(RepoRoot(), "e2e", "testdata", "record", "pages"))
-	app := r.b.OpenTab(t, pages.URL+"/form.html")
+	dir := filepath.Join(RepoRoot(), "e2e", "testdata", "record", "pages")
+	pages := ServeDir(t, dir)
+	other := ServeDir(t, dir) // another port: another origin
+	app := r.b.OpenTab(t, pages.URL+"/form.html?remote="+other.URL+"/inner.html")
+	if err := chromedp.Do(app, chromedp.EmulateViewport(1280, 800)); err != nil {
+		t.Fatal(err)
+	}
 	answers := answerDialogs(t, app)
 	popup := r.openPopupFor(t, pages.URL)
 	clickCSS(t, popup, "#record")
 	popupPhase(t, popup, "recording")
-	appAt(t, app, "/form.html")
+	appAt(t, app, "/form.html?remote="+other.URL+"/inner.html")
 
 	const passphrase = "s3cret-horse-battery"
 	clickCSS(t, app, "#name")
@@ -60,7 +65,8 @@ func TestRecordInteractions(t *testing.T) {
 	waitAcrossLoads(t, app, `document.querySelector('#answer').textContent === 'Ada'`)
 	clickCSS(t, app, "body > h1") // the page has the focus: a shortcut
 	typeWithModifiers(t, app, "k", kb.ModifierCtrl)
-	clickFrameButton(t, app, "#frame", "#inner")
+	clickCSS(t, app, "#frame")  // the frame's button fills it
+	clickCSS(t, app, "#remote") // the same, in a frame of another origin
 
 	clickAX(t, app, "button", "Mark sensitive")
 	clickCSS(t, app, "#greeting")
@@ -78,7 +84,7 @@ func TestRecordInteractions(t *testing.T) {
 	clickCSS(t, app, "#next")
 	appAt(t, app, "/next.html")
 	navigate(t, app, chromedp.NavigateBack())
-	appAt(t, app, "/form.html")
+	appAt(t, app, "/form.html?remote="+other.URL+"/inner.html")
 	navigate(t, app, chromedp.NavigateForward())
 	appAt(t, app, "/next.html")
 	navigate(t, app, chromedp.Reload())
@@ -89,6 +95,9 @@ func TestRecordInteractions(t *testing.T) {
 	waitAX(t, app, "StaticText", "Added: the URL is /form.html?typed=1")
 	clickAX(t, app, "button", "Stop")
 	popupPhase(t, popup, "stopped")
+	if notes := Eval[string](t, popup, `document.querySelector('#notes').textContent`); !strings.Contains(notes, "(click) was left out") {
+		t.Errorf("the review's notes do not say the click in the other origin's frame was left out: %q", notes)
+	}
 
 	got := sentInteractions(t, r.wire, pages.URL)
 	want := []string{
@@ -111,16 +120,17 @@ func TestRecordInteractions(t *testing.T) {
 		"click body>h1",
 		"press key=k modifiers=Control",
 		"click iframe#frame>#inner",
+		"click", // in the other origin's frame: no screen of this app names it
 		"markSensitive #greeting",
 		"assertNotVisible text=Out of stock",
 		"undo",
 		"click #help",
 		"switchTab tab=2 url=/help.html",
 		"click tab=2 #got-it",
-		"switchTab tab=1 url=/form.html",
+		"switchTab tab=1 url=/form.html?remote=" + other.URL + "/inner.html",
 		"click #next",
 		"navigate url=/next.html transition=link",
-		"navigate url=/form.html transition=back",
+		"navigate url=/form.html?remote=" + other.URL + "/inner.html transition=back",
 		"navigate url=/next.html transition=forward",
 		"navigate url=/next.html transition=reload",
 		"navigate url=/form.html?typed=1 transition=typed",
@@ -202,17 +212,6 @@ func upload(t *testing.T, ctx context.Context, sel, name string) {
 	if err := chromedp.Do(ctx, chromedp.SetUploadFiles(chromedp.CSS(sel), []string{file})); err != nil {
 		t.Fatal(err)
 	}
-}
-
-// clickFrameButton clicks an element of a same-origin iframe.
-func clickFrameButton(t *testing.T, ctx context.Context, frame, sel string) {
-	t.Helper()
-	p := Eval[struct{ X, Y float64 }](t, ctx, fmt.Sprintf(`(() => {
-		const f = document.querySelector(%q), fr = f.getBoundingClientRect();
-		const r = f.contentDocument.querySelector(%q).getBoundingClientRect();
-		return {x: fr.x + f.clientLeft + r.x + r.width / 2, y: fr.y + f.clientTop + r.y + r.height / 2};
-	})()`, frame, sel))
-	mouseClick(t, ctx, p.X, p.Y)
 }
 
 // openedTab clicks the link sel that opens a tab, and returns that tab.

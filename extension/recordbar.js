@@ -26,6 +26,7 @@
     .bar { position: fixed; right: 12px; bottom: 12px; z-index: 2147483647; display: flex; flex-wrap: wrap;
       align-items: center; gap: 6px; max-width: 560px; padding: 8px 10px; border-radius: 8px;
       background: #1d1f24; color: #f4f4f4; font: 13px/1.3 system-ui, sans-serif; box-shadow: 0 4px 16px #0006; }
+    .bar.top { bottom: auto; top: 12px; }
     .dot { width: 10px; height: 10px; border-radius: 50%; background: #e5484d; }
     .status { flex: 1 1 100%; margin: 0; }
     button { font: inherit; padding: 4px 8px; border-radius: 5px; border: 1px solid #555; background: #2c2f36;
@@ -52,6 +53,7 @@
       <button type="button" data-do="markSensitive" aria-pressed="false">Mark sensitive</button>
       <button type="button" data-do="undo">Undo last step</button>
       <button type="button" data-do="stop">Stop</button>
+      <button type="button" data-do="move">Move to top</button>
       <form class="ask" hidden>
         <input type="text" aria-label="Text that must not be shown" required>
         <button type="submit">Add assertion</button>
@@ -123,6 +125,13 @@
         recorder.record({ kind: 'undo' });
         say('Removed the last step.');
         return;
+      case 'move': {
+        // The bar may cover what the person wants to click next.
+        const bar = q('.bar');
+        const top = bar.classList.toggle('top');
+        q('button[data-do="move"]').textContent = top ? 'Move to bottom' : 'Move to top';
+        return;
+      }
       case 'stop':
         recorder.setPick(null);
         recorder.flush();

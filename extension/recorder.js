@@ -101,6 +101,20 @@
     }
   }
 
+  /**
+   * A frame of another origin than its top frame: its recorder reports what
+   * happens in it, without a screen (see send).
+   */
+  const crossOriginFrame = (() => {
+    if (window === window.top)
+      return false;
+    try {
+      return typeof window.top?.location.href !== 'string';
+    } catch {
+      return true;
+    }
+  })();
+
   // ---------------------------------------------------------------------------
   // Screens
 
@@ -126,6 +140,8 @@
   /** Marks the screen stale and captures again once the page is quiet. */
   function changed() {
     state.dirty = true;
+    if (crossOriginFrame)
+      return; // never sent
     clearTimeout(state.settleTimer);
     state.settleTimer = setTimeout(() => {
       // Capture when the page has nothing else to do; an interaction
@@ -163,6 +179,12 @@
    * @param {Captured | null} screen
    */
   function send(interaction, screen) {
+    if (crossOriginFrame) {
+      // Its screen would be a page of another origin, which a trail of this
+      // app cannot name: the host leaves the action out and says so.
+      delete interaction.ref;
+      screen = null;
+    }
     /** @type {Record<string, unknown>} */
     const msg = {
       to: 'background',

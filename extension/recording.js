@@ -305,7 +305,7 @@ export class Recorder {
   /**
    * An interaction a recorded page reported.
    * @param {{interaction?: Record<string, unknown>, screen?: string}} msg
-   * @param {{tab?: {id?: number}, frameId?: number}} sender
+   * @param {{tab?: {id?: number, url?: string, title?: string}, frameId?: number}} sender
    */
   fromPage(msg, sender) {
     const tabId = sender.tab?.id;
@@ -315,7 +315,14 @@ export class Recorder {
       // switched to, even if the browser did not say so (yet).
       this.switchTo(tabId);
     }
-    this.push({ ...msg.interaction, tab: tabId }, typeof msg.screen === 'string' ? msg.screen : undefined);
+    /** @type {Record<string, unknown>} */
+    const i = { ...msg.interaction, tab: tabId };
+    if (sender.frameId) {
+      // A frame of another origin: the step happened on the tab's page.
+      i.url = sender.tab?.url ?? '';
+      i.title = sender.tab?.title ?? '';
+    }
+    this.push(i, typeof msg.screen === 'string' ? msg.screen : undefined);
   }
 
   /** @param {number} tabId */
