@@ -24,6 +24,8 @@ import (
 //     case; the capture taken when the page settled is used as it is.
 //   - changed: the DOM changed right before the click, before the page
 //     settled, so the recorder captures at the click (the worst case).
+//   - typing: each keystroke into a field (keydown and input), the first
+//     of which picks the screen the typing is recorded on.
 //
 // It reports p50 and p95 over every click (ms-p50, ms-p95) and, after a
 // change, the median cost of one capture (ms-capture-p50): what a settled
@@ -44,7 +46,7 @@ func BenchmarkRecorderInteraction(b *testing.B) {
 	srv := httptest.NewServer(mux)
 	b.Cleanup(srv.Close)
 	for _, n := range []int{1000, 10000} {
-		for _, mode := range []string{"settled", "changed"} {
+		for _, mode := range []string{"settled", "changed", "typing"} {
 			b.Run(fmt.Sprintf("%dk/%s", n/1000, mode), func(b *testing.B) {
 				tab := br.OpenTab(b, fmt.Sprintf("%s/page%d", srv.URL, n))
 				benchInstallRecorder(b, tab)
@@ -53,6 +55,10 @@ func BenchmarkRecorderInteraction(b *testing.B) {
 				}).filter((p) => p.y > 0 && p.y < innerHeight)`)
 				if len(buttons) == 0 {
 					b.Fatal("no button in the viewport")
+				}
+				if mode == "typing" {
+					benchTyping(b, tab)
+					return
 				}
 				i := 0
 				for b.Loop() {
@@ -86,6 +92,31 @@ func BenchmarkRecorderInteraction(b *testing.B) {
 			})
 		}
 	}
+}
+
+// benchTyping types one character per iteration into a field of the page
+// and reports the recorder's cost per event (keydown and input).
+func benchTyping(b *testing.B, tab context.Context) {
+	p := Eval[struct{ X, Y float64 }](b, tab, `(() => { const r = document.querySelector('input').getBoundingClientRect(); return {x: r.x + r.width / 2, y: r.y + r.height / 2}; })()`)
+	if err := chromedp.Do(tab, chromedp.MouseClickXY(p.X, p.Y)); err != nil {
+		b.Fatal(err)
+	}
+	before := len(WaitFor[benchTimings](b, tab, `__trailpinRecorder.timings()`).Interaction)
+	keys := 0
+	for b.Loop() {
+		if err := chromedp.Do(tab, chromedp.KeyEvent("7")); err != nil {
+			b.Fatal(err)
+		}
+		keys++
+	}
+	b.StopTimer()
+	got := WaitFor[benchTimings](b, tab, fmt.Sprintf(`(() => {
+		const t = __trailpinRecorder.timings();
+		return t.interaction.length >= %d ? t : null;
+	})()`, before+2*keys))
+	events := got.Interaction[before:]
+	b.ReportMetric(percentile(events, 50), "ms-p50")
+	b.ReportMetric(percentile(events, 95), "ms-p95")
 }
 
 type benchTimings struct {
