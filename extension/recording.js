@@ -280,11 +280,11 @@ export class Recorder {
       this.chrome.scripting.executeScript({ target, injectImmediately: true, ...what }).catch(() => {
         // An error page, or a frame that is gone: nothing to record there.
       });
-    await run({ files: MAIN_FILES, world: 'MAIN' });
-    await run({ files: ISOLATED_FILES });
-    if (!frameIds || frameIds.includes(0)) {
-      await this.chrome.scripting.executeScript({ target: { tabId, frameIds: [0] }, injectImmediately: true, files: BAR_FILES }).catch(() => {});
-    }
+    const bar = () => (!frameIds || frameIds.includes(0)
+      ? this.chrome.scripting.executeScript({ target: { tabId, frameIds: [0] }, injectImmediately: true, files: BAR_FILES }).catch(() => {})
+      : undefined);
+    // The two worlds do not wait for each other; the bar needs the recorder.
+    await Promise.all([run({ files: MAIN_FILES, world: 'MAIN' }), run({ files: ISOLATED_FILES }).then(bar)]);
   }
 
   /**
@@ -350,8 +350,11 @@ export class Recorder {
    */
   async committed(d) {
     if (!this.tabs.has(d.tabId) || (this.phase !== 'recording' && this.phase !== 'stopping')) return;
+    // While stopping, a navigation is still part of the recording, but the
+    // new page gets no recorder (nor bar).
+    const inject = this.phase === 'recording';
     if (d.frameId !== 0) {
-      await this.inject(d.tabId, [d.frameId]);
+      if (inject) await this.inject(d.tabId, [d.frameId]);
       return;
     }
     const first = this.opened.delete(d.tabId);
@@ -362,7 +365,7 @@ export class Recorder {
     const ready = new Promise((r) => { resolve = () => r(undefined); });
     if (!first) this.push(i, undefined, ready);
     try {
-      await this.inject(d.tabId, [0]);
+      if (inject) await this.inject(d.tabId, [0]);
       const [{ result }] = await this.chrome.scripting.executeScript({
         target: { tabId: d.tabId, frameIds: [0] },
         func: () => ({ index: /** @type {any} */ (globalThis).navigation?.currentEntry?.index ?? -1, title: document.title }),
