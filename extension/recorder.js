@@ -27,6 +27,8 @@
   const API_NAME = '__trailpinRecorder';
   /** Quiet time after a DOM change before the screen is captured again. */
   const SETTLE_MS = 120;
+  /** Longest a mouse press is taken to belong to the click that follows. */
+  const PRESS_MAX_MS = 2000;
   /** Longest a settled page's capture waits for the browser to be idle. */
   const IDLE_WAIT_MS = 500;
   /** How many interaction timings are kept for the benchmark. */
@@ -78,7 +80,13 @@
     keyActivation: false,
     /** @type {ReturnType<typeof setTimeout> | undefined} */
     keyActivationTimer: undefined,
-    /** @type {number[]} ms spent in each interaction's handler */
+    /** @type {{el: Element, screen: Captured, time: number} | null} the screen when the mouse went down */
+    down: null,
+    /** @type {Captured | null} the screen of the click being handled, for the change it makes */
+    clickScreen: null,
+    /** ms of a press not yet counted with its click */
+    carriedMs: 0,
+    /** @type {number[]} ms spent in each interaction's handlers */
     timings: [],
     /** @type {number[]} ms spent in each settled capture */
     captureTimings: [],
@@ -212,12 +220,19 @@
    * Runs an interaction's handler and keeps how long it took.
    * @param {() => void} fn
    */
-  function timed(fn) {
+  function timed(fn, { carry = false } = {}) {
     const t0 = performance.now();
     try {
       fn();
     } finally {
-      keep(state.timings, performance.now() - t0);
+      const ms = performance.now() - t0;
+      if (carry) {
+        // The press of a click: its cost counts with the click's.
+        state.carriedMs += ms;
+      } else {
+        keep(state.timings, ms + state.carriedMs);
+        state.carriedMs = 0;
+      }
     }
   }
 
@@ -325,14 +340,40 @@
   }
 
   /**
+   * The mouse went down on el: the screen before the click is the one now,
+   * before the page's own mousedown handlers change it (a pressed state, a
+   * ripple, a menu that opens on press).
+   * @param {Element} el
+   */
+  function mouseDown(el) {
+    state.down = { el, screen: currentScreen(), time: Date.now() };
+  }
+
+  /**
+   * The screen before a click on el: the one taken when the mouse went down
+   * on it (or inside it), else the current one.
+   * @param {Element} el
+   */
+  function screenBeforeClick(el) {
+    const down = state.down;
+    state.down = null;
+    if (down && el.contains(down.el) && Date.now() - down.time < PRESS_MAX_MS)
+      return down.screen;
+    return currentScreen();
+  }
+
+  /**
    * @param {Element} el
    * @param {MouseEvent} e
    * @param {number} count
    */
   function clicked(el, e, count) {
     flushTyping();
-    const screen = currentScreen();
+    const screen = screenBeforeClick(el);
     const ref = pm().refForElement(el);
+    // The change a click on a check box makes comes right after it.
+    state.clickScreen = screen;
+    setTimeout(() => { state.clickScreen = null; }, 0);
     if (state.pick) {
       const kind = state.pick;
       setPick(null);
@@ -369,9 +410,8 @@
     const input = /** @type {HTMLInputElement} */ (el);
     if (input.type === 'checkbox' || input.type === 'radio') {
       flushTyping();
-      // The screen before the change: the settled one, if the click did
-      // not change the DOM (a checkbox's state is a property, not the DOM).
-      send({ kind: input.checked ? 'check' : 'uncheck', ref: pm().refForElement(el) }, state.screen || currentScreen());
+      // The screen before the change: the click's, when a click made it.
+      send({ kind: input.checked ? 'check' : 'uncheck', ref: pm().refForElement(el) }, state.clickScreen || currentScreen());
       return;
     }
     if (input.type === 'file') {
@@ -439,16 +479,24 @@
     press: route(pressed, 'press'),
     dialog: route(dialogAnswered, 'dialog'),
     flush: route(flushTyping, 'flush'),
+    down: route(mouseDown, 'down'),
   };
 
   /** @type {[string, (e: any) => void][]} */
   const listeners = [
     ['pointerdown', (/** @type {PointerEvent} */ e) => {
-      // A pick must not reach the page: the click after it neither.
-      if (!e.isTrusted || onBar(e) || !currentPick())
+      if (!e.isTrusted || onBar(e))
         return;
-      e.preventDefault();
-      e.stopImmediatePropagation();
+      if (currentPick()) {
+        // A pick must not reach the page: the click after it neither.
+        e.preventDefault();
+        e.stopImmediatePropagation();
+      }
+      const el = targetOf(e);
+      if (el && e.isPrimary) {
+        state.carriedMs = 0; // a press no click followed is no interaction
+        timed(() => handlers.down(el), { carry: true });
+      }
     }],
     ['mousedown', (/** @type {MouseEvent} */ e) => {
       if (e.isTrusted && !onBar(e) && currentPick()) {
@@ -587,7 +635,7 @@
     stop,
     /** Entry point for the recorders of same-origin frames below. */
     handle(/** @type {keyof typeof handlers} */ name, /** @type {any[]} */ ...args) {
-      const local = { click: clicked, typed, change: changedValue, press: pressed, dialog: dialogAnswered, flush: flushTyping }[name];
+      const local = { click: clicked, typed, change: changedValue, press: pressed, dialog: dialogAnswered, flush: flushTyping, down: mouseDown }[name];
       if (local)
         /** @type {(...a: any[]) => void} */ (local)(...args);
     },
