@@ -33,16 +33,20 @@ const recorder = new Recorder({
   },
 });
 
-recorder.restore();
+// A worker Chrome started again (it stops idle ones) takes up the recording
+// first: the event that woke it, often a page's interaction, waits for that.
+const restored = recorder.restore().catch(() => {});
+/** @param {() => unknown} fn */
+const afterRestore = (fn) => { restored.then(fn); };
 
-chrome.webNavigation.onCommitted.addListener((d) => { recorder.committed(d); });
-chrome.webNavigation.onDOMContentLoaded.addListener((d) => {
+chrome.webNavigation.onCommitted.addListener((d) => afterRestore(() => recorder.committed(d)));
+chrome.webNavigation.onDOMContentLoaded.addListener((d) => afterRestore(() => {
   // Injected at commit already, unless the frame was not ready for it then.
   if (recorder.tabs.has(d.tabId) && recorder.phase === 'recording') recorder.inject(d.tabId, [d.frameId]);
-});
-chrome.webNavigation.onCreatedNavigationTarget.addListener((d) => recorder.opensTab(d));
-chrome.tabs.onActivated.addListener(({ tabId }) => { recorder.switchTo(tabId); });
-chrome.tabs.onRemoved.addListener((tabId) => recorder.closed(tabId));
+}));
+chrome.webNavigation.onCreatedNavigationTarget.addListener((d) => afterRestore(() => recorder.opensTab(d)));
+chrome.tabs.onActivated.addListener(({ tabId }) => afterRestore(() => recorder.switchTo(tabId)));
+chrome.tabs.onRemoved.addListener((tabId) => afterRestore(() => recorder.closed(tabId)));
 
 /** @returns {Status} */
 function status() {
@@ -81,13 +85,15 @@ chrome.runtime.onMessage.addListener((/** @type {PageRequest} */ msg, sender, se
   if (msg?.to !== 'background' || sender.id !== chrome.runtime.id) return false;
   switch (msg.kind) {
     case 'interaction':
-      recorder.fromPage(msg, sender);
+      afterRestore(() => recorder.fromPage(msg, sender));
       return false;
     case 'record-stop':
-      if (sender.tab?.id !== undefined && recorder.tabs.has(sender.tab.id)) recorder.handle({ op: 'stop' });
+      afterRestore(() => {
+        if (sender.tab?.id !== undefined && recorder.tabs.has(sender.tab.id)) recorder.handle({ op: 'stop' });
+      });
       return false;
     case 'record':
-      recorder.handle(msg).then(sendResponse);
+      restored.then(() => recorder.handle(msg)).then(sendResponse);
       return true;
     case 'status':
       sendResponse(status());

@@ -231,6 +231,9 @@ function renderRecording(r) {
   if (r.saved) el('saved-text').textContent = `Saved “${r.saved.title}” as ${r.saved.trail}, version ${r.saved.version}.`;
   el('exported').textContent = r.exported ? `Exported to ${r.exported.path}${r.exported.unchanged ? ' (unchanged)' : ''}` : '';
 
+  const warning = el('rec-warning');
+  warning.hidden = !r.warning;
+  warning.textContent = r.warning ?? '';
   const err = el('rec-error');
   err.hidden = !r.error;
   err.textContent = r.error;

@@ -95,6 +95,7 @@ export const ErrorCode = Object.freeze({
  * @property {Record<string, any>|null} saved
  * @property {Record<string, any>|null} exported
  * @property {string} error the last failure, in words; '' when none
+ * @property {string} warning a risk to what was recorded, in words (the session storage is full); '' when none
  */
 
 /**

@@ -29,6 +29,8 @@
     .bar.top { bottom: auto; top: 12px; }
     .dot { width: 10px; height: 10px; border-radius: 50%; background: #e5484d; }
     .status { flex: 1 1 100%; margin: 0; }
+    .warn { flex: 1 1 100%; margin: 0; padding: 4px 6px; border-radius: 4px; background: #5c3a00; color: #ffe2b0; }
+    .warn[hidden] { display: none; }
     button { font: inherit; padding: 4px 8px; border-radius: 5px; border: 1px solid #555; background: #2c2f36;
       color: inherit; cursor: pointer; }
     button[aria-pressed="true"] { background: #3b5bdb; border-color: #6d8cff; }
@@ -47,6 +49,7 @@
     <div class="bar" role="toolbar" aria-label="Trailpin recording">
       <span class="dot" aria-hidden="true"></span>
       <p class="status" role="status" aria-live="polite">Recording</p>
+      <p class="warn" role="alert" hidden></p>
       <button type="button" data-do="assertVisible" aria-pressed="false">Assert visible</button>
       <button type="button" data-do="assertNotVisible">Assert text absent</button>
       <button type="button" data-do="assertUrl">Assert URL</button>
@@ -67,6 +70,16 @@
   const ask = q('.ask');
   const askInput = q('.ask input');
   const outline = q('.outline');
+  const warning = q('.warn');
+
+  /**
+   * Shows what the background says is at risk ('' hides it).
+   * @param {string} text
+   */
+  function warn(text) {
+    warning.textContent = text;
+    warning.hidden = !text;
+  }
 
   /** @param {string} text */
   function say(text) {
@@ -181,6 +194,7 @@
 
   g.__trailpinRecordBar = Object.freeze({
     show,
+    warn,
     remove: () => host.remove(),
   });
 })();

@@ -3,6 +3,9 @@
 // navigation, and into the tabs and popups the app opens), numbers the
 // interactions the pages report, keeps each one until the host acknowledged
 // it, and sends again what was not acknowledged after the host reconnects.
+// What is not acknowledged is kept in chrome.storage.session too, so a
+// service worker Chrome stopped (idle, crash, update) loses none of it: the
+// next one sends it again.
 // It decides nothing about steps or selectors: the host does.
 
 /** @typedef {import('./protocol.js').Message} Message */
@@ -21,6 +24,14 @@ const STOP_SETTLE_MS = 150;
 const STOP_DRAIN_MS = 15_000;
 /** Where the recording is kept for a restarted service worker (chrome.storage.session). */
 const STORAGE_KEY = 'recording';
+/**
+ * Each interaction not yet acknowledged is kept under this prefix and its
+ * seq, with the wire form of its screen when it carries one: a screen
+ * travels with the first interaction that names it only, so it is kept just
+ * until the host acknowledged that one. One key each: an acknowledgement
+ * removes one key and rewrites nothing.
+ */
+export const PENDING_PREFIX = 'pending:';
 /** How an error of record.resume starts. */
 const RESUME_FAILED = 'resuming the recording';
 /** A screen as big as this goes out with a longer reply timeout. */
@@ -40,6 +51,14 @@ const BIG_SCREEN_CHARS = 2_000_000;
  * @property {Record<string, unknown>} interaction
  * @property {string} [screen] the wire form, as the page model wrote it
  * @property {Promise<void>} [ready] resolves when the interaction is complete (a navigation's direction)
+ */
+
+/**
+ * An unacknowledged interaction as chrome.storage.session keeps it.
+ * @typedef {object} PendingEntry
+ * @property {number} seq
+ * @property {Record<string, unknown>} interaction
+ * @property {string} [screen]
  */
 
 /**
@@ -113,6 +132,14 @@ export class Recorder {
     /** @type {Record<string, any>|null} trail.export's reply */
     this.exported = null;
     this.error = '';
+    /** @type {Set<number>} seqs chrome.storage.session could not keep (full): in memory only */
+    this.unkept = new Set();
+    /** The warning the recording bars show. */
+    this.barWarning = '';
+    /** Set by restore: the next resync checks that nothing pending was lost. */
+    this.checkLost = false;
+    /** @type {Promise<unknown>} the storage writes, one after another, in order */
+    this.writes = Promise.resolve();
   }
 
   /** Forgets the recording (the host keeps what it stored). */
@@ -134,6 +161,9 @@ export class Recorder {
     this.saved = null;
     this.exported = null;
     this.error = '';
+    this.unkept = new Set();
+    this.checkLost = false;
+    this.write(() => this.clearPending());
     this.changed();
   }
 
@@ -154,12 +184,91 @@ export class Recorder {
       saved: this.saved,
       exported: this.exported,
       error: this.error,
+      warning: this.warning(),
     };
   }
 
+  /** What the person must know while nothing failed yet. */
+  warning() {
+    if (!this.unkept.size) return '';
+    return `${this.unkept.size} interaction${this.unkept.size === 1 ? ' is' : 's are'} kept only in memory: the host has not `
+      + 'acknowledged them and the browser\'s session storage for the extension is full '
+      + `(${Math.round(this.quota() / 1048576)} MB). They are lost if Chrome stops the extension's service worker before the host `
+      + 'is back: reconnect the host now (trailpin doctor says what is wrong), then go on recording.';
+  }
+
+  /** chrome.storage.session's size limit, in bytes. */
+  quota() {
+    return Number(this.chrome.storage?.session?.QUOTA_BYTES) || 10 * 1048576;
+  }
+
+  /**
+   * Runs a storage write after the ones before it.
+   * @param {() => Promise<unknown>|undefined} fn
+   */
+  write(fn) {
+    this.writes = this.writes.then(fn).catch(() => {});
+    return this.writes;
+  }
+
+  /**
+   * Keeps an unacknowledged interaction in chrome.storage.session, unless
+   * it was acknowledged already. When the storage is full it stays in
+   * memory only, and the popup and the recording bar say so.
+   * @param {Queued} q
+   */
+  keep(q) {
+    const area = this.chrome.storage?.session;
+    if (!area) return;
+    this.write(async () => {
+      if (!this.queue.includes(q)) return;
+      /** @type {PendingEntry} */
+      const entry = { seq: q.seq, interaction: q.interaction };
+      if (q.screen) entry.screen = q.screen;
+      try {
+        await area.set({ [PENDING_PREFIX + q.seq]: entry });
+        if (this.unkept.delete(q.seq)) this.changed();
+      } catch {
+        // Full (QUOTA_BYTES): kept in memory; tried again when an
+        // acknowledgement makes room.
+        if (!this.unkept.has(q.seq)) {
+          this.unkept.add(q.seq);
+          this.changed();
+        }
+      }
+    });
+  }
+
+  /**
+   * Forgets kept interactions the host has now.
+   * @param {number[]} seqs
+   */
+  unkeep(seqs) {
+    if (!seqs.length) return;
+    const retry = this.unkept.size > 0;
+    for (const seq of seqs) this.unkept.delete(seq);
+    this.write(() => this.chrome.storage?.session?.remove(seqs.map((s) => PENDING_PREFIX + s)));
+    // Room again for what did not fit.
+    if (retry) for (const q of this.queue) if (this.unkept.has(q.seq)) this.keep(q);
+  }
+
+  /** Removes every kept interaction (of an earlier recording). */
+  async clearPending() {
+    const area = this.chrome.storage?.session;
+    if (!area) return;
+    const all = await area.get(null);
+    const keys = Object.keys(all ?? {}).filter((k) => k.startsWith(PENDING_PREFIX));
+    if (keys.length) await area.remove(keys);
+  }
+
   changed() {
-    this.onChange(this.view());
+    const view = this.view();
+    this.onChange(view);
     this.persist();
+    if (view.warning !== this.barWarning) {
+      this.barWarning = view.warning;
+      for (const tabId of this.tabs) this.warnBar(tabId);
+    }
     const text = this.phase === 'recording' || this.phase === 'stopping' ? 'REC' : '';
     this.chrome.action?.setBadgeText({ text }).catch?.(() => {});
     if (text) this.chrome.action?.setBadgeBackgroundColor({ color: '#d11a2a' }).catch?.(() => {});
@@ -167,8 +276,8 @@ export class Recorder {
 
   /**
    * Keeps what a new service worker needs to go on with the recording
-   * (Chrome may stop an idle one): everything but the unacknowledged
-   * interactions, which a restarted worker cannot have.
+   * (Chrome may stop an idle one). The unacknowledged interactions are
+   * kept one by one (keep).
    */
   persist() {
     /** @type {PersistedRecording} */
@@ -177,7 +286,7 @@ export class Recorder {
       activeTab: this.activeTab, historyIndex: [...this.historyIndex], nextSeq: this.nextSeq,
       start: this.start, review: this.review, saved: this.saved, exported: this.exported,
     };
-    this.chrome.storage?.session?.set({ [STORAGE_KEY]: saved }).catch?.(() => {});
+    this.write(() => this.chrome.storage?.session?.set({ [STORAGE_KEY]: saved }));
   }
 
   /**
@@ -185,13 +294,31 @@ export class Recorder {
    * resync asks the host where it stands.
    */
   async restore() {
-    const got = await this.chrome.storage?.session?.get(STORAGE_KEY).catch?.(() => ({}));
+    const area = this.chrome.storage?.session;
+    if (!area || this.session) return;
+    /** @type {Record<string, any>} */
+    const got = await area.get(null).catch(() => ({})) ?? {};
     /** @type {PersistedRecording|undefined} */
-    const p = got?.[STORAGE_KEY];
-    if (!p || !p.session || p.phase === 'idle' || this.session) return;
+    const p = got[STORAGE_KEY];
+    if (!p || !p.session || p.phase === 'idle' || this.session) {
+      if (!this.session) this.write(() => this.clearPending());
+      return;
+    }
+    /** @type {Queued[]} */
+    const queue = Object.entries(got)
+      .filter(([k, v]) => k.startsWith(PENDING_PREFIX) && v && Number(v.seq) > 0 && v.interaction)
+      .map(([, /** @type {PendingEntry} */ v]) => {
+        /** @type {Queued} */
+        const q = { seq: Number(v.seq), interaction: v.interaction };
+        if (typeof v.screen === 'string') q.screen = v.screen;
+        return q;
+      })
+      .sort((a, b) => a.seq - b.seq);
     Object.assign(this, {
       phase: p.phase === 'starting' ? 'idle' : p.phase === 'stopping' ? 'recording' : p.phase, session: p.session, tabs: new Set(p.tabs), startTab: p.startTab,
-      activeTab: p.activeTab, historyIndex: new Map(p.historyIndex), nextSeq: p.nextSeq, acked: p.nextSeq - 1,
+      activeTab: p.activeTab, historyIndex: new Map(p.historyIndex), nextSeq: p.nextSeq,
+      // Numbering goes on after what the last worker handed out, kept or not.
+      queue, acked: queue.length ? queue[0].seq - 1 : p.nextSeq - 1, checkLost: true,
       start: p.start, review: p.review, saved: p.saved, exported: p.exported,
     });
     this.changed();
@@ -285,6 +412,19 @@ export class Recorder {
       : undefined);
     // The two worlds do not wait for each other; the bar needs the recorder.
     await Promise.all([run({ files: MAIN_FILES, world: 'MAIN' }), run({ files: ISOLATED_FILES }).then(bar)]);
+    if (this.barWarning && (!frameIds || frameIds.includes(0))) await this.warnBar(tabId);
+  }
+
+  /**
+   * Shows the current warning in a recorded tab's recording bar.
+   * @param {number} tabId
+   */
+  async warnBar(tabId) {
+    await this.chrome.scripting.executeScript({
+      target: { tabId, frameIds: [0] },
+      args: [this.barWarning],
+      func: (/** @type {string} */ text) => { /** @type {any} */ (globalThis).__trailpinRecordBar?.warn(text); },
+    }).catch(() => {});
   }
 
   /**
@@ -297,8 +437,13 @@ export class Recorder {
     if (this.phase !== 'recording' && this.phase !== 'stopping') return;
     const seq = this.nextSeq++;
     interaction.seq = seq;
-    this.queue.push({ seq, interaction, screen, ready });
+    /** @type {Queued} */
+    const q = { seq, interaction, screen, ready };
+    this.queue.push(q);
     this.changed();
+    this.keep(q);
+    // Kept again once complete (a navigation's direction, a tab's title).
+    if (ready) ready.then(() => this.keep(q));
     this.pump();
   }
 
@@ -412,6 +557,7 @@ export class Recorder {
         if (this.queue[0] === q && Number(reply.seq) === q.seq) {
           this.queue.shift();
           this.acked = q.seq;
+          this.unkeep([q.seq]);
           this.changed();
         }
       }
@@ -420,7 +566,8 @@ export class Recorder {
       // other refusal is a bug on one side; say it, keep the rest.
       if (this.host.state === 'connected') {
         this.error = `the host refused interaction ${this.queue[0]?.seq}: ${e instanceof Error ? e.message : e}`;
-        this.queue.shift();
+        const refused = this.queue.shift();
+        if (refused) this.unkeep([refused.seq]);
         this.changed();
       }
     } finally {
@@ -440,11 +587,21 @@ export class Recorder {
       while (this.pumping) await new Promise((r) => setTimeout(r, 20));
       const reply = await this.host.request('record.resume', { session: this.session });
       const last = Number(reply.lastSeq ?? 0);
+      this.unkeep(this.queue.filter((q) => q.seq <= last).map((q) => q.seq));
       this.queue = this.queue.filter((q) => q.seq > last);
       this.acked = Math.max(this.acked, last);
       // A restarted worker may not know of the last interactions stored.
       this.nextSeq = Math.max(this.nextSeq, last + 1);
       if (this.error.startsWith(RESUME_FAILED)) this.error = '';
+      if (this.checkLost) {
+        this.checkLost = false;
+        const lost = this.lostAfter(last);
+        if (lost.length) {
+          this.error = `interaction${lost.length === 1 ? '' : 's'} ${lost.join(', ')} of this recording ${lost.length === 1 ? 'was' : 'were'} lost: `
+            + 'Chrome stopped the extension\'s service worker before the host acknowledged them, while the browser\'s session '
+            + 'storage was full. The trail will miss those steps: record them again before Stop, or Discard and record anew.';
+        }
+      }
     } catch (e) {
       // Lost the host again: the next connection resumes. Anything else
       // (the host no longer has the session) the person must know.
@@ -454,6 +611,19 @@ export class Recorder {
     }
     this.changed();
     this.pump();
+  }
+
+  /**
+   * The seqs a restarted worker handed out before, that the host does not
+   * have and that were not kept.
+   * @param {number} last the host's lastSeq
+   * @returns {number[]}
+   */
+  lostAfter(last) {
+    const have = new Set(this.queue.map((q) => q.seq));
+    const lost = [];
+    for (let seq = last + 1; seq < this.nextSeq; seq++) if (!have.has(seq)) lost.push(seq);
+    return lost;
   }
 
   /** Resolves once every queued interaction is acknowledged, or rejects after ms. */

@@ -5,7 +5,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 
-const { Recorder, transitionOf } = await import('../recording.js');
+const { Recorder, transitionOf, PENDING_PREFIX } = await import('../recording.js');
 
 /** A host that stores interactions and can drop off and come back. */
 class FakeHost {
@@ -47,12 +47,23 @@ class FakeHost {
   }
 }
 
-function memoryStorage() {
+/**
+ * chrome.storage.session in memory, with its quota counted as Chrome does
+ * (the JSON of every key and value); set fails when it would be exceeded.
+ */
+function memoryStorage(quota = 10 * 1024 * 1024) {
   const data = {};
+  const size = (d) => Object.entries(d).reduce((n, [k, v]) => n + k.length + JSON.stringify(v).length, 0);
   return {
     data,
-    set: async (o) => { Object.assign(data, JSON.parse(JSON.stringify(o))); },
-    get: async (k) => ({ [k]: data[k] }),
+    QUOTA_BYTES: quota,
+    set: async (o) => {
+      const next = { ...data, ...JSON.parse(JSON.stringify(o)) };
+      if (size(next) > quota) throw new Error('Session storage quota bytes exceeded. Values were not stored.');
+      Object.assign(data, JSON.parse(JSON.stringify(o)));
+    },
+    get: async (k) => (k === null ? JSON.parse(JSON.stringify(data)) : { [k]: data[k] }),
+    remove: async (keys) => { for (const k of [keys].flat()) delete data[k]; },
   };
 }
 
@@ -187,4 +198,158 @@ test('a restarted service worker goes on with the recording where the host stand
   await settle();
   assert.deepEqual([...host.stored.keys()], [1, 2, 3]);
   assert.equal(host.stored.get(3).interaction.kind, 'assertUrl');
+});
+
+/** The pending interactions chrome.storage.session holds, by seq. */
+function pendingIn(storage) {
+  return Object.fromEntries(Object.entries(storage.data)
+    .filter(([k]) => k.startsWith(PENDING_PREFIX))
+    .map(([, v]) => [v.seq, v]));
+}
+
+test('unacknowledged interactions are kept in session storage with their screens, and removed once acknowledged', async () => {
+  const host = new FakeHost();
+  const chrome = fakeChrome();
+  const r = new Recorder({ host, chrome });
+  await r.handle({ op: 'start', tab: 7 });
+  host.state = 'exited'; // no acknowledgements
+  r.fromPage({ interaction: { kind: 'click', screen: 's1', ref: 'e3' }, screen: '{"schema":1,"n":1}' }, { tab: { id: 7 } });
+  r.fromPage({ interaction: { kind: 'click', screen: 's1', ref: 'e4' } }, { tab: { id: 7 } });
+  await settle();
+  const kept = pendingIn(chrome.storage.session);
+  assert.deepEqual(Object.keys(kept), ['1', '2']);
+  assert.equal(kept[1].screen, '{"schema":1,"n":1}');
+  assert.equal(kept[1].interaction.ref, 'e3');
+  assert.equal(kept[2].screen, undefined, 'a screen is kept with the interaction that first names it only');
+  assert.equal(chrome.storage.session.data.recording.nextSeq, 3);
+
+  host.state = 'connected';
+  await r.resync();
+  await settle();
+  await r.writes;
+  assert.deepEqual([...host.stored.keys()], [1, 2]);
+  assert.deepEqual(pendingIn(chrome.storage.session), {}, 'acknowledged interactions are no longer kept');
+});
+
+test('a service worker stopped with interactions pending: the next one sends them again after record.resume and numbers on', async () => {
+  const host = new FakeHost();
+  const chrome = fakeChrome();
+  const first = new Recorder({ host, chrome });
+  await first.handle({ op: 'start', tab: 5 });
+  first.fromPage({ interaction: { kind: 'click', screen: 'a', ref: 'e1' }, screen: '{"n":1}' }, { tab: { id: 5 } });
+  await settle();
+  // The host stores 2 but dies before its reply; 3 and 4 are not sent.
+  host.state = 'exited';
+  first.fromPage({ interaction: { kind: 'click', screen: 'b', ref: 'e2' }, screen: '{"n":2}' }, { tab: { id: 5 } });
+  first.fromPage({ interaction: { kind: 'type', screen: 'b', ref: 'e5', value: 'x' } }, { tab: { id: 5 } });
+  first.fromPage({ interaction: { kind: 'click', screen: 'c', ref: 'e6' }, screen: '{"n":3}' }, { tab: { id: 5 } });
+  await settle();
+  await first.writes;
+  host.stored.set(2, { interaction: { ...first.queue[0].interaction }, screen: { n: 2 } });
+  assert.deepEqual(Object.keys(pendingIn(chrome.storage.session)), ['2', '3', '4']);
+
+  // Chrome stops the worker (its memory is gone); a new one starts, the
+  // host is back.
+  host.state = 'connected';
+  const second = new Recorder({ host, chrome });
+  await second.restore();
+  await settle();
+  await second.writes;
+  assert.equal(second.error, '');
+  assert.deepEqual([...host.stored.keys()].sort(), [1, 2, 3, 4]);
+  assert.equal(host.stored.get(3).interaction.value, 'x');
+  assert.deepEqual(host.stored.get(4).screen, { n: 3 });
+  const resumes = host.requests.filter((q) => q.type === 'record.resume').length;
+  assert.equal(resumes, 1);
+  const resent = host.requests.slice(host.requests.findIndex((q) => q.type === 'record.resume'))
+    .filter((q) => q.type === 'record.interaction').map((q) => q.body.interaction.seq);
+  assert.deepEqual(resent, [3, 4], 'only what the host does not have is sent again, in order');
+  assert.deepEqual(pendingIn(chrome.storage.session), {});
+
+  second.fromPage({ interaction: { kind: 'assertUrl' } }, { tab: { id: 5 } });
+  await settle();
+  assert.equal(host.stored.get(5)?.interaction.kind, 'assertUrl', 'numbering goes on without a gap');
+  assert.equal(second.view().interactions, 5);
+});
+
+test('a worker stopped while the host is away and nothing was acknowledged resends every interaction', async () => {
+  const host = new FakeHost();
+  const chrome = fakeChrome();
+  const first = new Recorder({ host, chrome });
+  await first.handle({ op: 'start', tab: 5 });
+  host.state = 'exited';
+  for (let i = 0; i < 3; i++) first.fromPage({ interaction: { kind: 'click', screen: `s${i}`, ref: 'e1' }, screen: `{"i":${i}}` }, { tab: { id: 5 } });
+  await settle();
+  await first.writes;
+  // A new worker starts while the host is still away: it waits for it.
+  const second = new Recorder({ host, chrome });
+  await second.restore();
+  assert.equal(second.view().unacknowledged, 3);
+  second.fromPage({ interaction: { kind: 'click', screen: 's0', ref: 'e2' } }, { tab: { id: 5 } });
+  await settle();
+  await second.writes;
+  assert.deepEqual(Object.keys(pendingIn(chrome.storage.session)), ['1', '2', '3', '4']);
+  host.state = 'connected';
+  await second.resync();
+  await settle();
+  assert.deepEqual([...host.stored.keys()], [1, 2, 3, 4]);
+  assert.deepEqual(host.stored.get(1).screen, { i: 0 });
+  assert.equal(second.error, '');
+});
+
+test('when session storage is full the popup and the recording bar say what is at risk, and a restart names what was lost', async () => {
+  const host = new FakeHost();
+  const chrome = fakeChrome();
+  chrome.storage.session = memoryStorage(3000);
+  const bars = [];
+  const run = chrome.scripting.executeScript;
+  chrome.scripting.executeScript = async (o) => {
+    if (o.args) bars.push({ tab: o.target.tabId, text: o.args[0] });
+    return run(o);
+  };
+  const first = new Recorder({ host, chrome });
+  await first.handle({ op: 'start', tab: 5 });
+  host.state = 'exited';
+  const big = JSON.stringify({ text: 'x'.repeat(1200) });
+  for (let i = 0; i < 4; i++) first.fromPage({ interaction: { kind: 'click', screen: `s${i}`, ref: 'e1' }, screen: big }, { tab: { id: 5 } });
+  await settle();
+  await first.writes;
+  const kept = Object.keys(pendingIn(chrome.storage.session)).map(Number);
+  assert.ok(kept.length >= 1 && kept.length < 4, `kept ${kept}`);
+  const view = first.view();
+  assert.match(view.warning, new RegExp(`^${4 - kept.length} interactions? (is|are) kept only in memory`));
+  assert.match(view.warning, /session storage/);
+  assert.match(view.warning, /reconnect the host/);
+  assert.equal(bars.at(-1)?.text, view.warning, 'the recording bar shows it too');
+
+  // The worker stops before the host is back.
+  host.state = 'connected';
+  const second = new Recorder({ host, chrome });
+  await second.restore();
+  await settle();
+  const lost = [1, 2, 3, 4].filter((s) => !kept.includes(s));
+  assert.match(second.error, new RegExp(`interactions? ${lost.join(', ')} of this recording (was|were) lost`));
+  assert.deepEqual([...host.stored.keys()], kept, 'what was kept reaches the host');
+  assert.equal(second.view().warning, '');
+});
+
+test('with the host back, what did not fit is kept once there is room, and the warning goes', async () => {
+  const host = new FakeHost();
+  const chrome = fakeChrome();
+  chrome.storage.session = memoryStorage(3000);
+  const r = new Recorder({ host, chrome });
+  await r.handle({ op: 'start', tab: 5 });
+  host.state = 'exited';
+  const big = JSON.stringify({ text: 'x'.repeat(1200) });
+  for (let i = 0; i < 3; i++) r.fromPage({ interaction: { kind: 'click', screen: `s${i}`, ref: 'e1' }, screen: big }, { tab: { id: 5 } });
+  await settle();
+  await r.writes;
+  assert.notEqual(r.view().warning, '');
+  host.state = 'connected';
+  await r.resync();
+  await settle();
+  await r.writes;
+  assert.deepEqual([...host.stored.keys()], [1, 2, 3]);
+  assert.equal(r.view().warning, '');
+  assert.deepEqual(pendingIn(chrome.storage.session), {});
 });
