@@ -34,6 +34,10 @@ const STORAGE_KEY = 'recording';
 export const PENDING_PREFIX = 'pending:';
 /** How an error of record.resume starts. */
 const RESUME_FAILED = 'resuming the recording';
+/** How an error about a host that does not answer starts. */
+const NO_ANSWER = 'the host has not answered interaction';
+/** How long to wait before sending again an interaction the host did not answer. */
+const NO_ANSWER_RETRY_MS = 1_000;
 /** A screen as big as this goes out with a longer reply timeout. */
 const BIG_SCREEN_CHARS = 2_000_000;
 
@@ -558,13 +562,21 @@ export class Recorder {
           this.queue.shift();
           this.acked = q.seq;
           this.unkeep([q.seq]);
+          if (this.error.startsWith(NO_ANSWER)) this.error = '';
           this.changed();
         }
       }
     } catch (e) {
-      // A disconnect: resync() sends it again once the host is back. Any
-      // other refusal is a bug on one side; say it, keep the rest.
-      if (this.host.state === 'connected') {
+      // A disconnect: resync() sends it again once the host is back. No
+      // answer in time (a host that hangs): it may still store it, so it
+      // is kept and sent again (the same seq is harmless). Any other
+      // refusal is a bug on one side; say it, keep the rest.
+      const err = /** @type {{code?: number, name?: string}} */ (e ?? {});
+      if (this.host.state === 'connected' && err.name === 'HostError' && err.code === undefined) {
+        this.error = `${NO_ANSWER} ${this.queue[0]?.seq} (${e instanceof Error ? e.message : e}); it is kept and sent again`;
+        this.changed();
+        setTimeout(() => this.pump(), NO_ANSWER_RETRY_MS);
+      } else if (this.host.state === 'connected') {
         this.error = `the host refused interaction ${this.queue[0]?.seq}: ${e instanceof Error ? e.message : e}`;
         const refused = this.queue.shift();
         if (refused) this.unkeep([refused.seq]);

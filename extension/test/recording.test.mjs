@@ -353,3 +353,28 @@ test('with the host back, what did not fit is kept once there is room, and the w
   assert.equal(r.view().warning, '');
   assert.deepEqual(pendingIn(chrome.storage.session), {});
 });
+
+test('an interaction the host did not answer in time is kept and sent again, not dropped', async () => {
+  const { HostError } = await import('../nativeport.js');
+  const host = new FakeHost();
+  const r = new Recorder({ host, chrome: fakeChrome() });
+  await r.handle({ op: 'start', tab: 5 });
+  const request = host.request.bind(host);
+  let hang = 1;
+  host.request = async (type, body) => {
+    if (type === 'record.interaction' && hang > 0) {
+      hang--;
+      await request(type, body); // it stores it, but its answer is late
+      throw new HostError('the host did not answer record.interaction within 10000 ms');
+    }
+    return request(type, body);
+  };
+  r.fromPage({ interaction: { kind: 'click', screen: 's', ref: 'e1' }, screen: '{"n":1}' }, { tab: { id: 5 } });
+  await settle();
+  assert.match(r.error, /has not answered interaction 1/);
+  assert.equal(r.queue.length, 1, 'kept');
+  await new Promise((res) => setTimeout(res, 1200));
+  assert.equal(r.queue.length, 0);
+  assert.equal(r.error, '');
+  assert.deepEqual([...host.stored.keys()], [1]);
+});
