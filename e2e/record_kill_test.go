@@ -4,6 +4,7 @@ package e2e
 
 import (
 	"bytes"
+	"context"
 	"encoding/binary"
 	"encoding/json"
 	"fmt"
@@ -14,6 +15,9 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/chromedp/cdproto/target"
+	"github.com/chromedp/chromedp"
 )
 
 // TestRecordSurvivesHostKills records the shop flow of TestRecordShopTrail
@@ -22,18 +26,55 @@ import (
 // the session stands and sends again what was not stored, and the recording
 // goes on. The saved trail is the same as without the kills, and the
 // database is intact after each kill.
+//
+// Between the second and the third kill the host is stopped (SIGSTOP), so
+// the interactions of that part of the flow are not acknowledged; at the
+// third point Chrome's service worker of the extension is stopped (as
+// Chrome does to an idle one) before the stopped host is killed. The new
+// worker must send those interactions again from what it kept in
+// chrome.storage.session: nothing of the recording is lost.
 func TestRecordSurvivesHostKills(t *testing.T) {
 	t.Parallel()
 	r := newRecordingRig(t)
 	kills := 0
-	popup, _ := r.recordShopFlow(t, func(point int) {
-		pid := r.hostPID(t)
+	kill := func(point, pid int) {
 		if err := syscall.Kill(pid, syscall.SIGKILL); err != nil {
 			t.Fatalf("killing the host %d at point %d: %v", pid, point, err)
 		}
 		kills++
 		t.Logf("point %d: killed the host %d", point, pid)
 		integrityOK(t, filepath.Join(r.b.DataDir, "trailpin.db"))
+	}
+	stopped := 0
+	popup, _ := r.recordShopFlow(t, func(point int) {
+		switch point {
+		case 1:
+			kill(point, r.hostPID(t))
+		case 2:
+			kill(point, r.hostPID(t))
+			// Hold the acknowledgements back: the next host answers its
+			// hello and the re-sent interactions, then stops.
+			r.waitHellos(t, kills+1)
+			popupPhase(t, r.popup, "recording")
+			WaitFor[bool](t, r.popup, `/^Recording: \d+ interactions$/.test(document.querySelector('#rec-state').textContent)`)
+			stopped = r.hostPID(t)
+			if err := syscall.Kill(stopped, syscall.SIGSTOP); err != nil {
+				t.Fatalf("stopping the host %d: %v", stopped, err)
+			}
+			t.Logf("point %d: stopped the host %d", point, stopped)
+		case 3:
+			// The click on the case's button and on the cart and checkout
+			// links, their navigations, and the click on the code's field.
+			pending := 0
+			for deadline := time.Now().Add(WaitTimeout); pending < 7; time.Sleep(50 * time.Millisecond) {
+				if pending = pendingKept(t, r.popup); time.Now().After(deadline) {
+					t.Fatalf("point %d: %d interactions kept in chrome.storage.session, want at least 7 not acknowledged", point, pending)
+				}
+			}
+			t.Logf("point %d: %d interactions not acknowledged, kept in chrome.storage.session", point, pending)
+			r.stopServiceWorker(t)
+			kill(point, stopped)
+		}
 	})
 	if kills != 3 {
 		t.Fatalf("the host was killed %d times, want 3", kills)
@@ -47,7 +88,72 @@ func TestRecordSurvivesHostKills(t *testing.T) {
 	if n := r.hellos(t); n < kills+1 {
 		t.Errorf("the extension connected %d times, want at least %d (once, and again after each kill)", n, kills+1)
 	}
+	if n := pendingKept(t, popup); n != 0 {
+		t.Errorf("%d interactions are still kept as not acknowledged after Save", n)
+	}
 	r.checkNoPassword(t, path)
+}
+
+// pendingKept counts the interactions the extension keeps in
+// chrome.storage.session as not acknowledged by the host.
+func pendingKept(t *testing.T, popup context.Context) int {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(popup, WaitTimeout)
+	defer cancel()
+	n, err := chromedp.Run(ctx, chromedp.Evaluate[int](
+		`chrome.storage.session.get(null).then((all) => Object.keys(all).filter((k) => k.startsWith('pending:')).length)`,
+		chromedp.EvalAwaitPromise))
+	if err != nil {
+		t.Fatalf("reading the extension's session storage: %v", err)
+	}
+	return n
+}
+
+// waitHellos waits until the extension opened n connections to the host.
+func (r *recordingRig) waitHellos(t *testing.T, n int) {
+	t.Helper()
+	deadline := time.Now().Add(WaitTimeout)
+	for r.hellos(t) < n {
+		if time.Now().After(deadline) {
+			t.Fatalf("the extension connected %d times, want %d", r.hellos(t), n)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// stopServiceWorker stops the extension's service worker as Chrome stops an
+// idle one: everything in its memory is gone, and the next event (a page's
+// interaction) starts a new one.
+func (r *recordingRig) stopServiceWorker(t *testing.T) {
+	t.Helper()
+	prefix := "chrome-extension://" + r.b.ExtensionID + "/"
+	worker := func() target.ID {
+		infos, err := chromedp.Targets(r.b.Ctx)
+		if err != nil {
+			t.Fatalf("listing the browser's targets: %v", err)
+		}
+		for _, i := range infos {
+			if i.Type == "service_worker" && strings.HasPrefix(i.URL, prefix) {
+				return i.TargetID
+			}
+		}
+		return ""
+	}
+	id := worker()
+	if id == "" {
+		t.Fatal("the extension has no running service worker to stop")
+	}
+	if _, err := chromedp.CallBrowser(r.b.Ctx, target.CloseTarget, target.CloseTargetParams{TargetID: id}); err != nil {
+		t.Fatalf("stopping the extension's service worker: %v", err)
+	}
+	deadline := time.Now().Add(WaitTimeout)
+	for worker() == id {
+		if time.Now().After(deadline) {
+			t.Fatal("the extension's service worker did not stop")
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	t.Logf("stopped the extension's service worker %s", id)
 }
 
 // hostPID finds the running host of the rig's browser: the process running
