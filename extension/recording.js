@@ -32,6 +32,11 @@ const STORAGE_KEY = 'recording';
  * removes one key and rewrites nothing.
  */
 export const PENDING_PREFIX = 'pending:';
+/**
+ * Room in chrome.storage.session the pending interactions leave free, so
+ * the recording itself (its next seq above all) can always be kept.
+ */
+export const RESERVED_BYTES = 256 * 1024;
 /** How an error of record.resume starts. */
 const RESUME_FAILED = 'resuming the recording';
 /** How an error about a host that does not answer starts. */
@@ -230,7 +235,12 @@ export class Recorder {
       const entry = { seq: q.seq, interaction: q.interaction };
       if (q.screen) entry.screen = q.screen;
       try {
-        await area.set({ [PENDING_PREFIX + q.seq]: entry });
+        const key = PENDING_PREFIX + q.seq;
+        if (area.getBytesInUse) {
+          const used = await area.getBytesInUse(null);
+          if (used + key.length + JSON.stringify(entry).length > this.quota() - RESERVED_BYTES) throw new Error('full');
+        }
+        await area.set({ [key]: entry });
         if (this.unkept.delete(q.seq)) this.changed();
       } catch {
         // Full (QUOTA_BYTES): kept in memory; tried again when an
@@ -445,6 +455,8 @@ export class Recorder {
     const q = { seq, interaction, screen, ready };
     this.queue.push(q);
     this.changed();
+    // What did not fit before is tried again first, in order.
+    for (const u of this.queue) if (this.unkept.has(u.seq)) this.keep(u);
     this.keep(q);
     // Kept again once complete (a navigation's direction, a tab's title).
     if (ready) ready.then(() => this.keep(q));

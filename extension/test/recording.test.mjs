@@ -5,7 +5,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 
-const { Recorder, transitionOf, PENDING_PREFIX } = await import('../recording.js');
+const { Recorder, transitionOf, PENDING_PREFIX, RESERVED_BYTES } = await import('../recording.js');
 
 /** A host that stores interactions and can drop off and come back. */
 class FakeHost {
@@ -64,6 +64,7 @@ function memoryStorage(quota = 10 * 1024 * 1024) {
     },
     get: async (k) => (k === null ? JSON.parse(JSON.stringify(data)) : { [k]: data[k] }),
     remove: async (keys) => { for (const k of [keys].flat()) delete data[k]; },
+    getBytesInUse: async (k) => (k === null ? size(data) : 0),
   };
 }
 
@@ -300,7 +301,7 @@ test('a worker stopped while the host is away and nothing was acknowledged resen
 test('when session storage is full the popup and the recording bar say what is at risk, and a restart names what was lost', async () => {
   const host = new FakeHost();
   const chrome = fakeChrome();
-  chrome.storage.session = memoryStorage(3000);
+  chrome.storage.session = memoryStorage(RESERVED_BYTES + 3000);
   const bars = [];
   const run = chrome.scripting.executeScript;
   chrome.scripting.executeScript = async (o) => {
@@ -321,6 +322,7 @@ test('when session storage is full the popup and the recording bar say what is a
   assert.match(view.warning, /session storage/);
   assert.match(view.warning, /reconnect the host/);
   assert.equal(bars.at(-1)?.text, view.warning, 'the recording bar shows it too');
+  assert.equal(chrome.storage.session.data.recording.nextSeq, 5, 'the recording itself is still kept (room is reserved for it)');
 
   // The worker stops before the host is back.
   host.state = 'connected';
@@ -336,7 +338,7 @@ test('when session storage is full the popup and the recording bar say what is a
 test('with the host back, what did not fit is kept once there is room, and the warning goes', async () => {
   const host = new FakeHost();
   const chrome = fakeChrome();
-  chrome.storage.session = memoryStorage(3000);
+  chrome.storage.session = memoryStorage(RESERVED_BYTES + 3000);
   const r = new Recorder({ host, chrome });
   await r.handle({ op: 'start', tab: 5 });
   host.state = 'exited';
@@ -377,4 +379,27 @@ test('an interaction the host did not answer in time is kept and sent again, not
   assert.equal(r.queue.length, 0);
   assert.equal(r.error, '');
   assert.deepEqual([...host.stored.keys()], [1]);
+});
+
+test('once there is room again, the next interaction keeps what did not fit, in order', async () => {
+  const host = new FakeHost();
+  const chrome = fakeChrome();
+  chrome.storage.session = memoryStorage(RESERVED_BYTES + 3000);
+  const r = new Recorder({ host, chrome });
+  await r.handle({ op: 'start', tab: 5 });
+  host.state = 'exited';
+  await chrome.storage.session.set({ filler: 'x'.repeat(2900) });
+  r.fromPage({ interaction: { kind: 'click', screen: 's1', ref: 'e1' }, screen: '{"n":1}' }, { tab: { id: 5 } });
+  r.fromPage({ interaction: { kind: 'click', screen: 's1', ref: 'e2' } }, { tab: { id: 5 } });
+  await settle();
+  await r.writes;
+  assert.deepEqual(pendingIn(chrome.storage.session), {});
+  assert.match(r.view().warning, /^2 interactions are kept only in memory/);
+  await chrome.storage.session.remove('filler');
+  r.fromPage({ interaction: { kind: 'assertUrl' } }, { tab: { id: 5 } });
+  await settle();
+  await r.writes;
+  assert.deepEqual(Object.keys(pendingIn(chrome.storage.session)), ['1', '2', '3']);
+  assert.equal(pendingIn(chrome.storage.session)[1].screen, '{"n":1}');
+  assert.equal(r.view().warning, '');
 });
