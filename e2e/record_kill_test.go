@@ -28,11 +28,15 @@ import (
 // database is intact after each kill.
 //
 // Between the second and the third kill the host is stopped (SIGSTOP), so
-// the interactions of that part of the flow are not acknowledged; at the
-// third point Chrome's service worker of the extension is stopped (as
-// Chrome does to an idle one) before the stopped host is killed. The new
+// the interactions of that part of the flow are not acknowledged; before
+// the third kill Chrome's service worker of the extension is stopped (as
+// Chrome does to an idle one), then the stopped host is killed. The new
 // worker must send those interactions again from what it kept in
 // chrome.storage.session: nothing of the recording is lost.
+//
+// While the host is stopped the session storage is also made full for a
+// while: the popup and the recording bar must say which interactions are
+// kept in memory only, and once there is room again they are kept.
 func TestRecordSurvivesHostKills(t *testing.T) {
 	t.Parallel()
 	r := newRecordingRig(t)
@@ -62,15 +66,32 @@ func TestRecordSurvivesHostKills(t *testing.T) {
 				t.Fatalf("stopping the host %d: %v", stopped, err)
 			}
 			t.Logf("point %d: stopped the host %d", point, stopped)
+			quota := fillSessionStorage(t, r.popup)
+			t.Logf("point %d: filled the session storage (QUOTA_BYTES %d)", point, quota)
 		case 3:
 			// The click on the case's button and on the cart and checkout
-			// links, their navigations, and the click on the code's field.
+			// links, their navigations, and the click on the code's field:
+			// not acknowledged, and no room to keep them.
+			warning := WaitFor[string](t, r.popup, `(() => {
+				const w = document.querySelector('#rec-warning');
+				return !w.hidden && /^(\d+) interactions are kept only in memory/.exec(w.textContent)?.[1] >= 7 && w.textContent;
+			})()`)
+			t.Logf("point %d: the popup says %q", point, warning)
+			waitAX(t, r.app, "StaticText", warning)
+			if n := pendingKept(t, r.popup); n != 0 {
+				t.Errorf("point %d: %d interactions kept in a full session storage", point, n)
+			}
+			Eval[chromedp.Void](t, r.popup, `chrome.storage.session.remove('filler')`)
+		case 4:
+			// What did not fit, and the typing of the code, the click on
+			// Apply and its navigation: kept now.
 			pending := 0
-			for deadline := time.Now().Add(WaitTimeout); pending < 7; time.Sleep(50 * time.Millisecond) {
+			for deadline := time.Now().Add(WaitTimeout); pending < 10; time.Sleep(50 * time.Millisecond) {
 				if pending = pendingKept(t, r.popup); time.Now().After(deadline) {
-					t.Fatalf("point %d: %d interactions kept in chrome.storage.session, want at least 7 not acknowledged", point, pending)
+					t.Fatalf("point %d: %d interactions kept in chrome.storage.session, want at least 10 not acknowledged", point, pending)
 				}
 			}
+			WaitFor[bool](t, r.popup, `document.querySelector('#rec-warning').hidden`)
 			t.Logf("point %d: %d interactions not acknowledged, kept in chrome.storage.session", point, pending)
 			r.stopServiceWorker(t)
 			kill(point, stopped)
@@ -107,6 +128,26 @@ func pendingKept(t *testing.T, popup context.Context) int {
 		t.Fatalf("reading the extension's session storage: %v", err)
 	}
 	return n
+}
+
+// fillSessionStorage fills the extension's chrome.storage.session up to
+// the room the recording reserves for itself (RESERVED_BYTES in
+// extension/recording.js), under the key filler, and returns its quota.
+func fillSessionStorage(t *testing.T, popup context.Context) int {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(popup, WaitTimeout)
+	defer cancel()
+	quota, err := chromedp.Run(ctx, chromedp.Evaluate[int](`(async () => {
+		const s = chrome.storage.session;
+		const used = await s.getBytesInUse(null);
+		// Bytes are counted as the key plus the JSON of the value.
+		await s.set({ filler: 'x'.repeat(s.QUOTA_BYTES - 256 * 1024 - used - 'filler'.length - 2) });
+		return s.QUOTA_BYTES;
+	})()`, chromedp.EvalAwaitPromise))
+	if err != nil {
+		t.Fatalf("filling the extension's session storage: %v", err)
+	}
+	return quota
 }
 
 // waitHellos waits until the extension opened n connections to the host.

@@ -36,6 +36,7 @@ type recordingRig struct {
 	project string // the repo folder: trailpin.yaml and trails/
 	wire    string // folder of the captured native messages
 	popup   context.Context
+	app     context.Context // the recorded tab, once recordShopFlow opened it
 }
 
 func newRecordingRig(t *testing.T) *recordingRig {
@@ -144,6 +145,7 @@ func (r *recordingRig) recordShopFlow(t *testing.T, between func(point int)) (po
 		between = func(int) {}
 	}
 	app = r.b.OpenTab(t, r.shop.URL+"/login")
+	r.app = app
 	// The viewport the trail records, whatever the window's size.
 	if err := chromedp.Do(app, chromedp.EmulateViewport(1280, 800)); err != nil {
 		t.Fatal(err)
@@ -198,6 +200,7 @@ func (r *recordingRig) recordShopFlow(t *testing.T, between func(point int)) (po
 	clickCSS(t, app, ".discount button[type=submit]")
 	waitAcrossLoads(t, app, `!!document.querySelector('[data-testid=discount-status]')`)
 	appAt(t, app, "/checkout")
+	between(4)
 
 	clickAX(t, app, "button", "Assert visible")
 	waitAX(t, app, "StaticText", "Click the element that must be visible.")
