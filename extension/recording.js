@@ -59,6 +59,7 @@ const BIG_SCREEN_CHARS = 2_000_000;
  * @property {number} seq
  * @property {Record<string, unknown>} interaction
  * @property {string} [screen] the wire form, as the page model wrote it
+ * @property {string} [screenGzip] the same gzipped (gzipBase64), once it had to be kept so
  * @property {Promise<void>} [ready] resolves when the interaction is complete (a navigation's direction)
  */
 
@@ -67,8 +68,33 @@ const BIG_SCREEN_CHARS = 2_000_000;
  * @typedef {object} PendingEntry
  * @property {number} seq
  * @property {Record<string, unknown>} interaction
- * @property {string} [screen]
+ * @property {string} [screen] the wire form as the page model wrote it
+ * @property {string} [screenGzip] the same, gzipped and in base64, when the plain one did not fit
  */
+
+/**
+ * Gzips text into base64 (a 10k page's wire screen shrinks about six times).
+ * @param {string} text
+ * @returns {Promise<string>}
+ */
+export async function gzipBase64(text) {
+  const gz = new Uint8Array(await new Response(new Blob([text]).stream().pipeThrough(new CompressionStream('gzip'))).arrayBuffer());
+  let bin = '';
+  for (let i = 0; i < gz.length; i += 0x8000) bin += String.fromCharCode(...gz.subarray(i, i + 0x8000));
+  return btoa(bin);
+}
+
+/**
+ * The text gzipBase64 made.
+ * @param {string} b64
+ * @returns {Promise<string>}
+ */
+export async function gunzipBase64(b64) {
+  const bin = atob(b64);
+  const gz = new Uint8Array(bin.length);
+  for (let i = 0; i < bin.length; i++) gz[i] = bin.charCodeAt(i);
+  return new Response(new Blob([gz]).stream().pipeThrough(new DecompressionStream('gzip'))).text();
+}
 
 /**
  * The recording as a restarted service worker finds it.
@@ -232,13 +258,20 @@ export class Recorder {
     this.write(async () => {
       if (!this.queue.includes(q)) return;
       /** @type {PendingEntry} */
-      const entry = { seq: q.seq, interaction: q.interaction };
+      let entry = { seq: q.seq, interaction: q.interaction };
       if (q.screen) entry.screen = q.screen;
       try {
         const key = PENDING_PREFIX + q.seq;
         if (area.getBytesInUse) {
           const used = await area.getBytesInUse(null);
-          if (used + key.length + JSON.stringify(entry).length > this.quota() - RESERVED_BYTES) throw new Error('full');
+          const room = this.quota() - RESERVED_BYTES - used - key.length;
+          if (JSON.stringify(entry).length > room && q.screen) {
+            // Tight (the host is away and screens pile up): the screen
+            // gzipped takes about a sixth of the room, for some CPU.
+            q.screenGzip ??= await gzipBase64(q.screen);
+            entry = { seq: q.seq, interaction: q.interaction, screenGzip: q.screenGzip };
+          }
+          if (JSON.stringify(entry).length > room) throw new Error('full');
         }
         await area.set({ [key]: entry });
         if (this.unkept.delete(q.seq)) this.changed();
@@ -319,15 +352,17 @@ export class Recorder {
       return;
     }
     /** @type {Queued[]} */
-    const queue = Object.entries(got)
-      .filter(([k, v]) => k.startsWith(PENDING_PREFIX) && v && Number(v.seq) > 0 && v.interaction)
-      .map(([, /** @type {PendingEntry} */ v]) => {
-        /** @type {Queued} */
-        const q = { seq: Number(v.seq), interaction: v.interaction };
-        if (typeof v.screen === 'string') q.screen = v.screen;
-        return q;
-      })
-      .sort((a, b) => a.seq - b.seq);
+    const queue = [];
+    for (const [k, /** @type {PendingEntry} */ v] of Object.entries(got)) {
+      if (!k.startsWith(PENDING_PREFIX) || !v || !(Number(v.seq) > 0) || !v.interaction) continue;
+      /** @type {Queued} */
+      const q = { seq: Number(v.seq), interaction: v.interaction };
+      if (typeof v.screen === 'string') q.screen = v.screen;
+      else if (typeof v.screenGzip === 'string') q.screen = await gunzipBase64(v.screenGzip).catch(() => undefined);
+      queue.push(q);
+    }
+    queue.sort((a, b) => a.seq - b.seq);
+    if (this.session) return;
     Object.assign(this, {
       phase: p.phase === 'starting' ? 'idle' : p.phase === 'stopping' ? 'recording' : p.phase, session: p.session, tabs: new Set(p.tabs), startTab: p.startTab,
       activeTab: p.activeTab, historyIndex: new Map(p.historyIndex), nextSeq: p.nextSeq,

@@ -403,3 +403,28 @@ test('once there is room again, the next interaction keeps what did not fit, in 
   assert.equal(pendingIn(chrome.storage.session)[1].screen, '{"n":1}');
   assert.equal(r.view().warning, '');
 });
+
+test('when the plain screens no longer fit, they are kept gzipped, and a restarted worker sends them as they were', async () => {
+  const host = new FakeHost();
+  const chrome = fakeChrome();
+  chrome.storage.session = memoryStorage(RESERVED_BYTES + 5500);
+  const first = new Recorder({ host, chrome });
+  await first.handle({ op: 'start', tab: 5 });
+  host.state = 'exited';
+  const screens = [0, 1, 2, 3].map((i) => JSON.stringify({ i, root: Array.from({ length: 150 }, (_, j) => ['e' + j, '', 'div', 1, `card ${j}`]) }));
+  for (let i = 0; i < 4; i++) first.fromPage({ interaction: { kind: 'click', screen: `s${i}`, ref: 'e1' }, screen: screens[i] }, { tab: { id: 5 } });
+  await settle();
+  await first.writes;
+  const kept = pendingIn(chrome.storage.session);
+  assert.deepEqual(Object.keys(kept), ['1', '2', '3', '4']);
+  assert.equal(first.view().warning, '');
+  assert.ok(Object.values(kept).every((e) => e.screenGzip && !e.screen), "none fits plain: all are gzipped");
+
+  host.state = 'connected';
+  const second = new Recorder({ host, chrome });
+  await second.restore();
+  await settle();
+  assert.equal(second.error, '');
+  assert.deepEqual([...host.stored.keys()], [1, 2, 3, 4]);
+  for (let i = 0; i < 4; i++) assert.deepEqual(host.stored.get(i + 1).screen, JSON.parse(screens[i]));
+});
