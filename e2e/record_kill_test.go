@@ -150,13 +150,18 @@ func fillSessionStorage(t *testing.T, popup context.Context) int {
 	return quota
 }
 
-// waitHellos waits until the extension opened n connections to the host.
+// waitHellos waits until the extension opened n connections to the host
+// and the host answered the hello of each.
 func (r *recordingRig) waitHellos(t *testing.T, n int) {
 	t.Helper()
+	answered := func() int {
+		raw, _ := os.ReadFile(filepath.Join(r.wire, "from-host.bin"))
+		return bytes.Count(raw, []byte(`"type":"hello"`))
+	}
 	deadline := time.Now().Add(WaitTimeout)
-	for r.hellos(t) < n {
+	for r.hellos(t) < n || answered() < n {
 		if time.Now().After(deadline) {
-			t.Fatalf("the extension connected %d times, want %d", r.hellos(t), n)
+			t.Fatalf("the extension connected %d times and the host answered %d hellos, want %d", r.hellos(t), answered(), n)
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
