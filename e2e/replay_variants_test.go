@@ -14,7 +14,8 @@ import (
 	"github.com/trailpin/trailpin/replay/report"
 )
 
-// TestReplayVariants replays the hand-written trails against mutated
+// TestReplayVariants replays the hand-written trails (and, for a changed
+// price, the example trail host demo replays) against mutated
 // variants of the demo shop through the host binary, and checks that each
 // failure gets its class, and that its trace page names the cause.
 func TestReplayVariants(t *testing.T) {
@@ -22,6 +23,9 @@ func TestReplayVariants(t *testing.T) {
 	tests := []struct {
 		variant string
 		trail   string
+		// demoTrail takes the trail from the example trails `host demo`
+		// replays (host/demo/trails) instead of the hand-written ones.
+		demoTrail bool
 		// noSecret runs without the demo password.
 		noSecret bool
 		class    string
@@ -34,6 +38,13 @@ func TestReplayVariants(t *testing.T) {
 			variant: demo.PriceChanged, trail: "buy-two-iphone-items-with-a-discount.trail.yaml", class: "app-bug",
 			trace:  []string{"- Expected: `$763.20`", "- Actual: `$790.20`", "Step 8: The total shows 10% off"},
 			status: `app-bug: assertVisible {text: "$763.20", testId: order-total}: expected "$763.20", but {testId: order-total} shows "$790.20"`,
+		},
+		{
+			// host demo's own trail pins the total by its text alone.
+			variant: demo.PriceChanged, trail: "buy-two-iphone-items-with-a-discount.trail.yaml", demoTrail: true, class: "app-bug",
+			trace: []string{"- Expected: `$763.20`", "- Actual: `$790.20`", `shows "$790.20" in its place (the same text with other numbers)`,
+				"Step 10: The discount takes 10% off the total"},
+			status: `app-bug: assertVisible {text: "$763.20"}: expected "$763.20", but definition `,
 		},
 		{
 			variant: demo.ControlRemoved, trail: "buy-two-iphone-items-with-a-discount.trail.yaml", class: "selector-drift",
@@ -94,16 +105,24 @@ func TestReplayVariants(t *testing.T) {
 		}}))
 		t.Cleanup(shop.Close)
 		env, cfg := append(replayEnv(t, !tc.noSecret), "CI=true"), projectConfig(t, shop.URL)
+		file := trailFile(tc.trail)
+		if tc.demoTrail {
+			file = filepath.Join(RepoRoot(), "host", "demo", demo.TrailsDir, tc.trail)
+		}
 		wg.Go(func() {
 			sem <- struct{}{}
 			defer func() { <-sem }()
 			vr.run = RunHost(t, env, nil, "replay", "--config", cfg,
-				"--format", "status", "--results", vr.results, "--junit", vr.junit, trailFile(tc.trail))
+				"--format", "status", "--results", vr.results, "--junit", vr.junit, file)
 		})
 	}
 	wg.Wait()
 	for i, tc := range tests {
-		t.Run(tc.variant, func(t *testing.T) {
+		name := tc.variant
+		if tc.demoTrail {
+			name += " with host demo's trail"
+		}
+		t.Run(name, func(t *testing.T) {
 			vr := runs[i]
 			run, results, junitFile := vr.run, vr.results, vr.junit
 			vr.mu.Lock()

@@ -129,11 +129,25 @@ func (r *trailRun) assertionFailed(kind recorder.ActionKind, sel recorder.Select
 				return &stepError{Reason: StopAssertionFailed, Expected: exp, Actual: act, Err: err,
 					Msg: fmt.Sprintf("%s: expected %q, but %s shows %q (%s)", what, exp, loose, act, describe(n))}
 			}
+			if kind == recorder.ActionAssertVisible && !nf.Scope && nf.Hidden == 0 {
+				if n := changedValue(s, sel, r.page.lastTarget); n != nil {
+					return changedValueError(what, sel, n, err)
+				}
+			}
 		}
 		return &stepError{Reason: StopAssertionFailed, Selector: &nf.Selector, Err: err,
 			Msg: fmt.Sprintf("%s: waited %s, but %s", what, r.opts.ActionTimeout, err)}
 	}
 	return err
+}
+
+// changedValueError is the error of an assertion whose pinned text shows
+// with other numbers on n (see changedValue): expected vs actual, and the
+// selector, so that the failure still lists the closest nodes.
+func changedValueError(what string, sel recorder.Selector, n *recorder.Node, err error) *stepError {
+	return &stepError{Reason: StopAssertionFailed, Expected: sel.Text, Actual: n.Text, Selector: &sel, Err: err,
+		Msg: fmt.Sprintf("%s: expected %q, but %s shows %q in its place (the same text with other numbers)",
+			what, sel.Text, describeChanged(n), n.Text)}
 }
 
 // assertNotVisible: no visible element's text or name is text.

@@ -46,6 +46,11 @@ const (
 	// maxCompareRunes bounds the strings compared letter by letter; longer
 	// ones (the text of a whole section) are compared by words only.
 	maxCompareRunes = 200
+	// sameShapeBase is the least similarity of two texts that differ only
+	// in their numbers: the same words, so more alike than most other
+	// texts; sameShapeGap keeps the nearest numbers below an exact match.
+	sameShapeBase = 0.6
+	sameShapeGap  = 0.02
 	// nearWeight is the share of a node's score that comes from being near
 	// the element the trail last acted on: a control that went missing is
 	// most often looked for beside the field filled in just before it.
@@ -156,7 +161,11 @@ func closeness(n *recorder.Node, sel recorder.Selector, re *regexp.Regexp) (floa
 			add(w, 0, "has no "+name)
 			return
 		}
-		add(w, similarity(want, got), fmt.Sprintf("%s is %q, not %q", name, clip(got, 80), want))
+		differs := fmt.Sprintf("%s is %q, not %q", name, clip(got, 80), want)
+		if sameButNumbers(want, got) {
+			differs += " (only its numbers differ)"
+		}
+		add(w, similarity(want, got), differs)
 	}
 	if sel.Role != "" {
 		add(weightRole, roleScore(sel.Role, n.Role), fmt.Sprintf("role is %s, not %s", orGeneric(n.Role), sel.Role))
@@ -244,8 +253,14 @@ func orGeneric(role string) string {
 
 // similarity says how alike two strings read, from 0 to 1, ignoring case
 // and spacing: the best of their letter-by-letter likeness (edit
-// distance), their shared words, and one containing the other.
+// distance), their shared words, and one containing the other. Two texts
+// that differ only in their numbers ("$829.00" for "$799.00") score by how
+// near the numbers are, not by their digits: $999.00 shares more digits
+// with $799.00 than $829.00 does, but is further from it.
 func similarity(a, b string) float64 {
+	if sameButNumbers(a, b) {
+		return sameShapeBase + (1-sameShapeBase-sameShapeGap)*(1-numberDistance(a, b))
+	}
 	a, b = normalizeWords(a), normalizeWords(b)
 	if a == b {
 		return 1
