@@ -247,6 +247,8 @@ func junitFailureOf(res replay.TrailResult, trace string, r Redactor) junitFailu
 	}
 	if st := failedStep(res); st != nil {
 		body = append(body, fmt.Sprintf("step %d: %s", st.Index, r.apply(st.Intent)))
+	} else if failedBeforeFirstStep(res) {
+		body = append(body, "step: none: "+beforeFirstStep)
 	}
 	if msg != "" {
 		body = append(body, "error: "+msg)

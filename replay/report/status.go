@@ -104,7 +104,7 @@ func (sw *StatusWriter) trailLines(b *strings.Builder, res replay.TrailResult) {
 		// A step that never started (the trail failed before it, say on a
 		// missing secret the engine charges to the step that uses it) has
 		// no path and no start: it writes no lines of its own.
-		if st.Status != replay.StatusSkipped && st.Status != "" && (st.Path != "" || !st.Started.IsZero()) {
+		if st.Status != replay.StatusSkipped && st.Status != "" && started(st) {
 			ran = append(ran, st)
 		}
 	}
@@ -221,15 +221,42 @@ func failingLine(res replay.TrailResult) int {
 	return 0
 }
 
-// failedStep returns the step that failed, or nil.
+// failedStep returns the step that failed, or nil: also when the trail
+// failed before its first step started (a start page that did not load, a
+// missing secret, which the engine charges to the step that uses it).
 func failedStep(res replay.TrailResult) *replay.StepResult {
 	for i := range res.Steps {
 		if res.Steps[i].Status == replay.StatusFailed {
+			if !started(res.Steps[i]) {
+				return nil
+			}
 			return &res.Steps[i]
 		}
 	}
 	return nil
 }
+
+// started reports whether a step began to run: it has a path or a start.
+func started(st replay.StepResult) bool {
+	return st.Path != "" || !st.Started.IsZero()
+}
+
+// failedBeforeFirstStep reports a failed attempt at a trail with steps in
+// which no step started.
+func failedBeforeFirstStep(res replay.TrailResult) bool {
+	if res.Status != replay.StatusFailed || len(res.Steps) == 0 {
+		return false
+	}
+	for _, st := range res.Steps {
+		if st.Status != replay.StatusSkipped && st.Status != "" && started(st) {
+			return false
+		}
+	}
+	return true
+}
+
+// beforeFirstStep is how reports say where such a failure happened.
+const beforeFirstStep = "the trail failed before its first step"
 
 // escapeStatus escapes one field of a status line (see StatusWriter).
 func escapeStatus(s string) string {

@@ -384,4 +384,37 @@ func TestStatusFailureBeforeTheFirstStep(t *testing.T) {
 	if b.String() != want {
 		t.Errorf("got\n%s\nwant\n%s", b.String(), want)
 	}
+
+	// The summary, the trace page and JUnit say the same as the status
+	// line: no step ran, not that step 1 failed.
+	run := Run{Duration: ms(10), Trails: []TrailRun{{Attempts: []replay.TrailResult{res}}}}
+	var summary, status, junitXML strings.Builder
+	if err := WriteSummary(&summary, run); err != nil {
+		t.Fatal(err)
+	}
+	if err := NewStatusWriter(&status).Done(run); err != nil {
+		t.Fatal(err)
+	}
+	if err := WriteJUnit(&junitXML, run); err != nil {
+		t.Fatal(err)
+	}
+	page := string(RenderTrace(run.Trails[0], nil))
+	for _, c := range []struct{ what, text, want string }{
+		{"summary", summary.String(), "  step:     none: the trail failed before its first step\n"},
+		{"RUN_COMPLETED", status.String(), "failed: sign-in (missing-test-data, before its first step)"},
+		{"JUnit", junitXML.String(), "step: none: the trail failed before its first step"},
+		{"trace page", page, "- Step: none: the trail failed before its first step\n"},
+		{"trace page", page, "No step ran: the trail failed before its first step: "},
+		{"trace page", page, "### Step 1: Sign in (skipped)\n"},
+	} {
+		if !strings.Contains(c.text, c.want) {
+			t.Errorf("the %s lacks %q:\n%s", c.what, c.want, c.text)
+		}
+	}
+	for _, c := range []struct{ what, text string }{{"summary", summary.String()}, {"RUN_COMPLETED", status.String()},
+		{"JUnit", junitXML.String()}, {"trace page", page}} {
+		if strings.Contains(c.text, "step 1") || strings.Contains(c.text, "Step 1: Sign in\n") || strings.Contains(c.text, "1, Sign in") {
+			t.Errorf("the %s says step 1 failed:\n%s", c.what, c.text)
+		}
+	}
 }

@@ -39,6 +39,8 @@ func failureTag(res replay.TrailResult, redact Redactor) string {
 	}
 	if st := failedStep(res); st != nil {
 		detail = append(detail, fmt.Sprintf("step %d", st.Index))
+	} else if failedBeforeFirstStep(res) {
+		detail = append(detail, "before its first step")
 	}
 	tag := redact.apply(res.Slug)
 	if len(detail) > 0 {
@@ -136,6 +138,8 @@ func writeFailureDetail(b *strings.Builder, res replay.TrailResult, r Redactor) 
 			msg = st.Error
 		}
 		fmt.Fprintf(b, "  step:     %d, %s\n", st.Index, oneLine(r.apply(st.Intent)))
+	} else if failedBeforeFirstStep(res) {
+		fmt.Fprintf(b, "  step:     none: %s\n", beforeFirstStep)
 	}
 	if msg != "" {
 		fmt.Fprintf(b, "  error:    %s\n", oneLine(r.apply(msg)))

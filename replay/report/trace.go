@@ -239,6 +239,8 @@ func (p *tracePage) whatFailed() {
 		if st.Stopped != "" {
 			p.line("- Replay stopped: `%s` after %d of %d recorded actions", st.Stopped, st.Performed, len(st.Actions))
 		}
+	} else if failedBeforeFirstStep(res) {
+		p.line("- Step: none: %s", beforeFirstStep)
 	}
 	if res.Expected != "" || res.Actual != "" {
 		p.line("- Expected: %s", p.code(res.Expected))
@@ -264,12 +266,16 @@ func (p *tracePage) attempt(a replay.TrailResult) {
 		p.logList(a, before, "")
 		p.line("")
 	}
-	for _, st := range a.Steps {
-		p.step(a, st)
-	}
-	if len(a.Steps) == 0 && a.Status == replay.StatusFailed {
+	switch {
+	case failedBeforeFirstStep(a):
+		p.line("No step ran: %s: %s", beforeFirstStep, p.text(a.Error))
+		p.line("")
+	case len(a.Steps) == 0 && a.Status == replay.StatusFailed:
 		p.line("No step ran: %s", p.text(a.Error))
 		p.line("")
+	}
+	for _, st := range a.Steps {
+		p.step(a, st)
 	}
 	if a.Failure != nil {
 		p.screen(a)
@@ -277,7 +283,7 @@ func (p *tracePage) attempt(a replay.TrailResult) {
 }
 
 func (p *tracePage) step(a replay.TrailResult, st replay.StepResult) {
-	if st.Status == replay.StatusSkipped || st.Status == "" {
+	if st.Status == replay.StatusSkipped || st.Status == "" || !started(st) {
 		p.line("### Step %d: %s (skipped)", st.Index, p.text(st.Intent))
 		p.line("")
 		return
