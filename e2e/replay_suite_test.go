@@ -257,7 +257,9 @@ func TestReplaySuiteShards(t *testing.T) {
 
 // TestReplaySuiteCircuitBreaker: against an app that answers 500 to
 // everything, the run stops after 4 trails fail with env-issue; the rest
-// are skipped and the exit code says the run stopped.
+// are skipped and the exit code says the run stopped. Each trail stops
+// waiting as soon as it sees the 500, not when its action timeout (a long
+// one here, as in a real project) runs out.
 func TestReplaySuiteCircuitBreaker(t *testing.T) {
 	t.Parallel()
 	var mu sync.Mutex
@@ -271,7 +273,8 @@ func TestReplaySuiteCircuitBreaker(t *testing.T) {
 	t.Cleanup(down.Close)
 	dir := smallTrails(t, 6)
 	junitFile := filepath.Join(TempDir(t), "junit.xml")
-	run := RunHost(t, append(replayEnv(t, false), "CI=true"), nil, "replay", "--config", quickConfig(t, down.URL, "500ms"),
+	const actionTimeout = 30 * time.Second
+	run := RunHost(t, append(replayEnv(t, false), "CI=true"), nil, "replay", "--config", quickConfig(t, down.URL, actionTimeout.String()),
 		"--format", "status", "--junit", junitFile, "--results", filepath.Join(TempDir(t), "results"), dir)
 	if run.ExitCode != 4 {
 		t.Fatalf("host replay against a down app exited %d, want 4:\n%s\n%s", run.ExitCode, run.Stdout, run.Stderr)
@@ -284,6 +287,12 @@ func TestReplaySuiteCircuitBreaker(t *testing.T) {
 		if c.Status != junit.StatusFailed || c.Error.(junit.Error).Type != "env-issue" {
 			t.Errorf("test case %q: %s %v, want failed env-issue", c.Name, c.Status, c.Error)
 		}
+		if c.Duration >= actionTimeout {
+			t.Errorf("test case %q took %s: it waited out the action timeout (%s) on a page that answered 500", c.Name, c.Duration, actionTimeout)
+		}
+	}
+	if n := strings.Count(string(run.Stdout), "stopped waiting at once"); n != 4 {
+		t.Errorf("%d ASSERTION_FAILED lines say the wait stopped at once, want 4:\n%s", n, run.Stdout)
 	}
 	for _, c := range suite.Tests[4:] {
 		if c.Status != junit.StatusSkipped || !strings.Contains(c.Message, "env-issue or auth-blocked") {

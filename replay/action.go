@@ -423,6 +423,9 @@ func (p *tab) poll(ctx context.Context, capture bool, check func(s *recorder.Scr
 		if gone := p.nav.gone(); gone != nil {
 			return gone
 		}
+		if broken := p.brokenDocument(); broken != nil {
+			return broken
+		}
 		if ctx.Err() != nil {
 			return ctx.Err()
 		}

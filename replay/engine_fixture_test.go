@@ -321,3 +321,70 @@ steps:
 		t.Errorf("the tap landed on %q, want the frame's button (a ref with its frame prefix)", landed)
 	}
 }
+
+// TestReplayBrokenDocument: a wait on a page whose document answered 5xx,
+// 401 or 403, or did not load, ends at once with the class the evidence
+// gives, long before the action timeout; a login page's 401 (a wrong
+// password) and an error page the trail checks are waited on as usual.
+func TestReplayBrokenDocument(t *testing.T) {
+	t.Parallel()
+	closed := httptest.NewServer(http.NotFoundHandler())
+	unreachable := closed.URL + "/gone"
+	closed.Close()
+	mux := http.NewServeMux()
+	page := func(status int, body string) http.HandlerFunc {
+		return func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Content-Type", "text/html; charset=utf-8")
+			w.WriteHeader(status)
+			fmt.Fprint(w, `<!doctype html><html lang="en"><title>Page</title>`+body)
+		}
+	}
+	mux.HandleFunc("GET /down", page(http.StatusInternalServerError, `<h1>Internal Server Error</h1>`))
+	mux.HandleFunc("GET /refused", page(http.StatusForbidden, `<h1>Forbidden</h1>`))
+	mux.HandleFunc("GET /start", page(http.StatusOK, `<a href="`+unreachable+`">Elsewhere</a>`))
+	mux.HandleFunc("GET /login", page(http.StatusUnauthorized, `<label>Password <input type="password"></label><p id="m"></p>
+<script>setTimeout(() => { document.getElementById('m').textContent = 'Wrong password.'; }, 300)</script>`))
+	srv := httptest.NewServer(mux)
+	t.Cleanup(srv.Close)
+
+	// A wait that ran out would take this long; the ones that end at once
+	// take a fraction of it.
+	const timeout = 20 * time.Second
+	tests := []struct {
+		name, start, steps string
+		class              FailureClass // "" for a pass
+		msg                string
+	}{
+		{"a 500 page", "/down", `
+      - tap: {selector: {role: button, name: Checkout}}`, ClassEnvIssue, "/down answered 500"},
+		{"a 403 page", "/refused", `
+      - assertVisible: {selector: {text: Welcome back}}`, ClassAuthBlocked, "/refused answered 403"},
+		{"a page that did not load", "/start", `
+      - tap: {selector: {role: link, name: Elsewhere}}
+      - assertVisible: {selector: {text: Welcome back}}`, ClassEnvIssue, "net::ERR_"},
+		{"an error page the trail checks", "/down", `
+      - assertVisible: {selector: {role: heading, name: Internal Server Error}}`, "", ""},
+		{"a login page's 401 and a message that comes late", "/login", `
+      - assertVisible: {selector: {text: Wrong password.}}`, "", ""},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			tr := inlineTrail(t, "version: 1\ntrail: Broken\napp: fixture\nstart: "+tc.start+"\nsteps:\n  - intent: Wait on the page\n    actions:"+tc.steps+"\n")
+			res := replayOn(t, tr, srv.URL, Options{ActionTimeout: timeout})
+			if tc.class == "" {
+				if res.Status != StatusPassed {
+					t.Fatalf("%s", explain(res))
+				}
+				return
+			}
+			if res.Status != StatusFailed || res.Class != tc.class || !strings.Contains(res.Error, "stopped waiting at once") ||
+				!strings.Contains(res.Error, tc.msg) {
+				t.Fatalf("got %s; want class %s, an error saying it stopped waiting at once and %q", explain(res), tc.class, tc.msg)
+			}
+			if d := res.Steps[0].Duration; d >= timeout {
+				t.Errorf("the step took %s: it waited out the action timeout %s", d, timeout)
+			}
+		})
+	}
+}

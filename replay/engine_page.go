@@ -8,6 +8,7 @@ import (
 
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/inspector"
+	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/cdproto/target"
 	"github.com/chromedp/chromedp"
@@ -92,6 +93,10 @@ type navState struct {
 	ready, loaded bool
 	crashed       bool
 	detached      bool
+	// doc is what the network said of the top frame's document: the
+	// request loading the next one (pending until it answers), the status
+	// the current one answered, or why it failed to load.
+	doc docState
 	// target is the tab's session, for the dialog handler.
 	target *chromedp.Target
 	// wake is closed and replaced on every change, for waits to select on.
@@ -103,6 +108,16 @@ func newNavState() *navState { return &navState{wake: make(chan struct{})} }
 func (s *navState) changedLocked() {
 	close(s.wake)
 	s.wake = make(chan struct{})
+}
+
+// docState follows the requests for the top frame's documents.
+type docState struct {
+	request    network.RequestID
+	pending    bool
+	pendingURL string
+	url        string
+	status     int64
+	failed     string // net::ERR_… of a document that did not load
 }
 
 // snapshot is a copy of the counters, taken before an action.
@@ -151,10 +166,31 @@ func (s *navState) onEvent(ev any) {
 		// fires no load event.
 		restored := ev.Type == page.NavigationTypeBackForwardCacheRestore
 		s.ready, s.loaded = restored, restored
+		if restored {
+			s.doc = docState{} // no request: what it answered is not known
+		}
 	case *page.EventNavigatedWithinDocument:
 		if top(ev.FrameID) {
 			s.url = ev.URL
 			s.committed++
+		}
+	case *network.EventRequestWillBeSent:
+		if ev.Type != network.ResourceTypeDocument || !top(ev.FrameID) || ev.Request == nil {
+			return
+		}
+		s.doc.request, s.doc.pending, s.doc.pendingURL = ev.RequestID, true, ev.Request.URL
+	case *network.EventResponseReceived:
+		if !s.doc.pending || ev.RequestID != s.doc.request || ev.Response == nil {
+			return
+		}
+		s.doc = docState{request: ev.RequestID, url: ev.Response.URL, status: ev.Response.Status}
+	case *network.EventLoadingFailed:
+		if !s.doc.pending || ev.RequestID != s.doc.request {
+			return
+		}
+		s.doc.pending = false
+		if !ev.Canceled { // a cancelled navigation leaves the document there
+			s.doc = docState{request: ev.RequestID, url: s.doc.pendingURL, failed: ev.ErrorText}
 		}
 	case *page.EventDomContentEventFired:
 		s.ready = true
@@ -198,6 +234,54 @@ func (s *navState) gone() error {
 		return errTabCrashed
 	case s.detached:
 		return errTabGone
+	}
+	return nil
+}
+
+// documentError ends a wait at once: the page's document answered 5xx,
+// 401 or 403, or did not load, so what the wait waits for will not show.
+// The classifier reads the status from the trail's log (env-issue,
+// auth-blocked) and a load failure from err.
+type documentError struct {
+	url    string
+	status int64
+	err    *loadError // the document did not load
+}
+
+func (e *documentError) Error() string {
+	switch {
+	case e.err != nil:
+		return "stopped waiting at once: " + e.err.Error()
+	case e.status >= 500:
+		return fmt.Sprintf("stopped waiting at once: the app failed to serve the page (%s answered %d)", shortURL(e.url), e.status)
+	}
+	return fmt.Sprintf("stopped waiting at once: the app refused the page (%s answered %d)", shortURL(e.url), e.status)
+}
+
+func (e *documentError) Unwrap() error {
+	if e.err != nil {
+		return e.err
+	}
+	return nil
+}
+
+// brokenDocument returns a *documentError when the top frame's document
+// answered 5xx or failed to load, or answered 401 or 403 and is no login
+// page (a login page the trail may expect, with a wrong password's 401);
+// nil otherwise, and while another document is on its way.
+func (p *tab) brokenDocument() error {
+	p.nav.mu.Lock()
+	d := p.nav.doc
+	p.nav.mu.Unlock()
+	switch {
+	case d.pending:
+		return nil
+	case d.failed != "":
+		return &documentError{err: &loadError{url: d.url, text: d.failed}}
+	case d.status >= 500:
+		return &documentError{url: d.url, status: d.status}
+	case (d.status == 401 || d.status == 403) && !isLoginPath(pathOf(d.url)) && !hasPasswordField(p.screen):
+		return &documentError{url: d.url, status: d.status}
 	}
 	return nil
 }

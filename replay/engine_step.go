@@ -275,11 +275,15 @@ func (r *trailRun) checkEnd(ctx context.Context, end *recorder.End) error {
 		if problem == "" {
 			return nil
 		}
-		if gone := p.nav.gone(); gone != nil || ctx.Err() != nil || time.Now().After(deadline) {
+		broken := p.brokenDocument()
+		if gone := p.nav.gone(); gone != nil || broken != nil || ctx.Err() != nil || time.Now().After(deadline) {
 			se := &stepError{Reason: StopEndMismatch, Line: end.Line, ExpectedURL: wantURL, Selector: missing,
 				Msg: "the step's end state did not show: " + problem}
 			if gone != nil {
 				se.gone, se.Err = true, gone
+			} else if broken != nil {
+				se.Msg += "; " + broken.Error()
+				se.Err = broken
 			}
 			if missing == nil && wantURL != "" {
 				se.Expected, se.Actual = wantURL, at

@@ -276,6 +276,9 @@ func (p *tab) resolve(ctx context.Context, sel recorder.Selector, need readiness
 		if gone := p.nav.gone(); gone != nil {
 			return nil, gone
 		}
+		if broken := p.brokenDocument(); broken != nil {
+			return nil, broken
+		}
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
 		}
