@@ -274,7 +274,7 @@ func TestReplayStops(t *testing.T) {
 		{"the trail's deadline", `
   - intent: Wait for what never comes
     actions:
-      - assertVisible: {selector: {text: Never}}`, Options{TrailTimeout: 1500 * time.Millisecond}, ClassEnvIssue, StopTimeout, "ran out of time"},
+      - assertVisible: {selector: {text: Never}}`, Options{TrailTimeout: 4 * time.Second}, ClassEnvIssue, StopTimeout, "ran out of time"},
 		{"an end state that never shows", `
   - intent: Tap and expect a heading
     actions:
