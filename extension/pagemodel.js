@@ -349,6 +349,8 @@
    * @property {boolean} probeAll a ::part() or ::slotted() rule may give generated text anywhere
    * @property {string[]} sensitiveValues
    * @property {Set<Element>} sensitiveElements
+   * @property {Map<Element, Node>} roots the tree (document or shadow root) of each element the capture walked
+   * @property {Map<Element, boolean>} ariaDisabled whether aria-disabled="true" reaches an element
    */
 
   /** @type {Caches | null} */
@@ -356,7 +358,7 @@
 
   // Bits of Caches.flags: each fact has a bit saying it is known.
   const NOT_RENDERED_KNOWN = 1, NOT_RENDERED = 2, ARIA_EXCLUDED_KNOWN = 4, ARIA_EXCLUDED = 8,
-    INSIDE_MODAL_KNOWN = 16, INSIDE_MODAL = 32;
+    INSIDE_MODAL_KNOWN = 16, INSIDE_MODAL = 32, PSEUDO_KNOWN = 64, PSEUDO = 128;
 
   /** @param {Element} el @param {number} known @param {number} bit @returns {boolean | undefined} */
   function knownFlag(el, known, bit) {
@@ -385,6 +387,7 @@
       contentScans: new Map(), hostContent: new Set(), probeAll: false, labels: new Map(),
       sensitiveValues: (sensitive.values || []).map(v => collapseSpaces(String(v))).filter(v => v.length > 0),
       sensitiveElements: new Set(sensitive.elements || []),
+      roots: new Map(), ariaDisabled: new Map(),
     };
     try {
       return fn();
@@ -462,6 +465,15 @@
     return false;
   }
 
+  /**
+   * The tree (document or shadow root) el belongs to: known for every element
+   * a capture walks, so the walk up that getRootNode does is not repeated.
+   * @param {Element} el @returns {Document | ShadowRoot}
+   */
+  function treeRoot(el) {
+    return /** @type {Document | ShadowRoot} */ (caches().roots.get(el) || el.getRootNode());
+  }
+
   /** @param {Element} el @returns {CSSStyleDeclaration | null} */
   function styleOf(el) {
     const c = caches();
@@ -482,7 +494,7 @@
   function idRefs(el, list) {
     if (!list)
       return [];
-    const root = /** @type {Document | ShadowRoot} */ (el.getRootNode());
+    const root = treeRoot(el);
     if (!root || typeof root.getElementById !== 'function')
       return [];
     /** @type {Element[]} */
@@ -503,11 +515,12 @@
    * root); null when its children are not rendered (form controls, media,
    * frames). Walk a node's list with firstChild/nextSibling: cheaper than
    * childNodes.
-   * @param {Element} el @returns {Node[] | Node | null}
+   * @param {Element} el @param {string} [tag] its tag, when the caller has it
+   * @param {boolean} [html] whether it is an HTML element, with tag
+   * @returns {Node[] | Node | null}
    */
-  function flatChildSource(el) {
-    const tag = tagOf(el);
-    if (isHTML(el)) {
+  function flatChildSource(el, tag = tagOf(el), html = isHTML(el)) {
+    if (html) {
       if (CHILDREN_NOT_RENDERED.has(tag))
         return null;
       if (tag === 'slot') {
@@ -528,10 +541,12 @@
     return src === null || Array.isArray(src) ? src : src.childNodes;
   }
 
-  /** Whether el never appears in a screen (not rendered by its nature). @param {Element} el */
-  function isOmitted(el) {
-    const tag = tagOf(el);
-    if (isHTML(el))
+  /**
+   * Whether el never appears in a screen (not rendered by its nature).
+   * @param {Element} el @param {string} [tag] @param {boolean} [html]
+   */
+  function isOmitted(el, tag = tagOf(el), html = isHTML(el)) {
+    if (html)
       return NEVER_RENDERED.has(tag);
     if (el.namespaceURI === SVG_NS)
       return SVG_NEVER_RENDERED.has(tag);
@@ -566,13 +581,14 @@
    * Which children a parent does not render: all of them under
    * content-visibility:hidden, all but the summary in a closed <details>,
    * or none (null).
-   * @param {Element} parent @returns {{all: boolean, except: Element | null} | null}
+   * @param {Element} parent @param {string} [tag] its tag, when the caller has it
+   * @returns {{all: boolean, except: Element | null} | null}
    */
-  function skippedChildren(parent) {
+  function skippedChildren(parent, tag = tagOf(parent)) {
     const st = styleOf(parent);
     if (st && st.contentVisibility === 'hidden')
       return { all: true, except: null };
-    if (tagOf(parent) === 'details' && isHTML(parent) && !(/** @type {HTMLDetailsElement} */ (parent).open)) {
+    if (tag === 'details' && isHTML(parent) && !(/** @type {HTMLDetailsElement} */ (parent).open)) {
       let summary = null;
       for (let c = parent.firstElementChild; c; c = c.nextElementSibling) {
         if (tagOf(c) === 'summary') {
@@ -1246,10 +1262,19 @@
   /** Whether a rule may give el a ::before or ::after box with text. @param {Element} el */
   function mayHavePseudoText(el) {
     const c = caches();
+    // probeAll can turn on later in a capture (a ::slotted or ::part rule in
+    // a shadow tree met later), so it is not part of what is remembered.
+    if (c.probeAll)
+      return true;
+    const known = knownFlag(el, PSEUDO_KNOWN, PSEUDO);
+    if (known !== undefined)
+      return known;
     if (el.shadowRoot)
       contentScan(el.shadowRoot); // its :host rules reach el
-    const scan = contentScan(/** @type {Document | ShadowRoot} */ (el.getRootNode()));
-    return scan.all || scan.pseudo.has(el) || c.hostContent.has(el) || c.probeAll;
+    const scan = contentScan(treeRoot(el));
+    const r = scan.all || scan.pseudo.has(el) || c.hostContent.has(el);
+    setFlag(el, PSEUDO_KNOWN, PSEUDO, r);
+    return r || c.probeAll;
   }
 
   /**
@@ -1278,7 +1303,7 @@
 
   /** The alternative text given by `content` on the element itself. @param {Element} el */
   function ownContentAlt(el) {
-    const scan = contentScan(/** @type {Document | ShadowRoot} */ (el.getRootNode()));
+    const scan = contentScan(treeRoot(el));
     if (!scan.all && !scan.own.has(el))
       return undefined;
     const st = styleOf(el);
@@ -1330,7 +1355,7 @@
     // element.labels searches its whole tree on every call: map the labels of
     // each tree once per capture instead.
     const c = caches();
-    const root = el.getRootNode();
+    const root = treeRoot(el);
     let map = c.labels.get(root);
     if (!map) {
       map = new Map();
@@ -1743,7 +1768,7 @@
         if (tag !== 'summary' && (role === null || !NAME_FROM_CONTENT.has(role)))
           return NO_NAME;
         if (el.firstElementChild === null && !el.shadowRoot && tag !== 'slot' && (!el.hasAttributes() || !el.hasAttribute('aria-owns')) && !isSecret(el)) {
-          const own = contentScan(/** @type {Document | ShadowRoot} */ (el.getRootNode()));
+          const own = contentScan(treeRoot(el));
           const data = el.textContent || '';
           if (!own.all && !own.own.has(el) && !showsSensitive(data)) {
             const text = (pseudoText(el, '::before') || '') + data + (pseudoText(el, '::after') || '');
@@ -1801,16 +1826,21 @@
     return 'false';
   }
 
-  /** Whether aria-disabled="true" applies to el through its ancestors. @param {Element} el */
+  /** Whether aria-disabled="true" applies to el through its ancestors. @param {Element} el @returns {boolean} */
   function ariaDisabledChain(el) {
-    for (let e = /** @type {Element | null} */ (el); e; e = parentOrHost(e)) {
-      const v = (e.getAttribute('aria-disabled') || '').toLowerCase();
-      if (v === 'true')
-        return true;
-      if (v === 'false')
-        return false;
+    const known = caches().ariaDisabled;
+    let r = known.get(el);
+    if (r === undefined) {
+      const v = el.hasAttributes() ? (el.getAttribute('aria-disabled') || '').toLowerCase() : '';
+      if (v === 'true' || v === 'false') {
+        r = v === 'true';
+      } else {
+        const parent = parentOrHost(el);
+        r = !!parent && ariaDisabledChain(parent);
+      }
+      known.set(el, r);
     }
-    return false;
+    return r;
   }
 
   /**
@@ -1915,10 +1945,11 @@
 
   /** Controls whose label a person uses to find them. @param {Element} el @param {string} role */
   function isLabelable(el, role) {
-    if (isHTML(el) && ['input', 'select', 'textarea', 'meter', 'output', 'progress'].includes(tagOf(el)))
-      return true;
-    return ['textbox', 'searchbox', 'combobox', 'checkbox', 'radio', 'switch', 'slider', 'spinbutton', 'listbox'].includes(role);
+    return LABELABLE_ROLES.has(role) || (LABELABLE_TAGS.has(tagOf(el)) && isHTML(el));
   }
+
+  const LABELABLE_TAGS = new Set(['input', 'select', 'textarea', 'meter', 'output', 'progress']);
+  const LABELABLE_ROLES = new Set(['textbox', 'searchbox', 'combobox', 'checkbox', 'radio', 'switch', 'slider', 'spinbutton', 'listbox']);
 
   /** @param {Element} el @param {string} role */
   function isInteractive(el, role) {
@@ -1926,7 +1957,7 @@
       return true;
     if (isHTML(el) && tagOf(el) === 'summary')
       return true;
-    return hasValidTabIndex(el) && Number(el.getAttribute('tabindex')) >= 0;
+    return el.hasAttributes() && hasValidTabIndex(el) && Number(el.getAttribute('tabindex')) >= 0;
   }
 
   // ---------------------------------------------------------------------------
@@ -2051,18 +2082,20 @@
   /**
    * Walks el and its flat-tree subtree.
    * @param {Element} el @param {Walk} walk @param {Inherited} up @param {boolean} skipped the parent does not render this child
+   * @param {Document | ShadowRoot} root the tree el belongs to
    * @returns {Visit | null}
    */
-  function visitElement(el, walk, up, skipped) {
-    if (isOmitted(el))
+  function visitElement(el, walk, up, skipped, root) {
+    const tag = tagOf(el);
+    const html = isHTML(el);
+    if (isOmitted(el, tag, html))
       return null;
     const r = /** @type {CaptureRun} */ (run);
     const c = caches();
-    const tag = tagOf(el);
-    const html = isHTML(el);
     const hasAttrs = el.hasAttributes();
     /** @type {ScreenNode} */
     const node = { ref: walk.prefix + refName(walk.refs, el) };
+    c.roots.set(el, root);
 
     const st = styleOf(el);
     const display = st ? st.display : 'inline';
@@ -2109,17 +2142,19 @@
       acc.latent += before;
     }
 
-    const src = flatChildSource(el);
+    const src = flatChildSource(el, tag, html);
     const list = Array.isArray(src) ? src : null;
+    // Children in a shadow root are in that tree; assigned nodes in the host's.
+    const kidRoot = list ? null : src === el ? root : /** @type {ShadowRoot} */ (src);
     /** @type {Node | null | undefined} */
     let kid = list ? list[0] : src ? /** @type {Node} */ (src).firstChild : null;
     if (kid) {
       /** @type {Inherited} */
       const down = {
         notRendered: gone, clipped, ariaHidden, inert, insideModal: inModal,
-        secret: secretSubtree, inSelect: inSelect || isSelectDropDown(el), needLatent,
+        secret: secretSubtree, inSelect: inSelect || (tag === 'select' && isSelectDropDown(el)), needLatent,
       };
-      const skip = gone ? null : skippedChildren(el);
+      const skip = gone ? null : skippedChildren(el, tag);
       const textSkipped = !!skip && skip.all;
       const textVisible = paints && !textSkipped;
       /** @type {boolean | null} */
@@ -2139,7 +2174,8 @@
             }
             buffer = '';
           }
-          const v = visitElement(/** @type {Element} */ (kid), walk, down, kidSkipped);
+          const v = visitElement(/** @type {Element} */ (kid), walk, down, kidSkipped,
+            kidRoot || /** @type {Document | ShadowRoot} */ (kid.getRootNode()));
           if (v) {
             acc.children.push(v.node);
             acc.raw += v.raw;
@@ -2315,7 +2351,7 @@
         modal: modalOf(doc),
       };
       r.walks.set(doc, inner);
-      const v = visitElement(doc.documentElement, inner, frameUp, false);
+      const v = visitElement(doc.documentElement, inner, frameUp, false, doc);
       inner.refs.numbered = true;
       if (v)
         children.push(v.node);
@@ -2448,7 +2484,7 @@
         const rootEl = doc.documentElement;
         /** @type {Inherited} */
         const top = { notRendered: false, clipped: false, ariaHidden: false, inert: false, insideModal: false, secret: false, inSelect: false, needLatent: false };
-        const v = rootEl ? visitElement(rootEl, walk, top, false) : null;
+        const v = rootEl ? visitElement(rootEl, walk, top, false, doc) : null;
         refs.numbered = true;
         for (const item of run.toCover) {
           const covered = coveredAt(item.el, item.x, item.y);
@@ -2543,14 +2579,18 @@
       return text;
     /** @type {string[]} */
     const parts = [];
+    let length = 0;
     for (const c of n.children) {
-      if (c.text)
+      if (c.text) {
         parts.push(c.text);
+        length += c.text.length;
+      }
     }
     if (!parts.length)
       return text;
+    // Join only where the lengths agree: a container's text can be long.
     for (let i = 0; i < WIRE_JOINS.length; i++) {
-      if (parts.join(WIRE_JOINS[i]) === text)
+      if (length + (parts.length - 1) * WIRE_JOINS[i].length === text.length && parts.join(WIRE_JOINS[i]) === text)
         return i + 1;
     }
     return text;
@@ -2924,7 +2964,8 @@
           inSelect: !!owningSelect(el) && isSelectDropDown(/** @type {Element} */ (owningSelect(el))),
           needLatent: gone || !pst || pst.visibility !== 'visible',
         };
-        const v = visitElement(el, walk, up, parent ? skipsChild(parent, el) : false);
+        const v = visitElement(el, walk, up, parent ? skipsChild(parent, el) : false,
+          /** @type {Document | ShadowRoot} */ (el.getRootNode()));
         if (!v)
           return { error: 'not-rendered', message: `<${tagOf(el)}> is never part of a screen` };
         for (const item of run.toCover) {
