@@ -4,19 +4,12 @@ import (
 	"bytes"
 	"context"
 	"database/sql"
-	"encoding/base64"
 	"errors"
 	"fmt"
 	"io/fs"
 	"os"
 	"slices"
-	"unicode/utf16"
 )
-
-// minLeakPrefix is the shortest prefix of a secret that counts as a leak: a
-// field saved keystroke by keystroke leaks "hunt", "hunte", … of "hunter2".
-// Three characters or fewer match ordinary text too often to mean anything.
-const minLeakPrefix = 4
 
 // A Leak is one place where a secret, or a part of one, was found. It never
 // holds the secret itself, so it can be printed in a test failure or a log.
@@ -24,96 +17,15 @@ type Leak struct {
 	// Where is the file, or "table.column row N" for a decompressed value.
 	Where  string
 	Offset int64
-	// Form says how the secret appeared: "as typed", "JSON-escaped",
-	// "UTF-16LE", "UTF-16BE", "base64", "base64url", each with
-	// "prefix of N characters" when only a prefix was found.
+	// Form says how the secret appeared (SecretForm.Form): "as typed",
+	// "JSON-escaped", "UTF-16LE", "UTF-16BE", "base64 (alignment K)",
+	// "base64url (alignment K)", each with ", prefix of N characters" when
+	// only a prefix was found.
 	Form string
 }
 
 func (l Leak) String() string {
 	return fmt.Sprintf("%s at byte %d: the secret %s", l.Where, l.Offset, l.Form)
-}
-
-// A needle is one byte string to look for and how to describe finding it.
-type needle struct {
-	b    []byte
-	form string
-}
-
-// secretNeedles lists the forms a secret can leak in: the value as typed,
-// JSON-escaped, UTF-16 (both byte orders) and base64 (standard and URL
-// alphabets, at each of the three alignments inside a longer encoding); and
-// every prefix longer than minLeakPrefix-1 characters as typed, JSON-escaped
-// and UTF-16.
-func secretNeedles(secret string) []needle {
-	var out []needle
-	seen := map[string]bool{}
-	add := func(b []byte, form string) {
-		if len(b) == 0 || seen[string(b)] {
-			return
-		}
-		seen[string(b)] = true
-		out = append(out, needle{b, form})
-	}
-	runes := []rune(secret)
-	for n := len(runes); n >= 1; n-- {
-		if n < minLeakPrefix && n < len(runes) {
-			break
-		}
-		p := string(runes[:n])
-		form := ""
-		if n < len(runes) {
-			form = fmt.Sprintf(", prefix of %d characters", n)
-		}
-		for i, f := range jsonForms(p) {
-			name := "as typed"
-			if i > 0 {
-				name = "JSON-escaped"
-			}
-			add([]byte(f), name+form)
-		}
-		add(utf16Bytes(p, false), "UTF-16LE"+form)
-		add(utf16Bytes(p, true), "UTF-16BE"+form)
-	}
-	for _, enc := range []struct {
-		name string
-		e    *base64.Encoding
-	}{{"base64", base64.RawStdEncoding}, {"base64url", base64.RawURLEncoding}} {
-		for _, b := range base64Runs(enc.e, []byte(secret)) {
-			add(b, enc.name)
-		}
-	}
-	return out
-}
-
-func utf16Bytes(s string, bigEndian bool) []byte {
-	var b []byte
-	for _, u := range utf16.Encode([]rune(s)) {
-		if bigEndian {
-			b = append(b, byte(u>>8), byte(u))
-		} else {
-			b = append(b, byte(u), byte(u>>8))
-		}
-	}
-	return b
-}
-
-// base64Runs returns the characters that encoding s yields whatever bytes
-// surround it, for each of the three positions s can start at relative to a
-// 3-byte group of a longer encoded text.
-func base64Runs(enc *base64.Encoding, s []byte) [][]byte {
-	var runs [][]byte
-	for k := range 3 {
-		padded := append(make([]byte, k), s...)
-		text := enc.EncodeToString(padded)
-		// Character i covers bits [6i, 6i+6); keep those inside s.
-		first := (8*k + 5) / 6
-		last := (8 * (k + len(s))) / 6
-		if first < last && last <= len(text) {
-			runs = append(runs, []byte(text[first:last]))
-		}
-	}
-	return runs
 }
 
 // ScanFiles looks for secret, in the forms a leak takes, in the bytes of each
@@ -123,7 +35,7 @@ func ScanFiles(paths []string, secret string) ([]Leak, error) {
 	if secret == "" {
 		return nil, errors.New("scanning for a secret: the secret is empty")
 	}
-	needles := secretNeedles(secret)
+	needles := SecretForms(secret)
 	var leaks []Leak
 	for _, p := range paths {
 		b, err := os.ReadFile(p)
@@ -141,16 +53,16 @@ func ScanFiles(paths []string, secret string) ([]Leak, error) {
 // scanBytes reports the first place each needle occurs in b, preferring the
 // most complete form: once a longer form matched at a place, its prefixes
 // there are not reported again.
-func scanBytes(where string, b []byte, needles []needle) []Leak {
+func scanBytes(where string, b []byte, needles []SecretForm) []Leak {
 	var leaks []Leak
 	var covered []int64
 	for _, n := range needles {
-		i := bytes.Index(b, n.b)
+		i := bytes.Index(b, n.Bytes)
 		if i < 0 || slices.Contains(covered, int64(i)) {
 			continue
 		}
 		covered = append(covered, int64(i))
-		leaks = append(leaks, Leak{Where: where, Offset: int64(i), Form: n.form})
+		leaks = append(leaks, Leak{Where: where, Offset: int64(i), Form: n.Form})
 	}
 	return leaks
 }
@@ -175,7 +87,7 @@ func ScanDatabase(ctx context.Context, path, secret string) ([]Leak, error) {
 		return leaks, fmt.Errorf("scanning %s for a secret: %w", path, err)
 	}
 	defer db.Close()
-	more, err := db.scanValues(ctx, secretNeedles(secret))
+	more, err := db.scanValues(ctx, SecretForms(secret))
 	if err != nil {
 		return leaks, fmt.Errorf("scanning %s for a secret: %w", path, err)
 	}
@@ -184,7 +96,7 @@ func ScanDatabase(ctx context.Context, path, secret string) ([]Leak, error) {
 
 // scanValues searches every text and blob value of every table, decoding
 // screens first.
-func (db *DB) scanValues(ctx context.Context, needles []needle) ([]Leak, error) {
+func (db *DB) scanValues(ctx context.Context, needles []SecretForm) ([]Leak, error) {
 	var leaks []Leak
 	err := db.read(ctx, func(q *sql.DB) error {
 		leaks = leaks[:0]
@@ -221,7 +133,7 @@ func tableNames(ctx context.Context, q *sql.DB) ([]string, error) {
 	return names, rows.Err()
 }
 
-func (db *DB) scanTable(ctx context.Context, q *sql.DB, table string, needles []needle) ([]Leak, error) {
+func (db *DB) scanTable(ctx context.Context, q *sql.DB, table string, needles []SecretForm) ([]Leak, error) {
 	rows, err := q.QueryContext(ctx, fmt.Sprintf("SELECT rowid AS _r, * FROM %q", table))
 	if err != nil {
 		// WITHOUT ROWID tables have no rowid; number their rows instead.
