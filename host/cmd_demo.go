@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io/fs"
 	"net"
 	"net/http"
 	"os"
@@ -97,7 +96,7 @@ func runDemo(ctx context.Context, e *env, o replayFlags, variant string) error {
 	if err := os.RemoveAll(dir); err != nil {
 		return replay.EnvironmentError(fmt.Errorf("replacing the example trails in %s: %w", dir, err))
 	}
-	if err := writeDemoTrails(dir); err != nil {
+	if err := demo.WriteTrails(dir); err != nil {
 		return replay.EnvironmentError(fmt.Errorf("%w (give --results a folder you can write to)", err))
 	}
 
@@ -151,28 +150,6 @@ func runDemo(ctx context.Context, e *env, o replayFlags, variant string) error {
 			filepath.Join(dir, demo.TrailsDir), demo.ControlRemoved)
 	}
 	return runErr
-}
-
-// writeDemoTrails writes the embedded example trails (and the file their
-// upload step attaches) under dir.
-func writeDemoTrails(dir string) error {
-	return fs.WalkDir(demo.Trails, demo.TrailsDir, func(p string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
-			return err
-		}
-		data, err := fs.ReadFile(demo.Trails, p)
-		if err != nil {
-			return err
-		}
-		dst := filepath.Join(dir, filepath.FromSlash(p))
-		if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
-			return err
-		}
-		if err := os.WriteFile(dst, data, 0o644); err != nil {
-			return fmt.Errorf("writing the example trail %s: %w", dst, err)
-		}
-		return nil
-	})
 }
 
 // demoLookup provides the demo account's password, which is no secret,

@@ -23,7 +23,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"io/fs"
 	"net"
 	"net/http"
 	"os"
@@ -156,21 +155,7 @@ func run(args []string, out io.Writer) error {
 // writeProject writes the demo's trails and a trailpin.yaml pointing at the
 // shop into dir.
 func writeProject(dir, base string) error {
-	err := fs.WalkDir(demo.Trails, demo.TrailsDir, func(p string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
-			return err
-		}
-		data, err := fs.ReadFile(demo.Trails, p)
-		if err != nil {
-			return err
-		}
-		dst := filepath.Join(dir, filepath.FromSlash(p))
-		if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
-			return err
-		}
-		return os.WriteFile(dst, data, 0o644)
-	})
-	if err != nil {
+	if err := demo.WriteTrails(dir); err != nil {
 		return fmt.Errorf("writing the demo trails: %w", err)
 	}
 	cfg := fmt.Sprintf("apps:\n  shop:\n    baseURL: %s\ntrails:\n  dir: %s\n", base, demo.TrailsDir)
