@@ -97,48 +97,58 @@ func TestCaptureIncrementalMatchesFull(t *testing.T) {
 
 	steps := []struct {
 		name, js string
-		full     bool // the change must make the capture a full one
+		full     bool   // the change must make the capture a full one
+		hover    string // a selector: move the mouse over the element first
 	}{
-		{"nothing", ``, false},
-		{"text", `document.querySelector('#s3 h2').textContent = 'Order changed'`, false},
-		{"tick", `document.querySelector('#tick').textContent = '12345'`, false},
-		{"attribute", `document.querySelector('#s5').setAttribute('aria-label', 'Renamed order')`, false},
-		{"class", `document.querySelector('#s7 p').classList.add('hidden')`, false},
-		{"sibling combinator", `document.querySelector('#s9 .tag').classList.add('flag')`, false},
-		{"style attribute", `document.querySelector('#s2 .row').style.width = '300px'`, false},
-		{"insert", `(() => { const s = document.createElement('section'); s.className = 'card'; s.innerHTML = '<h2>New</h2><button>New button</button>'; document.querySelector('#s4').before(s); })()`, false},
-		{"remove", `document.querySelector('#s6').remove()`, false},
-		{"move", `document.querySelector('main').prepend(document.querySelector('#s8'))`, false},
-		{"move back", `document.querySelector('#s9').after(document.querySelector('#s8'))`, false},
-		{"idref target text", `document.querySelector('#lbl').textContent = 'Named elsewhere'`, false},
-		{"label text", `document.querySelector('label[for=q]').firstChild.data = 'How many'`, false},
-		{"shadow text", `document.querySelector('#host').shadowRoot.querySelector('b').textContent = 'Shadow changed'`, false},
-		{"shadow insert", `document.querySelector('#host').shadowRoot.querySelector('.in').append(Object.assign(document.createElement('i'), {textContent: 'added'}))`, false},
-		{"slotted text", `document.querySelector('#host span').textContent = 'Slot changed'`, false},
-		{"slot attribute", `document.querySelector('#host span:last-child').setAttribute('slot', 'a')`, false},
-		{"frame text", `document.querySelector('#fr').contentDocument.querySelector('#inner').textContent = 'Frame changed'`, false},
-		{"input value", `(() => { const q = document.querySelector('#q'); q.value = '42'; q.dispatchEvent(new Event('input', {bubbles: true})); })()`, false},
-		{"checked", `document.querySelector('#cb').click()`, false},
-		{"radio", `document.querySelector('#r2').click()`, false},
-		{"checked by a script", `document.querySelector('#cb').checked = false`, false},
-		{"value by a script", `document.querySelector('#q').value = '7'`, false},
-		{"details", `document.querySelector('#det').open = true`, false},
-		{"hidden attribute", `document.querySelector('#s11 ul').hidden = true`, false},
-		{"layout shift", `document.querySelector('#tick').textContent = 'a much longer text\nthat wraps '.repeat(40)`, false},
-		{"inner scroll", `document.querySelector('#scroller').scrollTop = 40`, false},
-		{"label added", `document.querySelector('#s12 .row').append(Object.assign(document.createElement('label'), {htmlFor: 'q', textContent: 'Also quantity'}))`, true},
-		{"id changed", `document.querySelector('#s13 h2').id = 'lbl2'`, true},
-		{"button named by a new label", `(() => { const b = document.querySelector('#s14 button'); b.id = 'b14'; })()`, true},
-		{"its label", `document.querySelector('#s15 h2').append(Object.assign(document.createElement('label'), {htmlFor: 'b14', textContent: 'Saves 14'}))`, true},
-		{"its label text", `document.querySelector('label[for=b14]').textContent = 'Saves order 14'`, false},
-		{"style element", `document.head.append(Object.assign(document.createElement('style'), {textContent: 'h2 { display: none }'}))`, true},
-		{"insertRule", `document.styleSheets[0].insertRule('b { visibility: hidden }', 0)`, true},
-		{"adopted sheet", `(() => { const s = new CSSStyleSheet(); s.replaceSync('time { display: none }'); document.adoptedStyleSheets = [s]; })()`, true},
-		{"scroll", `window.scrollTo(0, 400)`, true},
-		{"after scroll", `document.querySelector('#s20 h2').textContent = 'Changed after scroll'`, false},
+		{"nothing", ``, false, ""},
+		{"text", `document.querySelector('#s3 h2').textContent = 'Order changed'`, false, ""},
+		{"tick", `document.querySelector('#tick').textContent = '12345'`, false, ""},
+		{"attribute", `document.querySelector('#s5').setAttribute('aria-label', 'Renamed order')`, false, ""},
+		{"class", `document.querySelector('#s7 p').classList.add('hidden')`, false, ""},
+		{"sibling combinator", `document.querySelector('#s9 .tag').classList.add('flag')`, false, ""},
+		{"style attribute", `document.querySelector('#s2 .row').style.width = '300px'`, false, ""},
+		{"insert", `(() => { const s = document.createElement('section'); s.className = 'card'; s.innerHTML = '<h2>New</h2><button>New button</button>'; document.querySelector('#s4').before(s); })()`, false, ""},
+		{"remove", `document.querySelector('#s6').remove()`, false, ""},
+		{"move", `document.querySelector('main').prepend(document.querySelector('#s8'))`, false, ""},
+		{"move back", `document.querySelector('#s9').after(document.querySelector('#s8'))`, false, ""},
+		{"idref target text", `document.querySelector('#lbl').textContent = 'Named elsewhere'`, false, ""},
+		{"label text", `document.querySelector('label[for=q]').firstChild.data = 'How many'`, false, ""},
+		{"shadow text", `document.querySelector('#host').shadowRoot.querySelector('b').textContent = 'Shadow changed'`, false, ""},
+		{"shadow insert", `document.querySelector('#host').shadowRoot.querySelector('.in').append(Object.assign(document.createElement('i'), {textContent: 'added'}))`, false, ""},
+		{"slotted text", `document.querySelector('#host span').textContent = 'Slot changed'`, false, ""},
+		{"slot attribute", `document.querySelector('#host span:last-child').setAttribute('slot', 'a')`, false, ""},
+		{"frame text", `document.querySelector('#fr').contentDocument.querySelector('#inner').textContent = 'Frame changed'`, false, ""},
+		{"input value", `(() => { const q = document.querySelector('#q'); q.value = '42'; q.dispatchEvent(new Event('input', {bubbles: true})); })()`, false, ""},
+		{"checked", `document.querySelector('#cb').click()`, false, ""},
+		{"radio", `document.querySelector('#r2').click()`, false, ""},
+		{"checked by a script", `document.querySelector('#cb').checked = false`, false, ""},
+		{"value by a script", `document.querySelector('#q').value = '7'`, false, ""},
+		{"details", `document.querySelector('#det').open = true`, false, ""},
+		{"hidden attribute", `document.querySelector('#s11 ul').hidden = true`, false, ""},
+		{"layout shift", `document.querySelector('#tick').textContent = 'a much longer text\nthat wraps '.repeat(40)`, false, ""},
+		{"inner scroll", `document.querySelector('#scroller').scrollTop = 40`, false, ""},
+		{"label added", `document.querySelector('#s12 .row').append(Object.assign(document.createElement('label'), {htmlFor: 'q', textContent: 'Also quantity'}))`, true, ""},
+		{"id changed", `document.querySelector('#s13 h2').id = 'lbl2'`, true, ""},
+		{"button named by a new label", `(() => { const b = document.querySelector('#s14 button'); b.id = 'b14'; })()`, true, ""},
+		{"its label", `document.querySelector('#s15 h2').append(Object.assign(document.createElement('label'), {htmlFor: 'b14', textContent: 'Saves 14'}))`, true, ""},
+		{"its label text", `document.querySelector('label[for=b14]').textContent = 'Saves order 14'`, false, ""},
+		{"style element", `document.head.append(Object.assign(document.createElement('style'), {textContent: 'h2 { display: none }'}))`, true, ""},
+		{"insertRule", `document.styleSheets[0].insertRule('b { visibility: hidden }', 0)`, true, ""},
+		{"adopted sheet", `(() => { const s = new CSSStyleSheet(); s.replaceSync('time { display: none }'); document.adoptedStyleSheets = [s]; })()`, true, ""},
+		{"scroll", `window.scrollTo(0, 400)`, true, ""},
+		{"after scroll", `document.querySelector('#s20 h2').textContent = 'Changed after scroll'`, false, ""},
+		{"hover rule", `window.scrollTo(0, 0); document.head.append(Object.assign(document.createElement('style'), {textContent: '#tick:hover + #lbl { display: none }'}))`, true, ""},
+		{name: "hover", full: true, hover: "#tick"},
+		{name: "hover elsewhere", full: true, hover: "#det"},
 	}
 	for _, s := range steps {
 		t.Run(s.name, func(t *testing.T) {
+			if s.hover != "" {
+				p := Eval[struct{ X, Y float64 }](t, tab, `(() => { const r = document.querySelector('`+s.hover+`').getBoundingClientRect(); return {x: r.x + 5, y: r.y + 5}; })()`)
+				if err := chromedp.Do(tab, chromedp.MouseEvent("mouseMoved", p.X, p.Y)); err != nil {
+					t.Fatal(err)
+				}
+			}
 			if s.js != "" {
 				Eval[chromedp.Void](t, tab, s.js)
 			}

@@ -2957,8 +2957,13 @@
     st.observed.add(tree);
     st.observer.observe(tree, { subtree: true, childList: true, attributes: true, characterData: true });
     const opts = { capture: true, passive: true };
+    // On the window, a document's listeners run before any the page (or
+    // the recorder) has on the document: a capture made in one of those
+    // already knows.
+    /** @type {EventTarget} */
+    const on = tree.nodeType === 9 ? /** @type {Document} */ (tree).defaultView || tree : tree;
     for (const type of INC_FULL_EVENTS) {
-      tree.addEventListener(type, (e) => {
+      on.addEventListener(type, (e) => {
         // A details element's toggle is its open attribute, seen as a mutation.
         const target = /** @type {Element} */ (e.composedPath()[0]);
         if (!(type === 'toggle' && target && target.nodeType === 1 && tagOf(target) === 'details'))
@@ -2966,7 +2971,7 @@
       }, opts);
     }
     for (const type of INC_MARK_EVENTS) {
-      tree.addEventListener(type, (e) => {
+      on.addEventListener(type, (e) => {
         const target = e.composedPath()[0];
         if (!target || (/** @type {Node} */ (target)).nodeType !== 1) {
           // The viewport scrolled (the viewport check sees it), the page loaded.
@@ -2987,7 +2992,7 @@
       }, opts);
     }
     for (const type of INC_DYNAMIC_EVENTS) {
-      tree.addEventListener(type, () => {
+      on.addEventListener(type, () => {
         if (st.dynamicRules)
           st.full = true;
       }, opts);
