@@ -129,7 +129,7 @@
   /** Captures the screen now. @returns {Captured} */
   function captureNow() {
     const t0 = performance.now();
-    const wire = pm().captureWire({ sensitive: { elements: state.sensitive } });
+    const wire = pm().captureWire({ sensitive: { elements: state.sensitive }, incremental: true });
     state.counter++;
     const captured = { id: `${pm().documentToken()}-${state.counter}`, wire };
     state.screen = captured;
