@@ -128,6 +128,8 @@ func TestCaptureIncrementalMatchesFull(t *testing.T) {
 		{"layout shift", `document.querySelector('#tick').textContent = 'a much longer text\nthat wraps '.repeat(40)`, false, ""},
 		{"inner scroll", `document.querySelector('#scroller').scrollTop = 40`, false, ""},
 		{"label added", `document.querySelector('#s12 .row').append(Object.assign(document.createElement('label'), {htmlFor: 'q', textContent: 'Also quantity'}))`, true, ""},
+		{"duplicate id", `document.querySelector('label[for=q]').before(Object.assign(document.createElement('span'), {id: 'q', textContent: 'same id'}))`, true, ""},
+		{"control into a label", `document.querySelector('#cb').before(Object.assign(document.createElement('input'), {type: 'checkbox'}))`, true, ""},
 		{"id changed", `document.querySelector('#s13 h2').id = 'lbl2'`, true, ""},
 		{"button named by a new label", `(() => { const b = document.querySelector('#s14 button'); b.id = 'b14'; })()`, true, ""},
 		{"its label", `document.querySelector('#s15 h2').append(Object.assign(document.createElement('label'), {htmlFor: 'b14', textContent: 'Saves 14'}))`, true, ""},

@@ -2694,6 +2694,7 @@
    * @property {Set<ShadowRoot>} shadowRoots shadow roots the captures met
    * @property {Map<Element, number[]>} scrollers elements that clip their overflow, with their scroll offsets
    * @property {Map<Element, IncCheck>} checks form controls whose nodes are kept, with what they showed
+   * @property {Set<string>} labelFor the for attributes of the labels of the document and its shadow roots
    *
    * @typedef {object} IncRun one incremental capture
    * @property {IncState} st
@@ -2770,10 +2771,9 @@
     if (('value' in c ? String(c.value) : '') !== check.value || !!c.checked !== check.checked ||
       !!c.indeterminate !== check.indeterminate || matchesSafely(c, ':user-invalid') !== check.invalid)
       return false;
-    const labels = c.labels ? Array.from(c.labels) : [];
-    if (!sameList(labels, check.labels))
-      return false;
-    for (const label of labels) {
+    // Which labels a control has changes only with changes that make the
+    // capture a full one (see incLabelsMayChange).
+    for (const label of check.labels) {
       if (st.dirtyPath.has(label))
         return false;
       for (let a = /** @type {Element | null} */ (label); a; a = flatParent(a) || parentOrHost(a)) {
@@ -2836,6 +2836,8 @@
     if (el.shadowRoot && !frameDoc && !st.shadowRoots.has(el.shadowRoot)) {
       st.shadowRoots.add(el.shadowRoot);
       incObserve(st, el.shadowRoot);
+      for (const label of Array.from(el.shadowRoot.querySelectorAll('label[for]')))
+        st.labelFor.add(/** @type {HTMLLabelElement} */ (label).htmlFor);
     }
     const elStyle = caches().style.get(el) || null;
     if (elStyle && !frameDoc && (elStyle.overflowX !== 'visible' || elStyle.overflowY !== 'visible'))
@@ -2907,6 +2909,30 @@
     return tagOf(el) === 'label' || !!el.querySelector('label');
   }
 
+  const LABELABLE_SELECTOR = 'button, input, meter, output, progress, select, textarea';
+
+  /**
+   * Whether adding or removing n under parent may change which labels name
+   * a control: an element with an id that a label's for names (ids can be
+   * duplicated), or a control inside a label without for.
+   * @param {IncState} st @param {Node} parent @param {Node} n
+   */
+  function incLabelsMayChange(st, parent, n) {
+    if (n.nodeType !== 1)
+      return false;
+    const el = /** @type {Element} */ (n);
+    if (st.labelFor.size) {
+      if (el.id && st.labelFor.has(el.id))
+        return true;
+      for (const withId of Array.from(el.querySelectorAll('[id]'))) {
+        if (st.labelFor.has(withId.id))
+          return true;
+      }
+    }
+    const inLabel = parent.nodeType === 1 && !!(/** @type {Element} */ (parent)).closest('label');
+    return inLabel && (el.matches(LABELABLE_SELECTOR) || !!el.querySelector(LABELABLE_SELECTOR));
+  }
+
   /** @param {IncState} st @param {MutationRecord[]} records */
   function incRecords(st, records) {
     for (const m of records) {
@@ -2921,7 +2947,7 @@
       if (m.type === 'childList') {
         for (const list of [m.addedNodes, m.removedNodes]) {
           for (const n of Array.from(list)) {
-            if (holdsStyle(n) || holdsLabel(n)) {
+            if (holdsStyle(n) || holdsLabel(n) || incLabelsMayChange(st, t, n)) {
               st.full = true;
               return;
             }
@@ -3008,7 +3034,7 @@
       doc, observer: new MutationObserver((records) => incRecords(st, records)), observed: new WeakSet(),
       full: true, dirtySub: new Set(), dirtyPath: new Set(), entries: new WeakMap(), wire: new WeakMap(),
       optionsKey: '', sensitiveElements: [], viewKey: '', modal: null, sheets: [], sheetRules: [],
-      dynamicRules: true, hasRules: true, shadowRoots: new Set(), scrollers: new Map(), checks: new Map(),
+      dynamicRules: true, hasRules: true, shadowRoots: new Set(), scrollers: new Map(), checks: new Map(), labelFor: new Set(),
     };
     incObserve(st, doc);
     if (doc.fonts)
@@ -3169,6 +3195,14 @@
     st.sheetRules = sheetRules;
     for (const n of ir.staleWire)
       forgetWire(st, n);
+    if (full) {
+      // Labels come and go only with a full capture: what they name stays.
+      st.labelFor.clear();
+      for (const tree of [doc, ...st.shadowRoots]) {
+        for (const label of Array.from(tree.querySelectorAll('label[for]')))
+          st.labelFor.add(/** @type {HTMLLabelElement} */ (label).htmlFor);
+      }
+    }
     lastIncremental = { full, reused: ir.reused };
     const text = JSON.stringify({ ...screen, root: 0 });
     const at = text.lastIndexOf(',"root":0');
