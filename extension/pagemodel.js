@@ -3130,6 +3130,10 @@
       else if (el.scrollTop !== at[0] || el.scrollLeft !== at[1])
         incMark(st, el);
     }
+    for (const shadow of st.shadowRoots) {
+      if (!shadow.host.isConnected)
+        st.shadowRoots.delete(shadow); // still observed if it comes back
+    }
     // A control's value, checked state or labels changed (a script can set
     // them without an event): it and what its state restyles are recomputed.
     for (const [el, check] of st.checks) {
