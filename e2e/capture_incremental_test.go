@@ -168,6 +168,25 @@ func TestCaptureIncrementalMatchesFull(t *testing.T) {
 			}
 		})
 	}
+	// The recorder's capture when the page has settled: fresh reads the
+	// whole page again, which also catches what no mutation tells (here a
+	// shadow root attached to an element already captured).
+	t.Run("fresh", func(t *testing.T) {
+		Eval[chromedp.Void](t, tab, `document.querySelector('#s20 h2').attachShadow({mode: 'open'}).innerHTML = '<b>Shadowed heading</b>'`)
+		got := Eval[result](t, tab, `(() => {
+			const pm = globalThis.__trailpinPageModel;
+			const inc = pm.captureWire({incremental: true, fresh: true});
+			const stats = pm.lastIncremental();
+			const full = pm.captureWire();
+			return {inc, full, stats};
+		})()`)
+		if got.Inc != got.Full {
+			t.Fatalf("a fresh capture differs from a full one:\n%s", firstDiff(got.Inc, got.Full))
+		}
+		if !got.Stats.Full || !strings.Contains(got.Inc, "Shadowed heading") {
+			t.Errorf("a fresh capture reused the last one (%+v) or missed the new shadow root", got.Stats)
+		}
+	})
 }
 
 // firstDiff shows where two texts start to differ.

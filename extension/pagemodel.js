@@ -87,6 +87,8 @@
    * @property {string} [refPrefix] prefix for every ref (a cross-origin frame's `f<K>`)
    * @property {boolean} [incremental] captureWire only: reuse what the last incremental capture
    *   found for the parts of the page that did not change since (the recorder)
+   * @property {boolean} [fresh] with incremental: read the whole page again (and keep what it
+   *   found for the next incremental capture)
    *
    * @typedef {object} RefState numbering of one document, kept on the document
    * @property {number} next
@@ -3167,7 +3169,7 @@
       sheetRules.some((n, i) => n !== st.sheetRules[i]);
     if (sheetsChanged)
       incScanRules(st, sheets);
-    const full = st.full || sheetsChanged || st.hasRules || optionsKey !== st.optionsKey || viewKey !== st.viewKey ||
+    const full = options.fresh === true || st.full || sheetsChanged || st.hasRules || optionsKey !== st.optionsKey || viewKey !== st.viewKey ||
       modal !== st.modal || !sameList(sensitiveElements, st.sensitiveElements) || !!(sens.values && sens.values.length) ||
       (typeof doc.getAnimations === 'function' && doc.getAnimations().length > 0);
     if (full) {

@@ -126,10 +126,18 @@
   // ---------------------------------------------------------------------------
   // Screens
 
-  /** Captures the screen now. @returns {Captured} */
-  function captureNow() {
+  /**
+   * Captures the screen now. At an interaction the capture is incremental:
+   * it reuses what the last capture found for the parts of the page that did
+   * not change since. When the page has settled it reads the whole page
+   * again (fresh), so what an incremental capture cannot see (a shadow root
+   * attached later, a rule edited in place) lives at most until the page is
+   * next quiet.
+   * @param {{fresh?: boolean}} [how] @returns {Captured}
+   */
+  function captureNow(how) {
     const t0 = performance.now();
-    const wire = pm().captureWire({ sensitive: { elements: state.sensitive }, incremental: true });
+    const wire = pm().captureWire({ sensitive: { elements: state.sensitive }, incremental: true, fresh: how?.fresh === true });
     state.counter++;
     const captured = { id: `${pm().documentToken()}-${state.counter}`, wire };
     state.screen = captured;
@@ -156,7 +164,7 @@
       // before that captures at once.
       const capture = () => {
         if (state.running && state.dirty && document.documentElement)
-          captureNow();
+          captureNow({ fresh: true });
       };
       if (typeof requestIdleCallback === 'function')
         requestIdleCallback(capture, { timeout: IDLE_WAIT_MS });
