@@ -171,6 +171,22 @@ func checkSessionID(id string) error {
 	return nil
 }
 
+// A sessionMessage is a request that names a recording session.
+type sessionMessage interface{ sessionID() string }
+
+func (m sessionRequest) sessionID() string     { return m.Session }
+func (m stopRequest) sessionID() string        { return m.Session }
+func (m saveRequest) sessionID() string        { return m.Session }
+func (m interactionRequest) sessionID() string { return m.Session }
+
+// decodeSession decodes req into in and checks the session it names.
+func decodeSession(req *nativemsg.Request, in sessionMessage) error {
+	if err := req.Decode(in); err != nil {
+		return err
+	}
+	return checkSessionID(in.sessionID())
+}
+
 // sessionState returns this process's state of a stored session, loading
 // the screen ids it used from the database the first time.
 func (r *recording) sessionState(ctx context.Context, db *storage.DB, id string) (storage.Session, *recSession, error) {

@@ -236,10 +236,7 @@ func preview(steps []recorder.Step) []previewStep {
 
 func (r *recording) stop(ctx context.Context, req *nativemsg.Request) (nativemsg.Reply, error) {
 	var in stopRequest
-	if err := req.Decode(&in); err != nil {
-		return nativemsg.Reply{}, err
-	}
-	if err := checkSessionID(in.Session); err != nil {
+	if err := decodeSession(req, &in); err != nil {
 		return nativemsg.Reply{}, err
 	}
 	var final *recorder.Screen
@@ -373,10 +370,7 @@ func applyEdits(t *recorder.BuiltTrail, intents, secrets map[string]string) ([]s
 
 func (r *recording) save(ctx context.Context, req *nativemsg.Request) (nativemsg.Reply, error) {
 	var in saveRequest
-	if err := req.Decode(&in); err != nil {
-		return nativemsg.Reply{}, err
-	}
-	if err := checkSessionID(in.Session); err != nil {
+	if err := decodeSession(req, &in); err != nil {
 		return nativemsg.Reply{}, err
 	}
 	title, err := oneLine("title", in.Title, maxTrailTitleRunes)
@@ -475,10 +469,7 @@ func validTrailSlug(s string) bool {
 
 func (r *recording) discard(ctx context.Context, req *nativemsg.Request) (nativemsg.Reply, error) {
 	var in sessionRequest
-	if err := req.Decode(&in); err != nil {
-		return nativemsg.Reply{}, err
-	}
-	if err := checkSessionID(in.Session); err != nil {
+	if err := decodeSession(req, &in); err != nil {
 		return nativemsg.Reply{}, err
 	}
 	db, err := r.database(ctx)

@@ -152,10 +152,7 @@ type resumeReply struct {
 
 func (r *recording) resume(ctx context.Context, req *nativemsg.Request) (nativemsg.Reply, error) {
 	var in sessionRequest
-	if err := req.Decode(&in); err != nil {
-		return nativemsg.Reply{}, err
-	}
-	if err := checkSessionID(in.Session); err != nil {
+	if err := decodeSession(req, &in); err != nil {
 		return nativemsg.Reply{}, err
 	}
 	db, err := r.database(ctx)
@@ -294,10 +291,7 @@ func truncate(s string, n int) string {
 
 func (r *recording) interaction(ctx context.Context, req *nativemsg.Request) (nativemsg.Reply, error) {
 	var in interactionRequest
-	if err := req.Decode(&in); err != nil {
-		return nativemsg.Reply{}, err
-	}
-	if err := checkSessionID(in.Session); err != nil {
+	if err := decodeSession(req, &in); err != nil {
 		return nativemsg.Reply{}, err
 	}
 	if !present(in.Interaction) {
