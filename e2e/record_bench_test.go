@@ -39,16 +39,7 @@ import (
 //	go test -run '^$' -bench BenchmarkRecorderInteraction -benchtime 100x ./e2e
 func BenchmarkRecorderInteraction(b *testing.B) {
 	br := StartBrowser(b, Options{NoHost: true})
-	mux := http.NewServeMux()
-	for _, n := range []int{1000, 10000} {
-		page := benchPage(n)
-		mux.HandleFunc(fmt.Sprintf("/page%d", n), func(w http.ResponseWriter, _ *http.Request) {
-			w.Header().Set("Content-Type", "text/html; charset=utf-8")
-			w.Write([]byte(page))
-		})
-	}
-	srv := httptest.NewServer(mux)
-	b.Cleanup(srv.Close)
+	srv := serveBenchPages(b)
 	for _, n := range []int{1000, 10000} {
 		for _, mode := range []string{"settled", "changed", "press-changes", "typing"} {
 			b.Run(fmt.Sprintf("%dk/%s", n/1000, mode), func(b *testing.B) {
@@ -194,4 +185,20 @@ func benchPage(n int) string {
 	}
 	b.WriteString(`</main></body></html>`)
 	return b.String()
+}
+
+// serveBenchPages serves the generated pages of 1k and 10k elements at
+// /page1000 and /page10000.
+func serveBenchPages(b *testing.B) *httptest.Server {
+	mux := http.NewServeMux()
+	for _, n := range []int{1000, 10000} {
+		page := benchPage(n)
+		mux.HandleFunc(fmt.Sprintf("/page%d", n), func(w http.ResponseWriter, _ *http.Request) {
+			w.Header().Set("Content-Type", "text/html; charset=utf-8")
+			w.Write([]byte(page))
+		})
+	}
+	srv := httptest.NewServer(mux)
+	b.Cleanup(srv.Close)
+	return srv
 }

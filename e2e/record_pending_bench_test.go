@@ -2,8 +2,6 @@ package e2e
 
 import (
 	"fmt"
-	"net/http"
-	"net/http/httptest"
 	"testing"
 
 	"github.com/chromedp/chromedp"
@@ -24,16 +22,7 @@ import (
 //	go test -run '^$' -bench BenchmarkKeepPendingScreen -benchtime 20x ./e2e
 func BenchmarkKeepPendingScreen(b *testing.B) {
 	br := StartBrowser(b, Options{NoHost: true})
-	mux := http.NewServeMux()
-	for _, n := range []int{1000, 10000} {
-		page := benchPage(n)
-		mux.HandleFunc(fmt.Sprintf("/page%d", n), func(w http.ResponseWriter, _ *http.Request) {
-			w.Header().Set("Content-Type", "text/html; charset=utf-8")
-			w.Write([]byte(page))
-		})
-	}
-	srv := httptest.NewServer(mux)
-	b.Cleanup(srv.Close)
+	srv := serveBenchPages(b)
 	ext := br.OpenPopup(b)
 	for _, n := range []int{1000, 10000} {
 		b.Run(fmt.Sprintf("%dk", n/1000), func(b *testing.B) {
