@@ -5,12 +5,13 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/trailpin/trailpin/storage/atomicfile"
 )
 
 // Config files are edited for a person who also edits them by hand: the
@@ -464,108 +465,19 @@ func scalarEnd(line string, start int, v *yaml.Node) (int, bool) {
 	return 0, false
 }
 
-// writeConfigFile replaces a config file atomically: a temporary file in
-// the same folder, synced, then renamed over it. A symlinked file (a
-// dotfiles repo) is written where the link points; an existing file keeps
-// its permissions, a new one gets mode.
-func writeConfigFile(path string, data []byte, mode fs.FileMode) (err error) {
+// writeConfigFile replaces a config file atomically (see atomicfile). A
+// symlinked file (a dotfiles repo) is written where the link points; an
+// existing file keeps its permissions, a new one gets mode.
+func writeConfigFile(path string, data []byte, mode fs.FileMode) error {
 	target := path
 	if resolved, err := filepath.EvalSymlinks(path); err == nil {
 		target = resolved
 	}
-	if fi, statErr := os.Stat(target); statErr == nil {
-		if !fi.Mode().IsRegular() {
-			return fmt.Errorf("writing %s: not a regular file", path)
-		}
-		mode = fi.Mode().Perm()
-	}
-	dir := filepath.Dir(target)
-	tmp, err := os.CreateTemp(dir, "."+filepath.Base(target)+".tmp-*")
-	if err != nil {
-		return fmt.Errorf("writing %s: %w", path, err)
-	}
-	defer func() {
-		if err != nil {
-			tmp.Close()
-			os.Remove(tmp.Name())
-		}
-	}()
-	if _, err = tmp.Write(data); err != nil {
-		return fmt.Errorf("writing %s: %w", path, err)
-	}
-	if err = tmp.Chmod(mode); err != nil {
-		return fmt.Errorf("writing %s: %w", path, err)
-	}
-	if err = tmp.Sync(); err != nil {
-		return fmt.Errorf("writing %s: %w", path, err)
-	}
-	if err = tmp.Close(); err != nil {
-		return fmt.Errorf("writing %s: %w", path, err)
-	}
-	if err = os.Rename(tmp.Name(), target); err != nil {
-		return fmt.Errorf("writing %s: %w", path, err)
-	}
-	syncConfigDir(dir)
-	return nil
+	return atomicfile.WriteFile(target, data, mode)
 }
 
-// createConfigFile writes a new file atomically, refusing (with an error
-// wrapping fs.ErrExist) when path exists: the temporary file is linked to
-// path, which fails rather than replace anything.
-func createConfigFile(path string, data []byte, mode fs.FileMode) (err error) {
-	dir := filepath.Dir(path)
-	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
-	if err != nil {
-		return fmt.Errorf("creating %s: %w", path, err)
-	}
-	defer func() {
-		tmp.Close()
-		os.Remove(tmp.Name())
-	}()
-	if _, err = tmp.Write(data); err != nil {
-		return fmt.Errorf("creating %s: %w", path, err)
-	}
-	if err = tmp.Chmod(mode); err != nil {
-		return fmt.Errorf("creating %s: %w", path, err)
-	}
-	if err = tmp.Sync(); err != nil {
-		return fmt.Errorf("creating %s: %w", path, err)
-	}
-	if err = os.Link(tmp.Name(), path); err != nil {
-		if errors.Is(err, fs.ErrExist) {
-			return fmt.Errorf("creating %s: %w", path, fs.ErrExist)
-		}
-		// Some file systems have no hard links: create exclusively instead.
-		if err = writeExclusive(path, data, mode); err != nil {
-			return fmt.Errorf("creating %s: %w", path, err)
-		}
-	}
-	syncConfigDir(dir)
-	return nil
-}
-
-func writeExclusive(path string, data []byte, mode fs.FileMode) error {
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, mode)
-	if err != nil {
-		return err
-	}
-	if _, err := f.Write(data); err != nil {
-		f.Close()
-		os.Remove(path)
-		return err
-	}
-	if err := f.Sync(); err != nil {
-		f.Close()
-		os.Remove(path)
-		return err
-	}
-	return f.Close()
-}
-
-// syncDir makes a rename durable where the platform allows it.
-func syncConfigDir(dir string) {
-	if d, err := os.Open(dir); err == nil {
-		_ = d.Sync()
-		d.Close()
-	}
+// createConfigFile writes a new config file atomically, refusing (with an
+// error wrapping fs.ErrExist) when path exists.
+func createConfigFile(path string, data []byte, mode fs.FileMode) error {
+	return atomicfile.Create(path, data, mode)
 }

@@ -34,7 +34,7 @@ func (in *Installer) file(name string) string {
 // Install writes m where t says, atomically, and on Windows points the
 // registry key at it.
 func (in *Installer) Install(t Target, m Manifest) error {
-	if err := WriteFileAtomic(in.file(t.ManifestPath), m.Encode(), 0o644); err != nil {
+	if err := writeManifestFile(in.file(t.ManifestPath), m.Encode()); err != nil {
 		return fmt.Errorf("installing for %s: %w", t, err)
 	}
 	if t.RegistryKey != "" {
@@ -121,7 +121,7 @@ func (in *Installer) Inspect(t Target) Status {
 // Chromium on Linux and macOS looks for per-user hosts.
 func WriteManifestTo(dir string, m Manifest) (string, error) {
 	name := filepath.Join(dir, ManifestFile)
-	if err := WriteFileAtomic(name, m.Encode(), 0o644); err != nil {
+	if err := writeManifestFile(name, m.Encode()); err != nil {
 		return "", err
 	}
 	return name, nil

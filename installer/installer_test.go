@@ -126,7 +126,7 @@ func TestInstallInspectUninstall(t *testing.T) {
 				}
 				// A neighbour that is not Trailpin's must survive uninstall.
 				other := filepath.Join(in.Root, p.dir(tgt.ManifestPath), "org.example.other.json")
-				if err := WriteFileAtomic(other, []byte("{}"), 0o644); err != nil {
+				if err := writeManifestFile(other, []byte("{}")); err != nil {
 					t.Fatal(err)
 				}
 				m, _ := NewManifest(p, testHostPath[goos], testID)
@@ -313,11 +313,13 @@ func TestInstalled(t *testing.T) {
 	}
 }
 
-func TestWriteFileAtomic(t *testing.T) {
+// The atomic write itself is tested in atomicfile; here, that a manifest's
+// missing folder is created and a second install replaces the first.
+func TestWriteManifestFileCreatesItsFolder(t *testing.T) {
 	dir := t.TempDir()
-	name := filepath.Join(dir, "sub", "m.json")
+	name := filepath.Join(dir, "NativeMessagingHosts", "m.json")
 	for _, content := range []string{"first", "second"} {
-		if err := WriteFileAtomic(name, []byte(content), 0o644); err != nil {
+		if err := writeManifestFile(name, []byte(content)); err != nil {
 			t.Fatal(err)
 		}
 		got, err := os.ReadFile(name)
@@ -329,21 +331,11 @@ func TestWriteFileAtomic(t *testing.T) {
 	if len(entries) != 1 {
 		t.Errorf("folder holds %d entries after two writes, want 1 (no temp files left)", len(entries))
 	}
-	// A write that cannot complete leaves the old file alone.
-	if err := os.Mkdir(filepath.Join(dir, "sub", "blocked"), 0o755); err != nil {
+	if err := os.Mkdir(filepath.Join(dir, "NativeMessagingHosts", "blocked"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	if err := WriteFileAtomic(filepath.Join(dir, "sub", "blocked"), []byte("x"), 0o644); err == nil {
-		t.Error("WriteFileAtomic over a folder succeeded")
-	}
-	if got, _ := os.ReadFile(name); string(got) != "second" {
-		t.Errorf("a failed write changed another file: %q", got)
-	}
-	entries, _ = os.ReadDir(filepath.Join(dir, "sub"))
-	for _, e := range entries {
-		if strings.Contains(e.Name(), ".tmp-") {
-			t.Errorf("a failed write left %s behind", e.Name())
-		}
+	if err := writeManifestFile(filepath.Join(dir, "NativeMessagingHosts", "blocked"), []byte("x")); err == nil {
+		t.Error("writeManifestFile over a folder succeeded")
 	}
 }
 

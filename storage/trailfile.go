@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/trailpin/trailpin/recorder"
+	"github.com/trailpin/trailpin/storage/atomicfile"
 )
 
 // trailFileMode is the mode of a new trail file: trails live in the
@@ -55,54 +56,11 @@ func WriteTrailFile(path string, t *recorder.Trail) error {
 	return ReplaceTrailFile(path, out)
 }
 
-// ReplaceTrailFile writes data to path atomically: a temporary file in the
-// same folder, synced, then renamed over path. An existing file keeps its
-// permissions.
-func ReplaceTrailFile(path string, data []byte) (err error) {
-	dir := filepath.Dir(path)
-	mode := fs.FileMode(trailFileMode)
-	if fi, statErr := os.Stat(path); statErr == nil {
-		if !fi.Mode().IsRegular() {
-			return fmt.Errorf("writing trail %s: not a regular file", path)
-		}
-		mode = fi.Mode().Perm()
-	}
-	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
-	if err != nil {
-		return fmt.Errorf("writing trail %s: %w", path, err)
-	}
-	defer func() {
-		if err != nil {
-			tmp.Close()
-			os.Remove(tmp.Name())
-		}
-	}()
-	if _, err = tmp.Write(data); err != nil {
-		return fmt.Errorf("writing trail %s: %w", path, err)
-	}
-	if err = tmp.Chmod(mode); err != nil {
-		return fmt.Errorf("writing trail %s: %w", path, err)
-	}
-	if err = tmp.Sync(); err != nil {
-		return fmt.Errorf("writing trail %s: %w", path, err)
-	}
-	if err = tmp.Close(); err != nil {
-		return fmt.Errorf("writing trail %s: %w", path, err)
-	}
-	if err = os.Rename(tmp.Name(), path); err != nil {
-		return fmt.Errorf("writing trail %s: %w", path, err)
-	}
-	syncTrailDir(dir)
-	return nil
-}
-
-// syncTrailDir makes the rename durable where the platform allows it;
-// where it does not (Windows), the rename is still atomic.
-func syncTrailDir(dir string) {
-	if d, err := os.Open(dir); err == nil {
-		_ = d.Sync()
-		d.Close()
-	}
+// ReplaceTrailFile writes data to path atomically (see atomicfile): a
+// reader sees the old trail or the new one, never half. An existing file
+// keeps its permissions.
+func ReplaceTrailFile(path string, data []byte) error {
+	return atomicfile.WriteFile(path, data, trailFileMode)
 }
 
 // LoadTrailDir loads every *.trail.yaml file under dir (and its

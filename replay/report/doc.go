@@ -11,5 +11,6 @@
 // takes a Redactor and applies it to every string before escaping it, so a
 // secret that slipped into a result still never reaches a report.
 //
-// It imports replay and recorder; nothing in replay imports it.
+// It imports replay, recorder and storage/atomicfile (which imports only
+// the standard library); nothing in replay imports it.
 package report

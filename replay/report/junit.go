@@ -13,6 +13,7 @@ import (
 
 	"github.com/trailpin/trailpin/recorder"
 	"github.com/trailpin/trailpin/replay"
+	"github.com/trailpin/trailpin/storage/atomicfile"
 )
 
 // The JUnit XML written for --junit has the shape CI tools read best (GitHub
@@ -289,34 +290,11 @@ func seconds(d time.Duration) string {
 	return strconv.FormatFloat(d.Seconds(), 'f', 3, 64)
 }
 
-// writeFileAtomic writes data to path through a temporary file in the same
-// folder, synced and renamed, so a reader never sees half a report.
-func writeFileAtomic(path string, data []byte) (err error) {
-	dir := filepath.Dir(path)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+// writeFileAtomic writes data to path atomically (see atomicfile), making
+// its folder first, so a reader never sees half a report.
+func writeFileAtomic(path string, data []byte) error {
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return err
 	}
-	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".*.tmp")
-	if err != nil {
-		return err
-	}
-	defer func() {
-		if err != nil {
-			f.Close()
-			os.Remove(f.Name())
-		}
-	}()
-	if _, err = f.Write(data); err != nil {
-		return err
-	}
-	if err = f.Chmod(0o644); err != nil {
-		return err
-	}
-	if err = f.Sync(); err != nil {
-		return err
-	}
-	if err = f.Close(); err != nil {
-		return err
-	}
-	return os.Rename(f.Name(), path)
+	return atomicfile.WriteFile(path, data, 0o644)
 }

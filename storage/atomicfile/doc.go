@@ -1,0 +1,13 @@
+// Package atomicfile writes files so that a reader sees either the old
+// content or the whole new content, never a part of it, and so that the
+// new content survives a crash once the write returns: manifests, trail
+// files, config files and reports all go through it.
+//
+// A write goes to a temporary file in the destination's folder, which is
+// synced and then renamed over the destination; the folder is synced too
+// so that the rename itself is durable (not on Windows, which cannot sync
+// a folder and whose rename is atomic without it).
+//
+// It imports only the standard library, so that every package of the
+// product, however low, can use it.
+package atomicfile
