@@ -215,7 +215,7 @@ func (t *subject) choose(r *trailRun, a recorder.SelectOption) pageAction {
 		r.cur.mark = p.nav.mark()
 		err := withElement(ctx, p, n.Ref, func(m *frameModel, obj runtime.RemoteObjectID) error {
 			r.cur.reached = true
-			return m.callOnArgs(ctx, obj, selectOptionsJS, &answer, labels)
+			return m.callOnArgs(ctx, obj, selectOptionsScript, &answer, labels)
 		})
 		p.acted()
 		switch {
@@ -233,26 +233,6 @@ func (t *subject) choose(r *trailRun, a recorder.SelectOption) pageAction {
 		return nil
 	}
 }
-
-// selectOptionsJS chooses the options whose label (or text, or value) is in
-// labels and fires the events a person's choice fires.
-const selectOptionsJS = `function(labels) {
-  const options = Array.from(this.options);
-  const norm = (s) => s.replace(/\s+/g, ' ').trim();
-  const chosen = new Set();
-  for (const label of labels) {
-    const o = options.find((o) => norm(o.label) === label) || options.find((o) => norm(o.text) === label) ||
-      options.find((o) => o.value === label);
-    if (!o) return {missing: label, options: options.map((o) => norm(o.label))};
-    chosen.add(o);
-  }
-  if (!this.multiple && chosen.size > 1) return {single: true};
-  this.focus();
-  for (const o of options) o.selected = chosen.has(o);
-  this.dispatchEvent(new Event('input', {bubbles: true, composed: true}));
-  this.dispatchEvent(new Event('change', {bubbles: true}));
-  return {};
-}`
 
 // tapOptions chooses options of an ARIA listbox by tapping them, holding
 // Control for each after the first.
@@ -390,7 +370,7 @@ func withElement(ctx context.Context, p *tab, ref string, fn func(m *frameModel,
 		return err
 	}
 	defer loc.close()
-	obj, err := loc.model.element(ctx, "pm.elementForRef("+jsString(loc.local)+")")
+	obj, err := loc.model.element(ctx, "elementForRef", loc.local)
 	if err != nil {
 		return err
 	}

@@ -127,11 +127,8 @@ func (p *tab) history(ctx context.Context, dir string) error {
 	}
 	var at string
 	err = p.poll(ctx, false, func(*recorder.Screen, *recorder.Matcher) (bool, error) {
-		var state struct {
-			Href  string `json:"href"`
-			Ready string `json:"ready"`
-		}
-		if err := p.evalInWorld(ctx, "({href: location.href, ready: document.readyState})", false, &state); err != nil {
+		var state documentState
+		if err := p.callInWorld(ctx, documentStateScript, false, &state); err != nil {
 			return false, nil
 		}
 		at = state.Href
@@ -191,9 +188,9 @@ func (r *trailRun) switchTab(a recorder.SwitchTab) pageAction {
 		np.acted()
 		// A tab the app just opened may still be loading.
 		if err := np.poll(ctx, false, func(*recorder.Screen, *recorder.Matcher) (bool, error) {
-			var ready string
-			err := np.evalInWorld(ctx, "document.readyState", false, &ready)
-			return err == nil && ready == "complete", nil
+			var doc documentState
+			err := np.callInWorld(ctx, documentStateScript, false, &doc)
+			return err == nil && doc.Ready == "complete", nil
 		}); err != nil {
 			return fmt.Errorf("switchTab: %s did not finish loading: %w", what, err)
 		}

@@ -2,7 +2,6 @@ package replay
 
 import (
 	"context"
-	stdjson "encoding/json"
 	"errors"
 	"fmt"
 	"strings"
@@ -59,14 +58,6 @@ func (o CaptureOptions) pageModelOptions() pageModelOptions {
 		p.Coverage = "none"
 	}
 	return p
-}
-
-func (p pageModelOptions) json() string {
-	b, err := stdjson.Marshal(p)
-	if err != nil {
-		panic(err) // strings and lists of strings always marshal
-	}
-	return string(b)
 }
 
 // inFrame returns the options for the capture of the frame whose refs start
@@ -131,7 +122,7 @@ func CaptureAction(opts CaptureOptions) chromedp.Action[*recorder.Screen] {
 // captureFrame captures the document of m's frame and, below it, the
 // cross-origin frames it contains.
 func captureFrame(ctx context.Context, m *frameModel, opts pageModelOptions, depth int) (*recorder.Screen, error) {
-	text, err := m.callText(ctx, "pm.captureWire("+opts.json()+")")
+	text, err := m.callText(ctx, "captureWire", opts)
 	if err != nil {
 		return nil, fmt.Errorf("capturing the screen: %w", err)
 	}
@@ -179,7 +170,7 @@ func fillCrossOriginFrames(ctx context.Context, m *frameModel, s *recorder.Scree
 		Frame string `json:"frame"`
 		refAnswer
 	}
-	if err := m.call(ctx, "pm.bindFrame("+jsString(local)+", "+jsString(sub.Document)+")", &bound); err != nil || bound.Error != "" {
+	if err := m.call(ctx, &bound, "bindFrame", local, sub.Document); err != nil || bound.Error != "" {
 		return
 	}
 	if prefix := opts.RefPrefix + bound.Frame; prefix != n.Frame {

@@ -179,11 +179,11 @@ func TestSecretsNeverCaptured(t *testing.T) {
 		if err != nil {
 			return "", err
 		}
-		wire, err := m.callText(ctx, "pm.captureWire("+sens.json()+")")
+		wire, err := m.callText(ctx, "captureWire", sens)
 		if err != nil {
 			return "", err
 		}
-		plain, err := m.callText(ctx, "JSON.stringify(pm.capture("+sens.json()+"))")
+		plain, err := m.invoke(ctx, callScript, pageModelVersion, "json", "capture", []any{sens})
 		return wire + plain, err
 	})
 	if err != nil {

@@ -47,9 +47,9 @@ type tab struct {
 
 // location is the URL of the page's top document.
 func (p *tab) location(ctx context.Context) string {
-	var href string
-	if err := p.evalInWorld(ctx, "location.href", false, &href); err == nil {
-		return href
+	var doc documentState
+	if err := p.callInWorld(ctx, documentStateScript, false, &doc); err == nil {
+		return doc.Href
 	}
 	p.nav.mu.Lock()
 	defer p.nav.mu.Unlock()
@@ -363,7 +363,7 @@ func (r *trailRun) openPage(ctx context.Context, id target.ID) (*tab, error) {
 	// watcher in replay's world as it starts, so no capture waits for an
 	// install and the watcher sees the document from its first mutation.
 	if _, err := call(ctx, p, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{
-		Source: extension.PageModel() + ";\n" + watchScript + ";", WorldName: worldName, RunImmediately: new(true),
+		Source: extension.PageModel() + ";\n(" + watchScript + ")();", WorldName: worldName, RunImmediately: new(true),
 	}); err != nil {
 		return nil, fmt.Errorf("preparing the tab: %w", err)
 	}

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strconv"
 
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/dom"
@@ -25,9 +24,6 @@ const worldName = "trailpin"
 // pageModelVersion is the SCRIPT_VERSION of the embedded page model; an older
 // copy found in a page is replaced.
 const pageModelVersion = 1
-
-// pageModelGlobal is the global the page model installs.
-const pageModelGlobal = "globalThis.__trailpinPageModel"
 
 // errNotInstalled says the page model is missing from a world (a new
 // document, or a world created just now).
@@ -86,13 +82,13 @@ func (m *frameModel) install(ctx context.Context) error {
 	return nil
 }
 
-// call evaluates body, an expression over pm (the page model), in the world
-// and decodes its JSON-serialisable result into out. It installs the page
-// model first when the world does not have it yet.
-func (m *frameModel) call(ctx context.Context, body string, out any) error {
+// call calls the page model's method with args in the world and decodes
+// its JSON-serialisable answer into out. It installs the page model first
+// when the world does not have it yet.
+func (m *frameModel) call(ctx context.Context, out any, method string, args ...any) error {
 	// JSON.stringify in the page is faster than the protocol's own
 	// serialisation of a large object.
-	text, err := m.callText(ctx, "JSON.stringify("+body+")")
+	text, err := m.invoke(ctx, callScript, pageModelVersion, "json", method, args)
 	if err != nil {
 		return err
 	}
@@ -102,39 +98,36 @@ func (m *frameModel) call(ctx context.Context, body string, out any) error {
 	return nil
 }
 
-// callText evaluates body, an expression over pm that yields a string, and
+// callText calls the page model's method, which answers a string, and
 // returns the string, installing the page model first if needed.
-func (m *frameModel) callText(ctx context.Context, body string) (string, error) {
-	text, err := m.callTextOnce(ctx, body)
+func (m *frameModel) callText(ctx context.Context, method string, args ...any) (string, error) {
+	return m.invoke(ctx, callScript, pageModelVersion, "text", method, args)
+}
+
+// invoke calls fn, a replay script that answers a string or null when the
+// page model is missing, with args, and returns the string. It installs the
+// page model and calls again when the answer was null.
+func (m *frameModel) invoke(ctx context.Context, fn string, args ...any) (string, error) {
+	text, err := m.invokeOnce(ctx, fn, args)
 	if errors.Is(err, errNotInstalled) {
 		if err := m.install(ctx); err != nil {
 			return "", err
 		}
-		text, err = m.callTextOnce(ctx, body)
+		text, err = m.invokeOnce(ctx, fn, args)
 	}
 	return text, err
 }
 
-func (m *frameModel) callTextOnce(ctx context.Context, body string) (string, error) {
-	expr := "(pm => pm && pm.version >= " + strconv.Itoa(pageModelVersion) +
-		" ? " + body + " : null)(" + pageModelGlobal + ")"
-	r, err := cdp.Call(ctx, m.session, runtime.Evaluate, runtime.EvaluateParams{
-		Expression:    expr,
-		ContextID:     m.contextID,
-		ReturnByValue: new(true),
-		Silent:        new(true),
-	})
+func (m *frameModel) invokeOnce(ctx context.Context, fn string, args []any) (string, error) {
+	r, err := callInContext(ctx, m.session, m.contextID, fn, false, true, args...)
 	if err != nil {
 		return "", err
 	}
-	if r.ExceptionDetails != nil {
-		return "", &chromedp.ExceptionError{ExceptionDetails: r.ExceptionDetails}
-	}
-	if r.Result == nil || r.Result.Type != runtime.RemoteObjectTypeString {
+	if r == nil || r.Type != runtime.RemoteObjectTypeString {
 		return "", errNotInstalled
 	}
 	var text string
-	if err := json.Unmarshal([]byte(r.Result.Value), &text, lenientJSON); err != nil {
+	if err := json.Unmarshal([]byte(r.Value), &text, lenientJSON); err != nil {
 		return "", fmt.Errorf("reading the page model's answer: %w", err)
 	}
 	return text, nil
@@ -145,41 +138,32 @@ func (m *frameModel) callTextOnce(ctx context.Context, body string) (string, err
 // refuses; a capture must not fail over one odd character.
 var lenientJSON = jsontext.AllowInvalidUTF8(true)
 
-// element returns a handle on the element that body (an expression over pm
-// yielding {element} or {error, message}) finds; the caller releases it.
-func (m *frameModel) element(ctx context.Context, body string) (runtime.RemoteObjectID, error) {
-	obj, err := m.elementOnce(ctx, body)
+// element returns a handle on the element that the page model's method
+// (answering {element} or {error, message}) finds; the caller releases it.
+func (m *frameModel) element(ctx context.Context, method string, args ...any) (runtime.RemoteObjectID, error) {
+	obj, err := m.elementOnce(ctx, method, args)
 	if errors.Is(err, errNotInstalled) {
 		if err := m.install(ctx); err != nil {
 			return "", err
 		}
-		obj, err = m.elementOnce(ctx, body)
+		obj, err = m.elementOnce(ctx, method, args)
 	}
 	return obj, err
 }
 
-func (m *frameModel) elementOnce(ctx context.Context, body string) (runtime.RemoteObjectID, error) {
-	expr := "(pm => { if (!pm || pm.version < " + strconv.Itoa(pageModelVersion) + ") return null;" +
-		" const r = " + body + "; return r.element || JSON.stringify(r); })(" + pageModelGlobal + ")"
-	r, err := cdp.Call(ctx, m.session, runtime.Evaluate, runtime.EvaluateParams{
-		Expression: expr,
-		ContextID:  m.contextID,
-		Silent:     new(true),
-	})
+func (m *frameModel) elementOnce(ctx context.Context, method string, args []any) (runtime.RemoteObjectID, error) {
+	r, err := callInContext(ctx, m.session, m.contextID, callScript, false, false, pageModelVersion, "element", method, args)
 	if err != nil {
 		return "", err
 	}
-	if r.ExceptionDetails != nil {
-		return "", &chromedp.ExceptionError{ExceptionDetails: r.ExceptionDetails}
-	}
 	switch {
-	case r.Result == nil:
+	case r == nil:
 		return "", errNotInstalled
-	case r.Result.Type == runtime.RemoteObjectTypeObject && r.Result.ObjectID != "" && r.Result.Subtype == runtime.RemoteObjectSubtypeNode:
-		return r.Result.ObjectID, nil
-	case r.Result.Type == runtime.RemoteObjectTypeString:
+	case r.Type == runtime.RemoteObjectTypeObject && r.ObjectID != "" && r.Subtype == runtime.RemoteObjectSubtypeNode:
+		return r.ObjectID, nil
+	case r.Type == runtime.RemoteObjectTypeString:
 		var text string
-		if err := json.Unmarshal(r.Result.Value, &text); err != nil {
+		if err := json.Unmarshal(r.Value, &text); err != nil {
 			return "", fmt.Errorf("reading the page model's answer: %w", err)
 		}
 		var answer refAnswer
@@ -197,8 +181,8 @@ func (m *frameModel) release(ctx context.Context, obj runtime.RemoteObjectID) {
 	_, _ = cdp.Call(ctx, m.session, runtime.ReleaseObject, runtime.ReleaseObjectParams{ObjectID: obj})
 }
 
-// callOn calls fn (a JavaScript function source) with this = obj in the
-// world and decodes its JSON result into out.
+// callOn calls fn (one of the replay scripts) with this = obj in the world
+// and decodes its JSON result into out.
 func (m *frameModel) callOn(ctx context.Context, obj runtime.RemoteObjectID, fn string, out any) error {
 	r, err := cdp.Call(ctx, m.session, runtime.CallFunctionOn, runtime.CallFunctionOnParams{
 		FunctionDeclaration: fn,

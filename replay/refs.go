@@ -4,12 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strconv"
 	"strings"
 
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/target"
 	"github.com/chromedp/chromedp"
+	"github.com/go-json-experiment/json"
 
 	"github.com/trailpin/trailpin/recorder"
 )
@@ -70,9 +70,6 @@ func (a refAnswer) err(ref string) error {
 	return &RefError{Ref: ref, Code: a.Error, Message: a.Message}
 }
 
-// jsString quotes s as a JavaScript string literal.
-func jsString(s string) string { return strconv.Quote(s) }
-
 // maxFrameDepth bounds how deep cross-origin frames nest before Trailpin
 // stops following them; real pages nest two or three.
 const maxFrameDepth = 8
@@ -90,7 +87,7 @@ type crossFrame struct {
 // an isolated world through parent's session; an out-of-process frame (another
 // site, under site isolation) is attached as its own target.
 func enterFrame(ctx context.Context, parent *frameModel, prefix string) (*crossFrame, error) {
-	obj, err := parent.element(ctx, "pm.frameElement("+jsString(prefix)+")")
+	obj, err := parent.element(ctx, "frameElement", prefix)
 	if err != nil {
 		return nil, err
 	}
@@ -99,7 +96,7 @@ func enterFrame(ctx context.Context, parent *frameModel, prefix string) (*crossF
 		X float64 `json:"x"`
 		Y float64 `json:"y"`
 	}
-	if err := parent.callOn(ctx, obj, "function() { return "+pageModelGlobal+".contentOrigin(this); }", &origin); err != nil {
+	if err := parent.callOn(ctx, obj, contentOriginScript, &origin); err != nil {
 		return nil, fmt.Errorf("measuring frame %s: %w", prefix, err)
 	}
 	frameID, err := parent.frameIDOf(ctx, obj)
@@ -177,13 +174,14 @@ func locate(ctx context.Context, t *chromedp.Target, ref string, opts []RefOptio
 	token := o.document
 	for depth := 0; ; depth++ {
 		// The frame must still show the document whose refs were given out.
-		check := ""
-		if token != "" {
-			check = "pm.documentToken() !== " + jsString(token) + " ? {error: 'stale', message: " +
-				jsString("ref "+ref+": the page has loaded another document since") + "} : "
-		}
 		var found refAnswer
-		if err := loc.model.call(ctx, check+"(r => r.element ? {} : r)(pm.elementForRef("+jsString(loc.local)+"))", &found); err != nil {
+		text, err := loc.model.invoke(ctx, findRefScript, pageModelVersion, ref, loc.local, token)
+		if err == nil {
+			if err = json.Unmarshal([]byte(text), &found, lenientJSON); err != nil {
+				err = fmt.Errorf("reading the page model's answer: %w", err)
+			}
+		}
+		if err != nil {
 			loc.close()
 			return nil, err
 		}
@@ -250,7 +248,7 @@ func refPoint(ref, method string, opts []RefOption) chromedp.Action[*RefPoint] {
 		}
 		defer loc.close()
 		var a pointAnswer
-		if err := loc.model.call(ctx, "pm."+method+"("+jsString(loc.local)+")", &a); err != nil {
+		if err := loc.model.call(ctx, &a, method, loc.local); err != nil {
 			return nil, err
 		}
 		if a.Error != "" {
@@ -286,7 +284,7 @@ func Describe(ref string, opts CaptureOptions, refOpts ...RefOption) chromedp.Ac
 			Message string `json:"message"`
 		}
 		o := opts.pageModelOptions()
-		if err := loc.model.call(ctx, "pm.describe("+jsString(loc.local)+", "+o.json()+")", &n); err != nil {
+		if err := loc.model.call(ctx, &n, "describe", loc.local, o); err != nil {
 			return nil, err
 		}
 		if n.Error != "" {

@@ -5,13 +5,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"strconv"
 	"strings"
 	"time"
 
-	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/runtime"
-	"github.com/chromedp/chromedp"
 
 	"github.com/trailpin/trailpin/recorder"
 )
@@ -27,41 +24,6 @@ import (
 // not moved since the last capture, and replay has not acted since, the
 // screen is still the page (boxes moved by a CSS animation alone are checked
 // again before acting, see actionable).
-
-// watchScript installs the watcher (once per document) and returns its
-// counter. next(since, ms) resolves with the counter once it moved past
-// since (on the next animation frame, so a burst of mutations is one
-// change) or after ms milliseconds.
-const watchScript = `(() => {
-  const g = globalThis;
-  if (g.__trailpinWatch) return g.__trailpinWatch.n;
-  const w = {n: 0, waiters: []};
-  const wake = () => {
-    const ws = w.waiters;
-    w.waiters = [];
-    for (const f of ws) f();
-  };
-  let queued = false;
-  const bump = () => {
-    w.n++;
-    if (queued || !w.waiters.length) return;
-    queued = true;
-    const fire = () => { if (queued) { queued = false; wake(); } };
-    requestAnimationFrame(fire);
-    setTimeout(fire, 50);
-  };
-  new MutationObserver(bump).observe(document, {subtree: true, childList: true, attributes: true, characterData: true});
-  for (const t of ['input', 'change', 'scroll', 'focusin', 'focusout', 'transitionend', 'animationend', 'toggle', 'load', 'resize', 'pageshow'])
-    addEventListener(t, bump, true);
-  w.next = (since, ms) => new Promise((resolve) => {
-    if (w.n !== since) { resolve(w.n); return; }
-    const timer = setTimeout(() => { w.waiters = w.waiters.filter((f) => f !== done); resolve(w.n); }, ms);
-    const done = () => { clearTimeout(timer); resolve(w.n); };
-    w.waiters.push(done);
-  });
-  Object.defineProperty(g, '__trailpinWatch', {value: w});
-  return w.n;
-})()`
 
 // backoffs are the longest waits for a change between two looks at the
 // page: short at first, when what is awaited usually arrives within a frame
@@ -115,27 +77,19 @@ func (p *tab) inWorld(ctx context.Context, fn func(m *frameModel) error) error {
 	return fn(m)
 }
 
-// evalInWorld evaluates expr in the page model's world of the top frame and
-// decodes its value into out (nil to ignore it).
-func (p *tab) evalInWorld(ctx context.Context, expr string, await bool, out any) error {
+// callInWorld calls fn, one of the replay scripts, with args in the page
+// model's world of the top frame and decodes its value into out (nil to
+// ignore it).
+func (p *tab) callInWorld(ctx context.Context, fn string, await bool, out any, args ...any) error {
 	return p.inWorld(ctx, func(m *frameModel) error {
-		r, err := cdp.Call(ctx, m.session, runtime.Evaluate, runtime.EvaluateParams{
-			Expression:    expr,
-			ContextID:     m.contextID,
-			ReturnByValue: new(true),
-			AwaitPromise:  new(await),
-			Silent:        new(true),
-		})
+		r, err := callInContext(ctx, m.session, m.contextID, fn, await, true, args...)
 		if err != nil {
 			return err
 		}
-		if r.ExceptionDetails != nil {
-			return &chromedp.ExceptionError{ExceptionDetails: r.ExceptionDetails}
-		}
-		if out == nil || r.Result == nil {
+		if out == nil || r == nil {
 			return nil
 		}
-		return json.Unmarshal(r.Result.Value, out)
+		return json.Unmarshal(r.Value, out)
 	})
 }
 
@@ -144,9 +98,9 @@ func (p *tab) evalInWorld(ctx context.Context, expr string, await bool, out any)
 // before) gets it here.
 func (p *tab) changeSeq(ctx context.Context) (int64, error) {
 	var n int64
-	err := p.evalInWorld(ctx, "globalThis.__trailpinWatch ? globalThis.__trailpinWatch.n : -1", false, &n)
+	err := p.callInWorld(ctx, watchCountScript, false, &n)
 	if err == nil && n < 0 {
-		err = p.evalInWorld(ctx, watchScript, false, &n)
+		err = p.callInWorld(ctx, watchScript, false, &n)
 	}
 	return n, err
 }
@@ -156,9 +110,7 @@ func (p *tab) changeSeq(ctx context.Context) (int64, error) {
 func (p *tab) waitChange(ctx context.Context, seq int64, max time.Duration) {
 	wctx, cancel := context.WithTimeout(ctx, max+time.Second)
 	defer cancel()
-	expr := "globalThis.__trailpinWatch ? globalThis.__trailpinWatch.next(" + strconv.FormatInt(seq, 10) + ", " +
-		strconv.FormatInt(max.Milliseconds(), 10) + ") : -1"
-	if err := p.evalInWorld(wctx, expr, true, nil); err != nil {
+	if err := p.callInWorld(wctx, watchNextScript, true, nil, seq, max.Milliseconds()); err != nil {
 		// The document went away, or the page is busy: fall back to
 		// waiting for the tab's own events or the backoff.
 		p.nav.mu.Lock()
@@ -330,19 +282,6 @@ func (p *tab) ready(ctx context.Context, s *recorder.Screen, m *recorder.Matcher
 	return &resolved{node: n, point: second}, "", nil
 }
 
-// aimScript scrolls the element of a ref in the top document into view,
-// waits for the next animation frame (or a short time, on a page that
-// paints none) and says where the element was before and after it: one
-// round trip for what tells a steady target from a moving one.
-const aimScript = `(async (pm, ref, token) => {
-  if (!pm) return null;
-  if (pm.documentToken() !== token) return JSON.stringify({error: 'stale', message: 'ref ' + ref + ': the page has loaded another document since'});
-  const first = pm.scrollIntoView(ref);
-  if (first.error) return JSON.stringify(first);
-  await new Promise((r) => { requestAnimationFrame(() => r(0)); setTimeout(() => r(0), 100); });
-  return JSON.stringify({first, second: pm.point(ref)});
-})(` + pageModelGlobal + `, %s, %s)`
-
 // aim scrolls the element of ref to the middle of the viewport and returns
 // where it was right after the scroll and one frame later.
 func (p *tab) aim(ctx context.Context, ref, document string) (first, second *RefPoint, err error) {
@@ -354,7 +293,7 @@ func (p *tab) aim(ctx context.Context, ref, document string) (first, second *Ref
 		refAnswer
 	}
 	var text string
-	err = p.evalInWorld(ctx, fmt.Sprintf(aimScript, jsString(ref), jsString(document)), true, &text)
+	err = p.callInWorld(ctx, aimScript, true, &text, ref, document)
 	if err == nil && text == "" {
 		err = errNotInstalled
 	}
@@ -393,7 +332,7 @@ func (p *tab) aimInFrame(ctx context.Context, ref, document string) (first, seco
 	if first, err = ScrollIntoView(ref, doc)(ctx, t); err != nil {
 		return nil, nil, err
 	}
-	if err := p.evalInWorld(ctx, `new Promise((r) => { requestAnimationFrame(() => r(0)); setTimeout(() => r(0), 100); })`, true, nil); err != nil {
+	if err := p.callInWorld(ctx, nextFrameScript, true, nil); err != nil {
 		return nil, nil, err
 	}
 	second, err = Point(ref, doc)(ctx, t)

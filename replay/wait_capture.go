@@ -10,10 +10,8 @@ import (
 	"io"
 	"strconv"
 
-	"github.com/chromedp/cdproto/cdp"
 	jsonv2 "github.com/chromedp/cdproto/cdp/jsonv2"
 	"github.com/chromedp/cdproto/runtime"
-	"github.com/chromedp/chromedp"
 
 	"github.com/trailpin/trailpin/recorder"
 )
@@ -33,43 +31,22 @@ import (
 // below the transfer it saves.
 const compressAbove = 256 << 10
 
-// captureScript captures the document of the world's frame and answers
-// "j" + the wire JSON, or "z" + the gzipped wire JSON in base64; null when
-// the page model is not installed.
-const captureScript = `(async (pm, opts) => {
-  if (!pm || pm.version < %d) return null;
-  const json = pm.captureWire(opts);
-  if (json.length < %d || typeof CompressionStream !== 'function') return 'j' + json;
-  const zipped = new Blob([json]).stream().pipeThrough(new CompressionStream('gzip'));
-  const bytes = new Uint8Array(await new Response(zipped).arrayBuffer());
-  let bin = '';
-  for (let i = 0; i < bytes.length; i += 0x8000) bin += String.fromCharCode.apply(null, bytes.subarray(i, i + 0x8000));
-  return 'z' + btoa(bin);
-})(` + pageModelGlobal + `, %s)`
-
 // captureTop captures the top document of m's frame (and, below it, its
 // cross-origin frames) as Capture does, compressing a large screen on the
 // way out of the page.
 func captureTop(ctx context.Context, m *frameModel, opts pageModelOptions) (*recorder.Screen, error) {
-	r, err := cdp.Call(ctx, m.session, runtime.Evaluate, runtime.EvaluateParams{
-		Expression:    fmt.Sprintf(captureScript, pageModelVersion, compressAbove, opts.json()),
-		ContextID:     m.contextID,
-		ReturnByValue: new(true),
-		AwaitPromise:  new(true),
-		Silent:        new(true),
-	})
+	// The script answers "j" + the wire JSON, or "z" + the gzipped wire
+	// JSON in base64; null when the page model is not installed.
+	r, err := callInContext(ctx, m.session, m.contextID, captureScript, true, true, pageModelVersion, compressAbove, opts)
 	if err != nil {
 		return nil, fmt.Errorf("capturing the screen: %w", err)
 	}
-	if r.ExceptionDetails != nil {
-		return nil, fmt.Errorf("capturing the screen: %w", &chromedp.ExceptionError{ExceptionDetails: r.ExceptionDetails})
-	}
-	if r.Result == nil || r.Result.Type != runtime.RemoteObjectTypeString {
+	if r == nil || r.Type != runtime.RemoteObjectTypeString {
 		// Not installed in this world: the plain capture installs it.
 		return captureFrame(ctx, m, opts, 0)
 	}
 	var text string
-	if err := jsonv2.Unmarshal(r.Result.Value, &text, lenientJSON); err != nil {
+	if err := jsonv2.Unmarshal(r.Value, &text, lenientJSON); err != nil {
 		return nil, fmt.Errorf("reading the page model's answer: %w", err)
 	}
 	data, err := unpackScreen(text)
@@ -90,7 +67,7 @@ func captureTop(ctx context.Context, m *frameModel, opts pageModelOptions) (*rec
 	return s, nil
 }
 
-// unpackScreen returns the JSON of a captureScript answer.
+// unpackScreen returns the JSON of a captureScript answer (extension/replay/capture.js).
 func unpackScreen(text string) ([]byte, error) {
 	if text == "" {
 		return nil, errors.New("reading the page model's answer: it is empty")

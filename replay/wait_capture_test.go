@@ -67,7 +67,7 @@ func TestCaptureTopLarge(t *testing.T) {
 		if err != nil {
 			return nil, err
 		}
-		wire, err := m.callText(ctx, "pm.captureWire("+opts.json()+")")
+		wire, err := m.callText(ctx, "captureWire", opts)
 		if err != nil {
 			return nil, err
 		}

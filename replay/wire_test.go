@@ -27,10 +27,10 @@ func TestWireFormMatchesScreen(t *testing.T) {
 					return pair{}, err
 				}
 				var plain recorder.Screen
-				if err := m.call(ctx, "pm.capture("+opts.json()+")", &plain); err != nil {
+				if err := m.call(ctx, &plain, "capture", opts); err != nil {
 					return pair{}, err
 				}
-				text, err := m.callText(ctx, "pm.captureWire("+opts.json()+")")
+				text, err := m.callText(ctx, "captureWire", opts)
 				if err != nil {
 					return pair{}, err
 				}

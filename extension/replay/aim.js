@@ -1,0 +1,17 @@
+// Scrolls the element of a ref in the top document into view, waits for the
+// next animation frame (or a short time, on a page that paints none) and says
+// where the element was before and after it: one round trip for what tells a
+// steady target from a moving one. Null when the page model is missing.
+(async function aim(/** @type {string} */ ref, token = '') {
+  /** @type {any} */
+  const pm = /** @type {any} */ (globalThis).__trailpinPageModel;
+  if (!pm)
+    return null;
+  if (pm.documentToken() !== token)
+    return JSON.stringify({ error: 'stale', message: 'ref ' + ref + ': the page has loaded another document since' });
+  const first = pm.scrollIntoView(ref);
+  if (first.error)
+    return JSON.stringify(first);
+  await new Promise((r) => { requestAnimationFrame(() => r(0)); setTimeout(() => r(0), 100); });
+  return JSON.stringify({ first, second: pm.point(ref) });
+})

@@ -1,0 +1,6 @@
+// Replay's change counter (see watch.js), or -1 when this document has no
+// watcher yet.
+(function changeCount() {
+  const w = /** @type {any} */ (globalThis).__trailpinWatch;
+  return w ? w.n : -1;
+})
