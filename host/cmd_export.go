@@ -148,28 +148,6 @@ func runExport(ctx context.Context, e *env, db *storage.DB, refs []string, dir s
 	return nil
 }
 
-// exportTrail writes the latest version of the trail ref names (slug, id or
-// title) to dir as <slug>.trail.yaml and returns the file's path: what the
-// popup's Export calls with the current project's trailsDir(). dir is
-// created when missing. A file there that was edited by hand is not
-// replaced: the error is a *handEditedError (errors.Is errHandEdited).
-func exportTrail(ctx context.Context, db *storage.DB, ref, dir string) (string, error) {
-	p, err := planExport(ctx, db, ref, dir, nil)
-	if err != nil {
-		return "", fmt.Errorf("exporting trail %q: %w", ref, err)
-	}
-	if p.unchanged {
-		return p.path, nil
-	}
-	if err := os.MkdirAll(dir, trailsDirMode); err != nil {
-		return "", fmt.Errorf("exporting trail %q: %w", ref, err)
-	}
-	if err := storage.ReplaceTrailFile(p.path, p.content); err != nil {
-		return "", fmt.Errorf("exporting trail %q: %w", ref, err)
-	}
-	return p.path, nil
-}
-
 // An exportPlan is what exporting one trail would write.
 type exportPlan struct {
 	path    string
@@ -178,9 +156,12 @@ type exportPlan struct {
 	unchanged bool
 }
 
-// planExport decides what exporting ref to dir writes. A file edited by
-// hand gives the plan together with a *handEditedError, so --force can
-// still use the plan.
+// planExport decides what exporting ref to dir writes: the one rule of
+// export, behind both of its doors, `host export` (runExport) and the
+// popup's Export (trail.export, recording.export). A file edited by hand
+// gives the plan together with a *handEditedError, so --force can still use
+// the plan. secretValues are the values of the project's secrets: a trail
+// holding one is refused.
 func planExport(ctx context.Context, db *storage.DB, ref, dir string, secretValues []string) (exportPlan, error) {
 	v, err := db.Trail(ctx, ref)
 	if err != nil {

@@ -3,105 +3,203 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
+	"maps"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/trailpin/trailpin/host/nativemsg"
 	"github.com/trailpin/trailpin/recorder"
 	"github.com/trailpin/trailpin/storage"
 )
 
-// testDB opens a fresh database.
-func testDB(t *testing.T) *storage.DB {
+// An exportDoor is one way a person exports a trail: the popup's Export
+// (the trail.export message) or `host export`. Both must behave the same.
+type exportDoor struct {
+	name string
+	// export exports ref into the project repo; unchanged is known only
+	// where the door reports it.
+	export func(t *testing.T, repo, ref string) (path string, unchanged *bool, err error)
+}
+
+var exportDoors = []exportDoor{
+	{"popup", func(t *testing.T, repo, ref string) (string, *bool, error) {
+		reply, err := popupRequest(t, "trail.export", map[string]any{"trail": ref, "project": repo})
+		if err != nil {
+			return "", nil, err
+		}
+		path, _ := reply["path"].(string)
+		unchanged, ok := reply["unchanged"].(bool)
+		if !ok {
+			t.Fatalf("trail.export reply %v has no unchanged", reply)
+		}
+		return path, &unchanged, nil
+	}},
+	{"cli", func(t *testing.T, repo, ref string) (string, *bool, error) {
+		out, _, err := run(t, nil, "export", ref)
+		return strings.TrimSuffix(out, "\n"), nil, err
+	}},
+}
+
+// extensionOrigin is what Chrome passes to the host it starts for the
+// extension (the development key's id).
+const extensionOrigin = "chrome-extension://fjmncidonfkcepgogieobgonbpmpilie/"
+
+// popupRequest sends one request to the host in native-messaging mode, after
+// hello, as the extension does, and returns the reply's fields; an error
+// reply is returned as a *nativemsg.Error.
+func popupRequest(t *testing.T, typ string, body map[string]any) (map[string]any, error) {
 	t.Helper()
-	db, err := storage.Open(context.Background(), filepath.Join(t.TempDir(), "trailpin.db"))
+	msg := map[string]any{"v": 1, "id": "r1", "type": typ}
+	maps.Copy(msg, body)
+	b, err := json.Marshal(msg)
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { db.Close() })
-	return db
+	in := append(frame(`{"v":1,"id":"h1","type":"hello","protocol":1,"version":"0.1.0"}`), frame(string(b))...)
+	out, _, err := run(t, in, extensionOrigin)
+	if err != nil {
+		t.Fatalf("host in native-messaging mode: %v", err)
+	}
+	frames := readFrames(t, out)
+	if len(frames) != 2 {
+		t.Fatalf("got frames %q, want the hello and one reply", frames)
+	}
+	var reply map[string]any
+	if err := json.Unmarshal([]byte(frames[1]), &reply); err != nil {
+		t.Fatal(err)
+	}
+	if reply["id"] != "r1" {
+		t.Fatalf("reply %s does not answer the request", frames[1])
+	}
+	if reply["type"] == "error" {
+		code, _ := reply["code"].(float64)
+		message, _ := reply["message"].(string)
+		return nil, &nativemsg.Error{Code: nativemsg.Code(code), Message: message}
+	}
+	return reply, nil
 }
 
-// saveRaw stores content as the next version of slug, as given.
-func saveRaw(t *testing.T, db *storage.DB, slug string, content []byte) {
+// saveRaw stores content as the next version of slug in the host's
+// database as given, the way an older host stored it: `host import` would
+// rewrite it in today's layout.
+func saveRaw(t *testing.T, slug string, content []byte) {
 	t.Helper()
 	tr, err := recorder.LoadTrail(slug, content)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := db.SaveTrail(context.Background(), storage.TrailInput{Slug: slug, Title: tr.Title, App: tr.App, Content: content}); err != nil {
+	ctx := context.Background()
+	db, err := storage.Open(ctx, filepath.Join(os.Getenv("XDG_DATA_HOME"), "trailpin", "trailpin.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if _, err := db.SaveTrail(ctx, storage.TrailInput{Slug: slug, Title: tr.Title, App: tr.App, Content: content}); err != nil {
 		t.Fatal(err)
 	}
 }
 
-// TestExportTrail checks the function the popup's Export calls.
-func TestExportTrail(t *testing.T) {
-	ctx := context.Background()
-	db := testDB(t)
-	golden := readBytes(t, filepath.Join(trailTestdata(t), "checkout.golden.yaml"))
-	saveRaw(t, db, "checkout", golden)
-	dir := filepath.Join(t.TempDir(), "e2e", "trails")
+// importTrail stores content as the next version of slug through `host
+// import`, in the layout this host writes.
+func importTrail(t *testing.T, slug string, content []byte) {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), slug+recorder.TrailFileExt)
+	writeFile(t, p, string(content))
+	mustRun(t, nil, "import", p)
+}
 
-	path, err := exportTrail(ctx, db, "checkout", dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if want := filepath.Join(dir, "checkout.trail.yaml"); path != want {
-		t.Errorf("exportTrail = %q, want %q", path, want)
-	}
-	if got := readBytes(t, path); !bytes.Equal(got, golden) {
-		t.Errorf("exportTrail wrote\n%s\nwant the canonical trail\n%s", got, golden)
-	}
-	fi, err := os.Stat(path)
-	if err != nil || fi.Mode().Perm() != 0o644 {
-		t.Errorf("the exported file's mode = %v, want 0644 (it is part of the repository)", fi.Mode())
-	}
-	if again, err := exportTrail(ctx, db, "Apply a discount at checkout", dir); err != nil || again != path {
-		t.Errorf("exportTrail(by title, again) = %q, %v; want %q", again, err, path)
-	}
+// TestExportDoors exports through the popup and the CLI: the canonical
+// bytes into trails.dir, by slug or title, an earlier export replaced, a
+// file edited by hand refused and left as it was.
+func TestExportDoors(t *testing.T) {
+	for _, door := range exportDoors {
+		t.Run(door.name, func(t *testing.T) {
+			repo := cliRepo(t)
+			golden := readBytes(t, filepath.Join(trailTestdata(t), "checkout.golden.yaml"))
+			importTrail(t, "checkout", golden)
+			dir := filepath.Join(repo, "trails")
 
-	t.Run("comment added by hand", func(t *testing.T) {
-		writeFile(t, path, "# reviewed\n"+string(golden))
-		_, err := exportTrail(ctx, db, "checkout", dir)
-		var he *handEditedError
-		if !errors.As(err, &he) || !he.LayoutOnly || !errors.Is(err, errHandEdited) || !strings.Contains(err.Error(), "only in comments or layout") {
-			t.Errorf("exportTrail over a comment added by hand: error = %v, want a layout-only refusal", err)
-		}
-		if got := readBytes(t, path); !strings.HasPrefix(string(got), "# reviewed\n") {
-			t.Errorf("the refused export changed the file")
-		}
-	})
-	t.Run("step changed by hand", func(t *testing.T) {
-		edited := strings.Replace(string(golden), "Search for headphones", "Search for speakers", 1)
-		writeFile(t, path, edited)
-		_, err := exportTrail(ctx, db, "checkout", dir)
-		var he *handEditedError
-		if !errors.As(err, &he) || he.LayoutOnly || he.Path != path || he.Slug != "checkout" {
-			t.Errorf("exportTrail over an edited step: error = %v, want a refusal that says to import", err)
-		}
-		if got := string(readBytes(t, path)); got != edited {
-			t.Errorf("the refused export changed the file")
-		}
-	})
-	t.Run("an earlier version is replaced", func(t *testing.T) {
-		writeFile(t, path, string(golden))
-		v2 := []byte(strings.Replace(string(golden), "Search for headphones", "Search for speakers", 1))
-		saveRaw(t, db, "checkout", v2)
-		if _, err := exportTrail(ctx, db, "checkout", dir); err != nil {
-			t.Fatalf("exportTrail over the export of version 1: %v", err)
-		}
-		if got := readBytes(t, path); !bytes.Equal(got, v2) {
-			t.Errorf("the export of version 1 was not replaced by version 2")
-		}
-	})
-	if _, err := exportTrail(ctx, db, "nope", dir); !errors.Is(err, storage.ErrNotFound) {
-		t.Errorf("exportTrail(unknown) error = %v, want storage.ErrNotFound", err)
+			path, unchanged, err := door.export(t, repo, "checkout")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if want := filepath.Join(dir, "checkout.trail.yaml"); path != want {
+				t.Errorf("export = %q, want %q", path, want)
+			}
+			if unchanged != nil && *unchanged {
+				t.Errorf("the first export says unchanged")
+			}
+			if got := readBytes(t, path); !bytes.Equal(got, golden) {
+				t.Errorf("export wrote\n%s\nwant the canonical trail\n%s", got, golden)
+			}
+			fi, err := os.Stat(path)
+			if err != nil || fi.Mode().Perm() != 0o644 {
+				t.Errorf("the exported file's mode = %v, want 0644 (it is part of the repository)", fi.Mode())
+			}
+			again, unchanged, err := door.export(t, repo, "Apply a discount at checkout")
+			if err != nil || again != path || (unchanged != nil && !*unchanged) {
+				t.Errorf("export(by title, again) = %q, unchanged %v, %v; want %q, unchanged", again, unchanged, err, path)
+			}
+
+			t.Run("comment added by hand", func(t *testing.T) {
+				writeFile(t, path, "# reviewed\n"+string(golden))
+				_, _, err := door.export(t, repo, "checkout")
+				assertExportRefused(t, err, "only in comments or layout")
+				if got := readBytes(t, path); !strings.HasPrefix(string(got), "# reviewed\n") {
+					t.Errorf("the refused export changed the file")
+				}
+			})
+			t.Run("step changed by hand", func(t *testing.T) {
+				edited := strings.Replace(string(golden), "Search for headphones", "Search for speakers", 1)
+				writeFile(t, path, edited)
+				_, _, err := door.export(t, repo, "checkout")
+				assertExportRefused(t, err, "host import "+path)
+				if got := string(readBytes(t, path)); got != edited {
+					t.Errorf("the refused export changed the file")
+				}
+			})
+			t.Run("an earlier version is replaced", func(t *testing.T) {
+				writeFile(t, path, string(golden))
+				v2 := []byte(strings.Replace(string(golden), "Search for headphones", "Search for speakers", 1))
+				importTrail(t, "checkout", v2)
+				if _, _, err := door.export(t, repo, "checkout"); err != nil {
+					t.Fatalf("export over the export of version 1: %v", err)
+				}
+				if got := readBytes(t, path); !bytes.Equal(got, v2) {
+					t.Errorf("the export of version 1 was not replaced by version 2")
+				}
+			})
+			_, _, err = door.export(t, repo, "nope")
+			var ne *nativemsg.Error
+			if !errors.Is(err, storage.ErrNotFound) && !(errors.As(err, &ne) && ne.Code == nativemsg.CodeBadRequest && strings.Contains(ne.Message, "nope")) {
+				t.Errorf("export(unknown) error = %v, want not found", err)
+			}
+			entries, _ := os.ReadDir(dir)
+			if len(entries) != 1 {
+				t.Errorf("the trails folder holds %d entries, want the one trail file (no temporary files)", len(entries))
+			}
+		})
 	}
-	entries, _ := os.ReadDir(dir)
-	if len(entries) != 1 {
-		t.Errorf("the trails folder holds %d entries, want the one trail file (no temporary files)", len(entries))
+}
+
+// assertExportRefused checks a refusal of either door: the CLI's
+// *handEditedError, the popup's error 5, each saying what to do.
+func assertExportRefused(t *testing.T, err error, want string) {
+	t.Helper()
+	var he *handEditedError
+	var ne *nativemsg.Error
+	switch {
+	case errors.As(err, &he) && errors.Is(err, errHandEdited):
+	case errors.As(err, &ne) && ne.Code == nativemsg.CodeBadRequest:
+	default:
+		t.Fatalf("export over a file edited by hand: error = %v, want a refusal", err)
+	}
+	if !strings.Contains(err.Error(), want) {
+		t.Errorf("export refused with %q, want it to say %q", err, want)
 	}
 }
 
@@ -109,30 +207,32 @@ func TestExportTrail(t *testing.T) {
 // layout this host writes): export writes the canonical layout, and still
 // knows the canonical form of that version as its own earlier export.
 func TestExportOlderLayout(t *testing.T) {
-	ctx := context.Background()
-	db := testDB(t)
-	raw := readBytes(t, filepath.Join(trailTestdata(t), "checkout.trail.yaml"))
-	golden := readBytes(t, filepath.Join(trailTestdata(t), "checkout.golden.yaml"))
-	if bytes.Equal(raw, golden) {
-		t.Fatal("the test needs a trail whose file differs from its canonical form")
-	}
-	saveRaw(t, db, "checkout", raw)
-	dir := t.TempDir()
-	path := filepath.Join(dir, "checkout.trail.yaml")
+	for _, door := range exportDoors {
+		t.Run(door.name, func(t *testing.T) {
+			repo := cliRepo(t)
+			raw := readBytes(t, filepath.Join(trailTestdata(t), "checkout.trail.yaml"))
+			golden := readBytes(t, filepath.Join(trailTestdata(t), "checkout.golden.yaml"))
+			if bytes.Equal(raw, golden) {
+				t.Fatal("the test needs a trail whose file differs from its canonical form")
+			}
+			saveRaw(t, "checkout", raw)
+			path := filepath.Join(repo, "trails", "checkout.trail.yaml")
 
-	// The stored bytes themselves count as an earlier export.
-	writeFile(t, path, string(raw))
-	if _, err := exportTrail(ctx, db, "checkout", dir); err != nil {
-		t.Fatalf("exportTrail over the stored bytes: %v", err)
-	}
-	if got := readBytes(t, path); !bytes.Equal(got, golden) {
-		t.Errorf("export wrote\n%s\nwant the canonical layout\n%s", got, golden)
-	}
-	// So does the canonical form of an earlier version.
-	saveRaw(t, db, "checkout", []byte(strings.Replace(string(golden), "Search for headphones", "Search for speakers", 1)))
-	writeFile(t, path, string(golden))
-	if _, err := exportTrail(ctx, db, "checkout", dir); err != nil {
-		t.Errorf("exportTrail over version 1 in today's layout: %v", err)
+			// The stored bytes themselves count as an earlier export.
+			writeFile(t, path, string(raw))
+			if _, _, err := door.export(t, repo, "checkout"); err != nil {
+				t.Fatalf("export over the stored bytes: %v", err)
+			}
+			if got := readBytes(t, path); !bytes.Equal(got, golden) {
+				t.Errorf("export wrote\n%s\nwant the canonical layout\n%s", got, golden)
+			}
+			// So does the canonical form of an earlier version.
+			importTrail(t, "checkout", []byte(strings.Replace(string(golden), "Search for headphones", "Search for speakers", 1)))
+			writeFile(t, path, string(golden))
+			if _, _, err := door.export(t, repo, "checkout"); err != nil {
+				t.Errorf("export over version 1 in today's layout: %v", err)
+			}
+		})
 	}
 }
 
@@ -185,18 +285,30 @@ func TestExportRefusalWritesNothing(t *testing.T) {
 }
 
 // TestExportRefusesSecretValues: a stored trail that holds the value of a
-// secret configured later is not written into the repository.
+// secret configured later is not written into the repository, whichever
+// door it leaves by.
 func TestExportRefusesSecretValues(t *testing.T) {
-	repo := cliRepo(t)
-	mustRun(t, nil, "import", copyTrailInput(t, t.TempDir(), "checkout"))
-	// "headphones" is typed in step 2; configure it as a secret's value.
-	writeFile(t, filepath.Join(repo, "trailpin.yaml"), "secrets:\n  search-term: headphones\n")
-	_, _, err := run(t, nil, "export")
-	var se *recorder.SecretInTrailError
-	if !errors.As(err, &se) {
-		t.Fatalf("host export of a trail holding a secret value: error = %v, want a SecretInTrailError", err)
-	}
-	if _, err := os.Stat(filepath.Join(repo, "trails", "checkout.trail.yaml")); !errors.Is(err, os.ErrNotExist) {
-		t.Errorf("the trail holding a secret value was written")
+	for _, door := range exportDoors {
+		t.Run(door.name, func(t *testing.T) {
+			repo := cliRepo(t)
+			mustRun(t, nil, "import", copyTrailInput(t, t.TempDir(), "checkout"))
+			// "headphones" is typed in step 2; configure it as a secret's value.
+			writeFile(t, filepath.Join(repo, "trailpin.yaml"), "secrets:\n  search-term: headphones\n")
+			_, _, err := door.export(t, repo, "checkout")
+			var se *recorder.SecretInTrailError
+			var ne *nativemsg.Error
+			switch {
+			case errors.As(err, &se):
+			case errors.As(err, &ne) && ne.Code == nativemsg.CodeBadRequest && strings.Contains(ne.Message, "holds a secret value"):
+			default:
+				t.Fatalf("export of a trail holding a secret value: error = %v, want a refusal saying the trail holds a secret value", err)
+			}
+			if strings.Contains(err.Error(), "headphones") {
+				t.Errorf("the refusal shows the secret's value: %v", err)
+			}
+			if _, err := os.Stat(filepath.Join(repo, "trails", "checkout.trail.yaml")); !errors.Is(err, os.ErrNotExist) {
+				t.Errorf("the trail holding a secret value was written")
+			}
+		})
 	}
 }

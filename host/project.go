@@ -28,7 +28,7 @@ import (
 //	addProject(userFile, dir, name)         add a project folder to the user config
 //	setCurrentProject(userFile, nameOrDir)  choose the project recordings go into
 //	currentProject(userFile)                load the current project
-//	exportTrail(ctx, db, ref, dir)          write a trail as <slug>.trail.yaml (cmd_export.go)
+//	planExport(ctx, db, ref, dir, secrets)  what exporting a trail writes (cmd_export.go)
 //
 // userFile is config.UserFile. Every file edit keeps comments and is atomic.
 
