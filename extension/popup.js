@@ -92,6 +92,9 @@ function el(id) {
   return e;
 }
 
+/** The connection's state, as last shown. */
+let connectionState = '';
+
 /** @param {Status} s */
 function render(s) {
   const d = describe(s, browserFlag());
@@ -109,7 +112,10 @@ function render(s) {
   el('fix-command').textContent = d.command ?? '';
   el('fix-hint').textContent = d.hint ?? '';
   el('problem-detail').textContent = s.detail ? `Browser said: ${s.detail}` : '';
-  el('retry').hidden = s.state === 'connected';
+  // Connected to a host whose database is damaged: once the file is moved
+  // aside, a new host is what it takes.
+  connectionState = s.state;
+  el('retry').hidden = s.state === 'connected' && !shown?.damaged;
   el('recording').hidden = s.state !== 'connected';
 }
 
@@ -231,6 +237,7 @@ function renderRecording(r) {
   if (r.saved) el('saved-text').textContent = `Saved “${r.saved.title}” as ${r.saved.trail}, version ${r.saved.version}.`;
   el('exported').textContent = r.exported ? `Exported to ${r.exported.path}${r.exported.unchanged ? ' (unchanged)' : ''}` : '';
 
+  el('retry').hidden = connectionState === 'connected' && !r.damaged;
   const warning = el('rec-warning');
   warning.hidden = !r.warning;
   warning.textContent = r.warning ?? '';

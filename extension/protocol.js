@@ -15,6 +15,7 @@ export const ErrorCode = Object.freeze({
   PROTOCOL_VERSION: 4,
   BAD_REQUEST: 5,
   INTERNAL: 6,
+  DATABASE_DAMAGED: 7,
 });
 
 /**
@@ -95,7 +96,8 @@ export const ErrorCode = Object.freeze({
  * @property {Record<string, any>|null} saved
  * @property {Record<string, any>|null} exported
  * @property {string} error the last failure, in words; '' when none
- * @property {string} warning a risk to what was recorded, in words (the session storage is full); '' when none
+ * @property {string} warning a risk to what was recorded, in words (the session storage is full, the host's database is damaged); '' when none
+ * @property {boolean} damaged the host said its database is damaged (error 7): nothing is sent until the person reconnects
  */
 
 /**

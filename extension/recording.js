@@ -8,6 +8,8 @@
 // next one sends it again.
 // It decides nothing about steps or selectors: the host does.
 
+import { ErrorCode } from './protocol.js';
+
 /** @typedef {import('./protocol.js').Message} Message */
 /** @typedef {import('./protocol.js').RecordingView} RecordingView */
 /** @typedef {import('./protocol.js').RecordOp} RecordOp */
@@ -173,6 +175,12 @@ export class Recorder {
     this.barWarning = '';
     /** Set by restore: the next resync checks that nothing pending was lost. */
     this.checkLost = false;
+    /**
+     * The host's words when it said its database is damaged (error 7):
+     * nothing more is sent to that host, and what is queued stays queued.
+     * A new connection (a new host) is asked again.
+     */
+    this.damaged = '';
     /** @type {Promise<unknown>} the storage writes, one after another, in order */
     this.writes = Promise.resolve();
   }
@@ -220,11 +228,13 @@ export class Recorder {
       exported: this.exported,
       error: this.error,
       warning: this.warning(),
+      damaged: !!this.damaged,
     };
   }
 
   /** What the person must know while nothing failed yet. */
   warning() {
+    if (this.damaged) return this.damaged;
     if (!this.unkept.size) return '';
     return `${this.unkept.size} interaction${this.unkept.size === 1 ? ' is' : 's are'} kept only in memory: the host has not `
       + 'acknowledged them and the browser\'s session storage for the extension is full '
@@ -393,7 +403,7 @@ export class Recorder {
         case 'export': await this.exportTrail(); break;
       }
     } catch (e) {
-      this.error = e instanceof Error ? e.message : String(e);
+      if (!this.noteDamage(e)) this.error = e instanceof Error ? e.message : String(e);
     }
     this.changed();
     return this.view();
@@ -593,12 +603,27 @@ export class Recorder {
     if (this.activeTab === tabId) this.activeTab = -1;
   }
 
+  /**
+   * Takes note of an error 7: the host's database is damaged, so whatever is
+   * sent to this host meets the same error. The message (where the file is,
+   * how to move it aside, what is lost) is shown in the popup and the
+   * recording bars until a new connection.
+   * @param {unknown} e
+   * @returns {boolean} whether e was that error
+   */
+  noteDamage(e) {
+    if (/** @type {{code?: number}} */ (e ?? {}).code !== ErrorCode.DATABASE_DAMAGED) return false;
+    this.damaged = e instanceof Error ? e.message : String(e);
+    this.changed();
+    return true;
+  }
+
   /** Sends what is queued, in seq order, one at a time. */
   async pump() {
-    if (this.pumping || this.resyncing) return;
+    if (this.pumping || this.resyncing || this.damaged) return;
     this.pumping = true;
     try {
-      while (this.queue.length && this.host.state === 'connected') {
+      while (this.queue.length && this.host.state === 'connected' && !this.damaged) {
         const q = this.queue[0];
         if (q.ready) await q.ready;
         /** @type {Record<string, unknown>} */
@@ -618,8 +643,11 @@ export class Recorder {
       // answer in time (a host that hangs): it may still store it, so it
       // is kept and sent again (the same seq is harmless). Any other
       // refusal is a bug on one side; say it, keep the rest.
+      // A damaged database: kept, and not sent again to this host.
       const err = /** @type {{code?: number, name?: string}} */ (e ?? {});
-      if (this.host.state === 'connected' && err.name === 'HostError' && err.code === undefined) {
+      if (this.noteDamage(e)) {
+        // The queue stays as it is.
+      } else if (this.host.state === 'connected' && err.name === 'HostError' && err.code === undefined) {
         this.error = `${NO_ANSWER} ${this.queue[0]?.seq} (${e instanceof Error ? e.message : e}); it is kept and sent again`;
         this.changed();
         setTimeout(() => this.pump(), NO_ANSWER_RETRY_MS);
@@ -640,6 +668,11 @@ export class Recorder {
    * send again what the host does not have.
    */
   async resync() {
+    // A new host checks its database again.
+    if (this.damaged) {
+      this.damaged = '';
+      this.changed();
+    }
     if (!this.session || this.phase === 'idle' || this.phase === 'saved' || this.resyncing) return;
     this.resyncing = true;
     try {
@@ -664,7 +697,9 @@ export class Recorder {
     } catch (e) {
       // Lost the host again: the next connection resumes. Anything else
       // (the host no longer has the session) the person must know.
-      if (this.host.state === 'connected') this.error = `${RESUME_FAILED}: ${e instanceof Error ? e.message : e}`;
+      if (this.noteDamage(e)) {
+        // Said in the warning.
+      } else if (this.host.state === 'connected') this.error = `${RESUME_FAILED}: ${e instanceof Error ? e.message : e}`;
     } finally {
       this.resyncing = false;
     }
@@ -689,6 +724,7 @@ export class Recorder {
   async drained(ms = STOP_DRAIN_MS) {
     const deadline = Date.now() + ms;
     while (this.queue.length) {
+      if (this.damaged) throw new Error(this.damaged);
       if (Date.now() > deadline) {
         throw new Error(`the host has not acknowledged ${this.queue.length} interactions; is it connected? Press Stop again once it is`);
       }
@@ -701,6 +737,8 @@ export class Recorder {
   async stop() {
     if (this.phase === 'stopped') return;
     if (this.phase !== 'recording' && this.phase !== 'stopping') throw new Error('nothing is being recorded');
+    // The pages go on recording while the person moves the file aside.
+    if (this.damaged) throw new Error(this.damaged);
     this.phase = 'stopping';
     this.changed();
     /** @type {Record<string, unknown>} */

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -13,6 +14,7 @@ import (
 	"github.com/trailpin/trailpin/extension"
 	"github.com/trailpin/trailpin/installer"
 	"github.com/trailpin/trailpin/replay"
+	"github.com/trailpin/trailpin/storage"
 )
 
 // A check is one line of `host doctor`: what was checked, what was found,
@@ -42,7 +44,7 @@ func newDoctorCmd(e *env) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			checks := e.doctor(cfg)
+			checks := e.doctor(cmd.Context(), cfg)
 			failed := 0
 			for _, c := range checks {
 				fmt.Fprintln(e.stdout, c)
@@ -59,12 +61,12 @@ func newDoctorCmd(e *env) *cobra.Command {
 }
 
 // doctor runs every check.
-func (e *env) doctor(cfg *config) []check {
+func (e *env) doctor(ctx context.Context, cfg *config) []check {
 	self := e.selfCommand()
 	wantID, idCheck := e.checkExtensionID(cfg, self)
 	checks := []check{idCheck}
 	checks = append(checks, e.checkManifests(self, wantID)...)
-	checks = append(checks, checkDataDir(cfg.DataDir()), e.checkReplayBrowser())
+	checks = append(checks, checkDataDir(cfg.DataDir()), checkDatabase(ctx, cfg.DBPath()), e.checkReplayBrowser())
 	return checks
 }
 
@@ -219,6 +221,30 @@ func checkDataDir(dir string) check {
 	}
 	f.Close()
 	os.Remove(f.Name())
+	return c
+}
+
+// checkDatabase reads the whole database (SQLite's quick_check), so that a
+// damaged file is found here rather than in the middle of a recording.
+func checkDatabase(ctx context.Context, path string) check {
+	c := check{name: "database"}
+	if _, err := os.Stat(path); errors.Is(err, os.ErrNotExist) {
+		c.detail = path + " does not exist yet (it is made at the first recording, import or replay)"
+		return c
+	}
+	db, err := storage.Open(ctx, path, storage.WithQuickCheck())
+	var ce *storage.CorruptError
+	switch {
+	case errors.As(err, &ce):
+		c.detail = fmt.Sprintf("%s is damaged and cannot be used (%s)", path, ce.Summary())
+		c.fix = fmt.Sprintf("move it aside, and a new one is made at the next start: %s. Lost with it: %s", ce.MoveAside(), ce.Lost())
+	case err != nil:
+		c.detail = err.Error()
+		c.fix = "point the db setting (--db, TRAILPIN_DB or db in the user config) at another file, or move this one aside"
+	default:
+		db.Close()
+		c.detail = path + " passed SQLite's quick check"
+	}
 	return c
 }
 

@@ -72,6 +72,12 @@ type recording struct {
 	// secretValues are those secrets' values, by name, and the users'
 	// passwords by "credentials.<user>.password".
 	secretValues map[string]string
+	// damaged is set once the database was found damaged: every request
+	// that needs it is answered with error 7 from then on.
+	damaged *storage.CorruptError
+	// closed is set by close: a database check still under way must not
+	// open the database after it.
+	closed bool
 }
 
 // A recSession is what this process knows about one session.
@@ -87,24 +93,78 @@ type recSession struct {
 
 func registerRecording(srv *nativemsg.Server, s *nativeSession) *recording {
 	r := &recording{s: s, sess: map[string]*recSession{}, secretValues: map[string]string{}}
-	srv.Handle(typeRecordStart, r.start)
-	srv.Handle(typeRecordInteraction, r.interaction)
-	srv.Handle(typeRecordResume, r.resume)
-	srv.Handle(typeRecordStatus, r.status)
-	srv.Handle(typeRecordStop, r.stop)
-	srv.Handle(typeRecordSave, r.save)
-	srv.Handle(typeRecordDiscard, r.discard)
-	srv.Handle(typeTrailExport, r.export)
-	srv.Handle(typeProjectList, r.projectList)
-	srv.Handle(typeProjectSet, r.projectSet)
-	srv.Handle(typeProjectAddApp, r.projectAddApp)
+	handle := func(typ string, h nativemsg.Handler) { srv.Handle(typ, r.explainDamage(h)) }
+	handle(typeRecordStart, r.start)
+	handle(typeRecordInteraction, r.interaction)
+	handle(typeRecordResume, r.resume)
+	handle(typeRecordStatus, r.status)
+	handle(typeRecordStop, r.stop)
+	handle(typeRecordSave, r.save)
+	handle(typeRecordDiscard, r.discard)
+	handle(typeTrailExport, r.export)
+	handle(typeProjectList, r.projectList)
+	handle(typeProjectSet, r.projectSet)
+	handle(typeProjectAddApp, r.projectAddApp)
 	return r
+}
+
+// errHostClosing is what a request gets after the session ended.
+var errHostClosing = errors.New("the host is shutting down")
+
+// explainDamage answers a request that met a damaged database with error 7,
+// whose message says how to move the file aside and what that loses. The
+// damage is remembered: later requests get the same answer without reading
+// the file again.
+func (r *recording) explainDamage(h nativemsg.Handler) nativemsg.Handler {
+	return func(ctx context.Context, req *nativemsg.Request) (nativemsg.Reply, error) {
+		reply, err := h(ctx, req)
+		var ce *storage.CorruptError
+		if !errors.As(err, &ce) {
+			return reply, err
+		}
+		r.mu.Lock()
+		r.noteDamage(ce)
+		r.mu.Unlock()
+		return nativemsg.Reply{}, nativemsg.Errorf(nativemsg.CodeDatabaseDamaged,
+			"%v. After moving it, press Retry connection in Trailpin's popup to start the host again.", ce)
+	}
+}
+
+// noteDamage remembers that the database is damaged and logs it, once, with
+// SQLite's own words. r.mu must be held.
+func (r *recording) noteDamage(ce *storage.CorruptError) {
+	if r.damaged != nil {
+		return
+	}
+	r.damaged = ce
+	detail := ce.Problems
+	if cause := errors.Unwrap(ce); cause != nil {
+		detail = append(detail, cause.Error())
+	}
+	r.s.Log.Error("the database is damaged: recording is off until it is moved aside",
+		"db", ce.Path, "fix", ce.MoveAside(), "sqlite", detail)
+}
+
+// checkDatabase opens the database when the host starts, reading it whole
+// (quick_check), so that a damaged file is found and explained before the
+// person records into it rather than at whichever write meets a bad page.
+// Requests wait for it.
+func (r *recording) checkDatabase(ctx context.Context) {
+	if r.s.Config == nil {
+		return
+	}
+	_, err := r.database(ctx)
+	if err != nil && !errors.Is(err, storage.ErrCorrupt) && !errors.Is(err, errHostClosing) {
+		// Opened again at the first request, which reports it.
+		r.s.Log.Error("the database could not be opened", "err", err)
+	}
 }
 
 // close closes the database, when it was opened.
 func (r *recording) close() {
 	r.mu.Lock()
 	defer r.mu.Unlock()
+	r.closed = true
 	if r.db != nil {
 		r.db.Close()
 		r.db = nil
@@ -130,19 +190,29 @@ func (r *recording) config() (*config, error) {
 func (r *recording) database(ctx context.Context) (*storage.DB, error) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	if r.db != nil {
+	switch {
+	case r.damaged != nil:
+		return nil, r.damaged
+	case r.db != nil:
 		return r.db, nil
+	case r.closed:
+		return nil, errHostClosing
 	}
 	cfg, err := r.config()
 	if err != nil {
 		return nil, err
 	}
-	db, err := storage.Open(ctx, cfg.DBPath(), storage.WithRedactor(func(b []byte) []byte {
+	db, err := storage.Open(ctx, cfg.DBPath(), storage.WithQuickCheck(), storage.WithRedactor(func(b []byte) []byte {
 		if f := r.redact.Load(); f != nil {
 			return (*f)(b)
 		}
 		return b
 	}))
+	var ce *storage.CorruptError
+	if errors.As(err, &ce) {
+		r.noteDamage(ce)
+		return nil, ce
+	}
 	if err != nil {
 		return nil, fmt.Errorf("opening the database: %w", err)
 	}

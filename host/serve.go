@@ -30,8 +30,10 @@ type nativeSession struct {
 // registerHandlers adds every feature's message handlers to srv. Features
 // register their types here; hello is served by nativemsg itself. The
 // returned function releases what the handlers hold (the database).
-func registerHandlers(srv *nativemsg.Server, s *nativeSession) func() {
+func registerHandlers(ctx context.Context, srv *nativemsg.Server, s *nativeSession) func() {
 	rec := registerRecording(srv, s)
+	// hello is answered meanwhile; requests that need the database wait.
+	go rec.checkDatabase(ctx)
 	return rec.close
 }
 
@@ -57,7 +59,7 @@ func serveNative(ctx context.Context, e *env, origin string) error {
 	log.Info("session started", "origin", origin, "version", Version, "protocol", nativemsg.ProtocolVersion, "pid", os.Getpid())
 
 	srv := nativemsg.NewServer(Version, log)
-	release := registerHandlers(srv, &nativeSession{Origin: origin, Config: cfg, Log: log})
+	release := registerHandlers(ctx, srv, &nativeSession{Origin: origin, Config: cfg, Log: log})
 	defer release()
 	err := srv.Serve(ctx, e.stdin, e.stdout)
 	var fe *nativemsg.FrameError

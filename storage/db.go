@@ -102,6 +102,7 @@ type options struct {
 	redact      Redactor
 	synchronous string
 	busyTimeout time.Duration
+	quickCheck  bool
 }
 
 // WithRedactor sets the last line of defence against secrets: every text the
@@ -127,7 +128,9 @@ func withSynchronous(mode string) Option {
 // Open opens the database at path, creating it (and its directory, private to
 // the user) when missing, and brings its schema up to date. A database written
 // by a newer Trailpin, or a file that is not a Trailpin database, is refused
-// and left untouched.
+// and left untouched. A damaged file is refused with a *CorruptError (see
+// ErrCorrupt) that says how to move it aside; WithQuickCheck finds damage
+// anywhere in the file, not only in the pages opening reads.
 func Open(ctx context.Context, path string, opts ...Option) (*DB, error) {
 	o := options{synchronous: synchronousMode, busyTimeout: busyTimeout}
 	for _, opt := range opts {
@@ -170,8 +173,19 @@ func Open(ctx context.Context, path string, opts ...Option) (*DB, error) {
 	db.w.SetMaxIdleConns(1)
 	db.w.SetConnMaxLifetime(0)
 	db.w.SetConnMaxIdleTime(0)
+	if o.quickCheck {
+		// Before any migration writes into it. Other errors (a file that
+		// is not a database at all) are prepare's to explain.
+		if err := db.quickCheck(ctx); errors.Is(err, ErrCorrupt) {
+			db.w.Close()
+			return nil, err
+		}
+	}
 	if err := db.prepare(ctx, migrations); err != nil {
 		db.w.Close()
+		if err := damaged(abs, err); errors.Is(err, ErrCorrupt) {
+			return nil, err
+		}
 		return nil, fmt.Errorf("opening database %s: %w", abs, err)
 	}
 	db.r, err = sql.Open("sqlite", dsn(abs, url.Values{
@@ -234,7 +248,7 @@ func (db *DB) Close() error {
 // committed: in WAL mode it is in the -wal file and survives the process
 // being killed.
 func (db *DB) write(ctx context.Context, fn func(tx *sql.Tx) error) error {
-	return db.retryBusy(ctx, func() error {
+	return damaged(db.path, db.retryBusy(ctx, func() error {
 		tx, err := db.w.BeginTx(ctx, nil)
 		if err != nil {
 			return err
@@ -244,13 +258,13 @@ func (db *DB) write(ctx context.Context, fn func(tx *sql.Tx) error) error {
 			return err
 		}
 		return tx.Commit()
-	})
+	}))
 }
 
 // read runs fn against the reader pool, retrying while the database is
 // busy (a reader can meet SQLITE_BUSY while another process recovers the WAL).
 func (db *DB) read(ctx context.Context, fn func(q *sql.DB) error) error {
-	return db.retryBusy(ctx, func() error { return fn(db.r) })
+	return damaged(db.path, db.retryBusy(ctx, func() error { return fn(db.r) }))
 }
 
 // retryBusy runs fn until it does not fail with SQLITE_BUSY or

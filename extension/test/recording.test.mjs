@@ -428,3 +428,72 @@ test('when the plain screens no longer fit, they are kept gzipped, and a restart
   assert.deepEqual([...host.stored.keys()], [1, 2, 3, 4]);
   for (let i = 0; i < 4; i++) assert.deepEqual(host.stored.get(i + 1).screen, JSON.parse(screens[i]));
 });
+
+test('a host whose database is damaged is told once: nothing is sent again, nothing is dropped, and the popup and the bar say what to do', async () => {
+  const { HostError } = await import('../nativeport.js');
+  const host = new FakeHost();
+  const chrome = fakeChrome();
+  const bars = [];
+  const run = chrome.scripting.executeScript;
+  chrome.scripting.executeScript = async (o) => {
+    if (o.args) bars.push(o.args[0]);
+    return run(o);
+  };
+  const r = new Recorder({ host, chrome });
+  await r.handle({ op: 'start', tab: 5 });
+  const damage = 'the database /home/ada/.local/share/trailpin/trailpin.db is damaged and Trailpin cannot use it (SQLite could not read it). '
+    + 'Move it aside and a new one is made at the next start: mv … Lost with it: recordings not saved yet, …';
+  const request = host.request.bind(host);
+  let damaged = true;
+  host.request = async (type, body) => {
+    if (damaged && type.startsWith('record.')) {
+      host.requests.push({ type, body });
+      throw new HostError(damage, 7);
+    }
+    return request(type, body);
+  };
+  const sent = () => host.requests.filter((q) => q.type === 'record.interaction').length;
+
+  r.fromPage({ interaction: { kind: 'click', screen: 's', ref: 'e1' }, screen: '{"n":1}' }, { tab: { id: 5 } });
+  r.fromPage({ interaction: { kind: 'click', screen: 's', ref: 'e2' } }, { tab: { id: 5 } });
+  await settle();
+  r.fromPage({ interaction: { kind: 'click', screen: 's', ref: 'e3' } }, { tab: { id: 5 } });
+  await new Promise((res) => setTimeout(res, 1200)); // past the retry of an unanswered one
+  assert.equal(sent(), 1, 'the host is told once, not sent every interaction again');
+  assert.deepEqual(r.queue.map((q) => q.seq), [1, 2, 3], 'nothing is dropped');
+  assert.deepEqual(Object.keys(pendingIn(chrome.storage.session)).map(Number).sort(), [1, 2, 3], 'and all is still kept');
+  const view = await r.handle({ op: 'state' });
+  assert.equal(view.warning, damage, 'the popup shows the host\'s message, also after it is opened again');
+  assert.equal(view.damaged, true);
+  assert.equal(bars.at(-1), damage, 'the recording bar shows it too');
+
+  const started = Date.now();
+  const stopped = await r.handle({ op: 'stop' });
+  assert.ok(Date.now() - started < 2000, `Stop gave up after ${Date.now() - started} ms, not at once`);
+  assert.equal(stopped.error, damage);
+  assert.equal(sent(), 1);
+  assert.equal(host.requests.filter((q) => q.type === 'record.stop').length, 0);
+  assert.equal(stopped.phase, 'recording', 'the pages go on recording meanwhile');
+
+  // The file was moved aside and the person reconnected: a new host.
+  damaged = false;
+  await r.resync();
+  await settle();
+  assert.equal(r.view().damaged, false);
+  assert.equal(r.view().warning, '');
+  assert.deepEqual([...host.stored.keys()], [1, 2, 3], 'what was queued reaches the new host');
+});
+
+test('a damaged database found at Record is said once and starts nothing', async () => {
+  const { HostError } = await import('../nativeport.js');
+  const host = new FakeHost();
+  host.request = async (type, body) => {
+    host.requests.push({ type, body });
+    throw new HostError('the database … is damaged', 7);
+  };
+  const r = new Recorder({ host, chrome: fakeChrome() });
+  const view = await r.handle({ op: 'start', tab: 5 });
+  assert.equal(view.phase, 'idle');
+  assert.equal(view.warning, 'the database … is damaged');
+  assert.equal(host.requests.length, 1);
+});

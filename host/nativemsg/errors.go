@@ -23,6 +23,11 @@ const (
 	CodeBadRequest Code = 5
 	// CodeInternal: the host failed while handling a valid request.
 	CodeInternal Code = 6
+	// CodeDatabaseDamaged: the host's database file is damaged; the
+	// message says where it is, how to move it aside and what that loses.
+	// Every request that needs the database gets it until the host is
+	// started again with a usable file, so sending again is pointless.
+	CodeDatabaseDamaged Code = 7
 )
 
 // An Error is sent to the extension as an error reply. Handlers return one
