@@ -2,10 +2,11 @@ package storage
 
 import (
 	"bytes"
-	"cmp"
 	"encoding/json"
 	"slices"
 	"strings"
+
+	"github.com/trailpin/trailpin/storage/redact"
 )
 
 // A Redactor rewrites text about to be stored so that no secret value is
@@ -14,55 +15,31 @@ import (
 // screens, and a write whose JSON a redactor broke is refused.
 type Redactor func(b []byte) []byte
 
-// SecretRedactor returns a Redactor that replaces each secret value, as typed
-// and as it appears inside a JSON string, with its reference
-// ${secret:NAME}. secrets maps names to values; empty values are ignored.
-// Longer values are replaced first, so a secret that contains another is
-// replaced whole.
+// SecretRedactor returns a Redactor that replaces each secret value, in
+// every form it can take in stored text (as typed, JSON-escaped,
+// URL-encoded, HTML-escaped), with its reference ${secret:NAME}, which
+// saving a recording turns back into a secret field. secrets maps names to
+// values; empty values are ignored. The rule is redact.New's: values shorter
+// than redact.MinInside characters are replaced only where they are a whole
+// value (a JSON string), never inside other text.
 func SecretRedactor(secrets map[string]string) Redactor {
-	type rule struct{ old, new []byte }
-	var rules []rule
-	for name, value := range secrets {
-		if value == "" {
-			continue
-		}
-		ref := []byte("${secret:" + name + "}")
-		for _, form := range jsonForms(value) {
-			rules = append(rules, rule{[]byte(form), ref})
-		}
-	}
-	slices.SortFunc(rules, func(a, b rule) int {
-		return cmp.Or(cmp.Compare(len(b.old), len(a.old)), bytes.Compare(a.old, b.old))
-	})
-	return func(b []byte) []byte {
-		for _, r := range rules {
-			if bytes.Contains(b, r.old) {
-				b = bytes.ReplaceAll(b, r.old, r.new)
-			}
-		}
-		return b
-	}
+	r := redact.New(SecretList(secrets), SecretReference)
+	return r.Bytes
 }
 
-// jsonForms is s as typed and as it appears inside a JSON string, with and
-// without HTML escaping (encoding/json escapes <, > and & by default;
-// JavaScript's JSON.stringify does not).
-func jsonForms(s string) []string {
-	forms := []string{s}
-	add := func(f string) {
-		if !slices.Contains(forms, f) {
-			forms = append(forms, f)
-		}
+// SecretReference is the placeholder stored for a secret: the reference a
+// trail uses for it.
+func SecretReference(name string) string { return "${secret:" + name + "}" }
+
+// SecretList turns names and values into the secrets redact.New takes, in
+// the order of their names.
+func SecretList(secrets map[string]string) []redact.Secret {
+	list := make([]redact.Secret, 0, len(secrets))
+	for name, value := range secrets {
+		list = append(list, redact.Secret{Name: name, Value: value})
 	}
-	quoted, _ := json.Marshal(s)
-	add(string(quoted[1 : len(quoted)-1]))
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	_ = enc.Encode(s)
-	plain := strings.TrimSuffix(buf.String(), "\n")
-	add(plain[1 : len(plain)-1])
-	return forms
+	slices.SortFunc(list, func(a, b redact.Secret) int { return strings.Compare(a.Name, b.Name) })
+	return list
 }
 
 // redactString runs the redactor over one text column's value.
@@ -78,7 +55,7 @@ func (db *DB) redactString(s string) string {
 func (db *DB) redactJSON(what string, b []byte) ([]byte, error) {
 	out := db.redact(b)
 	if !bytes.Equal(out, b) && !json.Valid(out) {
-		return nil, invalidf("%s is not valid JSON after redacting secrets; a secret value probably matched part of the JSON syntax (use a longer secret)", what)
+		return nil, invalidf("%s is %v", what, redact.ErrBrokeJSON)
 	}
 	return out, nil
 }

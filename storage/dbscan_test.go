@@ -5,8 +5,11 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"errors"
+	"html"
+	"net/url"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -32,6 +35,11 @@ func TestScanFilesFindsEveryForm(t *testing.T) {
 		{"as typed", testSecret, "as typed"},
 		{"JSON-escaped", string(jsonEscaped), "JSON-escaped"},
 		{"JSON-escaped without HTML escaping", `"Tr41l\"p\\ss<w0rd>é"`, "JSON-escaped"},
+		{"URL-encoded as a query value", "?q=" + url.QueryEscape(testSecret) + "&x=1", "URL-encoded"},
+		{"URL-encoded in lower-case hex", regexp.MustCompile(`%[0-9A-F]{2}`).ReplaceAllStringFunc(url.QueryEscape(testSecret), strings.ToLower), "URL-encoded"},
+		{"URL-encoded as a path", "/a/" + url.PathEscape(testSecret), "URL-encoded"},
+		{"HTML-escaped", "<p>" + html.EscapeString(testSecret) + "</p>", "HTML-escaped"},
+		{"HTML-escaped as a text node", "<p>" + strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;").Replace(testSecret) + "</p>", "HTML-escaped"},
 		{"UTF-16LE", string(utf16Of(testSecret, false)), "UTF-16LE"},
 		{"UTF-16BE", string(utf16Of(testSecret, true)), "UTF-16BE"},
 		{"base64 aligned", b64(base64.StdEncoding, 0), "base64"},

@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"strings"
 	"unicode/utf16"
+
+	"github.com/trailpin/trailpin/storage/redact"
 )
 
 // MinLeakPrefix is the shortest prefix of a secret that counts as a leak: a
@@ -18,9 +20,10 @@ const MinLeakPrefix = 4
 // finding it. It never names the secret itself.
 type SecretForm struct {
 	Bytes []byte
-	// Form is "as typed", "JSON-escaped", "UTF-16LE", "UTF-16BE",
-	// "base64 (alignment K)" or "base64url (alignment K)", with ", prefix of
-	// N characters" when it holds only a prefix.
+	// Form is "as typed", "JSON-escaped", "URL-encoded", "HTML-escaped",
+	// "UTF-16LE", "UTF-16BE", "base64 (alignment K)" or "base64url
+	// (alignment K)", with ", prefix of N characters" when it holds only a
+	// prefix.
 	Form string
 	// Runes is how many characters of the secret it holds.
 	Runes int
@@ -29,7 +32,10 @@ type SecretForm struct {
 // SecretForms lists the forms secret can leak in, longest (most complete)
 // first: the value as typed; JSON-escaped (with <, >, & escaped or not, with
 // every non-ASCII character as \uXXXX in either case, and with "\/");
-// UTF-16LE and UTF-16BE; base64 with the standard and the URL alphabet at
+// URL-encoded (as a form or query value with + for a space, as a URL
+// component or path with %20, hex in either case: redact.URLEncodings);
+// HTML-escaped (a text node, an attribute, named and numeric references:
+// redact.HTMLEscapes); UTF-16LE and UTF-16BE; base64 with the standard and the URL alphabet at
 // each of the three alignments a value can have inside a longer encoded
 // text. Each form is listed for every prefix of the secret longer than
 // MinLeakPrefix-1 characters too, which finds a field saved keystroke by
@@ -58,6 +64,12 @@ func SecretForms(secret string) []SecretForm {
 		add([]byte(p), "as typed"+suffix, n)
 		for _, f := range jsonEscapes(p) {
 			add([]byte(f), "JSON-escaped"+suffix, n)
+		}
+		for _, f := range redact.URLEncodings(p) {
+			add([]byte(f), "URL-encoded"+suffix, n)
+		}
+		for _, f := range redact.HTMLEscapes(p) {
+			add([]byte(f), "HTML-escaped"+suffix, n)
 		}
 		add(utf16Of(p, false), "UTF-16LE"+suffix, n)
 		add(utf16Of(p, true), "UTF-16BE"+suffix, n)
