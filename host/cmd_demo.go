@@ -118,7 +118,7 @@ func runDemo(ctx context.Context, e *env, o replayFlags, variant string) error {
 	for _, st := range suite {
 		s.apps[st.Trail.App] = shopURL
 	}
-	s.redact = secretRedactor(suite, s.opts)
+	s.redact = s.learnSecrets(e)
 
 	shop := "the demo shop"
 	if variant != "" {

@@ -17,6 +17,7 @@ import (
 	"github.com/trailpin/trailpin/replay"
 	"github.com/trailpin/trailpin/replay/report"
 	"github.com/trailpin/trailpin/replay/secrets"
+	"github.com/trailpin/trailpin/storage/redact"
 )
 
 // Output formats of `host replay`.
@@ -175,7 +176,7 @@ func setupReplay(cmd *cobra.Command, e *env, o replayFlags, args []string) (*rep
 		s.close()
 		return nil, err
 	}
-	s.redact = secretRedactor(s.suite, s.opts)
+	s.redact = s.learnSecrets(e)
 	return s, nil
 }
 
@@ -309,15 +310,28 @@ func keepTrace(results string, mode report.TraceMode, t report.TrailRun, redact 
 	return path, nil
 }
 
-// secretRedactor replaces every secret value the suite's trails can reach
-// in report text. The engine already redacts its results; this guards the
-// text the reports add (titles, files, the run's own messages).
-func secretRedactor(suite []replay.SuiteTrail, opts replay.Options) report.Redactor {
-	trails := make([]*recorder.Trail, len(suite))
-	for i, st := range suite {
+// learnSecrets returns the redactor of every secret value the suite's
+// trails can reach, for the text the reports add around results (titles,
+// files, the run's own messages; the engine redacts its results itself),
+// and hands it to the run store. It says once, on standard error, when a
+// value is too short to be redacted inside other text.
+func (s *replaySetup) learnSecrets(e *env) report.Redactor {
+	trails := make([]*recorder.Trail, len(s.suite))
+	for i, st := range s.suite {
 		trails[i] = st.Trail
 	}
-	return replay.SecretRedactor(trails, opts)
+	secrets := replay.Secrets(trails, s.opts)
+	if note := replay.ShortSecretNotice(secrets); note != "" {
+		fmt.Fprintf(e.stderr, "host: %s\n", note)
+	}
+	r := redact.New(secrets, replay.SecretPlaceholder)
+	if s.store != nil {
+		s.store.redact.Store(r)
+	}
+	if r == nil {
+		return nil
+	}
+	return r.String
 }
 
 // writesToTerminal reports whether w is a terminal, where progress is

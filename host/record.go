@@ -8,7 +8,6 @@ import (
 	"os"
 	"regexp"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/trailpin/trailpin/host/nativemsg"
@@ -65,10 +64,6 @@ type recording struct {
 	mu   sync.Mutex
 	db   *storage.DB
 	sess map[string]*recSession
-	// redact is the storage redactor of the secrets of the projects this
-	// process has loaded: the last line of defence, should a secret's value
-	// reach an interaction, a screen or a trail anyway.
-	redact atomic.Pointer[storage.Redactor]
 	// secretValues are those secrets' values, by name, and the users'
 	// passwords by "credentials.<user>.password".
 	secretValues map[string]string
@@ -92,6 +87,9 @@ type recSession struct {
 }
 
 func registerRecording(srv *nativemsg.Server, s *nativeSession) *recording {
+	if s.Secrets == nil {
+		s.Secrets = &secretFilter{}
+	}
 	r := &recording{s: s, sess: map[string]*recSession{}, secretValues: map[string]string{}}
 	handle := func(typ string, h nativemsg.Handler) { srv.Handle(typ, r.explainDamage(h)) }
 	handle(typeRecordStart, r.start)
@@ -202,12 +200,9 @@ func (r *recording) database(ctx context.Context) (*storage.DB, error) {
 	if err != nil {
 		return nil, err
 	}
-	db, err := storage.Open(ctx, cfg.DBPath(), storage.WithQuickCheck(), storage.WithRedactor(func(b []byte) []byte {
-		if f := r.redact.Load(); f != nil {
-			return (*f)(b)
-		}
-		return b
-	}))
+	// The secrets' values are the last line of defence, should one reach
+	// an interaction, a screen or a trail anyway.
+	db, err := storage.Open(ctx, cfg.DBPath(), storage.WithQuickCheck(), storage.WithRedactor(r.s.Secrets.database))
 	var ce *storage.CorruptError
 	if errors.As(err, &ce) {
 		r.noteDamage(ce)
@@ -370,14 +365,18 @@ func (r *recording) learnSecrets(p *project) []string {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	changed := false
+	known := map[string]bool{}
+	for name := range r.secretValues {
+		known[name] = true
+	}
 	for name, v := range found {
 		if r.secretValues[name] != v {
 			r.secretValues[name], changed = v, true
+			delete(known, name)
 		}
 	}
 	if changed {
-		f := storage.SecretRedactor(r.secretValues)
-		r.redact.Store(&f)
+		r.s.Secrets.learn(r.secretValues, known, r.s.Log)
 	}
 	values := make([]string, 0, len(found))
 	for _, v := range found {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/spf13/cobra"
 
@@ -12,6 +13,7 @@ import (
 	"github.com/trailpin/trailpin/replay"
 	"github.com/trailpin/trailpin/replay/report"
 	"github.com/trailpin/trailpin/storage"
+	"github.com/trailpin/trailpin/storage/redact"
 )
 
 // A runStore records a replay run and its trail and step results in the
@@ -26,6 +28,9 @@ type runStore struct {
 	// fromDB maps a trail loaded from the database to its id and version.
 	fromDB map[*recorder.Trail]storage.TrailVersion
 	warned bool
+	// redact hides the suite's secrets in everything stored, as in the
+	// reports: the last line of defence behind the engine's redaction.
+	redact atomic.Pointer[redact.Redactor]
 }
 
 // dbGiven reports whether this invocation names a database itself (--db
@@ -47,7 +52,8 @@ func openRunStore(cmd *cobra.Command, e *env, cfg *config, args []string) (*runS
 		return nil, nil
 	}
 	path := cfg.DBPath()
-	db, err := storage.Open(cmd.Context(), path)
+	rs := &runStore{path: path, args: args, fromDB: map[*recorder.Trail]storage.TrailVersion{}}
+	db, err := storage.Open(cmd.Context(), path, storage.WithRedactor(func(b []byte) []byte { return rs.redact.Load().Bytes(b) }))
 	switch {
 	case err != nil && dbGiven(cmd, e):
 		return nil, replay.EnvironmentError(fmt.Errorf("opening the database %s to store the run: %w (give --db a file you can write to)", path, err))
@@ -57,7 +63,8 @@ func openRunStore(cmd *cobra.Command, e *env, cfg *config, args []string) (*runS
 		fmt.Fprintf(e.stderr, "host: the run will not be stored: opening %s: %v\n", path, err)
 		return nil, nil
 	}
-	return &runStore{db: db, path: path, args: args, fromDB: map[*recorder.Trail]storage.TrailVersion{}}, nil
+	rs.db = db
+	return rs, nil
 }
 
 // dbLookup finds a trail saved in db by its slug, number or title.

@@ -25,6 +25,9 @@ type nativeSession struct {
 	// why); hello still works so the popup can show the problem.
 	Config *config
 	Log    *slog.Logger
+	// Secrets hides the values of the secrets the host has loaded in the
+	// database and the log.
+	Secrets *secretFilter
 }
 
 // registerHandlers adds every feature's message handlers to srv. Features
@@ -46,7 +49,8 @@ func serveNative(ctx context.Context, e *env, origin string) error {
 	if cfgErr == nil {
 		dataDir = cfg.DataDir()
 	}
-	log, closeLog, logErr := openLog(dataDir, e.stderr)
+	filter := &secretFilter{}
+	log, closeLog, logErr := openLog(dataDir, e.stderr, filter)
 	defer closeLog()
 	if logErr != nil {
 		log.Warn("logging to stderr only", "err", logErr)
@@ -59,7 +63,7 @@ func serveNative(ctx context.Context, e *env, origin string) error {
 	log.Info("session started", "origin", origin, "version", Version, "protocol", nativemsg.ProtocolVersion, "pid", os.Getpid())
 
 	srv := nativemsg.NewServer(Version, log)
-	release := registerHandlers(ctx, srv, &nativeSession{Origin: origin, Config: cfg, Log: log})
+	release := registerHandlers(ctx, srv, &nativeSession{Origin: origin, Config: cfg, Log: log, Secrets: filter})
 	defer release()
 	err := srv.Serve(ctx, e.stdin, e.stdout)
 	var fe *nativemsg.FrameError
@@ -83,11 +87,11 @@ const logFile = "host.log"
 // next session starts, so a busy machine keeps two files at most.
 const maxLogBytes = 10 << 20
 
-// openLog returns a logger writing to the log file in dataDir and to stderr.
-// When the file cannot be opened it still returns a logger (stderr only)
-// along with the error.
-func openLog(dataDir string, stderr io.Writer) (*slog.Logger, func(), error) {
-	stderrOnly := slog.New(slog.NewTextHandler(stderr, nil))
+// openLog returns a logger writing to the log file in dataDir and to stderr,
+// both through the secret filter. When the file cannot be opened it still
+// returns a logger (stderr only) along with the error.
+func openLog(dataDir string, stderr io.Writer, secrets *secretFilter) (*slog.Logger, func(), error) {
+	stderrOnly := slog.New(slog.NewTextHandler(secrets.writer(stderr), nil))
 	if dataDir == "" {
 		return stderrOnly, func() {}, errors.New("no data directory")
 	}
@@ -102,6 +106,6 @@ func openLog(dataDir string, stderr io.Writer) (*slog.Logger, func(), error) {
 	if err != nil {
 		return stderrOnly, func() {}, fmt.Errorf("opening log: %w", err)
 	}
-	log := slog.New(slog.NewTextHandler(io.MultiWriter(f, stderr), nil))
+	log := slog.New(slog.NewTextHandler(secrets.writer(io.MultiWriter(f, stderr)), nil))
 	return log, func() { f.Close() }, nil
 }

@@ -16,6 +16,7 @@ import (
 	"github.com/chromedp/cdproto/target"
 
 	"github.com/trailpin/trailpin/recorder"
+	"github.com/trailpin/trailpin/storage/redact"
 )
 
 // The engine: RunTrail replays one trail in a fresh browser context of a
@@ -95,13 +96,14 @@ type trailRun struct {
 	opts    Options
 	res     *TrailResult
 	vals    *values
-	// secrets are the values of the trail's secrets: pages mark them
-	// secret wherever they show, and every result string is redacted of them.
-	secrets []string
-	origin  *url.URL
-	dir     string
-	log     *eventLog
-	dialogs *dialogs
+	// secrets are the trail's secrets; redactor hides their values in
+	// every result string. Matching sees the page as it is.
+	secrets  []redact.Secret
+	redactor *redact.Redactor
+	origin   *url.URL
+	dir      string
+	log      *eventLog
+	dialogs  *dialogs
 
 	// root is the first tab's chromedp context; page is the tab actions
 	// act on; pages are all tabs attached so far.
@@ -212,7 +214,10 @@ func (r *trailRun) prepare() error {
 	if err != nil {
 		return missingValue(err)
 	}
-	r.secrets = secrets
+	r.secrets, r.redactor = secrets, redact.New(secrets, SecretPlaceholder)
+	if note := ShortSecretNotice(secrets); note != "" {
+		r.res.Notes = append(r.res.Notes, note)
+	}
 	r.dir = r.opts.Dir
 	if r.dir == "" && r.trail.File != "" {
 		r.dir = filepath.Dir(r.trail.File)
@@ -308,11 +313,13 @@ func (r *trailRun) appPath(u string) string {
 	return p
 }
 
-// captureOptions: the trail's secrets are marked wherever a page shows
-// them. No hit tests: replay asks where to act on the one target it found
-// (see tab.ready), which is cheaper than testing every control.
+// captureOptions: the page as it is, secrets included, so that a selector
+// matches what a person sees (a secret's value can be part of a label);
+// results are redacted when they are handed out. No hit tests: replay asks
+// where to act on the one target it found (see tab.ready), which is cheaper
+// than testing every control.
 func (r *trailRun) captureOptions() CaptureOptions {
-	return CaptureOptions{TestIDAttributes: r.opts.TestIDAttributes, Sensitive: Sensitive{Values: r.secrets}, NoCoverage: true}
+	return CaptureOptions{TestIDAttributes: r.opts.TestIDAttributes, NoCoverage: true}
 }
 
 // stop records that the trail stopped in step i (0-based) with err.
@@ -366,5 +373,5 @@ func (r *trailRun) finish() {
 			res.Error += " (" + why + ")"
 		}
 	}
-	redactResult(res, r.secrets)
+	redactResult(res, r.redactor)
 }

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/trailpin/trailpin/recorder"
+	"github.com/trailpin/trailpin/storage/redact"
 )
 
 // A Lookup fills in a ${secret:…} or ${user:…} reference. Replay calls it
@@ -129,14 +130,14 @@ func (v *values) public(s string) string {
 // check resolves every reference the trail uses and returns the values of
 // its secrets (for masking and redaction), or the first reference without
 // a value.
-func (v *values) check(t *recorder.Trail) (secrets []string, err error) {
+func (v *values) check(t *recorder.Trail) (secrets []redact.Secret, err error) {
 	for _, r := range t.References() {
 		value, err := v.ref(r)
 		if err != nil {
 			return nil, err
 		}
 		if r.IsSecret() && value != "" {
-			secrets = append(secrets, value)
+			secrets = append(secrets, secretOf(r, value))
 		}
 	}
 	return secrets, nil

@@ -2,98 +2,95 @@ package replay
 
 import (
 	"reflect"
-	"slices"
-	"strings"
 
 	"github.com/trailpin/trailpin/recorder"
+	"github.com/trailpin/trailpin/storage/redact"
 )
 
-// redactedText stands in for a secret value in every result string.
-const redactedText = "[secret]"
+// SecretPlaceholder stands in for a secret value in every result string and
+// report: [secret:NAME] for ${secret:NAME}, [user:NAME.password] for a
+// user's password.
+func SecretPlaceholder(name string) string { return "[" + name + "]" }
 
-// minRedactedInside is the shortest secret value replaced inside longer
-// text. Shorter values ("1234") turn up in ordinary text by chance; they
-// are replaced only where they are the whole string.
-const minRedactedInside = 4
+// secretOf is a secret reference's value as the redactor takes it, named
+// after the reference.
+func secretOf(ref recorder.Ref, value string) redact.Secret {
+	return redact.Secret{Name: string(ref.Kind) + ":" + ref.Name, Value: value}
+}
+
+// ShortSecretNotice says which of secrets are too short to be redacted
+// inside text, by their references; "" when none is. The engine puts it in
+// each result's Notes; host replay says it once on standard error at start.
+func ShortSecretNotice(secrets []redact.Secret) string {
+	names := redact.TooShort(secrets)
+	for i, n := range names {
+		names[i] = "${" + n + "}"
+	}
+	return redact.ShortNotice(names)
+}
 
 // redactResult replaces every secret value in every string of res (and its
-// steps, actions, log and failure screen) with redactedText. Screenshots are
-// masked when taken, not here.
-func redactResult(res *TrailResult, secrets []string) {
-	if r := newRedactor(secrets); r != nil {
-		r.walk(reflect.ValueOf(res).Elem())
+// steps, actions, log and failure screen) with its placeholder. Screenshots
+// are masked when taken, not here. Matching never sees this: the engine
+// matches the page as it is, and redacts only what it hands out.
+func redactResult(res *TrailResult, r *redact.Redactor) {
+	if r != nil {
+		walkStrings(reflect.ValueOf(res).Elem(), r.String)
 	}
 }
 
 // redactStep is redactResult for one step, as OnStep hands it out.
-func redactStep(sr *StepResult, secrets []string) {
-	if r := newRedactor(secrets); r != nil {
-		r.walk(reflect.ValueOf(sr).Elem())
+func redactStep(sr *StepResult, r *redact.Redactor) {
+	if r != nil {
+		walkStrings(reflect.ValueOf(sr).Elem(), r.String)
 	}
 }
 
-type redactor struct {
-	inside *strings.Replacer
-	whole  map[string]bool
-}
-
-func newRedactor(secrets []string) *redactor {
-	var long []string
-	whole := map[string]bool{}
-	for _, s := range secrets {
-		if s == "" {
-			continue
-		}
-		whole[s] = true
-		if len(s) >= minRedactedInside {
-			long = append(long, s)
-		}
-	}
-	if len(whole) == 0 {
-		return nil
-	}
-	// Longer values first, so one secret inside another is not left half
-	// replaced.
-	slices.SortFunc(long, func(a, b string) int { return len(b) - len(a) })
-	pairs := make([]string, 0, 2*len(long))
-	for _, s := range long {
-		pairs = append(pairs, s, redactedText)
-	}
-	return &redactor{inside: strings.NewReplacer(pairs...), whole: whole}
-}
-
-func (r *redactor) text(s string) string {
-	if r.whole[s] {
-		return redactedText
-	}
-	return r.inside.Replace(s)
-}
-
-// walk redacts the strings below v, which must be addressable.
-func (r *redactor) walk(v reflect.Value) {
+// walkStrings applies f to the strings below v, which must be addressable.
+func walkStrings(v reflect.Value, f func(string) string) {
 	switch v.Kind() {
 	case reflect.String:
 		if v.CanSet() {
-			v.SetString(r.text(v.String()))
+			v.SetString(f(v.String()))
 		}
 	case reflect.Pointer, reflect.Interface:
 		if !v.IsNil() {
-			r.walk(v.Elem())
+			walkStrings(v.Elem(), f)
 		}
 	case reflect.Slice, reflect.Array:
 		if v.Type().Elem().Kind() == reflect.Uint8 {
 			return // bytes: the screenshot
 		}
 		for i := range v.Len() {
-			r.walk(v.Index(i))
+			walkStrings(v.Index(i), f)
 		}
 	case reflect.Struct:
 		for i := range v.NumField() {
 			if v.Type().Field(i).IsExported() {
-				r.walk(v.Field(i))
+				walkStrings(v.Field(i), f)
 			}
 		}
 	}
+}
+
+// Secrets returns the secrets the trails refer to that opts can provide,
+// named as their placeholders show them, each value once.
+func Secrets(trails []*recorder.Trail, opts Options) []redact.Secret {
+	opts = opts.withDefaults()
+	var out []redact.Secret
+	seen := map[redact.Secret]bool{}
+	for _, t := range trails {
+		v := newValues(t, opts.Params, opts.Lookup)
+		for _, ref := range t.References() {
+			if value, err := v.ref(ref); err == nil && ref.IsSecret() && value != "" {
+				if s := secretOf(ref, value); !seen[s] {
+					seen[s] = true
+					out = append(out, s)
+				}
+			}
+		}
+	}
+	return out
 }
 
 // SecretRedactor returns a function that replaces, in any text, the value
@@ -101,19 +98,9 @@ func (r *redactor) walk(v reflect.Value) {
 // redacts its results; nil when there is none. Reports apply it to the
 // text they add around results (titles, file names, the run's messages).
 func SecretRedactor(trails []*recorder.Trail, opts Options) func(string) string {
-	opts = opts.withDefaults()
-	var secrets []string
-	for _, t := range trails {
-		v := newValues(t, opts.Params, opts.Lookup)
-		for _, ref := range t.References() {
-			if value, err := v.ref(ref); err == nil && ref.IsSecret() && value != "" {
-				secrets = append(secrets, value)
-			}
-		}
-	}
-	r := newRedactor(secrets)
+	r := redact.New(Secrets(trails, opts), SecretPlaceholder)
 	if r == nil {
 		return nil
 	}
-	return r.text
+	return r.String
 }

@@ -100,7 +100,7 @@ func (r *trailRun) playStep(ctx context.Context, i int) bool {
 
 func (r *trailRun) notify(sr StepResult) {
 	if r.opts.OnStep != nil {
-		redactStep(&sr, r.secrets)
+		redactStep(&sr, r.redactor)
 		r.opts.OnStep(sr)
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/trailpin/trailpin/recorder"
+	"github.com/trailpin/trailpin/storage/redact"
 )
 
 func TestEnvVariable(t *testing.T) {
@@ -53,7 +54,7 @@ func TestValues(t *testing.T) {
 		t.Errorf("public = %q, want the secret left as its reference", got)
 	}
 	secrets, err := v.check(tr)
-	if err != nil || len(secrets) != 1 || secrets[0] != "s3cret-value" {
+	if err != nil || len(secrets) != 1 || secrets[0].Value != "s3cret-value" || secrets[0].Name != "secret:pw" {
 		t.Errorf("check = %q, %v", secrets, err)
 	}
 }
@@ -64,16 +65,17 @@ func TestRedactResult(t *testing.T) {
 		Actions: []ActionResult{{Reads: []string{"value \"s3cret-value\""}, Summary: "1234"}},
 	}}, Log: []LogEntry{{Text: "console says s3cret-value", URL: "http://x/?p=s3cret-value"}},
 		Failure: &FailureScreen{Snapshot: "- text: s3cret-value", Closest: []CloseNode{{Why: "s3cret-value"}}}}
-	redactResult(res, []string{"s3cret-value", "1234", "ab"})
+	redactResult(res, redact.New([]redact.Secret{{Name: "secret:pw", Value: "s3cret-value"}, {Name: "secret:pin", Value: "1234"},
+		{Name: "secret:ab", Value: "ab"}}, SecretPlaceholder))
 	all := strings.Join([]string{res.Error, res.Steps[0].Changes[0], res.Steps[0].Actions[0].Reads[0],
 		res.Log[0].Text, res.Log[0].URL, res.Failure.Snapshot, res.Failure.Closest[0].Why}, "|")
 	if strings.Contains(all, "s3cret") {
 		t.Errorf("redacted result still holds the secret: %s", all)
 	}
-	if res.Steps[0].Actions[0].Summary != redactedText {
+	if res.Steps[0].Actions[0].Summary != "[secret:pin]" {
 		t.Errorf("a short secret that is the whole string: %q, want it redacted", res.Steps[0].Actions[0].Summary)
 	}
-	if !strings.Contains(res.Error, "typed "+redactedText) {
+	if !strings.Contains(res.Error, "typed [secret:pw]") {
 		t.Errorf("Error = %q", res.Error)
 	}
 }

@@ -32,8 +32,10 @@ func (r *trailRun) collectFailure() {
 		return
 	}
 	fs.Snapshot = recorder.RenderSnapshot(s, recorder.SnapshotOptions{})
-	if shot, boxes, err := p.screenshotMasked(ctx, s); err == nil {
-		fs.Screenshot, fs.Masked = shot, boxes
+	if masking := r.maskScreen(ctx, s); masking != nil {
+		if shot, boxes, err := p.screenshotMasked(ctx, masking); err == nil {
+			fs.Screenshot, fs.Masked = shot, boxes
+		}
 	}
 	if r.failure != nil && r.failure.Selector != nil {
 		fs.Closest = closestNear(s, *r.failure.Selector, r.page.lastTarget)

@@ -13,6 +13,7 @@ import (
 	"github.com/chromedp/cdproto/page"
 
 	"github.com/trailpin/trailpin/recorder"
+	"github.com/trailpin/trailpin/storage/redact"
 )
 
 // MaskColor is what a screenshot shows where a secret or sensitive element
@@ -108,4 +109,34 @@ func maskPNG(data []byte, boxes []recorder.Box, viewportWidth int) ([]byte, erro
 		return nil, fmt.Errorf("writing the screenshot: %w", err)
 	}
 	return buf.Bytes(), nil
+}
+
+// maskScreen returns the screen whose secret nodes a failure screenshot
+// masks: s, which the page model made secret where the page marks it so
+// (password fields, one-time codes), captured again with the trail's
+// secret values marked too, so that a field or a text showing one is
+// covered. Values shorter than redact.MinInside characters are not marked:
+// they would cover every text that contains them by chance. Matching never
+// uses this capture.
+func (r *trailRun) maskScreen(ctx context.Context, s *recorder.Screen) *recorder.Screen {
+	var values []string
+	for _, sec := range r.secrets {
+		if len([]rune(sec.Value)) >= redact.MinInside {
+			values = append(values, sec.Value)
+		}
+	}
+	if len(values) == 0 {
+		return s
+	}
+	opts := r.captureOptions()
+	opts.Sensitive.Values = values
+	var masked *recorder.Screen
+	if err := r.page.inWorld(ctx, func(m *frameModel) error {
+		var err error
+		masked, err = captureTop(ctx, m, opts.pageModelOptions())
+		return err
+	}); err != nil {
+		return nil
+	}
+	return masked
 }

@@ -1,7 +1,12 @@
 package replay
 
 import (
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/trailpin/trailpin/recorder"
 )
@@ -27,11 +32,54 @@ steps:
 	if r == nil {
 		t.Fatal("no redactor for a trail with a secret")
 	}
-	if got := r("typed hunter22 and 12345"); got != "typed "+redactedText+" and 12345" {
+	if got := r("typed hunter22 and 12345"); got != "typed [secret:pw] and 12345" {
 		t.Errorf("redacted %q: the secret must go, the param stay", got)
 	}
 	if r := SecretRedactor([]*recorder.Trail{tr}, Options{Lookup: EnvLookup(func(string) string { return "" }),
 		Params: map[string]string{"code": "1"}}); r != nil {
 		t.Errorf("a redactor with no secret value to hide")
+	}
+}
+
+// shortSecretPage has texts that contain the letter x, the value of the
+// trail's short secret, which must still match as the page shows them.
+const shortSecretPage = `<!doctype html><html lang="en"><title>Boxes</title>
+<p><label>Code <input id="code"></label></p>
+<p><label><input type="checkbox"> Checkbox one</label></p>
+<p><label><input type="checkbox"> Checkbox two</label></p>
+<p id="done"></p>
+<script>
+for (const c of document.querySelectorAll('input[type=checkbox]'))
+  c.addEventListener('change', () => { document.getElementById('done').textContent = 'Next box ticked'; });
+</script>`
+
+// TestReplayShortSecretMatchesThePage: a secret of one character ("x")
+// does not hide the page texts that contain it from matching; the trail
+// passes, and its result says the value is too short to redact inside text.
+func TestReplayShortSecretMatchesThePage(t *testing.T) {
+	t.Parallel()
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		fmt.Fprint(w, shortSecretPage)
+	}))
+	t.Cleanup(srv.Close)
+	tr := inlineTrail(t, `version: 1
+trail: Boxes
+app: fixture
+start: /
+steps:
+  - intent: Type the code and tick the second box
+    actions:
+      - type: {selector: {role: textbox, name: Code}, text: '${secret:code}'}
+      - check: {selector: {role: checkbox, name: Checkbox two}}
+      - assertVisible: {selector: {id: done, text: Next box ticked}}
+`)
+	lookup := func(ref recorder.Ref) (string, error) { return "x", nil }
+	res := replayOn(t, tr, srv.URL, Options{Lookup: lookup, ActionTimeout: 5 * time.Second})
+	if res.Status != StatusPassed {
+		t.Fatalf("a one-character secret failed a healthy trail: %s", explain(res))
+	}
+	if len(res.Notes) != 1 || !strings.Contains(res.Notes[0], "${secret:code}") || !strings.Contains(res.Notes[0], "shorter than 4") {
+		t.Errorf("Notes = %q, want one saying secret:code is too short to redact inside text", res.Notes)
 	}
 }

@@ -83,6 +83,9 @@ type TrailResult struct {
 	Log []LogEntry
 	// Failure is the screen at failure; nil when the attempt passed.
 	Failure *FailureScreen
+	// Notes are what a reader of the attempt's outputs should know about
+	// them: a secret too short to be redacted inside other text.
+	Notes []string
 }
 
 // A StepResult is one step of an attempt.

@@ -210,6 +210,9 @@ func (p *tracePage) header() {
 			p.line("- Look first at: %s", codeSpan(loc, false))
 		}
 	}
+	for _, n := range final.Notes {
+		p.line("- Note: %s", p.text(n))
+	}
 	p.line("")
 }
 
