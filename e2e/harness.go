@@ -70,10 +70,7 @@ var (
 	// root holds everything the harness creates: the host binary and each
 	// browser's folders. Processes whose command line mentions it are the
 	// harness's own, which is how Main finds leaks.
-	root      string
-	buildOnce sync.Once
-	hostPath  string
-	buildErr  error
+	root string
 )
 
 // Main runs the tests of an e2e package. Call it from TestMain. It creates
@@ -118,26 +115,66 @@ func ExtensionID(t testing.TB) string {
 // `go build` into the harness's folder.
 func HostPath(t testing.TB) string {
 	t.Helper()
+	return builtHost(t, "")
+}
+
+// HostPathTagged returns a host binary built with the build tags tags (one
+// binary per set of tags, built once), such as the trailpin_noredact build
+// that proves the leak scanner finds what redaction hides.
+func HostPathTagged(t testing.TB, tags string) string {
+	t.Helper()
+	return builtHost(t, tags)
+}
+
+// A hostBuild is one host binary, built at most once.
+type hostBuild struct {
+	once sync.Once
+	path string
+	err  error
+}
+
+var (
+	buildsMu sync.Mutex
+	builds   = map[string]*hostBuild{}
+)
+
+func builtHost(t testing.TB, tags string) string {
+	t.Helper()
 	if root == "" {
 		t.Fatal("e2e: call e2e.Main from TestMain")
 	}
-	buildOnce.Do(func() {
-		hostPath = filepath.Join(root, "bin", "host")
+	buildsMu.Lock()
+	b := builds[tags]
+	if b == nil {
+		b = &hostBuild{}
+		builds[tags] = b
+	}
+	buildsMu.Unlock()
+	b.once.Do(func() {
+		name := "host"
+		if tags != "" {
+			name += "-" + strings.ReplaceAll(tags, ",", "-")
+		}
+		b.path = filepath.Join(root, "bin", name)
 		if runtime.GOOS == "windows" {
-			hostPath += ".exe"
+			b.path += ".exe"
 		}
 		ctx, cancel := context.WithTimeout(context.Background(), StartTimeout)
 		defer cancel()
-		cmd := exec.CommandContext(ctx, "go", "build", "-o", hostPath, "./host")
+		args := []string{"build", "-o", b.path}
+		if tags != "" {
+			args = append(args, "-tags", tags)
+		}
+		cmd := exec.CommandContext(ctx, "go", append(args, "./host")...)
 		cmd.Dir = RepoRoot()
 		if out, err := cmd.CombinedOutput(); err != nil {
-			buildErr = fmt.Errorf("building the host: %v\n%s", err, out)
+			b.err = fmt.Errorf("building the host (tags %q): %v\n%s", tags, err, out)
 		}
 	})
-	if buildErr != nil {
-		t.Fatal(buildErr)
+	if b.err != nil {
+		t.Fatal(b.err)
 	}
-	return hostPath
+	return b.path
 }
 
 // A HostRun is the outcome of running the host as a command.
@@ -153,9 +190,15 @@ type HostRun struct {
 // be run; a non-zero exit is reported in ExitCode.
 func RunHost(t testing.TB, env []string, stdin []byte, args ...string) HostRun {
 	t.Helper()
+	return RunHostBinary(t, HostPath(t), env, stdin, args...)
+}
+
+// RunHostBinary is RunHost with the host binary at path (HostPathTagged).
+func RunHostBinary(t testing.TB, path string, env []string, stdin []byte, args ...string) HostRun {
+	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), WaitTimeout)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, HostPath(t), args...)
+	cmd := exec.CommandContext(ctx, path, args...)
 	home := t.TempDir()
 	cmd.Env = append([]string{
 		"PATH=" + os.Getenv("PATH"),
