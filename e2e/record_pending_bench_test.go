@@ -1,10 +1,13 @@
 package e2e
 
 import (
+	"encoding/json"
 	"fmt"
 	"testing"
 
 	"github.com/chromedp/chromedp"
+
+	"github.com/trailpin/trailpin/extension"
 )
 
 // BenchmarkKeepPendingScreen measures what keeping an unacknowledged
@@ -31,14 +34,14 @@ func BenchmarkKeepPendingScreen(b *testing.B) {
 			wireBytes := WaitFor[int](b, ext, fmt.Sprintf(`(async () => {
 				const [tab] = await chrome.tabs.query({url: %q});
 				if (!tab || tab.status !== 'complete') return 0;
-				await chrome.scripting.executeScript({target: {tabId: tab.id}, files: ['pagemodel.js']});
+				await chrome.scripting.executeScript({target: {tabId: tab.id}, files: %s});
 				const [{result}] = await chrome.scripting.executeScript({target: {tabId: tab.id}, func: () => globalThis.__trailpinPageModel.captureWire()});
 				globalThis.benchWire = result;
 				globalThis.benchGzip = (await import(chrome.runtime.getURL('recording.js'))).gzipBase64;
 				globalThis.benchTimes = [];
 				globalThis.benchGzipTimes = [];
 				return result.length;
-			})()`, url))
+			})()`, url, pageModelFilesJSON(b)))
 			for b.Loop() {
 				_, err := chromedp.Run(ext, chromedp.Evaluate[chromedp.Void](`(async () => {
 					const entry = {seq: 1, interaction: {seq: 1, kind: 'click', time: Date.now(), tab: 1, url: 'http://127.0.0.1/', screen: 's-1', ref: 'e12'}, screen: benchWire};
@@ -72,4 +75,14 @@ func BenchmarkKeepPendingScreen(b *testing.B) {
 			b.ReportMetric(float64((got.Quota-256*1024)/got.GzipBytes), "fit-gzip")
 		})
 	}
+}
+
+// pageModelFilesJSON is the page model's file list as a JavaScript array,
+// for an injection by chrome.scripting as the extension makes it.
+func pageModelFilesJSON(b *testing.B) string {
+	list, err := json.Marshal(extension.PageModelFiles())
+	if err != nil {
+		b.Fatal(err)
+	}
+	return string(list)
 }

@@ -1,6 +1,7 @@
 // Package extension holds the Trailpin browser extension (loaded unpacked from
-// this folder) and embeds its files for Go: the page-model script that replay
-// injects into pages, and the manifest whose key fixes the extension's ID.
+// this folder) and embeds its files for Go: the page model that replay
+// injects into pages, the scripts replay runs beside it, and the manifest
+// whose key fixes the extension's ID.
 package extension
 
 import (
@@ -9,19 +10,62 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
+	"regexp"
+	"strings"
+	"sync"
 )
 
-//go:embed manifest.json pagemodel.js
+//go:embed manifest.json pagemodel-files.js pagemodel/*.js
 var files embed.FS
 
-// PageModel returns the page-model script: the same file the extension loads
-// as a content script.
-func PageModel() string {
-	b, err := files.ReadFile("pagemodel.js")
+// pageModelList is how pagemodel-files.js lists the files: the array of
+// PAGE_MODEL_FILES, one quoted path each.
+var (
+	pageModelList = regexp.MustCompile(`(?s)PAGE_MODEL_FILES = Object\.freeze\(\[(.*?)\]\)`)
+	quotedPath    = regexp.MustCompile(`'([^']+)'`)
+)
+
+// pageModel reads the page model's files once, in their order.
+var pageModel = sync.OnceValues(func() ([]string, string) {
+	list, err := files.ReadFile("pagemodel-files.js")
 	if err != nil {
 		panic(err) // embedded at build time; cannot be missing
 	}
-	return string(b)
+	m := pageModelList.FindSubmatch(list)
+	if m == nil {
+		panic("extension: pagemodel-files.js has no PAGE_MODEL_FILES list")
+	}
+	var names []string
+	var src strings.Builder
+	for _, q := range quotedPath.FindAllSubmatch(m[1], -1) {
+		name := string(q[1])
+		b, err := files.ReadFile(name)
+		if err != nil {
+			panic(fmt.Sprintf("extension: pagemodel-files.js names %s: %v", name, err))
+		}
+		names = append(names, name)
+		src.Write(b)
+		// Each file is a classic script of its own in the extension; one
+		// after another here, a line break keeps a last-line comment from
+		// running into the next file.
+		src.WriteString("\n")
+	}
+	return names, src.String()
+})
+
+// PageModelFiles returns the paths of the page model's files (relative to
+// the extension's folder) in the order they must be injected into one world:
+// the order pagemodel-files.js gives, which the extension uses too.
+func PageModelFiles() []string {
+	names, _ := pageModel()
+	return append([]string(nil), names...)
+}
+
+// PageModel returns the page model as one script: its files in order, as the
+// extension injects them as content scripts.
+func PageModel() string {
+	_, src := pageModel()
+	return src
 }
 
 // Manifest returns the extension's manifest.json.

@@ -5,7 +5,7 @@ import (
 	"io/fs"
 )
 
-//go:embed manifest.json *.js *.html *.css replay/*.js
+//go:embed manifest.json *.js *.html *.css pagemodel/*.js replay/*.js
 var all embed.FS
 
 // Files returns the whole extension as it loads unpacked: manifest, service

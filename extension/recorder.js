@@ -2,9 +2,9 @@
 /**
  * The recorder: the content script that watches a recorded tab.
  *
- * The background injects it with chrome.scripting (after pagemodel.js) into
- * every frame of a recorded tab, and again after every navigation; nothing of
- * it runs in tabs that are not recorded. It listens in the capture phase,
+ * The background injects it with chrome.scripting (after the page model's
+ * files, pagemodel-files.js) into every frame of a recorded tab, and again
+ * after every navigation; nothing of it runs in tabs that are not recorded. It listens in the capture phase,
  * ignores events that scripts made, and reports each interaction to the
  * background with the screen captured before it. The background numbers
  * interactions and sends them to the host.

@@ -8,6 +8,7 @@
 // next one sends it again.
 // It decides nothing about steps or selectors: the host does.
 
+import { PAGE_MODEL_FILES } from './pagemodel-files.js';
 import { ErrorCode } from './protocol.js';
 
 /** @typedef {import('./protocol.js').Message} Message */
@@ -15,7 +16,7 @@ import { ErrorCode } from './protocol.js';
 /** @typedef {import('./protocol.js').RecordOp} RecordOp */
 
 /** Scripts of a recorded frame, in the extension's world, in order. */
-const ISOLATED_FILES = ['pagemodel.js', 'recorder.js'];
+const ISOLATED_FILES = [...PAGE_MODEL_FILES, 'recorder.js'];
 /** The dialog hook, in the page's own world. */
 const MAIN_FILES = ['dialogs.js'];
 /** The recording bar, in the top frame only. */

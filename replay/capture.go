@@ -35,7 +35,7 @@ type Sensitive struct {
 }
 
 // pageModelOptions is the options object of the page model's capture()
-// (extension/pagemodel.js, docs/screen-schema.md).
+// (extension/pagemodel/capture.js, docs/screen-schema.md).
 type pageModelOptions struct {
 	TestIDAttributes []string          `json:"testIdAttributes,omitempty"`
 	Sensitive        *sensitiveOptions `json:"sensitive,omitempty"`

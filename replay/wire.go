@@ -14,7 +14,7 @@ import (
 
 // The wire form is how the page model hands a screen to replay: the screen's
 // own fields, with the node tree packed into arrays (captureWire in
-// extension/pagemodel.js; docs/screen-schema.md). It is half the size of the
+// extension/pagemodel/wire.js; docs/screen-schema.md). It is half the size of the
 // plain JSON, and the transfer out of the browser and the decoding here are
 // most of a capture's cost on a large page.
 

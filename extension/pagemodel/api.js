@@ -1,0 +1,235 @@
+// Page model: the API. Where to act on a ref (point, scroll, hit test), one
+// node as a capture would report it, and the one global the page model
+// installs, `__trailpinPageModel`.
+'use strict';
+
+(() => {
+  'use strict';
+
+  const internals = /** @type {Record<symbol, PageModelInternals | undefined>} */ (/** @type {unknown} */ (globalThis))
+    [Symbol.for('trailpin.pagemodel.internals')];
+  if (!internals)
+    return; // this version of the page model or a newer one is installed (core.js)
+  const pm = internals;
+  const { API_NAME, DEFAULT_TEST_ID_ATTRIBUTES, SCREEN_SCHEMA, SCRIPT_VERSION, accessibleDescription,
+    accessibleName, bindFrame, capture, captureWire, checkStringList, closestAcrossShadow, coveredAt,
+    documentToken, elementForRef, flatParent, frameElement, frameRegistryOf, hiddenForAria, inertByModal,
+    insideModal, isSelectDropDown, markedSecret, modalOf, notRendered, owningSelect, reaches, refForElement,
+    refStateOf, roleOf, round, skipsChild, styleOf, tagOf, visitElement, withCaches } = pm;
+
+  /**
+   * Where the content box of an iframe starts in its document's viewport:
+   * boxes captured inside the frame move by this much.
+   * @param {Element} iframe
+   */
+  function contentOrigin(iframe) {
+    const r = iframe.getBoundingClientRect();
+    const view = iframe.ownerDocument.defaultView;
+    const st = view ? view.getComputedStyle(iframe) : null;
+    return {
+      x: r.left + iframe.clientLeft + (st ? parseFloat(st.paddingLeft) || 0 : 0),
+      y: r.top + iframe.clientTop + (st ? parseFloat(st.paddingTop) || 0 : 0),
+    };
+  }
+
+  /** Offset of el's document viewport within the top viewport. @param {Element} el */
+  function frameOffset(el) {
+    let x = 0, y = 0;
+    /** @type {Window | null} */
+    let view = el.ownerDocument.defaultView;
+    while (view && view !== window) {
+      const frame = view.frameElement;
+      if (!frame)
+        break;
+      const origin = contentOrigin(frame);
+      x += origin.x;
+      y += origin.y;
+      view = frame.ownerDocument.defaultView;
+    }
+    return { x, y };
+  }
+
+  /**
+   * Where to click el: the centre of its box in top-viewport CSS pixels, and
+   * what a click there would hit.
+   * @param {string} ref
+   */
+  function point(ref) {
+    const found = elementForRef(ref);
+    if (!('element' in found))
+      return found;
+    const el = found.element;
+    return withCaches({}, () => {
+      const rect = el.getBoundingClientRect();
+      const off = frameOffset(el);
+      const cx = rect.left + rect.width / 2;
+      const cy = rect.top + rect.height / 2;
+      const view = el.ownerDocument.defaultView;
+      const inViewport = !!view && cx >= 0 && cy >= 0 && cx < view.innerWidth && cy < view.innerHeight;
+      const root = /** @type {Document | ShadowRoot} */ (el.getRootNode());
+      const hit = inViewport ? (typeof root.elementFromPoint === 'function' ? root.elementFromPoint(cx, cy) : el.ownerDocument.elementFromPoint(cx, cy)) : null;
+      /** @type {{x: number, y: number, box: Box, inViewport: boolean, covered?: boolean, hit?: string}} */
+      const out = {
+        x: round(cx + off.x), y: round(cy + off.y),
+        box: { x: round(rect.left + off.x), y: round(rect.top + off.y), width: round(rect.width), height: round(rect.height) },
+        inViewport,
+      };
+      if (hit) {
+        out.covered = !reaches(hit, el);
+        out.hit = refForElement(hit);
+      }
+      return out;
+    });
+  }
+
+  /**
+   * Scrolls el into the middle of the viewport (no smooth scrolling) and
+   * says where to click it.
+   * @param {string} ref
+   */
+  function scrollIntoView(ref) {
+    const found = elementForRef(ref);
+    if (!('element' in found))
+      return found;
+    found.element.scrollIntoView({ block: 'center', inline: 'center', behavior: 'instant' });
+    return point(ref);
+  }
+
+  /**
+   * The ref of the element at a point of the top viewport, through shadow
+   * roots and same-origin frames; empty when nothing is there.
+   * @param {number} x @param {number} y
+   */
+  function hitTest(x, y) {
+    if (typeof x !== 'number' || typeof y !== 'number')
+      throw new TypeError('page model: hitTest needs two numbers');
+    /** @type {Document | ShadowRoot} */
+    let root = document;
+    let lx = x, ly = y;
+    /** @type {Element | null} */
+    let hit = null;
+    for (let depth = 0; depth < 64; depth++) {
+      /** @type {Element | null} */
+      const found = root.elementFromPoint(lx, ly);
+      if (!found || found === hit)
+        break;
+      hit = found;
+      if (found.shadowRoot) {
+        root = found.shadowRoot;
+        continue;
+      }
+      if (tagOf(found) === 'iframe' || tagOf(found) === 'frame') {
+        let inner = null;
+        try {
+          inner = /** @type {HTMLIFrameElement} */ (found).contentDocument;
+        } catch {
+          inner = null;
+        }
+        if (inner) {
+          const origin = contentOrigin(found);
+          lx -= origin.x;
+          ly -= origin.y;
+          root = inner;
+          continue;
+        }
+      }
+      break;
+    }
+    return { ref: hit ? refForElement(hit) : '' };
+  }
+
+  /**
+   * One node as a capture would report it, without its children; for a
+   * recorder that needs the node it is about to act on, and for tests.
+   * includeHidden:false names a hidden node the strict accname way (empty).
+   * @param {string | Element} target @param {{includeHidden?: boolean} & CaptureOptions} [options]
+   */
+  function describe(target, options) {
+    const opts = options || {};
+    /** @type {Element} */
+    let el;
+    if (typeof target === 'string') {
+      const found = elementForRef(target);
+      if (!('element' in found))
+        return found;
+      el = found.element;
+    } else if (target && target.nodeType === 1) {
+      el = target;
+    } else {
+      throw new TypeError('page model: describe needs a ref or an element');
+    }
+    const ref = refForElement(el);
+    const sensitive = opts.sensitive || {};
+    return withCaches({ values: checkStringList(sensitive.values, 'sensitive.values'), elements: sensitive.elements }, () => {
+      if (opts.includeHidden === false) {
+        const role = roleOf(el) || 'generic';
+        const hidden = hiddenForAria(el);
+        const { name, fromTitle } = hidden ? { name: '', fromTitle: false } : accessibleName(el, false);
+        return { ref, role, name, description: hidden ? '' : accessibleDescription(el, false, fromTitle) };
+      }
+      const doc = el.ownerDocument;
+      const prefix = ref.slice(0, ref.lastIndexOf('e'));
+      const refs = refStateOf(doc);
+      const off = frameOffset(el);
+      /** @type {Walk} */
+      const walk = { doc, refs, prefix, rootPrefix: '', registry: frameRegistryOf(refStateOf(document)), ox: off.x, oy: off.y, modal: modalOf(doc) };
+      pm.run = {
+        testIdAttributes: opts.testIdAttributes || DEFAULT_TEST_ID_ATTRIBUTES, coverInteractive: true,
+        coverAlso: new Set(), toCover: [], walks: new Map([[doc, walk]]),
+      };
+      try {
+        const parent = flatParent(el);
+        const gone = parent ? notRendered(parent) || skipsChild(parent, el) : false;
+        const pst = parent ? styleOf(parent) : null;
+        /** @type {Inherited} */
+        const up = {
+          notRendered: parent ? notRendered(parent) : false,
+          clipped: false,
+          ariaHidden: !!parent && !!closestAcrossShadow(parent, '[aria-hidden=true]'),
+          inert: !!parent && (!!closestAcrossShadow(parent, '[inert]') || inertByModal(parent)),
+          insideModal: !!parent && insideModal(parent),
+          secret: !!parent && markedSecret(parent),
+          inSelect: !!owningSelect(el) && isSelectDropDown(/** @type {Element} */ (owningSelect(el))),
+          needLatent: gone || !pst || pst.visibility !== 'visible',
+        };
+        const v = visitElement(el, walk, up, parent ? skipsChild(parent, el) : false,
+          /** @type {Document | ShadowRoot} */ (el.getRootNode()));
+        if (!v)
+          return { error: 'not-rendered', message: `<${tagOf(el)}> is never part of a screen` };
+        for (const item of pm.run.toCover) {
+          if (item.el === el) {
+            const covered = coveredAt(item.el, item.x, item.y);
+            if (covered !== undefined)
+              item.node.covered = covered;
+          }
+        }
+        delete v.node.children;
+        return v.node;
+      } finally {
+        pm.run = null;
+      }
+    });
+  }
+
+  const api = Object.freeze({
+    version: SCRIPT_VERSION,
+    schema: SCREEN_SCHEMA,
+    capture,
+    captureWire,
+    elementForRef,
+    refForElement,
+    describe,
+    point,
+    scrollIntoView,
+    hitTest,
+    frameElement,
+    contentOrigin,
+    bindFrame,
+    documentToken,
+    lastIncremental: () => pm.lastIncremental && { ...pm.lastIncremental },
+  });
+  Object.defineProperty(globalThis, API_NAME, { value: api, configurable: true, enumerable: false, writable: false });
+
+  // The namespace was for installing; the API keeps what it needs.
+  delete (/** @type {Record<symbol, unknown>} */ (/** @type {unknown} */ (globalThis)))[Symbol.for('trailpin.pagemodel.internals')];
+})();

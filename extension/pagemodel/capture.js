@@ -1,0 +1,790 @@
+// Page model: capture. Walks the flat tree of a document, its same-origin frames
+// and open shadow roots, once, bottom-up, into a screen: each node's ref, role,
+// name, states, text as a person reads it, box, visibility and what covers it.
+'use strict';
+
+/**
+ * @typedef {object} CaptureRun state of one capture call
+ * @property {string[]} testIdAttributes
+ * @property {boolean} coverInteractive
+ * @property {Set<Element>} coverAlso
+ * @property {CoverItem[]} toCover
+ * @property {Map<Document, Walk>} walks
+ */
+
+/**
+ * @typedef {{el: Element, node: ScreenNode, x: number, y: number, doc: Document, via?: ScreenNode}} CoverItem
+ * via: the root of the reused subtree the node came with (incremental captures)
+ */
+
+/**
+ * What an element gathers from its children while it is walked.
+ * @typedef {object} Gathered
+ * @property {ScreenNode[]} children
+ * @property {string} raw text of the painted content
+ * @property {string} latent text of the content as if shown
+ * @property {boolean} shown a child is visible
+ * @property {boolean} sensitive a text child shows a sensitive value
+ */
+
+/**
+ * What capture.js gives the files after it, on the page model's namespace.
+ * @typedef {object} PageModelCapture
+ * @property {(options?: CaptureOptions) => CapturedScreen} capture
+ * @property {(v: unknown, what: string) => string[]} checkStringList
+ * @property {(el: Element, x: number, y: number) => boolean | undefined} coveredAt
+ * @property {(el: Element, selector: string) => boolean} matchesSafely
+ * @property {(hit: Element, target: Element) => boolean} reaches
+ * @property {(v: number) => number} round
+ * @property {(el: Element, walk: Walk, up: Inherited, skipped: boolean, root: Document | ShadowRoot) => Visit | null} visitElementFull
+ */
+
+(() => {
+  'use strict';
+
+  const internals = /** @type {Record<symbol, PageModelInternals | undefined>} */ (/** @type {unknown} */ (globalThis))
+    [Symbol.for('trailpin.pagemodel.internals')];
+  if (!internals)
+    return; // this version of the page model or a newer one is installed (core.js)
+  const pm = internals;
+  const { ARIA_EXCLUDED, ARIA_EXCLUDED_KNOWN, DEFAULT_TEST_ID_ATTRIBUTES, IGNORED_FOR_ARIA, INSIDE_MODAL,
+    INSIDE_MODAL_KNOWN, NOT_RENDERED, NOT_RENDERED_KNOWN, RANGE_ROLES, SCREEN_SCHEMA, accessibleDescription,
+    accessibleName, caches, collapseSpaces, containsAcross, flat, flatChildSource, frameNumberOfDoc,
+    frameNumberOfRemote, frameRegistryOf, hasValidTabIndex, hiddenForAria, isHTML, isOmitted, isSecret,
+    isSelectDropDown, labelledByElements, labelsOf, mayHavePseudoText, modalOf, nameFromLabels,
+    nativelyDisabled, parentOrHost, pseudoText, refName, refStateOf, resolveRef, roleOf, showsSensitive,
+    skippedChildren, styleOf, tagOf, textAlternative, withCaches } = pm;
+
+  /** Roles that take part in aria-checked, aria-pressed, … (ARIA 1.2 "supported states"). */
+  const CHECKED_ROLES = new Set(['checkbox', 'menuitemcheckbox', 'menuitemradio', 'radio', 'switch']);
+  const CHECKED_IF_SET_ROLES = new Set(['option', 'treeitem']);
+  const SELECTED_ROLES = new Set(['gridcell', 'option', 'row', 'tab', 'rowheader', 'columnheader', 'treeitem']);
+  const EXPANDED_ROLES = new Set(['application', 'button', 'checkbox', 'combobox', 'gridcell', 'link', 'listbox',
+    'menuitem', 'row', 'rowheader', 'tab', 'treeitem', 'columnheader', 'menuitemcheckbox', 'menuitemradio', 'switch']);
+  const LEVEL_ROLES = new Set(['heading', 'listitem', 'row', 'treeitem']);
+  const DISABLED_ROLES = new Set(['application', 'button', 'composite', 'gridcell', 'group', 'input', 'link',
+    'menuitem', 'scrollbar', 'separator', 'tab', 'checkbox', 'columnheader', 'combobox', 'grid', 'listbox', 'menu',
+    'menubar', 'menuitemcheckbox', 'menuitemradio', 'option', 'radio', 'radiogroup', 'row', 'rowheader', 'searchbox',
+    'select', 'slider', 'spinbutton', 'switch', 'tablist', 'textbox', 'toolbar', 'tree', 'treegrid', 'treeitem']);
+  const READONLY_ROLES = new Set(['checkbox', 'combobox', 'grid', 'gridcell', 'listbox', 'radiogroup', 'slider',
+    'spinbutton', 'textbox', 'columnheader', 'rowheader', 'searchbox', 'switch', 'treegrid']);
+  const REQUIRED_ROLES = new Set(['checkbox', 'combobox', 'gridcell', 'listbox', 'radiogroup', 'spinbutton',
+    'textbox', 'searchbox', 'tree', 'treegrid', 'columnheader', 'rowheader']);
+  /** Roles a person acts on: these nodes get a hit test at their centre. */
+  const INTERACTIVE_ROLES = new Set(['button', 'link', 'checkbox', 'radio', 'switch', 'textbox', 'searchbox',
+    'combobox', 'listbox', 'option', 'slider', 'spinbutton', 'menuitem', 'menuitemcheckbox', 'menuitemradio', 'tab',
+    'treeitem', 'gridcell', 'scrollbar']);
+  /** Input types whose current value a person sees as text in the field. */
+  const VALUE_INPUT_TYPES = new Set(['text', 'search', 'email', 'tel', 'url', 'number', 'date', 'time',
+    'datetime-local', 'month', 'week', 'color', 'range', 'password']);
+  /** Box numbers are rounded to hundredths of a CSS pixel: finer is noise. */
+  const BOX_PRECISION = 100;
+
+  // ---------------------------------------------------------------------------
+  // States
+
+  /** @param {string | null} v */
+  function ariaTristate(v) {
+    if (v === 'true')
+      return 'true';
+    if (v === 'mixed')
+      return 'mixed';
+    return 'false';
+  }
+
+  /** Whether aria-disabled="true" applies to el through its ancestors. @param {Element} el @returns {boolean} */
+  function ariaDisabledChain(el) {
+    const known = caches().ariaDisabled;
+    let r = known.get(el);
+    if (r === undefined) {
+      const v = el.hasAttributes() ? (el.getAttribute('aria-disabled') || '').toLowerCase() : '';
+      if (v === 'true' || v === 'false') {
+        r = v === 'true';
+      } else {
+        const parent = parentOrHost(el);
+        r = !!parent && ariaDisabledChain(parent);
+      }
+      known.set(el, r);
+    }
+    return r;
+  }
+
+  /**
+   * Adds states that apply to el's role to node.
+   * @param {Element} el @param {string} role @param {ScreenNode} node @param {boolean} hasAttrs
+   */
+  function addStates(el, role, node, hasAttrs) {
+    const tag = isHTML(el) ? tagOf(el) : '';
+    const input = tag === 'input' ? /** @type {HTMLInputElement} */ (el) : null;
+    if (input && (input.type === 'checkbox' || input.type === 'radio')) {
+      node.checked = input.type === 'checkbox' && input.indeterminate ? 'mixed' : String(input.checked);
+    } else if (CHECKED_ROLES.has(role) || (CHECKED_IF_SET_ROLES.has(role) && el.hasAttribute('aria-checked'))) {
+      node.checked = ariaTristate(el.getAttribute('aria-checked'));
+    }
+    if (role === 'button' && el.hasAttribute('aria-pressed'))
+      node.pressed = ariaTristate(el.getAttribute('aria-pressed'));
+    if (tag === 'details') {
+      node.expanded = (/** @type {HTMLDetailsElement} */ (el)).open;
+    } else if (EXPANDED_ROLES.has(role) && el.hasAttribute('aria-expanded')) {
+      node.expanded = el.getAttribute('aria-expanded') === 'true';
+    }
+    if (tag === 'option') {
+      node.selected = (/** @type {HTMLOptionElement} */ (el)).selected;
+    } else if (SELECTED_ROLES.has(role) && el.hasAttribute('aria-selected')) {
+      node.selected = el.getAttribute('aria-selected') === 'true';
+    }
+    if (nativelyDisabled(el) || (DISABLED_ROLES.has(role) && ariaDisabledChain(el)))
+      node.disabled = true;
+    if (tag.length === 2 && tag[0] === 'h' && tag[1] >= '1' && tag[1] <= '6') {
+      node.level = tag.charCodeAt(1) - 48;
+    } else if (LEVEL_ROLES.has(role)) {
+      const level = Number(el.getAttribute('aria-level'));
+      if (Number.isInteger(level) && level >= 1)
+        node.level = level;
+      else if (role === 'heading')
+        node.level = 2; // ARIA's default level for role=heading
+    }
+    const native = tag === 'input' || tag === 'select' || tag === 'textarea';
+    if ((native && el.hasAttribute('required')) || (REQUIRED_ROLES.has(role) && el.getAttribute('aria-required') === 'true'))
+      node.required = true;
+    if ((native && tag !== 'select' && el.hasAttribute('readonly')) || (READONLY_ROLES.has(role) && el.getAttribute('aria-readonly') === 'true'))
+      node.readonly = true;
+    const invalid = hasAttrs ? (el.getAttribute('aria-invalid') || '').trim().toLowerCase() : '';
+    if ((invalid && invalid !== 'false') || (native && matchesSafely(el, ':user-invalid')))
+      node.invalid = true;
+  }
+
+  /** @param {Element} el @param {string} selector */
+  function matchesSafely(el, selector) {
+    try {
+      return el.matches(selector);
+    } catch {
+      return false;
+    }
+  }
+
+  /**
+   * The current value of a control, as a person sees it; undefined for
+   * elements without one.
+   * @param {Element} el @param {string} role
+   * @returns {string | undefined}
+   */
+  function controlValue(el, role) {
+    if (isHTML(el)) {
+      const tag = tagOf(el);
+      if (tag === 'input') {
+        const input = /** @type {HTMLInputElement} */ (el);
+        return VALUE_INPUT_TYPES.has(input.type) ? input.value : undefined;
+      }
+      if (tag === 'textarea')
+        return (/** @type {HTMLTextAreaElement} */ (el)).value;
+      if (tag === 'select')
+        return Array.from((/** @type {HTMLSelectElement} */ (el)).selectedOptions).map(o => collapseSpaces(o.label)).join(', ');
+      if (tag === 'progress' || tag === 'meter')
+        return el.hasAttribute('value') ? String((/** @type {HTMLProgressElement} */ (el)).value) : undefined;
+    }
+    if (RANGE_ROLES.has(role)) {
+      const v = el.getAttribute('aria-valuetext') ?? el.getAttribute('aria-valuenow');
+      return v === null ? undefined : v;
+    }
+    return undefined;
+  }
+
+  /** Text a button-like input shows. @param {HTMLInputElement} input */
+  function inputCaption(input) {
+    const type = input.type;
+    if (type === 'button' || type === 'submit' || type === 'reset')
+      return input.value || (type === 'submit' ? 'Submit' : type === 'reset' ? 'Reset' : '');
+    return '';
+  }
+
+  /** The text of the labels that label a control. @param {Element} el */
+  function labelText(el) {
+    const labels = labelsOf(el);
+    if (labels.length)
+      return flat(nameFromLabels(labels, { visited: new Set([el]), includeHidden: true }));
+    const by = labelledByElements(el);
+    if (by)
+      return flat(by.map(ref => textAlternative(ref, { visited: new Set([el]), includeHidden: true, labelledBy: { hidden: true } })).join(' '));
+    return flat(el.getAttribute('aria-label') || '');
+  }
+
+  /** Controls whose label a person uses to find them. @param {Element} el @param {string} role */
+  function isLabelable(el, role) {
+    return LABELABLE_ROLES.has(role) || (LABELABLE_TAGS.has(tagOf(el)) && isHTML(el));
+  }
+
+  const LABELABLE_TAGS = new Set(['input', 'select', 'textarea', 'meter', 'output', 'progress']);
+  const LABELABLE_ROLES = new Set(['textbox', 'searchbox', 'combobox', 'checkbox', 'radio', 'switch', 'slider', 'spinbutton', 'listbox']);
+
+  /** @param {Element} el @param {string} role */
+  function isInteractive(el, role) {
+    if (INTERACTIVE_ROLES.has(role))
+      return true;
+    if (isHTML(el) && tagOf(el) === 'summary')
+      return true;
+    return el.hasAttributes() && hasValidTabIndex(el) && Number(el.getAttribute('tabindex')) >= 0;
+  }
+
+  // ---------------------------------------------------------------------------
+  // Text: bottom-up, as a person reads it
+
+  /** Separator a box puts around its text, by its display type. @param {string} display @param {string} tag */
+  function separatorFor(display, tag) {
+    if (tag === 'br')
+      return '\n';
+    if (display === 'inline' || display === 'contents' || display === 'none' || display === 'ruby' || display === 'ruby-text')
+      return '';
+    if (display.startsWith('inline') || display === 'table-cell')
+      return ' ';
+    return '\n';
+  }
+
+  /** Characters a text run drops or changes: soft hyphen, zero-width space, no-break space, icon glyphs. */
+  const UNUSUAL_CHARACTERS = /[\u00ad\u200b\u00a0\ue000-\uf8ff]/;
+
+  /**
+   * Text of one text node as it renders: whitespace collapsed (line feeds
+   * kept where CSS preserves them), soft hyphens and zero-width spaces
+   * dropped, no-break spaces read as spaces.
+   * @param {string} data @param {boolean} keepBreaks
+   */
+  function renderedRun(data, keepBreaks) {
+    let s = data;
+    if (UNUSUAL_CHARACTERS.test(s))
+      s = s.replace(/[\u00ad\u200b]/g, '').replace(/\u00a0/g, ' ').replace(/[\ue000-\uf8ff]/g, '');
+    if (keepBreaks)
+      return s.replace(/\r\n?/g, '\n').replace(/[ \t\f]+/g, ' ');
+    return s.replace(/[ \t\n\f\r]+/g, ' ');
+  }
+
+  /**
+   * DESIGN §3 normalisation: collapse spaces and tabs, trim each line, drop
+   * empty lines, keep line breaks.
+   * @param {string} raw
+   */
+  function normalizeText(raw) {
+    if (!NEEDS_NORMALIZING.test(raw))
+      return raw;
+    return raw.replace(/[ \t]+/g, ' ').replace(/ ?\n[ \n]*/g, '\n').replace(/^[ \n]+|[ \n]+$/g, '');
+  }
+
+  /** Text that is not yet normalised: edge space, double space, tab or line break. */
+  const NEEDS_NORMALIZING = /^[ \n]|[ \n]$|[\t\n]| {2}/;
+
+  /** @param {Element} el */
+  function keepsLineBreaks(el) {
+    const st = styleOf(el);
+    if (!st)
+      return false;
+    const collapse = st.getPropertyValue('white-space-collapse');
+    if (collapse)
+      return collapse !== 'collapse';
+    return /^(pre|pre-wrap|pre-line|break-spaces)$/.test(st.whiteSpace);
+  }
+
+  // ---------------------------------------------------------------------------
+  // Capture
+
+  /** @param {number} v */
+  function round(v) {
+    return Math.round(v * BOX_PRECISION) / BOX_PRECISION;
+  }
+
+
+  /**
+   * Adds one run of text (consecutive text nodes) to what el gathers.
+   * @param {Gathered} acc @param {string} data @param {boolean} keepBreaks
+   * @param {boolean} visible @param {boolean} needLatent
+   */
+  function addTextRun(acc, data, keepBreaks, visible, needLatent) {
+    if (showsSensitive(data)) {
+      acc.sensitive = true;
+      /** @type {ScreenNode} */
+      const secretRun = { tag: '#text', secret: true };
+      if (visible)
+        secretRun.visible = true;
+      acc.children.push(secretRun);
+      return;
+    }
+    const runRaw = renderedRun(data, keepBreaks);
+    if (visible)
+      acc.raw += runRaw;
+    if (needLatent)
+      acc.latent += runRaw;
+    const text = normalizeText(runRaw);
+    if (!text)
+      return;
+    /** @type {ScreenNode} */
+    const textNode = { text, tag: '#text' };
+    if (visible) {
+      textNode.visible = true;
+      acc.shown = true;
+    }
+    acc.children.push(textNode);
+  }
+
+  /**
+   * Walks el and its flat-tree subtree.
+   * @param {Element} el @param {Walk} walk @param {Inherited} up @param {boolean} skipped the parent does not render this child
+   * @param {Document | ShadowRoot} root the tree el belongs to
+   * @returns {Visit | null}
+   */
+  function visitElementFull(el, walk, up, skipped, root) {
+    const tag = tagOf(el);
+    const html = isHTML(el);
+    if (isOmitted(el, tag, html))
+      return null;
+    const r = /** @type {CaptureRun} */ (pm.run);
+    const c = caches();
+    const hasAttrs = el.hasAttributes();
+    /** @type {ScreenNode} */
+    const node = { ref: walk.prefix + refName(walk.refs, el) };
+    c.roots.set(el, root);
+
+    const st = styleOf(el);
+    const display = st ? st.display : 'inline';
+    const ownNone = display === 'none';
+    const gone = up.notRendered || skipped || ownNone;
+
+    const ariaHidden = up.ariaHidden || (hasAttrs && el.getAttribute('aria-hidden') === 'true');
+    const modal = walk.modal;
+    const inModal = up.insideModal || el === modal;
+    const inert = up.inert || (hasAttrs && el.hasAttribute('inert')) || (!!modal && !inModal && !containsAcross(el, modal));
+    c.flags.set(el, NOT_RENDERED_KNOWN | ARIA_EXCLUDED_KNOWN | INSIDE_MODAL_KNOWN |
+      (gone ? NOT_RENDERED : 0) | (ariaHidden || inert ? ARIA_EXCLUDED : 0) | (inModal ? INSIDE_MODAL : 0));
+
+    // Options of a drop-down select only show in its popup: never painted here.
+    const inSelect = up.inSelect;
+    const styleShown = !st || st.visibility === 'visible';
+    const paints = !gone && !up.clipped && !inSelect && styleShown;
+    let x = 0, y = 0, width = 0, height = 0;
+    const hasBox = !gone && display !== 'contents';
+    if (hasBox) {
+      const rect = el.getBoundingClientRect();
+      x = rect.left;
+      y = rect.top;
+      width = rect.width;
+      height = rect.height;
+    }
+    if (pm.incRun && hasBox)
+      pm.incRun.boxes.set(el, [x, y, width, height]);
+    const zeroSize = width <= 0 || height <= 0;
+    const clipped = up.clipped || (hasBox && zeroSize && !!st && (st.overflowX !== 'visible' || st.overflowY !== 'visible'));
+
+    const secretSubtree = up.secret || c.sensitiveElements.has(el);
+    if (secretSubtree)
+      c.markedSecret.set(el, true);
+    // A hidden ancestor reads its text from what its content would show.
+    const needLatent = up.needLatent || !paints;
+
+    /** @type {Gathered} */
+    const acc = { children: [], raw: '', latent: '', shown: false, sensitive: false };
+    const pseudo = !gone && mayHavePseudoText(el);
+    const beforeRaw = pseudo ? pseudoText(el, '::before') : undefined;
+    const before = beforeRaw ? renderedRun(beforeRaw, false) : '';
+    if (before) {
+      if (paints)
+        acc.raw += before;
+      acc.latent += before;
+    }
+
+    const src = flatChildSource(el, tag, html);
+    const list = Array.isArray(src) ? src : null;
+    // Children in a shadow root are in that tree; assigned nodes in the host's.
+    const kidRoot = list ? null : src === el ? root : /** @type {ShadowRoot} */ (src);
+    /** @type {Node | null | undefined} */
+    let kid = list ? list[0] : src ? /** @type {Node} */ (src).firstChild : null;
+    if (kid) {
+      /** @type {Inherited} */
+      const down = {
+        notRendered: gone, clipped, ariaHidden, inert, insideModal: inModal,
+        secret: secretSubtree, inSelect: inSelect || (tag === 'select' && isSelectDropDown(el)), needLatent,
+      };
+      const skip = gone ? null : skippedChildren(el, tag);
+      const textSkipped = !!skip && skip.all;
+      const textVisible = paints && !textSkipped;
+      /** @type {boolean | null} */
+      let keepBreaks = null;
+      let buffer = '';
+      for (let i = 0; kid; kid = list ? list[++i] : kid.nextSibling) {
+        const type = kid.nodeType;
+        if (type === 3) {
+          buffer += kid.nodeValue;
+        } else if (type === 1) {
+          const kidSkipped = textSkipped && kid !== /** @type {{except: Element | null}} */ (skip).except;
+          if (buffer) {
+            if (!secretSubtree) {
+              if (keepBreaks === null)
+                keepBreaks = keepsLineBreaks(el);
+              addTextRun(acc, buffer, keepBreaks, textVisible, needLatent);
+            }
+            buffer = '';
+          }
+          const v = pm.visitElement(/** @type {Element} */ (kid), walk, down, kidSkipped,
+            kidRoot || /** @type {Document | ShadowRoot} */ (kid.getRootNode()));
+          if (v) {
+            acc.children.push(v.node);
+            acc.raw += v.raw;
+            if (needLatent && !v.ownNone)
+              acc.latent += v.latent;
+            if (v.shown)
+              acc.shown = true;
+          }
+        }
+      }
+      if (buffer && !secretSubtree) {
+        if (keepBreaks === null)
+          keepBreaks = keepsLineBreaks(el);
+        addTextRun(acc, buffer, keepBreaks, textVisible, needLatent);
+      }
+    }
+
+    const afterRaw = pseudo ? pseudoText(el, '::after') : undefined;
+    const after = afterRaw ? renderedRun(afterRaw, false) : '';
+    if (after) {
+      if (paints)
+        acc.raw += after;
+      acc.latent += after;
+    }
+
+    if (html && tag === 'input') {
+      const caption = inputCaption(/** @type {HTMLInputElement} */ (el));
+      if (caption) {
+        if (paints)
+          acc.raw += caption;
+        acc.latent += caption;
+      }
+    } else if (html && tag === 'select' && isSelectDropDown(el)) {
+      const chosen = Array.from((/** @type {HTMLSelectElement} */ (el)).selectedOptions).map(o => o.label).join(', ');
+      acc.raw = paints ? chosen : '';
+      acc.latent = chosen;
+    }
+
+    if (acc.sensitive)
+      c.secret.set(el, true);
+    const secret = isSecret(el);
+    const visible = paints && (display === 'contents' ? acc.shown : !zeroSize);
+
+    // Identity and role.
+    const roleValue = roleOf(el);
+    const role = roleValue || 'generic';
+    node.role = role;
+    const strictHidden = (html && IGNORED_FOR_ARIA.has(tag)) || gone || ariaHidden || inert ||
+      (!styleShown && tag !== 'slot') || (inSelect && hiddenForAria(el));
+    if (roleValue !== null || hasAttrs) {
+      const { name, fromTitle } = accessibleName(el, strictHidden);
+      if (name)
+        node.name = name;
+      if (hasAttrs) {
+        const description = accessibleDescription(el, strictHidden, fromTitle);
+        if (description)
+          node.description = description;
+      }
+    }
+
+    if (!secret) {
+      const text = normalizeText(paints ? acc.raw : acc.latent);
+      if (text)
+        node.text = text;
+    }
+    node.tag = html ? tag : tag.toLowerCase();
+    if (hasAttrs) {
+      const id = el.getAttribute('id');
+      if (id)
+        node.id = id;
+      for (const attr of r.testIdAttributes) {
+        const v = el.getAttribute(attr);
+        if (v !== null) {
+          node.testId = v;
+          break;
+        }
+      }
+      const placeholder = el.getAttribute('placeholder') ?? el.getAttribute('aria-placeholder');
+      if (placeholder)
+        node.placeholder = placeholder;
+      const title = el.getAttribute('title');
+      if (title)
+        node.title = title;
+    }
+    if (isLabelable(el, role)) {
+      const label = labelText(el);
+      if (label)
+        node.label = label;
+    }
+    if (role === 'link') {
+      const href = /** @type {HTMLAnchorElement} */ (el).href;
+      const url = typeof href === 'string' ? href : (href && typeof href === 'object' ? String((/** @type {{baseVal?: string}} */ (href)).baseVal || '') : '');
+      if (url)
+        node.url = url;
+    }
+    if (!secret) {
+      const value = controlValue(el, role);
+      if (value)
+        node.value = value;
+    }
+    if (roleValue !== null || hasAttrs)
+      addStates(el, role, node, hasAttrs);
+
+    if (hasBox)
+      node.box = { x: round(x + walk.ox), y: round(y + walk.oy), width: round(width), height: round(height) };
+    if (visible)
+      node.visible = true;
+    if (ariaHidden || inert)
+      node.ariaHidden = true;
+    if (inert)
+      node.inert = true;
+    if (secret)
+      node.secret = true;
+
+    if (html && (tag === 'iframe' || tag === 'frame') && !gone) {
+      /** @type {Inherited} */
+      const frameUp = {
+        notRendered: false, clipped: false, ariaHidden, inert, insideModal: inModal,
+        secret: secretSubtree, inSelect: false, needLatent,
+      };
+      visitFrame(/** @type {HTMLIFrameElement} */ (el), walk, frameUp, node, x, y, acc.children);
+    }
+
+    if (acc.children.length)
+      node.children = acc.children;
+
+    if (visible && (r.coverAlso.has(el) || (r.coverInteractive && isInteractive(el, role))))
+      r.toCover.push({ el, node, x: x + width / 2, y: y + height / 2, doc: walk.doc });
+
+    scrubSensitive(node);
+
+    const sep = separatorFor(display, tag);
+    const contributes = !secret && !node.secret;
+    const raw = contributes ? acc.raw : '';
+    return {
+      node,
+      raw: sep ? sep + raw + sep : raw,
+      latent: needLatent ? sep + (contributes ? acc.latent : '') + sep : '',
+      shown: visible || acc.shown,
+      ownNone,
+    };
+  }
+
+  /**
+   * Walks the document of a same-origin frame into the tree, or marks a
+   * cross-origin frame for its own page model to capture.
+   * @param {HTMLIFrameElement} el @param {Walk} walk @param {Inherited} frameUp @param {ScreenNode} node
+   * @param {number} x @param {number} y where the iframe's box starts in its document's viewport
+   * @param {ScreenNode[]} children
+   */
+  function visitFrame(el, walk, frameUp, node, x, y, children) {
+    const r = /** @type {CaptureRun} */ (pm.run);
+    /** @type {Document | null} */
+    let doc = null;
+    try {
+      doc = el.contentDocument;
+    } catch {
+      doc = null;
+    }
+    if (doc && doc.documentElement) {
+      const k = frameNumberOfDoc(walk.registry, doc);
+      const prefix = walk.rootPrefix + 'f' + k;
+      node.frame = prefix;
+      const st = styleOf(el);
+      // The frame's viewport starts at the iframe's content box.
+      const padLeft = st ? parseFloat(st.paddingLeft) || 0 : 0;
+      const padTop = st ? parseFloat(st.paddingTop) || 0 : 0;
+      /** @type {Walk} */
+      const inner = {
+        doc, refs: refStateOf(doc), prefix, rootPrefix: walk.rootPrefix, registry: walk.registry,
+        ox: walk.ox + x + el.clientLeft + padLeft,
+        oy: walk.oy + y + el.clientTop + padTop,
+        modal: modalOf(doc),
+      };
+      r.walks.set(doc, inner);
+      const v = pm.visitElement(doc.documentElement, inner, frameUp, false, doc);
+      inner.refs.numbered = true;
+      if (v)
+        children.push(v.node);
+    } else {
+      const k = frameNumberOfRemote(walk.registry, el);
+      node.frame = walk.rootPrefix + 'f' + k;
+      node.crossOrigin = true;
+    }
+  }
+
+  /**
+   * The last guard for secrets: any string of the node that shows a value
+   * marked sensitive is dropped, and the node becomes secret.
+   * @param {ScreenNode} node
+   */
+  function scrubSensitive(node) {
+    if (!caches().sensitiveValues.length)
+      return;
+    for (const key of /** @type {const} */ (['name', 'description', 'text', 'value', 'label', 'placeholder', 'title', 'url', 'id', 'testId'])) {
+      if (showsSensitive(node[key])) {
+        delete node[key];
+        node.secret = true;
+      }
+    }
+    if (node.secret) {
+      delete node.value;
+      delete node.text;
+    }
+  }
+
+  /**
+   * Whether a click at the centre of el would reach it.
+   * @param {Element} el @param {number} x @param {number} y @returns {boolean | undefined}
+   */
+  function coveredAt(el, x, y) {
+    const view = el.ownerDocument.defaultView;
+    if (!view || x < 0 || y < 0 || x >= view.innerWidth || y >= view.innerHeight)
+      return undefined;
+    const root = /** @type {Document | ShadowRoot} */ (el.getRootNode());
+    const hit = typeof root.elementFromPoint === 'function' ? root.elementFromPoint(x, y) : el.ownerDocument.elementFromPoint(x, y);
+    if (!hit)
+      return undefined;
+    return !reaches(hit, el);
+  }
+
+  /** Whether a click on hit reaches target. @param {Element} hit @param {Element} target */
+  function reaches(hit, target) {
+    if (containsAcross(target, hit))
+      return true;
+    const label = hit.closest('label');
+    return !!label && (/** @type {HTMLLabelElement} */ (label)).control === target;
+  }
+
+  /** The element that has focus, through shadow roots and same-origin frames. @param {Document} doc */
+  function deepActiveElement(doc) {
+    let active = doc.activeElement;
+    for (;;) {
+      if (!active)
+        return null;
+      if (active.shadowRoot && active.shadowRoot.activeElement) {
+        active = active.shadowRoot.activeElement;
+        continue;
+      }
+      if (tagOf(active) === 'iframe' || tagOf(active) === 'frame') {
+        let inner = null;
+        try {
+          inner = /** @type {HTMLIFrameElement} */ (active).contentDocument;
+        } catch {
+          inner = null;
+        }
+        if (inner && inner.activeElement) {
+          active = inner.activeElement;
+          continue;
+        }
+      }
+      return active;
+    }
+  }
+
+  /** @param {unknown} v @param {string} what */
+  function checkStringList(v, what) {
+    if (v === undefined)
+      return [];
+    if (!Array.isArray(v) || v.some(x => typeof x !== 'string'))
+      throw new TypeError(`page model: ${what} must be a list of strings`);
+    return /** @type {string[]} */ (v);
+  }
+
+  /**
+   * Captures the screen of this document (and the same-origin frames in it).
+   * @param {CaptureOptions} [options] @returns {CapturedScreen}
+   */
+  function capture(options) {
+    const opts = options || {};
+    if (typeof opts !== 'object')
+      throw new TypeError('page model: capture options must be an object');
+    const testIdAttributes = opts.testIdAttributes === undefined ? DEFAULT_TEST_ID_ATTRIBUTES : checkStringList(opts.testIdAttributes, 'testIdAttributes');
+    const sensitive = opts.sensitive || {};
+    const sensitiveValues = checkStringList(sensitive.values, 'sensitive.values');
+    const sensitiveRefs = checkStringList(sensitive.refs, 'sensitive.refs');
+    const coverRefs = checkStringList(opts.coverRefs, 'coverRefs');
+    const coverage = opts.coverage === undefined ? 'interactive' : opts.coverage;
+    if (coverage !== 'interactive' && coverage !== 'none')
+      throw new TypeError('page model: coverage must be "interactive" or "none"');
+    const prefix = opts.refPrefix === undefined ? '' : opts.refPrefix;
+    if (typeof prefix !== 'string' || !/^(f\d+)*$/.test(prefix))
+      throw new TypeError('page model: refPrefix must look like "f3" (or "f3f1"), or be empty');
+
+    const doc = document;
+    const sensitiveElements = [...(sensitive.elements || [])];
+    for (const ref of sensitiveRefs) {
+      const found = resolveRef(doc, ref);
+      if ('element' in found)
+        sensitiveElements.push(found.element);
+    }
+
+    return withCaches({ values: sensitiveValues, elements: sensitiveElements }, () => {
+      const refs = refStateOf(doc);
+      /** @type {Walk} */
+      const walk = { doc, refs, prefix, rootPrefix: prefix, registry: frameRegistryOf(refs), ox: 0, oy: 0, modal: modalOf(doc) };
+      /** @type {Set<Element>} */
+      const coverAlso = new Set();
+      pm.run = { testIdAttributes, coverInteractive: coverage === 'interactive', coverAlso, toCover: [], walks: new Map([[doc, walk]]) };
+      try {
+        for (const ref of coverRefs) {
+          const found = resolveRef(doc, ref);
+          if ('element' in found)
+            coverAlso.add(found.element);
+        }
+        const rootEl = doc.documentElement;
+        /** @type {Inherited} */
+        const top = { notRendered: false, clipped: false, ariaHidden: false, inert: false, insideModal: false, secret: false, inSelect: false, needLatent: false };
+        const v = rootEl ? pm.visitElement(rootEl, walk, top, false, doc) : null;
+        refs.numbered = true;
+        for (const item of pm.run.toCover) {
+          const covered = coveredAt(item.el, item.x, item.y);
+          if (pm.incRun) {
+            // A reused node keeps last capture's answer until it is asked again.
+            if (item.node.covered !== covered) {
+              if (covered === undefined)
+                delete item.node.covered;
+              else
+                item.node.covered = covered;
+              pm.incRun.staleWire.add(item.via || item.node);
+            }
+          } else if (covered !== undefined) {
+            item.node.covered = covered;
+          }
+        }
+        const active = deepActiveElement(doc);
+        let focused = '';
+        if (active && active !== doc.body && active !== doc.documentElement) {
+          const w = pm.run.walks.get(active.ownerDocument);
+          const n = w ? w.refs.numberOf.get(active) : undefined;
+          if (w && n !== undefined)
+            focused = w.prefix + 'e' + n;
+        }
+        /** @type {CapturedScreen} */
+        const screen = {
+          schema: SCREEN_SCHEMA,
+          document: refs.token,
+          url: redact(doc.location ? doc.location.href : doc.URL),
+          title: redact(doc.title),
+          viewport: { width: (doc.defaultView || window).innerWidth, height: (doc.defaultView || window).innerHeight },
+          root: v ? v.node : { tag: 'html', role: 'document' },
+        };
+        if (focused)
+          screen.focused = focused;
+        return screen;
+      } finally {
+        pm.run = null;
+      }
+    });
+  }
+
+  /** Replaces sensitive values in a page-level string. @param {string} s */
+  function redact(s) {
+    let out = s || '';
+    for (const v of caches().sensitiveValues) {
+      if (out.includes(v))
+        out = out.split(v).join('[secret]');
+    }
+    return out;
+  }
+
+  /** @type {PageModelCapture} */
+  const provides = { capture, checkStringList, coveredAt, matchesSafely, reaches, round, visitElementFull };
+  Object.assign(pm, provides);
+})();
