@@ -13,6 +13,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/trailpin/trailpin/host/config"
 	"github.com/trailpin/trailpin/recorder"
 	"github.com/trailpin/trailpin/replay/secrets"
 	"github.com/trailpin/trailpin/storage"
@@ -76,9 +77,9 @@ to keep the edits (host import FILE), or pass --force to overwrite it.`,
 			if dir == "" {
 				if cfg.Project == nil {
 					wd, _ := e.getwd()
-					return fmt.Errorf("export: %w, or pass --dir DIR", noProjectError(wd))
+					return fmt.Errorf("export: %w, or pass --dir DIR", config.NoProjectError(wd))
 				}
-				dir = cfg.Project.trailsDir()
+				dir = cfg.Project.TrailsPath()
 			}
 			db, err := storage.Open(cmd.Context(), cfg.DBPath())
 			if err != nil {

@@ -147,18 +147,18 @@ func setupReplay(cmd *cobra.Command, e *env, o replayFlags, args []string) (*rep
 		if cfg.Project == nil {
 			return nil, replay.UsageError(errors.New("give trail files, folders or names to replay (host replay trails/), or run it in a project with a trailpin.yaml"))
 		}
-		args = []string{cfg.Project.trailsDir()} // the project's trails.dir
+		args = []string{cfg.Project.TrailsPath()} // the project's trails.dir
 	}
 	s := &replaySetup{apps: map[string]string{}}
 	s.opts = replay.Options{Params: params, Lookup: replay.EnvLookup(e.getenv)}
+	// With a project, --trace is a layer of its trace key; without one,
+	// the flag alone says.
 	traceFlag := o.trace
 	if p := cfg.Project; p != nil {
 		s.apps = p.Apps
 		s.opts.ActionTimeout, s.opts.TrailTimeout = p.Replay.ActionTimeout, p.Replay.TrailTimeout
 		s.opts.Lookup = secrets.NewResolver(p.Secrets, e.getenv).Lookup
-		if traceFlag == "" {
-			traceFlag = p.Trace
-		}
+		traceFlag = p.Trace
 	}
 	if s.trace, err = report.ParseTraceMode(traceFlag); err != nil {
 		return nil, replay.UsageError(err)

@@ -17,6 +17,7 @@ import (
 	"github.com/mattn/go-isatty"
 	"github.com/spf13/cobra"
 
+	"github.com/trailpin/trailpin/host/config"
 	"github.com/trailpin/trailpin/storage"
 )
 
@@ -39,7 +40,7 @@ func newTrailsCmd(e *env) *cobra.Command {
 // openDB opens the configured database. With existing set, a database
 // that does not exist yet is not created: db is nil and there is nothing
 // in it to read.
-func (e *env) openDB(cmd *cobra.Command, existing bool) (*storage.DB, *config, error) {
+func (e *env) openDB(cmd *cobra.Command, existing bool) (*storage.DB, *config.Config, error) {
 	cfg, err := e.config(cmd)
 	if err != nil {
 		return nil, nil, err

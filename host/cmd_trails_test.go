@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/trailpin/trailpin/host/config"
 	"github.com/trailpin/trailpin/recorder"
 	"github.com/trailpin/trailpin/storage"
 )
@@ -312,7 +313,7 @@ func TestConfirmRemoval(t *testing.T) {
 func TestTrailsRmAsks(t *testing.T) {
 	repo := cliRepo(t)
 	mustRun(t, nil, "import", copyTrailInput(t, repo, "checkout"))
-	cfg, err := loadConfig(&env{getenv: os.Getenv, getwd: os.Getwd, goos: "linux"}, "", nil)
+	cfg, err := config.Load(config.Options{Getenv: os.Getenv, Getwd: os.Getwd, GOOS: "linux"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -351,5 +352,15 @@ func TestCell(t *testing.T) {
 		if got := cell(tt.in, maxListTitle); got != tt.want {
 			t.Errorf("cell(%q) = %q, want %q", tt.in, got, tt.want)
 		}
+	}
+}
+
+func writeFile(t *testing.T, name, content string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(name), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(name, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
 	}
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/trailpin/trailpin/extension"
+	"github.com/trailpin/trailpin/host/config"
 	"github.com/trailpin/trailpin/installer"
 	"github.com/trailpin/trailpin/replay"
 	"github.com/trailpin/trailpin/storage"
@@ -61,7 +62,7 @@ func newDoctorCmd(e *env) *cobra.Command {
 }
 
 // doctor runs every check.
-func (e *env) doctor(ctx context.Context, cfg *config) []check {
+func (e *env) doctor(ctx context.Context, cfg *config.Config) []check {
 	self := e.selfCommand()
 	wantID, idCheck := e.checkExtensionID(cfg, self)
 	checks := []check{idCheck}
@@ -83,7 +84,7 @@ func (e *env) selfCommand() string {
 	return exe
 }
 
-func (e *env) checkExtensionID(cfg *config, self string) (string, check) {
+func (e *env) checkExtensionID(cfg *config.Config, self string) (string, check) {
 	c := check{name: "extension ID"}
 	id, err := extensionID("", cfg)
 	if err != nil {

@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/trailpin/trailpin/extension"
+	"github.com/trailpin/trailpin/host/config"
 	"github.com/trailpin/trailpin/installer"
 )
 
@@ -191,7 +192,7 @@ func (e *env) hostPath(flag string) (string, error) {
 
 // extensionID is --extension-id, else the configured ID, else the one fixed
 // by the key in extension/manifest.json.
-func extensionID(flag string, cfg *config) (string, error) {
+func extensionID(flag string, cfg *config.Config) (string, error) {
 	id := flag
 	if id == "" {
 		id = cfg.ExtensionID()

@@ -11,6 +11,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/trailpin/trailpin/host/config"
 	"github.com/trailpin/trailpin/recorder"
 	"github.com/trailpin/trailpin/replay/secrets"
 )
@@ -29,13 +30,7 @@ func newProjectCmd(e *env) *cobra.Command {
 
 // userFile is the user config's path, without reading any config: the
 // project commands must work even where a broken trailpin.yaml is found.
-func (e *env) userFile() (string, error) {
-	home, err := e.configHome()
-	if err != nil {
-		return "", err
-	}
-	return filepath.Join(home, userConfigName), nil
-}
+func (e *env) userFile() (string, error) { return config.UserFile(e.getenv, e.goos) }
 
 // dirArg is the folder an optional argument names, the working directory
 // by default.
@@ -56,7 +51,7 @@ func newProjectInitCmd(e *env) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			p, err := initProject(dir)
+			p, err := config.InitProject(dir)
 			if err != nil {
 				return err
 			}
@@ -78,32 +73,49 @@ func newProjectShowCmd(e *env) *cobra.Command {
 			}
 			if cfg.Project == nil {
 				wd, _ := e.getwd()
-				return noProjectError(wd)
+				return config.NoProjectError(wd)
 			}
 			return writeProject(e.stdout, cfg, e.getenv)
 		},
 	}
 }
 
-// writeProject prints the configuration in effect. Secret values are
-// never printed: only whether each has one, and from where.
-func writeProject(w io.Writer, cfg *config, getenv func(string) string) error {
+// writeProject prints the configuration in effect, each key with the
+// layer that set it (default, user or project file and line, variable,
+// flag). Secret values are never printed: only whether each has one, and
+// from where.
+func writeProject(w io.Writer, cfg *config.Config, getenv func(string) string) error {
 	p := cfg.Project
 	fmt.Fprintf(w, "project: %s\n", p.File)
-	fmt.Fprintf(w, "database: %s\n", cfg.DBPath())
-	fmt.Fprintf(w, "trails.dir: %s\n", p.trailsDir())
-	fmt.Fprintln(w, "apps:")
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "key\tvalue\tset by")
+	for _, s := range cfg.Settings() {
+		value, source := s.Value, s.Source.String()
+		switch s.Key {
+		case config.KeyDB:
+			value = cfg.DBPath()
+		case config.KeyTrailsDir:
+			value = p.TrailsPath()
+		case config.KeyCacheMode:
+			ci := getenv("CI") != ""
+			value = p.Cache.ModeFor(ci)
+			if s.Source.Layer == config.LayerDefault && ci {
+				source += " (CI is set)"
+			}
+		}
+		if value == "" {
+			value = "(none)"
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\n", s.Key, value, source)
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
 	if len(p.Apps) == 0 {
-		fmt.Fprintln(w, "  (none: the popup adds one when you record, or add apps.NAME.baseURL)")
+		fmt.Fprintln(w, "apps: none yet (the popup adds one when you record, or add apps.NAME.baseURL)")
 	}
-	for _, name := range p.appNames() {
-		fmt.Fprintf(w, "  %s: %s\n", name, p.Apps[name])
-	}
-	fmt.Fprintf(w, "replay: actionTimeout %s, replayTimeout %s, trailTimeout %s\n", p.Replay.ActionTimeout, p.Replay.ReplayTimeout, p.Replay.TrailTimeout)
-	fmt.Fprintf(w, "trace: %s\n", p.Trace)
-	fmt.Fprintf(w, "cache: %s, strict %v\n", p.Cache.modeFor(getenv("CI") != ""), p.Cache.Strict)
 	r := secrets.NewResolver(p.Secrets, getenv)
-	tw := tabwriter.NewWriter(w, 0, 4, 1, ' ', 0)
+	tw = tabwriter.NewWriter(w, 0, 4, 1, ' ', 0)
 	fmt.Fprintln(tw, "secrets:")
 	for _, name := range sortedKeys(p.Secrets.Secrets) {
 		writeSecretStatus(tw, r, recorder.Ref{Kind: recorder.RefSecret, Name: name}, name, secrets.SecretEnv(name))
@@ -145,7 +157,7 @@ func newProjectListCmd(e *env) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			list, current, err := listProjects(file)
+			list, current, err := config.ListProjects(file)
 			if err != nil {
 				return err
 			}
@@ -159,7 +171,7 @@ func newProjectListCmd(e *env) *cobra.Command {
 				if p.Name == current {
 					mark = "*"
 				}
-				fmt.Fprintf(tw, "%s %s\t%s\n", mark, cell(p.Name, maxProjectNameLen), p.Dir)
+				fmt.Fprintf(tw, "%s %s\t%s\n", mark, cell(p.Name, config.MaxProjectNameLen), p.Dir)
 			}
 			return tw.Flush()
 		},
@@ -182,13 +194,13 @@ func newProjectAddCmd(e *env) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			p, err := addProject(file, dir, name)
+			p, err := config.AddProject(file, dir, name)
 			if err != nil {
 				return err
 			}
 			fmt.Fprintf(e.stdout, "project %s: %s\n", p.Name, p.Dir)
 			if use {
-				if _, err := setCurrentProject(file, p.Name); err != nil {
+				if _, err := config.SetCurrentProject(file, p.Name); err != nil {
 					return err
 				}
 				fmt.Fprintf(e.stdout, "recordings now go into %s\n", p.Name)
@@ -212,11 +224,11 @@ func newProjectUseCmd(e *env) *cobra.Command {
 				return err
 			}
 			// A name first; else a folder, as given relative to here.
-			p, err := setCurrentProject(file, args[0])
-			if errors.Is(err, errUnknownProject) {
+			p, err := config.SetCurrentProject(file, args[0])
+			if errors.Is(err, config.ErrUnknownProject) {
 				if abs, aerr := filepath.Abs(args[0]); aerr == nil && abs != args[0] {
 					if st, serr := os.Stat(abs); serr == nil && st.IsDir() {
-						p, err = setCurrentProject(file, abs)
+						p, err = config.SetCurrentProject(file, abs)
 					}
 				}
 			}

@@ -5,8 +5,11 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/trailpin/trailpin/host/config"
 )
 
 func TestProjectCommands(t *testing.T) {
@@ -40,10 +43,10 @@ func TestProjectCommands(t *testing.T) {
 	if !strings.Contains(out, "  repo ") || !strings.Contains(out, "* Back office") {
 		t.Errorf("host project list printed\n%s\nwant Back office marked current", out)
 	}
-	if _, _, err := run(t, nil, "project", "use", "nope"); !errors.Is(err, errUnknownProject) {
+	if _, _, err := run(t, nil, "project", "use", "nope"); !errors.Is(err, config.ErrUnknownProject) {
 		t.Errorf("host project use (unknown) error = %v", err)
 	}
-	p, err := currentProject(userFile)
+	p, err := config.CurrentProject(userFile)
 	if err != nil || p.Dir != other {
 		t.Errorf("currentProject = %v, %v; want the admin project", p, err)
 	}
@@ -73,12 +76,22 @@ credentials:
 	t.Setenv("TRAILPIN_USER_ADMIN_PASSWORD", envPassword)
 	t.Setenv("CI", "true")
 	out := mustRun(t, nil, "project", "show")
+	file := filepath.Join(repo, "trailpin.yaml")
+	for key, want := range map[string][2]string{
+		"trails.dir":           {filepath.Join(repo, "e2e", "trails"), "project " + file + ":5"},
+		"apps.shop.baseURL":    {"http://localhost:3000", "project " + file + ":3"},
+		"replay.actionTimeout": {"20s", "project " + file + ":7"},
+		"replay.replayTimeout": {"15s", "default"},
+		"replay.trailTimeout":  {"5m0s", "default"},
+		"cache.mode":           {"read-only", "default (CI is set)"},
+		"cache.strict":         {"false", "default"},
+	} {
+		if got := showLine(t, out, key); got != want {
+			t.Errorf("host project show: %s = %q, want %q", key, got, want)
+		}
+	}
 	for _, want := range []string{
-		"project: " + filepath.Join(repo, "trailpin.yaml"),
-		"trails.dir: " + filepath.Join(repo, "e2e", "trails"),
-		"  shop: http://localhost:3000",
-		"replay: actionTimeout 20s, replayTimeout 15s, trailTimeout 5m0s",
-		"cache: read-only, strict false",
+		"project: " + file,
 		"publishable-key: <set> (trailpin.yaml)",
 		"stripe-key:      <set> (environment)",
 		"webhook:         <missing> (set TRAILPIN_SECRET_WEBHOOK)",
@@ -93,5 +106,59 @@ credentials:
 		if strings.Contains(out, v) {
 			t.Errorf("host project show printed a value (%d bytes)", len(v))
 		}
+	}
+}
+
+// showLine returns the value and the source `host project show` prints for
+// key.
+func showLine(t *testing.T, out, key string) [2]string {
+	t.Helper()
+	for _, line := range strings.Split(out, "\n") {
+		cols := regexp.MustCompile(`\s{2,}`).Split(strings.TrimSpace(line), -1)
+		if len(cols) == 3 && cols[0] == key {
+			return [2]string{cols[1], cols[2]}
+		}
+	}
+	t.Fatalf("host project show has no line for %s:\n%s", key, out)
+	return [2]string{}
+}
+
+// TestProjectShowSaysWhereEachKeyComesFrom sets keys in every layer and
+// checks that project show names the one that won, down to the line.
+func TestProjectShowSaysWhereEachKeyComesFrom(t *testing.T) {
+	repo := cliRepo(t)
+	userFile := filepath.Join(os.Getenv("XDG_CONFIG_HOME"), "trailpin", "config.yaml")
+	writeFile(t, userFile, "# mine\ndataDir: /data/trailpin\ndb: /user.db\nrecording:\n  pruneUnsavedAfter: 72h\n")
+	project := filepath.Join(repo, "trailpin.yaml")
+	writeFile(t, project, "apps:\n  Shop:\n    baseURL: http://localhost:3000\n  admin:\n    baseURL: http://localhost:3001\ndb: state/project.db\nreplay:\n  actionTimeout: 20s\n  trailTimeout: 1m\ntrace: on\n")
+	t.Setenv("TRAILPIN_REPLAY_TRAILTIMEOUT", "20m")
+	t.Setenv("TRAILPIN_APPS_ADMIN_BASEURL", "https://admin.example.com")
+	t.Setenv("TRAILPIN_CACHE_STRICT", "true")
+
+	out := mustRun(t, nil, "project", "show")
+	for key, want := range map[string][2]string{
+		"dataDir":                     {"/data/trailpin", "user " + userFile + ":2"},
+		"db":                          {filepath.Join(repo, "state", "project.db"), "project " + project + ":6"},
+		"recording.pruneUnsavedAfter": {"72h0m0s", "user " + userFile + ":5"},
+		"extensionId":                 {"(none)", "default"},
+		"replay.actionTimeout":        {"20s", "project " + project + ":8"},
+		"replay.trailTimeout":         {"20m0s", "env TRAILPIN_REPLAY_TRAILTIMEOUT"},
+		"trace":                       {"on", "project " + project + ":10"},
+		"cache.strict":                {"true", "env TRAILPIN_CACHE_STRICT"},
+		"apps.Shop.baseURL":           {"http://localhost:3000", "project " + project + ":3"},
+		"apps.admin.baseURL":          {"https://admin.example.com", "env TRAILPIN_APPS_ADMIN_BASEURL"},
+	} {
+		if got := showLine(t, out, key); got != want {
+			t.Errorf("host project show: %s = %q, want %q", key, got, want)
+		}
+	}
+	out = mustRun(t, nil, "project", "show", "--db", "/flag.db")
+	if got, want := showLine(t, out, "db"), [2]string{"/flag.db", "flag --db"}; got != want {
+		t.Errorf("host project show --db: db = %q, want %q", got, want)
+	}
+	t.Setenv("TRAILPIN_DB", "/env.db")
+	out = mustRun(t, nil, "project", "show")
+	if got, want := showLine(t, out, "db"), [2]string{"/env.db", "env TRAILPIN_DB"}; got != want {
+		t.Errorf("host project show with TRAILPIN_DB: db = %q, want %q", got, want)
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/trailpin/trailpin/host/config"
 	"github.com/trailpin/trailpin/host/nativemsg"
 	"github.com/trailpin/trailpin/recorder"
 	"github.com/trailpin/trailpin/replay"
@@ -176,7 +177,7 @@ func badRequest(format string, args ...any) error {
 
 // config returns the host's configuration, or error 6 when it could not be
 // read at start.
-func (r *recording) config() (*config, error) {
+func (r *recording) config() (*config.Config, error) {
 	if r.s.Config == nil {
 		return nil, nativemsg.Errorf(nativemsg.CodeInternal,
 			"the host could not read its configuration (see host.log, or run `host doctor`)")
@@ -349,7 +350,7 @@ func millis(t time.Time) int64 {
 // learnSecrets adds the values of p's secrets and user passwords that this
 // process can read (from the environment Chrome started it with, or
 // trailpin.yaml) to what storage redacts, and returns them.
-func (r *recording) learnSecrets(p *project) []string {
+func (r *recording) learnSecrets(p *config.Project) []string {
 	res := secrets.NewResolver(p.Secrets, os.Getenv)
 	found := map[string]string{}
 	for name := range p.Secrets.Secrets {

@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"path/filepath"
 
+	"github.com/trailpin/trailpin/host/config"
 	"github.com/trailpin/trailpin/host/nativemsg"
 )
 
@@ -16,7 +17,7 @@ import (
 // useProject makes the folder dir the current project, adding it to the
 // user config when missing, and returns it loaded. create writes a starter
 // trailpin.yaml into a folder without one.
-func (r *recording) useProject(dir string, create bool) (*project, *projectRef, error) {
+func (r *recording) useProject(dir string, create bool) (*config.Project, *projectRef, error) {
 	cfg, err := r.config()
 	if err != nil {
 		return nil, nil, err
@@ -25,24 +26,24 @@ func (r *recording) useProject(dir string, create bool) (*project, *projectRef, 
 		return nil, nil, badRequest("project folder %q is not an absolute path: choose the folder again", dir)
 	}
 	dir = filepath.Clean(dir)
-	if _, err := loadProject(dir); errors.Is(err, fs.ErrNotExist) {
+	if _, err := config.LoadProject(dir); errors.Is(err, fs.ErrNotExist) {
 		if !create {
-			return nil, nil, badRequest("%s has no %s: send project.set with create: true to write a starter one, or run `host project init` there", dir, projectConfigName)
+			return nil, nil, badRequest("%s has no %s: send project.set with create: true to write a starter one, or run `host project init` there", dir, config.ProjectFileName)
 		}
-		if _, err := initProject(dir); err != nil {
+		if _, err := config.InitProject(dir); err != nil {
 			return nil, nil, badRequest("%v", err)
 		}
 	} else if err != nil {
 		return nil, nil, badRequest("%v", err)
 	}
-	entry, err := addProject(cfg.UserFile, dir, "")
+	entry, err := config.AddProject(cfg.UserFile, dir, "")
 	if err != nil {
 		return nil, nil, badRequest("%v", err)
 	}
-	if _, err := setCurrentProject(cfg.UserFile, entry.Dir); err != nil {
+	if _, err := config.SetCurrentProject(cfg.UserFile, entry.Dir); err != nil {
 		return nil, nil, badRequest("%v", err)
 	}
-	p, err := loadProject(entry.Dir)
+	p, err := config.LoadProject(entry.Dir)
 	if err != nil {
 		return nil, nil, badRequest("%v", err)
 	}
@@ -53,14 +54,14 @@ func (r *recording) useProject(dir string, create bool) (*project, *projectRef, 
 
 // currentProject returns the user config's current project; nil without an
 // error when none is chosen yet.
-func (r *recording) currentProject() (*project, *projectRef, error) {
+func (r *recording) currentProject() (*config.Project, *projectRef, error) {
 	cfg, err := r.config()
 	if err != nil {
 		return nil, nil, err
 	}
-	p, err := currentProject(cfg.UserFile)
+	p, err := config.CurrentProject(cfg.UserFile)
 	switch {
-	case errors.Is(err, errUnknownProject):
+	case errors.Is(err, config.ErrUnknownProject):
 		return nil, nil, nil
 	case err != nil:
 		return nil, nil, badRequest("%v", err)
@@ -75,7 +76,7 @@ func (r *recording) projectRefFor(dir string) *projectRef {
 	if r.s.Config == nil {
 		return ref
 	}
-	list, _, err := listProjects(r.s.Config.UserFile)
+	list, _, err := config.ListProjects(r.s.Config.UserFile)
 	if err != nil {
 		return ref
 	}
@@ -88,17 +89,17 @@ func (r *recording) projectRefFor(dir string) *projectRef {
 }
 
 // appFor is the app of p the origin maps to, nil when none.
-func appFor(p *project, origin string) *appRef {
-	name, ok := p.appForOrigin(origin)
+func appFor(p *config.Project, origin string) *appRef {
+	name, ok := p.AppForOrigin(origin)
 	if !ok {
 		return nil
 	}
 	return &appRef{Name: name, BaseURL: p.Apps[name]}
 }
 
-func appList(p *project) []appRef {
+func appList(p *config.Project) []appRef {
 	apps := []appRef{}
-	for _, n := range p.appNames() {
+	for _, n := range p.AppNames() {
 		apps = append(apps, appRef{Name: n, BaseURL: p.Apps[n]})
 	}
 	return apps
@@ -109,7 +110,7 @@ func (r *recording) projectList(ctx context.Context, req *nativemsg.Request) (na
 	if err != nil {
 		return nativemsg.Reply{}, err
 	}
-	list, current, err := listProjects(cfg.UserFile)
+	list, current, err := config.ListProjects(cfg.UserFile)
 	if err != nil {
 		return nativemsg.Reply{}, badRequest("%v", err)
 	}
@@ -136,7 +137,7 @@ func (r *recording) projectSet(ctx context.Context, req *nativemsg.Request) (nat
 	}
 	origin := ""
 	if in.Origin != "" {
-		o, err := originOf(in.Origin)
+		o, err := config.OriginOf(in.Origin)
 		if err != nil {
 			return nativemsg.Reply{}, badRequest("origin: %v", err)
 		}
@@ -172,7 +173,7 @@ func (r *recording) projectAddApp(ctx context.Context, req *nativemsg.Request) (
 		return nativemsg.Reply{}, badRequest("name is missing: ask the person for the app's name")
 	}
 	var (
-		p   *project
+		p   *config.Project
 		ref *projectRef
 		err error
 	)
@@ -187,11 +188,11 @@ func (r *recording) projectAddApp(ctx context.Context, req *nativemsg.Request) (
 	if err != nil {
 		return nativemsg.Reply{}, err
 	}
-	origin, err := originOf(in.Origin)
+	origin, err := config.OriginOf(in.Origin)
 	if err != nil {
 		return nativemsg.Reply{}, badRequest("origin: %v", err)
 	}
-	if err := p.addApp(in.Name, origin); err != nil {
+	if err := p.AddApp(in.Name, origin); err != nil {
 		return nativemsg.Reply{}, badRequest("%v", err)
 	}
 	r.s.Log.Info("app added", "project", ref.Name, "app", in.Name)

@@ -13,6 +13,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/trailpin/trailpin/host/config"
 	"github.com/trailpin/trailpin/host/nativemsg"
 	"github.com/trailpin/trailpin/recorder"
 	"github.com/trailpin/trailpin/storage"
@@ -31,7 +32,7 @@ const untitled = "Untitled recording"
 type built struct {
 	sess    storage.Session
 	trail   *recorder.BuiltTrail
-	project *project
+	project *config.Project
 	projRef *projectRef
 	app     *appRef
 	origin  string
@@ -43,7 +44,7 @@ func (r *recording) build(ctx context.Context, db *storage.DB, sess storage.Sess
 	b := &built{sess: sess}
 	var err error
 	if sess.ProjectDir != "" {
-		p, lerr := loadProject(sess.ProjectDir)
+		p, lerr := config.LoadProject(sess.ProjectDir)
 		if lerr != nil {
 			return nil, badRequest("the recording's project: %v", lerr)
 		}
@@ -52,7 +53,7 @@ func (r *recording) build(ctx context.Context, db *storage.DB, sess storage.Sess
 	} else if b.project, b.projRef, err = r.currentProject(); err != nil {
 		return nil, err
 	}
-	if b.origin, err = originOf(sess.StartURL); err != nil {
+	if b.origin, err = config.OriginOf(sess.StartURL); err != nil {
 		return nil, badRequest("the recording's start URL: %v", err)
 	}
 	if b.project != nil {
@@ -340,7 +341,7 @@ func applyEdits(t *recorder.BuiltTrail, intents, secrets map[string]string) ([]s
 		if _, ok := names[old]; !ok {
 			return nil, badRequest("secrets: the recording needs no secret %q (it needs %s)", truncate(old, 40), strings.Join(t.Secrets, ", "))
 		}
-		if !secretNameRule.MatchString(name) || len(name) > 64 {
+		if !config.IsSecretName(name) || len(name) > 64 {
 			return nil, badRequest("secrets: new name %q for %s: use letters, digits, '_', '-' and '.'", truncate(name, 40), old)
 		}
 		names[old] = name
@@ -506,18 +507,18 @@ func (r *recording) export(ctx context.Context, req *nativemsg.Request) (nativem
 	if err != nil {
 		return nativemsg.Reply{}, storageError(err)
 	}
-	var p *project
+	var p *config.Project
 	switch {
 	case in.Project != "":
 		if !filepath.IsAbs(in.Project) {
 			return nativemsg.Reply{}, badRequest("project %q is not an absolute path", in.Project)
 		}
-		if p, err = loadProject(in.Project); err != nil {
+		if p, err = config.LoadProject(in.Project); err != nil {
 			return nativemsg.Reply{}, badRequest("%v", err)
 		}
 	case v.SessionID != "":
 		if sess, err := db.Session(ctx, v.SessionID); err == nil && sess.ProjectDir != "" {
-			if p, err = loadProject(sess.ProjectDir); err != nil {
+			if p, err = config.LoadProject(sess.ProjectDir); err != nil {
 				return nativemsg.Reply{}, badRequest("the trail's project: %v", err)
 			}
 		}
@@ -530,7 +531,7 @@ func (r *recording) export(ctx context.Context, req *nativemsg.Request) (nativem
 			return nativemsg.Reply{}, badRequest("no project to export into: send project.set with the repository folder, or name it in project")
 		}
 	}
-	dir := p.trailsDir()
+	dir := p.TrailsPath()
 	plan, err := planExport(ctx, db, v.Slug, dir, r.learnSecrets(p))
 	var he *handEditedError
 	switch {

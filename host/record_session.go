@@ -8,6 +8,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/trailpin/trailpin/host/config"
 	"github.com/trailpin/trailpin/host/nativemsg"
 	"github.com/trailpin/trailpin/recorder"
 	"github.com/trailpin/trailpin/storage"
@@ -70,7 +71,7 @@ func (in *startRequest) check() (origin string, err error) {
 	case in.Session != "" && !sessionIDRule.MatchString(in.Session):
 		return "", badRequest("session %q: choose 1 to 64 letters, digits, '-' or '_', or leave it out", in.Session)
 	}
-	origin, err = originOf(in.URL)
+	origin, err = config.OriginOf(in.URL)
 	if err != nil {
 		return "", badRequest("url: %v: record a page served over http or https", err)
 	}
@@ -91,7 +92,7 @@ func (r *recording) start(ctx context.Context, req *nativemsg.Request) (nativems
 		return nativemsg.Reply{}, err
 	}
 	out := startReply{Origin: origin}
-	var p *project
+	var p *config.Project
 	if in.Project != "" {
 		p, out.Project, err = r.useProject(in.Project, false)
 	} else {
@@ -233,7 +234,7 @@ func (r *recording) status(ctx context.Context, req *nativemsg.Request) (nativem
 		UpdatedAt: millis(sess.UpdatedAt), Interactions: sess.Interactions, LastSeq: last, Saved: !sess.SavedAt.IsZero()}
 	if sess.ProjectDir != "" {
 		info.Project = r.projectRefFor(sess.ProjectDir)
-		if p, err := loadProject(sess.ProjectDir); err == nil && sess.App != "" {
+		if p, err := config.LoadProject(sess.ProjectDir); err == nil && sess.App != "" {
 			if base, ok := p.Apps[sess.App]; ok {
 				info.App = &appRef{Name: sess.App, BaseURL: base}
 			}
@@ -272,7 +273,7 @@ func checkInteraction(it *recorder.Interaction) error {
 		return badRequest("interaction %d: ref is set without screen: name the screen the ref is in", it.Seq)
 	case it.Secret != "" && (it.Value != "" || it.PromptText != ""):
 		return badRequest("interaction %d: a secret field's value must never leave the page: send secret (the name) without value; nothing was stored", it.Seq)
-	case it.Secret != "" && !secretNameRule.MatchString(it.Secret):
+	case it.Secret != "" && !config.IsSecretName(it.Secret):
 		return badRequest("interaction %d: secret name %q: use letters, digits, '_', '-' and '.'", it.Seq, truncate(it.Secret, 80))
 	}
 	return nil

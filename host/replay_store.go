@@ -9,6 +9,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/trailpin/trailpin/host/config"
 	"github.com/trailpin/trailpin/recorder"
 	"github.com/trailpin/trailpin/replay"
 	"github.com/trailpin/trailpin/replay/report"
@@ -34,12 +35,9 @@ type runStore struct {
 }
 
 // dbGiven reports whether this invocation names a database itself (--db
-// or TRAILPIN_DB) rather than using the default one.
-func dbGiven(cmd *cobra.Command, e *env) bool {
-	if f := cmd.Flag("db"); f != nil && f.Changed {
-		return true
-	}
-	return e.getenv("TRAILPIN_DB") != ""
+// or TRAILPIN_DB) rather than using the configured or default one.
+func dbGiven(cfg *config.Config) bool {
+	return cfg.Source(config.KeyDB).Layer >= config.LayerEnv
 }
 
 // openRunStore opens the database runs are stored in: the configured one
@@ -47,15 +45,15 @@ func dbGiven(cmd *cobra.Command, e *env) bool {
 // TRAILPIN_DB), so a CI job leaves nothing behind but its reports. nil
 // means runs are not stored. A database that was named and cannot be
 // opened is an environment error; the default one is only warned about.
-func openRunStore(cmd *cobra.Command, e *env, cfg *config, args []string) (*runStore, error) {
-	if isCI(e) && !dbGiven(cmd, e) {
+func openRunStore(cmd *cobra.Command, e *env, cfg *config.Config, args []string) (*runStore, error) {
+	if isCI(e) && !dbGiven(cfg) {
 		return nil, nil
 	}
 	path := cfg.DBPath()
 	rs := &runStore{path: path, args: args, fromDB: map[*recorder.Trail]storage.TrailVersion{}}
 	db, err := storage.Open(cmd.Context(), path, storage.WithRedactor(func(b []byte) []byte { return rs.redact.Load().Bytes(b) }))
 	switch {
-	case err != nil && dbGiven(cmd, e):
+	case err != nil && dbGiven(cfg):
 		return nil, replay.EnvironmentError(fmt.Errorf("opening the database %s to store the run: %w (give --db a file you can write to)", path, err))
 	case err != nil:
 		// The default database is a convenience: without it the run

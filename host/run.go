@@ -10,7 +10,9 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
+	"github.com/trailpin/trailpin/host/config"
 	"github.com/trailpin/trailpin/host/nativemsg"
 )
 
@@ -85,8 +87,13 @@ func newRootCmd(e *env) *cobra.Command {
 }
 
 // config loads the configuration for cmd, binding its flags.
-func (e *env) config(cmd *cobra.Command) (*config, error) {
-	return loadConfig(e, e.configFile, cmd.Flags())
+func (e *env) config(cmd *cobra.Command) (*config.Config, error) {
+	return config.Load(e.configOptions(cmd.Flags()))
+}
+
+// configOptions are what config.Load reads of this invocation.
+func (e *env) configOptions(flags *pflag.FlagSet) config.Options {
+	return config.Options{ConfigFile: e.configFile, Flags: flags, Getenv: e.getenv, Getwd: e.getwd, GOOS: e.goos}
 }
 
 func newVersionCmd(e *env) *cobra.Command {

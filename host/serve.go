@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/trailpin/trailpin/host/config"
 	"github.com/trailpin/trailpin/host/nativemsg"
 )
 
@@ -23,7 +24,7 @@ type nativeSession struct {
 	Origin string
 	// Config is nil when the configuration could not be read (the log says
 	// why); hello still works so the popup can show the problem.
-	Config *config
+	Config *config.Config
 	Log    *slog.Logger
 	// Secrets hides the values of the secrets the host has loaded in the
 	// database and the log.
@@ -44,7 +45,7 @@ func registerHandlers(ctx context.Context, srv *nativemsg.Server, s *nativeSessi
 // the browser closes stdin. Only frames go to stdout; the log goes to a file
 // in the data directory and to stderr.
 func serveNative(ctx context.Context, e *env, origin string) error {
-	cfg, cfgErr := loadConfig(e, "", nil)
+	cfg, cfgErr := config.Load(e.configOptions(nil))
 	var dataDir string
 	if cfgErr == nil {
 		dataDir = cfg.DataDir()

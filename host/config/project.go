@@ -1,4 +1,4 @@
-package main
+package config
 
 import (
 	"errors"
@@ -15,22 +15,6 @@ import (
 
 	"github.com/trailpin/trailpin/replay/secrets"
 )
-
-// The project configuration, and what the recording host calls when the
-// popup chooses a project, maps a tab's origin to an app and exports:
-//
-//	loadProject(dir)                        read dir/trailpin.yaml (fs.ErrNotExist: none there)
-//	initProject(dir)                        create a commented starter trailpin.yaml in dir
-//	(*project).appForOrigin(origin)         the app of a page's origin
-//	(*project).addApp(name, baseURL)        add apps.<name>.baseURL to trailpin.yaml
-//	(*project).trailsDir()                  where Export writes, absolute
-//	listProjects(userFile)                  the user config's projects and the current one
-//	addProject(userFile, dir, name)         add a project folder to the user config
-//	setCurrentProject(userFile, nameOrDir)  choose the project recordings go into
-//	currentProject(userFile)                load the current project
-//	planExport(ctx, db, ref, dir, secrets)  what exporting a trail writes (cmd_export.go)
-//
-// userFile is config.UserFile. Every file edit keeps comments and is atomic.
 
 // Defaults of the project config (DESIGN §12).
 const (
@@ -84,9 +68,10 @@ var (
 	maxAppNameBytes = 64
 )
 
-// A project is a repo's trailpin.yaml, read strictly, with defaults filled
-// in: what every command and the recording popup read about the project.
-type project struct {
+// A Project is a repo's trailpin.yaml, read strictly, with defaults filled
+// in (and, for a command, the variables and flags over it): what every
+// command and the recording popup read about the project.
+type Project struct {
 	// Dir is the folder holding File (the repo's root); File is the
 	// absolute path of trailpin.yaml.
 	Dir, File string
@@ -95,26 +80,30 @@ type project struct {
 	Apps map[string]string
 	// TrailsDir is trails.dir as written: relative to Dir unless absolute.
 	TrailsDir string
-	Cache     cacheConfig
-	Replay    replayConfig
+	Cache     CacheConfig
+	Replay    ReplayConfig
 	// Trace is on, off or retain-on-failure.
 	Trace string
 	// Secrets holds secrets and credentials; values print as <set>.
 	Secrets secrets.Config
 	// DB is the database the project pins ("" for the user's), absolute.
 	DB string
+
+	// values are the layered keys the file sets, with their lines.
+	values map[string]fileValue
 }
 
-type cacheConfig struct {
+// CacheConfig is cache.* (DESIGN §9).
+type CacheConfig struct {
 	// Mode is off, read-only, read-write, or "" for the default.
 	Mode   string
 	Strict bool
 }
 
-// modeFor is the cache mode in effect: the configured one, else read-only in
+// ModeFor is the cache mode in effect: the configured one, else read-only in
 // CI (a CI run must not rewrite recordings behind a review) and read-write
 // elsewhere.
-func (c cacheConfig) modeFor(ci bool) string {
+func (c CacheConfig) ModeFor(ci bool) string {
 	switch {
 	case c.Mode != "":
 		return c.Mode
@@ -124,21 +113,99 @@ func (c cacheConfig) modeFor(ci bool) string {
 	return cacheReadWrite
 }
 
-type replayConfig struct {
+// ReplayConfig is replay.*: Go durations.
+type ReplayConfig struct {
 	ActionTimeout, ReplayTimeout, TrailTimeout time.Duration
 }
 
-// loadProject reads dir/trailpin.yaml strictly. It is what the recording
+// LoadProject reads dir/trailpin.yaml strictly. It is what the recording
 // host calls with the folder the popup names; environment overrides do not
 // apply (the popup maps and edits the file as written). A missing file is
-// an error wrapping fs.ErrNotExist: call initProject to create one.
-func loadProject(dir string) (*project, error) {
-	return readProject(filepath.Join(dir, projectConfigName), nil)
+// an error wrapping fs.ErrNotExist: call InitProject to create one.
+func LoadProject(dir string) (*Project, error) {
+	p, err := readProject(filepath.Join(dir, ProjectFileName))
+	if err != nil {
+		return nil, err
+	}
+	if err := p.layer(); err != nil {
+		return nil, err
+	}
+	return p, nil
 }
 
-// readProject reads a project config file strictly and, when getenv is not
-// nil, applies the TRAILPIN_* overrides of project keys (see projectEnv).
-func readProject(file string, getenv func(string) string) (*project, error) {
+// layer puts the file's values over the defaults, through the same layers
+// as Load but with no variables and no flags.
+func (p *Project) layer() error {
+	l, err := newLayers(append(slices.Clone(projectKeyDefs), p.appDefs()...), false, nil)
+	if err != nil {
+		return err
+	}
+	if err := l.file(LayerProject, p.File, p.values); err != nil {
+		return err
+	}
+	settings, err := l.resolve()
+	if err != nil {
+		return err
+	}
+	return p.apply(settings)
+}
+
+// appDefs are the layered keys of the project's apps, by name.
+func (p *Project) appDefs() []keyDef {
+	defs := make([]keyDef, 0, len(p.Apps))
+	for _, name := range p.AppNames() {
+		defs = append(defs, appDef(name))
+	}
+	return defs
+}
+
+// apply sets the project's layered fields to what is in effect. Two apps
+// whose names give the same variable are refused only when it is set.
+func (p *Project) apply(settings map[string]resolved) error {
+	var errs Errors
+	for key, r := range settings {
+		switch key {
+		case KeyTrailsDir:
+			p.TrailsDir = r.value.(string)
+		case KeyCacheMode:
+			p.Cache.Mode = r.value.(string)
+		case KeyCacheStrict:
+			p.Cache.Strict = r.value.(bool)
+		case KeyActionTimeout:
+			p.Replay.ActionTimeout = r.value.(time.Duration)
+		case KeyReplayTimeout:
+			p.Replay.ReplayTimeout = r.value.(time.Duration)
+		case KeyTrailTimeout:
+			p.Replay.TrailTimeout = r.value.(time.Duration)
+		case KeyTrace:
+			p.Trace = r.value.(string)
+		}
+	}
+	byEnv := map[string]string{}
+	for _, name := range p.AppNames() {
+		r, ok := settings[appKey(name)]
+		if !ok {
+			continue
+		}
+		env := EnvVar(appKey(name))
+		if other, dup := byEnv[env]; dup {
+			if r.src.Layer == LayerEnv {
+				errs = append(errs, sourceError(r.src, fmt.Errorf("apps %q and %q both read it; rename one of them in %s", other, name, p.File)))
+			}
+			continue
+		}
+		byEnv[env] = name
+		p.Apps[name] = r.value.(string)
+	}
+	if len(errs) > 0 {
+		return errs
+	}
+	return nil
+}
+
+// readProject reads a project config file strictly: the file alone, with
+// defaults for what it leaves out.
+func readProject(file string) (*Project, error) {
 	abs, err := filepath.Abs(file)
 	if err != nil {
 		return nil, fmt.Errorf("reading project config %s: %w", file, err)
@@ -150,16 +217,7 @@ func readProject(file string, getenv func(string) string) (*project, error) {
 	if err != nil {
 		return nil, err
 	}
-	p, err := parseProject(abs, src)
-	if err != nil {
-		return nil, err
-	}
-	if getenv != nil {
-		if err := p.applyEnv(getenv); err != nil {
-			return nil, err
-		}
-	}
-	return p, nil
+	return decodeProject(abs, src)
 }
 
 // readConfigBytes reads a config file, refusing one too large to be one.
@@ -176,17 +234,30 @@ func readConfigBytes(file string) ([]byte, error) {
 	return src, nil
 }
 
-// parseProject reads a trailpin.yaml's bytes. file (absolute) names it in
-// errors and gives the project's folder.
-func parseProject(file string, src []byte) (*project, error) {
-	p := &project{
-		Dir:       filepath.Dir(file),
-		File:      file,
-		Apps:      map[string]string{},
-		TrailsDir: defaultTrailsDir,
-		Replay:    replayConfig{defaultActionTimeout, defaultReplayTimeout, defaultTrailTimeout},
-		Trace:     defaultTrace,
-		Secrets:   secrets.Config{Secrets: map[string]secrets.Value{}, Credentials: map[string]secrets.Credential{}},
+// parseProject reads a trailpin.yaml's bytes as written: the file over the
+// defaults, no variables. file (absolute) names it in errors and gives the
+// project's folder.
+func parseProject(file string, src []byte) (*Project, error) {
+	p, err := decodeProject(file, src)
+	if err != nil {
+		return nil, err
+	}
+	if err := p.layer(); err != nil {
+		return nil, err
+	}
+	return p, nil
+}
+
+// decodeProject decodes a trailpin.yaml's bytes strictly. The layered keys
+// (trails.dir, replay.*, trace, cache.*) are only recorded, with their
+// lines: layer or Load puts them into the project's fields.
+func decodeProject(file string, src []byte) (*Project, error) {
+	p := &Project{
+		Dir:     filepath.Dir(file),
+		File:    file,
+		Apps:    map[string]string{},
+		Secrets: secrets.Config{Secrets: map[string]secrets.Value{}, Credentials: map[string]secrets.Credential{}},
+		values:  map[string]fileValue{},
 	}
 	root, err := parseConfigYAML(file, src)
 	if err != nil {
@@ -200,7 +271,7 @@ func parseProject(file string, src []byte) (*project, error) {
 		case "trails":
 			for _, f := range d.mapping(e.val, "trails", trailsKeys) {
 				if dir, ok := d.nonEmpty(f.val, "trails.dir", "name a folder relative to trailpin.yaml, or leave the key out for "+defaultTrailsDir); ok {
-					p.TrailsDir = dir
+					p.set(KeyTrailsDir, dir, f.val)
 				}
 			}
 		case "cache":
@@ -209,7 +280,9 @@ func parseProject(file string, src []byte) (*project, error) {
 			d.replay(p, e.val)
 		case "trace":
 			if !yamlNull(e.val) {
-				p.Trace, _ = d.oneOf(e.val, "trace", traceModes)
+				if trace, ok := d.oneOf(e.val, "trace", traceModes); ok {
+					p.set(KeyTrace, trace, e.val)
+				}
 			}
 		case "secrets":
 			d.secrets(p, e.val)
@@ -218,6 +291,7 @@ func parseProject(file string, src []byte) (*project, error) {
 		case "db":
 			if db, ok := d.nonEmpty(e.val, "db", "name the database file, or leave the key out"); ok {
 				p.DB = p.abs(db)
+				p.set(KeyDB, p.DB, e.val)
 			}
 		}
 	}
@@ -239,7 +313,7 @@ func (d *configDecoder) userKeysInProject() {
 	}
 }
 
-func (d *configDecoder) apps(p *project, n *yaml.Node) {
+func (d *configDecoder) apps(p *Project, n *yaml.Node) {
 	byOrigin := map[string]string{}
 	for _, e := range d.mapping(n, "apps", nil) {
 		path := "apps." + e.name
@@ -257,7 +331,7 @@ func (d *configDecoder) apps(p *project, n *yaml.Node) {
 			if !ok {
 				continue
 			}
-			origin, err := parseBaseURL(s)
+			origin, err := ParseBaseURL(s)
 			if err != nil {
 				d.fail(f.val, path+".baseURL", baseURLFix, "%v", err)
 				continue
@@ -268,6 +342,7 @@ func (d *configDecoder) apps(p *project, n *yaml.Node) {
 			}
 			byOrigin[origin] = e.name
 			p.Apps[e.name] = origin
+			p.set(appKey(e.name), origin, f.val)
 		}
 	}
 }
@@ -279,37 +354,32 @@ func checkAppName(name string) error {
 	return nil
 }
 
-func (d *configDecoder) cache(p *project, n *yaml.Node) {
+func (d *configDecoder) cache(p *Project, n *yaml.Node) {
 	for _, f := range d.mapping(n, "cache", cacheKeys) {
 		switch f.name {
 		case "mode":
 			if !yamlNull(f.val) {
-				p.Cache.Mode, _ = d.oneOf(f.val, "cache.mode", cacheModes)
+				if mode, ok := d.oneOf(f.val, "cache.mode", cacheModes); ok {
+					p.set(KeyCacheMode, mode, f.val)
+				}
 			}
 		case "strict":
-			p.Cache.Strict, _ = d.boolean(f.val, "cache.strict")
+			if strict, ok := d.boolean(f.val, "cache.strict"); ok {
+				p.set(KeyCacheStrict, strict, f.val)
+			}
 		}
 	}
 }
 
-func (d *configDecoder) replay(p *project, n *yaml.Node) {
+func (d *configDecoder) replay(p *Project, n *yaml.Node) {
 	for _, f := range d.mapping(n, "replay", replayKeys) {
-		v, ok := d.duration(f.val, "replay."+f.name)
-		if !ok {
-			continue
-		}
-		switch f.name {
-		case "actionTimeout":
-			p.Replay.ActionTimeout = v
-		case "replayTimeout":
-			p.Replay.ReplayTimeout = v
-		case "trailTimeout":
-			p.Replay.TrailTimeout = v
+		if v, ok := d.duration(f.val, "replay."+f.name); ok {
+			p.set("replay."+f.name, v, f.val)
 		}
 	}
 }
 
-func (d *configDecoder) secrets(p *project, n *yaml.Node) {
+func (d *configDecoder) secrets(p *Project, n *yaml.Node) {
 	byEnv := map[string]string{}
 	for _, e := range d.mapping(n, "secrets", nil) {
 		path := "secrets." + e.name
@@ -347,7 +417,7 @@ func (d *configDecoder) secretValue(n *yaml.Node, path, env string) (secrets.Val
 	return secrets.Given(s), true
 }
 
-func (d *configDecoder) credentials(p *project, n *yaml.Node) {
+func (d *configDecoder) credentials(p *Project, n *yaml.Node) {
 	for _, e := range d.mapping(n, "credentials", nil) {
 		path := "credentials." + e.name
 		if !userNameRule.MatchString(e.name) {
@@ -370,22 +440,27 @@ func (d *configDecoder) credentials(p *project, n *yaml.Node) {
 	}
 }
 
+// set records a layered key the file sets, decoded and checked.
+func (p *Project) set(key string, value any, n *yaml.Node) {
+	p.values[key] = fileValue{value: value, line: n.Line}
+}
+
 // abs resolves a path written in trailpin.yaml against the project folder.
-func (p *project) abs(path string) string {
+func (p *Project) abs(path string) string {
 	if filepath.IsAbs(path) {
 		return filepath.Clean(path)
 	}
 	return filepath.Join(p.Dir, path)
 }
 
-// trailsDir is the absolute folder trail files are exported to.
-func (p *project) trailsDir() string { return p.abs(p.TrailsDir) }
+// TrailsPath is the absolute folder trail files are exported to.
+func (p *Project) TrailsPath() string { return p.abs(p.TrailsDir) }
 
-// appForOrigin returns the app whose base URL has the origin of origin (a
+// AppForOrigin returns the app whose base URL has the origin of origin (a
 // page's origin or any URL on it): what the popup shows for the tab it
 // records. ok is false when no app matches.
-func (p *project) appForOrigin(origin string) (name string, ok bool) {
-	o, err := originOf(origin)
+func (p *Project) AppForOrigin(origin string) (name string, ok bool) {
+	o, err := OriginOf(origin)
 	if err != nil {
 		return "", false
 	}
@@ -397,8 +472,8 @@ func (p *project) appForOrigin(origin string) (name string, ok bool) {
 	return "", false
 }
 
-// appNames lists the project's apps by name.
-func (p *project) appNames() []string {
+// AppNames lists the project's apps by name.
+func (p *Project) AppNames() []string {
 	names := make([]string, 0, len(p.Apps))
 	for n := range p.Apps {
 		names = append(names, n)
@@ -409,11 +484,15 @@ func (p *project) appNames() []string {
 
 // String names the project by its file, in messages; printing a project
 // shows nothing more.
-func (p *project) String() string { return p.File }
+func (p *Project) String() string { return p.File }
 
-// noProjectError is returned by commands that need a project when none was
+// NoProjectError is returned by commands that need a project when none was
 // found.
-func noProjectError(wd string) error {
+func NoProjectError(wd string) error {
 	return fmt.Errorf("no %s in %s or any folder above it: run the command in your repository, pass --config FILE, or create one with `host project init`",
-		projectConfigName, wd)
+		ProjectFileName, wd)
 }
+
+// IsSecretName reports whether name can name a secret, as in
+// ${secret:stripe-key}: the rule secrets: in trailpin.yaml follows.
+func IsSecretName(name string) bool { return secretNameRule.MatchString(name) }

@@ -1,4 +1,4 @@
-package main
+package config
 
 import (
 	"errors"
@@ -20,11 +20,11 @@ func TestProjectDefaults(t *testing.T) {
 		if err != nil {
 			t.Fatalf("parseProject(%q) error = %v", src, err)
 		}
-		want := replayConfig{10 * time.Second, 15 * time.Second, 5 * time.Minute}
-		if p.Replay != want || p.Trace != "retain-on-failure" || p.TrailsDir != "trails" || p.Cache != (cacheConfig{}) || len(p.Apps) != 0 || p.DB != "" {
+		want := ReplayConfig{10 * time.Second, 15 * time.Second, 5 * time.Minute}
+		if p.Replay != want || p.Trace != "retain-on-failure" || p.TrailsDir != "trails" || p.Cache != (CacheConfig{}) || len(p.Apps) != 0 || p.DB != "" {
 			t.Errorf("parseProject(%q) = %+v, want the defaults", src, *p)
 		}
-		if got := p.trailsDir(); got != "/repo/trails" {
+		if got := p.TrailsPath(); got != "/repo/trails" {
 			t.Errorf("trailsDir() = %q, want /repo/trails", got)
 		}
 	}
@@ -62,10 +62,10 @@ db: state/trailpin.db
 	if want := map[string]string{"shop": "http://localhost:3000", "admin.v2": "https://admin.example.com"}; !reflect.DeepEqual(p.Apps, want) {
 		t.Errorf("Apps = %v, want %v", p.Apps, want)
 	}
-	if p.trailsDir() != "/repo/e2e/trails" || p.Cache != (cacheConfig{Mode: "read-only", Strict: true}) || p.Trace != "on" || p.DB != "/repo/state/trailpin.db" {
+	if p.TrailsPath() != "/repo/e2e/trails" || p.Cache != (CacheConfig{Mode: "read-only", Strict: true}) || p.Trace != "on" || p.DB != "/repo/state/trailpin.db" {
 		t.Errorf("project = %+v", *p)
 	}
-	if want := (replayConfig{2 * time.Second, 90 * time.Second, 10 * time.Minute}); p.Replay != want {
+	if want := (ReplayConfig{2 * time.Second, 90 * time.Second, 10 * time.Minute}); p.Replay != want {
 		t.Errorf("Replay = %+v, want %+v", p.Replay, want)
 	}
 	r := secrets.NewResolver(p.Secrets, nil)
@@ -96,8 +96,8 @@ func TestProjectErrorsGolden(t *testing.T) {
 			if err == nil {
 				t.Fatalf("parseProject(%s) = nil error, want problems", input)
 			}
-			if !errors.Is(err, errInvalidConfig) {
-				t.Errorf("parseProject(%s) error does not wrap errInvalidConfig", input)
+			if !errors.Is(err, ErrInvalid) {
+				t.Errorf("parseProject(%s) error does not wrap ErrInvalid", input)
 			}
 			checkGolden(t, goldenName(input, ".err"), []byte(err.Error()+"\n"))
 		})
@@ -130,15 +130,15 @@ func TestParseBaseURL(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.in, func(t *testing.T) {
-			got, err := parseBaseURL(tt.in)
+			got, err := ParseBaseURL(tt.in)
 			if tt.wantErr != "" {
 				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
-					t.Errorf("parseBaseURL(%q) = %q, %v; want an error containing %q", tt.in, got, err, tt.wantErr)
+					t.Errorf("ParseBaseURL(%q) = %q, %v; want an error containing %q", tt.in, got, err, tt.wantErr)
 				}
 				return
 			}
 			if err != nil || got != tt.want {
-				t.Errorf("parseBaseURL(%q) = %q, %v; want %q", tt.in, got, err, tt.want)
+				t.Errorf("ParseBaseURL(%q) = %q, %v; want %q", tt.in, got, err, tt.want)
 			}
 		})
 	}
@@ -166,7 +166,7 @@ func TestAppForOrigin(t *testing.T) {
 		{"null", "", false},
 	}
 	for _, tt := range tests {
-		name, ok := p.appForOrigin(tt.origin)
+		name, ok := p.AppForOrigin(tt.origin)
 		if name != tt.want || ok != tt.ok {
 			t.Errorf("appForOrigin(%q) = %q, %v; want %q, %v", tt.origin, name, ok, tt.want, tt.ok)
 		}
@@ -178,20 +178,20 @@ func TestProjectEnvOverrides(t *testing.T) {
 	tests := []struct {
 		name    string
 		env     map[string]string
-		check   func(p *project) string
+		check   func(p *Project) string
 		wantErr string
 	}{
-		{"base URL", map[string]string{"TRAILPIN_APPS_SHOP_BASEURL": "https://preview-42.example.com/"}, func(p *project) string {
+		{"base URL", map[string]string{"TRAILPIN_APPS_SHOP_BASEURL": "https://preview-42.example.com/"}, func(p *Project) string {
 			return p.Apps["shop"] + " " + p.Apps["back-office"]
 		}, ""},
-		{"dashed app name", map[string]string{"TRAILPIN_APPS_BACK_OFFICE_BASEURL": "https://admin.example.com"}, func(p *project) string { return p.Apps["back-office"] }, ""},
-		{"timeouts", map[string]string{"TRAILPIN_REPLAY_ACTIONTIMEOUT": "30s", "TRAILPIN_REPLAY_TRAILTIMEOUT": "20m"}, func(p *project) string {
+		{"dashed app name", map[string]string{"TRAILPIN_APPS_BACK_OFFICE_BASEURL": "https://admin.example.com"}, func(p *Project) string { return p.Apps["back-office"] }, ""},
+		{"timeouts", map[string]string{"TRAILPIN_REPLAY_ACTIONTIMEOUT": "30s", "TRAILPIN_REPLAY_TRAILTIMEOUT": "20m"}, func(p *Project) string {
 			return p.Replay.ActionTimeout.String() + " " + p.Replay.ReplayTimeout.String() + " " + p.Replay.TrailTimeout.String()
 		}, ""},
-		{"trails dir, cache, trace", map[string]string{"TRAILPIN_TRAILS_DIR": "/ci/trails", "TRAILPIN_CACHE_MODE": "off", "TRAILPIN_CACHE_STRICT": "true", "TRAILPIN_TRACE": "on"}, func(p *project) string {
-			return fmt.Sprintf("%s %+v %s", p.trailsDir(), p.Cache, p.Trace)
+		{"trails dir, cache, trace", map[string]string{"TRAILPIN_TRAILS_DIR": "/ci/trails", "TRAILPIN_CACHE_MODE": "off", "TRAILPIN_CACHE_STRICT": "true", "TRAILPIN_TRACE": "on"}, func(p *Project) string {
+			return fmt.Sprintf("%s %+v %s", p.TrailsPath(), p.Cache, p.Trace)
 		}, ""},
-		{"empty variables are unset", map[string]string{"TRAILPIN_TRACE": "", "TRAILPIN_APPS_SHOP_BASEURL": ""}, func(p *project) string { return p.Trace + " " + p.Apps["shop"] }, ""},
+		{"empty variables are unset", map[string]string{"TRAILPIN_TRACE": "", "TRAILPIN_APPS_SHOP_BASEURL": ""}, func(p *Project) string { return p.Trace + " " + p.Apps["shop"] }, ""},
 		{"bad duration", map[string]string{"TRAILPIN_REPLAY_ACTIONTIMEOUT": "10"}, nil, `environment: $TRAILPIN_REPLAY_ACTIONTIMEOUT: "10" has no unit (is it seconds? write 10s)`},
 		{"bad base URL", map[string]string{"TRAILPIN_APPS_SHOP_BASEURL": "https://x.example.com/shop"}, nil, "$TRAILPIN_APPS_SHOP_BASEURL: \"https://x.example.com/shop\" has a path (/shop)"},
 		{"bad cache mode", map[string]string{"TRAILPIN_CACHE_MODE": "rw"}, nil, `$TRAILPIN_CACHE_MODE: "rw" is not one of off, read-only, read-write`},
@@ -207,18 +207,22 @@ func TestProjectEnvOverrides(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			dir := t.TempDir()
 			writeFile(t, filepath.Join(dir, "trailpin.yaml"), src)
-			p, err := readProject(filepath.Join(dir, "trailpin.yaml"), func(k string) string { return tt.env[k] })
+			o := testEnv(t, dir)
+			for k, v := range tt.env {
+				t.Setenv(k, v)
+			}
+			cfg, err := Load(o)
 			if tt.wantErr != "" {
 				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
-					t.Errorf("readProject with %v: error = %v, want %q", tt.env, err, tt.wantErr)
+					t.Errorf("Load with %v: error = %v, want %q", tt.env, err, tt.wantErr)
 				}
 				return
 			}
 			if err != nil {
 				t.Fatal(err)
 			}
-			if got := tt.check(p); got != want[tt.name] {
-				t.Errorf("readProject with %v: got %q, want %q", tt.env, got, want[tt.name])
+			if got := tt.check(cfg.Project); got != want[tt.name] {
+				t.Errorf("Load with %v: got %q, want %q", tt.env, got, want[tt.name])
 			}
 		})
 	}
@@ -226,7 +230,7 @@ func TestProjectEnvOverrides(t *testing.T) {
 		dir := t.TempDir()
 		writeFile(t, filepath.Join(dir, "trailpin.yaml"), src)
 		t.Setenv("TRAILPIN_APPS_SHOP_BASEURL", "https://preview.example.com")
-		p, err := loadProject(dir)
+		p, err := LoadProject(dir)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -248,27 +252,27 @@ func TestCacheModeFor(t *testing.T) {
 		{"read-write", true, "read-write"},
 	}
 	for _, tt := range tests {
-		if got := (cacheConfig{Mode: tt.mode}).modeFor(tt.ci); got != tt.want {
-			t.Errorf("cacheConfig{Mode: %q}.modeFor(%v) = %q, want %q", tt.mode, tt.ci, got, tt.want)
+		if got := (CacheConfig{Mode: tt.mode}).ModeFor(tt.ci); got != tt.want {
+			t.Errorf("CacheConfig{Mode: %q}.ModeFor(%v) = %q, want %q", tt.mode, tt.ci, got, tt.want)
 		}
 	}
 }
 
 func TestLoadProjectMissing(t *testing.T) {
 	dir := t.TempDir()
-	_, err := loadProject(dir)
+	_, err := LoadProject(dir)
 	if !errors.Is(err, fs.ErrNotExist) || !strings.Contains(err.Error(), "host project init "+dir) {
-		t.Errorf("loadProject(empty folder) error = %v, want fs.ErrNotExist with how to create one", err)
+		t.Errorf("LoadProject(empty folder) error = %v, want fs.ErrNotExist with how to create one", err)
 	}
 }
 
 func TestInitProject(t *testing.T) {
 	dir := t.TempDir()
-	p, err := initProject(dir)
+	p, err := InitProject(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if p.File != filepath.Join(dir, "trailpin.yaml") || p.trailsDir() != filepath.Join(dir, "trails") || len(p.Apps) != 0 {
+	if p.File != filepath.Join(dir, "trailpin.yaml") || p.TrailsPath() != filepath.Join(dir, "trails") || len(p.Apps) != 0 {
 		t.Errorf("initProject = %+v, want an empty project in %s", *p, dir)
 	}
 	written, err := os.ReadFile(p.File)
@@ -278,23 +282,23 @@ func TestInitProject(t *testing.T) {
 	if string(written) != string(projectStarter) {
 		t.Errorf("initProject wrote something else than the starter")
 	}
-	if err := p.addApp("shop", "http://localhost:3000"); err != nil {
+	if err := p.AddApp("shop", "http://localhost:3000"); err != nil {
 		t.Fatal(err)
 	}
 	edited, _ := os.ReadFile(p.File)
 
-	_, err = initProject(dir)
+	_, err = InitProject(dir)
 	if !errors.Is(err, fs.ErrExist) {
-		t.Errorf("initProject(again) error = %v, want fs.ErrExist", err)
+		t.Errorf("InitProject(again) error = %v, want fs.ErrExist", err)
 	}
 	if after, _ := os.ReadFile(p.File); string(after) != string(edited) {
-		t.Errorf("initProject(again) changed the existing file")
+		t.Errorf("InitProject(again) changed the existing file")
 	}
-	if _, err := initProject(filepath.Join(dir, "missing")); !errors.Is(err, fs.ErrNotExist) {
-		t.Errorf("initProject(missing folder) error = %v, want fs.ErrNotExist", err)
+	if _, err := InitProject(filepath.Join(dir, "missing")); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("InitProject(missing folder) error = %v, want fs.ErrNotExist", err)
 	}
-	if _, err := initProject(p.File); !errors.Is(err, errNotAFolder) {
-		t.Errorf("initProject(a file) error = %v, want errNotAFolder", err)
+	if _, err := InitProject(p.File); !errors.Is(err, ErrNotAFolder) {
+		t.Errorf("InitProject(a file) error = %v, want ErrNotAFolder", err)
 	}
 	if entries, _ := os.ReadDir(dir); len(entries) != 1 {
 		t.Errorf("the project folder holds %d entries, want only trailpin.yaml (no temporary files left)", len(entries))
@@ -314,12 +318,12 @@ func TestAddAppGolden(t *testing.T) {
 			dir := t.TempDir()
 			file := filepath.Join(dir, "trailpin.yaml")
 			writeFile(t, file, string(src))
-			p, err := loadProject(dir)
+			p, err := LoadProject(dir)
 			if err != nil {
 				t.Fatal(err)
 			}
 			before := len(p.Apps)
-			if err := p.addApp("admin", "http://127.0.0.1:4000/"); err != nil {
+			if err := p.AddApp("admin", "http://127.0.0.1:4000/"); err != nil {
 				t.Fatal(err)
 			}
 			got, err := os.ReadFile(file)
@@ -327,14 +331,14 @@ func TestAddAppGolden(t *testing.T) {
 				t.Fatal(err)
 			}
 			checkGolden(t, goldenName(input, ".golden.yaml"), got)
-			back, err := loadProject(dir)
+			back, err := LoadProject(dir)
 			if err != nil {
 				t.Fatalf("the edited file does not load: %v", err)
 			}
 			if back.Apps["admin"] != "http://127.0.0.1:4000" || len(back.Apps) != before+1 {
 				t.Errorf("after addApp the file has apps %v, want the %d before and admin", back.Apps, before)
 			}
-			if name, ok := back.appForOrigin("http://127.0.0.1:4000"); name != "admin" || !ok {
+			if name, ok := back.AppForOrigin("http://127.0.0.1:4000"); name != "admin" || !ok {
 				t.Errorf("appForOrigin(new app) = %q, %v", name, ok)
 			}
 		})
@@ -342,10 +346,10 @@ func TestAddAppGolden(t *testing.T) {
 }
 
 func TestAddApp(t *testing.T) {
-	newProject := func(t *testing.T) *project {
+	newProject := func(t *testing.T) *Project {
 		dir := t.TempDir()
 		writeFile(t, filepath.Join(dir, "trailpin.yaml"), "apps:\n  shop:\n    baseURL: http://localhost:3000\n")
-		p, err := loadProject(dir)
+		p, err := LoadProject(dir)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -354,7 +358,7 @@ func TestAddApp(t *testing.T) {
 	t.Run("same app again changes nothing", func(t *testing.T) {
 		p := newProject(t)
 		before, _ := os.ReadFile(p.File)
-		if err := p.addApp("shop", "http://LOCALHOST:3000/"); err != nil {
+		if err := p.AddApp("shop", "http://LOCALHOST:3000/"); err != nil {
 			t.Fatalf("addApp(existing, same origin) = %v, want nil", err)
 		}
 		if after, _ := os.ReadFile(p.File); string(after) != string(before) {
@@ -366,8 +370,8 @@ func TestAddApp(t *testing.T) {
 		is             error
 		want           string
 	}{
-		{"name taken", "shop", "http://localhost:4000", errAppExists, "already has base URL"},
-		{"origin taken", "store", "http://localhost:3000", errOriginTaken, `app "shop" already has http://localhost:3000`},
+		{"name taken", "shop", "http://localhost:4000", ErrAppExists, "already has base URL"},
+		{"origin taken", "store", "http://localhost:3000", ErrOriginTaken, `app "shop" already has http://localhost:3000`},
 		{"path", "admin", "http://localhost:4000/admin", nil, "has a path (/admin)"},
 		{"bad name", "my shop", "http://localhost:4000", nil, `"my shop" is not an app name`},
 	}
@@ -375,7 +379,7 @@ func TestAddApp(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			p := newProject(t)
 			before, _ := os.ReadFile(p.File)
-			err := p.addApp(tt.app, tt.url)
+			err := p.AddApp(tt.app, tt.url)
 			if err == nil || !strings.Contains(err.Error(), tt.want) || (tt.is != nil && !errors.Is(err, tt.is)) {
 				t.Errorf("addApp(%q, %q) error = %v, want %q", tt.app, tt.url, err, tt.want)
 			}
@@ -387,7 +391,7 @@ func TestAddApp(t *testing.T) {
 	t.Run("file broken since it was loaded", func(t *testing.T) {
 		p := newProject(t)
 		writeFile(t, p.File, "apps:\n  shop:\n    baseURL: http://localhost:3000\ntrace: sometimes\n")
-		err := p.addApp("admin", "http://localhost:4000")
+		err := p.AddApp("admin", "http://localhost:4000")
 		if err == nil || !strings.Contains(err.Error(), "trailpin.yaml:4: trace:") {
 			t.Errorf("addApp on a broken file error = %v, want the file's problem with its line", err)
 		}
@@ -395,10 +399,10 @@ func TestAddApp(t *testing.T) {
 	t.Run("file edited since it was loaded", func(t *testing.T) {
 		p := newProject(t)
 		writeFile(t, p.File, "apps:\n  shop:\n    baseURL: http://localhost:3000\n  blog:\n    baseURL: http://localhost:5000\n")
-		if err := p.addApp("admin", "http://localhost:4000"); err != nil {
+		if err := p.AddApp("admin", "http://localhost:4000"); err != nil {
 			t.Fatal(err)
 		}
-		back, err := loadProject(p.Dir)
+		back, err := LoadProject(p.Dir)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -415,11 +419,11 @@ func TestAddApp(t *testing.T) {
 		if err := os.Symlink(p.File, filepath.Join(linkDir, "trailpin.yaml")); err != nil {
 			t.Skip("no symlinks here:", err)
 		}
-		linked, err := loadProject(linkDir)
+		linked, err := LoadProject(linkDir)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := linked.addApp("admin", "http://localhost:4000"); err != nil {
+		if err := linked.AddApp("admin", "http://localhost:4000"); err != nil {
 			t.Fatal(err)
 		}
 		if fi, err := os.Lstat(filepath.Join(linkDir, "trailpin.yaml")); err != nil || fi.Mode()&fs.ModeSymlink == 0 {
@@ -429,7 +433,7 @@ func TestAddApp(t *testing.T) {
 		if err != nil || fi.Mode().Perm() != 0o640 {
 			t.Errorf("the file's mode is %v, want 0640 kept", fi.Mode())
 		}
-		if back, _ := loadProject(p.Dir); back.Apps["admin"] != "http://localhost:4000" {
+		if back, _ := LoadProject(p.Dir); back.Apps["admin"] != "http://localhost:4000" {
 			t.Errorf("the link's target lacks the new app")
 		}
 	})

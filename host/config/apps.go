@@ -1,4 +1,4 @@
-package main
+package config
 
 import (
 	"errors"
@@ -12,16 +12,16 @@ import (
 // baseURLFix is the fix for every bad base URL.
 const baseURLFix = "write an origin such as http://localhost:3000 or https://shop.example.com"
 
-// errAppExists is wrapped by addApp when the name is taken by another URL.
-var errAppExists = errors.New("the app exists")
+// ErrAppExists is wrapped by addApp when the name is taken by another URL.
+var ErrAppExists = errors.New("the app exists")
 
-// errOriginTaken is wrapped by addApp when another app has the origin.
-var errOriginTaken = errors.New("origin taken")
+// ErrOriginTaken is wrapped by addApp when another app has the origin.
+var ErrOriginTaken = errors.New("origin taken")
 
 // parseBaseURL checks an app's base URL and returns it as an origin:
 // http or https, a host, an optional port, and nothing else. Trails hold
 // paths relative to it, so a path here would be applied twice or lost.
-func parseBaseURL(s string) (string, error) {
+func ParseBaseURL(s string) (string, error) {
 	u, err := url.Parse(strings.TrimSpace(s))
 	if err != nil {
 		return "", fmt.Errorf("%q is not a URL", s)
@@ -47,7 +47,7 @@ func parseBaseURL(s string) (string, error) {
 
 // originOf returns the origin of a URL or origin as the browser reports it
 // (scheme://host[:port]); its path, query and fragment are ignored.
-func originOf(s string) (string, error) {
+func OriginOf(s string) (string, error) {
 	u, err := url.Parse(strings.TrimSpace(s))
 	if err != nil || u.Host == "" || (!strings.EqualFold(u.Scheme, "http") && !strings.EqualFold(u.Scheme, "https")) {
 		return "", fmt.Errorf("%q is not an http:// or https:// origin", s)
@@ -88,12 +88,12 @@ func originFromURL(u *url.URL, s string) (string, error) {
 // place so that its comments, blank lines and key order stay as they were,
 // checked, and written atomically. Adding an app that is already there with
 // the same origin does nothing. A name taken by another origin wraps
-// errAppExists; an origin another app has wraps errOriginTaken.
-func (p *project) addApp(name, baseURL string) error {
+// ErrAppExists; an origin another app has wraps ErrOriginTaken.
+func (p *Project) AddApp(name, baseURL string) error {
 	if err := checkAppName(name); err != nil {
 		return fmt.Errorf("adding app: %w: use letters, digits, '_', '-' and '.'", err)
 	}
-	origin, err := parseBaseURL(baseURL)
+	origin, err := ParseBaseURL(baseURL)
 	if err != nil {
 		return fmt.Errorf("adding app %q: %w", name, err)
 	}
@@ -110,10 +110,10 @@ func (p *project) addApp(name, baseURL string) error {
 			p.Apps[name] = origin
 			return nil
 		}
-		return fmt.Errorf("adding app %q: %w: it already has base URL %s; choose another name, or edit %s", name, errAppExists, have, p.File)
+		return fmt.Errorf("adding app %q: %w: it already has base URL %s; choose another name, or edit %s", name, ErrAppExists, have, p.File)
 	}
-	if other, ok := current.appForOrigin(origin); ok {
-		return fmt.Errorf("adding app %q: %w: app %q already has %s", name, errOriginTaken, other, origin)
+	if other, ok := current.AppForOrigin(origin); ok {
+		return fmt.Errorf("adding app %q: %w: app %q already has %s", name, ErrOriginTaken, other, origin)
 	}
 	out, err := addMapEntry(p.File, src, "apps", name, []yamlLine{
 		{0, yamlKey(name) + ":"},

@@ -1,4 +1,4 @@
-package main
+package config
 
 import (
 	"os"
@@ -10,7 +10,7 @@ import (
 // TestConfigDocsNameEveryKey keeps docs/config.md in step with the keys and
 // variables the host reads.
 func TestConfigDocsNameEveryKey(t *testing.T) {
-	doc, err := os.ReadFile(filepath.Join("..", "docs", "config.md"))
+	doc, err := os.ReadFile(filepath.Join("..", "..", "docs", "config.md"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -33,8 +33,13 @@ func TestConfigDocsNameEveryKey(t *testing.T) {
 	}
 	want = append(want, cacheModes...)
 	want = append(want, traceModes...)
-	want = append(want, envTrailsDir, envCacheMode, envCacheStrict, envActionTimeout, envReplayTimeout, envTrailTimeout, envTrace,
-		"TRAILPIN_APPS_<NAME>_BASEURL", "TRAILPIN_SECRET_<NAME>", "TRAILPIN_USER_<USER>_PASSWORD", "TRAILPIN_DB", "TRAILPIN_DATADIR", "TRAILPIN_EXTENSIONID")
+	for _, d := range append(userKeyDefs, projectKeyDefs...) {
+		want = append(want, EnvVar(d.name))
+		if d.flag != "" {
+			want = append(want, "--"+d.flag)
+		}
+	}
+	want = append(want, "TRAILPIN_APPS_<NAME>_BASEURL", "TRAILPIN_SECRET_<NAME>", "TRAILPIN_USER_<USER>_PASSWORD")
 	for _, w := range want {
 		if !strings.Contains(string(doc), w) {
 			t.Errorf("docs/config.md does not mention %s", w)

@@ -1,4 +1,4 @@
-package main
+package config
 
 import (
 	"os"
@@ -9,9 +9,9 @@ import (
 	"github.com/spf13/pflag"
 )
 
-// testEnv returns an env whose home, config and data folders are in a temp
+// testEnv returns options whose home, config and data folders are in a temp
 // folder, and whose working directory is wd.
-func testEnv(t *testing.T, wd string) *env {
+func testEnv(t *testing.T, wd string) Options {
 	t.Helper()
 	home := t.TempDir()
 	t.Setenv("HOME", home)
@@ -21,12 +21,17 @@ func testEnv(t *testing.T, wd string) *env {
 		t.Setenv(k, "")
 		os.Unsetenv(k)
 	}
-	return &env{
-		getenv:     os.Getenv,
-		getwd:      func() (string, error) { return wd, nil },
-		executable: os.Executable,
-		goos:       "linux",
+	return Options{
+		Getenv: os.Getenv,
+		Getwd:  func() (string, error) { return wd, nil },
+		GOOS:   "linux",
 	}
+}
+
+// load is Load with the --config and the flags of a command.
+func load(o Options, file string, flags *pflag.FlagSet) (*Config, error) {
+	o.ConfigFile, o.Flags = file, flags
+	return Load(o)
 }
 
 func writeFile(t *testing.T, name, content string) {
@@ -47,13 +52,16 @@ func TestConfigLayers(t *testing.T) {
 		envDB   string
 		flagDB  string
 		want    string
+		// wantSource is the db key's Source, {file} the user or project
+		// file.
+		wantSource string
 	}{
-		{"default", "", "", "", "", "{home}/.local/share/trailpin/trailpin.db"},
-		{"user config", "db: /u.db\n", "", "", "", "/u.db"},
-		{"project over user", "db: /u.db\n", "db: /p.db\n", "", "", "/p.db"},
-		{"env over project", "db: /u.db\n", "db: /p.db\n", "/e.db", "", "/e.db"},
-		{"flag over env", "db: /u.db\n", "db: /p.db\n", "/e.db", "/f.db", "/f.db"},
-		{"dataDir moves the default db", "dataDir: /data\n", "", "", "", "/data/trailpin.db"},
+		{"default", "", "", "", "", "{home}/.local/share/trailpin/trailpin.db", "default"},
+		{"user config", "# db\ndb: /u.db\n", "", "", "", "/u.db", "user {user}:2"},
+		{"project over user", "db: /u.db\n", "\ndb: /p.db\n", "", "", "/p.db", "project {project}:2"},
+		{"env over project", "db: /u.db\n", "db: /p.db\n", "/e.db", "", "/e.db", "env TRAILPIN_DB"},
+		{"flag over env", "db: /u.db\n", "db: /p.db\n", "/e.db", "/f.db", "/f.db", "flag --db"},
+		{"dataDir moves the default db", "dataDir: /data\n", "", "", "", "/data/trailpin.db", "default"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -77,13 +85,18 @@ func TestConfigLayers(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
-			cfg, err := loadConfig(e, "", flags)
+			cfg, err := load(e, "", flags)
 			if err != nil {
 				t.Fatal(err)
 			}
 			want := strings.ReplaceAll(tt.want, "{home}", home)
 			if got := cfg.DBPath(); got != want {
 				t.Errorf("DBPath() = %q, want %q", got, want)
+			}
+			wantSource := strings.NewReplacer("{user}", filepath.Join(home, ".config/trailpin/config.yaml"),
+				"{project}", filepath.Join(repo, "trailpin.yaml")).Replace(tt.wantSource)
+			if got := cfg.Source(KeyDB).String(); got != wantSource {
+				t.Errorf("Source(db) = %q, want %q", got, wantSource)
 			}
 		})
 	}
@@ -95,7 +108,7 @@ func TestConfigXDG(t *testing.T) {
 	t.Setenv("XDG_CONFIG_HOME", cfgHome)
 	t.Setenv("XDG_DATA_HOME", dataHome)
 	writeFile(t, filepath.Join(cfgHome, "trailpin/config.yaml"), "extensionId: abcdefghijklmnopabcdefghijklmnop\n")
-	cfg, err := loadConfig(e, "", nil)
+	cfg, err := load(e, "", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -110,24 +123,24 @@ func TestConfigXDG(t *testing.T) {
 func TestConfigErrors(t *testing.T) {
 	t.Run("explicit file missing", func(t *testing.T) {
 		e := testEnv(t, t.TempDir())
-		_, err := loadConfig(e, "/nonexistent/trailpin.yaml", nil)
+		_, err := load(e, "/nonexistent/trailpin.yaml", nil)
 		if err == nil || !strings.Contains(err.Error(), "/nonexistent/trailpin.yaml") {
-			t.Errorf("loadConfig(missing --config) error = %v, want one naming the file", err)
+			t.Errorf("load(missing --config) error = %v, want one naming the file", err)
 		}
 	})
 	t.Run("bad YAML names the file", func(t *testing.T) {
 		wd := t.TempDir()
 		e := testEnv(t, wd)
 		writeFile(t, filepath.Join(wd, "trailpin.yaml"), "db: [unclosed\n")
-		_, err := loadConfig(e, "", nil)
+		_, err := load(e, "", nil)
 		if err == nil || !strings.Contains(err.Error(), filepath.Join(wd, "trailpin.yaml")) {
-			t.Errorf("loadConfig(bad YAML) error = %v, want one naming the file", err)
+			t.Errorf("load(bad YAML) error = %v, want one naming the file", err)
 		}
 	})
 	t.Run("no HOME", func(t *testing.T) {
 		e := testEnv(t, t.TempDir())
 		t.Setenv("HOME", "")
-		_, err := loadConfig(e, "", nil)
+		_, err := load(e, "", nil)
 		if err == nil || !strings.Contains(err.Error(), "$HOME is not set") {
 			t.Errorf("loadConfig without HOME error = %v, want $HOME is not set", err)
 		}

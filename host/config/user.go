@@ -1,4 +1,4 @@
-package main
+package config
 
 import (
 	"errors"
@@ -23,20 +23,20 @@ var (
 	projectOnlyKeys = []string{"apps", "trails", "cache", "replay", "trace", "secrets", "credentials"}
 )
 
-// maxProjectNameLen keeps a project's name short enough for the popup's
+// MaxProjectNameLen keeps a project's name short enough for the popup's
 // menu.
-const maxProjectNameLen = 100
+const MaxProjectNameLen = 100
 
 // userConfigHeader starts a user config the host creates.
 const userConfigHeader = "# Trailpin user configuration: the database, the model, and the projects\n# you record into. Keys are described in Trailpin's docs/config.md.\n"
 
-// errUnknownProject is wrapped when a project reference names no project
+// ErrUnknownProject is wrapped when a project reference names no project
 // of the user config.
-var errUnknownProject = errors.New("unknown project")
+var ErrUnknownProject = errors.New("unknown project")
 
-// A projectEntry is one project the person records into: a repo folder
+// A ProjectEntry is one project the person records into: a repo folder
 // with a trailpin.yaml, and the name the popup shows for it.
-type projectEntry struct {
+type ProjectEntry struct {
 	Name string `json:"name"`
 	Dir  string `json:"dir"`
 }
@@ -44,9 +44,12 @@ type projectEntry struct {
 // A userConfig is the part of the user config about projects.
 type userConfig struct {
 	File     string
-	Projects []projectEntry
+	Projects []ProjectEntry
 	// Current is the name of the project recordings go into, "" for none.
 	Current string
+
+	// values are the layered keys the file sets, with their lines.
+	values map[string]fileValue
 }
 
 // readUserConfig reads and checks the user config; a missing file is an
@@ -65,7 +68,7 @@ func readUserConfig(file string) (*userConfig, error) {
 // parseUserConfig checks a user config's bytes strictly: every key known,
 // each value of the right kind.
 func parseUserConfig(file string, src []byte) (*userConfig, error) {
-	u := &userConfig{File: file}
+	u := &userConfig{File: file, values: map[string]fileValue{}}
 	root, err := parseConfigYAML(file, src)
 	if err != nil {
 		return nil, err
@@ -75,16 +78,22 @@ func parseUserConfig(file string, src []byte) (*userConfig, error) {
 	for _, e := range d.mapping(root, "", userConfigKeys) {
 		switch e.name {
 		case "db", "dataDir":
-			d.nonEmpty(e.val, e.name, "name a path, or leave the key out for the default")
+			if s, ok := d.nonEmpty(e.val, e.name, "name a path, or leave the key out for the default"); ok {
+				u.values[e.name] = fileValue{value: s, line: e.val.Line}
+			}
 		case "extensionId":
-			d.str(e.val, e.name)
+			if s, ok := d.str(e.val, e.name); ok {
+				u.values[e.name] = fileValue{value: s, line: e.val.Line}
+			}
 		case "model":
 			// Read by the agent's configuration, which checks it.
 		case "projects":
 			u.Projects = d.projectEntries(e.val)
 		case "recording":
 			for _, r := range d.mapping(e.val, "recording", []string{"pruneUnsavedAfter"}) {
-				d.duration(r.val, "recording.pruneUnsavedAfter")
+				if v, ok := d.duration(r.val, KeyPruneUnsavedAfter); ok {
+					u.values[KeyPruneUnsavedAfter] = fileValue{value: v, line: r.val.Line}
+				}
 			}
 		case "currentProject":
 			if !yamlNull(e.val) {
@@ -114,7 +123,7 @@ func parseUserConfig(file string, src []byte) (*userConfig, error) {
 	return u, nil
 }
 
-func (d *configDecoder) projectEntries(n *yaml.Node) []projectEntry {
+func (d *configDecoder) projectEntries(n *yaml.Node) []ProjectEntry {
 	if yamlNull(n) {
 		return nil
 	}
@@ -122,11 +131,11 @@ func (d *configDecoder) projectEntries(n *yaml.Node) []projectEntry {
 		d.fail(n, "projects", "write a list of `- dir: /path/to/repo` items", "must be a list, not %s", describeConfigNode(n))
 		return nil
 	}
-	var list []projectEntry
+	var list []ProjectEntry
 	names, dirs := map[string]bool{}, map[string]bool{}
 	for i, item := range n.Content {
 		path := fmt.Sprintf("projects[%d]", i)
-		var p projectEntry
+		var p ProjectEntry
 		var nameNode *yaml.Node
 		for _, f := range d.mapping(item, path, projectEntryKeys) {
 			switch f.name {
@@ -149,7 +158,7 @@ func (d *configDecoder) projectEntries(n *yaml.Node) []projectEntry {
 			}
 		}
 		if p.Dir == "" {
-			if item.Kind == yaml.MappingNode && !slices.ContainsFunc(d.errs, func(e *configError) bool { return strings.HasPrefix(e.Key, path) }) {
+			if item.Kind == yaml.MappingNode && !slices.ContainsFunc(d.errs, func(e *Error) bool { return strings.HasPrefix(e.Key, path) }) {
 				d.fail(item, path, "add `dir: /path/to/repo`", "the project has no dir")
 			}
 			continue
@@ -171,14 +180,14 @@ func (d *configDecoder) projectEntries(n *yaml.Node) []projectEntry {
 }
 
 func checkProjectName(name string) error {
-	if len(name) > maxProjectNameLen || strings.ContainsAny(name, "\r\n") || strings.TrimSpace(name) != name {
+	if len(name) > MaxProjectNameLen || strings.ContainsAny(name, "\r\n") || strings.TrimSpace(name) != name {
 		return fmt.Errorf("%q is not a project name", name)
 	}
 	return nil
 }
 
 // find returns the project ref names: its name, else its folder.
-func (u *userConfig) find(ref string) (projectEntry, bool) {
+func (u *userConfig) find(ref string) (ProjectEntry, bool) {
 	for _, p := range u.Projects {
 		if p.Name == ref {
 			return p, true
@@ -191,7 +200,7 @@ func (u *userConfig) find(ref string) (projectEntry, bool) {
 			}
 		}
 	}
-	return projectEntry{}, false
+	return ProjectEntry{}, false
 }
 
 func (u *userConfig) names() []string {
@@ -204,7 +213,7 @@ func (u *userConfig) names() []string {
 
 // listProjects returns the projects of the user config in file order and
 // the name of the current one ("" for none): what the popup offers.
-func listProjects(userFile string) ([]projectEntry, string, error) {
+func ListProjects(userFile string) ([]ProjectEntry, string, error) {
 	u, err := readUserConfig(userFile)
 	if err != nil {
 		return nil, "", err
@@ -213,17 +222,17 @@ func listProjects(userFile string) ([]projectEntry, string, error) {
 }
 
 // currentProject loads the project recordings go into. The error wraps
-// errUnknownProject when the user config names none.
-func currentProject(userFile string) (*project, error) {
+// ErrUnknownProject when the user config names none.
+func CurrentProject(userFile string) (*Project, error) {
 	u, err := readUserConfig(userFile)
 	if err != nil {
 		return nil, err
 	}
 	p, ok := u.find(u.Current)
 	if !ok || u.Current == "" {
-		return nil, fmt.Errorf("no current project in %s: %w (choose one in the popup, or run `host project use NAME`)", userFile, errUnknownProject)
+		return nil, fmt.Errorf("no current project in %s: %w (choose one in the popup, or run `host project use NAME`)", userFile, ErrUnknownProject)
 	}
-	return loadProject(p.Dir)
+	return LoadProject(p.Dir)
 }
 
 // addProject adds the repo folder dir to the user config's projects under
@@ -232,17 +241,17 @@ func currentProject(userFile string) (*project, error) {
 // error wraps fs.ErrNotExist (call initProject first). A folder already
 // listed is returned as it is. The user config is re-read, edited in place
 // (comments kept) and written atomically; it is created when missing.
-func addProject(userFile, dir, name string) (projectEntry, error) {
+func AddProject(userFile, dir, name string) (ProjectEntry, error) {
 	abs, err := filepath.Abs(dir)
 	if err != nil {
-		return projectEntry{}, fmt.Errorf("adding project %s: %w", dir, err)
+		return ProjectEntry{}, fmt.Errorf("adding project %s: %w", dir, err)
 	}
-	if _, err := loadProject(abs); err != nil {
-		return projectEntry{}, fmt.Errorf("adding project %s: %w", abs, err)
+	if _, err := LoadProject(abs); err != nil {
+		return ProjectEntry{}, fmt.Errorf("adding project %s: %w", abs, err)
 	}
 	if name != "" {
 		if err := checkProjectName(name); err != nil {
-			return projectEntry{}, fmt.Errorf("adding project %s: %w: use a short name on one line", abs, err)
+			return ProjectEntry{}, fmt.Errorf("adding project %s: %w: use a short name on one line", abs, err)
 		}
 	}
 	src, err := readConfigBytes(userFile)
@@ -250,42 +259,42 @@ func addProject(userFile, dir, name string) (projectEntry, error) {
 	case errors.Is(err, fs.ErrNotExist):
 		src = []byte(userConfigHeader)
 		if err := os.MkdirAll(filepath.Dir(userFile), userDirMode); err != nil {
-			return projectEntry{}, fmt.Errorf("adding project %s: %w", abs, err)
+			return ProjectEntry{}, fmt.Errorf("adding project %s: %w", abs, err)
 		}
 	case err != nil:
-		return projectEntry{}, fmt.Errorf("adding project %s: %w", abs, err)
+		return ProjectEntry{}, fmt.Errorf("adding project %s: %w", abs, err)
 	}
 	u, err := parseUserConfig(userFile, src)
 	if err != nil {
-		return projectEntry{}, fmt.Errorf("adding project %s: fix the user config first: %w", abs, err)
+		return ProjectEntry{}, fmt.Errorf("adding project %s: fix the user config first: %w", abs, err)
 	}
 	if have, ok := u.find(abs); ok {
 		if name != "" && name != have.Name {
-			return projectEntry{}, fmt.Errorf("adding project %s: it is already listed as %q in %s", abs, have.Name, userFile)
+			return ProjectEntry{}, fmt.Errorf("adding project %s: it is already listed as %q in %s", abs, have.Name, userFile)
 		}
 		return have, nil
 	}
-	entry := projectEntry{Name: name, Dir: abs}
+	entry := ProjectEntry{Name: name, Dir: abs}
 	if name == "" {
 		entry.Name = freeProjectName(u, filepath.Base(abs))
 	} else if _, taken := u.find(name); taken {
-		return projectEntry{}, fmt.Errorf("adding project %s: another project is named %q; choose another name", abs, name)
+		return ProjectEntry{}, fmt.Errorf("adding project %s: another project is named %q; choose another name", abs, name)
 	}
 	out, err := appendSeqItem(userFile, src, "projects", []yamlLine{
 		{0, "dir: " + yamlScalar(entry.Dir)},
 		{1, "name: " + yamlScalar(entry.Name)},
 	}, map[string]any{"dir": entry.Dir, "name": entry.Name})
 	if err != nil {
-		return projectEntry{}, fmt.Errorf("adding project %s to %s: %w", abs, userFile, err)
+		return ProjectEntry{}, fmt.Errorf("adding project %s to %s: %w", abs, userFile, err)
 	}
 	if err := writeUserConfig(userFile, out); err != nil {
-		return projectEntry{}, fmt.Errorf("adding project %s: %w", abs, err)
+		return ProjectEntry{}, fmt.Errorf("adding project %s: %w", abs, err)
 	}
 	return entry, nil
 }
 
 func freeProjectName(u *userConfig, base string) string {
-	if len(base) > maxProjectNameLen || checkProjectName(base) != nil {
+	if len(base) > MaxProjectNameLen || checkProjectName(base) != nil {
 		base = "project"
 	}
 	name := base
@@ -299,18 +308,18 @@ func freeProjectName(u *userConfig, base string) string {
 
 // setCurrentProject makes the project ref names (its name or folder) the
 // one recordings go into, and returns it. The error wraps
-// errUnknownProject when no project matches.
-func setCurrentProject(userFile, ref string) (projectEntry, error) {
+// ErrUnknownProject when no project matches.
+func SetCurrentProject(userFile, ref string) (ProjectEntry, error) {
 	src, err := readConfigBytes(userFile)
 	if errors.Is(err, fs.ErrNotExist) {
 		src, err = nil, nil
 	}
 	if err != nil {
-		return projectEntry{}, fmt.Errorf("choosing project %q: %w", ref, err)
+		return ProjectEntry{}, fmt.Errorf("choosing project %q: %w", ref, err)
 	}
 	u, err := parseUserConfig(userFile, src)
 	if err != nil {
-		return projectEntry{}, fmt.Errorf("choosing project %q: fix the user config first: %w", ref, err)
+		return ProjectEntry{}, fmt.Errorf("choosing project %q: fix the user config first: %w", ref, err)
 	}
 	p, ok := u.find(ref)
 	if !ok {
@@ -318,17 +327,17 @@ func setCurrentProject(userFile, ref string) (projectEntry, error) {
 		if len(u.Projects) > 0 {
 			known = strings.Join(u.names(), ", ")
 		}
-		return projectEntry{}, fmt.Errorf("choosing project %q: %w (projects: %s); add it with `host project add DIR`", ref, errUnknownProject, known)
+		return ProjectEntry{}, fmt.Errorf("choosing project %q: %w (projects: %s); add it with `host project add DIR`", ref, ErrUnknownProject, known)
 	}
 	if u.Current == p.Name {
 		return p, nil
 	}
 	out, err := setTopScalar(userFile, src, "currentProject", p.Name)
 	if err != nil {
-		return projectEntry{}, fmt.Errorf("choosing project %q in %s: %w", ref, userFile, err)
+		return ProjectEntry{}, fmt.Errorf("choosing project %q in %s: %w", ref, userFile, err)
 	}
 	if err := writeUserConfig(userFile, out); err != nil {
-		return projectEntry{}, fmt.Errorf("choosing project %q: %w", ref, err)
+		return ProjectEntry{}, fmt.Errorf("choosing project %q: %w", ref, err)
 	}
 	return p, nil
 }

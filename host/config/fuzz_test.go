@@ -1,4 +1,4 @@
-package main
+package config
 
 import (
 	"errors"
@@ -26,7 +26,7 @@ func FuzzParseProject(f *testing.F) {
 	f.Fuzz(func(t *testing.T, src []byte) {
 		p, err := parseProject("/repo/trailpin.yaml", src)
 		if err != nil {
-			var ce configErrors
+			var ce Errors
 			if !errors.As(err, &ce) || len(ce) == 0 || ce[0].File != "/repo/trailpin.yaml" {
 				t.Fatalf("parseProject error %v is not a list of errors naming the file", err)
 			}
@@ -50,7 +50,7 @@ func FuzzAddApp(f *testing.F) {
 		if _, taken := before.Apps["fuzzapp"]; taken {
 			return
 		}
-		if _, taken := before.appForOrigin("http://fuzz.test:1234"); taken {
+		if _, taken := before.AppForOrigin("http://fuzz.test:1234"); taken {
 			return
 		}
 		out, err := addMapEntry("/repo/trailpin.yaml", src, "apps", "fuzzapp", []yamlLine{

@@ -1,4 +1,4 @@
-package main
+package config
 
 import (
 	"bytes"
@@ -14,13 +14,13 @@ import (
 	"go.yaml.in/yaml/v3"
 )
 
-// errInvalidConfig is wrapped by every *configError: a config file or
+// ErrInvalid is wrapped by every *Error: a config file or
 // variable that says something Trailpin does not accept.
-var errInvalidConfig = errors.New("invalid configuration")
+var ErrInvalid = errors.New("invalid configuration")
 
-// A configError is one problem in a config file (or a TRAILPIN_* variable):
+// A Error is one problem in a config file (or a TRAILPIN_* variable):
 // where it is, which key, what is wrong and what to do.
-type configError struct {
+type Error struct {
 	// File is the config file, or "environment" for a variable.
 	File string
 	// Line is 1-based; 0 when the problem concerns the whole file.
@@ -31,7 +31,7 @@ type configError struct {
 	Fix string
 }
 
-func (e *configError) Error() string {
+func (e *Error) Error() string {
 	var b strings.Builder
 	b.WriteString(e.File)
 	if e.Line > 0 {
@@ -50,12 +50,12 @@ func (e *configError) Error() string {
 	return b.String()
 }
 
-func (e *configError) Unwrap() error { return errInvalidConfig }
+func (e *Error) Unwrap() error { return ErrInvalid }
 
-// configErrors is every problem found in one file, in file order.
-type configErrors []*configError
+// Errors is every problem found in one file, in file order.
+type Errors []*Error
 
-func (es configErrors) Error() string {
+func (es Errors) Error() string {
 	lines := make([]string, len(es))
 	for i, e := range es {
 		lines[i] = e.Error()
@@ -63,7 +63,7 @@ func (es configErrors) Error() string {
 	return strings.Join(lines, "\n")
 }
 
-func (es configErrors) Unwrap() []error {
+func (es Errors) Unwrap() []error {
 	out := make([]error, len(es))
 	for i, e := range es {
 		out[i] = e
@@ -79,11 +79,11 @@ const maxConfigBytes = 1 << 20
 // problem rather than stopping at the first.
 type configDecoder struct {
 	file string
-	errs configErrors
+	errs Errors
 }
 
 func (d *configDecoder) fail(n *yaml.Node, key, fix, format string, args ...any) {
-	e := &configError{File: d.file, Key: key, Msg: fmt.Sprintf(format, args...), Fix: fix}
+	e := &Error{File: d.file, Key: key, Msg: fmt.Sprintf(format, args...), Fix: fix}
 	if n != nil {
 		e.Line = n.Line
 	}
@@ -94,7 +94,7 @@ func (d *configDecoder) err() error {
 	if len(d.errs) == 0 {
 		return nil
 	}
-	slices.SortStableFunc(d.errs, func(a, b *configError) int { return a.Line - b.Line })
+	slices.SortStableFunc(d.errs, func(a, b *Error) int { return a.Line - b.Line })
 	return d.errs
 }
 
@@ -104,7 +104,7 @@ var yamlErrorLine = regexp.MustCompile(`^yaml: (?:line (\d+): )?(.*)$`)
 // with no content (only comments, or empty), which means all defaults.
 func parseConfigYAML(file string, src []byte) (*yaml.Node, error) {
 	if len(src) > maxConfigBytes {
-		return nil, configErrors{{File: file, Msg: fmt.Sprintf("file is %d bytes, more than the %d a config file may have", len(src), maxConfigBytes), Fix: "is this the right file?"}}
+		return nil, Errors{{File: file, Msg: fmt.Sprintf("file is %d bytes, more than the %d a config file may have", len(src), maxConfigBytes), Fix: "is this the right file?"}}
 	}
 	dec := yaml.NewDecoder(bytes.NewReader(src))
 	var doc yaml.Node
@@ -117,11 +117,11 @@ func parseConfigYAML(file string, src []byte) (*yaml.Node, error) {
 			line, _ = strconv.Atoi(m[1])
 			msg = m[2]
 		}
-		return nil, configErrors{{File: file, Line: line, Msg: "not valid YAML: " + msg, Fix: "fix the YAML syntax (indentation, a missing ':' or quote)"}}
+		return nil, Errors{{File: file, Line: line, Msg: "not valid YAML: " + msg, Fix: "fix the YAML syntax (indentation, a missing ':' or quote)"}}
 	}
 	var next yaml.Node
 	if err := dec.Decode(&next); !errors.Is(err, io.EOF) {
-		return nil, configErrors{{File: file, Line: next.Line, Msg: "file holds more than one YAML document", Fix: "remove the `---` separator and keep one document"}}
+		return nil, Errors{{File: file, Line: next.Line, Msg: "file holds more than one YAML document", Fix: "remove the `---` separator and keep one document"}}
 	}
 	if len(doc.Content) == 0 {
 		return nil, nil
