@@ -52,6 +52,7 @@ import (
 
 	"github.com/trailpin/trailpin/extension"
 	"github.com/trailpin/trailpin/installer"
+	"github.com/trailpin/trailpin/internal/browsertest"
 	"github.com/trailpin/trailpin/replay"
 )
 
@@ -77,6 +78,10 @@ var (
 // the harness's folder, runs the tests, removes the folder, and fails the run
 // when a browser or host process started by a test is still alive.
 func Main(m *testing.M) int {
+	// Every test here drives Chromium, or a host that starts it.
+	if _, err := replay.FindChrome(); err != nil {
+		return browsertest.MissingInMain(err)
+	}
 	var err error
 	root, err = os.MkdirTemp("", "trailpin-e2e-")
 	if err != nil {
@@ -321,7 +326,7 @@ func StartBrowser(t testing.TB, opts Options) *Browser {
 		Extension:   ExtensionDir(),
 	})
 	if err != nil {
-		t.Fatalf("e2e: %v (install Chromium, or set CHROME_PATH)", err)
+		browsertest.Missing(t, err)
 	}
 	allocOpts = append(allocOpts, chromedp.Env(env...))
 	allocCtx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), allocOpts...)

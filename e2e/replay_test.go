@@ -13,6 +13,7 @@ import (
 	"github.com/chromedp/chromedp/remote"
 
 	"github.com/trailpin/trailpin/host/demo"
+	"github.com/trailpin/trailpin/internal/browsertest"
 	"github.com/trailpin/trailpin/replay"
 )
 
@@ -100,7 +101,7 @@ func TestReplayCommandAttaches(t *testing.T) {
 	dir := TempDir(t)
 	opts, err := replay.AllocatorOptions(replay.LaunchOptions{Headless: true, UserDataDir: dir})
 	if err != nil {
-		t.Fatal(err)
+		browsertest.Missing(t, err)
 	}
 	opts = append(opts, remote.WebSocket, chromedp.Flag("remote-debugging-port", "0"))
 	actx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)

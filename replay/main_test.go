@@ -12,6 +12,7 @@ import (
 
 	"github.com/chromedp/chromedp"
 
+	"github.com/trailpin/trailpin/internal/browsertest"
 	"github.com/trailpin/trailpin/recorder"
 )
 
@@ -46,8 +47,7 @@ func run(m *testing.M) int {
 	defer os.RemoveAll(dir)
 	opts, err := AllocatorOptions(LaunchOptions{Headless: true, UserDataDir: dir})
 	if err != nil {
-		fmt.Fprintln(os.Stderr, "replay tests need Chromium:", err)
-		return 1
+		return browsertest.MissingInMain(err)
 	}
 	actx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
 	defer cancelAlloc()

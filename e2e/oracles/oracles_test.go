@@ -19,6 +19,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/trailpin/trailpin/extension"
+	"github.com/trailpin/trailpin/internal/browsertest"
 	"github.com/trailpin/trailpin/replay"
 )
 
@@ -54,8 +55,7 @@ func run(m *testing.M) int {
 	defer os.RemoveAll(dir)
 	opts, err := replay.AllocatorOptions(replay.LaunchOptions{Headless: true, UserDataDir: dir})
 	if err != nil {
-		fmt.Fprintln(os.Stderr, "oracle tests need Chromium:", err)
-		return 1
+		return browsertest.MissingInMain(err)
 	}
 	actx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
 	defer cancelAlloc()

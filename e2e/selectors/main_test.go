@@ -14,6 +14,7 @@ import (
 
 	"github.com/chromedp/chromedp"
 
+	"github.com/trailpin/trailpin/internal/browsertest"
 	"github.com/trailpin/trailpin/replay"
 )
 
@@ -61,8 +62,7 @@ func run(m *testing.M) int {
 	defer os.RemoveAll(dir)
 	opts, err := replay.AllocatorOptions(replay.LaunchOptions{Headless: true, UserDataDir: dir})
 	if err != nil {
-		fmt.Fprintln(os.Stderr, "the selector corpus is captured in Chromium:", err)
-		return 1
+		return browsertest.MissingInMain(err)
 	}
 	opts = append(opts, chromedp.Flag("host-resolver-rules", "MAP "+corpusHost+" "+u.Host))
 	actx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)

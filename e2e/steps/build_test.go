@@ -2,7 +2,6 @@ package steps_test
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"net/http/httptest"
 	"strings"
@@ -13,6 +12,7 @@ import (
 	"github.com/chromedp/chromedp/kb"
 
 	"github.com/trailpin/trailpin/host/demo"
+	"github.com/trailpin/trailpin/internal/browsertest"
 	"github.com/trailpin/trailpin/recorder"
 	"github.com/trailpin/trailpin/replay"
 )
@@ -30,11 +30,8 @@ func TestBuildStepsOnCapturedScreens(t *testing.T) {
 		t.Skip("starts Chromium; skipped with -short")
 	}
 	path, err := replay.FindChrome()
-	if errors.Is(err, replay.ErrNoChrome) {
-		t.Skip("no Chromium found; set CHROME_PATH to run this test")
-	}
 	if err != nil {
-		t.Fatal(err)
+		browsertest.Missing(t, err)
 	}
 	srv := httptest.NewServer(demo.New(demo.Options{}))
 	defer srv.Close()

@@ -3,7 +3,6 @@ package demo
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
@@ -22,6 +21,7 @@ import (
 	"github.com/chromedp/cdproto/target"
 	"github.com/chromedp/chromedp"
 
+	"github.com/trailpin/trailpin/internal/browsertest"
 	"github.com/trailpin/trailpin/replay"
 )
 
@@ -36,7 +36,7 @@ var shared struct {
 	ctx     context.Context
 	cancel  []context.CancelFunc
 	dir     string
-	skip    string
+	missing error // no browser to start
 	failure error
 }
 
@@ -54,12 +54,8 @@ func TestMain(m *testing.M) {
 // launch starts the shared browser, once.
 func launch() {
 	path, err := replay.FindChrome()
-	if errors.Is(err, replay.ErrNoChrome) {
-		shared.skip = "no Chromium found; set CHROME_PATH to run the browser tests"
-		return
-	}
 	if err != nil {
-		shared.failure = err
+		shared.missing = err
 		return
 	}
 	if shared.dir, err = os.MkdirTemp("", "demo-browser-"); err != nil {
@@ -93,8 +89,8 @@ func requireBrowser(t *testing.T) {
 		t.Skip("starts Chromium; skipped with -short")
 	}
 	shared.once.Do(launch)
-	if shared.skip != "" {
-		t.Skip(shared.skip)
+	if shared.missing != nil {
+		browsertest.Missing(t, shared.missing)
 	}
 	if shared.failure != nil {
 		t.Fatal(shared.failure)
