@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/trailpin/trailpin/storage"
+	"github.com/trailpin/trailpin/storage/storagetest"
 )
 
 // How a host process ends at a point of the scripted recording.
@@ -92,7 +93,7 @@ func integrityOK(t *testing.T, path string) {
 		t.Fatalf("opening the database after a kill: %v", err)
 	}
 	defer db.Close()
-	if err := db.IntegrityCheck(ctx); err != nil {
+	if err := storagetest.IntegrityCheck(ctx, db.Path()); err != nil {
 		t.Fatalf("PRAGMA integrity_check after a kill: %v", err)
 	}
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/trailpin/trailpin/recorder"
 	"github.com/trailpin/trailpin/replay"
 	"github.com/trailpin/trailpin/storage"
+	"github.com/trailpin/trailpin/storage/storagetest"
 )
 
 // Host-level tests of recording: the real host binary in native-messaging
@@ -182,7 +183,7 @@ func TestHostRecordingSession(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer db.Close()
-	if err := db.IntegrityCheck(ctx); err != nil {
+	if err := storagetest.IntegrityCheck(ctx, db.Path()); err != nil {
 		t.Fatal(err)
 	}
 	v, err := db.Trail(ctx, slug)

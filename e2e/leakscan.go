@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/trailpin/trailpin/storage"
+	"github.com/trailpin/trailpin/storage/storagetest"
 )
 
 // The leak scanner: tests that type a secret look for it, in every form a
@@ -22,9 +23,10 @@ import (
 //		e2e.LeakFile(exported), e2e.LeakFile(hostLog),
 //		e2e.LeakBytes("host replies", proc.Received.Bytes()))
 //
-// The forms: the value as typed; JSON-escaped (Go's default with <, >, &
-// escaped, without, with every non-ASCII character as \uXXXX, and with
-// "\/"); UTF-16LE and UTF-16BE; base64 with the standard and the URL
+// The forms (storage.SecretForms): the value as typed; JSON-escaped (Go's
+// default with <, >, & escaped, without, with every non-ASCII character as
+// \uXXXX, and with "\/"); URL-encoded (+ or %20 for a space, hex in either
+// case); HTML-escaped (named and numeric references); UTF-16LE and UTF-16BE; base64 with the standard and the URL
 // alphabet at each of the three alignments a value can have inside a longer
 // encoded text. Each form is also looked for with every prefix of the
 // secret longer than MinLeakPrefix-1 characters, which finds a field saved
@@ -101,7 +103,7 @@ func FindSecretLeaks(secret string, sources ...LeakSource) ([]SecretLeak, error)
 		}
 		leaks = append(leaks, scanLeaks(src.Name, data, needles)...)
 		if src.db {
-			found, err := storage.ScanDatabase(context.Background(), src.Path, secret)
+			found, err := storagetest.ScanDatabase(context.Background(), src.Path, secret)
 			if err != nil {
 				return leaks, err
 			}

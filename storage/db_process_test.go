@@ -106,7 +106,7 @@ func checkDurable(t *testing.T, path, session string, acked int64) int64 {
 		t.Fatalf("reopening after the kill: %v", err)
 	}
 	defer db.Close()
-	if err := db.IntegrityCheck(ctx); err != nil {
+	if err := IntegrityCheckForTest(ctx, db.Path()); err != nil {
 		t.Fatalf("after the kill: %v", err)
 	}
 	list, err := db.Interactions(ctx, session)
@@ -304,9 +304,7 @@ func TestConcurrentWritersInProcesses(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer db.Close()
-	if err := db.IntegrityCheck(ctx); err != nil {
-		t.Fatal(err)
-	}
+	checkIntegrity(t, ctx, db)
 	for _, s := range sessions {
 		list, err := db.Interactions(ctx, s)
 		if err != nil {

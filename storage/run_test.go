@@ -113,9 +113,7 @@ func TestRunsAndResults(t *testing.T) {
 	if len(results) != 2 || results[0].TrailID != 0 || results[0].Slug != "checkout" {
 		t.Errorf("results after deleting the trail = %+v, want them kept, unlinked", results)
 	}
-	if err := db.IntegrityCheck(ctx); err != nil {
-		t.Fatal(err)
-	}
+	checkIntegrity(t, ctx, db)
 }
 
 func TestRunsRefuseBadInput(t *testing.T) {

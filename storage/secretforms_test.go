@@ -7,6 +7,10 @@ import (
 	"github.com/trailpin/trailpin/storage/redact"
 )
 
+// testSecret has characters JSON escapes (" and \ always, < and > as HTML),
+// and one outside ASCII so UTF-16 differs from Latin-1.
+const testSecret = `Tr41l"p\ss<w0rd>é`
+
 // Every whole form the scanner looks for that text can take in an output
 // (all but UTF-16 and base64, which only files and blobs hold) is one the
 // redactor replaces: the scanner and the redactor agree on what a leak is.

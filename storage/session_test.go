@@ -273,9 +273,7 @@ func TestPruneUnsaved(t *testing.T) {
 			}
 		}
 	}
-	if err := db.IntegrityCheck(ctx); err != nil {
-		t.Fatal(err)
-	}
+	checkIntegrity(t, ctx, db)
 	if p, err := db.PruneUnsaved(ctx, time.Hour); err != nil || p != (Pruned{}) {
 		t.Errorf("second PruneUnsaved(1h) = %+v, %v; want nothing", p, err)
 	}
@@ -356,7 +354,7 @@ func TestPruneLeavesNoTrace(t *testing.T) {
 	if err := db.Checkpoint(ctx); err != nil {
 		t.Fatal(err)
 	}
-	leaks, err := ScanFiles([]string{db.Path(), db.Path() + "-wal"}, marker)
+	leaks, err := ScanFilesForTest([]string{db.Path(), db.Path() + "-wal"}, marker)
 	if err != nil {
 		t.Fatal(err)
 	}

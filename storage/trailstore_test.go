@@ -106,9 +106,7 @@ func TestTrailVersions(t *testing.T) {
 	if got, err := db.Trail(ctx, "search"); err != nil || got.Version != other.Version {
 		t.Errorf("Trail(search) after deleting another = %+v, %v", got, err)
 	}
-	if err := db.IntegrityCheck(ctx); err != nil {
-		t.Fatal(err)
-	}
+	checkIntegrity(t, ctx, db)
 }
 
 func TestTrailRefs(t *testing.T) {

@@ -1,4 +1,4 @@
-package storage
+package storagetest
 
 import (
 	"bytes"
@@ -7,8 +7,11 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"net/url"
 	"os"
 	"slices"
+
+	"github.com/trailpin/trailpin/storage"
 )
 
 // A Leak is one place where a secret, or a part of one, was found. It never
@@ -35,7 +38,7 @@ func ScanFiles(paths []string, secret string) ([]Leak, error) {
 	if secret == "" {
 		return nil, errors.New("scanning for a secret: the secret is empty")
 	}
-	needles := SecretForms(secret)
+	needles := storage.SecretForms(secret)
 	var leaks []Leak
 	for _, p := range paths {
 		b, err := os.ReadFile(p)
@@ -53,7 +56,7 @@ func ScanFiles(paths []string, secret string) ([]Leak, error) {
 // scanBytes reports the first place each needle occurs in b, preferring the
 // most complete form: once a longer form matched at a place, its prefixes
 // there are not reported again.
-func scanBytes(where string, b []byte, needles []SecretForm) []Leak {
+func scanBytes(where string, b []byte, needles []storage.SecretForm) []Leak {
 	var leaks []Leak
 	var covered []int64
 	for _, n := range needles {
@@ -82,38 +85,39 @@ func ScanDatabase(ctx context.Context, path, secret string) ([]Leak, error) {
 	if err != nil {
 		return leaks, err
 	}
-	db, err := Open(ctx, path)
+	db, err := storage.Open(ctx, path)
 	if err != nil {
 		return leaks, fmt.Errorf("scanning %s for a secret: %w", path, err)
 	}
 	defer db.Close()
-	more, err := db.scanValues(ctx, SecretForms(secret))
+	q, err := sql.Open("sqlite", fileURL(db.Path(), url.Values{"_pragma": {"busy_timeout(10000)"}}))
+	if err != nil {
+		return leaks, fmt.Errorf("scanning %s for a secret: %w", path, err)
+	}
+	defer q.Close()
+	more, err := scanValues(ctx, db, q, storage.SecretForms(secret))
 	if err != nil {
 		return leaks, fmt.Errorf("scanning %s for a secret: %w", path, err)
 	}
 	return append(leaks, more...), nil
 }
 
-// scanValues searches every text and blob value of every table, decoding
-// screens first.
-func (db *DB) scanValues(ctx context.Context, needles []SecretForm) ([]Leak, error) {
+// scanValues searches every text and blob value of every table, and every
+// screen decoded by db.
+func scanValues(ctx context.Context, db *storage.DB, q *sql.DB, needles []storage.SecretForm) ([]Leak, error) {
+	tables, err := tableNames(ctx, q)
+	if err != nil {
+		return nil, err
+	}
 	var leaks []Leak
-	err := db.read(ctx, func(q *sql.DB) error {
-		leaks = leaks[:0]
-		tables, err := tableNames(ctx, q)
+	for _, table := range tables {
+		more, err := scanTable(ctx, db, q, table, needles)
 		if err != nil {
-			return err
+			return leaks, err
 		}
-		for _, table := range tables {
-			more, err := db.scanTable(ctx, q, table, needles)
-			if err != nil {
-				return err
-			}
-			leaks = append(leaks, more...)
-		}
-		return nil
-	})
-	return leaks, err
+		leaks = append(leaks, more...)
+	}
+	return leaks, nil
 }
 
 func tableNames(ctx context.Context, q *sql.DB) ([]string, error) {
@@ -133,7 +137,7 @@ func tableNames(ctx context.Context, q *sql.DB) ([]string, error) {
 	return names, rows.Err()
 }
 
-func (db *DB) scanTable(ctx context.Context, q *sql.DB, table string, needles []SecretForm) ([]Leak, error) {
+func scanTable(ctx context.Context, db *storage.DB, q *sql.DB, table string, needles []storage.SecretForm) ([]Leak, error) {
 	rows, err := q.QueryContext(ctx, fmt.Sprintf("SELECT rowid AS _r, * FROM %q", table))
 	if err != nil {
 		// WITHOUT ROWID tables have no rowid; number their rows instead.
@@ -148,7 +152,11 @@ func (db *DB) scanTable(ctx context.Context, q *sql.DB, table string, needles []
 		return nil, err
 	}
 	var leaks []Leak
-	var screenIDs []int64
+	type screen struct {
+		id   int64
+		hash storage.ScreenHash
+	}
+	var screens []screen
 	for n := int64(1); rows.Next(); n++ {
 		vals := make([]any, len(cols))
 		ptrs := make([]any, len(cols))
@@ -162,10 +170,10 @@ func (db *DB) scanTable(ctx context.Context, q *sql.DB, table string, needles []
 		if rowid == 0 {
 			rowid = n
 		}
-		if table == "screens" {
-			screenIDs = append(screenIDs, rowid)
-		}
 		for i, v := range vals[1:] {
+			if h, ok := v.([]byte); ok && table == "screens" && cols[i+1] == "hash" && len(h) == len(storage.ScreenHash{}) {
+				screens = append(screens, screen{rowid, storage.ScreenHash(h)})
+			}
 			var b []byte
 			switch v := v.(type) {
 			case string:
@@ -183,12 +191,12 @@ func (db *DB) scanTable(ctx context.Context, q *sql.DB, table string, needles []
 		return nil, err
 	}
 	rows.Close()
-	for _, id := range screenIDs {
-		raw, err := db.screenJSON(ctx, q, id)
+	for _, s := range screens {
+		raw, err := db.ScreenJSON(ctx, s.hash)
 		if err != nil {
 			return nil, err
 		}
-		leaks = append(leaks, scanBytes(fmt.Sprintf("screens.data row %d (decompressed)", id), raw, needles)...)
+		leaks = append(leaks, scanBytes(fmt.Sprintf("screens.data row %d (decompressed)", s.id), raw, needles)...)
 	}
 	return leaks, nil
 }
