@@ -47,7 +47,7 @@
     return;
   }
 
-  /** @returns {any} the page model */
+  /** @returns {TrailpinPageModel} the page model */
   const pm = () => g.__trailpinPageModel;
 
   /**
@@ -291,7 +291,7 @@
     if (el.localName === 'input' && (/** @type {HTMLInputElement} */ (el)).type === 'password')
       return true;
     const node = pm().describe(el, { sensitive: { elements: state.sensitive } });
-    return !!(node && node.secret);
+    return !!(node && 'secret' in node && node.secret);
   }
 
   /**
@@ -302,7 +302,7 @@
   function secretName(el) {
     const node = pm().describe(el, { includeHidden: false });
     const input = /** @type {HTMLInputElement} */ (el);
-    const words = [node && node.name, input.name, input.placeholder, input.id, 'secret']
+    const words = [node && 'name' in node ? node.name : undefined, input.name, input.placeholder, input.id, 'secret']
       .find((s) => typeof s === 'string' && /[a-z0-9]/i.test(s)) || 'secret';
     return words.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
   }

@@ -3,6 +3,31 @@
 // installs, `__trailpinPageModel`.
 'use strict';
 
+/**
+ * The page model's API: the one global it installs, `__trailpinPageModel`
+ * (docs/screen-schema.md). The recorder and replay's scripts
+ * (extension/replay/) call it.
+ * @typedef {object} TrailpinPageModel
+ * @property {number} version this script's version; a newer one replaces an older one
+ * @property {number} schema the screen schema it writes (recorder.ScreenSchema)
+ * @property {(options?: CaptureOptions) => CapturedScreen} capture
+ * @property {(options?: CaptureOptions) => string} captureWire the screen as JSON text, in the wire form
+ * @property {(ref: string) => RefFound | RefError} elementForRef
+ * @property {(el: Element) => string} refForElement
+ * @property {(target: string | Element, options?: {includeHidden?: boolean} & CaptureOptions) => ScreenNode | {error: string, message: string}} describe
+ * @property {(ref: string) => RefPoint | RefError} point
+ * @property {(ref: string) => RefPoint | RefError} scrollIntoView
+ * @property {(x: number, y: number) => {ref: string}} hitTest
+ * @property {(frame: string) => RefFound | RefError} frameElement
+ * @property {(iframe: Element) => {x: number, y: number}} contentOrigin
+ * @property {(frame: string, token: string) => {frame: string} | RefError} bindFrame
+ * @property {() => string} documentToken
+ * @property {() => {full: boolean, reused: number} | null} lastIncremental what the last incremental capture did (for tests)
+ *
+ * @typedef {{x: number, y: number, box: Box, inViewport: boolean, covered?: boolean, hit?: string}} RefPoint
+ *   where to act on the element of a ref, in top-viewport CSS pixels, and what a click there would hit
+ */
+
 (() => {
   'use strict';
 
@@ -68,7 +93,7 @@
       const inViewport = !!view && cx >= 0 && cy >= 0 && cx < view.innerWidth && cy < view.innerHeight;
       const root = /** @type {Document | ShadowRoot} */ (el.getRootNode());
       const hit = inViewport ? (typeof root.elementFromPoint === 'function' ? root.elementFromPoint(cx, cy) : el.ownerDocument.elementFromPoint(cx, cy)) : null;
-      /** @type {{x: number, y: number, box: Box, inViewport: boolean, covered?: boolean, hit?: string}} */
+      /** @type {RefPoint} */
       const out = {
         x: round(cx + off.x), y: round(cy + off.y),
         box: { x: round(rect.left + off.x), y: round(rect.top + off.y), width: round(rect.width), height: round(rect.height) },
@@ -211,6 +236,7 @@
     });
   }
 
+  /** @type {TrailpinPageModel} */
   const api = Object.freeze({
     version: SCRIPT_VERSION,
     schema: SCREEN_SCHEMA,

@@ -3,14 +3,13 @@
 // where the element was before and after it: one round trip for what tells a
 // steady target from a moving one. Null when the page model is missing.
 (async function aim(/** @type {string} */ ref, token = '') {
-  /** @type {any} */
-  const pm = /** @type {any} */ (globalThis).__trailpinPageModel;
+  const pm = /** @type {{__trailpinPageModel?: TrailpinPageModel}} */ (/** @type {unknown} */ (globalThis)).__trailpinPageModel;
   if (!pm)
     return null;
   if (pm.documentToken() !== token)
     return JSON.stringify({ error: 'stale', message: 'ref ' + ref + ': the page has loaded another document since' });
   const first = pm.scrollIntoView(ref);
-  if (first.error)
+  if ('error' in first && first.error)
     return JSON.stringify(first);
   await new Promise((r) => { requestAnimationFrame(() => r(0)); setTimeout(() => r(0), 100); });
   return JSON.stringify({ first, second: pm.point(ref) });

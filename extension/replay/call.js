@@ -5,11 +5,11 @@
 // caller installs it and calls again.
 (function callPageModel(/** @type {number} */ version, /** @type {'text' | 'json' | 'element'} */ answer,
   /** @type {string} */ method, /** @type {unknown[]} */ args = []) {
-  /** @type {any} */
-  const pm = /** @type {any} */ (globalThis).__trailpinPageModel;
+  const pm = /** @type {{__trailpinPageModel?: TrailpinPageModel}} */ (/** @type {unknown} */ (globalThis)).__trailpinPageModel;
   if (!pm || pm.version < version)
     return null;
-  const r = pm[method](...args);
+  // The method is named by replay's Go code, not known here.
+  const r = /** @type {Record<string, any>} */ (pm)[method](...args);
   if (answer === 'text')
     return r;
   if (answer === 'element')

@@ -3,12 +3,10 @@
 // gzipped wire JSON in base64 (the browser compresses natively, and a large
 // screen moves through the protocol about seven times smaller). Null when the
 // page model is missing or older than replay needs.
-(async function captureCompressed(/** @type {number} */ version, /** @type {number} */ compressAbove, opts = {}) {
-  /** @type {any} */
-  const pm = /** @type {any} */ (globalThis).__trailpinPageModel;
+(async function captureCompressed(/** @type {number} */ version, /** @type {number} */ compressAbove, /** @type {CaptureOptions} */ opts = {}) {
+  const pm = /** @type {{__trailpinPageModel?: TrailpinPageModel}} */ (/** @type {unknown} */ (globalThis)).__trailpinPageModel;
   if (!pm || pm.version < version)
     return null;
-  /** @type {string} */
   const json = pm.captureWire(opts);
   if (json.length < compressAbove || typeof CompressionStream !== 'function')
     return 'j' + json;

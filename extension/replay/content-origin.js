@@ -1,5 +1,6 @@
 // Where the content box of an iframe (this) starts in its document's
 // viewport, as the page model measures it.
 (/** @this {Element} */ function contentOrigin() {
-  return /** @type {any} */ (globalThis).__trailpinPageModel.contentOrigin(this);
+  const pm = /** @type {{__trailpinPageModel: TrailpinPageModel}} */ (/** @type {unknown} */ (globalThis)).__trailpinPageModel;
+  return pm.contentOrigin(this);
 })

@@ -5,12 +5,11 @@
 // Null when the page model is missing.
 (function findRef(/** @type {number} */ version, /** @type {string} */ ref, /** @type {string} */ local,
   token = '') {
-  /** @type {any} */
-  const pm = /** @type {any} */ (globalThis).__trailpinPageModel;
+  const pm = /** @type {{__trailpinPageModel?: TrailpinPageModel}} */ (/** @type {unknown} */ (globalThis)).__trailpinPageModel;
   if (!pm || pm.version < version)
     return null;
   if (token && pm.documentToken() !== token)
     return JSON.stringify({ error: 'stale', message: 'ref ' + ref + ': the page has loaded another document since' });
   const r = pm.elementForRef(local);
-  return JSON.stringify(r.element ? {} : r);
+  return JSON.stringify('element' in r && r.element ? {} : r);
 })
