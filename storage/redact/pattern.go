@@ -10,7 +10,8 @@ import (
 
 // valuePattern is a regular expression for value in every form an output
 // can hold it in, character by character: each character as typed,
-// JSON-escaped, URL-encoded or HTML-escaped. Any mixture matches, so one
+// JSON-escaped, URL-encoded or HTML-escaped (ASCII letters and digits, which
+// no encoder escapes, as typed only). Any mixture matches, so one
 // pattern covers every encoder's choices (which characters it escapes, in
 // which case) and decodes to value alone: it never matches other text.
 func valuePattern(value string) string {
@@ -36,6 +37,11 @@ var jsonShort = map[rune]string{
 }
 
 func runePattern(r rune) string {
+	if alnumRune(r) {
+		// No encoder escapes an ASCII letter or digit: the value's runs of
+		// them are searched for as typed (Redactor's anchor).
+		return string(r)
+	}
 	alts := []string{regexp.QuoteMeta(string(r))}
 	if e, ok := jsonShort[r]; ok {
 		alts = append(alts, regexp.QuoteMeta(e))
@@ -59,7 +65,7 @@ func runePattern(r rune) string {
 	}
 	// HTML: decimal and hex character references, with leading zeros or
 	// not, and the named ones escapers use.
-	alts = append(alts, fmt.Sprintf(`%s#0*%d;`, htmlAmp, r), fmt.Sprintf(`%s#[xX]0*(?i:%x);`, htmlAmp, r))
+	alts = append(alts, fmt.Sprintf(`%s#0{0,3}%d;`, htmlAmp, r), fmt.Sprintf(`%s#[xX]0{0,3}(?i:%x);`, htmlAmp, r))
 	for _, n := range namedRefs[r] {
 		alts = append(alts, htmlAmp+n+";")
 	}

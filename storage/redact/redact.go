@@ -20,34 +20,51 @@ type Secret struct {
 // when there is nothing to hide, returns its input unchanged. A Redactor is
 // safe for concurrent use.
 type Redactor struct {
-	// inside finds every value of at least MinInside characters in any of
-	// its forms, each in a group of its own, and the whole quoted strings
-	// of the shorter values; placeholders already written are matched
-	// first and kept.
-	inside *regexp.Regexp
-	groups []group
-	// whole are the shorter values, anchored: the whole text.
+	// rules find the values, longest first; keep are the placeholders and
+	// references already in a text, left as they are.
+	rules []rule
+	keep  [][]byte
+	// whole are the values shorter than MinInside, anchored: the whole text.
 	whole []wholeValue
 }
 
-type groupKind int
-
-const (
-	keepGroup   groupKind = iota // a placeholder already in the text
-	valueGroup                   // a value anywhere
-	quotedGroup                  // a short value as a whole quoted string: its opening quote
-	partGroup                    // the value, closing quote and colon after a quotedGroup
-)
-
-type group struct {
-	kind        groupKind
-	placeholder string
+// A rule finds one value in the text.
+type rule struct {
+	// re matches the value in any of its forms; for a short value, the
+	// value as a whole quoted string (submatch 1) followed, for a JSON key,
+	// by its colon (submatch 2).
+	re     *regexp.Regexp
+	quoted bool
+	// anchor is the longest run of the value's ASCII letters and digits,
+	// which every form holds as typed: the text is searched for it first,
+	// and re runs only around it, within before and after bytes. nil when
+	// the value has no letter or digit; then re runs over the whole text.
+	anchor        []byte
+	before, after int
+	// opens and closes: the anchor starts (ends) the value, so in a
+	// quoted rule a quote must come right before (after) it.
+	opens, closes bool
+	placeholder   string
 }
 
 type wholeValue struct {
 	re          *regexp.Regexp
+	maxLen      int
 	placeholder string
 }
+
+// maxRuneBytes bounds how many bytes one character of a value takes in any
+// form valuePattern matches (a JSON surrogate pair is 12, a four-byte
+// character URL-encoded 12, a character reference after a JSON-escaped &
+// at most 19).
+const maxRuneBytes = 24
+
+// quoteBytes bounds a quote around a short value (\") and colonBytes the
+// colon after a JSON key with the spaces before it.
+const (
+	quoteBytes = 2
+	colonBytes = 9
+)
 
 // New returns a Redactor hiding each secret's value behind
 // placeholder(name). Empty values are ignored; values of MinInside
@@ -69,33 +86,64 @@ func New(secrets []Secret, placeholder func(name string) string) *Redactor {
 		return cmp.Or(cmp.Compare(len(b.Value), len(a.Value)), strings.Compare(a.Value, b.Value))
 	})
 	r := &Redactor{}
-	var alts []string
-	keep := map[string]bool{}
+	seen := map[string]bool{}
 	for _, s := range secrets {
 		for _, k := range []string{placeholder(s.Name), "${secret:" + s.Name + "}"} {
-			if k != "" && !keep[k] {
-				keep[k] = true
-				alts = append(alts, "("+regexp.QuoteMeta(k)+")")
-				r.groups = append(r.groups, group{kind: keepGroup})
+			if k != "" && !seen[k] {
+				seen[k] = true
+				r.keep = append(r.keep, []byte(k))
 			}
 		}
 	}
 	for _, s := range secrets {
 		pat, ph := valuePattern(s.Value), placeholder(s.Name)
+		ru := rule{placeholder: ph}
+		ru.anchor, ru.before, ru.after = anchorOf(s.Value)
+		ru.opens, ru.closes = ru.anchor != nil && ru.before == 0, ru.anchor != nil && ru.after == 0
 		if long(s.Value) {
-			alts = append(alts, "("+pat+")")
-			r.groups = append(r.groups, group{kind: valueGroup, placeholder: ph})
+			ru.re = regexp.MustCompile(pat)
+		} else {
+			n := len([]rune(s.Value))
+			r.whole = append(r.whole, wholeValue{re: regexp.MustCompile(`^(?:` + pat + `)$`), maxLen: n * maxRuneBytes, placeholder: ph})
+			// A JSON key is followed by a colon; it names a field and is
+			// kept.
+			ru.re = regexp.MustCompile(quote + `(` + pat + `)` + quote + `([ \t\r\n]{0,8}:)?`)
+			ru.quoted, ru.before, ru.after = true, ru.before+quoteBytes, ru.after+quoteBytes+colonBytes
+		}
+		// The longest form at a place: "%25" is one %, not a % and "25".
+		ru.re.Longest()
+		r.rules = append(r.rules, ru)
+	}
+	return r
+}
+
+// anchorOf returns the longest run of ASCII letters and digits in value
+// and the most bytes its forms can take before and after that run.
+func anchorOf(value string) (anchor []byte, before, after int) {
+	runes := []rune(value)
+	best, bestLen := -1, 0
+	for i := 0; i < len(runes); {
+		if !alnumRune(runes[i]) {
+			i++
 			continue
 		}
-		r.whole = append(r.whole, wholeValue{re: regexp.MustCompile(`^(?:` + pat + `)$`), placeholder: ph})
-		// A JSON key is followed by a colon; it names a field and is
-		// kept.
-		alts = append(alts, `(`+quote+`)(`+pat+`)(`+quote+`)(\s*:)?`)
-		r.groups = append(r.groups, group{kind: quotedGroup, placeholder: ph},
-			group{kind: partGroup}, group{kind: partGroup}, group{kind: partGroup})
+		j := i
+		for j < len(runes) && alnumRune(runes[j]) {
+			j++
+		}
+		if j-i > bestLen {
+			best, bestLen = i, j-i
+		}
+		i = j
 	}
-	r.inside = regexp.MustCompile(strings.Join(alts, "|"))
-	return r
+	if best < 0 {
+		return nil, 0, 0
+	}
+	return []byte(string(runes[best : best+bestLen])), best * maxRuneBytes, (len(runes) - best - bestLen) * maxRuneBytes
+}
+
+func alnumRune(r rune) bool {
+	return r < 0x80 && (r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9')
 }
 
 // quote is a double quote as typed or escaped inside a JSON string (a
@@ -107,12 +155,7 @@ func (r *Redactor) String(s string) string {
 	if r == nil || s == "" {
 		return s
 	}
-	for _, w := range r.whole {
-		if w.re.MatchString(s) {
-			return w.placeholder
-		}
-	}
-	return string(r.replace([]byte(s)))
+	return string(r.Bytes([]byte(s)))
 }
 
 // Bytes is String for bytes. It returns b itself when nothing changed.
@@ -121,7 +164,7 @@ func (r *Redactor) Bytes(b []byte) []byte {
 		return b
 	}
 	for _, w := range r.whole {
-		if w.re.Match(b) {
+		if len(b) <= w.maxLen && w.re.Match(b) {
 			return []byte(w.placeholder)
 		}
 	}
@@ -144,49 +187,115 @@ func (r *Redactor) JSON(b []byte) ([]byte, error) {
 	return out, nil
 }
 
+// A span is one place a rule (or a placeholder to keep, rule -1) matched.
+type span struct {
+	start, end int
+	rule       int
+	// value is where the value itself is, inside the quotes of a short
+	// one; key is set when those quotes were a JSON key's.
+	valueStart, valueEnd int
+	key                  bool
+}
+
 func (r *Redactor) replace(b []byte) []byte {
-	matches := r.inside.FindAllSubmatchIndex(b, -1)
-	if len(matches) == 0 {
+	var spans []span
+	for _, k := range r.keep {
+		for off := 0; ; {
+			i := bytes.Index(b[off:], k)
+			if i < 0 {
+				break
+			}
+			spans = append(spans, span{start: off + i, end: off + i + len(k), rule: -1})
+			off += i + len(k)
+		}
+	}
+	for i := range r.rules {
+		spans = r.rules[i].find(b, i, spans)
+	}
+	if !hasValue(spans) {
 		return b
 	}
+	// Leftmost first; at one place a placeholder already there, then the
+	// longest value (rules are longest first), then the longest match.
+	slices.SortFunc(spans, func(x, y span) int {
+		return cmp.Or(cmp.Compare(x.start, y.start), cmp.Compare(x.rule, y.rule), cmp.Compare(y.end, x.end))
+	})
 	var out bytes.Buffer
 	last := 0
-	for _, m := range matches {
-		g := r.matched(m)
-		if g < 0 || r.groups[g].kind == keepGroup {
+	for _, s := range spans {
+		if s.start < last {
 			continue
 		}
-		out.Write(b[last:m[0]])
-		last = m[1]
-		switch r.groups[g].kind {
-		case valueGroup:
-			out.WriteString(r.groups[g].placeholder)
-		case quotedGroup:
-			// Submatch g+1 is the opening quote, then the value, the
-			// closing quote and the colon of a JSON key, which is kept.
-			value, colon := 2*(g+2), 2*(g+4)
-			if m[colon] >= 0 {
-				out.Write(b[m[0]:m[1]])
-				continue
-			}
-			out.Write(b[m[0]:m[value]])
-			out.WriteString(r.groups[g].placeholder)
-			out.Write(b[m[value+1]:m[1]])
+		out.Write(b[last:s.start])
+		last = s.end
+		switch {
+		case s.rule < 0 || s.key:
+			out.Write(b[s.start:s.end])
+		case r.rules[s.rule].quoted:
+			out.Write(b[s.start:s.valueStart])
+			out.WriteString(r.rules[s.rule].placeholder)
+			out.Write(b[s.valueEnd:s.end])
+		default:
+			out.WriteString(r.rules[s.rule].placeholder)
 		}
 	}
 	out.Write(b[last:])
 	return out.Bytes()
 }
 
-// matched returns the index in r.groups of the group a match is for.
-func (r *Redactor) matched(m []int) int {
-	for g := range r.groups {
-		if r.groups[g].kind == partGroup {
+func hasValue(spans []span) bool {
+	return slices.ContainsFunc(spans, func(s span) bool { return s.rule >= 0 && !s.key })
+}
+
+// find appends the places rule i matches in b: around each occurrence of
+// its anchor, or anywhere when it has none.
+func (ru *rule) find(b []byte, i int, spans []span) []span {
+	add := func(m []int, lo int) {
+		s := span{start: lo + m[0], end: lo + m[1], rule: i}
+		if ru.quoted {
+			s.valueStart, s.valueEnd, s.key = lo+m[2], lo+m[3], m[4] >= 0
+		}
+		spans = append(spans, s)
+	}
+	if ru.anchor == nil {
+		for _, m := range ru.re.FindAllSubmatchIndex(b, -1) {
+			add(m, 0)
+		}
+		return spans
+	}
+	covered := -1 // the end of the last match added: later anchors inside it are done
+	for off := 0; ; {
+		j := bytes.Index(b[off:], ru.anchor)
+		if j < 0 {
+			break
+		}
+		at := off + j
+		off = at + 1
+		if at < covered || !ru.mayBeQuoted(b, at) {
 			continue
 		}
-		if m[2*(g+1)] >= 0 {
-			return g
+		lo, hi := max(0, at-ru.before), min(len(b), at+len(ru.anchor)+ru.after)
+		for _, m := range ru.re.FindAllSubmatchIndex(b[lo:hi], -1) {
+			if lo+m[0] <= at && at+len(ru.anchor) <= lo+m[1] {
+				add(m, lo)
+				covered = lo + m[1]
+				break
+			}
 		}
 	}
-	return -1
+	return spans
+}
+
+// mayBeQuoted is a quick test, before the regular expression, that the
+// anchor at b[at:] can be part of a quoted short value: a value it starts
+// or ends needs a quote right beside it (", or \" after it).
+func (ru *rule) mayBeQuoted(b []byte, at int) bool {
+	if !ru.quoted {
+		return true
+	}
+	if ru.opens && (at == 0 || b[at-1] != '"') {
+		return false
+	}
+	end := at + len(ru.anchor)
+	return !ru.closes || (end < len(b) && (b[end] == '"' || b[end] == '\\'))
 }

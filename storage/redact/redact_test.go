@@ -33,18 +33,22 @@ func TestRedactorShortValues(t *testing.T) {
 	if disabled {
 		t.Skip("built with trailpin_noredact: nothing is redacted")
 	}
-	r := New([]Secret{{Name: "pin", Value: "x"}, {Name: "long", Value: "hunter22"}}, reportPlaceholder)
+	r := New([]Secret{{Name: "pin", Value: "x"}, {Name: "long", Value: "hunter 22"}, {Name: "e", Value: "é"},
+		{Name: "signs", Value: "!@#$%"}, {Name: "twice", Value: "ab-ab"}}, reportPlaceholder)
 	tests := []struct{ in, want string }{
 		{"Checkbox two", "Checkbox two"},
 		{"x", "[secret:pin]"},
-		{"%78", "[secret:pin]"},
+		{"%C3%A9", "[secret:e]"},
+		{"caf%C3%A9", "caf%C3%A9"},
 		{`{"value":"x"}`, `{"value":"[secret:pin]"}`},
 		{`{"x": 1, "y":"x"}`, `{"x": 1, "y":"[secret:pin]"}`},
 		{`read value "x" after`, `read value "[secret:pin]" after`},
 		{`"{\"v\":\"x\"}"`, `"{\"v\":\"[secret:pin]\"}"`},
 		{"https://example.test/?q=x", "https://example.test/?q=x"},
-		{"typed hunter22 and hunter2", "typed [secret:long] and hunter2"},
-		{"hunter%32%32", "[secret:long]"},
+		{"typed hunter 22 and hunter2", "typed [secret:long] and hunter2"},
+		{"?q=hunter+22&r=hunter%2022", "?q=[secret:long]&r=[secret:long]"},
+		{"no letters: %21%40%23%24%25 and !@#$%", "no letters: [secret:signs] and [secret:signs]"},
+		{"ab-ab-ab-ab, ab%2Dab", "[secret:twice]-[secret:twice], [secret:twice]"},
 		{"", ""},
 	}
 	for _, tt := range tests {
