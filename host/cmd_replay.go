@@ -157,6 +157,7 @@ func setupReplay(cmd *cobra.Command, e *env, o replayFlags, args []string) (*rep
 	if p := cfg.Project; p != nil {
 		s.apps = p.Apps
 		s.opts.ActionTimeout, s.opts.TrailTimeout = p.Replay.ActionTimeout, p.Replay.TrailTimeout
+		s.opts.NavigationTimeout = p.Replay.NavigationTimeout
 		s.opts.Lookup = secrets.NewResolver(p.Secrets, e.getenv).Lookup
 		traceFlag = p.Trace
 	}

@@ -78,13 +78,14 @@ credentials:
 	out := mustRun(t, nil, "project", "show")
 	file := filepath.Join(repo, "trailpin.yaml")
 	for key, want := range map[string][2]string{
-		"trails.dir":           {filepath.Join(repo, "e2e", "trails"), "project " + file + ":5"},
-		"apps.shop.baseURL":    {"http://localhost:3000", "project " + file + ":3"},
-		"replay.actionTimeout": {"20s", "project " + file + ":7"},
-		"replay.replayTimeout": {"15s", "default"},
-		"replay.trailTimeout":  {"5m0s", "default"},
-		"cache.mode":           {"read-only", "default (CI is set)"},
-		"cache.strict":         {"false", "default"},
+		"trails.dir":               {filepath.Join(repo, "e2e", "trails"), "project " + file + ":5"},
+		"apps.shop.baseURL":        {"http://localhost:3000", "project " + file + ":3"},
+		"replay.actionTimeout":     {"20s", "project " + file + ":7"},
+		"replay.navigationTimeout": {"30s", "default"},
+		"replay.replayTimeout":     {"15s", "default"},
+		"replay.trailTimeout":      {"5m0s", "default"},
+		"cache.mode":               {"read-only", "default (CI is set)"},
+		"cache.strict":             {"false", "default"},
 	} {
 		if got := showLine(t, out, key); got != want {
 			t.Errorf("host project show: %s = %q, want %q", key, got, want)

@@ -382,7 +382,23 @@ func withElement(ctx context.Context, p *tab, ref string, fn func(m *frameModel,
 // looking at the page between tries (with a fresh screen when capture is
 // set) and waiting for it to change.
 func (p *tab) poll(ctx context.Context, capture bool, check func(s *recorder.Screen, m *recorder.Matcher) (bool, error)) error {
-	deadline := time.Now().Add(p.r.opts.ActionTimeout)
+	return p.pollFor(ctx, p.r.opts.ActionTimeout, errors.New("timed out"), capture, check)
+}
+
+// pollLoad calls check until it reports done or the navigation timeout
+// passes: a wait for a page to load, which fails with a *loadTimeoutError.
+func (p *tab) pollLoad(ctx context.Context, check func() (bool, error)) error {
+	limit := p.r.opts.NavigationTimeout
+	return p.pollFor(ctx, limit, &loadTimeoutError{limit: limit}, false, func(*recorder.Screen, *recorder.Matcher) (bool, error) {
+		return check()
+	})
+}
+
+// pollFor is poll up to limit; expired is the error when the time ran out
+// and check reported no error of its own.
+func (p *tab) pollFor(ctx context.Context, limit time.Duration, expired error, capture bool,
+	check func(s *recorder.Screen, m *recorder.Matcher) (bool, error)) error {
+	deadline := time.Now().Add(limit)
 	for attempt := 0; ; attempt++ {
 		var s *recorder.Screen
 		var m *recorder.Matcher
@@ -411,7 +427,7 @@ func (p *tab) poll(ctx context.Context, capture bool, check func(s *recorder.Scr
 		}
 		if time.Now().After(deadline) {
 			if err == nil {
-				err = errors.New("timed out")
+				err = expired
 			}
 			return err
 		}

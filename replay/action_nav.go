@@ -25,6 +25,14 @@ type loadError struct {
 
 func (e *loadError) Error() string { return fmt.Sprintf("loading %s failed: %s", e.url, e.text) }
 
+// A loadTimeoutError is a page load that did not finish within
+// replay.navigationTimeout; the message names the setting to raise.
+type loadTimeoutError struct{ limit time.Duration }
+
+func (e *loadTimeoutError) Error() string {
+	return fmt.Sprintf("page load did not finish within %s (replay.navigationTimeout)", e.limit)
+}
+
 // navigateTo goes to a path of the app, or back, forward, or reloads.
 func (r *trailRun) navigateTo(to string) pageAction {
 	return func(ctx context.Context, p *tab) error {
@@ -38,11 +46,7 @@ func (r *trailRun) navigateTo(to string) pageAction {
 			r.cur.res.Summary = "went " + to + " to " + r.appPath(p.location(ctx))
 			return nil
 		case recorder.NavigateReload:
-			mark := p.nav.mark()
-			if _, err := call(ctx, p, page.Reload, page.ReloadParams{}); err != nil {
-				return err
-			}
-			if err := p.waitLoaded(ctx, mark); err != nil {
+			if err := p.reload(ctx); err != nil {
 				return err
 			}
 			r.cur.res.Summary = "reloaded " + r.appPath(p.location(ctx))
@@ -60,32 +64,72 @@ func (r *trailRun) navigateTo(to string) pageAction {
 	}
 }
 
-// load opens url in the page and waits for its load event.
+// load opens url in the page and waits for its load event, up to the
+// navigation timeout (which also bounds the wait for the server's answer).
 func (p *tab) load(ctx context.Context, url string) error {
+	return p.loading(ctx, func(ctx context.Context) (bool, error) {
+		res, err := call(ctx, p, page.Navigate, page.NavigateParams{URL: url})
+		if err != nil {
+			return false, err
+		}
+		if res.ErrorText != "" {
+			return false, &loadError{url: url, text: res.ErrorText}
+		}
+		return res.LoaderID != "", nil // no loader: a move within the document (a fragment)
+	})
+}
+
+// reload loads the page again and waits for its load event, as load does.
+func (p *tab) reload(ctx context.Context) error {
+	return p.loading(ctx, func(ctx context.Context) (bool, error) {
+		_, err := call(ctx, p, page.Reload, page.ReloadParams{})
+		return err == nil, err
+	})
+}
+
+// loading runs start, which asks the tab for a navigation and says whether
+// it loads a document, and waits for that document to load. Both share one
+// deadline, replay.navigationTimeout; when it passes the error is a
+// *loadTimeoutError.
+func (p *tab) loading(ctx context.Context, start func(ctx context.Context) (bool, error)) error {
+	limit := p.r.opts.NavigationTimeout
+	lctx, cancel := context.WithTimeout(ctx, limit)
+	defer cancel()
 	mark := p.nav.mark()
-	res, err := call(ctx, p, page.Navigate, page.NavigateParams{URL: url})
-	if err != nil {
+	loads, err := start(lctx)
+	if err == nil && loads {
+		err = p.waitLoaded(lctx, mark)
+	}
+	if err == nil || ctx.Err() != nil || !errors.Is(err, context.DeadlineExceeded) {
 		return err
 	}
-	if res.ErrorText != "" {
-		return &loadError{url: url, text: res.ErrorText}
+	// A document that is ready but never finishes loading (a request
+	// that hangs) is accepted: the next action's wait decides.
+	p.nav.mu.Lock()
+	ready := p.nav.committed > mark.committed && p.nav.ready
+	p.nav.mu.Unlock()
+	if ready {
+		return nil
 	}
-	if res.LoaderID == "" {
-		return nil // a move within the document (a fragment)
-	}
-	return p.waitLoaded(ctx, mark)
+	// Stop the navigation, as a person would press Stop: the tab stays on
+	// the page it was on, so the screen at failure can still be read.
+	sctx, cancel := context.WithTimeout(ctx, stopLoadingTimeout)
+	defer cancel()
+	_, _ = call(sctx, p, page.StopLoading, cdp.Empty{})
+	return &loadTimeoutError{limit: limit}
 }
+
+// stopLoadingTimeout bounds the command that stops a page load that took
+// too long; a tab that does not answer it is reported by the next wait.
+const stopLoadingTimeout = 5 * time.Second
 
 // waitLoaded waits until a navigation started after mark committed and its
 // document fired load (or came from the back/forward cache, which fires
-// none). A document that is ready but never finishes loading is accepted
-// when the action timeout passes: the next action's wait decides.
+// none), or ctx ends.
 func (p *tab) waitLoaded(ctx context.Context, mark navMark) error {
-	timer := time.NewTimer(p.r.opts.ActionTimeout)
-	defer timer.Stop()
 	for {
 		p.nav.mu.Lock()
-		committed, loaded, ready, wake := p.nav.committed > mark.committed, p.nav.loaded, p.nav.ready, p.nav.wake
+		committed, loaded, wake := p.nav.committed > mark.committed, p.nav.loaded, p.nav.wake
 		p.nav.mu.Unlock()
 		if err := p.nav.gone(); err != nil {
 			return err
@@ -96,11 +140,6 @@ func (p *tab) waitLoaded(ctx context.Context, mark navMark) error {
 		select {
 		case <-ctx.Done():
 			return ctx.Err()
-		case <-timer.C:
-			if committed && ready {
-				return nil
-			}
-			return fmt.Errorf("the page did not load within %s", p.r.opts.ActionTimeout)
 		case <-wake:
 		}
 	}
@@ -126,7 +165,7 @@ func (p *tab) history(ctx context.Context, dir string) error {
 		return err
 	}
 	var at string
-	err = p.poll(ctx, false, func(*recorder.Screen, *recorder.Matcher) (bool, error) {
+	err = p.pollLoad(ctx, func() (bool, error) {
 		var state documentState
 		if err := p.callInWorld(ctx, documentStateScript, false, &state); err != nil {
 			return false, nil
@@ -135,7 +174,7 @@ func (p *tab) history(ctx context.Context, dir string) error {
 		return state.Href == entry.URL && state.Ready == "complete", nil
 	})
 	if err != nil {
-		return fmt.Errorf("going %s to %s: the page is at %s (%v)", dir, entry.URL, at, err)
+		return fmt.Errorf("going %s to %s: the page is at %s: %w", dir, entry.URL, at, err)
 	}
 	return nil
 }
@@ -187,12 +226,12 @@ func (r *trailRun) switchTab(a recorder.SwitchTab) pageAction {
 		r.page = np
 		np.acted()
 		// A tab the app just opened may still be loading.
-		if err := np.poll(ctx, false, func(*recorder.Screen, *recorder.Matcher) (bool, error) {
+		if err := np.pollLoad(ctx, func() (bool, error) {
 			var doc documentState
 			err := np.callInWorld(ctx, documentStateScript, false, &doc)
 			return err == nil && doc.Ready == "complete", nil
 		}); err != nil {
-			return fmt.Errorf("switchTab: %s did not finish loading: %w", what, err)
+			return fmt.Errorf("switchTab: %s: %w", what, err)
 		}
 		r.cur.res.Summary = "switched to " + what
 		return nil

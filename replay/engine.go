@@ -32,6 +32,12 @@ const (
 	// DefaultActionTimeout is how long an action waits for its target, an
 	// assertion for its condition, and a step for its end state.
 	DefaultActionTimeout = 10 * time.Second
+	// DefaultNavigationTimeout is how long a page load may take: the start
+	// page, a navigate action, and a navigation an action starts. As
+	// Playwright's, it is longer than the action timeout: a slow or busy
+	// machine loads a large page in more than 10s, and that is no reason to
+	// fail a healthy trail.
+	DefaultNavigationTimeout = 30 * time.Second
 	// DefaultTrailTimeout bounds one attempt at a trail.
 	DefaultTrailTimeout = 5 * time.Minute
 )
@@ -46,10 +52,12 @@ type Options struct {
 	// Lookup fills in ${secret:…} and ${user:…}; nil reads TRAILPIN_SECRET_*
 	// and TRAILPIN_USER_* from the environment (EnvLookup(os.Getenv)).
 	Lookup Lookup
-	// ActionTimeout and TrailTimeout are replay.actionTimeout and
+	// ActionTimeout, NavigationTimeout and TrailTimeout are
+	// replay.actionTimeout, replay.navigationTimeout and
 	// replay.trailTimeout; zero means the defaults.
-	ActionTimeout time.Duration
-	TrailTimeout  time.Duration
+	ActionTimeout     time.Duration
+	NavigationTimeout time.Duration
+	TrailTimeout      time.Duration
 	// Attempt numbers this attempt (1 when zero); retries count up.
 	Attempt int
 	// Slug names the trail in the result (SelectTrails gives each trail of
@@ -69,6 +77,9 @@ type Options struct {
 func (o Options) withDefaults() Options {
 	if o.ActionTimeout <= 0 {
 		o.ActionTimeout = DefaultActionTimeout
+	}
+	if o.NavigationTimeout <= 0 {
+		o.NavigationTimeout = DefaultNavigationTimeout
 	}
 	if o.TrailTimeout <= 0 {
 		o.TrailTimeout = DefaultTrailTimeout

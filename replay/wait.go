@@ -340,7 +340,7 @@ func (p *tab) aimInFrame(ctx context.Context, ref, document string) (first, seco
 }
 
 // settle waits, after an action, for the navigation it started (if any) to
-// reach a ready document. A click that submits a form starts the navigation
+// reach a ready document, up to the navigation timeout. A click that submits a form starts the navigation
 // while the click is handled; the round trip first makes sure its events
 // have arrived.
 func (p *tab) settle(ctx context.Context, before navMark) error {
@@ -350,7 +350,7 @@ func (p *tab) settle(ctx context.Context, before navMark) error {
 		}
 		// A page busy navigating may not answer; the wait below decides.
 	}
-	deadline := time.NewTimer(p.r.opts.ActionTimeout)
+	deadline := time.NewTimer(p.r.opts.NavigationTimeout)
 	defer deadline.Stop()
 	for {
 		done, wake := p.nav.done(before)

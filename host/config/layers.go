@@ -94,6 +94,7 @@ const (
 	KeyCacheMode         = "cache.mode"
 	KeyCacheStrict       = "cache.strict"
 	KeyActionTimeout     = "replay.actionTimeout"
+	KeyNavTimeout        = "replay.navigationTimeout"
 	KeyReplayTimeout     = "replay.replayTimeout"
 	KeyTrailTimeout      = "replay.trailTimeout"
 	KeyTrace             = "trace"
@@ -117,6 +118,7 @@ var userKeyDefs = []keyDef{
 var projectKeyDefs = []keyDef{
 	{name: KeyTrailsDir, def: defaultTrailsDir},
 	{name: KeyActionTimeout, def: defaultActionTimeout, parse: parseDurationValue},
+	{name: KeyNavTimeout, def: defaultNavTimeout, parse: parseDurationValue},
 	{name: KeyReplayTimeout, def: defaultReplayTimeout, parse: parseDurationValue},
 	{name: KeyTrailTimeout, def: defaultTrailTimeout, parse: parseDurationValue},
 	{name: KeyTrace, def: defaultTrace, flag: "trace", parse: parseTraceValue},

@@ -24,6 +24,10 @@ const (
 	// actionable: long enough for a slow page, short enough that a broken
 	// selector fails a CI run in seconds.
 	defaultActionTimeout = 10 * time.Second
+	// defaultNavTimeout is how long a page load may take, as Playwright's:
+	// a large page on a busy CI machine loads in more than the action
+	// timeout.
+	defaultNavTimeout = 30 * time.Second
 	// defaultReplayTimeout is how long a recorded target is awaited before
 	// replay stops and hands the step off.
 	defaultReplayTimeout = 15 * time.Second
@@ -59,7 +63,7 @@ var (
 	appKeys         = []string{"baseURL"}
 	trailsKeys      = []string{"dir"}
 	cacheKeys       = []string{"mode", "strict"}
-	replayKeys      = []string{"actionTimeout", "replayTimeout", "trailTimeout"}
+	replayKeys      = []string{"actionTimeout", "navigationTimeout", "replayTimeout", "trailTimeout"}
 	credentialKeys  = []string{"username", "password"}
 	userOnlyKeys    = []string{"dataDir", "extensionId", "model", "projects", "currentProject"}
 	appNameRule     = regexp.MustCompile(`^[A-Za-z0-9_][A-Za-z0-9_.-]*$`)
@@ -116,6 +120,7 @@ func (c CacheConfig) ModeFor(ci bool) string {
 // ReplayConfig is replay.*: Go durations.
 type ReplayConfig struct {
 	ActionTimeout, ReplayTimeout, TrailTimeout time.Duration
+	NavigationTimeout                          time.Duration
 }
 
 // LoadProject reads dir/trailpin.yaml strictly. It is what the recording
@@ -173,6 +178,8 @@ func (p *Project) apply(settings map[string]resolved) error {
 			p.Cache.Strict = r.value.(bool)
 		case KeyActionTimeout:
 			p.Replay.ActionTimeout = r.value.(time.Duration)
+		case KeyNavTimeout:
+			p.Replay.NavigationTimeout = r.value.(time.Duration)
 		case KeyReplayTimeout:
 			p.Replay.ReplayTimeout = r.value.(time.Duration)
 		case KeyTrailTimeout:

@@ -20,7 +20,7 @@ func TestProjectDefaults(t *testing.T) {
 		if err != nil {
 			t.Fatalf("parseProject(%q) error = %v", src, err)
 		}
-		want := ReplayConfig{10 * time.Second, 15 * time.Second, 5 * time.Minute}
+		want := ReplayConfig{10 * time.Second, 15 * time.Second, 5 * time.Minute, 30 * time.Second}
 		if p.Replay != want || p.Trace != "retain-on-failure" || p.TrailsDir != "trails" || p.Cache != (CacheConfig{}) || len(p.Apps) != 0 || p.DB != "" {
 			t.Errorf("parseProject(%q) = %+v, want the defaults", src, *p)
 		}
@@ -43,6 +43,7 @@ cache:
   strict: true
 replay:
   actionTimeout: 2s
+  navigationTimeout: 45s
   replayTimeout: 1m30s
   trailTimeout: 10m
 trace: "on"
@@ -65,7 +66,7 @@ db: state/trailpin.db
 	if p.TrailsPath() != "/repo/e2e/trails" || p.Cache != (CacheConfig{Mode: "read-only", Strict: true}) || p.Trace != "on" || p.DB != "/repo/state/trailpin.db" {
 		t.Errorf("project = %+v", *p)
 	}
-	if want := (ReplayConfig{2 * time.Second, 90 * time.Second, 10 * time.Minute}); p.Replay != want {
+	if want := (ReplayConfig{2 * time.Second, 90 * time.Second, 10 * time.Minute, 45 * time.Second}); p.Replay != want {
 		t.Errorf("Replay = %+v, want %+v", p.Replay, want)
 	}
 	r := secrets.NewResolver(p.Secrets, nil)
@@ -185,8 +186,8 @@ func TestProjectEnvOverrides(t *testing.T) {
 			return p.Apps["shop"] + " " + p.Apps["back-office"]
 		}, ""},
 		{"dashed app name", map[string]string{"TRAILPIN_APPS_BACK_OFFICE_BASEURL": "https://admin.example.com"}, func(p *Project) string { return p.Apps["back-office"] }, ""},
-		{"timeouts", map[string]string{"TRAILPIN_REPLAY_ACTIONTIMEOUT": "30s", "TRAILPIN_REPLAY_TRAILTIMEOUT": "20m"}, func(p *Project) string {
-			return p.Replay.ActionTimeout.String() + " " + p.Replay.ReplayTimeout.String() + " " + p.Replay.TrailTimeout.String()
+		{"timeouts", map[string]string{"TRAILPIN_REPLAY_ACTIONTIMEOUT": "30s", "TRAILPIN_REPLAY_NAVIGATIONTIMEOUT": "1m", "TRAILPIN_REPLAY_TRAILTIMEOUT": "20m"}, func(p *Project) string {
+			return p.Replay.ActionTimeout.String() + " " + p.Replay.NavigationTimeout.String() + " " + p.Replay.ReplayTimeout.String() + " " + p.Replay.TrailTimeout.String()
 		}, ""},
 		{"trails dir, cache, trace", map[string]string{"TRAILPIN_TRAILS_DIR": "/ci/trails", "TRAILPIN_CACHE_MODE": "off", "TRAILPIN_CACHE_STRICT": "true", "TRAILPIN_TRACE": "on"}, func(p *Project) string {
 			return fmt.Sprintf("%s %+v %s", p.TrailsPath(), p.Cache, p.Trace)
@@ -199,7 +200,7 @@ func TestProjectEnvOverrides(t *testing.T) {
 	want := map[string]string{
 		"base URL":                  "https://preview-42.example.com http://localhost:3001",
 		"dashed app name":           "https://admin.example.com",
-		"timeouts":                  "30s 15s 20m0s",
+		"timeouts":                  "30s 1m0s 15s 20m0s",
 		"trails dir, cache, trace":  "/ci/trails {Mode:off Strict:true} on",
 		"empty variables are unset": "retain-on-failure http://localhost:3000",
 	}

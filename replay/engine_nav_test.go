@@ -1,0 +1,105 @@
+package replay
+
+import (
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+)
+
+// slowServer serves /start, a page with a link to /slow; /slow answers after
+// delay, and /never answers only when the test ends.
+func slowServer(t *testing.T, delay time.Duration) *httptest.Server {
+	t.Helper()
+	mux := http.NewServeMux()
+	mux.HandleFunc("GET /start", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		fmt.Fprint(w, `<!doctype html><html lang="en"><title>Start</title><p><a href="/slow">Go slowly</a></p>`)
+	})
+	mux.HandleFunc("GET /slow", func(w http.ResponseWriter, r *http.Request) {
+		select {
+		case <-time.After(delay):
+		case <-r.Context().Done():
+			return
+		}
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		fmt.Fprint(w, `<!doctype html><html lang="en"><title>Slow</title><h1>Arrived</h1>`)
+	})
+	done := make(chan struct{})
+	mux.HandleFunc("GET /never", func(w http.ResponseWriter, r *http.Request) {
+		select {
+		case <-done:
+		case <-r.Context().Done():
+		}
+	})
+	srv := httptest.NewServer(mux)
+	t.Cleanup(func() { close(done); srv.Close() })
+	return srv
+}
+
+// TestReplayNavigationTimeout: a page load waits replay.navigationTimeout,
+// not the action timeout, whether the trail opens the page, navigates to
+// it, or taps a link to it; a load that takes longer fails with the
+// setting's name.
+func TestReplayNavigationTimeout(t *testing.T) {
+	t.Parallel()
+	// Each load takes longer than the action timeout and the action after
+	// it together, and far less than the navigation timeout.
+	const delay = 1500 * time.Millisecond
+	srv := slowServer(t, delay)
+	fast := Options{ActionTimeout: 400 * time.Millisecond, NavigationTimeout: 20 * time.Second}
+	passing := []struct{ name, start, actions string }{
+		{"the start page", "/slow", `
+      - assertVisible: {selector: {role: heading, name: Arrived}}`},
+		{"a navigate action", "/start", `
+      - navigate: /slow
+      - assertVisible: {selector: {role: heading, name: Arrived}}`},
+		{"a tap that navigates", "/start", `
+      - tap: {selector: {role: link, name: Go slowly}}
+      - assertVisible: {selector: {role: heading, name: Arrived}}`},
+	}
+	for _, tc := range passing {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			tr := inlineTrail(t, "version: 1\ntrail: Slow\napp: slow\nstart: "+tc.start+
+				"\nsteps:\n  - intent: Reach the slow page\n    actions:"+tc.actions+"\n")
+			res := replayOn(t, tr, srv.URL, fast)
+			if res.Status != StatusPassed {
+				t.Fatalf("a load of %s with an action timeout of %s and a navigation timeout of %s: %s",
+					delay, fast.ActionTimeout, fast.NavigationTimeout, explain(res))
+			}
+		})
+	}
+	failing := []struct {
+		name, start, actions, msg string
+		stop                      StopReason
+	}{
+		{"the start page", "/never", `
+      - assertVisible: {selector: {role: heading, name: Arrived}}`,
+			"opening the start page /never: page load did not finish within 1s (replay.navigationTimeout)", StopActionFailed},
+		// The request reached the app: what it did is not known.
+		{"a navigate action", "/start", `
+      - navigate: /never`,
+			"navigate /never: page load did not finish within 1s (replay.navigationTimeout)", StopActionUncertain},
+	}
+	for _, tc := range failing {
+		t.Run(tc.name+" that never loads", func(t *testing.T) {
+			t.Parallel()
+			tr := inlineTrail(t, "version: 1\ntrail: Never\napp: slow\nstart: "+tc.start+
+				"\nsteps:\n  - intent: Wait for a page that never comes\n    actions:"+tc.actions+"\n")
+			start := time.Now()
+			res := replayOn(t, tr, srv.URL, Options{ActionTimeout: 20 * time.Second, NavigationTimeout: time.Second})
+			if res.Status != StatusFailed || !strings.Contains(res.Error, tc.msg) {
+				t.Fatalf("got %s, want a failure saying %q", explain(res), tc.msg)
+			}
+			if st := res.Steps[0]; st.Stopped != tc.stop {
+				t.Errorf("stopped %q, want %q", st.Stopped, tc.stop)
+			}
+			if took := time.Since(start); took >= 20*time.Second {
+				t.Errorf("took %s: it waited out the action timeout, not the navigation timeout", took)
+			}
+		})
+	}
+}
