@@ -63,6 +63,10 @@ const (
 	StartTimeout = 90 * time.Second
 	// WaitTimeout bounds one wait for a page condition.
 	WaitTimeout = 60 * time.Second
+	// RunTimeout bounds one host command: a replay of several trails, each
+	// of which may wait out page loads (replay.navigationTimeout, 30s) on a
+	// loaded machine, takes minutes there.
+	RunTimeout = 5 * time.Minute
 	// closeTimeout bounds a graceful browser shutdown before it is killed.
 	closeTimeout = 20 * time.Second
 )
@@ -192,7 +196,9 @@ type HostRun struct {
 // RunHost runs the host binary with args, the environment env (added to a
 // minimal one: PATH, CHROME_PATH, and HOME and XDG folders in a fresh temp
 // folder unless env sets them) and stdin. It fails the test only when the process cannot
-// be run; a non-zero exit is reported in ExitCode.
+// be run, and marks it failed when the process does not finish within
+// RunTimeout (it is killed: ExitCode -1); a non-zero exit is reported in
+// ExitCode.
 func RunHost(t testing.TB, env []string, stdin []byte, args ...string) HostRun {
 	t.Helper()
 	return RunHostBinary(t, HostPath(t), env, stdin, args...)
@@ -201,7 +207,7 @@ func RunHost(t testing.TB, env []string, stdin []byte, args ...string) HostRun {
 // RunHostBinary is RunHost with the host binary at path (HostPathTagged).
 func RunHostBinary(t testing.TB, path string, env []string, stdin []byte, args ...string) HostRun {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), WaitTimeout)
+	ctx, cancel := context.WithTimeout(context.Background(), RunTimeout)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, path, args...)
 	home := t.TempDir()
@@ -219,6 +225,9 @@ func RunHostBinary(t testing.TB, path string, env []string, stdin []byte, args .
 	var exit *exec.ExitError
 	if err != nil && !errors.As(err, &exit) {
 		t.Fatalf("running host %s: %v", strings.Join(args, " "), err)
+	}
+	if ctx.Err() != nil {
+		t.Errorf("host %s did not finish within %s and was killed:\n%s\n%s", strings.Join(args, " "), RunTimeout, out.Bytes(), errOut.Bytes())
 	}
 	return HostRun{Stdout: out.Bytes(), Stderr: errOut.Bytes(), ExitCode: cmd.ProcessState.ExitCode()}
 }
