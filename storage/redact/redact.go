@@ -248,7 +248,10 @@ func hasValue(spans []span) bool {
 }
 
 // find appends the places rule i matches in b: around each occurrence of
-// its anchor, or anywhere when it has none.
+// its anchor, or anywhere when it has none. When the windows around the
+// occurrences would add up to more than the text, the expression runs once
+// over the stretch that holds them instead, so the work stays linear in the
+// text however often the anchor occurs.
 func (ru *rule) find(b []byte, i int, spans []span) []span {
 	add := func(m []int, lo int) {
 		s := span{start: lo + m[0], end: lo + m[1], rule: i}
@@ -257,26 +260,42 @@ func (ru *rule) find(b []byte, i int, spans []span) []span {
 		}
 		spans = append(spans, s)
 	}
-	if ru.anchor == nil {
-		for _, m := range ru.re.FindAllSubmatchIndex(b, -1) {
-			add(m, 0)
+	all := func(lo, hi int) {
+		for _, m := range ru.re.FindAllSubmatchIndex(b[lo:hi], -1) {
+			add(m, lo)
 		}
+	}
+	if ru.anchor == nil {
+		all(0, len(b))
 		return spans
 	}
-	covered := -1 // the end of the last match added: later anchors inside it are done
+	var at []int
 	for off := 0; ; {
 		j := bytes.Index(b[off:], ru.anchor)
 		if j < 0 {
 			break
 		}
-		at := off + j
-		off = at + 1
-		if at < covered || !ru.mayBeQuoted(b, at) {
+		if ru.mayBeQuoted(b, off+j) {
+			at = append(at, off+j)
+		}
+		off += j + 1
+	}
+	if len(at) == 0 {
+		return spans
+	}
+	window := ru.before + len(ru.anchor) + ru.after
+	if len(at)*window > len(b) {
+		all(max(0, at[0]-ru.before), min(len(b), at[len(at)-1]+len(ru.anchor)+ru.after))
+		return spans
+	}
+	covered := -1 // the end of the last match added: later anchors inside it are done
+	for _, a := range at {
+		if a < covered {
 			continue
 		}
-		lo, hi := max(0, at-ru.before), min(len(b), at+len(ru.anchor)+ru.after)
+		lo, hi := max(0, a-ru.before), min(len(b), a+len(ru.anchor)+ru.after)
 		for _, m := range ru.re.FindAllSubmatchIndex(b[lo:hi], -1) {
-			if lo+m[0] <= at && at+len(ru.anchor) <= lo+m[1] {
+			if lo+m[0] <= a && a+len(ru.anchor) <= lo+m[1] {
 				add(m, lo)
 				covered = lo + m[1]
 				break
