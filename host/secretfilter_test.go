@@ -1,0 +1,37 @@
+package main
+
+import (
+	"bytes"
+	"log/slog"
+	"strings"
+	"testing"
+)
+
+// The log and the database hide what the filter learnt, each with its own
+// placeholder, and a value too short to redact inside text is said once.
+func TestSecretFilter(t *testing.T) {
+	f := &secretFilter{}
+	var out bytes.Buffer
+	log := slog.New(slog.NewTextHandler(f.writer(&out), nil))
+	log.Info("before", "typed", "p@ss w+rd/é")
+	f.learn(map[string]string{"shop": "p@ss w+rd/é", "pin": "42"}, nil, log)
+	log.Info("request failed", "url", "http://127.0.0.1/?q=p%40ss+w%2Brd%2F%C3%A9", "typed", "p@ss w+rd/é")
+	f.learn(map[string]string{"shop": "p@ss w+rd/é", "pin": "42"}, map[string]bool{"shop": true, "pin": true}, log)
+	got := out.String()
+	lines := strings.Split(strings.TrimSpace(got), "\n")
+	if len(lines) != 3 {
+		t.Fatalf("log has %d lines, want 3 (before, one notice, the request):\n%s", len(lines), got)
+	}
+	if !strings.Contains(lines[0], "p@ss") {
+		t.Errorf("a line written before the secret was known changed: %s", lines[0])
+	}
+	if !strings.Contains(lines[1], "${secret:pin}") || !strings.Contains(lines[1], "shorter than 4") {
+		t.Errorf("notice = %s, want it to name ${secret:pin} and the rule", lines[1])
+	}
+	if strings.Contains(lines[2], "p@ss") || strings.Contains(lines[2], "p%40ss") || strings.Count(lines[2], "[secret:shop]") != 2 {
+		t.Errorf("log line = %s, want the value and its URL form as [secret:shop]", lines[2])
+	}
+	if got := string(f.database([]byte(`{"value":"p@ss w+rd/é","pin":"42"}`))); got != `{"value":"${secret:shop}","pin":"${secret:pin}"}` {
+		t.Errorf("database redaction = %s", got)
+	}
+}
