@@ -318,3 +318,32 @@ func TestWriteWaitsOutALongLock(t *testing.T) {
 		t.Errorf("%d interactions stored, want 1", len(list))
 	}
 }
+
+// TestFirstOpensAtOnce opens a new database from many connections at once,
+// as twenty `host replay --db` processes starting together do: every Open
+// must succeed, none may take the file for another program's while another
+// applies the first migration.
+func TestFirstOpensAtOnce(t *testing.T) {
+	const opens = 20
+	for round := range 20 {
+		path := filepath.Join(t.TempDir(), "trailpin.db")
+		errs := make(chan error, opens)
+		start := make(chan struct{})
+		for range opens {
+			go func() {
+				<-start
+				db, err := Open(context.Background(), path)
+				if err == nil {
+					err = db.Close()
+				}
+				errs <- err
+			}()
+		}
+		close(start)
+		for range opens {
+			if err := <-errs; err != nil {
+				t.Fatalf("round %d: one of %d Opens at once of a new database: %v", round, opens, err)
+			}
+		}
+	}
+}

@@ -283,15 +283,17 @@ func (db *DB) migrate(ctx context.Context, list []migration) error {
 // checkSchema returns the schema version of the database behind tx, or an
 // error when the file is not a Trailpin database or is newer than known.
 func checkSchema(ctx context.Context, tx queryRower, known int) (int, error) {
+	// One statement, so one snapshot: read one by one outside a
+	// transaction, the three could straddle another process's first
+	// migration (tables there, application id not read yet) and a new
+	// Trailpin database would look like another program's.
 	var version, appID, objects int
-	if err := tx.QueryRowContext(ctx, "PRAGMA user_version").Scan(&version); err != nil {
-		return 0, fmt.Errorf("reading schema version: %w", err)
-	}
-	if err := tx.QueryRowContext(ctx, "PRAGMA application_id").Scan(&appID); err != nil {
-		return 0, fmt.Errorf("reading application id: %w", err)
-	}
-	if err := tx.QueryRowContext(ctx, "SELECT count(*) FROM sqlite_schema").Scan(&objects); err != nil {
-		return 0, fmt.Errorf("reading schema: %w", err)
+	err := tx.QueryRowContext(ctx, `SELECT
+		(SELECT user_version FROM pragma_user_version),
+		(SELECT application_id FROM pragma_application_id),
+		(SELECT count(*) FROM sqlite_schema)`).Scan(&version, &appID, &objects)
+	if err != nil {
+		return 0, fmt.Errorf("reading the schema version: %w", err)
 	}
 	switch {
 	case appID != applicationID && (appID != 0 || objects > 0):
