@@ -78,6 +78,11 @@ func generateOn(m *Matcher, purpose Purpose, targetRef string, sensitive []strin
 func Retarget(purpose Purpose, targetRef string, s *Screen) (string, error) {
 	m, release := borrowMatcher(s)
 	defer release()
+	return RetargetOn(m, purpose, targetRef)
+}
+
+// RetargetOn is Retarget on a screen already indexed by m.
+func RetargetOn(m *Matcher, purpose Purpose, targetRef string) (string, error) {
 	g, err := newGenerator(purpose, targetRef, m, nil)
 	if err != nil {
 		return "", err

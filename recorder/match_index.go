@@ -255,6 +255,21 @@ func (m *Matcher) position(ref string) (int32, bool) {
 // Len is the number of elements with a ref on the screen.
 func (m *Matcher) Len() int { return len(m.nodes) }
 
+// Nodes are the elements with a ref in document order; a position is an
+// index into it. The slice belongs to the Matcher: read it, never change it.
+func (m *Matcher) Nodes() []*Node { return m.nodes }
+
+// Parent is the position of the nearest indexed ancestor of position p, -1
+// for none.
+func (m *Matcher) Parent(p int32) int32 { return m.parent[p] }
+
+// End is one past the last position in p's subtree.
+func (m *Matcher) End(p int32) int32 { return m.end[p] }
+
+// Shown reports whether a person can see something of the element at
+// position p: it is visible, or an element inside it is.
+func (m *Matcher) Shown(p int32) bool { return m.shown[p] }
+
 // inside reports whether position j lies strictly inside position i.
 func (m *Matcher) inside(j, i int32) bool { return i < j && j < m.end[i] }
 

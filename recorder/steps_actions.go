@@ -47,11 +47,7 @@ func (b *builder) generate(purpose Purpose, ref string, s *Screen) (Selector, *N
 
 // retarget is Retarget on the screen's Matcher.
 func (b *builder) retarget(purpose Purpose, ref string, s *Screen) (string, error) {
-	g, err := newGenerator(purpose, ref, b.matcher(s), nil)
-	if err != nil {
-		return "", err
-	}
-	return g.node.Ref, nil
+	return RetargetOn(b.matcher(s), purpose, ref)
 }
 
 func (b *builder) click(i int) (built, error) {
@@ -97,12 +93,12 @@ func toggledBox(m *Matcher, ref string) (string, bool, bool) {
 		return "", false, false
 	}
 	box := int32(-1)
-	for a := p; a >= 0; a = m.parent[a] {
-		if toggleRoles[m.nodes[a].Role] {
+	for a := p; a >= 0; a = m.Parent(a) {
+		if toggleRoles[m.Nodes()[a].Role] {
 			box = a
 			break
 		}
-		if controlRoles[m.nodes[a].Role] {
+		if controlRoles[m.Nodes()[a].Role] {
 			return "", false, false // a click on another control
 		}
 	}
@@ -114,7 +110,7 @@ func toggledBox(m *Matcher, ref string) (string, bool, bool) {
 	if box < 0 {
 		return "", false, false
 	}
-	n := m.nodes[box]
+	n := m.Nodes()[box]
 	switch {
 	case n.Role == "radio":
 		return n.Ref, true, true
@@ -133,8 +129,8 @@ var toggleRoles = map[string]bool{"checkbox": true, "radio": true, "switch": tru
 // screen whose label is the label's text; -1 for none or several.
 func boxOfLabel(m *Matcher, label int32) int32 {
 	found := int32(-1)
-	for p := label + 1; p < m.end[label]; p++ {
-		if toggleRoles[m.nodes[p].Role] {
+	for p := label + 1; p < m.End(label); p++ {
+		if toggleRoles[m.Nodes()[p].Role] {
 			if found >= 0 {
 				return -1
 			}
@@ -144,11 +140,11 @@ func boxOfLabel(m *Matcher, label int32) int32 {
 	if found >= 0 {
 		return found
 	}
-	text := collapseSelectorSpace(m.nodes[label].Text)
+	text := collapseSelectorSpace(m.Nodes()[label].Text)
 	if text == "" {
 		return -1
 	}
-	for p, n := range m.nodes {
+	for p, n := range m.Nodes() {
 		if toggleRoles[n.Role] && n.Label == text {
 			if found >= 0 {
 				return -1
@@ -190,10 +186,10 @@ func (b *builder) checkBox(i int, check bool) (built, error) {
 	if rt, err := b.retarget(PurposeTap, r.Ref, s); err == nil {
 		box = rt
 	}
-	if p, ok := m.position(box); ok && !m.shown[p] {
+	if p, ok := m.position(box); ok && !m.Shown(p) {
 		// A box hidden behind its styled label: what a person clicks is the label.
 		if label := labelFor(m, p); label >= 0 {
-			return b.toggle(s, box, m.nodes[label].Ref, check)
+			return b.toggle(s, box, m.Nodes()[label].Ref, check)
 		}
 	}
 	return b.toggle(s, box, box, check)
@@ -202,15 +198,15 @@ func (b *builder) checkBox(i int, check bool) (built, error) {
 // labelFor returns a shown label element for the control at p: around it,
 // or the one whose text is its label; -1 for none.
 func labelFor(m *Matcher, p int32) int32 {
-	for a := m.parent[p]; a >= 0; a = m.parent[a] {
-		if m.nodes[a].Tag == "label" && m.shown[a] {
+	for a := m.Parent(p); a >= 0; a = m.Parent(a) {
+		if m.Nodes()[a].Tag == "label" && m.Shown(a) {
 			return a
 		}
 	}
-	text := m.nodes[p].Label
+	text := m.Nodes()[p].Label
 	found := int32(-1)
-	for q, n := range m.nodes {
-		if n.Tag == "label" && m.shown[q] && text != "" && collapseSelectorSpace(n.Text) == text {
+	for q, n := range m.Nodes() {
+		if n.Tag == "label" && m.Shown(int32(q)) && text != "" && collapseSelectorSpace(n.Text) == text {
 			if found >= 0 {
 				return -1
 			}
@@ -352,7 +348,7 @@ func keyName(k string) (string, error) {
 	switch {
 	case k == " ":
 		return "Space", nil
-	case isOneOf(k, NamedKeys) || utf8.RuneCountInString(k) == 1:
+	case slices.Contains(NamedKeys, k) || utf8.RuneCountInString(k) == 1:
 		return k, nil
 	case keySynonyms[k] != "":
 		return keySynonyms[k], nil
@@ -368,10 +364,10 @@ func modifiers(held []string) ([]Modifier, error) {
 		if syn, ok := modifierSynonyms[h]; ok {
 			m = syn
 		}
-		if !isOneOf(string(m), modifierWords) {
+		if !slices.Contains(modifierWords, string(m)) {
 			return nil, leftOut("the held key %q is none of %s", h, strings.Join(modifierWords, ", "))
 		}
-		if !isOneOf(string(m), modifierStrings(out)) {
+		if !slices.Contains(modifierStrings(out), string(m)) {
 			out = append(out, m)
 		}
 	}

@@ -1,6 +1,9 @@
 package recorder
 
-import "fmt"
+import (
+	"fmt"
+	"slices"
+)
 
 // The assertions of a recording. Each is a step of its own; what the
 // assertion claims is pinned in its selector (Generate with purpose
@@ -68,7 +71,7 @@ func (b *builder) assertValue(i int) (built, error) {
 
 func (b *builder) assertState(i int) (built, error) {
 	r := &b.recs[i]
-	if !isOneOf(r.State, []string{StateChecked, StateDisabled, StateExpanded, StateSelected}) {
+	if !slices.Contains([]string{StateChecked, StateDisabled, StateExpanded, StateSelected}, r.State) {
 		return built{}, leftOut("its state %q is none of checked, disabled, expanded, selected", r.State)
 	}
 	if r.Want != "true" && r.Want != "false" && (r.Want != "mixed" || r.State != StateChecked) {

@@ -229,15 +229,15 @@ func (b *builder) unnamedPhrase(i int) string {
 		return ""
 	}
 	// What a click lands in is the control around it, shown or not.
-	if r.Kind != InteractAssertVisible && !controlRoles[m.nodes[p].Role] {
-		for a := m.parent[p]; a >= 0; a = m.parent[a] {
-			if controlRoles[m.nodes[a].Role] {
+	if r.Kind != InteractAssertVisible && !controlRoles[m.Nodes()[p].Role] {
+		for a := m.Parent(p); a >= 0; a = m.Parent(a) {
+			if controlRoles[m.Nodes()[a].Role] {
 				p = a
 				break
 			}
 		}
 	}
-	n := m.nodes[p]
+	n := m.Nodes()[p]
 	switch r.Kind {
 	case InteractClick:
 		return b.clickPhrase(r.Before, n, Selector{}, Tap{Count: r.Count})

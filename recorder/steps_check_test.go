@@ -163,7 +163,7 @@ func targetsOf(t *testing.T, r *RecordedInteraction) []string {
 	for _, ref := range append([]string{r.Ref}, out...) {
 		if p, ok := m.position(ref); ok {
 			if l := labelFor(m, p); l >= 0 {
-				out = append(out, m.nodes[l].Ref)
+				out = append(out, m.Nodes()[l].Ref)
 			}
 		}
 	}

@@ -183,18 +183,18 @@ func (b *builder) endShows(before, after *Screen) []Selector {
 // changed, most telling first.
 func (b *builder) endCandidates(mb, ma *Matcher) []endCandidate {
 	var old map[string]int32
-	if mb != nil && documentOf(mb.screen) == documentOf(ma.screen) {
+	if mb != nil && documentOf(mb.Screen()) == documentOf(ma.Screen()) {
 		old = b.refPositions(mb)
 	}
 	var cands []endCandidate
-	for p, n := range ma.nodes {
-		if !ma.shown[p] || n.Secret || n.AriaHidden {
+	for p, n := range ma.Nodes() {
+		if !ma.Shown(int32(p)) || n.Secret || n.AriaHidden {
 			continue
 		}
 		// Most nodes are as they were: that is settled first, cheaply.
 		appeared := true
-		if q, ok := old[n.Ref]; ok && mb.shown[q] {
-			if !changed(mb.nodes[q], n) {
+		if q, ok := old[n.Ref]; ok && mb.Shown(q) {
+			if !changed(mb.Nodes()[q], n) {
 				continue
 			}
 			appeared = false
@@ -225,8 +225,8 @@ func (b *builder) endCandidates(mb, ma *Matcher) []endCandidate {
 
 // inRow reports whether the node at p lies in a row, card or list item.
 func inRow(m *Matcher, p int32) bool {
-	for a := m.parent[p]; a >= 0; a = m.parent[a] {
-		if rowRoles[m.nodes[a].Role] {
+	for a := m.Parent(p); a >= 0; a = m.Parent(a) {
+		if rowRoles[m.Nodes()[a].Role] {
 			return true
 		}
 	}
@@ -261,7 +261,7 @@ func ownText(n *Node) string {
 // presenceSelector returns a selector that finds the node at pos on the
 // screen after (among its matches) and nothing on the screen before.
 func (b *builder) presenceSelector(mb, ma *Matcher, pos int32) (Selector, bool) {
-	n := ma.nodes[pos]
+	n := ma.Nodes()[pos]
 	for _, sel := range b.presenceOptions(n) {
 		if sel.Validate() != nil || b.taint.leaksFrom(&sel) {
 			continue
@@ -346,13 +346,13 @@ func hasDigit(s string) bool {
 // refPositions maps the refs of m's screen to their positions, built once
 // per screen: the screen before one step is the screen after the last.
 func (b *builder) refPositions(m *Matcher) map[string]int32 {
-	if pos, ok := b.positions[m.screen]; ok {
+	if pos, ok := b.positions[m.Screen()]; ok {
 		return pos
 	}
-	pos := make(map[string]int32, len(m.refs))
-	for p, ref := range m.refs {
-		pos[ref] = int32(p)
+	pos := make(map[string]int32, m.Len())
+	for p, n := range m.Nodes() {
+		pos[n.Ref] = int32(p)
 	}
-	b.positions[m.screen] = pos
+	b.positions[m.Screen()] = pos
 	return pos
 }

@@ -297,7 +297,7 @@ func (b *builder) labelOf(i, j int, purpose Purpose) bool {
 	if !ok {
 		return false
 	}
-	return m.inside(ctl, label) || collapseSelectorSpace(m.nodes[label].Text) == m.nodes[ctl].Label && m.nodes[ctl].Label != ""
+	return m.inside(ctl, label) || collapseSelectorSpace(m.Nodes()[label].Text) == m.Nodes()[ctl].Label && m.Nodes()[ctl].Label != ""
 }
 
 // labelAround returns the position of the label element ref is or lies in,
@@ -307,11 +307,11 @@ func labelAround(m *Matcher, ref string) int32 {
 	if !ok {
 		return -1
 	}
-	for ; p >= 0; p = m.parent[p] {
-		if m.nodes[p].Tag == "label" {
+	for ; p >= 0; p = m.Parent(p) {
+		if m.Nodes()[p].Tag == "label" {
 			return p
 		}
-		if controlRoles[m.nodes[p].Role] {
+		if controlRoles[m.Nodes()[p].Role] {
 			return -1 // a control inside a label is not the label
 		}
 	}

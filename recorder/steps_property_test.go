@@ -43,7 +43,7 @@ func randomSession(rnd *rand.Rand, screens []*Screen, n int) *session {
 	for range n {
 		sc := screens[rnd.IntN(len(screens))]
 		m := NewMatcher(sc)
-		node := m.nodes[rnd.IntN(len(m.nodes))]
+		node := m.Nodes()[rnd.IntN(len(m.Nodes()))]
 		ref := node.Ref
 		if rnd.IntN(20) == 0 {
 			ref = "e404" // an element not on the screen
