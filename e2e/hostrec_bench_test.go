@@ -106,7 +106,7 @@ func BenchmarkHostRecordThroughput(b *testing.B) {
 }
 
 // BenchmarkHostRecordGrowth10k records 100 interactions on the captured
-// page of about ten thousand elements (recorder/testdata/selectors/bench/
+// page of about ten thousand elements (recorder/selector/testdata/selectors/bench/
 // shop-10k.json.gz), each with a new capture of it in which one text
 // changed (a toast counting the clicks), sent in the wire form as the
 // extension sends it. It reports the database growth per 100 interactions

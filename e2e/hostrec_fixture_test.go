@@ -4,7 +4,7 @@ import (
 	"encoding/json"
 	"testing"
 
-	"github.com/trailpin/trailpin/recorder"
+	"github.com/trailpin/trailpin/recorder/screen"
 )
 
 // A recording session as the extension sends it, for the host-level
@@ -21,25 +21,25 @@ const (
 	recEmail = "ada.lovelace@example.com"
 )
 
-func recText(s string) *recorder.Node {
-	return &recorder.Node{Tag: recorder.TextTag, Text: s, Visible: true}
+func recText(s string) *screen.Node {
+	return &screen.Node{Tag: screen.TextTag, Text: s, Visible: true}
 }
 
-func recEl(ref, role, tag, name string, y float64, kids ...*recorder.Node) *recorder.Node {
-	return &recorder.Node{Ref: ref, Role: role, Tag: tag, Name: name, Visible: true,
-		Box: &recorder.Box{X: 40, Y: y, Width: 300, Height: 32}, Children: kids}
+func recEl(ref, role, tag, name string, y float64, kids ...*screen.Node) *screen.Node {
+	return &screen.Node{Ref: ref, Role: role, Tag: tag, Name: name, Visible: true,
+		Box: &screen.Box{X: 40, Y: y, Width: 300, Height: 32}, Children: kids}
 }
 
-func recPage(doc, path, title string, main ...*recorder.Node) *recorder.Screen {
-	return &recorder.Screen{Schema: recorder.ScreenSchema, Document: doc, URL: recOrigin + path, Title: title,
-		Viewport: recorder.Viewport{Width: 1280, Height: 800},
+func recPage(doc, path, title string, main ...*screen.Node) *screen.Screen {
+	return &screen.Screen{Schema: screen.ScreenSchema, Document: doc, URL: recOrigin + path, Title: title,
+		Viewport: screen.Viewport{Width: 1280, Height: 800},
 		Root: recEl(doc+"1", "document", "html", "", 0,
 			recEl(doc+"2", "generic", "body", "", 0,
 				recEl(doc+"3", "main", "main", "", 0, main...)))}
 }
 
 // recLogin is the login page; user is the username field's value.
-func recLogin(user string) *recorder.Screen {
+func recLogin(user string) *screen.Screen {
 	username := recEl("e5", "textbox", "input", "Username", 100)
 	username.Label, username.Value = "Username", user
 	password := recEl("e6", "textbox", "input", "Password", 140)
@@ -52,7 +52,7 @@ func recLogin(user string) *recorder.Screen {
 }
 
 // recHome is the page after logging in.
-func recHome(cart int) *recorder.Screen {
+func recHome(cart int) *screen.Screen {
 	h := recEl("h4", "heading", "h1", "Welcome, Ada", 40, recText("Welcome, Ada"))
 	h.Text, h.Level = "Welcome, Ada", 1
 	email := recEl("h5", "paragraph", "p", "", 80, recText(recEmail))
@@ -82,7 +82,7 @@ type recStep struct {
 	seq int64
 }
 
-func interactionStep(session string, seq int64, in map[string]any, screen *recorder.Screen) recStep {
+func interactionStep(session string, seq int64, in map[string]any, screen *screen.Screen) recStep {
 	in["seq"] = seq
 	in["time"] = 1733072400000 + seq*1500
 	in["tab"] = 7

@@ -12,7 +12,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/trailpin/trailpin/recorder"
+	"github.com/trailpin/trailpin/recorder/screen"
+	"github.com/trailpin/trailpin/recorder/steps"
+	"github.com/trailpin/trailpin/recorder/trail"
 	"github.com/trailpin/trailpin/replay"
 	"github.com/trailpin/trailpin/storage"
 	"github.com/trailpin/trailpin/storage/storagetest"
@@ -147,11 +149,11 @@ func TestHostRecordingSession(t *testing.T) {
 	if !bytes.Equal(first, second) {
 		t.Fatal("exporting twice gave different bytes")
 	}
-	tr, err := recorder.LoadTrail(path, first)
+	tr, err := trail.LoadTrail(path, first)
 	if err != nil {
 		t.Fatalf("the exported trail does not load: %v", err)
 	}
-	if tr.App != "shop" || tr.Viewport != (recorder.Viewport{Width: 1280, Height: 800}) || tr.Locale != "en-GB" || tr.TimeZone != "Europe/London" || tr.Start != "/login" {
+	if tr.App != "shop" || tr.Viewport != (screen.Viewport{Width: 1280, Height: 800}) || tr.Locale != "en-GB" || tr.TimeZone != "Europe/London" || tr.Start != "/login" {
 		t.Errorf("trail environment: app %q viewport %v locale %q tz %q start %q", tr.App, tr.Viewport, tr.Locale, tr.TimeZone, tr.Start)
 	}
 	if tr.Steps[0].Intent != "Type the user name ada" {
@@ -170,7 +172,7 @@ func TestHostRecordingSession(t *testing.T) {
 		}
 	}
 	last := tr.Steps[len(tr.Steps)-1]
-	if len(last.Actions) != 1 || last.Actions[0].Kind() != recorder.ActionAssertURL {
+	if len(last.Actions) != 1 || last.Actions[0].Kind() != trail.ActionAssertURL {
 		t.Errorf("the last step is %v, want the URL assertion", last.Actions)
 	}
 	if err := h.Close(); err != nil {
@@ -258,8 +260,8 @@ func TestHostRecordingRefusesBadMessages(t *testing.T) {
 	h := StartHostProc(t, home)
 	session := "r-bad-1"
 	h.MustRequest("record.start", recStart(session))
-	steps := recInteractions(session)
-	for _, s := range steps[:3] {
+	interactions := recInteractions(session)
+	for _, s := range interactions[:3] {
 		sendInteraction(t, h, s, true)
 	}
 	in := func(fields map[string]any) map[string]any {
@@ -325,7 +327,7 @@ func TestHostRecordingRefusesBadMessages(t *testing.T) {
 	if m := h.MustRequest("record.resume", map[string]any{"session": session}); m.Int("lastSeq") != 3 {
 		t.Fatalf("lastSeq after refused messages: %v, want 3", m)
 	}
-	for _, s := range steps[3:] {
+	for _, s := range interactions[3:] {
 		sendInteraction(t, h, s, true)
 	}
 	h.MustRequest("record.stop", recStop(session))
@@ -357,7 +359,7 @@ func TestHostRecordingRefusesBadMessages(t *testing.T) {
 	if err != nil || len(list) != 10 {
 		t.Fatalf("stored interactions: %d (%v), want 10", len(list), err)
 	}
-	var second recorder.Interaction
+	var second steps.Interaction
 	json.Unmarshal(list[1].Payload, &second)
 	if second.Value != "ada" {
 		t.Errorf("interaction 2 holds %q after a conflicting re-send, want ada", second.Value)
@@ -367,7 +369,7 @@ func TestHostRecordingRefusesBadMessages(t *testing.T) {
 // TestWireScreenRoundTrip checks the tests' wire encoder against the host's
 // decoder, on the captured 10k-element page and on the fixtures.
 func TestWireScreenRoundTrip(t *testing.T) {
-	screens := []*recorder.Screen{recLogin(""), recLogin("ada"), recHome(2), loadShop10k(t)}
+	screens := []*screen.Screen{recLogin(""), recLogin("ada"), recHome(2), loadShop10k(t)}
 	for _, s := range screens {
 		got, err := replay.DecodeWireScreen(WireScreen(s))
 		if err != nil {
@@ -382,10 +384,10 @@ func TestWireScreenRoundTrip(t *testing.T) {
 }
 
 // loadShop10k reads the page of about ten thousand elements captured by the
-// page model in headless Chromium (recorder/testdata/selectors/bench).
-func loadShop10k(t testing.TB) *recorder.Screen {
+// page model in headless Chromium (recorder/selector/testdata/selectors/bench).
+func loadShop10k(t testing.TB) *screen.Screen {
 	t.Helper()
-	f, err := os.Open(filepath.Join(RepoRoot(), "recorder", "testdata", "selectors", "bench", "shop-10k.json.gz"))
+	f, err := os.Open(filepath.Join(RepoRoot(), "recorder", "selector", "testdata", "selectors", "bench", "shop-10k.json.gz"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -395,7 +397,7 @@ func loadShop10k(t testing.TB) *recorder.Screen {
 		t.Fatal(err)
 	}
 	var c struct {
-		Screen *recorder.Screen `json:"screen"`
+		Screen *screen.Screen `json:"screen"`
 	}
 	if err := json.NewDecoder(zr).Decode(&c); err != nil {
 		t.Fatal(err)

@@ -12,7 +12,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/trailpin/trailpin/host/demo"
-	"github.com/trailpin/trailpin/recorder"
+	"github.com/trailpin/trailpin/recorder/trail"
 )
 
 // The recording test: a person opens the popup as a page for the shop's
@@ -244,7 +244,7 @@ func TestRecordShopTrail(t *testing.T) {
 	if shown.ExitCode != 0 {
 		t.Fatalf("host trails show exited %d: %s", shown.ExitCode, shown.Stderr)
 	}
-	imported, err := recorder.LoadTrail("imported", shown.Stdout)
+	imported, err := trail.LoadTrail("imported", shown.Stdout)
 	if err != nil {
 		t.Fatalf("the imported trail does not load: %v\n%s", err, shown.Stdout)
 	}
@@ -290,9 +290,9 @@ func (r *recordingRig) stopSaveExport(t *testing.T, popup context.Context, scree
 }
 
 // checkShopTrail checks the exported trail is the one written by hand.
-func (r *recordingRig) checkShopTrail(t *testing.T, path string, first []byte) *recorder.Trail {
+func (r *recordingRig) checkShopTrail(t *testing.T, path string, first []byte) *trail.Trail {
 	t.Helper()
-	got, err := recorder.LoadTrail(path, first)
+	got, err := trail.LoadTrail(path, first)
 	if err != nil {
 		t.Fatalf("the exported trail does not load: %v\n%s", err, first)
 	}
@@ -300,7 +300,7 @@ func (r *recordingRig) checkShopTrail(t *testing.T, path string, first []byte) *
 	if err != nil {
 		t.Fatal(err)
 	}
-	want, err := recorder.LoadTrail(expectedShopTrail, wantSrc)
+	want, err := trail.LoadTrail(expectedShopTrail, wantSrc)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -3,7 +3,7 @@ package e2e
 import (
 	"encoding/json"
 
-	"github.com/trailpin/trailpin/recorder"
+	"github.com/trailpin/trailpin/recorder/screen"
 )
 
 // WireScreen writes a screen in the page model's wire form (captureWire,
@@ -11,7 +11,7 @@ import (
 // interaction. Tests use it to send screens built or loaded in Go;
 // replay.DecodeWireScreen reads it back to the same screen (a test checks).
 // Texts are always written out (never as a join code).
-func WireScreen(s *recorder.Screen) json.RawMessage {
+func WireScreen(s *screen.Screen) json.RawMessage {
 	top := *s
 	top.Root = nil
 	head, err := json.Marshal(top)
@@ -32,7 +32,7 @@ func WireScreen(s *recorder.Screen) json.RawMessage {
 	return out
 }
 
-func wireNode(n *recorder.Node) json.RawMessage {
+func wireNode(n *screen.Node) json.RawMessage {
 	mustJSON := func(v any) json.RawMessage {
 		b, err := json.Marshal(v)
 		if err != nil {

@@ -14,7 +14,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/trailpin/trailpin/host/demo"
-	"github.com/trailpin/trailpin/recorder"
+	"github.com/trailpin/trailpin/recorder/trail"
 	"github.com/trailpin/trailpin/replay"
 	"github.com/trailpin/trailpin/replay/report"
 )
@@ -155,8 +155,8 @@ func runDemo(ctx context.Context, e *env, o replayFlags, variant string) error {
 // demoLookup provides the demo account's password, which is no secret,
 // and everything else from next.
 func demoLookup(next replay.Lookup) replay.Lookup {
-	return func(ref recorder.Ref) (string, error) {
-		if ref.Kind == recorder.RefSecret && ref.Name == "demo-password" {
+	return func(ref trail.Ref) (string, error) {
+		if ref.Kind == trail.RefSecret && ref.Name == "demo-password" {
 			return demo.Password, nil
 		}
 		return next(ref)

@@ -14,7 +14,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/trailpin/trailpin/host/config"
-	"github.com/trailpin/trailpin/recorder"
+	"github.com/trailpin/trailpin/recorder/trail"
 	"github.com/trailpin/trailpin/replay/secrets"
 	"github.com/trailpin/trailpin/storage"
 )
@@ -168,17 +168,17 @@ func planExport(ctx context.Context, db *storage.DB, ref, dir string, secretValu
 	if err != nil {
 		return exportPlan{}, err
 	}
-	name := v.Slug + recorder.TrailFileExt
+	name := v.Slug + trail.TrailFileExt
 	content, err := canonicalTrail(name, v.Content)
 	if err != nil {
 		return exportPlan{}, fmt.Errorf("trail %s version %d: %w", v.Slug, v.Version, err)
 	}
 	if len(secretValues) > 0 {
-		t, err := recorder.LoadTrail(name, content)
+		t, err := trail.LoadTrail(name, content)
 		if err != nil {
 			return exportPlan{}, err
 		}
-		if err := recorder.CheckNoSecrets(t, secretValues); err != nil {
+		if err := trail.CheckNoSecrets(t, secretValues); err != nil {
 			return exportPlan{}, fmt.Errorf("trail %s: %w", v.Slug, err)
 		}
 	}
@@ -205,11 +205,11 @@ func planExport(ctx context.Context, db *storage.DB, ref, dir string, secretValu
 
 // sameTrail reports whether the file says the same as the trail content.
 func sameTrail(path string, file, content []byte) bool {
-	a, err := recorder.LoadTrail(path, file)
+	a, err := trail.LoadTrail(path, file)
 	if err != nil {
 		return false
 	}
-	b, err := recorder.LoadTrail(path, content)
+	b, err := trail.LoadTrail(path, content)
 	return err == nil && a.Equal(b)
 }
 
@@ -244,19 +244,19 @@ func isEarlierExport(ctx context.Context, db *storage.DB, slug string, file []by
 // file, loaded and written again, gives the same bytes), so that exporting
 // twice never shows a diff.
 func canonicalTrail(name string, stored []byte) ([]byte, error) {
-	t, err := recorder.LoadTrail(name, stored)
+	t, err := trail.LoadTrail(name, stored)
 	if err != nil {
 		return nil, fmt.Errorf("the stored trail does not load: %w", err)
 	}
-	out, err := recorder.MarshalTrail(t)
+	out, err := trail.MarshalTrail(t)
 	if err != nil {
 		return nil, err
 	}
-	back, err := recorder.LoadTrail(name, out)
+	back, err := trail.LoadTrail(name, out)
 	if err != nil {
 		return nil, err
 	}
-	again, err := recorder.MarshalTrail(back)
+	again, err := trail.MarshalTrail(back)
 	if err != nil {
 		return nil, err
 	}

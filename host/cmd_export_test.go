@@ -12,7 +12,7 @@ import (
 	"testing"
 
 	"github.com/trailpin/trailpin/host/nativemsg"
-	"github.com/trailpin/trailpin/recorder"
+	"github.com/trailpin/trailpin/recorder/trail"
 	"github.com/trailpin/trailpin/storage"
 )
 
@@ -88,7 +88,7 @@ func popupRequest(t *testing.T, typ string, body map[string]any) (map[string]any
 // rewrite it in today's layout.
 func saveRaw(t *testing.T, slug string, content []byte) {
 	t.Helper()
-	tr, err := recorder.LoadTrail(slug, content)
+	tr, err := trail.LoadTrail(slug, content)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -107,7 +107,7 @@ func saveRaw(t *testing.T, slug string, content []byte) {
 // import`, in the layout this host writes.
 func importTrail(t *testing.T, slug string, content []byte) {
 	t.Helper()
-	p := filepath.Join(t.TempDir(), slug+recorder.TrailFileExt)
+	p := filepath.Join(t.TempDir(), slug+trail.TrailFileExt)
 	writeFile(t, p, string(content))
 	mustRun(t, nil, "import", p)
 }
@@ -239,7 +239,7 @@ func TestExportOlderLayout(t *testing.T) {
 func TestCanonicalTrailIsAFixedPoint(t *testing.T) {
 	for _, name := range trailInputs {
 		golden := readBytes(t, filepath.Join(trailTestdata(t), name+".golden.yaml"))
-		raw := readBytes(t, filepath.Join(trailTestdata(t), name+recorder.TrailFileExt))
+		raw := readBytes(t, filepath.Join(trailTestdata(t), name+trail.TrailFileExt))
 		for _, in := range [][]byte{raw, golden} {
 			out, err := canonicalTrail(name, in)
 			if err != nil || !bytes.Equal(out, golden) {
@@ -295,7 +295,7 @@ func TestExportRefusesSecretValues(t *testing.T) {
 			// "headphones" is typed in step 2; configure it as a secret's value.
 			writeFile(t, filepath.Join(repo, "trailpin.yaml"), "secrets:\n  search-term: headphones\n")
 			_, _, err := door.export(t, repo, "checkout")
-			var se *recorder.SecretInTrailError
+			var se *trail.SecretInTrailError
 			var ne *nativemsg.Error
 			switch {
 			case errors.As(err, &se):

@@ -12,7 +12,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/trailpin/trailpin/recorder"
+	"github.com/trailpin/trailpin/recorder/trail"
 	"github.com/trailpin/trailpin/replay/secrets"
 	"github.com/trailpin/trailpin/storage"
 )
@@ -43,10 +43,10 @@ Comments in a trail file are not kept: the database holds each trail as Trailpin
 			if err != nil {
 				return err
 			}
-			var secretValues func([]recorder.Ref) []string
+			var secretValues func([]trail.Ref) []string
 			if cfg.Project != nil {
 				r := secrets.NewResolver(cfg.Project.Secrets, e.getenv)
-				secretValues = func(refs []recorder.Ref) []string { return r.Values(refs...) }
+				secretValues = func(refs []trail.Ref) []string { return r.Values(refs...) }
 			}
 			files, err := expandTrailArgs(args)
 			if err != nil {
@@ -108,7 +108,7 @@ func expandTrailArgs(args []string) ([]string, error) {
 			return nil, err
 		}
 		if len(in) == 0 {
-			return nil, fmt.Errorf("import: no *%s files in %s", recorder.TrailFileExt, a)
+			return nil, fmt.Errorf("import: no *%s files in %s", trail.TrailFileExt, a)
 		}
 		files = append(files, in...)
 	}
@@ -119,7 +119,7 @@ func expandTrailArgs(args []string) ([]string, error) {
 type trailImport struct {
 	file    string
 	slug    string
-	trail   *recorder.Trail
+	trail   *trail.Trail
 	content []byte
 	// relaidOut: the file's bytes differ from content (comments, quoting,
 	// layout), which the database does not keep.
@@ -128,7 +128,7 @@ type trailImport struct {
 
 // prepareImports loads and checks every file; problems holds one error per
 // file that cannot be imported.
-func prepareImports(files []string, secretValues func([]recorder.Ref) []string) ([]trailImport, []error) {
+func prepareImports(files []string, secretValues func([]trail.Ref) []string) ([]trailImport, []error) {
 	var imports []trailImport
 	var problems []error
 	bySlug := map[string]string{}
@@ -149,17 +149,17 @@ func prepareImports(files []string, secretValues func([]recorder.Ref) []string) 
 	return imports, problems
 }
 
-func prepareImport(file string, secretValues func([]recorder.Ref) []string) (trailImport, error) {
+func prepareImport(file string, secretValues func([]trail.Ref) []string) (trailImport, error) {
 	src, err := storage.ReadTrailBytes(file)
 	if err != nil {
 		return trailImport{}, err
 	}
-	t, err := recorder.LoadTrail(file, src)
+	t, err := trail.LoadTrail(file, src)
 	if err != nil {
 		return trailImport{}, err
 	}
 	if secretValues != nil {
-		if err := recorder.CheckNoSecrets(t, secretValues(t.References())); err != nil {
+		if err := trail.CheckNoSecrets(t, secretValues(t.References())); err != nil {
 			return trailImport{}, fmt.Errorf("%s: %w", file, err)
 		}
 	}
@@ -167,7 +167,7 @@ func prepareImport(file string, secretValues func([]recorder.Ref) []string) (tra
 	if err != nil {
 		return trailImport{}, err
 	}
-	content, err := recorder.MarshalTrail(t)
+	content, err := trail.MarshalTrail(t)
 	if err != nil {
 		return trailImport{}, fmt.Errorf("%s: %w", file, err)
 	}
@@ -179,17 +179,17 @@ func prepareImport(file string, secretValues func([]recorder.Ref) []string) (tra
 // slug of its title.
 func importSlug(file, title string) (string, error) {
 	base := filepath.Base(file)
-	stem := strings.TrimSuffix(base, recorder.TrailFileExt)
+	stem := strings.TrimSuffix(base, trail.TrailFileExt)
 	if stem == base {
 		stem = strings.TrimSuffix(base, filepath.Ext(base))
 	}
-	for _, s := range []string{stem, recorder.Slug(title)} {
+	for _, s := range []string{stem, trail.Slug(title)} {
 		if len(s) <= maxStorageSlugLen && storageSlug.MatchString(s) {
 			return s, nil
 		}
 	}
 	return "", fmt.Errorf("%s: no trail name can be made from the file name or the title: rename the file to NAME%s, with NAME in lower-case letters, digits and hyphens",
-		file, recorder.TrailFileExt)
+		file, trail.TrailFileExt)
 }
 
 // saveImport saves one file as the next version of its trail and says what

@@ -7,7 +7,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/trailpin/trailpin/recorder"
+	"github.com/trailpin/trailpin/recorder/trail"
 	"github.com/trailpin/trailpin/storage"
 )
 
@@ -65,7 +65,7 @@ func migrateFile(w io.Writer, path string, dryRun bool, tally *migrateTally) {
 		tally.failedFiles++
 		return
 	}
-	out, report, err := recorder.Migrate(src)
+	out, report, err := trail.Migrate(src)
 	if err != nil {
 		fmt.Fprintf(w, "%s: %v\n", path, err)
 		tally.failedFiles++
@@ -75,7 +75,7 @@ func migrateFile(w io.Writer, path string, dryRun bool, tally *migrateTally) {
 		fmt.Fprintf(w, "%s: nothing to migrate\n", path)
 		return
 	}
-	if recorder.MigrationIncomplete(report) {
+	if trail.MigrationIncomplete(report) {
 		left := 0
 		for _, n := range report {
 			if n.Left {
@@ -101,7 +101,7 @@ func migrateFile(w io.Writer, path string, dryRun bool, tally *migrateTally) {
 		fmt.Fprintf(w, "%s: migrated %s\n", path, plural(len(report), "check"))
 		printNotes(w, report)
 	}
-	if _, err := recorder.LoadTrail(path, out); err != nil {
+	if _, err := trail.LoadTrail(path, out); err != nil {
 		fmt.Fprintf(w, "%s: migrated, but the file still does not load; fix by hand:\n%s\n", path, indent(err.Error()))
 		tally.failedFiles++
 	}
@@ -114,7 +114,7 @@ func plural(n int, word string) string {
 	return fmt.Sprintf("%d %ss", n, word)
 }
 
-func printNotes(w io.Writer, report []recorder.MigrationNote) {
+func printNotes(w io.Writer, report []trail.MigrationNote) {
 	for _, n := range report {
 		fmt.Fprintf(w, "  %s\n", n)
 	}

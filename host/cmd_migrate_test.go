@@ -14,7 +14,7 @@ import (
 // copyLegacy copies a legacy trail from recorder's testdata into dir.
 func copyLegacy(t *testing.T, dir, name string) string {
 	t.Helper()
-	src, err := os.ReadFile(filepath.Join("..", "recorder", "testdata", "trails", "legacy", name+".yaml"))
+	src, err := os.ReadFile(filepath.Join("..", "recorder", "trail", "testdata", "trails", "legacy", name+".yaml"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -13,7 +13,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/trailpin/trailpin/recorder"
+	"github.com/trailpin/trailpin/recorder/trail"
 	"github.com/trailpin/trailpin/replay"
 	"github.com/trailpin/trailpin/replay/report"
 	"github.com/trailpin/trailpin/replay/secrets"
@@ -317,7 +317,7 @@ func keepTrace(results string, mode report.TraceMode, t report.TrailRun, redact 
 // and hands it to the run store. It says once, on standard error, when a
 // value is too short to be redacted inside other text.
 func (s *replaySetup) learnSecrets(e *env) report.Redactor {
-	trails := make([]*recorder.Trail, len(s.suite))
+	trails := make([]*trail.Trail, len(s.suite))
 	for i, st := range s.suite {
 		trails[i] = st.Trail
 	}

@@ -8,9 +8,10 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
-	"go.yaml.in/yaml/v3"
 
-	"github.com/trailpin/trailpin/recorder"
+	"github.com/trailpin/trailpin/recorder/screen"
+	"github.com/trailpin/trailpin/recorder/selector"
+	"github.com/trailpin/trailpin/recorder/trail"
 	"github.com/trailpin/trailpin/replay"
 )
 
@@ -37,7 +38,7 @@ func (f *pageFlags) register(cmd *cobra.Command) {
 
 // capture loads arg (a URL or a local HTML file) in headless Chromium and
 // captures its screen.
-func (f *pageFlags) capture(cmd *cobra.Command, arg string) (*recorder.Screen, error) {
+func (f *pageFlags) capture(cmd *cobra.Command, arg string) (*screen.Screen, error) {
 	w, h, err := parseViewport(f.viewport)
 	if err != nil {
 		return nil, err
@@ -71,12 +72,12 @@ func newSuggestSelectorCmd(e *env) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			screen, err := page.capture(cmd, args[0])
+			captured, err := page.capture(cmd, args[0])
 			if err != nil {
 				return err
 			}
-			s, err := recorder.Suggest(p, args[1], screen, page.sensitive)
-			if errors.Is(err, recorder.ErrUnknownRef) {
+			s, err := selector.Suggest(p, args[1], captured, page.sensitive)
+			if errors.Is(err, selector.ErrUnknownRef) {
 				return fmt.Errorf("%w; host snapshot %s lists the page's refs", err, args[0])
 			}
 			if err != nil {
@@ -87,19 +88,19 @@ func newSuggestSelectorCmd(e *env) *cobra.Command {
 				enc.SetIndent("", "  ")
 				return enc.Encode(s)
 			}
-			named, _ := recorder.Retarget(p, args[1], screen) // Suggest succeeded, so the ref is known
-			return writeSuggestion(e.stdout, p, s, snapshotLines(screen, []*recorder.Node{recorder.NewMatcher(screen).Node(named)}))
+			named, _ := selector.Retarget(p, args[1], captured) // Suggest succeeded, so the ref is known
+			return writeSuggestion(e.stdout, p, s, snapshotLines(captured, []*screen.Node{selector.NewMatcher(captured).Node(named)}))
 		},
 	}
 	page.register(cmd)
-	cmd.Flags().StringVar(&purpose, "purpose", string(recorder.PurposeTap), "what the step does with the element: tap, type, select or assert")
+	cmd.Flags().StringVar(&purpose, "purpose", string(selector.PurposeTap), "what the step does with the element: tap, type, select or assert")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the selector and the menu as JSON")
 	return cmd
 }
 
-func parsePurpose(s string) (recorder.Purpose, error) {
-	switch p := recorder.Purpose(s); p {
-	case recorder.PurposeTap, recorder.PurposeType, recorder.PurposeSelect, recorder.PurposeAssert:
+func parsePurpose(s string) (selector.Purpose, error) {
+	switch p := selector.Purpose(s); p {
+	case selector.PurposeTap, selector.PurposeType, selector.PurposeSelect, selector.PurposeAssert:
 		return p, nil
 	}
 	return "", fmt.Errorf("--purpose %q: use tap, type, select or assert", s)
@@ -108,7 +109,7 @@ func parsePurpose(s string) (recorder.Purpose, error) {
 // writeSuggestion prints the element the selector names (the control
 // around the ref, when the ref is inside one), the selector as a trail file
 // writes it, then the numbered menu.
-func writeSuggestion(w io.Writer, p recorder.Purpose, s recorder.Suggestion, element string) error {
+func writeSuggestion(w io.Writer, p selector.Purpose, s selector.Suggestion, element string) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "element: %s", strings.TrimPrefix(element, "- "))
 	fmt.Fprintf(&b, "selector: %s\n", selectorYAML(s.Selector))
@@ -118,7 +119,7 @@ func writeSuggestion(w io.Writer, p recorder.Purpose, s recorder.Suggestion, ele
 	for i, c := range s.Menu {
 		fmt.Fprintf(&b, "%3d. %s\n", i+1, selectorYAML(c.Selector))
 		note := "depends on " + c.Checks
-		if p == recorder.PurposeAssert {
+		if p == selector.PurposeAssert {
 			if c.ChecksValue {
 				note += "; checks the value"
 			} else {
@@ -132,8 +133,8 @@ func writeSuggestion(w io.Writer, p recorder.Purpose, s recorder.Suggestion, ele
 }
 
 // selectorYAML writes a selector in the form a trail file holds it.
-func selectorYAML(s recorder.Selector) string {
-	out, err := yaml.Marshal(s)
+func selectorYAML(s selector.Selector) string {
+	out, err := trail.MarshalSelector(s)
 	if err != nil {
 		return s.String() // a selector always marshals; keep a readable form anyway
 	}
@@ -173,12 +174,12 @@ func newMatchCmd(e *env) *cobra.Command {
 // flow form, so one strict reader takes both and checks what a trail file
 // checks (known keys and roles, valid regexes), then what the matcher
 // checks (text that can match normalised screen text).
-func parseSelectorArg(arg string) (recorder.Selector, error) {
-	var sel recorder.Selector
+func parseSelectorArg(arg string) (selector.Selector, error) {
 	if strings.TrimSpace(arg) == "" {
-		return sel, errors.New("the selector is empty: write one such as '{role: button, name: Save}'")
+		return selector.Selector{}, errors.New("the selector is empty: write one such as '{role: button, name: Save}'")
 	}
-	if err := yaml.Unmarshal([]byte(arg), &sel); err != nil {
+	sel, err := trail.ParseSelector([]byte(arg))
+	if err != nil {
 		msg := err.Error()
 		if strings.HasPrefix(msg, ":") {
 			msg = "selector" + msg // ":1: …" from the trail reader, which names no file here
@@ -193,11 +194,11 @@ func parseSelectorArg(arg string) (recorder.Selector, error) {
 
 // writeMatch matches sel on the screen and prints the snapshot lines of what
 // it names. Only one visible match is a success.
-func writeMatch(w io.Writer, s *recorder.Screen, sel recorder.Selector) error {
-	got, err := recorder.Match(s, sel)
-	var amb *recorder.AmbiguousError
-	var nf *recorder.NotFoundError
-	var bad *recorder.InvalidSelectorError
+func writeMatch(w io.Writer, s *screen.Screen, sel selector.Selector) error {
+	got, err := selector.Match(s, sel)
+	var amb *selector.AmbiguousError
+	var nf *selector.NotFoundError
+	var bad *selector.InvalidSelectorError
 	switch {
 	case err == nil:
 		_, err := io.WriteString(w, snapshotLines(s, got))
@@ -219,11 +220,11 @@ func writeMatch(w io.Writer, s *recorder.Screen, sel recorder.Selector) error {
 // shows it: the element's own line, with its text when that is all it holds.
 // An element the snapshot leaves out (a wrapper that gives its content to
 // its parent) gets the line it would have.
-func snapshotLines(s *recorder.Screen, nodes []*recorder.Node) string {
+func snapshotLines(s *screen.Screen, nodes []*screen.Node) string {
 	lines := map[string]string{}
-	if parsed, err := recorder.ParseSnapshot(recorder.RenderSnapshot(s, recorder.SnapshotOptions{})); err == nil {
-		var visit func(ns []*recorder.SnapshotNode)
-		visit = func(ns []*recorder.SnapshotNode) {
+	if parsed, err := screen.ParseSnapshot(screen.RenderSnapshot(s, screen.SnapshotOptions{})); err == nil {
+		var visit func(ns []*screen.SnapshotNode)
+		visit = func(ns []*screen.SnapshotNode) {
 			for _, n := range ns {
 				if n.Ref != "" {
 					lines[n.Ref] = snapshotLine(n)
@@ -246,13 +247,13 @@ func snapshotLines(s *recorder.Screen, nodes []*recorder.Node) string {
 
 // snapshotLine formats n alone: its key, and its text when it holds nothing
 // else.
-func snapshotLine(n *recorder.SnapshotNode) string {
+func snapshotLine(n *screen.SnapshotNode) string {
 	alone := *n
 	alone.URL, alone.Props, alone.Children = "", nil, nil
 	if len(n.Children) == 1 && n.Children[0].IsText() && n.URL == "" && len(n.Props) == 0 {
 		alone.Children = n.Children
 	}
-	return recorder.FormatSnapshot([]*recorder.SnapshotNode{&alone}, recorder.SnapshotOptions{})
+	return screen.FormatSnapshot([]*screen.SnapshotNode{&alone}, screen.SnapshotOptions{})
 }
 
 // maxLineText bounds the text written on a line built for an element the
@@ -260,17 +261,17 @@ func snapshotLine(n *recorder.SnapshotNode) string {
 const maxLineText = 80
 
 // nodeLine builds the snapshot node of an element the snapshot leaves out.
-func nodeLine(n *recorder.Node) *recorder.SnapshotNode {
+func nodeLine(n *screen.Node) *screen.SnapshotNode {
 	role := n.Role
 	if role == "" {
 		role = "generic"
 	}
-	sn := &recorder.SnapshotNode{Role: role, Name: n.Name, Ref: n.Ref, Level: n.Level, Disabled: n.Disabled}
+	sn := &screen.SnapshotNode{Role: role, Name: n.Name, Ref: n.Ref, Level: n.Level, Disabled: n.Disabled}
 	if text := strings.ReplaceAll(n.Text, "\n", " "); text != "" && !n.Secret {
 		if r := []rune(text); len(r) > maxLineText {
 			text = string(r[:maxLineText-1]) + "…"
 		}
-		sn.Children = []*recorder.SnapshotNode{{Role: recorder.SnapshotTextRole, Text: text}}
+		sn.Children = []*screen.SnapshotNode{{Role: screen.SnapshotTextRole, Text: text}}
 	}
 	return sn
 }

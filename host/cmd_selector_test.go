@@ -13,7 +13,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/trailpin/trailpin/recorder"
+	"github.com/trailpin/trailpin/recorder/screen"
+	"github.com/trailpin/trailpin/recorder/selector"
 )
 
 // selectorPage is a shop page with what the selector commands must handle:
@@ -169,7 +170,7 @@ func TestSuggestSelectorCommand(t *testing.T) {
 	// this names the span, which the snapshot folds into the button.
 	span := refOf(t, `{text: Add to cart, within: {role: listitem, textRegex: '^iPhone 18\n'}}`)
 	button := refOf(t, `{role: button, name: Add to cart, within: {role: listitem, textRegex: '^iPhone 18\n'}}`)
-	want := recorder.Selector{Role: "button", Name: "Add to cart", Within: &recorder.Selector{Role: "listitem", TextRegex: `^iPhone 18\n`}}
+	want := selector.Selector{Role: "button", Name: "Add to cart", Within: &selector.Selector{Role: "listitem", TextRegex: `^iPhone 18\n`}}
 
 	t.Run("text", func(t *testing.T) {
 		t.Parallel()
@@ -192,9 +193,9 @@ func TestSuggestSelectorCommand(t *testing.T) {
 			t.Fatalf("host suggest-selector --json: %v", err)
 		}
 		var got struct {
-			Selector recorder.Selector `json:"selector"`
+			Selector selector.Selector `json:"selector"`
 			Menu     []struct {
-				Selector recorder.Selector `json:"selector"`
+				Selector selector.Selector `json:"selector"`
 				Checks   string            `json:"checks"`
 			} `json:"menu"`
 		}
@@ -213,12 +214,12 @@ func TestSuggestSelectorCommand(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		var screen recorder.Screen
+		var screen screen.Screen
 		if err := json.Unmarshal([]byte(screenJSON), &screen); err != nil {
 			t.Fatal(err)
 		}
 		for _, c := range got.Menu {
-			nodes, err := recorder.Match(&screen, c.Selector)
+			nodes, err := selector.Match(&screen, c.Selector)
 			if err != nil || nodes[0].Ref != button {
 				t.Errorf("menu entry %q matches %v, %v; want the button %s", c.Selector, nodes, err, button)
 			}
@@ -258,7 +259,7 @@ func TestSuggestSelectorCommand(t *testing.T) {
 	t.Run("bad input", func(t *testing.T) {
 		t.Parallel()
 		_, err := runSelectorCmd(t, "suggest-selector", url, "e9999")
-		if err == nil || !errors.Is(err, recorder.ErrUnknownRef) || !strings.Contains(err.Error(), "host snapshot") {
+		if err == nil || !errors.Is(err, selector.ErrUnknownRef) || !strings.Contains(err.Error(), "host snapshot") {
 			t.Errorf("suggest-selector of an unknown ref: error %v, want ErrUnknownRef pointing at host snapshot", err)
 		}
 		_, err = runSelectorCmd(t, "suggest-selector", "--purpose", "click", url, button)

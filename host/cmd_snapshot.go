@@ -13,7 +13,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/trailpin/trailpin/recorder"
+	"github.com/trailpin/trailpin/recorder/screen"
 	"github.com/trailpin/trailpin/replay"
 )
 
@@ -91,8 +91,8 @@ func pageURL(arg string) (string, error) {
 
 // renderSnapshot writes the screen as the ARIA snapshot text people and
 // models read (the unquoted form).
-func renderSnapshot(s *recorder.Screen, interactive bool) string {
-	text := recorder.RenderSnapshot(s, recorder.SnapshotOptions{Interactive: interactive})
+func renderSnapshot(s *screen.Screen, interactive bool) string {
+	text := screen.RenderSnapshot(s, screen.SnapshotOptions{Interactive: interactive})
 	if text != "" && !strings.HasSuffix(text, "\n") {
 		text += "\n"
 	}

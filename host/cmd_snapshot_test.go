@@ -13,7 +13,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/trailpin/trailpin/recorder"
+	"github.com/trailpin/trailpin/recorder/screen"
 )
 
 func TestParseViewport(t *testing.T) {
@@ -82,16 +82,16 @@ func TestSnapshotCommand(t *testing.T) {
 	if strings.Contains(out.String(), "s3cret-value") {
 		t.Errorf("snapshot JSON shows the password")
 	}
-	var s recorder.Screen
+	var s screen.Screen
 	if err := json.Unmarshal(out.Bytes(), &s); err != nil {
 		t.Fatalf("snapshot --json is not a screen: %v\n%s", err, out.String())
 	}
-	if s.Schema != recorder.ScreenSchema || s.Title != "Checkout" || s.Viewport != (recorder.Viewport{Width: 800, Height: 600}) {
-		t.Errorf("screen schema %d title %q viewport %+v, want %d, Checkout, 800x600", s.Schema, s.Title, s.Viewport, recorder.ScreenSchema)
+	if s.Schema != screen.ScreenSchema || s.Title != "Checkout" || s.Viewport != (screen.Viewport{Width: 800, Height: 600}) {
+		t.Errorf("screen schema %d title %q viewport %+v, want %d, Checkout, 800x600", s.Schema, s.Title, s.Viewport, screen.ScreenSchema)
 	}
 	found := false
-	var walk func(n *recorder.Node)
-	walk = func(n *recorder.Node) {
+	var walk func(n *screen.Node)
+	walk = func(n *screen.Node) {
 		if n.ID == "save" && n.Role == "button" && n.Name == "Save" && n.Visible {
 			found = true
 		}

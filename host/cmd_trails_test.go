@@ -11,7 +11,7 @@ import (
 	"testing"
 
 	"github.com/trailpin/trailpin/host/config"
-	"github.com/trailpin/trailpin/recorder"
+	"github.com/trailpin/trailpin/recorder/trail"
 	"github.com/trailpin/trailpin/storage"
 )
 
@@ -56,20 +56,20 @@ func mustRun(t *testing.T, stdin []byte, args ...string) string {
 // returns its path there.
 func copyTrailInput(t *testing.T, dir, name string) string {
 	t.Helper()
-	src, err := os.ReadFile(filepath.Join(trailTestdata(t), name+recorder.TrailFileExt))
+	src, err := os.ReadFile(filepath.Join(trailTestdata(t), name+trail.TrailFileExt))
 	if err != nil {
 		t.Fatal(err)
 	}
-	p := filepath.Join(dir, name+recorder.TrailFileExt)
+	p := filepath.Join(dir, name+trail.TrailFileExt)
 	writeFile(t, p, string(src))
 	return p
 }
 
-// recorderTrails is recorder/testdata/trails, made absolute before any
+// recorderTrails is recorder/trail/testdata/trails, made absolute before any
 // test changes the working directory.
-var recorderTrails, _ = filepath.Abs(filepath.Join("..", "recorder", "testdata", "trails"))
+var recorderTrails, _ = filepath.Abs(filepath.Join("..", "recorder", "trail", "testdata", "trails"))
 
-// trailTestdata is recorder/testdata/trails as an absolute path.
+// trailTestdata is recorder/trail/testdata/trails as an absolute path.
 func trailTestdata(t *testing.T) string {
 	t.Helper()
 	if _, err := os.Stat(recorderTrails); err != nil {
@@ -78,7 +78,7 @@ func trailTestdata(t *testing.T) string {
 	return recorderTrails
 }
 
-func loadTrail(t *testing.T, path string) *recorder.Trail {
+func loadTrail(t *testing.T, path string) *trail.Trail {
 	t.Helper()
 	tr, err := storage.LoadTrailFile(path)
 	if err != nil {
@@ -141,18 +141,18 @@ func TestTrailCommandsEndToEnd(t *testing.T) {
 	shown := map[string][]byte{}
 	for _, name := range trailInputs {
 		shown[name] = []byte(mustRun(t, nil, "trails", "show", name))
-		tr, err := recorder.LoadTrail(name, shown[name])
+		tr, err := trail.LoadTrail(name, shown[name])
 		if err != nil {
 			t.Fatalf("host trails show %s printed a trail that does not load: %v", name, err)
 		}
-		again, err := recorder.MarshalTrail(tr)
+		again, err := trail.MarshalTrail(tr)
 		if err != nil || !bytes.Equal(again, shown[name]) {
 			t.Errorf("the stored %s is not canonical: loaded and written again it differs (%v)", name, err)
 		}
 		if want := readBytes(t, filepath.Join(testdata, name+".golden.yaml")); !bytes.Equal(shown[name], want) {
 			t.Errorf("host trails show %s printed\n%s\nwant the format's golden output\n%s", name, shown[name], want)
 		}
-		if !tr.Equal(loadTrail(t, filepath.Join(incoming, name+recorder.TrailFileExt))) {
+		if !tr.Equal(loadTrail(t, filepath.Join(incoming, name+trail.TrailFileExt))) {
 			t.Errorf("host trails show %s is not the trail imported", name)
 		}
 	}
@@ -165,7 +165,7 @@ func TestTrailCommandsEndToEnd(t *testing.T) {
 	}
 	first := map[string][]byte{}
 	for _, name := range trailInputs {
-		first[name] = readBytes(t, filepath.Join(trailsDir, name+recorder.TrailFileExt))
+		first[name] = readBytes(t, filepath.Join(trailsDir, name+trail.TrailFileExt))
 		if !bytes.Equal(first[name], shown[name]) {
 			t.Errorf("exported %s differs from what host trails show printed", name)
 		}
@@ -174,7 +174,7 @@ func TestTrailCommandsEndToEnd(t *testing.T) {
 		t.Errorf("host export (again) printed %q, want %q", out, wantPaths)
 	}
 	for _, name := range trailInputs {
-		if again := readBytes(t, filepath.Join(trailsDir, name+recorder.TrailFileExt)); !bytes.Equal(again, first[name]) {
+		if again := readBytes(t, filepath.Join(trailsDir, name+trail.TrailFileExt)); !bytes.Equal(again, first[name]) {
 			t.Errorf("exporting %s twice gave different bytes", name)
 		}
 	}

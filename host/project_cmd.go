@@ -12,7 +12,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/trailpin/trailpin/host/config"
-	"github.com/trailpin/trailpin/recorder"
+	"github.com/trailpin/trailpin/recorder/trail"
 	"github.com/trailpin/trailpin/replay/secrets"
 )
 
@@ -118,18 +118,18 @@ func writeProject(w io.Writer, cfg *config.Config, getenv func(string) string) e
 	tw = tabwriter.NewWriter(w, 0, 4, 1, ' ', 0)
 	fmt.Fprintln(tw, "secrets:")
 	for _, name := range sortedKeys(p.Secrets.Secrets) {
-		writeSecretStatus(tw, r, recorder.Ref{Kind: recorder.RefSecret, Name: name}, name, secrets.SecretEnv(name))
+		writeSecretStatus(tw, r, trail.Ref{Kind: trail.RefSecret, Name: name}, name, secrets.SecretEnv(name))
 	}
 	fmt.Fprintln(tw, "credentials:")
 	for _, user := range sortedKeys(p.Secrets.Credentials) {
-		for _, field := range recorder.UserFields {
-			writeSecretStatus(tw, r, recorder.Ref{Kind: recorder.RefUser, Name: user + "." + field}, user+"."+field, secrets.UserEnv(user, field))
+		for _, field := range trail.UserFields {
+			writeSecretStatus(tw, r, trail.Ref{Kind: trail.RefUser, Name: user + "." + field}, user+"."+field, secrets.UserEnv(user, field))
 		}
 	}
 	return tw.Flush()
 }
 
-func writeSecretStatus(w io.Writer, r *secrets.Resolver, ref recorder.Ref, label, env string) {
+func writeSecretStatus(w io.Writer, r *secrets.Resolver, ref trail.Ref, label, env string) {
 	src := r.SourceOf(ref)
 	if src == secrets.Missing {
 		fmt.Fprintf(w, "  %s:\t%s (set %s)\n", label, src, env)

@@ -12,7 +12,8 @@ import (
 
 	"github.com/trailpin/trailpin/host/config"
 	"github.com/trailpin/trailpin/host/nativemsg"
-	"github.com/trailpin/trailpin/recorder"
+	"github.com/trailpin/trailpin/recorder/screen"
+	"github.com/trailpin/trailpin/recorder/steps"
 	"github.com/trailpin/trailpin/replay"
 	"github.com/trailpin/trailpin/replay/secrets"
 	"github.com/trailpin/trailpin/storage"
@@ -44,15 +45,15 @@ var (
 )
 
 // interactionKinds are the kinds BuildSteps understands.
-var interactionKinds = map[recorder.InteractionKind]bool{
-	recorder.InteractClick: true, recorder.InteractType: true, recorder.InteractSelect: true,
-	recorder.InteractCheck: true, recorder.InteractUncheck: true, recorder.InteractPress: true,
-	recorder.InteractHover: true, recorder.InteractUpload: true, recorder.InteractDialog: true,
-	recorder.InteractNavigate: true, recorder.InteractSwitchTab: true,
-	recorder.InteractAssertVisible: true, recorder.InteractAssertNotVisible: true,
-	recorder.InteractAssertURL: true, recorder.InteractAssertValue: true,
-	recorder.InteractAssertState: true, recorder.InteractUndo: true,
-	recorder.InteractMarkSensitive: true,
+var interactionKinds = map[steps.InteractionKind]bool{
+	steps.InteractClick: true, steps.InteractType: true, steps.InteractSelect: true,
+	steps.InteractCheck: true, steps.InteractUncheck: true, steps.InteractPress: true,
+	steps.InteractHover: true, steps.InteractUpload: true, steps.InteractDialog: true,
+	steps.InteractNavigate: true, steps.InteractSwitchTab: true,
+	steps.InteractAssertVisible: true, steps.InteractAssertNotVisible: true,
+	steps.InteractAssertURL: true, steps.InteractAssertValue: true,
+	steps.InteractAssertState: true, steps.InteractUndo: true,
+	steps.InteractMarkSensitive: true,
 }
 
 // A recording serves the recording's messages for one host process. The
@@ -84,7 +85,7 @@ type recSession struct {
 	secretRefs map[storage.ScreenHash]map[string]bool
 	// stopped is set by record.stop; final is the screen it sent.
 	stopped bool
-	final   *recorder.Screen
+	final   *screen.Screen
 }
 
 func registerRecording(srv *nativemsg.Server, s *nativeSession) *recording {
@@ -301,13 +302,13 @@ func (r *recording) forget(id string) {
 
 // decodeScreen reads a screen sent in the wire form; what it says is
 // wrong is error 5.
-func decodeScreen(raw json.RawMessage, what string) (*recorder.Screen, error) {
+func decodeScreen(raw json.RawMessage, what string) (*screen.Screen, error) {
 	s, err := replay.DecodeWireScreen(raw)
 	if err != nil {
 		return nil, badRequest("%s is not a screen in the page model's wire form (captureWire): %v", what, err)
 	}
-	if s.Schema != recorder.ScreenSchema {
-		return nil, badRequest("%s has screen schema %d, this host reads %d: update the extension or the host", what, s.Schema, recorder.ScreenSchema)
+	if s.Schema != screen.ScreenSchema {
+		return nil, badRequest("%s has screen schema %d, this host reads %d: update the extension or the host", what, s.Schema, screen.ScreenSchema)
 	}
 	if s.Root == nil {
 		return nil, badRequest("%s has no root node", what)
@@ -321,10 +322,10 @@ func present(raw json.RawMessage) bool {
 }
 
 // secretRefsOf lists the refs of a screen's secret nodes.
-func secretRefsOf(s *recorder.Screen) map[string]bool {
+func secretRefsOf(s *screen.Screen) map[string]bool {
 	refs := map[string]bool{}
-	var walk func(n *recorder.Node)
-	walk = func(n *recorder.Node) {
+	var walk func(n *screen.Node)
+	walk = func(n *screen.Node) {
 		if n == nil {
 			return
 		}

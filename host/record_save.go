@@ -15,7 +15,9 @@ import (
 
 	"github.com/trailpin/trailpin/host/config"
 	"github.com/trailpin/trailpin/host/nativemsg"
-	"github.com/trailpin/trailpin/recorder"
+	"github.com/trailpin/trailpin/recorder/screen"
+	"github.com/trailpin/trailpin/recorder/steps"
+	"github.com/trailpin/trailpin/recorder/trail"
 	"github.com/trailpin/trailpin/storage"
 )
 
@@ -31,7 +33,7 @@ const untitled = "Untitled recording"
 // A built recording: the steps of a session and where it is saved to.
 type built struct {
 	sess    storage.Session
-	trail   *recorder.BuiltTrail
+	trail   *steps.BuiltTrail
 	project *config.Project
 	projRef *projectRef
 	app     *appRef
@@ -40,7 +42,7 @@ type built struct {
 
 // build turns the session's stored interactions, and the screen record.stop
 // sent, into steps.
-func (r *recording) build(ctx context.Context, db *storage.DB, sess storage.Session, final *recorder.Screen) (*built, error) {
+func (r *recording) build(ctx context.Context, db *storage.DB, sess storage.Session, final *screen.Screen) (*built, error) {
 	b := &built{sess: sess}
 	var err error
 	if sess.ProjectDir != "" {
@@ -63,10 +65,10 @@ func (r *recording) build(ctx context.Context, db *storage.DB, sess storage.Sess
 	if err != nil {
 		return nil, err
 	}
-	screens := map[storage.ScreenHash]*recorder.Screen{}
-	recs := make([]recorder.RecordedInteraction, 0, len(list))
+	screens := map[storage.ScreenHash]*screen.Screen{}
+	recs := make([]steps.RecordedInteraction, 0, len(list))
 	for _, in := range list {
-		var rec recorder.RecordedInteraction
+		var rec steps.RecordedInteraction
 		if err := json.Unmarshal(in.Payload, &rec.Interaction); err != nil {
 			return nil, fmt.Errorf("interaction %d as stored does not read back: %w", in.Seq, err)
 		}
@@ -93,10 +95,10 @@ func (r *recording) build(ctx context.Context, db *storage.DB, sess storage.Sess
 	if b.project != nil {
 		sensitive = r.learnSecrets(b.project)
 	}
-	b.trail, err = recorder.BuildSteps(recs, final, recorder.BuildOptions{BaseURL: base, Sensitive: sensitive})
-	var fe *recorder.ForeignOriginError
+	b.trail, err = steps.BuildSteps(recs, final, steps.BuildOptions{BaseURL: base, Sensitive: sensitive})
+	var fe *trail.ForeignOriginError
 	switch {
-	case errors.Is(err, recorder.ErrNoSteps):
+	case errors.Is(err, steps.ErrNoSteps):
 		return nil, badRequest("%v", err)
 	case errors.As(err, &fe):
 		return nil, badRequest("%v: record one app per trail", err)
@@ -107,8 +109,8 @@ func (r *recording) build(ctx context.Context, db *storage.DB, sess storage.Sess
 }
 
 // trailOf makes the trail file of a built recording.
-func (b *built) trailOf(title string) *recorder.Trail {
-	t := &recorder.Trail{Version: recorder.TrailVersion, Title: title, Viewport: b.sess.Viewport,
+func (b *built) trailOf(title string) *trail.Trail {
+	t := &trail.Trail{Version: trail.TrailVersion, Title: title, Viewport: b.sess.Viewport,
 		Locale: b.sess.Locale, TimeZone: b.sess.TimeZone, Start: b.trail.Start, Steps: b.trail.Steps}
 	if b.app != nil {
 		t.App = b.app.Name
@@ -167,36 +169,36 @@ type stopReply struct {
 
 // actionText is what an action types, presses, chooses or checks, as the
 // trail holds it.
-func actionText(a recorder.Action) string {
+func actionText(a trail.Action) string {
 	switch a := a.(type) {
-	case recorder.Navigate:
+	case trail.Navigate:
 		return a.To
-	case recorder.Tap:
+	case trail.Tap:
 		if a.Count > 1 {
 			return strconv.Itoa(a.Count) + " clicks"
 		}
-	case recorder.TypeText:
+	case trail.TypeText:
 		return a.Text
-	case recorder.Press:
+	case trail.Press:
 		return strings.Join(append(modifierNames(a.Modifiers), a.Key), "+")
-	case recorder.SelectOption:
+	case trail.SelectOption:
 		return strings.Join(a.Options, ", ")
-	case recorder.Upload:
+	case trail.Upload:
 		return strings.Join(a.Files, ", ")
-	case recorder.Dialog:
+	case trail.Dialog:
 		if a.Accept {
 			return "accept " + a.PromptText
 		}
 		return "dismiss"
-	case recorder.SwitchTab:
+	case trail.SwitchTab:
 		return a.URL + a.Title
-	case recorder.AssertNotVisible:
+	case trail.AssertNotVisible:
 		return a.Text
-	case recorder.AssertValue:
+	case trail.AssertValue:
 		return a.Value
-	case recorder.AssertState:
+	case trail.AssertState:
 		return a.State + "=" + a.Want
-	case recorder.AssertURL:
+	case trail.AssertURL:
 		if a.Pattern != "" {
 			return "pattern:" + a.Pattern
 		}
@@ -205,7 +207,7 @@ func actionText(a recorder.Action) string {
 	return ""
 }
 
-func modifierNames(ms []recorder.Modifier) []string {
+func modifierNames(ms []trail.Modifier) []string {
 	out := make([]string, 0, len(ms)+1)
 	for _, m := range ms {
 		out = append(out, string(m))
@@ -213,13 +215,13 @@ func modifierNames(ms []recorder.Modifier) []string {
 	return out
 }
 
-func preview(steps []recorder.Step) []previewStep {
+func preview(steps []trail.Step) []previewStep {
 	out := make([]previewStep, 0, len(steps))
 	for _, s := range steps {
 		ps := previewStep{Intent: s.Intent, Act: s.Act, Actions: []previewAction{}}
 		for _, a := range s.Actions {
 			pa := previewAction{Kind: string(a.Kind()), Text: strings.TrimSpace(actionText(a))}
-			if sel, ok := recorder.ActionSelector(a); ok {
+			if sel, ok := trail.ActionSelector(a); ok {
 				pa.Selector = sel.String()
 			}
 			ps.Actions = append(ps.Actions, pa)
@@ -240,7 +242,7 @@ func (r *recording) stop(ctx context.Context, req *nativemsg.Request) (nativemsg
 	if err := decodeSession(req, &in); err != nil {
 		return nativemsg.Reply{}, err
 	}
-	var final *recorder.Screen
+	var final *screen.Screen
 	if present(in.Screen) {
 		var err error
 		if final, err = decodeScreen(in.Screen, "the final screen"); err != nil {
@@ -265,7 +267,7 @@ func (r *recording) stop(ctx context.Context, req *nativemsg.Request) (nativemsg
 	title := suggestedTitle(sess)
 	var content []byte
 	if b.app != nil {
-		if content, err = recorder.MarshalTrail(b.trailOf(title)); err != nil {
+		if content, err = trail.MarshalTrail(b.trailOf(title)); err != nil {
 			return nativemsg.Reply{}, fmt.Errorf("writing the trail: %w", err)
 		}
 	}
@@ -312,7 +314,7 @@ func oneLine(what, s string, maxRunes int) (string, error) {
 
 // applyEdits applies the popup's edits to the built steps: intents by index
 // and secret renames.
-func applyEdits(t *recorder.BuiltTrail, intents, secrets map[string]string) ([]string, error) {
+func applyEdits(t *steps.BuiltTrail, intents, secrets map[string]string) ([]string, error) {
 	keys := make([]string, 0, len(intents))
 	for k := range intents {
 		keys = append(keys, k)
@@ -350,18 +352,18 @@ func applyEdits(t *recorder.BuiltTrail, intents, secrets map[string]string) ([]s
 	for i := range t.Steps {
 		for j, a := range t.Steps[i].Actions {
 			switch a := a.(type) {
-			case recorder.TypeText:
+			case trail.TypeText:
 				a.Text = rename(a.Text)
 				t.Steps[i].Actions[j] = a
-			case recorder.Dialog:
+			case trail.Dialog:
 				a.PromptText = rename(a.PromptText)
 				t.Steps[i].Actions[j] = a
 			}
 		}
 	}
 	var out []string
-	for _, ref := range (&recorder.Trail{Steps: t.Steps}).References() {
-		if ref.Kind == recorder.RefSecret {
+	for _, ref := range (&trail.Trail{Steps: t.Steps}).References() {
+		if ref.Kind == trail.RefSecret {
 			out = append(out, ref.Name)
 		}
 	}
@@ -407,11 +409,11 @@ func (r *recording) save(ctx context.Context, req *nativemsg.Request) (nativemsg
 		return nativemsg.Reply{}, err
 	}
 	t := b.trailOf(title)
-	content, err := recorder.MarshalTrail(t)
+	content, err := trail.MarshalTrail(t)
 	if err != nil {
 		return nativemsg.Reply{}, fmt.Errorf("writing the trail: %w", err)
 	}
-	if _, err := recorder.LoadTrail("recording.trail.yaml", content); err != nil {
+	if _, err := trail.LoadTrail("recording.trail.yaml", content); err != nil {
 		return nativemsg.Reply{}, fmt.Errorf("the saved trail would not load back: %w", err)
 	}
 	if err := db.SetSessionProject(ctx, sess.ID, b.project.Dir, b.app.Name); err != nil {
@@ -447,7 +449,7 @@ func (r *recording) saveVersion(ctx context.Context, db *storage.DB, session, ti
 		}
 		return db.SaveTrail(ctx, storage.TrailInput{Slug: v.Slug, Title: title, App: app, Content: content, SessionID: session})
 	}
-	slug := recorder.Slug(title)
+	slug := trail.Slug(title)
 	if !validTrailSlug(slug) {
 		slug = "trail"
 	}
@@ -455,7 +457,7 @@ func (r *recording) saveVersion(ctx context.Context, db *storage.DB, session, ti
 }
 
 // validTrailSlug is storage's rule for slugs: lower-case ASCII words joined
-// by hyphens (recorder.Slug keeps letters of other scripts).
+// by hyphens (trail.Slug keeps letters of other scripts).
 func validTrailSlug(s string) bool {
 	if s == "" || len(s) > 90 || s[0] == '-' || s[len(s)-1] == '-' || strings.Contains(s, "--") {
 		return false
@@ -535,7 +537,7 @@ func (r *recording) export(ctx context.Context, req *nativemsg.Request) (nativem
 	plan, err := planExport(ctx, db, v.Slug, dir, r.learnSecrets(p))
 	var he *handEditedError
 	switch {
-	case errors.As(err, &he), errors.As(err, new(*recorder.SecretInTrailError)):
+	case errors.As(err, &he), errors.As(err, new(*trail.SecretInTrailError)):
 		return nativemsg.Reply{}, badRequest("%v", err)
 	case err != nil:
 		return nativemsg.Reply{}, storageError(err)
@@ -556,11 +558,11 @@ func (r *recording) export(ctx context.Context, req *nativemsg.Request) (nativem
 // value, stored as its ${secret:NAME}) back into what the extension sends for
 // a secret field, so the trail references the secret instead of typing the
 // reference's text.
-func (r *recording) unredact(it *recorder.Interaction) {
-	if it.Kind != recorder.InteractType || it.Secret != "" || !strings.HasPrefix(it.Value, "${secret:") {
+func (r *recording) unredact(it *steps.Interaction) {
+	if it.Kind != steps.InteractType || it.Secret != "" || !strings.HasPrefix(it.Value, "${secret:") {
 		return
 	}
-	refs, err := recorder.ParseRefs(it.Value)
+	refs, err := trail.ParseRefs(it.Value)
 	if err != nil || len(refs) != 1 || refs[0].String() != it.Value {
 		return
 	}

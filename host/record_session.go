@@ -10,7 +10,8 @@ import (
 
 	"github.com/trailpin/trailpin/host/config"
 	"github.com/trailpin/trailpin/host/nativemsg"
-	"github.com/trailpin/trailpin/recorder"
+	"github.com/trailpin/trailpin/recorder/screen"
+	"github.com/trailpin/trailpin/recorder/steps"
 	"github.com/trailpin/trailpin/storage"
 )
 
@@ -32,14 +33,14 @@ type appRef struct {
 }
 
 type startRequest struct {
-	Tab      *int               `json:"tab"`
-	URL      string             `json:"url"`
-	Title    string             `json:"title"`
-	Viewport *recorder.Viewport `json:"viewport"`
-	Locale   string             `json:"locale"`
-	TimeZone string             `json:"timeZone"`
-	Project  string             `json:"project"`
-	Session  string             `json:"session"`
+	Tab      *int             `json:"tab"`
+	URL      string           `json:"url"`
+	Title    string           `json:"title"`
+	Viewport *screen.Viewport `json:"viewport"`
+	Locale   string           `json:"locale"`
+	TimeZone string           `json:"timeZone"`
+	Project  string           `json:"project"`
+	Session  string           `json:"session"`
 }
 
 type startReply struct {
@@ -257,7 +258,7 @@ type interactionReply struct {
 
 // checkInteraction checks the fields of an interaction. Its messages name
 // fields and never repeat a value.
-func checkInteraction(it *recorder.Interaction) error {
+func checkInteraction(it *steps.Interaction) error {
 	switch {
 	case it.Seq < 1:
 		return badRequest("interaction.seq %d: sequence numbers start at 1 in each session", it.Seq)
@@ -298,7 +299,7 @@ func (r *recording) interaction(ctx context.Context, req *nativemsg.Request) (na
 	if !present(in.Interaction) {
 		return nativemsg.Reply{}, badRequest("interaction is missing: send the recorded interaction")
 	}
-	var it recorder.Interaction
+	var it steps.Interaction
 	if err := json.Unmarshal(in.Interaction, &it); err != nil {
 		var te *json.UnmarshalTypeError
 		if errors.As(err, &te) && te.Field != "" {
@@ -309,7 +310,7 @@ func (r *recording) interaction(ctx context.Context, req *nativemsg.Request) (na
 	if err := checkInteraction(&it); err != nil {
 		return nativemsg.Reply{}, err
 	}
-	var screen *recorder.Screen
+	var screen *screen.Screen
 	if present(in.Screen) {
 		if it.Screen == "" {
 			return nativemsg.Reply{}, badRequest("interaction %d: screen is sent but interaction.screen does not name it: set interaction.screen to the screen's id", it.Seq)
@@ -374,7 +375,7 @@ func (r *recording) interaction(ctx context.Context, req *nativemsg.Request) (na
 
 // isSecretNode reports whether ref names a secret node of the screen sent
 // (screen) or stored (known).
-func (r *recording) isSecretNode(ctx context.Context, db *storage.DB, st *recSession, known storage.ScreenHash, screen *recorder.Screen, ref string) (bool, error) {
+func (r *recording) isSecretNode(ctx context.Context, db *storage.DB, st *recSession, known storage.ScreenHash, screen *screen.Screen, ref string) (bool, error) {
 	if screen != nil {
 		return secretRefsOf(screen)[ref], nil
 	}

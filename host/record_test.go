@@ -6,16 +6,18 @@ import (
 	"testing"
 
 	"github.com/trailpin/trailpin/host/nativemsg"
-	"github.com/trailpin/trailpin/recorder"
+	"github.com/trailpin/trailpin/recorder/selector"
+	"github.com/trailpin/trailpin/recorder/steps"
+	"github.com/trailpin/trailpin/recorder/trail"
 )
 
-func editableTrail() *recorder.BuiltTrail {
-	sel := recorder.Selector{Role: "textbox", Name: "Password"}
-	return &recorder.BuiltTrail{
-		Steps: []recorder.Step{
-			{Intent: "Enter the password", Actions: []recorder.Action{recorder.TypeText{Selector: sel, Text: "${secret:a}"}}},
-			{Intent: "Enter the PIN", Actions: []recorder.Action{recorder.TypeText{Selector: sel, Text: "${secret:b}"}}},
-			{Intent: "Answer the prompt", Actions: []recorder.Action{recorder.Dialog{Accept: true, PromptText: "${secret:a} and $${secret:b}"}}},
+func editableTrail() *steps.BuiltTrail {
+	sel := selector.Selector{Role: "textbox", Name: "Password"}
+	return &steps.BuiltTrail{
+		Steps: []trail.Step{
+			{Intent: "Enter the password", Actions: []trail.Action{trail.TypeText{Selector: sel, Text: "${secret:a}"}}},
+			{Intent: "Enter the PIN", Actions: []trail.Action{trail.TypeText{Selector: sel, Text: "${secret:b}"}}},
+			{Intent: "Answer the prompt", Actions: []trail.Action{trail.Dialog{Accept: true, PromptText: "${secret:a} and $${secret:b}"}}},
 			{Intent: "Open the report", Act: "Open the report"},
 		},
 		Secrets: []string{"a", "b"},
@@ -33,13 +35,13 @@ func TestApplyEditsRenamesSecretsAndIntents(t *testing.T) {
 	if !reflect.DeepEqual(got, []string{"a", "b"}) {
 		t.Errorf("secrets %v", got)
 	}
-	if tt := bt.Steps[0].Actions[0].(recorder.TypeText); tt.Text != "${secret:b}" {
+	if tt := bt.Steps[0].Actions[0].(trail.TypeText); tt.Text != "${secret:b}" {
 		t.Errorf("step 0 types %q, want ${secret:b}", tt.Text)
 	}
-	if tt := bt.Steps[1].Actions[0].(recorder.TypeText); tt.Text != "${secret:a}" {
+	if tt := bt.Steps[1].Actions[0].(trail.TypeText); tt.Text != "${secret:a}" {
 		t.Errorf("step 1 types %q, want ${secret:a}", tt.Text)
 	}
-	if d := bt.Steps[2].Actions[0].(recorder.Dialog); d.PromptText != "${secret:b} and $${secret:b}" {
+	if d := bt.Steps[2].Actions[0].(trail.Dialog); d.PromptText != "${secret:b} and $${secret:b}" {
 		t.Errorf("the prompt is %q; an escaped literal must stay as it was", d.PromptText)
 	}
 	if bt.Steps[1].Intent != "Enter the PIN code" || bt.Steps[3].Intent != "Open the monthly report" || bt.Steps[3].Act != "Open the monthly report" {

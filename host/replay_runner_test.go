@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/trailpin/trailpin/recorder"
+	"github.com/trailpin/trailpin/recorder/trail"
 	"github.com/trailpin/trailpin/replay"
 	"github.com/trailpin/trailpin/replay/report"
 )
@@ -17,7 +17,7 @@ func fakeSuite(n int) []replay.SuiteTrail {
 	suite := make([]replay.SuiteTrail, n)
 	for i := range suite {
 		slug := fmt.Sprintf("t%d", i+1)
-		suite[i] = replay.SuiteTrail{Trail: &recorder.Trail{Title: slug}, Slug: slug}
+		suite[i] = replay.SuiteTrail{Trail: &trail.Trail{Title: slug}, Slug: slug}
 	}
 	return suite
 }

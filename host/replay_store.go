@@ -10,7 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/trailpin/trailpin/host/config"
-	"github.com/trailpin/trailpin/recorder"
+	"github.com/trailpin/trailpin/recorder/trail"
 	"github.com/trailpin/trailpin/replay"
 	"github.com/trailpin/trailpin/replay/report"
 	"github.com/trailpin/trailpin/storage"
@@ -27,7 +27,7 @@ type runStore struct {
 	mu    sync.Mutex
 	runID int64
 	// fromDB maps a trail loaded from the database to its id and version.
-	fromDB map[*recorder.Trail]storage.TrailVersion
+	fromDB map[*trail.Trail]storage.TrailVersion
 	warned bool
 	// redact hides the suite's secrets in everything stored, as in the
 	// reports: the last line of defence behind the engine's redaction.
@@ -50,7 +50,7 @@ func openRunStore(cmd *cobra.Command, e *env, cfg *config.Config, args []string)
 		return nil, nil
 	}
 	path := cfg.DBPath()
-	rs := &runStore{path: path, args: args, fromDB: map[*recorder.Trail]storage.TrailVersion{}}
+	rs := &runStore{path: path, args: args, fromDB: map[*trail.Trail]storage.TrailVersion{}}
 	db, err := storage.Open(cmd.Context(), path, storage.WithRedactor(func(b []byte) []byte { return rs.redact.Load().Bytes(b) }))
 	switch {
 	case err != nil && dbGiven(cfg):
@@ -66,13 +66,13 @@ func openRunStore(cmd *cobra.Command, e *env, cfg *config.Config, args []string)
 }
 
 // dbLookup finds a trail saved in db by its slug, number or title.
-func dbLookup(ctx context.Context, db *storage.DB, seen func(*recorder.Trail, storage.TrailVersion)) func(string) (*recorder.Trail, error) {
-	return func(name string) (*recorder.Trail, error) {
+func dbLookup(ctx context.Context, db *storage.DB, seen func(*trail.Trail, storage.TrailVersion)) func(string) (*trail.Trail, error) {
+	return func(name string) (*trail.Trail, error) {
 		tv, err := db.Trail(ctx, name)
 		if err != nil {
 			return nil, err
 		}
-		t, err := recorder.LoadTrail("", tv.Content)
+		t, err := trail.LoadTrail("", tv.Content)
 		if err != nil {
 			return nil, fmt.Errorf("version %d of trail %q does not load: %w", tv.Version, tv.Slug, err)
 		}
@@ -83,8 +83,8 @@ func dbLookup(ctx context.Context, db *storage.DB, seen func(*recorder.Trail, st
 	}
 }
 
-func (s *runStore) lookup(ctx context.Context) func(string) (*recorder.Trail, error) {
-	return dbLookup(ctx, s.db, func(t *recorder.Trail, tv storage.TrailVersion) {
+func (s *runStore) lookup(ctx context.Context) func(string) (*trail.Trail, error) {
+	return dbLookup(ctx, s.db, func(t *trail.Trail, tv storage.TrailVersion) {
 		s.mu.Lock()
 		s.fromDB[t] = tv
 		s.mu.Unlock()
@@ -143,7 +143,7 @@ func (s *runStore) trail(ctx context.Context, e *env, t report.TrailRun, st repl
 }
 
 // storedStep is a step result as the database keeps it.
-func storedStep(sr replay.StepResult, t *recorder.Trail) storage.StepResult {
+func storedStep(sr replay.StepResult, t *trail.Trail) storage.StepResult {
 	total := 0
 	if i := sr.Index - 1; i >= 0 && i < len(t.Steps) {
 		total = len(t.Steps[i].Actions)

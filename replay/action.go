@@ -15,7 +15,9 @@ import (
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
 
-	"github.com/trailpin/trailpin/recorder"
+	"github.com/trailpin/trailpin/recorder/screen"
+	"github.com/trailpin/trailpin/recorder/selector"
+	"github.com/trailpin/trailpin/recorder/trail"
 )
 
 // A pageAction is one small thing replay does on a page. A recorded action
@@ -37,42 +39,42 @@ func runActions(ctx context.Context, r *trailRun, acts []pageAction) error {
 }
 
 // plan returns the page actions that play a recorded action.
-func (r *trailRun) plan(a recorder.Action) []pageAction {
+func (r *trailRun) plan(a trail.Action) []pageAction {
 	var t subject
 	switch a := a.(type) {
-	case recorder.Navigate:
+	case trail.Navigate:
 		return []pageAction{r.navigateTo(a.To)}
-	case recorder.Tap:
+	case trail.Tap:
 		return []pageAction{t.find(r, a.Selector, needActionable), t.click(r, a), r.settle}
-	case recorder.TypeText:
+	case trail.TypeText:
 		return []pageAction{t.find(r, a.Selector, needActionable), t.typeInto(r, a.Text), r.settle}
-	case recorder.Press:
+	case trail.Press:
 		return []pageAction{r.press(a), r.settle}
-	case recorder.SelectOption:
+	case trail.SelectOption:
 		return []pageAction{t.find(r, a.Selector, needActionable), t.choose(r, a), r.settle}
-	case recorder.Check:
+	case trail.Check:
 		return []pageAction{t.find(r, a.Selector, needActionable), t.setChecked(r, true), r.settle}
-	case recorder.Uncheck:
+	case trail.Uncheck:
 		return []pageAction{t.find(r, a.Selector, needActionable), t.setChecked(r, false), r.settle}
-	case recorder.Hover:
+	case trail.Hover:
 		return []pageAction{t.find(r, a.Selector, needPointable), t.hover(r)}
-	case recorder.Upload:
+	case trail.Upload:
 		return []pageAction{t.find(r, a.Selector, needAttached), t.upload(r, a.Files)}
-	case recorder.Dialog:
+	case trail.Dialog:
 		return []pageAction{r.awaitDialog(a)}
-	case recorder.SwitchTab:
+	case trail.SwitchTab:
 		return []pageAction{r.switchTab(a)}
-	case recorder.AssertVisible:
+	case trail.AssertVisible:
 		return []pageAction{r.assertVisible(a.Selector)}
-	case recorder.AssertNotVisible:
+	case trail.AssertNotVisible:
 		return []pageAction{r.assertNotVisible(a.Text)}
-	case recorder.AssertValue:
+	case trail.AssertValue:
 		return []pageAction{r.assertValue(a.Selector, a.Value)}
-	case recorder.AssertState:
+	case trail.AssertState:
 		return []pageAction{r.assertState(a.Selector, a.State, a.Want)}
-	case recorder.AssertURL:
+	case trail.AssertURL:
 		return []pageAction{r.assertURL(a)}
-	case recorder.AssertChange:
+	case trail.AssertChange:
 		return []pageAction{func(context.Context, *tab) error {
 			return &stepError{Reason: StopActionFailed, Class: ClassMissingTestData, Line: a.SourceLine(),
 				Msg: "assertChange is not supported yet: replay will check what an action changed in a later version; remove the assertion or replace it with assertVisible or assertNotVisible"}
@@ -90,7 +92,7 @@ type subject struct {
 }
 
 // find waits for the element sel names to be ready as need says.
-func (t *subject) find(r *trailRun, sel recorder.Selector, need readiness) pageAction {
+func (t *subject) find(r *trailRun, sel selector.Selector, need readiness) pageAction {
 	return func(ctx context.Context, p *tab) error {
 		s, err := expandSelector(sel, r.vals)
 		if err != nil {
@@ -108,7 +110,7 @@ func (t *subject) find(r *trailRun, sel recorder.Selector, need readiness) pageA
 }
 
 // click taps the target at its centre.
-func (t *subject) click(r *trailRun, a recorder.Tap) pageAction {
+func (t *subject) click(r *trailRun, a trail.Tap) pageAction {
 	return func(ctx context.Context, p *tab) error {
 		r.cur.mark = p.nav.mark()
 		defer p.acted()
@@ -136,7 +138,7 @@ func (t *subject) typeInto(r *trailRun, text string) pageAction {
 		r.cur.mark = p.nav.mark()
 		defer p.acted()
 		ms := mouse{p: p, reached: &r.cur.reached}
-		if err := ms.click(ctx, pt.X, pt.Y, recorder.ButtonLeft, 1, nil); err != nil {
+		if err := ms.click(ctx, pt.X, pt.Y, trail.ButtonLeft, 1, nil); err != nil {
 			return err
 		}
 		kb := keyboard{p: p, reached: &r.cur.reached}
@@ -164,7 +166,7 @@ func (t *subject) typeInto(r *trailRun, text string) pageAction {
 }
 
 // press presses a key on the focused element.
-func (r *trailRun) press(a recorder.Press) pageAction {
+func (r *trailRun) press(a trail.Press) pageAction {
 	return func(ctx context.Context, p *tab) error {
 		r.cur.mark = p.nav.mark()
 		defer p.acted()
@@ -190,7 +192,7 @@ func (r *trailRun) settle(ctx context.Context, p *tab) error {
 // choose selects options of a <select> through the page model's element,
 // firing input and change as a person's choice does, or taps the options of
 // an ARIA listbox.
-func (t *subject) choose(r *trailRun, a recorder.SelectOption) pageAction {
+func (t *subject) choose(r *trailRun, a trail.SelectOption) pageAction {
 	return func(ctx context.Context, p *tab) error {
 		n := t.got.node
 		labels := make([]string, len(a.Options))
@@ -236,10 +238,10 @@ func (t *subject) choose(r *trailRun, a recorder.SelectOption) pageAction {
 
 // tapOptions chooses options of an ARIA listbox by tapping them, holding
 // Control for each after the first.
-func (t *subject) tapOptions(ctx context.Context, r *trailRun, p *tab, listbox recorder.Selector, labels []string) error {
+func (t *subject) tapOptions(ctx context.Context, r *trailRun, p *tab, listbox selector.Selector, labels []string) error {
 	for i, label := range labels {
 		within := listbox
-		opt := recorder.Selector{Role: "option", Name: label, Within: &within}
+		opt := selector.Selector{Role: "option", Name: label, Within: &within}
 		s, err := expandSelector(opt, r.vals)
 		if err != nil {
 			return err
@@ -248,12 +250,12 @@ func (t *subject) tapOptions(ctx context.Context, r *trailRun, p *tab, listbox r
 		if err != nil {
 			return err
 		}
-		var mods []recorder.Modifier
+		var mods []trail.Modifier
 		if i > 0 {
-			mods = []recorder.Modifier{recorder.ModifierControl}
+			mods = []trail.Modifier{trail.ModifierControl}
 		}
 		r.cur.mark = p.nav.mark()
-		err = (mouse{p: p, reached: &r.cur.reached}).click(ctx, got.point.X, got.point.Y, recorder.ButtonLeft, 1, mods)
+		err = (mouse{p: p, reached: &r.cur.reached}).click(ctx, got.point.X, got.point.Y, trail.ButtonLeft, 1, mods)
 		p.acted()
 		if err != nil {
 			return err
@@ -277,13 +279,13 @@ func (t *subject) setChecked(r *trailRun, want bool) pageAction {
 			return nil
 		}
 		r.cur.mark = p.nav.mark()
-		err := (mouse{p: p, reached: &r.cur.reached}).click(ctx, pt.X, pt.Y, recorder.ButtonLeft, 1, nil)
+		err := (mouse{p: p, reached: &r.cur.reached}).click(ctx, pt.X, pt.Y, trail.ButtonLeft, 1, nil)
 		p.acted()
 		if err != nil {
 			return err
 		}
 		var now string
-		err = p.poll(ctx, true, func(s *recorder.Screen, m *recorder.Matcher) (bool, error) {
+		err = p.poll(ctx, true, func(s *screen.Screen, m *selector.Matcher) (bool, error) {
 			now = "gone"
 			if got := m.Node(n.Ref); got != nil {
 				now = checkedState(got)
@@ -300,7 +302,7 @@ func (t *subject) setChecked(r *trailRun, want bool) pageAction {
 }
 
 // checkedState is a node's checked state as assertions name it.
-func checkedState(n *recorder.Node) string {
+func checkedState(n *screen.Node) string {
 	if n.Checked == "" {
 		return "false"
 	}
@@ -381,7 +383,7 @@ func withElement(ctx context.Context, p *tab, ref string, fn func(m *frameModel,
 // poll calls check until it reports done or the action timeout passes,
 // looking at the page between tries (with a fresh screen when capture is
 // set) and waiting for it to change.
-func (p *tab) poll(ctx context.Context, capture bool, check func(s *recorder.Screen, m *recorder.Matcher) (bool, error)) error {
+func (p *tab) poll(ctx context.Context, capture bool, check func(s *screen.Screen, m *selector.Matcher) (bool, error)) error {
 	return p.pollFor(ctx, p.r.opts.ActionTimeout, errors.New("timed out"), capture, check)
 }
 
@@ -389,7 +391,7 @@ func (p *tab) poll(ctx context.Context, capture bool, check func(s *recorder.Scr
 // passes: a wait for a page to load, which fails with a *loadTimeoutError.
 func (p *tab) pollLoad(ctx context.Context, check func() (bool, error)) error {
 	limit := p.r.opts.NavigationTimeout
-	return p.pollFor(ctx, limit, &loadTimeoutError{limit: limit}, false, func(*recorder.Screen, *recorder.Matcher) (bool, error) {
+	return p.pollFor(ctx, limit, &loadTimeoutError{limit: limit}, false, func(*screen.Screen, *selector.Matcher) (bool, error) {
 		return check()
 	})
 }
@@ -397,11 +399,11 @@ func (p *tab) pollLoad(ctx context.Context, check func() (bool, error)) error {
 // pollFor is poll up to limit; expired is the error when the time ran out
 // and check reported no error of its own.
 func (p *tab) pollFor(ctx context.Context, limit time.Duration, expired error, capture bool,
-	check func(s *recorder.Screen, m *recorder.Matcher) (bool, error)) error {
+	check func(s *screen.Screen, m *selector.Matcher) (bool, error)) error {
 	deadline := time.Now().Add(limit)
 	for attempt := 0; ; attempt++ {
-		var s *recorder.Screen
-		var m *recorder.Matcher
+		var s *screen.Screen
+		var m *selector.Matcher
 		var err error
 		seq := int64(-1)
 		if capture {
@@ -461,7 +463,7 @@ func (m *frameModel) callOnArgs(ctx context.Context, obj runtime.RemoteObjectID,
 	return json.Unmarshal(r.Result.Value, out)
 }
 
-func withModifiers(mods []recorder.Modifier) string {
+func withModifiers(mods []trail.Modifier) string {
 	if len(mods) == 0 {
 		return ""
 	}
@@ -481,16 +483,16 @@ func quoteList(items []string) string {
 }
 
 // describeAction names an action for messages, secrets left as references.
-func describeAction(a recorder.Action, v *values) string {
-	if sel, ok := recorder.ActionSelector(a); ok {
+func describeAction(a trail.Action, v *values) string {
+	if sel, ok := trail.ActionSelector(a); ok {
 		return string(a.Kind()) + " " + sel.String()
 	}
 	switch a := a.(type) {
-	case recorder.Navigate:
+	case trail.Navigate:
 		return "navigate " + v.public(a.To)
-	case recorder.Press:
+	case trail.Press:
 		return "press " + a.Key + withModifiers(a.Modifiers)
-	case recorder.SwitchTab:
+	case trail.SwitchTab:
 		if a.URL != "" {
 			return "switchTab " + v.public(a.URL)
 		}

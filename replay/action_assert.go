@@ -8,7 +8,9 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/trailpin/trailpin/recorder"
+	"github.com/trailpin/trailpin/recorder/screen"
+	"github.com/trailpin/trailpin/recorder/selector"
+	"github.com/trailpin/trailpin/recorder/trail"
 )
 
 // Assertions wait for visibility only (never for actionability) and until
@@ -17,7 +19,7 @@ import (
 // page showed whenever the page shows something in its place.
 
 // assertVisible: exactly one visible element matches.
-func (r *trailRun) assertVisible(sel recorder.Selector) pageAction {
+func (r *trailRun) assertVisible(sel selector.Selector) pageAction {
 	return func(ctx context.Context, p *tab) error {
 		s, err := expandSelector(sel, r.vals)
 		if err != nil {
@@ -25,7 +27,7 @@ func (r *trailRun) assertVisible(sel recorder.Selector) pageAction {
 		}
 		n, err := r.awaitMatch(ctx, p, s)
 		if err != nil {
-			return r.assertionFailed(recorder.ActionAssertVisible, s, err)
+			return r.assertionFailed(trail.ActionAssertVisible, s, err)
 		}
 		r.cur.res.Summary = "saw " + describe(n)
 		return nil
@@ -35,9 +37,9 @@ func (r *trailRun) assertVisible(sel recorder.Selector) pageAction {
 // awaitMatch waits until sel names exactly one shown element, noting on the
 // way what the selector (or, when it found nothing, the same selector
 // without its text) read.
-func (r *trailRun) awaitMatch(ctx context.Context, p *tab, sel recorder.Selector) (*recorder.Node, error) {
-	var found *recorder.Node
-	err := p.poll(ctx, true, func(s *recorder.Screen, m *recorder.Matcher) (bool, error) {
+func (r *trailRun) awaitMatch(ctx context.Context, p *tab, sel selector.Selector) (*screen.Node, error) {
+	var found *screen.Node
+	err := p.poll(ctx, true, func(s *screen.Screen, m *selector.Matcher) (bool, error) {
 		nodes, err := m.Match(sel)
 		if err == nil {
 			found = nodes[0]
@@ -52,8 +54,8 @@ func (r *trailRun) awaitMatch(ctx context.Context, p *tab, sel recorder.Selector
 }
 
 // observe says in words what a selector that failed to match read.
-func observe(m *recorder.Matcher, sel recorder.Selector, err error) string {
-	var nf *recorder.NotFoundError
+func observe(m *selector.Matcher, sel selector.Selector, err error) string {
+	var nf *selector.NotFoundError
 	if errors.As(err, &nf) {
 		if n, loose, ok := relaxedMatch(m, sel); ok {
 			return fmt.Sprintf("%s shows %q", loose, shownText(n, sel))
@@ -66,7 +68,7 @@ func observe(m *recorder.Matcher, sel recorder.Selector, err error) string {
 // textRegex, else its name). When that names exactly one element, the
 // element is where the page shows something other than what the selector
 // expected: the "actual" of an app-bug.
-func relaxedMatch(m *recorder.Matcher, sel recorder.Selector) (*recorder.Node, recorder.Selector, bool) {
+func relaxedMatch(m *selector.Matcher, sel selector.Selector) (*screen.Node, selector.Selector, bool) {
 	loose := sel
 	switch {
 	case sel.Text != "" || sel.TextRegex != "":
@@ -87,7 +89,7 @@ func relaxedMatch(m *recorder.Matcher, sel recorder.Selector) (*recorder.Node, r
 }
 
 // pinned is the text a selector pins, as an expected value.
-func pinned(sel recorder.Selector) string {
+func pinned(sel selector.Selector) string {
 	switch {
 	case sel.Text != "":
 		return sel.Text
@@ -98,7 +100,7 @@ func pinned(sel recorder.Selector) string {
 }
 
 // shownText is what a node shows in place of the text sel pins.
-func shownText(n *recorder.Node, sel recorder.Selector) string {
+func shownText(n *screen.Node, sel selector.Selector) string {
 	if sel.Text == "" && sel.TextRegex == "" {
 		return n.Name
 	}
@@ -111,17 +113,17 @@ func shownText(n *recorder.Node, sel recorder.Selector) string {
 // assertionFailed turns what an assertion's wait ended with into its step
 // error: expected vs actual when the page shows something in the
 // selector's place, the closest nodes otherwise.
-func (r *trailRun) assertionFailed(kind recorder.ActionKind, sel recorder.Selector, err error) error {
+func (r *trailRun) assertionFailed(kind trail.ActionKind, sel selector.Selector, err error) error {
 	var se *stepError
 	if errors.As(err, &se) {
 		return se
 	}
 	what := string(kind) + " " + sel.String()
-	var amb *recorder.AmbiguousError
+	var amb *selector.AmbiguousError
 	if errors.As(err, &amb) {
 		return &stepError{Reason: StopAmbiguous, Msg: what + ": " + err.Error(), Err: err}
 	}
-	var nf *recorder.NotFoundError
+	var nf *selector.NotFoundError
 	if errors.As(err, &nf) {
 		if s := r.page.screen; s != nil {
 			if n, loose, ok := relaxedMatch(r.page.matcher, sel); ok {
@@ -129,7 +131,7 @@ func (r *trailRun) assertionFailed(kind recorder.ActionKind, sel recorder.Select
 				return &stepError{Reason: StopAssertionFailed, Expected: exp, Actual: act, Err: err,
 					Msg: fmt.Sprintf("%s: expected %q, but %s shows %q (%s)", what, exp, loose, act, describe(n))}
 			}
-			if kind == recorder.ActionAssertVisible && !nf.Scope && nf.Hidden == 0 {
+			if kind == trail.ActionAssertVisible && !nf.Scope && nf.Hidden == 0 {
 				if n := changedValue(s, sel, r.page.lastTarget); n != nil {
 					return changedValueError(what, sel, n, err)
 				}
@@ -144,7 +146,7 @@ func (r *trailRun) assertionFailed(kind recorder.ActionKind, sel recorder.Select
 // changedValueError is the error of an assertion whose pinned text shows
 // with other numbers on n (see changedValue): expected vs actual, and the
 // selector, so that the failure still lists the closest nodes.
-func changedValueError(what string, sel recorder.Selector, n *recorder.Node, err error) *stepError {
+func changedValueError(what string, sel selector.Selector, n *screen.Node, err error) *stepError {
 	return &stepError{Reason: StopAssertionFailed, Expected: sel.Text, Actual: n.Text, Selector: &sel, Err: err,
 		Msg: fmt.Sprintf("%s: expected %q, but %s shows %q in its place (the same text with other numbers)",
 			what, sel.Text, describeChanged(n), n.Text)}
@@ -157,8 +159,8 @@ func (r *trailRun) assertNotVisible(text string) pageAction {
 		if err != nil {
 			return err
 		}
-		var shown *recorder.Node
-		err = p.poll(ctx, true, func(s *recorder.Screen, m *recorder.Matcher) (bool, error) {
+		var shown *screen.Node
+		err = p.poll(ctx, true, func(s *screen.Screen, m *selector.Matcher) (bool, error) {
 			shown = visibleWith(m, t)
 			if shown == nil {
 				return true, nil
@@ -181,10 +183,10 @@ func (r *trailRun) assertNotVisible(text string) pageAction {
 }
 
 // visibleWith returns a shown element whose text or name is t, or nil.
-func visibleWith(m *recorder.Matcher, t string) *recorder.Node {
-	for _, sel := range []recorder.Selector{{Text: t}, {Name: t}} {
+func visibleWith(m *selector.Matcher, t string) *screen.Node {
+	for _, sel := range []selector.Selector{{Text: t}, {Name: t}} {
 		nodes, err := m.Match(sel)
-		var amb *recorder.AmbiguousError
+		var amb *selector.AmbiguousError
 		if err == nil || (errors.As(err, &amb) && len(nodes) > 0) {
 			return nodes[0]
 		}
@@ -193,7 +195,7 @@ func visibleWith(m *recorder.Matcher, t string) *recorder.Node {
 }
 
 // assertValue: a form control's value. Never for secrets.
-func (r *trailRun) assertValue(sel recorder.Selector, value string) pageAction {
+func (r *trailRun) assertValue(sel selector.Selector, value string) pageAction {
 	return func(ctx context.Context, p *tab) error {
 		s, err := expandSelector(sel, r.vals)
 		if err != nil {
@@ -203,7 +205,7 @@ func (r *trailRun) assertValue(sel recorder.Selector, value string) pageAction {
 		if err != nil {
 			return err
 		}
-		return r.assertNode(ctx, p, recorder.ActionAssertValue, s, "value", want, func(n *recorder.Node) (string, error) {
+		return r.assertNode(ctx, p, trail.ActionAssertValue, s, "value", want, func(n *screen.Node) (string, error) {
 			if n.Secret {
 				return "", &stepError{Reason: StopAssertionFailed, Class: ClassMissingTestData,
 					Msg: fmt.Sprintf("assertValue %s: %s is a secret field, whose value replay never reads; check that it is there with assertVisible", s, describe(n))}
@@ -214,28 +216,28 @@ func (r *trailRun) assertValue(sel recorder.Selector, value string) pageAction {
 }
 
 // assertState: one state of an element.
-func (r *trailRun) assertState(sel recorder.Selector, state, want string) pageAction {
+func (r *trailRun) assertState(sel selector.Selector, state, want string) pageAction {
 	return func(ctx context.Context, p *tab) error {
 		s, err := expandSelector(sel, r.vals)
 		if err != nil {
 			return err
 		}
-		return r.assertNode(ctx, p, recorder.ActionAssertState, s, state, want, func(n *recorder.Node) (string, error) {
+		return r.assertNode(ctx, p, trail.ActionAssertState, s, state, want, func(n *screen.Node) (string, error) {
 			return stateOf(n, state)
 		})
 	}
 }
 
 // stateOf reads a state of a node in the form assertState compares.
-func stateOf(n *recorder.Node, state string) (string, error) {
+func stateOf(n *screen.Node, state string) (string, error) {
 	switch state {
-	case recorder.StateChecked:
+	case trail.StateChecked:
 		return checkedState(n), nil
-	case recorder.StateDisabled:
+	case trail.StateDisabled:
 		return strconv.FormatBool(n.Disabled), nil
-	case recorder.StateExpanded:
+	case trail.StateExpanded:
 		return strconv.FormatBool(n.Expanded != nil && *n.Expanded), nil
-	case recorder.StateSelected:
+	case trail.StateSelected:
 		return strconv.FormatBool(n.Selected != nil && *n.Selected), nil
 	}
 	return "", fmt.Errorf("unknown state %q", state)
@@ -243,11 +245,11 @@ func stateOf(n *recorder.Node, state string) (string, error) {
 
 // assertNode waits until sel names one element whose property (read by
 // read) is want.
-func (r *trailRun) assertNode(ctx context.Context, p *tab, kind recorder.ActionKind, sel recorder.Selector, prop, want string,
-	read func(*recorder.Node) (string, error)) error {
+func (r *trailRun) assertNode(ctx context.Context, p *tab, kind trail.ActionKind, sel selector.Selector, prop, want string,
+	read func(*screen.Node) (string, error)) error {
 	var got string
-	var node *recorder.Node
-	err := p.poll(ctx, true, func(s *recorder.Screen, m *recorder.Matcher) (bool, error) {
+	var node *screen.Node
+	err := p.poll(ctx, true, func(s *screen.Screen, m *selector.Matcher) (bool, error) {
 		nodes, err := m.Match(sel)
 		if err != nil {
 			node = nil
@@ -277,7 +279,7 @@ func (r *trailRun) assertNode(ctx context.Context, p *tab, kind recorder.ActionK
 }
 
 // assertURL: the page's path and query, exactly or matching a pattern.
-func (r *trailRun) assertURL(a recorder.AssertURL) pageAction {
+func (r *trailRun) assertURL(a trail.AssertURL) pageAction {
 	return func(ctx context.Context, p *tab) error {
 		want, err := r.vals.expand(a.URL)
 		if err != nil {
@@ -290,7 +292,7 @@ func (r *trailRun) assertURL(a recorder.AssertURL) pageAction {
 			}
 		}
 		var at string
-		err = p.poll(ctx, false, func(*recorder.Screen, *recorder.Matcher) (bool, error) {
+		err = p.poll(ctx, false, func(*screen.Screen, *selector.Matcher) (bool, error) {
 			at = r.appPath(p.location(ctx))
 			if !strings.Contains(want, "#") {
 				at, _, _ = strings.Cut(at, "#")

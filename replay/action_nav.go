@@ -13,7 +13,7 @@ import (
 	"github.com/chromedp/cdproto/target"
 	"github.com/chromedp/chromedp"
 
-	"github.com/trailpin/trailpin/recorder"
+	"github.com/trailpin/trailpin/recorder/trail"
 )
 
 // A loadError is a page that could not be loaded at all (the server is not
@@ -39,13 +39,13 @@ func (r *trailRun) navigateTo(to string) pageAction {
 		defer p.acted()
 		r.cur.reached = true
 		switch to {
-		case recorder.NavigateBack, recorder.NavigateForward:
+		case trail.NavigateBack, trail.NavigateForward:
 			if err := p.history(ctx, to); err != nil {
 				return err
 			}
 			r.cur.res.Summary = "went " + to + " to " + r.appPath(p.location(ctx))
 			return nil
-		case recorder.NavigateReload:
+		case trail.NavigateReload:
 			if err := p.reload(ctx); err != nil {
 				return err
 			}
@@ -154,7 +154,7 @@ func (p *tab) history(ctx context.Context, dir string) error {
 		return err
 	}
 	i := int(h.CurrentIndex) + 1
-	if dir == recorder.NavigateBack {
+	if dir == trail.NavigateBack {
 		i = int(h.CurrentIndex) - 1
 	}
 	if i < 0 || i >= len(h.Entries) {
@@ -181,7 +181,7 @@ func (p *tab) history(ctx context.Context, dir string) error {
 
 // switchTab makes a tab the app opened (or the first one) the page that the
 // following actions act on, found by its path or its title.
-func (r *trailRun) switchTab(a recorder.SwitchTab) pageAction {
+func (r *trailRun) switchTab(a trail.SwitchTab) pageAction {
 	return func(ctx context.Context, p *tab) error {
 		wantURL, err := r.vals.expand(a.URL)
 		if err != nil {
@@ -271,7 +271,7 @@ type dialogs struct {
 	opened chan openedDialog
 
 	mu      sync.Mutex
-	armed   *recorder.Dialog
+	armed   *trail.Dialog
 	handled []handledDialog
 	// armedAt is len(handled) when the answer was armed: the dialog action
 	// waits for one handled after it.
@@ -296,7 +296,7 @@ func newDialogs(r *trailRun) *dialogs {
 	return &dialogs{r: r, opened: make(chan openedDialog, 8), changed: make(chan struct{})}
 }
 
-func (d *dialogs) arm(a recorder.Dialog) {
+func (d *dialogs) arm(a trail.Dialog) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	d.armed = &a
@@ -365,7 +365,7 @@ func (d *dialogs) answer(ctx context.Context, o openedDialog) {
 
 // awaitDialog checks that the dialog the previous action opened was
 // answered as the trail says.
-func (r *trailRun) awaitDialog(a recorder.Dialog) pageAction {
+func (r *trailRun) awaitDialog(a trail.Dialog) pageAction {
 	return func(ctx context.Context, p *tab) error {
 		timer := time.NewTimer(r.opts.ActionTimeout)
 		defer timer.Stop()

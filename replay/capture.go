@@ -8,7 +8,7 @@ import (
 
 	"github.com/chromedp/chromedp"
 
-	"github.com/trailpin/trailpin/recorder"
+	"github.com/trailpin/trailpin/recorder/screen"
 )
 
 // CaptureOptions says what a capture reports beyond its defaults.
@@ -91,13 +91,13 @@ var ErrSchema = errors.New("page model screen schema mismatch")
 // page model runs in an isolated world of every frame (installed on first
 // use), and cross-origin frames are captured in their own frame and merged
 // under their iframe node with refs prefixed f<K>.
-func Capture(ctx context.Context, opts CaptureOptions) (*recorder.Screen, error) {
+func Capture(ctx context.Context, opts CaptureOptions) (*screen.Screen, error) {
 	return chromedp.Run(ctx, CaptureAction(opts))
 }
 
 // CaptureAction is Capture as an action, to run among others.
-func CaptureAction(opts CaptureOptions) chromedp.Action[*recorder.Screen] {
-	return func(ctx context.Context, t *chromedp.Target) (*recorder.Screen, error) {
+func CaptureAction(opts CaptureOptions) chromedp.Action[*screen.Screen] {
+	return func(ctx context.Context, t *chromedp.Target) (*screen.Screen, error) {
 		// A navigation can replace the document (and its world) between
 		// finding the frame and capturing it; one retry is enough then.
 		var lastErr error
@@ -121,7 +121,7 @@ func CaptureAction(opts CaptureOptions) chromedp.Action[*recorder.Screen] {
 
 // captureFrame captures the document of m's frame and, below it, the
 // cross-origin frames it contains.
-func captureFrame(ctx context.Context, m *frameModel, opts pageModelOptions, depth int) (*recorder.Screen, error) {
+func captureFrame(ctx context.Context, m *frameModel, opts pageModelOptions, depth int) (*screen.Screen, error) {
 	text, err := m.callText(ctx, "captureWire", opts)
 	if err != nil {
 		return nil, fmt.Errorf("capturing the screen: %w", err)
@@ -130,8 +130,8 @@ func captureFrame(ctx context.Context, m *frameModel, opts pageModelOptions, dep
 	if err != nil {
 		return nil, fmt.Errorf("capturing the screen: %w", err)
 	}
-	if s.Schema != recorder.ScreenSchema {
-		return nil, fmt.Errorf("%w: the page model wrote schema %d, this program reads %d", ErrSchema, s.Schema, recorder.ScreenSchema)
+	if s.Schema != screen.ScreenSchema {
+		return nil, fmt.Errorf("%w: the page model wrote schema %d, this program reads %d", ErrSchema, s.Schema, screen.ScreenSchema)
 	}
 	if s.Root == nil {
 		return nil, errors.New("capturing the screen: the page model returned no root")
@@ -146,7 +146,7 @@ func captureFrame(ctx context.Context, m *frameModel, opts pageModelOptions, dep
 // frame and hangs its document under the iframe node. A frame that cannot be
 // captured (it went away, it is still loading) stays an empty iframe node: a
 // screen is never refused because of one frame.
-func fillCrossOriginFrames(ctx context.Context, m *frameModel, s *recorder.Screen, n *recorder.Node, opts pageModelOptions, depth int) {
+func fillCrossOriginFrames(ctx context.Context, m *frameModel, s *screen.Screen, n *screen.Node, opts pageModelOptions, depth int) {
 	for _, c := range n.Children {
 		fillCrossOriginFrames(ctx, m, s, c, opts, depth)
 	}
@@ -181,7 +181,7 @@ func fillCrossOriginFrames(ctx context.Context, m *frameModel, s *recorder.Scree
 		n.Frame = prefix
 	}
 	shiftBoxes(sub.Root, f.dx, f.dy)
-	n.Children = []*recorder.Node{sub.Root}
+	n.Children = []*screen.Node{sub.Root}
 	if s.Focused == n.Ref && sub.Focused != "" {
 		s.Focused = sub.Focused
 	}
@@ -189,7 +189,7 @@ func fillCrossOriginFrames(ctx context.Context, m *frameModel, s *recorder.Scree
 
 // reprefix renames the refs (and frame prefixes) in n's subtree that start
 // with old.
-func reprefix(n *recorder.Node, old, prefix string) {
+func reprefix(n *screen.Node, old, prefix string) {
 	if rest, ok := strings.CutPrefix(n.Ref, old); ok {
 		n.Ref = prefix + rest
 	}
@@ -202,7 +202,7 @@ func reprefix(n *recorder.Node, old, prefix string) {
 }
 
 // shiftBoxes moves every box in n's subtree by dx, dy.
-func shiftBoxes(n *recorder.Node, dx, dy float64) {
+func shiftBoxes(n *screen.Node, dx, dy float64) {
 	if dx == 0 && dy == 0 {
 		return
 	}

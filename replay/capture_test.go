@@ -10,7 +10,7 @@ import (
 
 	"github.com/chromedp/chromedp"
 
-	"github.com/trailpin/trailpin/recorder"
+	"github.com/trailpin/trailpin/recorder/screen"
 )
 
 func TestRefsStableAcrossCaptures(t *testing.T) {
@@ -107,7 +107,7 @@ func TestRemovedElementRefIsStale(t *testing.T) {
 		t.Errorf("Point(%s) of a kept element: %v", kept, err)
 	}
 	s2 := capture(t, ctx, CaptureOptions{})
-	walk(s2.Root, func(n *recorder.Node) {
+	walk(s2.Root, func(n *screen.Node) {
 		if n.Ref == gone {
 			t.Errorf("ref %s of the removed element now names <%s id=%q>", gone, n.Tag, n.ID)
 		}
@@ -234,7 +234,7 @@ func TestShadowDOM(t *testing.T) {
 	if n := byID(t, s, "slotted"); !n.Visible {
 		t.Errorf("slotted span is not visible")
 	}
-	walk(s.Root, func(n *recorder.Node) {
+	walk(s.Root, func(n *screen.Node) {
 		if n.ID == "unslotted" {
 			t.Errorf("unslotted light child appears in the screen: %+v", n)
 		}
@@ -310,12 +310,12 @@ func TestCrossOriginFrames(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			ctx := newTab(t, site.URL+"/embed?src="+tc.src)
-			var s *recorder.Screen
+			var s *screen.Screen
 			// The frame may still be loading: capture until its button shows.
 			for range 100 {
 				s = capture(t, ctx, CaptureOptions{})
 				found := false
-				walk(s.Root, func(n *recorder.Node) { found = found || n.ID == "inner" })
+				walk(s.Root, func(n *screen.Node) { found = found || n.ID == "inner" })
 				if found {
 					break
 				}
@@ -344,11 +344,11 @@ func TestCrossOriginFrames(t *testing.T) {
 
 			// Another document in the frame: new prefix, old refs stale.
 			evalJS(t, ctx, `document.getElementById('frame').src = document.getElementById('frame').src.replace('inner.html', 'refs.html')`)
-			var s2 *recorder.Screen
+			var s2 *screen.Screen
 			for range 100 {
 				s2 = capture(t, ctx, CaptureOptions{})
 				found := false
-				walk(s2.Root, func(n *recorder.Node) { found = found || n.ID == "save" })
+				walk(s2.Root, func(n *screen.Node) { found = found || n.ID == "save" })
 				if found {
 					break
 				}
@@ -468,38 +468,38 @@ func TestStatesRolesAndFields(t *testing.T) {
 	tr, fa := true, false
 	for _, tc := range []struct {
 		id   string
-		want recorder.Node
+		want screen.Node
 	}{
-		{"on", recorder.Node{Role: "checkbox", Name: "On", Checked: "true"}},
-		{"mixed", recorder.Node{Role: "checkbox", Name: "Mixed", Checked: "mixed"}},
-		{"aria-off", recorder.Node{Role: "checkbox", Name: "Aria off", Checked: "false"}},
-		{"switch", recorder.Node{Role: "switch", Name: "Wi-Fi", Checked: "true"}},
-		{"radio", recorder.Node{Role: "radio", Name: "Radio", Checked: "false"}},
-		{"pressed", recorder.Node{Role: "button", Name: "Bold", Pressed: "true"}},
-		{"plain", recorder.Node{Role: "button", Name: "Plain"}},
-		{"menu", recorder.Node{Role: "button", Name: "Menu", Expanded: &fa}},
-		{"pick", recorder.Node{Role: "combobox", Name: "Colour", Value: "Green"}},
-		{"green", recorder.Node{Role: "option", Name: "Green", Selected: &tr}},
-		{"red", recorder.Node{Role: "option", Name: "Red", Selected: &fa}},
-		{"tab", recorder.Node{Role: "tab", Name: "Tab one", Selected: &tr}},
-		{"locked", recorder.Node{Role: "textbox", Name: "Locked field", Disabled: true}},
-		{"aria-disabled", recorder.Node{Role: "button", Name: "Soft disabled", Disabled: true}},
-		{"h3", recorder.Node{Role: "heading", Name: "Third", Level: 3}},
-		{"heading-default", recorder.Node{Role: "heading", Name: "No level", Level: 2}},
-		{"heading-5", recorder.Node{Role: "heading", Name: "Level five", Level: 5}},
-		{"required", recorder.Node{Role: "textbox", Name: "Needed", Required: true}},
-		{"readonly", recorder.Node{Role: "textbox", Name: "Notes", ReadOnly: true, Value: "fixed text"}},
-		{"invalid", recorder.Node{Role: "textbox", Name: "Bad", Invalid: true, Value: "oops"}},
-		{"email", recorder.Node{Role: "textbox", Name: "Email address", TestID: "email-field", Placeholder: "you@example.com", Title: "Email address"}},
-		{"link", recorder.Node{Role: "link", Name: "Next", URL: site.URL + "/next?x=1"}},
-		{"range", recorder.Node{Role: "slider", Name: "Volume", Value: "3"}},
-		{"aria-slider", recorder.Node{Role: "slider", Name: "Level", Value: "40 percent"}},
-		{"none-list", recorder.Node{Role: "none"}},
-		{"none-item", recorder.Node{Role: "none"}},
-		{"decorative", recorder.Node{Role: "presentation"}},
+		{"on", screen.Node{Role: "checkbox", Name: "On", Checked: "true"}},
+		{"mixed", screen.Node{Role: "checkbox", Name: "Mixed", Checked: "mixed"}},
+		{"aria-off", screen.Node{Role: "checkbox", Name: "Aria off", Checked: "false"}},
+		{"switch", screen.Node{Role: "switch", Name: "Wi-Fi", Checked: "true"}},
+		{"radio", screen.Node{Role: "radio", Name: "Radio", Checked: "false"}},
+		{"pressed", screen.Node{Role: "button", Name: "Bold", Pressed: "true"}},
+		{"plain", screen.Node{Role: "button", Name: "Plain"}},
+		{"menu", screen.Node{Role: "button", Name: "Menu", Expanded: &fa}},
+		{"pick", screen.Node{Role: "combobox", Name: "Colour", Value: "Green"}},
+		{"green", screen.Node{Role: "option", Name: "Green", Selected: &tr}},
+		{"red", screen.Node{Role: "option", Name: "Red", Selected: &fa}},
+		{"tab", screen.Node{Role: "tab", Name: "Tab one", Selected: &tr}},
+		{"locked", screen.Node{Role: "textbox", Name: "Locked field", Disabled: true}},
+		{"aria-disabled", screen.Node{Role: "button", Name: "Soft disabled", Disabled: true}},
+		{"h3", screen.Node{Role: "heading", Name: "Third", Level: 3}},
+		{"heading-default", screen.Node{Role: "heading", Name: "No level", Level: 2}},
+		{"heading-5", screen.Node{Role: "heading", Name: "Level five", Level: 5}},
+		{"required", screen.Node{Role: "textbox", Name: "Needed", Required: true}},
+		{"readonly", screen.Node{Role: "textbox", Name: "Notes", ReadOnly: true, Value: "fixed text"}},
+		{"invalid", screen.Node{Role: "textbox", Name: "Bad", Invalid: true, Value: "oops"}},
+		{"email", screen.Node{Role: "textbox", Name: "Email address", TestID: "email-field", Placeholder: "you@example.com", Title: "Email address"}},
+		{"link", screen.Node{Role: "link", Name: "Next", URL: site.URL + "/next?x=1"}},
+		{"range", screen.Node{Role: "slider", Name: "Volume", Value: "3"}},
+		{"aria-slider", screen.Node{Role: "slider", Name: "Level", Value: "40 percent"}},
+		{"none-list", screen.Node{Role: "none"}},
+		{"none-item", screen.Node{Role: "none"}},
+		{"decorative", screen.Node{Role: "presentation"}},
 	} {
 		n := byID(t, s, tc.id)
-		got := recorder.Node{Role: n.Role, Name: n.Name, Checked: n.Checked, Pressed: n.Pressed, Expanded: n.Expanded,
+		got := screen.Node{Role: n.Role, Name: n.Name, Checked: n.Checked, Pressed: n.Pressed, Expanded: n.Expanded,
 			Selected: n.Selected, Disabled: n.Disabled, Level: n.Level, Required: n.Required, ReadOnly: n.ReadOnly,
 			Invalid: n.Invalid, Value: n.Value, TestID: n.TestID, Placeholder: n.Placeholder, Title: n.Title, URL: n.URL}
 		gj, _ := json.Marshal(got)

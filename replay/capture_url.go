@@ -6,7 +6,7 @@ import (
 
 	"github.com/chromedp/chromedp"
 
-	"github.com/trailpin/trailpin/recorder"
+	"github.com/trailpin/trailpin/recorder/screen"
 )
 
 // Playwright's default viewport, so screens of the same page compare.
@@ -28,7 +28,7 @@ type CaptureURLOptions struct {
 // CaptureURL starts a headless browser with a fresh profile, loads url,
 // waits for its load event and captures the screen. It is what
 // `host snapshot` runs.
-func CaptureURL(ctx context.Context, url string, o CaptureURLOptions) (*recorder.Screen, error) {
+func CaptureURL(ctx context.Context, url string, o CaptureURLOptions) (*screen.Screen, error) {
 	if o.Width == 0 && o.Height == 0 {
 		o.Width, o.Height = DefaultViewportWidth, DefaultViewportHeight
 	}

@@ -7,7 +7,7 @@ import (
 	"regexp"
 	"strings"
 
-	"github.com/trailpin/trailpin/recorder"
+	"github.com/trailpin/trailpin/recorder/screen"
 )
 
 // Failure classes. Every failure gets exactly one; the most specific
@@ -49,7 +49,7 @@ type facts struct {
 	crashed   bool
 	// url is the page's URL at failure; screen its screen (may be nil).
 	url    string
-	screen *recorder.Screen
+	screen *screen.Screen
 	// startedOnLogin: the failing step began on a login page;
 	// startedWithPassword: on a page with a visible password field.
 	startedOnLogin, startedWithPassword bool
@@ -143,12 +143,12 @@ func pathOf(u string) string {
 var passwordLabel = regexp.MustCompile(`(?i)pass(word|phrase)?|kennwort|mot de passe|contraseña`)
 
 // hasPasswordField reports a visible password field on the screen.
-func hasPasswordField(s *recorder.Screen) bool {
+func hasPasswordField(s *screen.Screen) bool {
 	if s == nil {
 		return false
 	}
 	found := false
-	walkAll(s.Root, func(n *recorder.Node) {
+	walkAll(s.Root, func(n *screen.Node) {
 		if !found && n.Secret && n.Visible && n.Tag == "input" &&
 			(passwordLabel.MatchString(n.Name) || passwordLabel.MatchString(n.Label) || passwordLabel.MatchString(n.Placeholder)) {
 			found = true

@@ -5,21 +5,22 @@ import (
 	"errors"
 	"testing"
 
-	"github.com/trailpin/trailpin/recorder"
+	"github.com/trailpin/trailpin/recorder/screen"
+	"github.com/trailpin/trailpin/recorder/selector"
 )
 
 func TestClassify(t *testing.T) {
-	login := &recorder.Screen{URL: "http://shop.test/login", Root: &recorder.Node{Tag: "html", Children: []*recorder.Node{
+	login := &screen.Screen{URL: "http://shop.test/login", Root: &screen.Node{Tag: "html", Children: []*screen.Node{
 		{Ref: "e5", Role: "textbox", Name: "Password", Tag: "input", Secret: true, Visible: true},
 	}}}
-	passwordOnly := &recorder.Screen{URL: "http://shop.test/account", Root: login.Root}
+	passwordOnly := &screen.Screen{URL: "http://shop.test/account", Root: login.Root}
 	doc := func(step int, status int64) response {
 		return response{step: step, status: status, document: true, main: true, url: "http://shop.test/x"}
 	}
 	xhr := func(step int, status int64) response {
 		return response{step: step, status: status, url: "http://shop.test/api"}
 	}
-	notFound := &stepError{Reason: StopTargetNotFound, Selector: &recorder.Selector{Role: "button", Name: "Apply"}}
+	notFound := &stepError{Reason: StopTargetNotFound, Selector: &selector.Selector{Role: "button", Name: "Apply"}}
 	mismatch := &stepError{Reason: StopAssertionFailed, Expected: "$799.00", Actual: "$829.00"}
 	tests := []struct {
 		name string
@@ -39,7 +40,7 @@ func TestClassify(t *testing.T) {
 			url: "http://shop.test/login?expired=1", screen: login, startedOnLogin: true}, ClassAuthBlocked},
 		{"a password field where the trail expected the account page", facts{err: notFound, url: passwordOnly.URL, screen: passwordOnly}, ClassAuthBlocked},
 		{"a password field that was there when the step began", facts{err: notFound, url: passwordOnly.URL, screen: passwordOnly, startedWithPassword: true}, ClassSelectorDrift},
-		{"a login page the trail expects", facts{err: &stepError{Reason: StopAssertionFailed, Selector: &recorder.Selector{Text: "Wrong password"}},
+		{"a login page the trail expects", facts{err: &stepError{Reason: StopAssertionFailed, Selector: &selector.Selector{Text: "Wrong password"}},
 			url: "http://shop.test/login", screen: login, startedOnLogin: true, responses: []response{doc(1, 401)}, step: 1}, ClassSelectorDrift},
 		{"an assertUrl of the login page", facts{err: &stepError{Reason: StopAssertionFailed, ExpectedURL: "/login", Expected: "/login", Actual: "/products"},
 			url: "http://shop.test/products"}, ClassAppBug},

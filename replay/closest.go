@@ -8,7 +8,8 @@ import (
 	"strings"
 	"unicode"
 
-	"github.com/trailpin/trailpin/recorder"
+	"github.com/trailpin/trailpin/recorder/screen"
+	"github.com/trailpin/trailpin/recorder/selector"
 )
 
 // The nodes closest to a selector that matched nothing: what a person
@@ -68,22 +69,22 @@ var relatedRoles = [][]string{
 // Closest returns up to closestCount visible elements of s most like what
 // sel asks for, best first, each with a score and what differs. An element
 // that matches sel but is hidden comes first, with score 1.
-func Closest(s *recorder.Screen, sel recorder.Selector) []CloseNode {
+func Closest(s *screen.Screen, sel selector.Selector) []CloseNode {
 	return closestNear(s, sel, "")
 }
 
 // closestNear is Closest, with part of each score from how near the node
 // is to the element of ref (the one the trail last acted on), when the
 // screen has it.
-func closestNear(s *recorder.Screen, sel recorder.Selector, ref string) []CloseNode {
+func closestNear(s *screen.Screen, sel selector.Selector, ref string) []CloseNode {
 	if s == nil || s.Root == nil {
 		return nil
 	}
 	near := nearness(s, ref)
-	m := recorder.NewMatcher(s)
+	m := selector.NewMatcher(s)
 	var out []CloseNode
 	hidden := map[string]bool{}
-	if nodes, err := m.Match(sel, recorder.IncludeHidden()); err == nil || len(nodes) > 0 {
+	if nodes, err := m.Match(sel, selector.IncludeHidden()); err == nil || len(nodes) > 0 {
 		for _, n := range nodes {
 			if !n.Visible {
 				hidden[n.Ref] = true
@@ -95,7 +96,7 @@ func closestNear(s *recorder.Screen, sel recorder.Selector, ref string) []CloseN
 	if sel.Within != nil {
 		if nodes, err := m.Match(*sel.Within); err == nil {
 			scope = map[string]bool{}
-			walkAll(nodes[0], func(n *recorder.Node) { scope[n.Ref] = true })
+			walkAll(nodes[0], func(n *screen.Node) { scope[n.Ref] = true })
 			delete(scope, nodes[0].Ref)
 		}
 	}
@@ -109,7 +110,7 @@ func closestNear(s *recorder.Screen, sel recorder.Selector, ref string) []CloseN
 		order int
 	}
 	var cands []scored
-	walkAll(s.Root, func(n *recorder.Node) {
+	walkAll(s.Root, func(n *screen.Node) {
 		order++
 		if n.Ref == "" || n.IsText() || !n.Visible || hidden[n.Ref] {
 			return
@@ -143,7 +144,7 @@ func closestNear(s *recorder.Screen, sel recorder.Selector, ref string) []CloseN
 }
 
 // closeness scores n against sel's own properties and says what differs.
-func closeness(n *recorder.Node, sel recorder.Selector, re *regexp.Regexp) (float64, []string) {
+func closeness(n *screen.Node, sel selector.Selector, re *regexp.Regexp) (float64, []string) {
 	var sum, weights float64
 	var why []string
 	add := func(w, score float64, differs string) {
@@ -198,14 +199,14 @@ func closeness(n *recorder.Node, sel recorder.Selector, re *regexp.Regexp) (floa
 // nearness returns, for the element of ref on s, how near another node is
 // to it: 1 for the element itself, 1/(1+k) when their closest common
 // ancestor is k levels above it. Nil when s has no element ref.
-func nearness(s *recorder.Screen, ref string) func(*recorder.Node) float64 {
+func nearness(s *screen.Screen, ref string) func(*screen.Node) float64 {
 	if ref == "" {
 		return nil
 	}
-	parent := map[*recorder.Node]*recorder.Node{}
-	var target *recorder.Node
-	var walk func(n *recorder.Node)
-	walk = func(n *recorder.Node) {
+	parent := map[*screen.Node]*screen.Node{}
+	var target *screen.Node
+	var walk func(n *screen.Node)
+	walk = func(n *screen.Node) {
 		if n.Ref == ref {
 			target = n
 		}
@@ -218,11 +219,11 @@ func nearness(s *recorder.Screen, ref string) func(*recorder.Node) float64 {
 	if target == nil {
 		return nil
 	}
-	up := map[*recorder.Node]int{} // ancestors of the target, by levels above it
+	up := map[*screen.Node]int{} // ancestors of the target, by levels above it
 	for n, k := target, 0; n != nil; n, k = parent[n], k+1 {
 		up[n] = k
 	}
-	return func(n *recorder.Node) float64 {
+	return func(n *screen.Node) float64 {
 		for a := n; a != nil; a = parent[a] {
 			if k, ok := up[a]; ok {
 				return 1 / float64(1+k)
@@ -329,7 +330,7 @@ func editDistance(a, b []rune) int {
 func round2(f float64) float64 { return float64(int(f*100+0.5)) / 100 }
 
 // walkAll calls fn for every node below and including n, parents first.
-func walkAll(n *recorder.Node, fn func(*recorder.Node)) {
+func walkAll(n *screen.Node, fn func(*screen.Node)) {
 	if n == nil {
 		return
 	}

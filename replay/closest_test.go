@@ -4,18 +4,19 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/trailpin/trailpin/recorder"
+	"github.com/trailpin/trailpin/recorder/screen"
+	"github.com/trailpin/trailpin/recorder/selector"
 )
 
 // checkoutScreen is a checkout whose Apply button was renamed, next to
 // controls that share a word or a role with it.
-func checkoutScreen() *recorder.Screen {
-	el := func(ref, role, name string) *recorder.Node {
-		return &recorder.Node{Ref: ref, Role: role, Name: name, Tag: "button", Visible: true}
+func checkoutScreen() *screen.Screen {
+	el := func(ref, role, name string) *screen.Node {
+		return &screen.Node{Ref: ref, Role: role, Name: name, Tag: "button", Visible: true}
 	}
 	hidden := el("e9", "button", "Apply")
 	hidden.Visible = false
-	return &recorder.Screen{Root: &recorder.Node{Ref: "e1", Tag: "html", Visible: true, Children: []*recorder.Node{
+	return &screen.Screen{Root: &screen.Node{Ref: "e1", Tag: "html", Visible: true, Children: []*screen.Node{
 		el("e2", "button", "Apply code"),
 		el("e3", "button", "Place order"),
 		el("e4", "link", "Apply now"),
@@ -28,7 +29,7 @@ func checkoutScreen() *recorder.Screen {
 
 func TestClosest(t *testing.T) {
 	s := checkoutScreen()
-	got := Closest(s, recorder.Selector{Role: "button", Name: "Apply"})
+	got := Closest(s, selector.Selector{Role: "button", Name: "Apply"})
 	if len(got) < 3 {
 		t.Fatalf("Closest = %+v, want at least three nodes", got)
 	}
@@ -56,7 +57,7 @@ func TestClosest(t *testing.T) {
 		t.Errorf("Closest = %+v, want link \"Apply now\" with its role noted", got)
 	}
 
-	text := Closest(s, recorder.Selector{Text: "Total $763.20"})
+	text := Closest(s, selector.Selector{Text: "Total $763.20"})
 	if len(text) == 0 || text[0].Ref != "e7" {
 		t.Errorf("Closest(text) = %+v, want the total paragraph first", text)
 	}
@@ -84,19 +85,19 @@ func TestSimilarity(t *testing.T) {
 // TestClosestNear: nearness to the element the step last acted on lifts a
 // neighbour of that field above a control elsewhere that reads more alike.
 func TestClosestNear(t *testing.T) {
-	btn := func(ref, name string) *recorder.Node {
-		return &recorder.Node{Ref: ref, Role: "button", Name: name, Tag: "button", Visible: true}
+	btn := func(ref, name string) *screen.Node {
+		return &screen.Node{Ref: ref, Role: "button", Name: name, Tag: "button", Visible: true}
 	}
-	s := &recorder.Screen{Root: &recorder.Node{Ref: "e1", Tag: "html", Visible: true, Children: []*recorder.Node{
-		{Ref: "e2", Role: "banner", Visible: true, Children: []*recorder.Node{btn("e3", "Account")}},
-		{Ref: "e4", Role: "main", Visible: true, Children: []*recorder.Node{
-			{Ref: "e5", Role: "form", Visible: true, Children: []*recorder.Node{
+	s := &screen.Screen{Root: &screen.Node{Ref: "e1", Tag: "html", Visible: true, Children: []*screen.Node{
+		{Ref: "e2", Role: "banner", Visible: true, Children: []*screen.Node{btn("e3", "Account")}},
+		{Ref: "e4", Role: "main", Visible: true, Children: []*screen.Node{
+			{Ref: "e5", Role: "form", Visible: true, Children: []*screen.Node{
 				{Ref: "e6", Role: "textbox", Name: "Discount code", Tag: "input", Visible: true},
 				btn("e7", "About discount codes"),
 			}},
 		}},
 	}}}
-	sel := recorder.Selector{Role: "button", Name: "Apply"}
+	sel := selector.Selector{Role: "button", Name: "Apply"}
 	if got := Closest(s, sel); len(got) == 0 || got[0].Ref != "e3" {
 		t.Fatalf("Closest = %+v, want button \"Account\" first on names alone", got)
 	}

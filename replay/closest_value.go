@@ -6,7 +6,8 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/trailpin/trailpin/recorder"
+	"github.com/trailpin/trailpin/recorder/screen"
+	"github.com/trailpin/trailpin/recorder/selector"
 )
 
 // A changed value: a selector that pins a text with a number in it (a
@@ -85,7 +86,7 @@ const changedValueFactor = 0.5
 // ref in the page's structure, or as far and with numbers at least twice
 // as far from the expected ones. A text whose words changed is no changed
 // value: the page changed under the trail (selector-drift).
-func changedValue(s *recorder.Screen, sel recorder.Selector, ref string) *recorder.Node {
+func changedValue(s *screen.Screen, sel selector.Selector, ref string) *screen.Node {
 	if s == nil || s.Root == nil || sel.Text == "" || !numberPattern.MatchString(sel.Text) {
 		return nil
 	}
@@ -93,10 +94,10 @@ func changedValue(s *recorder.Screen, sel recorder.Selector, ref string) *record
 	if len(ranked) == 0 {
 		return nil
 	}
-	parent := map[*recorder.Node]*recorder.Node{}
-	byRef := map[string]*recorder.Node{}
-	var index func(n *recorder.Node)
-	index = func(n *recorder.Node) {
+	parent := map[*screen.Node]*screen.Node{}
+	byRef := map[string]*screen.Node{}
+	var index func(n *screen.Node)
+	index = func(n *screen.Node) {
 		if n.Ref != "" {
 			byRef[n.Ref] = n
 		}
@@ -108,11 +109,11 @@ func changedValue(s *recorder.Screen, sel recorder.Selector, ref string) *record
 	index(s.Root)
 
 	// The rest of what sel asks for, which a candidate must have.
-	m := recorder.NewMatcher(s)
+	m := selector.NewMatcher(s)
 	var allowed, scope map[string]bool
 	own := sel
 	own.Text, own.TextRegex, own.Index, own.Within = "", "", nil, nil
-	if own != (recorder.Selector{}) {
+	if own != (selector.Selector{}) {
 		allowed = map[string]bool{}
 		nodes, _ := m.Match(own) // all of them, also when ambiguous
 		for _, n := range nodes {
@@ -122,10 +123,10 @@ func changedValue(s *recorder.Screen, sel recorder.Selector, ref string) *record
 	if sel.Within != nil {
 		scope = map[string]bool{}
 		if nodes, err := m.Match(*sel.Within); err == nil {
-			walkAll(nodes[0], func(n *recorder.Node) { scope[n.Ref] = true })
+			walkAll(nodes[0], func(n *screen.Node) { scope[n.Ref] = true })
 		}
 	}
-	candidate := func(n *recorder.Node) bool {
+	candidate := func(n *screen.Node) bool {
 		return n.Ref != "" && n.Visible && !n.IsText() && sameButNumbers(sel.Text, n.Text) &&
 			(allowed == nil || allowed[n.Ref]) && (scope == nil || scope[n.Ref])
 	}
@@ -133,7 +134,7 @@ func changedValue(s *recorder.Screen, sel recorder.Selector, ref string) *record
 	if best == nil || !candidate(best) {
 		return nil
 	}
-	related := func(a, b *recorder.Node) bool { // one holds the other
+	related := func(a, b *screen.Node) bool { // one holds the other
 		for n := a; n != nil; n = parent[n] {
 			if n == b {
 				return true
@@ -148,11 +149,11 @@ func changedValue(s *recorder.Screen, sel recorder.Selector, ref string) *record
 	}
 	near := nearness(s, ref)
 	if near == nil {
-		near = func(*recorder.Node) float64 { return 0 }
+		near = func(*screen.Node) float64 { return 0 }
 	}
 	bestNear, bestDist := near(best), numberDistance(sel.Text, best.Text)
 	clear := true
-	walkAll(s.Root, func(n *recorder.Node) {
+	walkAll(s.Root, func(n *screen.Node) {
 		if !clear || n == best || !candidate(n) || related(n, best) {
 			return
 		}
@@ -170,6 +171,6 @@ func changedValue(s *recorder.Screen, sel recorder.Selector, ref string) *record
 }
 
 // describeChanged names the element of a changed value in a message.
-func describeChanged(n *recorder.Node) string {
+func describeChanged(n *screen.Node) string {
 	return strings.TrimPrefix(strings.SplitN(nodeLine(n), ":", 2)[0], "- ")
 }

@@ -4,30 +4,32 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/trailpin/trailpin/recorder"
+	"github.com/trailpin/trailpin/recorder/screen"
+	"github.com/trailpin/trailpin/recorder/selector"
+	"github.com/trailpin/trailpin/recorder/trail"
 )
 
 // productScreen is the demo shop's product page after the iPhone 17 went
 // from $799.00 to $829.00: its price beside its heading, and other prices
 // (closer to $799.00 in their digits) in a list further away.
-func productScreen() *recorder.Screen {
-	text := func(ref, role, tag, t string) *recorder.Node {
-		return &recorder.Node{Ref: ref, Role: role, Tag: tag, Text: t, Visible: true}
+func productScreen() *screen.Screen {
+	text := func(ref, role, tag, t string) *screen.Node {
+		return &screen.Node{Ref: ref, Role: role, Tag: tag, Text: t, Visible: true}
 	}
-	item := func(ref, name, price string) *recorder.Node {
-		return &recorder.Node{Ref: ref, Role: "listitem", Tag: "li", Text: name + " " + price, Visible: true, Children: []*recorder.Node{
+	item := func(ref, name, price string) *screen.Node {
+		return &screen.Node{Ref: ref, Role: "listitem", Tag: "li", Text: name + " " + price, Visible: true, Children: []*screen.Node{
 			{Ref: ref + "a", Role: "link", Tag: "a", Name: name, Text: name, Visible: true},
 			text(ref+"p", "", "span", price),
 		}}
 	}
-	return &recorder.Screen{Root: &recorder.Node{Ref: "e1", Tag: "html", Visible: true, Children: []*recorder.Node{
-		{Ref: "e2", Role: "main", Tag: "main", Visible: true, Children: []*recorder.Node{
-			{Ref: "e3", Role: "article", Tag: "article", Name: "iPhone 17", Visible: true, Children: []*recorder.Node{
+	return &screen.Screen{Root: &screen.Node{Ref: "e1", Tag: "html", Visible: true, Children: []*screen.Node{
+		{Ref: "e2", Role: "main", Tag: "main", Visible: true, Children: []*screen.Node{
+			{Ref: "e3", Role: "article", Tag: "article", Name: "iPhone 17", Visible: true, Children: []*screen.Node{
 				{Ref: "e4", Role: "heading", Tag: "h1", Name: "iPhone 17", Text: "iPhone 17", Visible: true},
 				text("e5", "paragraph", "p", "$829.00"),
 			}},
-			{Ref: "e6", Role: "region", Tag: "section", Name: "You might also like", Visible: true, Children: []*recorder.Node{
-				{Ref: "e7", Role: "list", Tag: "ul", Visible: true, Children: []*recorder.Node{
+			{Ref: "e6", Role: "region", Tag: "section", Name: "You might also like", Visible: true, Children: []*screen.Node{
+				{Ref: "e7", Role: "list", Tag: "ul", Visible: true, Children: []*screen.Node{
 					item("e8", "iPhone 18", "$999.00"), item("e9", "Pixel 10", "$699.00"), item("e10", "Galaxy S26", "$849.00"),
 				}},
 			}},
@@ -38,23 +40,23 @@ func productScreen() *recorder.Screen {
 // checkoutTotals is the order summary of the demo checkout with the
 // changed price: subtotal, discount and total side by side, and the
 // discount's status message (where the step last looked) elsewhere.
-func checkoutTotals() *recorder.Screen {
-	def := func(ref, t string) *recorder.Node {
-		return &recorder.Node{Ref: ref, Role: "definition", Tag: "dd", Text: t, Visible: true}
+func checkoutTotals() *screen.Screen {
+	def := func(ref, t string) *screen.Node {
+		return &screen.Node{Ref: ref, Role: "definition", Tag: "dd", Text: t, Visible: true}
 	}
-	term := func(ref, t string) *recorder.Node {
-		return &recorder.Node{Ref: ref, Role: "term", Tag: "dt", Text: t, Visible: true}
+	term := func(ref, t string) *screen.Node {
+		return &screen.Node{Ref: ref, Role: "term", Tag: "dt", Text: t, Visible: true}
 	}
-	return &recorder.Screen{Root: &recorder.Node{Ref: "e1", Tag: "html", Visible: true, Children: []*recorder.Node{
-		{Ref: "e2", Role: "main", Tag: "main", Visible: true, Children: []*recorder.Node{
-			{Ref: "e3", Role: "region", Name: "Order summary", Tag: "section", Visible: true, Children: []*recorder.Node{
-				{Ref: "e4", Tag: "dl", Visible: true, Children: []*recorder.Node{
+	return &screen.Screen{Root: &screen.Node{Ref: "e1", Tag: "html", Visible: true, Children: []*screen.Node{
+		{Ref: "e2", Role: "main", Tag: "main", Visible: true, Children: []*screen.Node{
+			{Ref: "e3", Role: "region", Name: "Order summary", Tag: "section", Visible: true, Children: []*screen.Node{
+				{Ref: "e4", Tag: "dl", Visible: true, Children: []*screen.Node{
 					term("e5", "Subtotal"), def("e6", "$878.00"),
 					term("e7", "Discount (SUMMER)"), def("e8", "−$87.80"),
 					term("e9", "Total"), def("e10", "$790.20"),
 				}},
 			}},
-			{Ref: "e11", Role: "region", Name: "Discount", Tag: "section", Visible: true, Children: []*recorder.Node{
+			{Ref: "e11", Role: "region", Name: "Discount", Tag: "section", Visible: true, Children: []*screen.Node{
 				{Ref: "e12", Role: "status", Tag: "p", Text: "SUMMER applied: 10% off", Visible: true},
 			}},
 		}},
@@ -63,14 +65,14 @@ func checkoutTotals() *recorder.Screen {
 
 // assertVisibleFailure is the step error of an assertVisible of sel that
 // matched nothing on s, after the step last acted on ref.
-func assertVisibleFailure(t *testing.T, s *recorder.Screen, sel recorder.Selector, ref string) *stepError {
+func assertVisibleFailure(t *testing.T, s *screen.Screen, sel selector.Selector, ref string) *stepError {
 	t.Helper()
-	m := recorder.NewMatcher(s)
+	m := selector.NewMatcher(s)
 	if _, err := m.Match(sel); err == nil {
 		t.Fatalf("%s matches the screen; the test needs it to match nothing", sel)
 	} else {
 		r := &trailRun{opts: Options{}.withDefaults(), page: &tab{screen: s, matcher: m, lastTarget: ref}}
-		return asStepError(r.assertionFailed(recorder.ActionAssertVisible, sel, err))
+		return asStepError(r.assertionFailed(trail.ActionAssertVisible, sel, err))
 	}
 	return nil
 }
@@ -82,30 +84,30 @@ func assertVisibleFailure(t *testing.T, s *recorder.Screen, sel recorder.Selecto
 func TestChangedValue(t *testing.T) {
 	tests := []struct {
 		name   string
-		screen *recorder.Screen
-		sel    recorder.Selector
+		screen *screen.Screen
+		sel    selector.Selector
 		ref    string // where the step last acted
 		class  FailureClass
 		actual string // for an app-bug
 		landed string // the node named as showing it
 	}{
-		{"a price beside the heading the step read", productScreen(), recorder.Selector{Text: "$799.00"}, "e4",
+		{"a price beside the heading the step read", productScreen(), selector.Selector{Text: "$799.00"}, "e4",
 			ClassAppBug, "$829.00", "paragraph [ref=e5]"},
-		{"a total among other amounts of the same list", checkoutTotals(), recorder.Selector{Text: "$763.20"}, "e12",
+		{"a total among other amounts of the same list", checkoutTotals(), selector.Selector{Text: "$763.20"}, "e12",
 			ClassAppBug, "$790.20", "definition [ref=e10]"},
-		{"a total, not knowing where the step acted", checkoutTotals(), recorder.Selector{Text: "$763.20"}, "",
+		{"a total, not knowing where the step acted", checkoutTotals(), selector.Selector{Text: "$763.20"}, "",
 			ClassAppBug, "$790.20", "definition [ref=e10]"},
 		{"a price pinned within its article", productScreen(),
-			recorder.Selector{Text: "$799.00", Within: &recorder.Selector{Role: "article", Name: "iPhone 17"}}, "e4",
+			selector.Selector{Text: "$799.00", Within: &selector.Selector{Role: "article", Name: "iPhone 17"}}, "e4",
 			ClassAppBug, "$829.00", "paragraph [ref=e5]"},
-		{"a label reworded", checkoutTotals(), recorder.Selector{Text: "Grand total"}, "e12", ClassSelectorDrift, "", ""},
-		{"a status reworded, its number the same", checkoutTotals(), recorder.Selector{Text: "SUMMER saved you 10%"}, "e12",
+		{"a label reworded", checkoutTotals(), selector.Selector{Text: "Grand total"}, "e12", ClassSelectorDrift, "", ""},
+		{"a status reworded, its number the same", checkoutTotals(), selector.Selector{Text: "SUMMER saved you 10%"}, "e12",
 			ClassSelectorDrift, "", ""},
-		{"a price with other words around it", checkoutTotals(), recorder.Selector{Text: "Total: $763.20"}, "e12",
+		{"a price with other words around it", checkoutTotals(), selector.Selector{Text: "Total: $763.20"}, "e12",
 			ClassSelectorDrift, "", ""},
-		{"a role the price does not have", productScreen(), recorder.Selector{Role: "link", Text: "$799.00"}, "e4",
+		{"a role the price does not have", productScreen(), selector.Selector{Role: "link", Text: "$799.00"}, "e4",
 			ClassSelectorDrift, "", ""},
-		{"several prices, none nearer nor much nearer in value", productScreen(), recorder.Selector{Text: "$899.00"}, "e7",
+		{"several prices, none nearer nor much nearer in value", productScreen(), selector.Selector{Text: "$899.00"}, "e7",
 			ClassSelectorDrift, "", ""},
 	}
 	for _, tc := range tests {

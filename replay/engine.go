@@ -15,7 +15,7 @@ import (
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/cdproto/target"
 
-	"github.com/trailpin/trailpin/recorder"
+	"github.com/trailpin/trailpin/recorder/trail"
 	"github.com/trailpin/trailpin/storage/redact"
 )
 
@@ -103,7 +103,7 @@ const evidenceTimeout = 20 * time.Second
 // trailRun is one attempt at one trail.
 type trailRun struct {
 	browser *Browser
-	trail   *recorder.Trail
+	trail   *trail.Trail
 	opts    Options
 	res     *TrailResult
 	vals    *values
@@ -135,14 +135,14 @@ type trailRun struct {
 // and time zone, from its start path, step by step until a step fails.
 // It always returns a result; every string in it is redacted of the
 // trail's secrets.
-func RunTrail(ctx context.Context, b *Browser, t *recorder.Trail, opts Options) *TrailResult {
+func RunTrail(ctx context.Context, b *Browser, t *trail.Trail, opts Options) *TrailResult {
 	r := newTrailRun(b, t, opts)
 	r.execute(ctx)
 	r.finish()
 	return r.res
 }
 
-func newTrailRun(b *Browser, t *recorder.Trail, opts Options) *trailRun {
+func newTrailRun(b *Browser, t *trail.Trail, opts Options) *trailRun {
 	r := &trailRun{browser: b, trail: t, opts: opts.withDefaults(), log: newEventLog(),
 		pages: map[target.ID]*tab{}, failed: -1}
 	r.res = newResult(t, r.opts.Attempt)
@@ -153,7 +153,7 @@ func newTrailRun(b *Browser, t *recorder.Trail, opts Options) *trailRun {
 	return r
 }
 
-func newResult(t *recorder.Trail, attempt int) *TrailResult {
+func newResult(t *trail.Trail, attempt int) *TrailResult {
 	res := &TrailResult{File: t.File, Slug: TrailSlug(t), Title: t.Title, Attempt: attempt,
 		Status: StatusSkipped, Started: time.Now()}
 	for i, s := range t.Steps {
@@ -168,13 +168,13 @@ func newResult(t *recorder.Trail, attempt int) *TrailResult {
 
 // TrailSlug names a trail in reports: its file name without the extension
 // (which already has any -2 suffix), else the slug of its title.
-func TrailSlug(t *recorder.Trail) string {
+func TrailSlug(t *trail.Trail) string {
 	if t.File != "" {
-		if base, ok := strings.CutSuffix(filepath.Base(t.File), recorder.TrailFileExt); ok && base != "" {
+		if base, ok := strings.CutSuffix(filepath.Base(t.File), trail.TrailFileExt); ok && base != "" {
 			return base
 		}
 	}
-	return recorder.Slug(t.Title)
+	return trail.Slug(t.Title)
 }
 
 func (r *trailRun) execute(ctx context.Context) {
@@ -248,16 +248,16 @@ func missingValue(err error) *stepError {
 
 // firstUse is the step (and the line of the action) that first uses a
 // reference, for a failure found before the trail started.
-func firstUse(t *recorder.Trail, ref recorder.Ref) (step, line int) {
+func firstUse(t *trail.Trail, ref trail.Ref) (step, line int) {
 	for i, s := range t.Steps {
 		for _, a := range s.Actions {
-			one := recorder.Trail{Steps: []recorder.Step{{Actions: []recorder.Action{a}}}}
+			one := trail.Trail{Steps: []trail.Step{{Actions: []trail.Action{a}}}}
 			if slices.Contains(one.References(), ref) {
 				return i, a.SourceLine()
 			}
 		}
 		if s.End != nil {
-			one := recorder.Trail{Steps: []recorder.Step{{End: s.End}}}
+			one := trail.Trail{Steps: []trail.Step{{End: s.End}}}
 			if slices.Contains(one.References(), ref) {
 				return i, s.End.Line
 			}
@@ -317,7 +317,7 @@ func (r *trailRun) resolveURL(path string) string {
 // appPath is a page URL as a trail writes it: path and query on the app's
 // origin, the whole URL elsewhere.
 func (r *trailRun) appPath(u string) string {
-	p, err := recorder.AppPath(u, r.origin.String())
+	p, err := trail.AppPath(u, r.origin.String())
 	if err != nil {
 		return u
 	}

@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"github.com/trailpin/trailpin/host/demo"
-	"github.com/trailpin/trailpin/recorder"
+	"github.com/trailpin/trailpin/recorder/trail"
 )
 
 // Benchmarks of the engine's inner loop: one recorded step or action,
@@ -19,7 +19,7 @@ import (
 
 // benchRun opens tr's start page in a fresh browser context and returns the
 // run, ready for runStep.
-func benchRun(b *testing.B, tr *recorder.Trail, base string) (*trailRun, context.Context) {
+func benchRun(b *testing.B, tr *trail.Trail, base string) (*trailRun, context.Context) {
 	b.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	b.Cleanup(cancel)
@@ -59,7 +59,7 @@ func runBenchStep(b *testing.B, r *trailRun, ctx context.Context, i int) {
 // cart (a form post and a new page) and check the confirmation.
 func BenchmarkReplayStepDemo(b *testing.B) {
 	srv := startShop(b, demo.Normal)
-	tr, err := recorder.LoadTrail("bench.trail.yaml", []byte(`version: 1
+	tr, err := trail.LoadTrail("bench.trail.yaml", []byte(`version: 1
 trail: Add to cart
 app: shop
 start: /login
@@ -91,7 +91,7 @@ steps:
 // the tap before changed the page.
 func BenchmarkReplayActionBigPage(b *testing.B) {
 	srv := startShop(b, demo.Normal)
-	tr, err := recorder.LoadTrail("bench.trail.yaml", []byte(`version: 1
+	tr, err := trail.LoadTrail("bench.trail.yaml", []byte(`version: 1
 trail: Big page
 app: shop
 start: /big?n=10000

@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/trailpin/trailpin/recorder"
+	"github.com/trailpin/trailpin/recorder/trail"
 )
 
 // Tests of the engine on small fixture pages: what the demo shop's flows do
@@ -85,9 +85,9 @@ func fixtureServer(t *testing.T) *httptest.Server {
 	return srv
 }
 
-func inlineTrail(t *testing.T, src string) *recorder.Trail {
+func inlineTrail(t *testing.T, src string) *trail.Trail {
 	t.Helper()
-	tr, err := recorder.LoadTrail("inline.trail.yaml", []byte(src))
+	tr, err := trail.LoadTrail("inline.trail.yaml", []byte(src))
 	if err != nil {
 		t.Fatalf("inline trail: %v", err)
 	}

@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/trailpin/trailpin/recorder"
+	"github.com/trailpin/trailpin/recorder/trail"
 	"github.com/trailpin/trailpin/storage/redact"
 )
 
@@ -15,11 +15,11 @@ import (
 // A value that is not provided is a *MissingValueError (or an error that
 // wraps one): the trail then fails as missing-test-data and names the
 // variable to set.
-type Lookup func(ref recorder.Ref) (string, error)
+type Lookup func(ref trail.Ref) (string, error)
 
 // A MissingValueError says that a reference has no value.
 type MissingValueError struct {
-	Ref recorder.Ref
+	Ref trail.Ref
 	// Variable is the environment variable that would provide it
 	// (TRAILPIN_SECRET_DEMO_PASSWORD).
 	Variable string
@@ -42,12 +42,12 @@ func (e *MissingValueError) Unwrap() error { return e.Err }
 // TRAILPIN_SECRET_STRIPE_KEY, ${user:admin.password} is
 // TRAILPIN_USER_ADMIN_PASSWORD; upper case, with '-' and '.' as '_'.
 // Params have no variable: it returns "".
-func EnvVariable(ref recorder.Ref) string {
+func EnvVariable(ref trail.Ref) string {
 	name := strings.ToUpper(strings.NewReplacer("-", "_", ".", "_").Replace(ref.Name))
 	switch ref.Kind {
-	case recorder.RefSecret:
+	case trail.RefSecret:
 		return "TRAILPIN_SECRET_" + name
-	case recorder.RefUser:
+	case trail.RefUser:
 		return "TRAILPIN_USER_" + name
 	}
 	return ""
@@ -57,7 +57,7 @@ func EnvVariable(ref recorder.Ref) string {
 // project config's secrets and credentials come with the config reader).
 // getenv is os.Getenv, or a fake in tests.
 func EnvLookup(getenv func(string) string) Lookup {
-	return func(ref recorder.Ref) (string, error) {
+	return func(ref trail.Ref) (string, error) {
 		v := EnvVariable(ref)
 		if v == "" {
 			return "", fmt.Errorf("%s is not a secret or user reference", ref)
@@ -76,7 +76,7 @@ type values struct {
 	lookup Lookup
 }
 
-func newValues(t *recorder.Trail, overrides map[string]string, lookup Lookup) *values {
+func newValues(t *trail.Trail, overrides map[string]string, lookup Lookup) *values {
 	p := make(map[string]string, len(t.Params)+len(overrides))
 	for k, v := range t.Params {
 		p[k] = v
@@ -88,8 +88,8 @@ func newValues(t *recorder.Trail, overrides map[string]string, lookup Lookup) *v
 }
 
 // ref returns the value of one reference.
-func (v *values) ref(r recorder.Ref) (string, error) {
-	if r.Kind == recorder.RefParam {
+func (v *values) ref(r trail.Ref) (string, error) {
+	if r.Kind == trail.RefParam {
 		if value, ok := v.params[r.Name]; ok {
 			return value, nil
 		}
@@ -109,13 +109,13 @@ func (v *values) ref(r recorder.Ref) (string, error) {
 // expand fills in every reference of s. Callers that may meet a secret
 // call it at the last moment and keep the result out of every message.
 func (v *values) expand(s string) (string, error) {
-	return recorder.ExpandRefs(s, v.ref)
+	return trail.ExpandRefs(s, v.ref)
 }
 
 // public fills in the references of s that are not secret and leaves
 // secret ones as written: the form of a typed text that messages show.
 func (v *values) public(s string) string {
-	out, err := recorder.ExpandRefs(s, func(r recorder.Ref) (string, error) {
+	out, err := trail.ExpandRefs(s, func(r trail.Ref) (string, error) {
 		if r.IsSecret() {
 			return r.String(), nil
 		}
@@ -130,7 +130,7 @@ func (v *values) public(s string) string {
 // check resolves every reference the trail uses and returns the values of
 // its secrets (for masking and redaction), or the first reference without
 // a value.
-func (v *values) check(t *recorder.Trail) (secrets []redact.Secret, err error) {
+func (v *values) check(t *trail.Trail) (secrets []redact.Secret, err error) {
 	for _, r := range t.References() {
 		value, err := v.ref(r)
 		if err != nil {

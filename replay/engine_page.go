@@ -14,7 +14,8 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/trailpin/trailpin/extension"
-	"github.com/trailpin/trailpin/recorder"
+	"github.com/trailpin/trailpin/recorder/screen"
+	"github.com/trailpin/trailpin/recorder/selector"
 )
 
 // A tab is one tab of a trail's browser context and what replay knows
@@ -28,8 +29,8 @@ type tab struct {
 	// screen is the last capture, matcher its index, seq the page's change
 	// counter when it was taken (see wait.go). stale is set once replay acts
 	// on the page, so the next look captures again.
-	screen  *recorder.Screen
-	matcher *recorder.Matcher
+	screen  *screen.Screen
+	matcher *selector.Matcher
 	seq     int64
 	commit  int
 	stale   bool
@@ -42,7 +43,7 @@ type tab struct {
 	lastTarget string
 	// byPath keeps the last screen captured on each path during a step,
 	// for the step's ARIA snapshot.
-	byPath map[string]*recorder.Screen
+	byPath map[string]*screen.Screen
 }
 
 // location is the URL of the page's top document.

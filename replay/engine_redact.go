@@ -3,7 +3,7 @@ package replay
 import (
 	"reflect"
 
-	"github.com/trailpin/trailpin/recorder"
+	"github.com/trailpin/trailpin/recorder/trail"
 	"github.com/trailpin/trailpin/storage/redact"
 )
 
@@ -14,7 +14,7 @@ func SecretPlaceholder(name string) string { return "[" + name + "]" }
 
 // secretOf is a secret reference's value as the redactor takes it, named
 // after the reference.
-func secretOf(ref recorder.Ref, value string) redact.Secret {
+func secretOf(ref trail.Ref, value string) redact.Secret {
 	return redact.Secret{Name: string(ref.Kind) + ":" + ref.Name, Value: value}
 }
 
@@ -75,7 +75,7 @@ func walkStrings(v reflect.Value, f func(string) string) {
 
 // Secrets returns the secrets the trails refer to that opts can provide,
 // named as their placeholders show them, each value once.
-func Secrets(trails []*recorder.Trail, opts Options) []redact.Secret {
+func Secrets(trails []*trail.Trail, opts Options) []redact.Secret {
 	opts = opts.withDefaults()
 	var out []redact.Secret
 	seen := map[redact.Secret]bool{}
@@ -97,7 +97,7 @@ func Secrets(trails []*recorder.Trail, opts Options) []redact.Secret {
 // of every secret the trails refer to that opts can provide, as the engine
 // redacts its results; nil when there is none. Reports apply it to the
 // text they add around results (titles, file names, the run's messages).
-func SecretRedactor(trails []*recorder.Trail, opts Options) func(string) string {
+func SecretRedactor(trails []*trail.Trail, opts Options) func(string) string {
 	r := redact.New(Secrets(trails, opts), SecretPlaceholder)
 	if r == nil {
 		return nil

@@ -7,7 +7,9 @@ import (
 	"strings"
 	"time"
 
-	"github.com/trailpin/trailpin/recorder"
+	"github.com/trailpin/trailpin/recorder/screen"
+	"github.com/trailpin/trailpin/recorder/selector"
+	"github.com/trailpin/trailpin/recorder/trail"
 )
 
 // A stepError is why replay stopped inside a step: the stop reason the
@@ -27,7 +29,7 @@ type stepError struct {
 	Line int
 	// Selector is a selector that matched nothing; the failure screen
 	// lists the nodes closest to it.
-	Selector *recorder.Selector
+	Selector *selector.Selector
 	// ExpectedURL is the path the failing check expected the page on, when
 	// it said ("" otherwise).
 	ExpectedURL string
@@ -63,7 +65,7 @@ func (r *trailRun) playStep(ctx context.Context, i int) bool {
 	r.log.setStep(i + 1)
 	sr.Started = time.Now()
 	sr.Path = r.appPath(r.page.location(ctx))
-	r.page.byPath = map[string]*recorder.Screen{}
+	r.page.byPath = map[string]*screen.Screen{}
 	// The screen the step starts from is the last one replay saw (at the
 	// end of the step before): capturing again here would cost a capture
 	// of the whole page per step only for the summary of changes.
@@ -86,7 +88,7 @@ func (r *trailRun) playStep(ctx context.Context, i int) bool {
 		if last == nil {
 			last = after
 		}
-		sr.Aria = recorder.RenderSnapshot(last, recorder.SnapshotOptions{Interactive: true})
+		sr.Aria = screen.RenderSnapshot(last, screen.SnapshotOptions{Interactive: true})
 	}
 	if err != nil {
 		r.stop(i, err)
@@ -135,7 +137,7 @@ func (r *trailRun) runStep(ctx context.Context, i int) (performed int, reason St
 
 // nextAction is the action after action j of step i, across steps; nil at
 // the end.
-func (r *trailRun) nextAction(i, j int) recorder.Action {
+func (r *trailRun) nextAction(i, j int) trail.Action {
 	steps := r.trail.Steps
 	if j+1 < len(steps[i].Actions) {
 		return steps[i].Actions[j+1]
@@ -164,11 +166,11 @@ type attempt struct {
 }
 
 // perform plays one recorded action and fills in its result.
-func (r *trailRun) perform(ctx context.Context, a, next recorder.Action, ar *ActionResult) error {
+func (r *trailRun) perform(ctx context.Context, a, next trail.Action, ar *ActionResult) error {
 	start := time.Now()
 	att := &attempt{res: ar, reads: &readLog{}}
 	r.cur = att
-	if d, ok := next.(recorder.Dialog); ok {
+	if d, ok := next.(trail.Dialog); ok {
 		r.dialogs.arm(d)
 	}
 	err := runActions(ctx, r, r.plan(a))
@@ -178,7 +180,7 @@ func (r *trailRun) perform(ctx context.Context, a, next recorder.Action, ar *Act
 		ar.Status = StatusPassed
 		return nil
 	}
-	if _, ok := next.(recorder.Dialog); ok {
+	if _, ok := next.(trail.Dialog); ok {
 		r.dialogs.disarm()
 	}
 	se := r.actionError(a, att, err)
@@ -188,7 +190,7 @@ func (r *trailRun) perform(ctx context.Context, a, next recorder.Action, ar *Act
 }
 
 // actionError turns what stopped an action into its step error.
-func (r *trailRun) actionError(a recorder.Action, att *attempt, err error) *stepError {
+func (r *trailRun) actionError(a trail.Action, att *attempt, err error) *stepError {
 	var se *stepError
 	if errors.As(err, &se) {
 		if se.Line == 0 {
@@ -198,8 +200,8 @@ func (r *trailRun) actionError(a recorder.Action, att *attempt, err error) *step
 	}
 	what := describeAction(a, r.vals)
 	se = &stepError{Reason: StopActionFailed, Line: a.SourceLine(), Err: err, Msg: what + ": " + err.Error()}
-	var notFound *recorder.NotFoundError
-	var ambiguous *recorder.AmbiguousError
+	var notFound *selector.NotFoundError
+	var ambiguous *selector.AmbiguousError
 	var notReady *notActionableError
 	var missing *MissingValueError
 	switch {
@@ -232,7 +234,7 @@ func (r *trailRun) actionError(a recorder.Action, att *attempt, err error) *step
 // checkEnd waits until the page shows the step's recorded end state: its
 // URL path, and a visible node for each shows selector (several matches
 // are fine: the end state only says the node is there).
-func (r *trailRun) checkEnd(ctx context.Context, end *recorder.End) error {
+func (r *trailRun) checkEnd(ctx context.Context, end *trail.End) error {
 	wantURL := ""
 	if end.URL != "" {
 		u, err := r.vals.expand(end.URL)
@@ -241,7 +243,7 @@ func (r *trailRun) checkEnd(ctx context.Context, end *recorder.End) error {
 		}
 		wantURL = u
 	}
-	shows := make([]recorder.Selector, len(end.Shows))
+	shows := make([]selector.Selector, len(end.Shows))
 	for i, sel := range end.Shows {
 		s, err := expandSelector(sel, r.vals)
 		if err != nil {
@@ -253,7 +255,7 @@ func (r *trailRun) checkEnd(ctx context.Context, end *recorder.End) error {
 	p := r.page
 	for attempt := 0; ; attempt++ {
 		var problem string
-		var missing *recorder.Selector
+		var missing *selector.Selector
 		at := r.appPath(p.location(ctx))
 		if wantURL != "" && !samePath(at, wantURL) {
 			problem = fmt.Sprintf("the page is at %s, not %s", at, wantURL)
@@ -262,7 +264,7 @@ func (r *trailRun) checkEnd(ctx context.Context, end *recorder.End) error {
 		} else {
 			for i := range shows {
 				if _, err := m.Match(shows[i]); err != nil {
-					var amb *recorder.AmbiguousError
+					var amb *selector.AmbiguousError
 					if errors.As(err, &amb) && !amb.Scope {
 						continue
 					}
@@ -307,7 +309,7 @@ func samePath(at, want string) bool {
 }
 
 // expandSelector fills in the references of a selector's values.
-func expandSelector(sel recorder.Selector, v *values) (recorder.Selector, error) {
+func expandSelector(sel selector.Selector, v *values) (selector.Selector, error) {
 	var err error
 	for _, f := range []*string{&sel.Name, &sel.Text, &sel.TestID, &sel.ID, &sel.Label, &sel.Placeholder} {
 		if err != nil || *f == "" {

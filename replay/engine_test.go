@@ -12,7 +12,7 @@ import (
 	"time"
 
 	"github.com/trailpin/trailpin/host/demo"
-	"github.com/trailpin/trailpin/recorder"
+	"github.com/trailpin/trailpin/recorder/trail"
 	"github.com/trailpin/trailpin/storage"
 )
 
@@ -35,7 +35,7 @@ const failingActionTimeout = 5 * time.Second
 
 func trailsDir() string { return filepath.Join("testdata", "trails") }
 
-func loadTestTrail(t *testing.T, file string) *recorder.Trail {
+func loadTestTrail(t *testing.T, file string) *trail.Trail {
 	t.Helper()
 	tr, err := storage.LoadTrailFile(filepath.Join(trailsDir(), file))
 	if err != nil {
@@ -45,8 +45,8 @@ func loadTestTrail(t *testing.T, file string) *recorder.Trail {
 }
 
 // demoPassword fills in the demo account's password and nothing else.
-func demoPassword(ref recorder.Ref) (string, error) {
-	if ref.Kind == recorder.RefSecret && ref.Name == "demo-password" {
+func demoPassword(ref trail.Ref) (string, error) {
+	if ref.Kind == trail.RefSecret && ref.Name == "demo-password" {
 		return demo.Password, nil
 	}
 	return "", &MissingValueError{Ref: ref, Variable: EnvVariable(ref)}
@@ -95,7 +95,7 @@ func (s *shop) requests(prefix string) []string {
 
 // replayOn replays tr against base with the demo password, one of
 // engineRuns at a time.
-func replayOn(t *testing.T, tr *recorder.Trail, base string, opts Options) *TrailResult {
+func replayOn(t *testing.T, tr *trail.Trail, base string, opts Options) *TrailResult {
 	t.Helper()
 	engineSlots <- struct{}{}
 	defer func() { <-engineSlots }()
@@ -157,7 +157,7 @@ func TestReplayDemoFlows(t *testing.T) {
 				if file == "big-page.trail.yaml" && variant != demo.Normal {
 					continue
 				}
-				t.Run(strings.TrimSuffix(file, recorder.TrailFileExt), func(t *testing.T) {
+				t.Run(strings.TrimSuffix(file, trail.TrailFileExt), func(t *testing.T) {
 					t.Parallel()
 					tr := loadTestTrail(t, file)
 					// The big page is the benchmarks' (BenchmarkReplayActionBigPage);
@@ -174,7 +174,7 @@ func TestReplayDemoFlows(t *testing.T) {
 }
 
 // checkPassed checks what every passing result reports.
-func checkPassed(t *testing.T, tr *recorder.Trail, res *TrailResult) {
+func checkPassed(t *testing.T, tr *trail.Trail, res *TrailResult) {
 	t.Helper()
 	if res.Class != "" || res.Failure != nil || res.Error != "" {
 		t.Errorf("a passed trail has class %q, error %q, failure %v", res.Class, res.Error, res.Failure != nil)
@@ -205,10 +205,10 @@ func checkPassed(t *testing.T, tr *recorder.Trail, res *TrailResult) {
 }
 
 // targetsNode reports whether actions of a kind act on or read one node.
-func targetsNode(k recorder.ActionKind) bool {
+func targetsNode(k trail.ActionKind) bool {
 	switch k {
-	case recorder.ActionTap, recorder.ActionType, recorder.ActionSelect, recorder.ActionCheck, recorder.ActionUncheck,
-		recorder.ActionHover, recorder.ActionUpload, recorder.ActionAssertVisible, recorder.ActionAssertValue, recorder.ActionAssertState:
+	case trail.ActionTap, trail.ActionType, trail.ActionSelect, trail.ActionCheck, trail.ActionUncheck,
+		trail.ActionHover, trail.ActionUpload, trail.ActionAssertVisible, trail.ActionAssertValue, trail.ActionAssertState:
 		return true
 	}
 	return false
@@ -299,7 +299,7 @@ func TestReplayDemoVariants(t *testing.T) {
 			}},
 	}
 	for _, tc := range tests {
-		t.Run(tc.variant+"/"+strings.TrimSuffix(tc.file, recorder.TrailFileExt), func(t *testing.T) {
+		t.Run(tc.variant+"/"+strings.TrimSuffix(tc.file, trail.TrailFileExt), func(t *testing.T) {
 			t.Parallel()
 			s := startShop(t, tc.variant)
 			tr := loadTestTrail(t, tc.file)

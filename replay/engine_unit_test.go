@@ -5,16 +5,17 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/trailpin/trailpin/recorder"
+	"github.com/trailpin/trailpin/recorder/screen"
+	"github.com/trailpin/trailpin/recorder/trail"
 	"github.com/trailpin/trailpin/storage/redact"
 )
 
 func TestEnvVariable(t *testing.T) {
-	for ref, want := range map[recorder.Ref]string{
-		{Kind: recorder.RefSecret, Name: "demo-password"}: "TRAILPIN_SECRET_DEMO_PASSWORD",
-		{Kind: recorder.RefSecret, Name: "stripe.key"}:    "TRAILPIN_SECRET_STRIPE_KEY",
-		{Kind: recorder.RefUser, Name: "admin.password"}:  "TRAILPIN_USER_ADMIN_PASSWORD",
-		{Kind: recorder.RefParam, Name: "coupon"}:         "",
+	for ref, want := range map[trail.Ref]string{
+		{Kind: trail.RefSecret, Name: "demo-password"}: "TRAILPIN_SECRET_DEMO_PASSWORD",
+		{Kind: trail.RefSecret, Name: "stripe.key"}:    "TRAILPIN_SECRET_STRIPE_KEY",
+		{Kind: trail.RefUser, Name: "admin.password"}:  "TRAILPIN_USER_ADMIN_PASSWORD",
+		{Kind: trail.RefParam, Name: "coupon"}:         "",
 	} {
 		if got := EnvVariable(ref); got != want {
 			t.Errorf("EnvVariable(%s) = %q, want %q", ref, got, want)
@@ -25,10 +26,10 @@ func TestEnvVariable(t *testing.T) {
 func TestEnvLookup(t *testing.T) {
 	env := map[string]string{"TRAILPIN_SECRET_DEMO_PASSWORD": "hunter22"}
 	lookup := EnvLookup(func(k string) string { return env[k] })
-	if v, err := lookup(recorder.Ref{Kind: recorder.RefSecret, Name: "demo-password"}); err != nil || v != "hunter22" {
+	if v, err := lookup(trail.Ref{Kind: trail.RefSecret, Name: "demo-password"}); err != nil || v != "hunter22" {
 		t.Errorf("lookup(secret:demo-password) = %q, %v", v, err)
 	}
-	_, err := lookup(recorder.Ref{Kind: recorder.RefUser, Name: "admin.password"})
+	_, err := lookup(trail.Ref{Kind: trail.RefUser, Name: "admin.password"})
 	var missing *MissingValueError
 	if !errors.As(err, &missing) || missing.Variable != "TRAILPIN_USER_ADMIN_PASSWORD" {
 		t.Errorf("lookup(user:admin.password) error = %v, want a MissingValueError naming TRAILPIN_USER_ADMIN_PASSWORD", err)
@@ -36,12 +37,12 @@ func TestEnvLookup(t *testing.T) {
 }
 
 func TestValues(t *testing.T) {
-	tr := &recorder.Trail{Params: map[string]string{"coupon": "SUMMER", "who": "ada"},
-		Steps: []recorder.Step{{Actions: []recorder.Action{
-			recorder.TypeText{Text: "${secret:pw}"},
-			recorder.TypeText{Text: "${param:coupon}"},
+	tr := &trail.Trail{Params: map[string]string{"coupon": "SUMMER", "who": "ada"},
+		Steps: []trail.Step{{Actions: []trail.Action{
+			trail.TypeText{Text: "${secret:pw}"},
+			trail.TypeText{Text: "${param:coupon}"},
 		}}}}
-	v := newValues(tr, map[string]string{"coupon": "WINTER"}, func(r recorder.Ref) (string, error) {
+	v := newValues(tr, map[string]string{"coupon": "WINTER"}, func(r trail.Ref) (string, error) {
 		if r.Name == "pw" {
 			return "s3cret-value", nil
 		}
@@ -103,17 +104,17 @@ func same(s string) string { return s }
 
 func TestScreenChanges(t *testing.T) {
 	tr := func(b bool) *bool { return &b }
-	before := &recorder.Screen{Document: "d1", URL: "http://x/cart", Root: &recorder.Node{Ref: "e1", Tag: "html", Visible: true, Children: []*recorder.Node{
+	before := &screen.Screen{Document: "d1", URL: "http://x/cart", Root: &screen.Node{Ref: "e1", Tag: "html", Visible: true, Children: []*screen.Node{
 		{Ref: "e2", Role: "button", Name: "Order items", Expanded: tr(false), Visible: true},
-		{Ref: "e3", Role: "paragraph", Text: "Cart\n2 items", Visible: true, Children: []*recorder.Node{
+		{Ref: "e3", Role: "paragraph", Text: "Cart\n2 items", Visible: true, Children: []*screen.Node{
 			{Ref: "e4", Role: "generic", Text: "2 items", Visible: true}}},
 		{Ref: "e5", Role: "status", Text: "Added", Visible: true},
 	}}}
-	after := &recorder.Screen{Document: "d1", URL: "http://x/cart", Root: &recorder.Node{Ref: "e1", Tag: "html", Visible: true, Children: []*recorder.Node{
+	after := &screen.Screen{Document: "d1", URL: "http://x/cart", Root: &screen.Node{Ref: "e1", Tag: "html", Visible: true, Children: []*screen.Node{
 		{Ref: "e2", Role: "button", Name: "Order items", Expanded: tr(true), Visible: true},
-		{Ref: "e3", Role: "paragraph", Text: "Cart\n3 items", Visible: true, Children: []*recorder.Node{
+		{Ref: "e3", Role: "paragraph", Text: "Cart\n3 items", Visible: true, Children: []*screen.Node{
 			{Ref: "e4", Role: "generic", Text: "3 items", Visible: true}}},
-		{Ref: "e6", Role: "list", Text: "iPhone 17", Visible: true, Children: []*recorder.Node{{Ref: "e7", Role: "listitem", Text: "iPhone 17", Visible: true}}},
+		{Ref: "e6", Role: "list", Text: "iPhone 17", Visible: true, Children: []*screen.Node{{Ref: "e7", Role: "listitem", Text: "iPhone 17", Visible: true}}},
 	}}}
 	got := strings.Join(screenChanges(before, after, same), "\n")
 	want := strings.Join([]string{
@@ -125,7 +126,7 @@ func TestScreenChanges(t *testing.T) {
 	if got != want {
 		t.Errorf("screenChanges =\n%s\nwant\n%s", got, want)
 	}
-	if got := screenChanges(before, &recorder.Screen{Document: "d2", URL: "http://x/checkout"}, same); len(got) != 1 || !strings.Contains(got[0], "http://x/checkout") {
+	if got := screenChanges(before, &screen.Screen{Document: "d2", URL: "http://x/checkout"}, same); len(got) != 1 || !strings.Contains(got[0], "http://x/checkout") {
 		t.Errorf("screenChanges across documents = %q", got)
 	}
 }
@@ -134,8 +135,8 @@ func TestScreenChanges(t *testing.T) {
 // resolver's) keeps its message and stays reachable with errors.Is.
 func TestMissingValueFromResolver(t *testing.T) {
 	cause := errors.New("${secret:pw} has no value: set TRAILPIN_SECRET_PW, or give secrets.pw in trailpin.yaml")
-	v := newValues(&recorder.Trail{}, nil, func(recorder.Ref) (string, error) { return "", cause })
-	_, err := v.ref(recorder.Ref{Kind: recorder.RefSecret, Name: "pw"})
+	v := newValues(&trail.Trail{}, nil, func(trail.Ref) (string, error) { return "", cause })
+	_, err := v.ref(trail.Ref{Kind: trail.RefSecret, Name: "pw"})
 	var missing *MissingValueError
 	if !errors.As(err, &missing) || missing.Variable != "TRAILPIN_SECRET_PW" || !errors.Is(err, cause) || err.Error() != cause.Error() {
 		t.Errorf("ref = %v, want a MissingValueError naming TRAILPIN_SECRET_PW that wraps the lookup's error", err)

@@ -3,7 +3,7 @@ package replay
 import (
 	"context"
 
-	"github.com/trailpin/trailpin/recorder"
+	"github.com/trailpin/trailpin/recorder/screen"
 )
 
 // collectFailure records the screen at failure: its URL, a masked
@@ -31,7 +31,7 @@ func (r *trailRun) collectFailure() {
 	if err != nil {
 		return
 	}
-	fs.Snapshot = recorder.RenderSnapshot(s, recorder.SnapshotOptions{})
+	fs.Snapshot = screen.RenderSnapshot(s, screen.SnapshotOptions{})
 	if masking := r.maskScreen(ctx, s); masking != nil {
 		if shot, boxes, err := p.screenshotMasked(ctx, masking); err == nil {
 			fs.Screenshot, fs.Masked = shot, boxes

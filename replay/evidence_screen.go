@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/trailpin/trailpin/recorder"
+	"github.com/trailpin/trailpin/recorder/screen"
 )
 
 // Evidence from screens: the snapshot line of the node an action landed on,
@@ -14,7 +14,7 @@ import (
 // nodeLine is a node's line in the unquoted snapshot form, with its own
 // text (or a field's value) after the colon:
 // `- button "Sign in" [ref=e20]`, `- paragraph [ref=e37]: $799.00`.
-func nodeLine(n *recorder.Node) string {
+func nodeLine(n *screen.Node) string {
 	if n == nil {
 		return ""
 	}
@@ -28,20 +28,20 @@ func nodeLine(n *recorder.Node) string {
 		text = strings.ReplaceAll(n.Text, "\n", " ")
 	}
 	if text != "" {
-		sn.Children = []*recorder.SnapshotNode{{Role: recorder.SnapshotTextRole, Text: clip(text, maxLineText)}}
+		sn.Children = []*screen.SnapshotNode{{Role: screen.SnapshotTextRole, Text: clip(text, maxLineText)}}
 	}
-	return recorder.FormatSnapshot([]*recorder.SnapshotNode{sn}, recorder.SnapshotOptions{})
+	return screen.FormatSnapshot([]*screen.SnapshotNode{sn}, screen.SnapshotOptions{})
 }
 
 // maxLineText bounds the text a node line carries.
 const maxLineText = 200
 
-func snapshotNode(n *recorder.Node) *recorder.SnapshotNode {
+func snapshotNode(n *screen.Node) *screen.SnapshotNode {
 	role := n.Role
 	if role == "" || role == "none" || role == "presentation" || n.IsText() {
 		role = "generic"
 	}
-	sn := &recorder.SnapshotNode{
+	sn := &screen.SnapshotNode{
 		Role: role, Name: clip(n.Name, maxLineText), Ref: n.Ref, Disabled: n.Disabled,
 		Expanded: n.Expanded != nil && *n.Expanded, Selected: n.Selected != nil && *n.Selected, Level: n.Level,
 	}
@@ -55,7 +55,7 @@ func snapshotNode(n *recorder.Node) *recorder.SnapshotNode {
 }
 
 // describe names a node in a sentence: button "Sign in", paragraph "$799.00".
-func describe(n *recorder.Node) string {
+func describe(n *screen.Node) string {
 	if n == nil {
 		return "nothing"
 	}
@@ -83,7 +83,7 @@ const maxChanges = 30
 // was). Wrappers whose text changed only because of their content are left
 // out. Screens of different documents are compared by their URLs, which
 // path writes as the trail does.
-func screenChanges(before, after *recorder.Screen, path func(string) string) []string {
+func screenChanges(before, after *screen.Screen, path func(string) string) []string {
 	switch {
 	case after == nil:
 		return nil
@@ -106,7 +106,7 @@ func screenChanges(before, after *recorder.Screen, path func(string) string) []s
 	if before.URL != after.URL {
 		emit(fmt.Sprintf("moved to %s", path(after.URL)))
 	}
-	walkShown(after.Root, func(n *recorder.Node, parentNew bool) bool {
+	walkShown(after.Root, func(n *screen.Node, parentNew bool) bool {
 		o, existed := old[n.Ref]
 		switch {
 		case !existed:
@@ -119,7 +119,7 @@ func screenChanges(before, after *recorder.Screen, path func(string) string) []s
 		}
 		return false
 	})
-	walkShown(before.Root, func(n *recorder.Node, parentGone bool) bool {
+	walkShown(before.Root, func(n *screen.Node, parentGone bool) bool {
 		if _, still := now[n.Ref]; still {
 			return false
 		}
@@ -135,9 +135,9 @@ func screenChanges(before, after *recorder.Screen, path func(string) string) []s
 }
 
 // shownByRef indexes the shown element nodes of a screen by ref.
-func shownByRef(s *recorder.Screen) map[string]*recorder.Node {
-	m := map[string]*recorder.Node{}
-	walkShown(s.Root, func(n *recorder.Node, _ bool) bool {
+func shownByRef(s *screen.Screen) map[string]*screen.Node {
+	m := map[string]*screen.Node{}
+	walkShown(s.Root, func(n *screen.Node, _ bool) bool {
 		m[n.Ref] = n
 		return false
 	})
@@ -146,9 +146,9 @@ func shownByRef(s *recorder.Screen) map[string]*recorder.Node {
 
 // walkShown calls fn for each visible element with a ref, parents first;
 // fn's result is passed to the node's children as flag (a new subtree).
-func walkShown(n *recorder.Node, fn func(n *recorder.Node, flag bool) bool) {
-	var walk func(n *recorder.Node, flag bool)
-	walk = func(n *recorder.Node, flag bool) {
+func walkShown(n *screen.Node, fn func(n *screen.Node, flag bool) bool) {
+	var walk func(n *screen.Node, flag bool)
+	walk = func(n *screen.Node, flag bool) {
 		if n == nil {
 			return
 		}
@@ -164,14 +164,14 @@ func walkShown(n *recorder.Node, fn func(n *recorder.Node, flag bool) bool) {
 }
 
 // worthShowing leaves out nameless, textless wrappers.
-func worthShowing(n *recorder.Node) bool {
+func worthShowing(n *screen.Node) bool {
 	return n.Name != "" || n.Text != "" || (n.Role != "" && n.Role != "generic" && n.Role != "none" && n.Role != "presentation")
 }
 
 // changedOwn reports a change of the node itself: its name, value or a
 // state, or its text when no child element carries the change. old indexes
 // the earlier screen.
-func changedOwn(o, n *recorder.Node, old map[string]*recorder.Node) bool {
+func changedOwn(o, n *screen.Node, old map[string]*screen.Node) bool {
 	if o.Name != n.Name || o.Value != n.Value || o.Checked != n.Checked || o.Pressed != n.Pressed ||
 		o.Disabled != n.Disabled || !sameBool(o.Expanded, n.Expanded) || !sameBool(o.Selected, n.Selected) {
 		return true

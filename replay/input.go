@@ -8,7 +8,7 @@ import (
 
 	"github.com/chromedp/cdproto/input"
 
-	"github.com/trailpin/trailpin/recorder"
+	"github.com/trailpin/trailpin/recorder/trail"
 )
 
 // Trusted input, as a person gives it: mouse events at a point and key
@@ -37,14 +37,14 @@ const (
 	modShift   = 8
 )
 
-var modifierKeys = map[recorder.Modifier]struct {
+var modifierKeys = map[trail.Modifier]struct {
 	key key
 	bit int64
 }{
-	recorder.ModifierAlt:     {key{key: "Alt", code: "AltLeft", vk: 18, location: 1}, modAlt},
-	recorder.ModifierControl: {key{key: "Control", code: "ControlLeft", vk: 17, location: 1}, modControl},
-	recorder.ModifierMeta:    {key{key: "Meta", code: "MetaLeft", vk: 91, location: 1}, modMeta},
-	recorder.ModifierShift:   {key{key: "Shift", code: "ShiftLeft", vk: 16, location: 1}, modShift},
+	trail.ModifierAlt:     {key{key: "Alt", code: "AltLeft", vk: 18, location: 1}, modAlt},
+	trail.ModifierControl: {key{key: "Control", code: "ControlLeft", vk: 17, location: 1}, modControl},
+	trail.ModifierMeta:    {key{key: "Meta", code: "MetaLeft", vk: 91, location: 1}, modMeta},
+	trail.ModifierShift:   {key{key: "Shift", code: "ShiftLeft", vk: 16, location: 1}, modShift},
 }
 
 // namedKeys are the key names a press may give (docs/trail-format.md).
@@ -65,10 +65,10 @@ var namedKeys = map[string]key{
 	"ArrowLeft":   {key: "ArrowLeft", code: "ArrowLeft", vk: 37},
 	"ArrowRight":  {key: "ArrowRight", code: "ArrowRight", vk: 39},
 	"ContextMenu": {key: "ContextMenu", code: "ContextMenu", vk: 93},
-	"Alt":         modifierKeys[recorder.ModifierAlt].key,
-	"Control":     modifierKeys[recorder.ModifierControl].key,
-	"Meta":        modifierKeys[recorder.ModifierMeta].key,
-	"Shift":       modifierKeys[recorder.ModifierShift].key,
+	"Alt":         modifierKeys[trail.ModifierAlt].key,
+	"Control":     modifierKeys[trail.ModifierControl].key,
+	"Meta":        modifierKeys[trail.ModifierMeta].key,
+	"Shift":       modifierKeys[trail.ModifierShift].key,
 }
 
 func init() {
@@ -183,7 +183,7 @@ func (kb keyboard) up(ctx context.Context, k key, bits int64) error {
 }
 
 // press presses k with mods held: each modifier goes down first and up last.
-func (kb keyboard) press(ctx context.Context, k key, mods []recorder.Modifier, commands ...string) error {
+func (kb keyboard) press(ctx context.Context, k key, mods []trail.Modifier, commands ...string) error {
 	var bits int64
 	for _, m := range mods {
 		bits |= modifierKeys[m].bit
@@ -228,7 +228,7 @@ func (kb keyboard) typeText(ctx context.Context, s string) error {
 // every platform.
 func (kb keyboard) clearField(ctx context.Context) error {
 	a, _ := keyForRune('a')
-	if err := kb.press(ctx, a, []recorder.Modifier{recorder.ModifierControl}, "selectAll"); err != nil {
+	if err := kb.press(ctx, a, []trail.Modifier{trail.ModifierControl}, "selectAll"); err != nil {
 		return err
 	}
 	return kb.press(ctx, namedKeys["Backspace"], nil)
@@ -240,11 +240,11 @@ type mouse struct {
 	reached *bool
 }
 
-var mouseButtons = map[recorder.MouseButton]input.MouseButton{
-	"":                    input.MouseButtonLeft,
-	recorder.ButtonLeft:   input.MouseButtonLeft,
-	recorder.ButtonMiddle: input.MouseButtonMiddle,
-	recorder.ButtonRight:  input.MouseButtonRight,
+var mouseButtons = map[trail.MouseButton]input.MouseButton{
+	"":                 input.MouseButtonLeft,
+	trail.ButtonLeft:   input.MouseButtonLeft,
+	trail.ButtonMiddle: input.MouseButtonMiddle,
+	trail.ButtonRight:  input.MouseButtonRight,
 }
 
 func (ms mouse) move(ctx context.Context, x, y float64, bits int64) error {
@@ -255,7 +255,7 @@ func (ms mouse) move(ctx context.Context, x, y float64, bits int64) error {
 }
 
 // click moves to (x, y) and clicks count times with button, mods held.
-func (ms mouse) click(ctx context.Context, x, y float64, button recorder.MouseButton, count int, mods []recorder.Modifier) error {
+func (ms mouse) click(ctx context.Context, x, y float64, button trail.MouseButton, count int, mods []trail.Modifier) error {
 	kb := keyboard{p: ms.p, reached: ms.reached}
 	var bits int64
 	for _, m := range mods {

@@ -13,7 +13,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/trailpin/trailpin/internal/browsertest"
-	"github.com/trailpin/trailpin/recorder"
+	"github.com/trailpin/trailpin/recorder/screen"
 )
 
 // browserCtx is the one headless browser the tests of this package share;
@@ -92,7 +92,7 @@ func newTab(t *testing.T, url string) context.Context {
 	return ctx
 }
 
-func capture(t *testing.T, ctx context.Context, opts CaptureOptions) *recorder.Screen {
+func capture(t *testing.T, ctx context.Context, opts CaptureOptions) *screen.Screen {
 	t.Helper()
 	s, err := Capture(ctx, opts)
 	if err != nil {
@@ -110,7 +110,7 @@ func evalJS(t *testing.T, ctx context.Context, js string) {
 }
 
 // walk calls fn for every node of the tree, parents first.
-func walk(n *recorder.Node, fn func(n *recorder.Node)) {
+func walk(n *screen.Node, fn func(n *screen.Node)) {
 	if n == nil {
 		return
 	}
@@ -121,10 +121,10 @@ func walk(n *recorder.Node, fn func(n *recorder.Node)) {
 }
 
 // byID returns the node whose element has this id, or fails the test.
-func byID(t *testing.T, s *recorder.Screen, id string) *recorder.Node {
+func byID(t *testing.T, s *screen.Screen, id string) *screen.Node {
 	t.Helper()
-	var found *recorder.Node
-	walk(s.Root, func(n *recorder.Node) {
+	var found *screen.Node
+	walk(s.Root, func(n *screen.Node) {
 		if n.ID == id && found == nil {
 			found = n
 		}
@@ -136,9 +136,9 @@ func byID(t *testing.T, s *recorder.Screen, id string) *recorder.Node {
 }
 
 // refs maps every ref of the screen to a description of its node.
-func refs(s *recorder.Screen) map[string]string {
+func refs(s *screen.Screen) map[string]string {
 	out := map[string]string{}
-	walk(s.Root, func(n *recorder.Node) {
+	walk(s.Root, func(n *screen.Node) {
 		if n.Ref != "" {
 			out[n.Ref] = n.Tag + "#" + n.ID + " " + n.Text
 		}

@@ -12,7 +12,7 @@ import (
 
 	"github.com/chromedp/cdproto/page"
 
-	"github.com/trailpin/trailpin/recorder"
+	"github.com/trailpin/trailpin/recorder/screen"
 	"github.com/trailpin/trailpin/storage/redact"
 )
 
@@ -29,10 +29,10 @@ const maskMargin = 2
 // of the viewport), outermost only: a secret node covers its subtree. A
 // secret node without a box of its own (a run of text) is covered by the
 // box of the element around it.
-func secretBoxes(s *recorder.Screen) []recorder.Box {
-	var boxes []recorder.Box
-	var walk func(n *recorder.Node, outer *recorder.Box)
-	walk = func(n *recorder.Node, outer *recorder.Box) {
+func secretBoxes(s *screen.Screen) []screen.Box {
+	var boxes []screen.Box
+	var walk func(n *screen.Node, outer *screen.Box)
+	walk = func(n *screen.Node, outer *screen.Box) {
 		if n == nil {
 			return
 		}
@@ -65,7 +65,7 @@ func secretBoxes(s *recorder.Screen) []recorder.Box {
 // screenshotMasked takes a PNG of the page's viewport and paints over the
 // boxes of the secret nodes of s, a capture taken just before. It returns
 // the boxes it painted.
-func (p *tab) screenshotMasked(ctx context.Context, s *recorder.Screen) ([]byte, []recorder.Box, error) {
+func (p *tab) screenshotMasked(ctx context.Context, s *screen.Screen) ([]byte, []screen.Box, error) {
 	shot, err := call(ctx, p, page.CaptureScreenshot, page.CaptureScreenshotParams{Format: page.CaptureScreenshotFormatPng})
 	if err != nil {
 		return nil, nil, fmt.Errorf("taking a screenshot: %w", err)
@@ -81,7 +81,7 @@ func (p *tab) screenshotMasked(ctx context.Context, s *recorder.Screen) ([]byte,
 // maskPNG paints MaskColor over boxes (CSS pixels) in a PNG whose width is
 // viewportWidth CSS pixels (the scale of the image follows from it). A PNG
 // with nothing to mask is returned as it is.
-func maskPNG(data []byte, boxes []recorder.Box, viewportWidth int) ([]byte, error) {
+func maskPNG(data []byte, boxes []screen.Box, viewportWidth int) ([]byte, error) {
 	if len(boxes) == 0 {
 		return data, nil
 	}
@@ -118,7 +118,7 @@ func maskPNG(data []byte, boxes []recorder.Box, viewportWidth int) ([]byte, erro
 // covered. Values shorter than redact.MinInside characters are not marked:
 // they would cover every text that contains them by chance. Matching never
 // uses this capture.
-func (r *trailRun) maskScreen(ctx context.Context, s *recorder.Screen) *recorder.Screen {
+func (r *trailRun) maskScreen(ctx context.Context, s *screen.Screen) *screen.Screen {
 	var values []string
 	for _, sec := range r.secrets {
 		if len([]rune(sec.Value)) >= redact.MinInside {
@@ -130,7 +130,7 @@ func (r *trailRun) maskScreen(ctx context.Context, s *recorder.Screen) *recorder
 	}
 	opts := r.captureOptions()
 	opts.Sensitive.Values = values
-	var masked *recorder.Screen
+	var masked *screen.Screen
 	if err := r.page.inWorld(ctx, func(m *frameModel) error {
 		var err error
 		masked, err = captureTop(ctx, m, opts.pageModelOptions())

@@ -7,7 +7,7 @@ import (
 	"image/png"
 	"testing"
 
-	"github.com/trailpin/trailpin/recorder"
+	"github.com/trailpin/trailpin/recorder/screen"
 )
 
 func TestMaskPNG(t *testing.T) {
@@ -20,7 +20,7 @@ func TestMaskPNG(t *testing.T) {
 		t.Fatal(err)
 	}
 	// The image is twice the viewport's width: a device scale of 2.
-	out, err := maskPNG(buf.Bytes(), []recorder.Box{{X: 10, Y: 10, Width: 20, Height: 10}}, 100)
+	out, err := maskPNG(buf.Bytes(), []screen.Box{{X: 10, Y: 10, Width: 20, Height: 10}}, 100)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -45,15 +45,15 @@ func TestMaskPNG(t *testing.T) {
 }
 
 func TestSecretBoxes(t *testing.T) {
-	s := &recorder.Screen{Root: &recorder.Node{Box: &recorder.Box{Width: 100, Height: 100}, Children: []*recorder.Node{
-		{Ref: "e2", Secret: true, Box: &recorder.Box{X: 1, Y: 2, Width: 30, Height: 10},
-			Children: []*recorder.Node{{Ref: "e3", Secret: true, Box: &recorder.Box{X: 2, Y: 3, Width: 5, Height: 5}}}},
-		{Ref: "e4", Box: &recorder.Box{X: 0, Y: 50, Width: 80, Height: 20},
-			Children: []*recorder.Node{{Tag: recorder.TextTag, Secret: true}}},
-		{Ref: "e5", Box: &recorder.Box{X: 0, Y: 80, Width: 80, Height: 20}},
+	s := &screen.Screen{Root: &screen.Node{Box: &screen.Box{Width: 100, Height: 100}, Children: []*screen.Node{
+		{Ref: "e2", Secret: true, Box: &screen.Box{X: 1, Y: 2, Width: 30, Height: 10},
+			Children: []*screen.Node{{Ref: "e3", Secret: true, Box: &screen.Box{X: 2, Y: 3, Width: 5, Height: 5}}}},
+		{Ref: "e4", Box: &screen.Box{X: 0, Y: 50, Width: 80, Height: 20},
+			Children: []*screen.Node{{Tag: screen.TextTag, Secret: true}}},
+		{Ref: "e5", Box: &screen.Box{X: 0, Y: 80, Width: 80, Height: 20}},
 	}}}
 	got := secretBoxes(s)
-	want := []recorder.Box{{X: 1, Y: 2, Width: 30, Height: 10}, {X: 0, Y: 50, Width: 80, Height: 20}}
+	want := []screen.Box{{X: 1, Y: 2, Width: 30, Height: 10}, {X: 0, Y: 50, Width: 80, Height: 20}}
 	if len(got) != len(want) || got[0] != want[0] || got[1] != want[1] {
 		t.Errorf("secretBoxes = %+v, want %+v (outermost secret, and a text run's element)", got, want)
 	}

@@ -8,11 +8,11 @@ import (
 	"testing"
 	"time"
 
-	"github.com/trailpin/trailpin/recorder"
+	"github.com/trailpin/trailpin/recorder/trail"
 )
 
 func TestSecretRedactor(t *testing.T) {
-	tr, err := recorder.LoadTrail("a.trail.yaml", []byte(`version: 1
+	tr, err := trail.LoadTrail("a.trail.yaml", []byte(`version: 1
 trail: Sign in
 app: shop
 start: /login
@@ -27,15 +27,15 @@ steps:
 	if err != nil {
 		t.Fatal(err)
 	}
-	lookup := func(ref recorder.Ref) (string, error) { return "hunter22", nil }
-	r := SecretRedactor([]*recorder.Trail{tr}, Options{Lookup: lookup, Params: map[string]string{"code": "12345"}})
+	lookup := func(ref trail.Ref) (string, error) { return "hunter22", nil }
+	r := SecretRedactor([]*trail.Trail{tr}, Options{Lookup: lookup, Params: map[string]string{"code": "12345"}})
 	if r == nil {
 		t.Fatal("no redactor for a trail with a secret")
 	}
 	if got := r("typed hunter22 and 12345"); got != "typed [secret:pw] and 12345" {
 		t.Errorf("redacted %q: the secret must go, the param stay", got)
 	}
-	if r := SecretRedactor([]*recorder.Trail{tr}, Options{Lookup: EnvLookup(func(string) string { return "" }),
+	if r := SecretRedactor([]*trail.Trail{tr}, Options{Lookup: EnvLookup(func(string) string { return "" }),
 		Params: map[string]string{"code": "1"}}); r != nil {
 		t.Errorf("a redactor with no secret value to hide")
 	}
@@ -74,7 +74,7 @@ steps:
       - check: {selector: {role: checkbox, name: Checkbox two}}
       - assertVisible: {selector: {id: done, text: Next box ticked}}
 `)
-	lookup := func(ref recorder.Ref) (string, error) { return "x", nil }
+	lookup := func(ref trail.Ref) (string, error) { return "x", nil }
 	res := replayOn(t, tr, srv.URL, Options{Lookup: lookup, ActionTimeout: 5 * time.Second})
 	if res.Status != StatusPassed {
 		t.Fatalf("a one-character secret failed a healthy trail: %s", explain(res))

@@ -11,7 +11,7 @@ import (
 	"github.com/chromedp/chromedp"
 	"github.com/go-json-experiment/json"
 
-	"github.com/trailpin/trailpin/recorder"
+	"github.com/trailpin/trailpin/recorder/screen"
 )
 
 // Errors a ref can resolve to; test for them with errors.Is on a *RefError.
@@ -209,7 +209,7 @@ func locate(ctx context.Context, t *chromedp.Target, ref string, opts []RefOptio
 type RefPoint struct {
 	// X, Y is the centre of the element's box.
 	X, Y float64
-	Box  recorder.Box
+	Box  screen.Box
 	// InViewport says whether the centre is inside its frame's viewport.
 	InViewport bool
 	// Covered, when known, says whether a click at the centre would land on
@@ -219,12 +219,12 @@ type RefPoint struct {
 }
 
 type pointAnswer struct {
-	X          float64      `json:"x"`
-	Y          float64      `json:"y"`
-	Box        recorder.Box `json:"box"`
-	InViewport bool         `json:"inViewport"`
-	Covered    *bool        `json:"covered"`
-	Hit        string       `json:"hit"`
+	X          float64    `json:"x"`
+	Y          float64    `json:"y"`
+	Box        screen.Box `json:"box"`
+	InViewport bool       `json:"inViewport"`
+	Covered    *bool      `json:"covered"`
+	Hit        string     `json:"hit"`
 	refAnswer
 }
 
@@ -271,15 +271,15 @@ func (loc *located) prefix(ref string) string {
 
 // Describe returns the node of ref as a capture would report it, without its
 // children: a cheap way to re-check one element (visible yet? enabled?).
-func Describe(ref string, opts CaptureOptions, refOpts ...RefOption) chromedp.Action[*recorder.Node] {
-	return func(ctx context.Context, t *chromedp.Target) (*recorder.Node, error) {
+func Describe(ref string, opts CaptureOptions, refOpts ...RefOption) chromedp.Action[*screen.Node] {
+	return func(ctx context.Context, t *chromedp.Target) (*screen.Node, error) {
 		loc, err := locate(ctx, t, ref, refOpts)
 		if err != nil {
 			return nil, err
 		}
 		defer loc.close()
 		var n struct {
-			recorder.Node
+			screen.Node
 			Error   string `json:"error"`
 			Message string `json:"message"`
 		}

@@ -3,7 +3,8 @@ package replay
 import (
 	"time"
 
-	"github.com/trailpin/trailpin/recorder"
+	"github.com/trailpin/trailpin/recorder/screen"
+	"github.com/trailpin/trailpin/recorder/trail"
 )
 
 // The result types below are what the engine reports about one attempt at a
@@ -121,7 +122,7 @@ type StepResult struct {
 
 // An ActionResult is one action of a step.
 type ActionResult struct {
-	Kind     recorder.ActionKind
+	Kind     trail.ActionKind
 	Line     int
 	Status   Status
 	Duration time.Duration
@@ -168,7 +169,7 @@ type FailureScreen struct {
 	Closest []CloseNode
 	// Masked are the boxes painted over in Screenshot (CSS pixels of the
 	// viewport): the secret and sensitive elements.
-	Masked []recorder.Box
+	Masked []screen.Box
 }
 
 // A CloseNode is a node that nearly matched a selector.

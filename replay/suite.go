@@ -11,14 +11,14 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/trailpin/trailpin/recorder"
+	"github.com/trailpin/trailpin/recorder/trail"
 	"github.com/trailpin/trailpin/storage"
 )
 
 // A SuiteTrail is a trail chosen for a run, with the slug that names it in
 // status lines, JUnit and the results folder.
 type SuiteTrail struct {
-	Trail *recorder.Trail
+	Trail *trail.Trail
 	// Slug is the trail file's name without .trail.yaml (so a file saved
 	// as checkout-2.trail.yaml is checkout-2), or the slug of the title for
 	// a trail from the database. Unique within a suite: a clash gets -2,
@@ -34,7 +34,7 @@ type SuiteOptions struct {
 	// Lookup finds a trail in the database by name (a slug or a title). Nil
 	// when there is no database: then every argument must be a file or a
 	// folder.
-	Lookup func(name string) (*recorder.Trail, error)
+	Lookup func(name string) (*trail.Trail, error)
 	// Grep, when set, is a regular expression (RE2) a trail's title must
 	// match (anywhere in it; anchor with ^ and $).
 	Grep string
@@ -82,7 +82,7 @@ func SelectTrails(opts SuiteOptions) ([]SuiteTrail, error) {
 		if grep != nil {
 			return nil, UsageError(fmt.Errorf("--grep %q matches none of the titles of %d trails: %w", opts.Grep, len(all), ErrNoTrails))
 		}
-		return nil, UsageError(fmt.Errorf("%s hold no %s files: %w", strings.Join(opts.Args, ", "), recorder.TrailFileExt, ErrNoTrails))
+		return nil, UsageError(fmt.Errorf("%s hold no %s files: %w", strings.Join(opts.Args, ", "), trail.TrailFileExt, ErrNoTrails))
 	}
 	var out []SuiteTrail
 	for _, t := range picked {
@@ -102,7 +102,7 @@ func collect(opts SuiteOptions) ([]SuiteTrail, error) {
 	var errs []error
 	seenFile := map[string]bool{}
 	taken := map[string]bool{}
-	add := func(t *recorder.Trail, slug string) {
+	add := func(t *trail.Trail, slug string) {
 		base := slug
 		for n := 2; taken[strings.ToLower(slug)]; n++ {
 			slug = base + "-" + strconv.Itoa(n)
@@ -124,7 +124,7 @@ func collect(opts SuiteOptions) ([]SuiteTrail, error) {
 			errs = append(errs, err)
 			return
 		}
-		add(t, strings.TrimSuffix(filepath.Base(path), recorder.TrailFileExt))
+		add(t, strings.TrimSuffix(filepath.Base(path), trail.TrailFileExt))
 	}
 	for _, arg := range opts.Args {
 		info, err := os.Stat(arg)
@@ -136,14 +136,14 @@ func collect(opts SuiteOptions) ([]SuiteTrail, error) {
 				continue
 			}
 			if len(paths) == 0 {
-				errs = append(errs, fmt.Errorf("%s holds no %s files", arg, recorder.TrailFileExt))
+				errs = append(errs, fmt.Errorf("%s holds no %s files", arg, trail.TrailFileExt))
 			}
 			for _, p := range paths {
 				addFile(p)
 			}
 		case err == nil:
-			if !strings.HasSuffix(arg, recorder.TrailFileExt) {
-				errs = append(errs, fmt.Errorf("%s: a trail file's name ends in %s", arg, recorder.TrailFileExt))
+			if !strings.HasSuffix(arg, trail.TrailFileExt) {
+				errs = append(errs, fmt.Errorf("%s: a trail file's name ends in %s", arg, trail.TrailFileExt))
 				continue
 			}
 			addFile(arg)
@@ -159,7 +159,7 @@ func collect(opts SuiteOptions) ([]SuiteTrail, error) {
 				errs = append(errs, fmt.Errorf("trail %q: %w", arg, err))
 				continue
 			}
-			add(t, recorder.Slug(t.Title))
+			add(t, trail.Slug(t.Title))
 		}
 	}
 	if err := errors.Join(errs...); err != nil {
@@ -171,7 +171,7 @@ func collect(opts SuiteOptions) ([]SuiteTrail, error) {
 // looksLikePath tells a mistyped path from a trail name: a name has no
 // folder separator and no trail file extension.
 func looksLikePath(arg string) bool {
-	return strings.ContainsAny(arg, `/\`) || strings.HasSuffix(arg, recorder.TrailFileExt) ||
+	return strings.ContainsAny(arg, `/\`) || strings.HasSuffix(arg, trail.TrailFileExt) ||
 		strings.HasSuffix(arg, ".yaml") || strings.HasSuffix(arg, ".yml")
 }
 

@@ -9,7 +9,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/trailpin/trailpin/recorder"
+	"github.com/trailpin/trailpin/recorder/trail"
+	"github.com/trailpin/trailpin/recorder/yamlerr"
 )
 
 // writeTrail writes a small valid trail file titled title at dir/name.
@@ -43,8 +44,8 @@ func TestSelectTrails(t *testing.T) {
 	writeTrail(t, filepath.Join(trails, ".hidden"), "secret.trail.yaml", "Hidden")
 	other := writeTrail(t, filepath.Join(root, "other"), "sign-in.trail.yaml", "Sign in again")
 	os.WriteFile(filepath.Join(trails, "notes.md"), []byte("not a trail"), 0o644)
-	db := map[string]*recorder.Trail{"refund-an-order": {Title: "Refund an order"}}
-	lookup := func(name string) (*recorder.Trail, error) {
+	db := map[string]*trail.Trail{"refund-an-order": {Title: "Refund an order"}}
+	lookup := func(name string) (*trail.Trail, error) {
 		if t, ok := db[name]; ok {
 			return t, nil
 		}
@@ -100,10 +101,10 @@ func TestSelectTrailsErrors(t *testing.T) {
 	}{
 		{"no arguments", SuiteOptions{}, []string{"give trail files, folders or names"}, ErrNoTrails},
 		{"every bad file is named", SuiteOptions{Args: []string{good, bad1, bad2}},
-			[]string{"bad-1.trail.yaml:8", "bad-2.trail.yaml:"}, recorder.ErrUnknownKey},
+			[]string{"bad-1.trail.yaml:8", "bad-2.trail.yaml:"}, yamlerr.ErrUnknownKey},
 		{"a missing path", SuiteOptions{Args: []string{"trails/nope.trail.yaml"}}, []string{"trails/nope.trail.yaml: no such trail file or folder"}, nil},
 		{"a name without a database", SuiteOptions{Args: []string{"checkout"}}, []string{"checkout: no such trail file or folder, and no database"}, nil},
-		{"a name the database lacks", SuiteOptions{Args: []string{"checkout"}, Lookup: func(string) (*recorder.Trail, error) {
+		{"a name the database lacks", SuiteOptions{Args: []string{"checkout"}, Lookup: func(string) (*trail.Trail, error) {
 			return nil, errors.New("not found")
 		}}, []string{`trail "checkout": not found`}, nil},
 		{"a file that is not a trail file", SuiteOptions{Args: []string{notTrail}}, []string{"a trail file's name ends in .trail.yaml"}, nil},
@@ -143,7 +144,7 @@ func TestShardsCoverEveryTrailOnce(t *testing.T) {
 		titles = append(titles, fmt.Sprintf("Generated trail %d", i))
 	}
 	for _, title := range titles {
-		writeTrail(t, dir, recorder.Slug(title)+recorder.TrailFileExt, title)
+		writeTrail(t, dir, trail.Slug(title)+trail.TrailFileExt, title)
 	}
 	for _, n := range []int{1, 2, 3, 4, 7} {
 		t.Run(fmt.Sprintf("%d shards", n), func(t *testing.T) {

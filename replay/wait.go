@@ -10,7 +10,8 @@ import (
 
 	"github.com/chromedp/cdproto/runtime"
 
-	"github.com/trailpin/trailpin/recorder"
+	"github.com/trailpin/trailpin/recorder/screen"
+	"github.com/trailpin/trailpin/recorder/selector"
 )
 
 // Waiting. Replay never sleeps a fixed time: it looks at the page, and when
@@ -126,7 +127,7 @@ func (p *tab) waitChange(ctx context.Context, seq int64, max time.Duration) {
 
 // look returns the page's screen: the last capture when nothing changed
 // since, a new one otherwise.
-func (p *tab) look(ctx context.Context) (*recorder.Screen, *recorder.Matcher, error) {
+func (p *tab) look(ctx context.Context) (*screen.Screen, *selector.Matcher, error) {
 	if err := p.nav.gone(); err != nil {
 		return nil, nil, err
 	}
@@ -141,7 +142,7 @@ func (p *tab) look(ctx context.Context) (*recorder.Screen, *recorder.Matcher, er
 	if p.screen != nil && !p.stale && seq == p.seq && commit == p.commit {
 		return p.screen, p.matcher, nil
 	}
-	var s *recorder.Screen
+	var s *screen.Screen
 	opts := p.r.captureOptions().pageModelOptions()
 	if err := p.inWorld(ctx, func(m *frameModel) error {
 		s, err = captureTop(ctx, m, opts)
@@ -149,7 +150,7 @@ func (p *tab) look(ctx context.Context) (*recorder.Screen, *recorder.Matcher, er
 	}); err != nil {
 		return nil, nil, err
 	}
-	p.screen, p.matcher, p.seq, p.commit, p.stale = s, recorder.NewMatcher(s), seq, commit, false
+	p.screen, p.matcher, p.seq, p.commit, p.stale = s, selector.NewMatcher(s), seq, commit, false
 	if p.byPath != nil {
 		p.byPath[p.r.appPath(s.URL)] = s
 	}
@@ -178,13 +179,13 @@ const (
 // A resolved target: the node a selector named and, for actions, where to
 // act on it.
 type resolved struct {
-	node  *recorder.Node
+	node  *screen.Node
 	point *RefPoint
 }
 
 // notActionableError says why a matched element could not be acted on.
 type notActionableError struct {
-	node  *recorder.Node
+	node  *screen.Node
 	state string // "disabled", "covered by …", "moving", …
 }
 
@@ -194,13 +195,13 @@ func (e *notActionableError) Error() string {
 
 // resolve waits until sel names exactly one element that is ready as need
 // says, up to the action timeout, noting what it saw on the way in reads.
-// It fails with the last reason: a *recorder.NotFoundError, a
-// *recorder.AmbiguousError or a *notActionableError.
-func (p *tab) resolve(ctx context.Context, sel recorder.Selector, need readiness, reads *readLog) (*resolved, error) {
+// It fails with the last reason: a *selector.NotFoundError, a
+// *selector.AmbiguousError or a *notActionableError.
+func (p *tab) resolve(ctx context.Context, sel selector.Selector, need readiness, reads *readLog) (*resolved, error) {
 	deadline := time.Now().Add(p.r.opts.ActionTimeout)
-	var opts []recorder.MatchOption
+	var opts []selector.MatchOption
 	if need == needAttached {
-		opts = append(opts, recorder.IncludeHidden())
+		opts = append(opts, selector.IncludeHidden())
 	}
 	for attempt := 0; ; attempt++ {
 		s, m, err := p.look(ctx)
@@ -244,7 +245,7 @@ func (p *tab) resolve(ctx context.Context, sel recorder.Selector, need readiness
 // ready checks what need asks of a matched node beyond the match, and says
 // where to act on it. It returns a non-empty state when the node is not
 // ready yet.
-func (p *tab) ready(ctx context.Context, s *recorder.Screen, m *recorder.Matcher, n *recorder.Node, need readiness) (*resolved, string, error) {
+func (p *tab) ready(ctx context.Context, s *screen.Screen, m *selector.Matcher, n *screen.Node, need readiness) (*resolved, string, error) {
 	switch need {
 	case needVisible, needAttached:
 		return &resolved{node: n}, "", nil

@@ -13,7 +13,7 @@ import (
 	jsonv2 "github.com/chromedp/cdproto/cdp/jsonv2"
 	"github.com/chromedp/cdproto/runtime"
 
-	"github.com/trailpin/trailpin/recorder"
+	"github.com/trailpin/trailpin/recorder/screen"
 )
 
 // Capturing while waiting. A screen of a large page is megabytes of JSON
@@ -34,7 +34,7 @@ const compressAbove = 256 << 10
 // captureTop captures the top document of m's frame (and, below it, its
 // cross-origin frames) as Capture does, compressing a large screen on the
 // way out of the page.
-func captureTop(ctx context.Context, m *frameModel, opts pageModelOptions) (*recorder.Screen, error) {
+func captureTop(ctx context.Context, m *frameModel, opts pageModelOptions) (*screen.Screen, error) {
 	// The script answers "j" + the wire JSON, or "z" + the gzipped wire
 	// JSON in base64; null when the page model is not installed.
 	r, err := callInContext(ctx, m.session, m.contextID, captureScript, true, true, pageModelVersion, compressAbove, opts)
@@ -57,8 +57,8 @@ func captureTop(ctx context.Context, m *frameModel, opts pageModelOptions) (*rec
 	if err != nil {
 		return nil, fmt.Errorf("reading the page model's answer: %w", err)
 	}
-	if s.Schema != recorder.ScreenSchema {
-		return nil, fmt.Errorf("%w: the page model wrote schema %d, this program reads %d", ErrSchema, s.Schema, recorder.ScreenSchema)
+	if s.Schema != screen.ScreenSchema {
+		return nil, fmt.Errorf("%w: the page model wrote schema %d, this program reads %d", ErrSchema, s.Schema, screen.ScreenSchema)
 	}
 	if s.Root == nil {
 		return nil, errors.New("capturing the screen: the page model returned no root")

@@ -9,7 +9,7 @@ import (
 	"github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
 
-	"github.com/trailpin/trailpin/recorder"
+	"github.com/trailpin/trailpin/recorder/screen"
 )
 
 // The wire form is how the page model hands a screen to replay: the screen's
@@ -20,16 +20,16 @@ import (
 
 // wireFlags are the node booleans packed into an element's flags, bit i for
 // entry i; the order is the page model's WIRE_FLAGS.
-var wireFlags = []func(n *recorder.Node) *bool{
-	func(n *recorder.Node) *bool { return &n.Visible },
-	func(n *recorder.Node) *bool { return &n.AriaHidden },
-	func(n *recorder.Node) *bool { return &n.Inert },
-	func(n *recorder.Node) *bool { return &n.Secret },
-	func(n *recorder.Node) *bool { return &n.Disabled },
-	func(n *recorder.Node) *bool { return &n.Required },
-	func(n *recorder.Node) *bool { return &n.ReadOnly },
-	func(n *recorder.Node) *bool { return &n.Invalid },
-	func(n *recorder.Node) *bool { return &n.CrossOrigin },
+var wireFlags = []func(n *screen.Node) *bool{
+	func(n *screen.Node) *bool { return &n.Visible },
+	func(n *screen.Node) *bool { return &n.AriaHidden },
+	func(n *screen.Node) *bool { return &n.Inert },
+	func(n *screen.Node) *bool { return &n.Secret },
+	func(n *screen.Node) *bool { return &n.Disabled },
+	func(n *screen.Node) *bool { return &n.Required },
+	func(n *screen.Node) *bool { return &n.ReadOnly },
+	func(n *screen.Node) *bool { return &n.Invalid },
+	func(n *screen.Node) *bool { return &n.CrossOrigin },
 }
 
 // maxWireDepth bounds nesting while decoding; the DOM's own limit is far
@@ -39,9 +39,9 @@ const maxWireDepth = 10000
 var errWire = errors.New("malformed screen from the page model")
 
 // decodeWireScreen reads a screen in the wire form.
-func decodeWireScreen(b []byte) (*recorder.Screen, error) {
+func decodeWireScreen(b []byte) (*screen.Screen, error) {
 	var top struct {
-		recorder.Screen
+		screen.Screen
 		Root jsontext.Value `json:"root"`
 	}
 	if err := json.Unmarshal(b, &top, lenientJSON); err != nil {
@@ -60,7 +60,7 @@ func decodeWireScreen(b []byte) (*recorder.Screen, error) {
 	return &s, nil
 }
 
-func decodeWireNode(d *jsontext.Decoder, depth int) (*recorder.Node, error) {
+func decodeWireNode(d *jsontext.Decoder, depth int) (*screen.Node, error) {
 	if depth > maxWireDepth {
 		return nil, fmt.Errorf("%w: nodes nested deeper than %d", errWire, maxWireDepth)
 	}
@@ -70,9 +70,9 @@ func decodeWireNode(d *jsontext.Decoder, depth int) (*recorder.Node, error) {
 	}
 	switch tok.Kind() {
 	case '"':
-		return &recorder.Node{Tag: recorder.TextTag, Text: tok.String(), Visible: true}, nil
+		return &screen.Node{Tag: screen.TextTag, Text: tok.String(), Visible: true}, nil
 	case '0':
-		return &recorder.Node{Tag: recorder.TextTag, Secret: true, Visible: tok.Int() == 1}, nil
+		return &screen.Node{Tag: screen.TextTag, Secret: true, Visible: tok.Int() == 1}, nil
 	case '[':
 	default:
 		return nil, fmt.Errorf("%w: unexpected %v for a node", errWire, tok.Kind())
@@ -83,9 +83,9 @@ func decodeWireNode(d *jsontext.Decoder, depth int) (*recorder.Node, error) {
 	}
 	if d.PeekKind() == ']' { // a hidden text run
 		d.ReadToken()
-		return &recorder.Node{Tag: recorder.TextTag, Text: first}, nil
+		return &screen.Node{Tag: screen.TextTag, Text: first}, nil
 	}
-	n := &recorder.Node{Ref: first}
+	n := &screen.Node{Ref: first}
 	if n.Role, err = readString(d); err != nil {
 		return nil, err
 	}
@@ -112,7 +112,7 @@ func decodeWireNode(d *jsontext.Decoder, depth int) (*recorder.Node, error) {
 var wireJoins = []string{"\n", " ", ""}
 
 // joinedText joins the non-empty texts of nodes.
-func joinedText(nodes []*recorder.Node, sep string) string {
+func joinedText(nodes []*screen.Node, sep string) string {
 	var b strings.Builder
 	for _, c := range nodes {
 		if c.Text == "" {
@@ -128,7 +128,7 @@ func joinedText(nodes []*recorder.Node, sep string) string {
 
 // decodeWireField reads the element field at position i; 0 stands for empty,
 // and a number in the text field is a join code, stored in join.
-func decodeWireField(d *jsontext.Decoder, n *recorder.Node, i, depth int, join *int) error {
+func decodeWireField(d *jsontext.Decoder, n *screen.Node, i, depth int, join *int) error {
 	if d.PeekKind() == '0' {
 		tok, err := d.ReadToken()
 		if err != nil {
@@ -157,7 +157,7 @@ func decodeWireField(d *jsontext.Decoder, n *recorder.Node, i, depth int, join *
 		if err := json.UnmarshalDecode(d, &box); err != nil {
 			return fmt.Errorf("%w: box: %v", errWire, err)
 		}
-		n.Box = &recorder.Box{X: box[0], Y: box[1], Width: box[2], Height: box[3]}
+		n.Box = &screen.Box{X: box[0], Y: box[1], Width: box[2], Height: box[3]}
 	case 5:
 		s, err := readString(d)
 		n.Name = s

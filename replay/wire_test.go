@@ -8,7 +8,7 @@ import (
 
 	"github.com/chromedp/chromedp"
 
-	"github.com/trailpin/trailpin/recorder"
+	"github.com/trailpin/trailpin/recorder/screen"
 )
 
 // TestWireFormMatchesScreen checks that the packed transfer decodes to the
@@ -20,13 +20,13 @@ func TestWireFormMatchesScreen(t *testing.T) {
 			t.Parallel()
 			ctx := newTab(t, site.URL+"/"+page)
 			opts := pageModelOptions{Sensitive: &sensitiveOptions{Values: []string{"Inside"}}}
-			type pair struct{ plain, wire *recorder.Screen }
+			type pair struct{ plain, wire *screen.Screen }
 			got, err := chromedp.Run(ctx, func(ctx context.Context, tg *chromedp.Target) (pair, error) {
 				m, err := topModel(ctx, tg)
 				if err != nil {
 					return pair{}, err
 				}
-				var plain recorder.Screen
+				var plain screen.Screen
 				if err := m.call(ctx, &plain, "capture", opts); err != nil {
 					return pair{}, err
 				}

@@ -11,7 +11,7 @@ import (
 
 	"github.com/klauspost/compress/zstd"
 
-	"github.com/trailpin/trailpin/recorder"
+	"github.com/trailpin/trailpin/recorder/screen"
 )
 
 // BenchmarkAppendInteraction measures persistence throughput: interactions
@@ -99,7 +99,7 @@ func BenchmarkDatabaseGrowth10k(b *testing.B) {
 					b.Fatal(err)
 				}
 				before := dbBytes(b, db)
-				var screen *recorder.Screen
+				var screen *screen.Screen
 				for i := range interactions {
 					in := Interaction{SessionID: s.ID, Seq: int64(i + 1), Kind: "click", Payload: clickPayload(int64(i + 1))}
 					if i%2 == 0 {

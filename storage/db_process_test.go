@@ -16,7 +16,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/trailpin/trailpin/recorder"
+	"github.com/trailpin/trailpin/recorder/screen"
 )
 
 // The tests in this file run parts of themselves in child processes (this
@@ -78,7 +78,7 @@ func crashInteraction(session string, seq int64) Interaction {
 
 // crashScreen changes every third interaction, so the children store whole
 // screens, deltas and re-used screens.
-func crashScreen(seq int64) *recorder.Screen { return shopScreen(500, int(seq/3)) }
+func crashScreen(seq int64) *screen.Screen { return shopScreen(500, int(seq/3)) }
 
 func startHelper(t *testing.T, ctx context.Context, role string, env ...string) (*exec.Cmd, *bufio.Scanner, *strings.Builder) {
 	t.Helper()

@@ -12,7 +12,7 @@ import (
 
 	"github.com/klauspost/compress/zstd"
 
-	"github.com/trailpin/trailpin/recorder"
+	"github.com/trailpin/trailpin/recorder/screen"
 )
 
 const (
@@ -49,7 +49,7 @@ const (
 )
 
 // A ScreenHash is the sha256 of a screen's canonical JSON (encoding/json of
-// recorder.Screen, after redaction): its identity in the database.
+// screen.Screen, after redaction): its identity in the database.
 type ScreenHash [sha256.Size]byte
 
 func (h ScreenHash) String() string { return hex.EncodeToString(h[:]) }
@@ -71,7 +71,7 @@ func ParseScreenHash(s string) (ScreenHash, error) {
 // PutScreen stores s once per content and returns its hash. sessionID, when
 // set, names the recording the screen belongs to: the screen is then stored as
 // a delta against that recording's latest whole screen when that is smaller.
-func (db *DB) PutScreen(ctx context.Context, sessionID string, s *recorder.Screen) (ScreenHash, error) {
+func (db *DB) PutScreen(ctx context.Context, sessionID string, s *screen.Screen) (ScreenHash, error) {
 	p, err := db.prepareScreen(ctx, sessionID, s)
 	if err != nil {
 		return ScreenHash{}, err
@@ -87,12 +87,12 @@ func (db *DB) PutScreen(ctx context.Context, sessionID string, s *recorder.Scree
 }
 
 // Screen reads back the screen stored under h.
-func (db *DB) Screen(ctx context.Context, h ScreenHash) (*recorder.Screen, error) {
+func (db *DB) Screen(ctx context.Context, h ScreenHash) (*screen.Screen, error) {
 	raw, err := db.ScreenJSON(ctx, h)
 	if err != nil {
 		return nil, err
 	}
-	var s recorder.Screen
+	var s screen.Screen
 	if err := json.Unmarshal(raw, &s); err != nil {
 		return nil, fmt.Errorf("reading screen %s: %w", h, err)
 	}
@@ -133,7 +133,7 @@ type preparedScreen struct {
 	data   []byte
 }
 
-func (db *DB) prepareScreen(ctx context.Context, sessionID string, s *recorder.Screen) (*preparedScreen, error) {
+func (db *DB) prepareScreen(ctx context.Context, sessionID string, s *screen.Screen) (*preparedScreen, error) {
 	if s == nil || s.Root == nil {
 		return nil, invalidf("screen has no root node")
 	}

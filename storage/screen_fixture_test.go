@@ -5,7 +5,7 @@ import (
 	"math/rand/v2"
 	"strings"
 
-	"github.com/trailpin/trailpin/recorder"
+	"github.com/trailpin/trailpin/recorder/screen"
 )
 
 // shopScreen builds a realistic capture of a shop page with about nodes
@@ -17,7 +17,7 @@ import (
 // captures: the cart count, the search box value, the focused element, one
 // card's button state and a status message. The same (nodes, step) always
 // gives the same screen.
-func shopScreen(nodes, step int) *recorder.Screen {
+func shopScreen(nodes, step int) *screen.Screen {
 	b := &screenBuilder{rnd: rand.New(rand.NewPCG(7, 11)), step: step}
 	root := b.el("html", "document", "")
 	body := b.add(root, b.el("body", "generic", ""))
@@ -44,11 +44,11 @@ func shopScreen(nodes, step int) *recorder.Screen {
 	main.Children = append(main.Children, orders)
 	body.Children = append(body.Children, footer)
 	fillText(root)
-	return &recorder.Screen{
-		Schema:   recorder.ScreenSchema,
+	return &screen.Screen{
+		Schema:   screen.ScreenSchema,
 		URL:      "http://127.0.0.1:41234/shop?q=" + b.query(),
 		Title:    "Shop — Trailpin fixture",
-		Viewport: recorder.Viewport{Width: 1280, Height: 800},
+		Viewport: screen.Viewport{Width: 1280, Height: 800},
 		Focused:  b.focused,
 		Root:     root,
 	}
@@ -66,24 +66,24 @@ type screenBuilder struct {
 var productWords = []string{"Trail", "Runner", "Summit", "Canyon", "Ridge", "Alpine", "Forest", "River",
 	"Jacket", "Boots", "Pack", "Tent", "Lamp", "Bottle", "Stove", "Poles", "Gloves", "Cap"}
 
-func (b *screenBuilder) el(tag, role, name string) *recorder.Node {
+func (b *screenBuilder) el(tag, role, name string) *screen.Node {
 	b.refs++
 	b.n++
-	return &recorder.Node{Ref: fmt.Sprintf("e%d", b.refs), Tag: tag, Role: role, Name: name, Visible: true,
-		Box: &recorder.Box{X: 0, Y: b.y, Width: 1280, Height: 20}}
+	return &screen.Node{Ref: fmt.Sprintf("e%d", b.refs), Tag: tag, Role: role, Name: name, Visible: true,
+		Box: &screen.Box{X: 0, Y: b.y, Width: 1280, Height: 20}}
 }
 
-func (b *screenBuilder) add(parent, child *recorder.Node) *recorder.Node {
+func (b *screenBuilder) add(parent, child *screen.Node) *screen.Node {
 	parent.Children = append(parent.Children, child)
 	return child
 }
 
-func (b *screenBuilder) text(parent *recorder.Node, s string) {
+func (b *screenBuilder) text(parent *screen.Node, s string) {
 	b.n++
-	parent.Children = append(parent.Children, &recorder.Node{Tag: recorder.TextTag, Text: s})
+	parent.Children = append(parent.Children, &screen.Node{Tag: screen.TextTag, Text: s})
 }
 
-func (b *screenBuilder) heading(s string, level int) *recorder.Node {
+func (b *screenBuilder) heading(s string, level int) *screen.Node {
 	h := b.el(fmt.Sprintf("h%d", level), "heading", s)
 	h.Level = level
 	b.text(h, s)
@@ -95,7 +95,7 @@ func (b *screenBuilder) query() string {
 	return q[:min(b.step, len(q))]
 }
 
-func (b *screenBuilder) banner() *recorder.Node {
+func (b *screenBuilder) banner() *screen.Node {
 	banner := b.el("header", "banner", "")
 	nav := b.add(banner, b.el("nav", "navigation", "Main"))
 	list := b.add(nav, b.el("ul", "list", ""))
@@ -121,7 +121,7 @@ func (b *screenBuilder) banner() *recorder.Node {
 	return banner
 }
 
-func (b *screenBuilder) card(i int) *recorder.Node {
+func (b *screenBuilder) card(i int) *screen.Node {
 	name := productWords[b.rnd.IntN(len(productWords))] + " " + productWords[b.rnd.IntN(len(productWords))] +
 		fmt.Sprintf(" %d", 100+i)
 	price := fmt.Sprintf("$%d.%02d", 5+b.rnd.IntN(300), b.rnd.IntN(100))
@@ -130,13 +130,13 @@ func (b *screenBuilder) card(i int) *recorder.Node {
 		b.y += 360
 	}
 	li := b.el("li", "listitem", "")
-	li.Box = &recorder.Box{X: x, Y: b.y, Width: 300, Height: 350}
+	li.Box = &screen.Box{X: x, Y: b.y, Width: 300, Height: 350}
 	li.Visible = b.y < 800
 	art := b.add(li, b.el("article", "article", name))
 	img := b.add(art, b.el("img", "img", name))
-	img.Box = &recorder.Box{X: x, Y: b.y, Width: 300, Height: 200}
+	img.Box = &screen.Box{X: x, Y: b.y, Width: 300, Height: 200}
 	h := b.add(art, b.heading(name, 3))
-	h.Box = &recorder.Box{X: x, Y: b.y + 210, Width: 300, Height: 24}
+	h.Box = &screen.Box{X: x, Y: b.y + 210, Width: 300, Height: 24}
 	p := b.add(art, b.el("p", "paragraph", ""))
 	b.text(p, price)
 	r := b.add(art, b.el("span", "generic", ""))
@@ -147,7 +147,7 @@ func (b *screenBuilder) card(i int) *recorder.Node {
 	}
 	btn := b.add(art, b.el("button", "button", label))
 	btn.TestID = fmt.Sprintf("add-%d", 100+i)
-	btn.Box = &recorder.Box{X: x + 10, Y: b.y + 300, Width: 120, Height: 36}
+	btn.Box = &screen.Box{X: x + 10, Y: b.y + 300, Width: 120, Height: 36}
 	notCovered := false
 	btn.Covered = &notCovered
 	btn.Pressed = fmt.Sprint(i < b.step)
@@ -158,7 +158,7 @@ func (b *screenBuilder) card(i int) *recorder.Node {
 	return li
 }
 
-func (b *screenBuilder) orderRow(i int) *recorder.Node {
+func (b *screenBuilder) orderRow(i int) *screen.Node {
 	row := b.el("tr", "row", "")
 	cells := []string{fmt.Sprintf("#%05d", 40000+i), fmt.Sprintf("2026-0%d-%02d", 1+i%9, 1+i%28),
 		[]string{"Shipped", "Delivered", "Processing"}[i%3]}
@@ -169,7 +169,7 @@ func (b *screenBuilder) orderRow(i int) *recorder.Node {
 	return row
 }
 
-func (b *screenBuilder) footer() *recorder.Node {
+func (b *screenBuilder) footer() *screen.Node {
 	f := b.el("footer", "contentinfo", "")
 	for _, s := range []string{"About", "Privacy", "Terms", "Contact"} {
 		a := b.add(f, b.el("a", "link", s))
@@ -179,7 +179,7 @@ func (b *screenBuilder) footer() *recorder.Node {
 	return f
 }
 
-func count(n *recorder.Node) int {
+func count(n *screen.Node) int {
 	c := 1
 	for _, ch := range n.Children {
 		c += count(ch)
@@ -189,7 +189,7 @@ func count(n *recorder.Node) int {
 
 // fillText sets each element's Text to its subtree's text, one line per
 // block, as the page model does.
-func fillText(n *recorder.Node) string {
+func fillText(n *screen.Node) string {
 	if n.IsText() {
 		return n.Text
 	}

@@ -8,10 +8,10 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/trailpin/trailpin/recorder"
+	"github.com/trailpin/trailpin/recorder/screen"
 )
 
-func assertSameScreen(t *testing.T, got, want *recorder.Screen) {
+func assertSameScreen(t *testing.T, got, want *screen.Screen) {
 	t.Helper()
 	g, _ := json.Marshal(got)
 	w, _ := json.Marshal(want)
@@ -109,12 +109,12 @@ func TestScreenAfterNavigationIsWhole(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	other := &recorder.Screen{Schema: recorder.ScreenSchema, URL: "http://127.0.0.1:41234/help", Title: "Help",
-		Root: &recorder.Node{Ref: "e1", Tag: "html", Role: "document", Children: []*recorder.Node{
+	other := &screen.Screen{Schema: screen.ScreenSchema, URL: "http://127.0.0.1:41234/help", Title: "Help",
+		Root: &screen.Node{Ref: "e1", Tag: "html", Role: "document", Children: []*screen.Node{
 			{Ref: "e2", Tag: "h1", Role: "heading", Name: "Help", Text: "Help", Level: 1},
 		}}}
 	big := shopScreen(2000, 0)
-	screens := []*recorder.Screen{big, other, big}
+	screens := []*screen.Screen{big, other, big}
 	for i, sc := range screens {
 		if _, err := db.AppendInteraction(ctx, Interaction{SessionID: s.ID, Seq: int64(i + 1), Kind: "navigate"}, sc); err != nil {
 			t.Fatal(err)

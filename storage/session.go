@@ -12,7 +12,7 @@ import (
 	"regexp"
 	"time"
 
-	"github.com/trailpin/trailpin/recorder"
+	"github.com/trailpin/trailpin/recorder/screen"
 )
 
 const (
@@ -46,7 +46,7 @@ type Session struct {
 	ProjectDir string // the repo folder the recording goes into
 	App        string // the app of that project the origin maps to
 	StartURL   string
-	Viewport   recorder.Viewport
+	Viewport   screen.Viewport
 	Locale     string
 	TimeZone   string
 	// Interactions is how many interactions are stored.
@@ -62,7 +62,7 @@ type NewSession struct {
 	ProjectDir string
 	App        string
 	StartURL   string
-	Viewport   recorder.Viewport
+	Viewport   screen.Viewport
 	Locale     string
 	TimeZone   string
 }
@@ -264,7 +264,7 @@ type Interaction struct {
 // number, same kind, payload and screen) changes nothing and returns
 // added == false. A different interaction under a stored sequence number is
 // refused with an error wrapping ErrConflict.
-func (db *DB) AppendInteraction(ctx context.Context, in Interaction, screen *recorder.Screen) (added bool, err error) {
+func (db *DB) AppendInteraction(ctx context.Context, in Interaction, screen *screen.Screen) (added bool, err error) {
 	defer func() {
 		if err != nil {
 			err = fmt.Errorf("storing interaction %d of session %q: %w", in.Seq, in.SessionID, err)

@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/trailpin/trailpin/recorder"
+	"github.com/trailpin/trailpin/recorder/screen"
 )
 
 func TestCreateAndListSessions(t *testing.T) {
@@ -20,7 +20,7 @@ func TestCreateAndListSessions(t *testing.T) {
 	db.now = func() time.Time { return clock }
 
 	a, err := db.CreateSession(ctx, NewSession{Title: "Checkout", ProjectDir: "/home/ana/shop", App: "shop",
-		StartURL: "http://127.0.0.1:3000/cart", Viewport: recorder.Viewport{Width: 1280, Height: 800},
+		StartURL: "http://127.0.0.1:3000/cart", Viewport: screen.Viewport{Width: 1280, Height: 800},
 		Locale: "en-GB", TimeZone: "Europe/London"})
 	if err != nil {
 		t.Fatal(err)
@@ -29,7 +29,7 @@ func TestCreateAndListSessions(t *testing.T) {
 		t.Errorf("CreateSession made id %q, want %d hex digits", a.ID, 2*sessionIDBytes)
 	}
 	want := Session{ID: a.ID, CreatedAt: clock, UpdatedAt: clock, Title: "Checkout", ProjectDir: "/home/ana/shop",
-		App: "shop", StartURL: "http://127.0.0.1:3000/cart", Viewport: recorder.Viewport{Width: 1280, Height: 800},
+		App: "shop", StartURL: "http://127.0.0.1:3000/cart", Viewport: screen.Viewport{Width: 1280, Height: 800},
 		Locale: "en-GB", TimeZone: "Europe/London"}
 	if !a.CreatedAt.Equal(want.CreatedAt) || !a.UpdatedAt.Equal(want.UpdatedAt) {
 		t.Errorf("times = %v, %v; want %v", a.CreatedAt, a.UpdatedAt, clock)
@@ -94,9 +94,9 @@ func TestAppendInteractionIsIdempotent(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	screen := shopScreen(300, 1)
+	captured := shopScreen(300, 1)
 	first := Interaction{SessionID: s.ID, Seq: 1, Kind: "click", Payload: clickPayload(1)}
-	added, err := db.AppendInteraction(ctx, first, screen)
+	added, err := db.AppendInteraction(ctx, first, captured)
 	if err != nil || !added {
 		t.Fatalf("AppendInteraction(seq 1) = %v, %v; want added", added, err)
 	}
@@ -115,10 +115,10 @@ func TestAppendInteractionIsIdempotent(t *testing.T) {
 	conflicts := []struct {
 		name   string
 		in     Interaction
-		screen *recorder.Screen
+		screen *screen.Screen
 	}{
-		{"other payload", Interaction{SessionID: s.ID, Seq: 1, Kind: "click", Payload: clickPayload(2)}, screen},
-		{"other kind", Interaction{SessionID: s.ID, Seq: 1, Kind: "dblclick", Payload: clickPayload(1)}, screen},
+		{"other payload", Interaction{SessionID: s.ID, Seq: 1, Kind: "click", Payload: clickPayload(2)}, captured},
+		{"other kind", Interaction{SessionID: s.ID, Seq: 1, Kind: "dblclick", Payload: clickPayload(1)}, captured},
 		{"other screen", Interaction{SessionID: s.ID, Seq: 1, Kind: "click", Payload: clickPayload(1)}, shopScreen(300, 2)},
 		{"no screen", Interaction{SessionID: s.ID, Seq: 1, Kind: "click", Payload: clickPayload(1)}, nil},
 	}
@@ -157,7 +157,7 @@ func TestAppendInteractionIsIdempotent(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	assertSameScreen(t, got, screen)
+	assertSameScreen(t, got, captured)
 	if n, err := db.LastSeq(ctx, s.ID); err != nil || n != 2 {
 		t.Errorf("LastSeq() = %d, %v; want 2", n, err)
 	}
@@ -174,7 +174,7 @@ func TestAppendInteractionRefusesBadInput(t *testing.T) {
 	tests := []struct {
 		name   string
 		in     Interaction
-		screen *recorder.Screen
+		screen *screen.Screen
 		want   error
 	}{
 		{"unknown session", Interaction{SessionID: "gone", Seq: 1, Kind: "click"}, nil, ErrNotFound},
@@ -185,7 +185,7 @@ func TestAppendInteractionRefusesBadInput(t *testing.T) {
 		{"payload too large", Interaction{SessionID: s.ID, Seq: 1, Kind: "type",
 			Payload: []byte(`"` + strings.Repeat("a", maxPayloadBytes) + `"`)}, nil, ErrInvalid},
 		{"unknown screen", Interaction{SessionID: s.ID, Seq: 1, Kind: "click", Screen: missing}, nil, ErrNotFound},
-		{"screen without root", Interaction{SessionID: s.ID, Seq: 1, Kind: "click"}, &recorder.Screen{}, ErrInvalid},
+		{"screen without root", Interaction{SessionID: s.ID, Seq: 1, Kind: "click"}, &screen.Screen{}, ErrInvalid},
 		{"hash and screen disagree", Interaction{SessionID: s.ID, Seq: 1, Kind: "click", Screen: missing}, shopScreen(50, 0), ErrInvalid},
 	}
 	for _, tt := range tests {

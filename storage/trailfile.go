@@ -10,7 +10,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/trailpin/trailpin/recorder"
+	"github.com/trailpin/trailpin/recorder/trail"
 	"github.com/trailpin/trailpin/storage/atomicfile"
 )
 
@@ -19,37 +19,37 @@ import (
 const trailFileMode = 0o644
 
 // LoadTrailFile reads and strictly loads one trail file. Its errors name
-// the file as given, with line and key (recorder.TrailErrors).
-func LoadTrailFile(path string) (*recorder.Trail, error) {
+// the file as given, with line and key (yamlerr.List).
+func LoadTrailFile(path string) (*trail.Trail, error) {
 	src, err := ReadTrailBytes(path)
 	if err != nil {
 		return nil, err
 	}
-	return recorder.LoadTrail(path, src)
+	return trail.LoadTrail(path, src)
 }
 
 // ReadTrailBytes reads a trail file's bytes without loading them (for
-// `host migrate`), refusing a file larger than recorder.MaxTrailFileBytes.
+// `host migrate`), refusing a file larger than trail.MaxTrailFileBytes.
 func ReadTrailBytes(path string) ([]byte, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, fmt.Errorf("reading trail: %w", err)
 	}
 	defer f.Close()
-	src, err := io.ReadAll(io.LimitReader(f, recorder.MaxTrailFileBytes+1))
+	src, err := io.ReadAll(io.LimitReader(f, trail.MaxTrailFileBytes+1))
 	if err != nil {
 		return nil, fmt.Errorf("reading trail %s: %w", path, err)
 	}
-	if len(src) > recorder.MaxTrailFileBytes {
-		return nil, fmt.Errorf("reading trail %s: larger than %d bytes: not a trail file", path, recorder.MaxTrailFileBytes)
+	if len(src) > trail.MaxTrailFileBytes {
+		return nil, fmt.Errorf("reading trail %s: larger than %d bytes: not a trail file", path, trail.MaxTrailFileBytes)
 	}
 	return src, nil
 }
 
 // WriteTrailFile writes t to path atomically: a reader sees the old file or
 // the new one, never a half-written one, even if the host crashes.
-func WriteTrailFile(path string, t *recorder.Trail) error {
-	out, err := recorder.MarshalTrail(t)
+func WriteTrailFile(path string, t *trail.Trail) error {
+	out, err := trail.MarshalTrail(t)
 	if err != nil {
 		return err
 	}
@@ -67,12 +67,12 @@ func ReplaceTrailFile(path string, data []byte) error {
 // subfolders), sorted by path. Every file is tried: the error joins the
 // problems of all files that did not load, and the trails that did are
 // returned beside it.
-func LoadTrailDir(dir string) ([]*recorder.Trail, error) {
+func LoadTrailDir(dir string) ([]*trail.Trail, error) {
 	paths, err := TrailFilesIn(dir)
 	if err != nil {
 		return nil, err
 	}
-	var trails []*recorder.Trail
+	var trails []*trail.Trail
 	var errs []error
 	for _, p := range paths {
 		t, err := LoadTrailFile(p)
@@ -96,7 +96,7 @@ func TrailFilesIn(dir string) ([]string, error) {
 		if d.IsDir() && p != dir && strings.HasPrefix(d.Name(), ".") {
 			return filepath.SkipDir
 		}
-		if !d.IsDir() && strings.HasSuffix(d.Name(), recorder.TrailFileExt) {
+		if !d.IsDir() && strings.HasSuffix(d.Name(), trail.TrailFileExt) {
 			paths = append(paths, p)
 		}
 		return nil
@@ -119,5 +119,5 @@ func NewTrailFilePath(dir, title string) (string, error) {
 	for i, e := range entries {
 		names[i] = e.Name()
 	}
-	return filepath.Join(dir, recorder.FreeTrailFileName(title, names)), nil
+	return filepath.Join(dir, trail.FreeTrailFileName(title, names)), nil
 }

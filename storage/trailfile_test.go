@@ -8,19 +8,21 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/trailpin/trailpin/recorder"
+	"github.com/trailpin/trailpin/recorder/selector"
+	"github.com/trailpin/trailpin/recorder/trail"
+	"github.com/trailpin/trailpin/recorder/yamlerr"
 )
 
-func sampleTrail(title string) *recorder.Trail {
-	return &recorder.Trail{
+func sampleTrail(title string) *trail.Trail {
+	return &trail.Trail{
 		Title: title, App: "shop", Start: "/checkout",
-		Steps: []recorder.Step{{
+		Steps: []trail.Step{{
 			Intent: "Apply the discount",
-			Actions: []recorder.Action{
-				recorder.TypeText{Selector: recorder.Selector{Role: "textbox", Name: "Discount code"}, Text: "SUMMER"},
-				recorder.Tap{Selector: recorder.Selector{Role: "button", Name: "Apply"}},
+			Actions: []trail.Action{
+				trail.TypeText{Selector: selector.Selector{Role: "textbox", Name: "Discount code"}, Text: "SUMMER"},
+				trail.Tap{Selector: selector.Selector{Role: "button", Name: "Apply"}},
 			},
-			End: &recorder.End{URL: "/checkout", Shows: []recorder.Selector{{Role: "status"}}},
+			End: &trail.End{URL: "/checkout", Shows: []selector.Selector{{Role: "status"}}},
 		}},
 	}
 }
@@ -42,7 +44,7 @@ func TestWriteTrailFileLoadsBackEqual(t *testing.T) {
 	if a := got.Steps[0].Actions[1]; a.SourceLine() == 0 {
 		t.Errorf("loaded action %v has no line", a)
 	}
-	want, _ := recorder.MarshalTrail(tr)
+	want, _ := trail.MarshalTrail(tr)
 	data, _ := os.ReadFile(path)
 	if string(data) != string(want) {
 		t.Errorf("file holds\n%s\nwant MarshalTrail's bytes\n%s", data, want)
@@ -94,7 +96,7 @@ func TestWriteTrailFileRefusesAnInvalidTrail(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "bad.trail.yaml")
 	tr := sampleTrail("Bad")
-	tr.Steps[0].Actions = append(tr.Steps[0].Actions, recorder.Tap{}) // an empty selector
+	tr.Steps[0].Actions = append(tr.Steps[0].Actions, trail.Tap{}) // an empty selector
 	if err := WriteTrailFile(path, tr); err == nil {
 		t.Fatalf("WriteTrailFile(empty selector) = nil, want an error")
 	}
@@ -125,7 +127,7 @@ func TestLoadTrailDir(t *testing.T) {
 		}
 	}
 	good := func(title string) []byte {
-		b, err := recorder.MarshalTrail(sampleTrail(title))
+		b, err := trail.MarshalTrail(sampleTrail(title))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -156,14 +158,14 @@ func TestLoadTrailDir(t *testing.T) {
 			t.Errorf("LoadTrailDir error does not contain %q:\n%s", want, msg)
 		}
 	}
-	if !errors.Is(err, recorder.ErrLegacyText) || !errors.Is(err, recorder.ErrUnknownKey) {
+	if !errors.Is(err, trail.ErrLegacyText) || !errors.Is(err, yamlerr.ErrUnknownKey) {
 		t.Errorf("LoadTrailDir error does not wrap ErrLegacyText and ErrUnknownKey: %v", err)
 	}
 }
 
 func TestLoadTrailFileTooLarge(t *testing.T) {
 	p := filepath.Join(t.TempDir(), "huge.trail.yaml")
-	if err := os.WriteFile(p, make([]byte, recorder.MaxTrailFileBytes+1), 0o644); err != nil {
+	if err := os.WriteFile(p, make([]byte, trail.MaxTrailFileBytes+1), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := LoadTrailFile(p); err == nil || !strings.Contains(err.Error(), "larger than") {

@@ -21,11 +21,11 @@ import (
 	"github.com/chromedp/chromedp"
 	"go.yaml.in/yaml/v3"
 
-	"github.com/trailpin/trailpin/recorder"
+	"github.com/trailpin/trailpin/recorder/screen"
 	"github.com/trailpin/trailpin/replay"
 )
 
-// The capture test keeps recorder/testdata/selectors/screens in step with the
+// The capture test keeps recorder/selector/testdata/selectors/screens in step with the
 // page model. For every page the corpus names (cases.yaml, matrix.yaml) it
 // loads the page in a fresh browser context, captures the screen with the
 // page's sensitive values, resolves every CSS target of the page to its
@@ -51,7 +51,7 @@ type screenFile struct {
 	Page      string            `json:"page"`
 	Sensitive []string          `json:"sensitive"`
 	Targets   map[string]string `json:"targets"`
-	Screen    *recorder.Screen  `json:"screen"`
+	Screen    *screen.Screen    `json:"screen"`
 }
 
 // A pageSpec is what the corpus needs captured from one page.
@@ -194,7 +194,7 @@ func capturePage(t *testing.T, spec pageSpec) *screenFile {
 	); err != nil {
 		t.Fatalf("loading %s: %v", url, err)
 	}
-	screen, err := replay.Capture(ctx, replay.CaptureOptions{Sensitive: replay.Sensitive{Values: spec.sensitive}})
+	captured, err := replay.Capture(ctx, replay.CaptureOptions{Sensitive: replay.Sensitive{Values: spec.sensitive}})
 	if err != nil {
 		t.Fatalf("capturing %s: %v", url, err)
 	}
@@ -204,7 +204,7 @@ func capturePage(t *testing.T, spec pageSpec) *screenFile {
 	}
 	tags := map[string]string{}
 	elements := 0
-	walk(screen.Root, func(n *recorder.Node) {
+	walk(captured.Root, func(n *screen.Node) {
 		if n.Ref != "" {
 			tags[n.Ref] = n.Tag
 			elements++
@@ -224,7 +224,7 @@ func capturePage(t *testing.T, spec pageSpec) *screenFile {
 		}
 		targets[css] = r.Ref
 	}
-	return &screenFile{Page: spec.page, Sensitive: spec.sensitive, Targets: targets, Screen: screen}
+	return &screenFile{Page: spec.page, Sensitive: spec.sensitive, Targets: targets, Screen: captured}
 }
 
 // A resolvedTarget is the element a CSS target selects: its ref and tag, or
@@ -288,7 +288,7 @@ func resolveTargets(targets []string) chromedp.Action[map[string]resolvedTarget]
 	}
 }
 
-func walk(n *recorder.Node, fn func(*recorder.Node)) {
+func walk(n *screen.Node, fn func(*screen.Node)) {
 	if n == nil {
 		return
 	}
@@ -336,7 +336,7 @@ func comparable(f *screenFile) []byte {
 	}
 	if c.Screen != nil {
 		c.Screen.Document = ""
-		walk(c.Screen.Root, func(n *recorder.Node) { n.Box = nil })
+		walk(c.Screen.Root, func(n *screen.Node) { n.Box = nil })
 	}
 	out, err := json.MarshalIndent(&c, "", " ")
 	if err != nil {

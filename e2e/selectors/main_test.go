@@ -21,7 +21,7 @@ import (
 var update = flag.Bool("update", false, "rewrite the captured screen files from what the page model sees now")
 
 // corpusDir is the selector corpus in the recorder's testdata.
-var corpusDir = filepath.Join("..", "..", "recorder", "testdata", "selectors")
+var corpusDir = filepath.Join("..", "..", "recorder", "selector", "testdata", "selectors")
 
 // corpusHost is the name the fixture pages are loaded under. The browser
 // resolves it to the loopback server, so the URLs in the captured screens

@@ -13,7 +13,10 @@ import (
 
 	"github.com/trailpin/trailpin/host/demo"
 	"github.com/trailpin/trailpin/internal/browsertest"
-	"github.com/trailpin/trailpin/recorder"
+	"github.com/trailpin/trailpin/recorder/screen"
+	"github.com/trailpin/trailpin/recorder/selector"
+	"github.com/trailpin/trailpin/recorder/steps"
+	"github.com/trailpin/trailpin/recorder/trail"
 	"github.com/trailpin/trailpin/replay"
 )
 
@@ -50,35 +53,35 @@ func TestBuildStepsOnCapturedScreens(t *testing.T) {
 	}
 
 	r := &liveRecording{t: t, ctx: ctx, base: srv.URL}
-	r.record(recorder.InteractNavigate, nil, "", func(it *recorder.Interaction) { it.URL, it.Transition = srv.URL+"/login", "typed" })
-	r.typeInto(recorder.Selector{Role: "textbox", Name: "Username"}, demo.Username, "")
-	r.typeInto(recorder.Selector{Role: "textbox", Name: "Password"}, demo.Password, "password")
-	r.click(recorder.Selector{Role: "button", Name: "Sign in"}, "form")
+	r.record(steps.InteractNavigate, nil, "", func(it *steps.Interaction) { it.URL, it.Transition = srv.URL+"/login", "typed" })
+	r.typeInto(selector.Selector{Role: "textbox", Name: "Username"}, demo.Username, "")
+	r.typeInto(selector.Selector{Role: "textbox", Name: "Password"}, demo.Password, "password")
+	r.click(selector.Selector{Role: "button", Name: "Sign in"}, "form")
 	r.assertURL()
-	r.typeInto(recorder.Selector{Role: "searchbox", Name: "Search products"}, "iphone", "")
+	r.typeInto(selector.Selector{Role: "searchbox", Name: "Search products"}, "iphone", "")
 	r.pressEnter("form")
 	r.assertURL()
-	r.assertVisible(recorder.Selector{Text: "3 results for “iphone”"})
-	r.click(recorder.Selector{Role: "button", Name: "Add to cart", Within: &recorder.Selector{Role: "article", Name: "iPhone 17"}}, "form")
-	r.assertVisible(recorder.Selector{Text: "Added iPhone 17 to your cart."})
-	r.click(recorder.Selector{Role: "button", Name: "Add to cart", Within: &recorder.Selector{Role: "article", Name: "iPhone 17 Silicone Case"}}, "form")
-	r.assertVisible(recorder.Selector{Text: "Added iPhone 17 Silicone Case to your cart."})
-	r.click(recorder.Selector{Role: "link", TextRegex: `^Cart\n2 items$`}, "link")
+	r.assertVisible(selector.Selector{Text: "3 results for “iphone”"})
+	r.click(selector.Selector{Role: "button", Name: "Add to cart", Within: &selector.Selector{Role: "article", Name: "iPhone 17"}}, "form")
+	r.assertVisible(selector.Selector{Text: "Added iPhone 17 to your cart."})
+	r.click(selector.Selector{Role: "button", Name: "Add to cart", Within: &selector.Selector{Role: "article", Name: "iPhone 17 Silicone Case"}}, "form")
+	r.assertVisible(selector.Selector{Text: "Added iPhone 17 Silicone Case to your cart."})
+	r.click(selector.Selector{Role: "link", TextRegex: `^Cart\n2 items$`}, "link")
 	r.assertURL()
-	r.click(recorder.Selector{Role: "link", TextRegex: `^Review order\n2 items$`}, "link")
+	r.click(selector.Selector{Role: "link", TextRegex: `^Review order\n2 items$`}, "link")
 	r.assertURL()
-	r.typeInto(recorder.Selector{Role: "textbox", Name: "Discount code"}, "SUMMER", "")
-	r.click(recorder.Selector{Role: "button", Name: "Apply"}, "form")
-	r.assertVisible(recorder.Selector{Text: "SUMMER applied: 10% off"})
-	r.assertVisible(recorder.Selector{Text: "$763.20"})
+	r.typeInto(selector.Selector{Role: "textbox", Name: "Discount code"}, "SUMMER", "")
+	r.click(selector.Selector{Role: "button", Name: "Apply"}, "form")
+	r.assertVisible(selector.Selector{Text: "SUMMER applied: 10% off"})
+	r.assertVisible(selector.Selector{Text: "$763.20"})
 	r.assertURL()
 	final := r.capture()
 
-	bt, err := recorder.BuildSteps(r.recs, final, recorder.BuildOptions{BaseURL: srv.URL})
+	bt, err := steps.BuildSteps(r.recs, final, steps.BuildOptions{BaseURL: srv.URL})
 	if err != nil {
 		t.Fatalf("BuildSteps() failed: %v", err)
 	}
-	out, err := recorder.MarshalTrail(&recorder.Trail{Title: "Buy two iPhone items with a discount", App: "shop", Start: bt.Start, Steps: bt.Steps})
+	out, err := trail.MarshalTrail(&trail.Trail{Title: "Buy two iPhone items with a discount", App: "shop", Start: bt.Start, Steps: bt.Steps})
 	if err != nil {
 		t.Fatalf("MarshalTrail(built trail) failed: %v", err)
 	}
@@ -151,13 +154,13 @@ type liveRecording struct {
 	ctx  context.Context
 	base string
 	seq  int64
-	recs []recorder.RecordedInteraction
+	recs []steps.RecordedInteraction
 	// acted maps each recorded action (by Seq) to its screen and target,
 	// for checking the built selectors.
-	acted []recorder.RecordedInteraction
+	acted []steps.RecordedInteraction
 }
 
-func (r *liveRecording) capture() *recorder.Screen {
+func (r *liveRecording) capture() *screen.Screen {
 	r.t.Helper()
 	s, err := replay.Capture(r.ctx, replay.CaptureOptions{})
 	if err != nil {
@@ -167,25 +170,25 @@ func (r *liveRecording) capture() *recorder.Screen {
 }
 
 // find returns the ref of the one element sel names on s.
-func (r *liveRecording) find(s *recorder.Screen, sel recorder.Selector) string {
+func (r *liveRecording) find(s *screen.Screen, sel selector.Selector) string {
 	r.t.Helper()
-	got, err := recorder.Match(s, sel)
+	got, err := selector.Match(s, sel)
 	if err != nil || len(got) != 1 {
 		r.t.Fatalf("finding %s on %s: %v", sel, s.URL, err)
 	}
 	return got[0].Ref
 }
 
-func (r *liveRecording) record(kind recorder.InteractionKind, s *recorder.Screen, ref string, set func(*recorder.Interaction)) {
+func (r *liveRecording) record(kind steps.InteractionKind, s *screen.Screen, ref string, set func(*steps.Interaction)) {
 	r.seq++
-	it := recorder.Interaction{Seq: r.seq, Kind: kind, Time: time.Now().UnixMilli(), Tab: 1, Ref: ref}
+	it := steps.Interaction{Seq: r.seq, Kind: kind, Time: time.Now().UnixMilli(), Tab: 1, Ref: ref}
 	if s != nil {
 		it.URL, it.Title, it.Screen = s.URL, s.Title, fmt.Sprintf("s%d", r.seq)
 	}
 	if set != nil {
 		set(&it)
 	}
-	r.recs = append(r.recs, recorder.RecordedInteraction{Interaction: it, Before: s})
+	r.recs = append(r.recs, steps.RecordedInteraction{Interaction: it, Before: s})
 }
 
 // clickRef clicks the element's centre with the mouse.
@@ -202,11 +205,11 @@ func (r *liveRecording) clickRef(ref string) {
 
 // click clicks the element sel names; a transition says it loads another
 // page, which is recorded as the navigation it caused.
-func (r *liveRecording) click(sel recorder.Selector, transition string) {
+func (r *liveRecording) click(sel selector.Selector, transition string) {
 	r.t.Helper()
 	s := r.capture()
 	ref := r.find(s, sel)
-	r.record(recorder.InteractClick, s, ref, nil)
+	r.record(steps.InteractClick, s, ref, nil)
 	r.clickRef(ref)
 	if transition != "" {
 		r.navigated(s, transition)
@@ -215,22 +218,22 @@ func (r *liveRecording) click(sel recorder.Selector, transition string) {
 
 // navigated waits for the page that replaced s's document and records the
 // navigation.
-func (r *liveRecording) navigated(s *recorder.Screen, transition string) {
+func (r *liveRecording) navigated(s *screen.Screen, transition string) {
 	r.t.Helper()
-	after := r.waitFor("a new page after "+s.URL, func(n *recorder.Screen) bool { return n.Document != s.Document })
-	r.record(recorder.InteractNavigate, nil, "", func(it *recorder.Interaction) { it.URL, it.Transition = after.URL, transition })
+	after := r.waitFor("a new page after "+s.URL, func(n *screen.Screen) bool { return n.Document != s.Document })
+	r.record(steps.InteractNavigate, nil, "", func(it *steps.Interaction) { it.URL, it.Transition = after.URL, transition })
 }
 
 // typeInto clicks a field and types value over what it holds; a secret
 // field's value is recorded only by its secret's name.
-func (r *liveRecording) typeInto(sel recorder.Selector, value, secret string) {
+func (r *liveRecording) typeInto(sel selector.Selector, value, secret string) {
 	r.t.Helper()
 	s := r.capture()
 	ref := r.find(s, sel)
-	r.record(recorder.InteractClick, s, ref, nil)
+	r.record(steps.InteractClick, s, ref, nil)
 	r.clickRef(ref)
 	focused := r.capture()
-	r.record(recorder.InteractType, focused, ref, func(it *recorder.Interaction) {
+	r.record(steps.InteractType, focused, ref, func(it *steps.Interaction) {
 		if secret != "" {
 			it.Secret = secret
 		} else {
@@ -245,7 +248,7 @@ func (r *liveRecording) typeInto(sel recorder.Selector, value, secret string) {
 func (r *liveRecording) pressEnter(transition string) {
 	r.t.Helper()
 	s := r.capture()
-	r.record(recorder.InteractPress, s, s.Focused, func(it *recorder.Interaction) { it.Key = "Enter" })
+	r.record(steps.InteractPress, s, s.Focused, func(it *steps.Interaction) { it.Key = "Enter" })
 	if err := chromedp.Do(r.ctx, chromedp.KeyEvent(kb.Enter)); err != nil {
 		r.t.Fatalf("pressing Enter: %v", err)
 	}
@@ -254,22 +257,22 @@ func (r *liveRecording) pressEnter(transition string) {
 	}
 }
 
-func (r *liveRecording) assertVisible(sel recorder.Selector) {
+func (r *liveRecording) assertVisible(sel selector.Selector) {
 	r.t.Helper()
-	s := r.waitFor(sel.String(), func(n *recorder.Screen) bool {
-		got, err := recorder.Match(n, sel)
+	s := r.waitFor(sel.String(), func(n *screen.Screen) bool {
+		got, err := selector.Match(n, sel)
 		return err == nil && len(got) == 1
 	})
-	r.record(recorder.InteractAssertVisible, s, r.find(s, sel), nil)
+	r.record(steps.InteractAssertVisible, s, r.find(s, sel), nil)
 }
 
 func (r *liveRecording) assertURL() {
 	s := r.capture()
-	r.record(recorder.InteractAssertURL, s, "", nil)
+	r.record(steps.InteractAssertURL, s, "", nil)
 }
 
 // waitFor captures the screen until cond holds.
-func (r *liveRecording) waitFor(what string, cond func(*recorder.Screen) bool) *recorder.Screen {
+func (r *liveRecording) waitFor(what string, cond func(*screen.Screen) bool) *screen.Screen {
 	r.t.Helper()
 	for {
 		if s, err := replay.Capture(r.ctx, replay.CaptureOptions{}); err == nil && cond(s) {
@@ -286,22 +289,22 @@ func (r *liveRecording) waitFor(what string, cond func(*recorder.Screen) bool) *
 // checkSelectors matches every action's selector on the screen of the
 // interaction it was built from (actions and interactions with a target
 // come in the same order) and checks that it names that element alone.
-func (r *liveRecording) checkSelectors(bt *recorder.BuiltTrail) {
+func (r *liveRecording) checkSelectors(bt *steps.BuiltTrail) {
 	r.t.Helper()
-	var targets []recorder.RecordedInteraction
+	var targets []steps.RecordedInteraction
 	for i, rec := range r.recs {
 		// The click that only focused a field is dropped: its type stands for it.
-		if rec.Kind == recorder.InteractClick && i+1 < len(r.recs) && r.recs[i+1].Kind == recorder.InteractType {
+		if rec.Kind == steps.InteractClick && i+1 < len(r.recs) && r.recs[i+1].Kind == steps.InteractType {
 			continue
 		}
-		if rec.Ref != "" && rec.Kind != recorder.InteractPress {
+		if rec.Ref != "" && rec.Kind != steps.InteractPress {
 			targets = append(targets, rec)
 		}
 	}
 	k := 0
 	for _, s := range bt.Steps {
 		for _, a := range s.Actions {
-			sel, ok := recorder.ActionSelector(a)
+			sel, ok := trail.ActionSelector(a)
 			if !ok {
 				continue
 			}
@@ -310,7 +313,7 @@ func (r *liveRecording) checkSelectors(bt *recorder.BuiltTrail) {
 			}
 			rec := targets[k]
 			k++
-			got, err := recorder.Match(rec.Before, sel)
+			got, err := selector.Match(rec.Before, sel)
 			if err != nil || len(got) != 1 {
 				r.t.Errorf("step %q: %s does not name one element on its screen: %v", s.Intent, sel, err)
 				continue

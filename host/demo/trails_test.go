@@ -18,35 +18,37 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
-	"github.com/trailpin/trailpin/recorder"
+	"github.com/trailpin/trailpin/recorder/screen"
+	"github.com/trailpin/trailpin/recorder/selector"
+	"github.com/trailpin/trailpin/recorder/trail"
 	"github.com/trailpin/trailpin/replay"
 )
 
 // loadExampleTrails loads every trail embedded in Trails, by file name.
-func loadExampleTrails(t *testing.T) map[string]*recorder.Trail {
+func loadExampleTrails(t *testing.T) map[string]*trail.Trail {
 	t.Helper()
-	names, err := fs.Glob(Trails, TrailsDir+"/*"+recorder.TrailFileExt)
+	names, err := fs.Glob(Trails, TrailsDir+"/*"+trail.TrailFileExt)
 	if err != nil {
 		t.Fatal(err)
 	}
-	trails := map[string]*recorder.Trail{}
+	trails := map[string]*trail.Trail{}
 	for _, name := range names {
 		src, err := fs.ReadFile(Trails, name)
 		if err != nil {
 			t.Fatal(err)
 		}
-		tr, err := recorder.LoadTrail(name, src)
+		tr, err := trail.LoadTrail(name, src)
 		if err != nil {
 			t.Errorf("%v", err)
 			continue
 		}
-		out, err := recorder.MarshalTrail(tr)
+		out, err := trail.MarshalTrail(tr)
 		if err != nil {
 			t.Errorf("%s: %v", name, err)
 		} else if string(out) != string(src) {
 			t.Errorf("%s is not written the way MarshalTrail writes it:\n%s", name, out)
 		}
-		if want := recorder.Slug(tr.Title) + recorder.TrailFileExt; path.Base(name) != want {
+		if want := trail.Slug(tr.Title) + trail.TrailFileExt; path.Base(name) != want {
 			t.Errorf("%s: a trail titled %q belongs in %s", name, tr.Title, want)
 		}
 		if strings.Contains(string(src), Password) {
@@ -104,41 +106,41 @@ func TestExampleTrails(t *testing.T) {
 
 // flowRow renders a trail action the way FLOWS.md writes a row: action,
 // target and value.
-func flowRow(a recorder.Action) (action, target, value string) {
+func flowRow(a trail.Action) (action, target, value string) {
 	action = string(a.Kind())
-	if sel, ok := recorder.ActionSelector(a); ok {
+	if sel, ok := trail.ActionSelector(a); ok {
 		target = targetOf(sel)
 	}
 	switch a := a.(type) {
-	case recorder.Navigate:
+	case trail.Navigate:
 		value = a.To
-	case recorder.TypeText:
+	case trail.TypeText:
 		value = a.Text
-	case recorder.Press:
+	case trail.Press:
 		value = a.Key
-	case recorder.SelectOption:
+	case trail.SelectOption:
 		value = strings.Join(a.Options, ", ")
-	case recorder.Upload:
+	case trail.Upload:
 		value = strings.Join(a.Files, ", ")
-	case recorder.Dialog:
+	case trail.Dialog:
 		value = map[bool]string{true: "accept", false: "dismiss"}[a.Accept]
-	case recorder.SwitchTab:
+	case trail.SwitchTab:
 		value = a.URL
-	case recorder.AssertURL:
+	case trail.AssertURL:
 		value = a.URL
-	case recorder.AssertValue:
+	case trail.AssertValue:
 		value = a.Value
-	case recorder.AssertState:
+	case trail.AssertState:
 		if a.Want == "true" {
 			value = a.State
 		}
-	case recorder.AssertNotVisible:
+	case trail.AssertNotVisible:
 		target = fmt.Sprintf("text %q", a.Text)
 	}
 	return action, target, value
 }
 
-func targetOf(sel recorder.Selector) string {
+func targetOf(sel selector.Selector) string {
 	var s string
 	switch {
 	case sel.Role != "" && sel.Name != "":
@@ -159,7 +161,7 @@ func targetOf(sel recorder.Selector) string {
 // pairedFlows pairs each example trail with its flow in FLOWS.md. The
 // flow's first row opens the trail's start page; every later row is one
 // action of the trail, in order.
-func pairedFlows(t *testing.T) map[*recorder.Trail]*flowDoc {
+func pairedFlows(t *testing.T) map[*trail.Trail]*flowDoc {
 	t.Helper()
 	flows, err := parseFlows("FLOWS.md")
 	if err != nil {
@@ -169,7 +171,7 @@ func pairedFlows(t *testing.T) map[*recorder.Trail]*flowDoc {
 	for _, f := range flows {
 		byTitle[f.Title] = f
 	}
-	pairs := map[*recorder.Trail]*flowDoc{}
+	pairs := map[*trail.Trail]*flowDoc{}
 	for name, tr := range loadExampleTrails(t) {
 		f := byTitle[tr.Title]
 		if f == nil {
@@ -188,7 +190,7 @@ func TestExampleTrailsFollowFlows(t *testing.T) {
 				t.Errorf("FLOWS.md:%d opens %q; the trail starts at %q", first.Line, first.Value, tr.Start)
 			}
 			rows := f.Steps[1:]
-			var actions []recorder.Action
+			var actions []trail.Action
 			for _, st := range tr.Steps {
 				actions = append(actions, st.Actions...)
 			}
@@ -218,7 +220,7 @@ const selectorWait = 15 * time.Second
 // TestExampleTrailSelectorsOnTheShop walks each flow in Chromium with the
 // FLOWS.md driver and, before each action, checks that the trail's selector
 // matches exactly one element on the live screen as Trailpin sees it (the
-// embedded page model and recorder.Match): the selectors are the ones
+// embedded page model and selector.Match): the selectors are the ones
 // replay will look for. It runs one trail at a time, and before the
 // package's parallel browser tests, so that it adds no load to their
 // deadlines.
@@ -230,7 +232,7 @@ func TestExampleTrailSelectorsOnTheShop(t *testing.T) {
 			srv := httptest.NewServer(New(Options{}))
 			t.Cleanup(srv.Close)
 			d := newFlowDriver(ctx, srv.URL, dir)
-			var actions []recorder.Action
+			var actions []trail.Action
 			for _, st := range tr.Steps {
 				actions = append(actions, st.Actions...)
 			}
@@ -249,7 +251,7 @@ func TestExampleTrailSelectorsOnTheShop(t *testing.T) {
 					d.armed = rows[i+1].Value
 					d.mu.Unlock()
 				}
-				if sel, ok := recorder.ActionSelector(actions[i]); ok {
+				if sel, ok := trail.ActionSelector(actions[i]); ok {
 					if err := matchesOne(d.tab, sel); err != nil {
 						t.Fatalf("line %d (%s): %v", actions[i].SourceLine(), actions[i].Kind(), err)
 					}
@@ -257,7 +259,7 @@ func TestExampleTrailSelectorsOnTheShop(t *testing.T) {
 				if n, err := d.run([]flowStep{row}); err != nil {
 					t.Fatalf("step %d: %v", n, err)
 				}
-				if a, ok := actions[i].(recorder.AssertNotVisible); ok {
+				if a, ok := actions[i].(trail.AssertNotVisible); ok {
 					if err := showsNone(d.tab, a.Text); err != nil {
 						t.Fatalf("line %d (assertNotVisible): %v", a.SourceLine(), err)
 					}
@@ -268,9 +270,9 @@ func TestExampleTrailSelectorsOnTheShop(t *testing.T) {
 }
 
 // matchesOne waits until sel matches exactly one shown node of the page.
-func matchesOne(ctx context.Context, sel recorder.Selector) error {
-	return waitScreen(ctx, func(s *recorder.Screen) error {
-		_, err := recorder.Match(s, sel)
+func matchesOne(ctx context.Context, sel selector.Selector) error {
+	return waitScreen(ctx, func(s *screen.Screen) error {
+		_, err := selector.Match(s, sel)
 		return err
 	})
 }
@@ -278,15 +280,15 @@ func matchesOne(ctx context.Context, sel recorder.Selector) error {
 // showsNone waits until no shown node's text is text (the driver has
 // checked accessible names already).
 func showsNone(ctx context.Context, text string) error {
-	return waitScreen(ctx, func(s *recorder.Screen) error {
-		if nodes, err := recorder.Match(s, recorder.Selector{Text: text}); err == nil || len(nodes) > 0 {
+	return waitScreen(ctx, func(s *screen.Screen) error {
+		if nodes, err := selector.Match(s, selector.Selector{Text: text}); err == nil || len(nodes) > 0 {
 			return fmt.Errorf("%d node(s) still show %s", max(1, len(nodes)), strconv.Quote(text))
 		}
 		return nil
 	})
 }
 
-func waitScreen(ctx context.Context, check func(*recorder.Screen) error) error {
+func waitScreen(ctx context.Context, check func(*screen.Screen) error) error {
 	deadline := time.Now().Add(selectorWait)
 	for {
 		s, err := replay.Capture(ctx, replay.CaptureOptions{NoCoverage: true})

@@ -5,7 +5,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/trailpin/trailpin/recorder"
+	"github.com/trailpin/trailpin/recorder/trail"
 	"github.com/trailpin/trailpin/replay"
 )
 
@@ -46,18 +46,18 @@ func signIn() replay.TrailResult {
 			{Index: 1, Intent: "Open the sign-in page", Line: 8, Status: replay.StatusPassed, Path: "/login",
 				Started: at(100), Duration: ms(310), ModelCalls: 0, Cache: "none",
 				Actions: []replay.ActionResult{
-					{Kind: recorder.ActionNavigate, Line: 10, Status: replay.StatusPassed, Duration: ms(305), Summary: "went to /login"},
+					{Kind: trail.ActionNavigate, Line: 10, Status: replay.StatusPassed, Duration: ms(305), Summary: "went to /login"},
 				}},
 			{Index: 2, Intent: "Sign in as ada, remembered on this device", Line: 11, Status: replay.StatusPassed, Path: "/login",
 				Started: at(410), Duration: ms(920), Cache: "none",
 				Actions: []replay.ActionResult{
-					{Kind: recorder.ActionType, Line: 13, Status: replay.StatusPassed, Duration: ms(120),
+					{Kind: trail.ActionType, Line: 13, Status: replay.StatusPassed, Duration: ms(120),
 						Summary: `typed "ada" into textbox "Username"`, Landed: `- textbox "Username" [ref=e12]`},
-					{Kind: recorder.ActionType, Line: 14, Status: replay.StatusPassed, Duration: ms(110),
+					{Kind: trail.ActionType, Line: 14, Status: replay.StatusPassed, Duration: ms(110),
 						Summary: `typed ${secret:demo-password} into textbox "Password"`, Landed: `- textbox "Password" [ref=e13]`},
-					{Kind: recorder.ActionCheck, Line: 15, Status: replay.StatusPassed, Duration: ms(90),
+					{Kind: trail.ActionCheck, Line: 15, Status: replay.StatusPassed, Duration: ms(90),
 						Summary: `checked checkbox "Remember me"`, Landed: `- checkbox "Remember me" [ref=e14]`},
-					{Kind: recorder.ActionTap, Line: 16, Status: replay.StatusPassed, Duration: ms(600),
+					{Kind: trail.ActionTap, Line: 16, Status: replay.StatusPassed, Duration: ms(600),
 						Summary: `tapped button "Sign in"`, Landed: `- button "Sign in" [ref=e15]`},
 				},
 				Changes: []string{`removed: textbox "Username"`, `added: heading "Products" [level=1]`},
@@ -65,10 +65,10 @@ func signIn() replay.TrailResult {
 			{Index: 3, Intent: "The catalogue shows all 12 products", Line: 17, Status: replay.StatusPassed, Path: "/products",
 				Started: at(1330), Duration: ms(610), Cache: "none",
 				Actions: []replay.ActionResult{
-					{Kind: recorder.ActionAssertURL, Line: 19, Status: replay.StatusPassed, Duration: ms(5), Summary: "the URL is /products"},
-					{Kind: recorder.ActionAssertVisible, Line: 20, Status: replay.StatusPassed, Duration: ms(4),
+					{Kind: trail.ActionAssertURL, Line: 19, Status: replay.StatusPassed, Duration: ms(5), Summary: "the URL is /products"},
+					{Kind: trail.ActionAssertVisible, Line: 20, Status: replay.StatusPassed, Duration: ms(4),
 						Summary: `heading "Products" is visible`, Landed: `- heading "Products" [level=1] [ref=e7]`},
-					{Kind: recorder.ActionAssertVisible, Line: 21, Status: replay.StatusPassed, Duration: ms(600),
+					{Kind: trail.ActionAssertVisible, Line: 21, Status: replay.StatusPassed, Duration: ms(600),
 						Summary: `text "12 products" is visible`, Landed: `- paragraph [ref=e9]: 12 products`,
 						Reads: []string{`no node with text "12 products" yet`, `paragraph: "12 products"`}},
 				},
@@ -96,23 +96,23 @@ func buyWithDiscount() replay.TrailResult {
 			{Index: 1, Intent: "Sign in", Line: 8, Status: replay.StatusPassed, Path: "/login",
 				Started: at(105), Duration: ms(1200), Cache: "none",
 				Actions: []replay.ActionResult{
-					{Kind: recorder.ActionType, Line: 10, Status: replay.StatusPassed, Duration: ms(100), Summary: `typed "ada" into textbox "Username"`},
-					{Kind: recorder.ActionType, Line: 11, Status: replay.StatusPassed, Duration: ms(100), Summary: `typed ${secret:demo-password} into textbox "Password"`},
-					{Kind: recorder.ActionTap, Line: 12, Status: replay.StatusPassed, Duration: ms(1000), Summary: `tapped button "Sign in"`},
+					{Kind: trail.ActionType, Line: 10, Status: replay.StatusPassed, Duration: ms(100), Summary: `typed "ada" into textbox "Username"`},
+					{Kind: trail.ActionType, Line: 11, Status: replay.StatusPassed, Duration: ms(100), Summary: `typed ${secret:demo-password} into textbox "Password"`},
+					{Kind: trail.ActionTap, Line: 12, Status: replay.StatusPassed, Duration: ms(1000), Summary: `tapped button "Sign in"`},
 				},
 				Aria: loginAria},
 			{Index: 2, Intent: "Search for iphone | press Enter", Line: 14, Status: replay.StatusPassed, Path: "/products",
 				Started: at(1305), Duration: ms(700), Cache: "none",
 				Actions: []replay.ActionResult{
-					{Kind: recorder.ActionType, Line: 16, Status: replay.StatusPassed, Duration: ms(100), Summary: `typed "iphone" into searchbox "Search products"`},
-					{Kind: recorder.ActionPress, Line: 17, Status: replay.StatusPassed, Duration: ms(600), Summary: "pressed Enter"},
+					{Kind: trail.ActionType, Line: 16, Status: replay.StatusPassed, Duration: ms(100), Summary: `typed "iphone" into searchbox "Search products"`},
+					{Kind: trail.ActionPress, Line: 17, Status: replay.StatusPassed, Duration: ms(600), Summary: "pressed Enter"},
 				},
 				Aria: productsAria},
 			{Index: 3, Intent: "Add the iPhone 17 and its case\nto the cart", Line: 19, Status: replay.StatusPassed, Path: "/products?q=iphone",
 				Started: at(2005), Duration: ms(1100), Cache: "none",
 				Actions: []replay.ActionResult{
-					{Kind: recorder.ActionTap, Line: 21, Status: replay.StatusPassed, Duration: ms(500), Summary: `tapped button "Add to cart" in article "iPhone 17"`},
-					{Kind: recorder.ActionTap, Line: 23, Status: replay.StatusPassed, Duration: ms(600), Summary: `tapped button "Add to cart" in article "iPhone 17 Silicone Case"`},
+					{Kind: trail.ActionTap, Line: 21, Status: replay.StatusPassed, Duration: ms(500), Summary: `tapped button "Add to cart" in article "iPhone 17"`},
+					{Kind: trail.ActionTap, Line: 23, Status: replay.StatusPassed, Duration: ms(600), Summary: `tapped button "Add to cart" in article "iPhone 17 Silicone Case"`},
 				},
 				Aria: `- link "Cart 2 items" [ref=e4]
 - article "iPhone 17" [ref=e20]
@@ -120,15 +120,15 @@ func buyWithDiscount() replay.TrailResult {
 			{Index: 4, Intent: "Apply the discount code SUMMER", Line: 44, Status: replay.StatusPassed, Path: "/checkout",
 				Started: at(3105), Duration: ms(600), Cache: "none",
 				Actions: []replay.ActionResult{
-					{Kind: recorder.ActionType, Line: 46, Status: replay.StatusPassed, Duration: ms(100), Summary: `typed "SUMMER" into textbox "Discount code"`},
-					{Kind: recorder.ActionTap, Line: 47, Status: replay.StatusPassed, Duration: ms(500), Summary: `tapped button "Apply"`},
+					{Kind: trail.ActionType, Line: 46, Status: replay.StatusPassed, Duration: ms(100), Summary: `typed "SUMMER" into textbox "Discount code"`},
+					{Kind: trail.ActionTap, Line: 47, Status: replay.StatusPassed, Duration: ms(500), Summary: `tapped button "Apply"`},
 				}},
 			{Index: 5, Intent: "The total is $763.20", Line: 50, Status: replay.StatusFailed, Path: "/checkout",
 				Started: at(3705), Duration: ms(610), Cache: "none",
 				Stopped: replay.StopAssertionFailed, Performed: 1,
 				Actions: []replay.ActionResult{
-					{Kind: recorder.ActionAssertVisible, Line: 51, Status: replay.StatusPassed, Duration: ms(10), Summary: `text "SUMMER applied: 10% off" is visible`},
-					{Kind: recorder.ActionAssertVisible, Line: 52, Status: replay.StatusFailed, Duration: ms(600),
+					{Kind: trail.ActionAssertVisible, Line: 51, Status: replay.StatusPassed, Duration: ms(10), Summary: `text "SUMMER applied: 10% off" is visible`},
+					{Kind: trail.ActionAssertVisible, Line: 52, Status: replay.StatusFailed, Duration: ms(600),
 						Reads: []string{`no node with text "$763.20"`, `the total reads "$790.20"`},
 						Error: `no visible node reads "$763.20"`},
 				},
@@ -149,8 +149,8 @@ func bigPage(attempt int) replay.TrailResult {
 	open := replay.StepResult{Index: 1, Intent: "Open the big page", Line: 8, Status: replay.StatusPassed, Path: "/big?n=10000",
 		Duration: ms(900), Cache: "none",
 		Actions: []replay.ActionResult{
-			{Kind: recorder.ActionAssertVisible, Line: 10, Status: replay.StatusPassed, Duration: ms(40), Summary: `text "Nothing opened yet" is visible`},
-			{Kind: recorder.ActionTap, Line: 11, Status: replay.StatusPassed, Duration: ms(860), Summary: `tapped button "Open target"`},
+			{Kind: trail.ActionAssertVisible, Line: 10, Status: replay.StatusPassed, Duration: ms(40), Summary: `text "Nothing opened yet" is visible`},
+			{Kind: trail.ActionTap, Line: 11, Status: replay.StatusPassed, Duration: ms(860), Summary: `tapped button "Open target"`},
 		}}
 	cont := replay.StepResult{Index: 2, Intent: "Continue once the button appears", Line: 13, Path: "/big?n=10000", Cache: "none"}
 	if attempt == 1 {
@@ -161,7 +161,7 @@ func bigPage(attempt int) replay.TrailResult {
 		cont.Started, cont.Duration, cont.Status = at(2850), ms(10000), replay.StatusFailed
 		cont.Stopped, cont.Performed = replay.StopTargetNotFound, 0
 		cont.Error = r.Error
-		cont.Actions = []replay.ActionResult{{Kind: recorder.ActionTap, Line: 15, Status: replay.StatusFailed, Duration: ms(10000),
+		cont.Actions = []replay.ActionResult{{Kind: trail.ActionTap, Line: 15, Status: replay.StatusFailed, Duration: ms(10000),
 			Error: `no button "Continue"`, Reads: []string{`no button "Continue"`}}}
 		cont.Aria = bigAriaBefore
 		r.Failure = &replay.FailureScreen{URL: "http://127.0.0.1:4100/big?n=10000", Snapshot: bigAriaBefore,
@@ -172,9 +172,9 @@ func bigPage(attempt int) replay.TrailResult {
 		open.Started = at(13100)
 		cont.Started, cont.Duration, cont.Status = at(14000), ms(1400), replay.StatusPassed
 		cont.Actions = []replay.ActionResult{
-			{Kind: recorder.ActionTap, Line: 15, Status: replay.StatusPassed, Duration: ms(1300), Summary: `tapped button "Continue"`,
+			{Kind: trail.ActionTap, Line: 15, Status: replay.StatusPassed, Duration: ms(1300), Summary: `tapped button "Continue"`,
 				Reads: []string{`no button "Continue" yet`, `button "Continue"`}},
-			{Kind: recorder.ActionAssertVisible, Line: 16, Status: replay.StatusPassed, Duration: ms(100), Summary: `text "Continued after the wait" is visible`},
+			{Kind: trail.ActionAssertVisible, Line: 16, Status: replay.StatusPassed, Duration: ms(100), Summary: `text "Continued after the wait" is visible`},
 		}
 		cont.Aria = bigAria
 	}

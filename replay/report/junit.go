@@ -11,7 +11,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/trailpin/trailpin/recorder"
+	"github.com/trailpin/trailpin/recorder/trail"
 	"github.com/trailpin/trailpin/replay"
 	"github.com/trailpin/trailpin/storage/atomicfile"
 )
@@ -277,7 +277,7 @@ func classname(res replay.TrailResult, r Redactor) string {
 		return "trailpin." + r.apply(res.Slug)
 	}
 	p := filepath.ToSlash(filepath.Clean(file))
-	p = strings.TrimSuffix(p, recorder.TrailFileExt)
+	p = strings.TrimSuffix(p, trail.TrailFileExt)
 	p = strings.TrimLeft(strings.TrimPrefix(p, "./"), "/")
 	for strings.HasPrefix(p, "../") {
 		p = strings.TrimPrefix(p, "../")

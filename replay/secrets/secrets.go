@@ -7,7 +7,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/trailpin/trailpin/recorder"
+	"github.com/trailpin/trailpin/recorder/trail"
 )
 
 // Environment variable prefixes. A secret's variable is SecretEnvPrefix plus
@@ -92,7 +92,7 @@ func envWord(s string) string {
 // A MissingError is a reference with no value. It names the variable to
 // set, which is what a CI log needs to say.
 type MissingError struct {
-	Ref recorder.Ref
+	Ref trail.Ref
 	// Env is the environment variable that would give the value.
 	Env string
 	// Required is true when the project config lists the name as null: the
@@ -105,7 +105,7 @@ func (e *MissingError) Error() string {
 		return fmt.Sprintf("%s is required and not set: set %s", e.Ref, e.Env)
 	}
 	where := "secrets." + e.Ref.Name
-	if e.Ref.Kind == recorder.RefUser {
+	if e.Ref.Kind == trail.RefUser {
 		where = "credentials." + e.Ref.Name
 	}
 	return fmt.Sprintf("%s has no value: set %s, or give %s in trailpin.yaml", e.Ref, e.Env, where)
@@ -151,10 +151,10 @@ func (s Source) String() string {
 }
 
 // Lookup returns the value of a ${secret:…} or ${user:…} reference. It has
-// the signature recorder.ExpandRefs takes; a ${param:…} is not a secret and
+// the signature trail.ExpandRefs takes; a ${param:…} is not a secret and
 // is an error here (the caller expands params first, or with its own
 // lookup).
-func (r *Resolver) Lookup(ref recorder.Ref) (string, error) {
+func (r *Resolver) Lookup(ref trail.Ref) (string, error) {
 	v, _, err := r.resolve(ref)
 	return v, err
 }
@@ -162,32 +162,32 @@ func (r *Resolver) Lookup(ref recorder.Ref) (string, error) {
 // SourceOf says where ref's value would come from, without returning it:
 // for `host project show` and the popup's list of secrets a recording
 // needs.
-func (r *Resolver) SourceOf(ref recorder.Ref) Source {
+func (r *Resolver) SourceOf(ref trail.Ref) Source {
 	_, src, _ := r.resolve(ref)
 	return src
 }
 
 // Secret is Lookup of ${secret:name}.
 func (r *Resolver) Secret(name string) (string, error) {
-	return r.Lookup(recorder.Ref{Kind: recorder.RefSecret, Name: name})
+	return r.Lookup(trail.Ref{Kind: trail.RefSecret, Name: name})
 }
 
 // User is Lookup of ${user:user.field}.
 func (r *Resolver) User(user, field string) (string, error) {
-	return r.Lookup(recorder.Ref{Kind: recorder.RefUser, Name: user + "." + field})
+	return r.Lookup(trail.Ref{Kind: trail.RefUser, Name: user + "." + field})
 }
 
-func (r *Resolver) resolve(ref recorder.Ref) (string, Source, error) {
+func (r *Resolver) resolve(ref trail.Ref) (string, Source, error) {
 	var env string
 	var cfg Value
 	var listed bool
 	switch ref.Kind {
-	case recorder.RefSecret:
+	case trail.RefSecret:
 		env = SecretEnv(ref.Name)
 		cfg, listed = r.cfg.Secrets[ref.Name]
-	case recorder.RefUser:
+	case trail.RefUser:
 		user, field, ok := strings.Cut(ref.Name, ".")
-		if !ok || !slices.Contains(recorder.UserFields, field) {
+		if !ok || !slices.Contains(trail.UserFields, field) {
 			return "", Missing, fmt.Errorf("%s: a user reference is ${user:NAME.username} or ${user:NAME.password}", ref)
 		}
 		env = UserEnv(user, field)
@@ -215,10 +215,10 @@ func (r *Resolver) resolve(ref recorder.Ref) (string, Source, error) {
 // Check returns an error for every secret or credential reference in refs
 // that has no value (params are skipped), joined, so a run can stop before
 // it starts and name every variable to set. Nil when all resolve.
-func (r *Resolver) Check(refs []recorder.Ref) error {
+func (r *Resolver) Check(refs []trail.Ref) error {
 	var errs []error
 	for _, ref := range refs {
-		if ref.Kind == recorder.RefParam {
+		if ref.Kind == trail.RefParam {
 			continue
 		}
 		if _, _, err := r.resolve(ref); err != nil {
@@ -230,15 +230,15 @@ func (r *Resolver) Check(refs []recorder.Ref) error {
 
 // Values returns the values of every secret and credential password the
 // config lists, and of refs, that resolve: what a redactor must hide and
-// what recorder.CheckNoSecrets looks for. Usernames are not secret and are
+// what trail.CheckNoSecrets looks for. Usernames are not secret and are
 // left out. The order is stable; the result must never be printed.
-func (r *Resolver) Values(refs ...recorder.Ref) []string {
+func (r *Resolver) Values(refs ...trail.Ref) []string {
 	all := slices.Clone(refs)
 	for name := range r.cfg.Secrets {
-		all = append(all, recorder.Ref{Kind: recorder.RefSecret, Name: name})
+		all = append(all, trail.Ref{Kind: trail.RefSecret, Name: name})
 	}
 	for user := range r.cfg.Credentials {
-		all = append(all, recorder.Ref{Kind: recorder.RefUser, Name: user + ".password"})
+		all = append(all, trail.Ref{Kind: trail.RefUser, Name: user + ".password"})
 	}
 	var values []string
 	for _, ref := range all {

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/trailpin/trailpin/recorder"
+	"github.com/trailpin/trailpin/recorder/trail"
 )
 
 // The values below are test data; failures never print them (they say
@@ -78,7 +78,7 @@ func TestLookup(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			refs, err := recorder.ParseRefs(tt.ref)
+			refs, err := trail.ParseRefs(tt.ref)
 			if err != nil || len(refs) != 1 {
 				t.Fatalf("ParseRefs(%q) = %v, %v", tt.ref, refs, err)
 			}
@@ -118,11 +118,11 @@ func TestMissingErrorIsTyped(t *testing.T) {
 
 func TestCheckNamesEveryMissingVariable(t *testing.T) {
 	r := NewResolver(Config{Secrets: map[string]Value{"given": Given(fileStripe)}}, nil)
-	refs := []recorder.Ref{
-		{Kind: recorder.RefSecret, Name: "given"},
-		{Kind: recorder.RefSecret, Name: "api-key"},
-		{Kind: recorder.RefParam, Name: "coupon"},
-		{Kind: recorder.RefUser, Name: "admin.password"},
+	refs := []trail.Ref{
+		{Kind: trail.RefSecret, Name: "given"},
+		{Kind: trail.RefSecret, Name: "api-key"},
+		{Kind: trail.RefParam, Name: "coupon"},
+		{Kind: trail.RefUser, Name: "admin.password"},
 	}
 	err := r.Check(refs)
 	if err == nil {
@@ -148,7 +148,7 @@ func TestValues(t *testing.T) {
 	}
 	env := map[string]string{"TRAILPIN_SECRET_B": envStripe, "TRAILPIN_SECRET_EXTRA": envPassword}
 	r := NewResolver(cfg, mapEnv(env))
-	got := r.Values(recorder.Ref{Kind: recorder.RefSecret, Name: "extra"}, recorder.Ref{Kind: recorder.RefParam, Name: "p"})
+	got := r.Values(trail.Ref{Kind: trail.RefSecret, Name: "extra"}, trail.Ref{Kind: trail.RefParam, Name: "p"})
 	want := map[string]bool{fileStripe: true, envStripe: true, filePassword: true, envPassword: true}
 	if len(got) != len(want) {
 		t.Fatalf("Values returned %d values, want %d (secrets a, b, extra and admin's password; no username)", len(got), len(want))
@@ -177,7 +177,7 @@ func TestValuesNeverPrint(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	texts = append(texts, string(js), missing.Error(), fmt.Sprint(r.Check([]recorder.Ref{{Kind: recorder.RefSecret, Name: "required"}})))
+	texts = append(texts, string(js), missing.Error(), fmt.Sprint(r.Check([]trail.Ref{{Kind: trail.RefSecret, Name: "required"}})))
 	for i, text := range texts {
 		for _, secret := range []string{fileStripe, filePassword, envStripe, fmt.Sprintf("%x", fileStripe)} {
 			if strings.Contains(text, secret) {

@@ -15,7 +15,7 @@ import (
 	"time"
 	"unicode/utf16"
 
-	"github.com/trailpin/trailpin/recorder"
+	"github.com/trailpin/trailpin/recorder/screen"
 	"github.com/trailpin/trailpin/storage"
 )
 
@@ -104,13 +104,13 @@ func storeEverywhere(t *testing.T, db *storage.DB, secret string) {
 		t.Fatal(err)
 	}
 	payload, _ := json.Marshal(map[string]any{"type": "type", "target": "e9", "value": secret})
-	screen := bigScreen(300)
-	screen.Root.Children[0].Children = append(screen.Root.Children[0].Children,
-		&recorder.Node{Ref: "e999", Tag: "input", Role: "textbox", Name: "Password", Value: secret, Text: secret})
-	if _, err := db.AppendInteraction(ctx, storage.Interaction{SessionID: s.ID, Seq: 1, Kind: "type", Payload: payload}, screen); err != nil {
+	captured := bigScreen(300)
+	captured.Root.Children[0].Children = append(captured.Root.Children[0].Children,
+		&screen.Node{Ref: "e999", Tag: "input", Role: "textbox", Name: "Password", Value: secret, Text: secret})
+	if _, err := db.AppendInteraction(ctx, storage.Interaction{SessionID: s.ID, Seq: 1, Kind: "type", Payload: payload}, captured); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := db.PutScreen(ctx, "", &recorder.Screen{Title: secret, Root: &recorder.Node{Ref: "e1", Name: secret}}); err != nil {
+	if _, err := db.PutScreen(ctx, "", &screen.Screen{Title: secret, Root: &screen.Node{Ref: "e1", Name: secret}}); err != nil {
 		t.Fatal(err)
 	}
 	content := "version: 1\ntrail: Log in\nsteps:\n  - intent: Type the password\n    actions:\n      - type: {selector: {label: Password}, text: \"" +
@@ -199,14 +199,14 @@ func leakAt(leaks []Leak, where string) bool {
 
 // bigScreen is a screen of about n nodes, enough for its stored form to be
 // compressed.
-func bigScreen(n int) *recorder.Screen {
-	main := &recorder.Node{Ref: "e2", Tag: "main", Role: "main"}
+func bigScreen(n int) *screen.Screen {
+	main := &screen.Node{Ref: "e2", Tag: "main", Role: "main"}
 	for i := range n {
-		main.Children = append(main.Children, &recorder.Node{Ref: fmt.Sprintf("e%d", i+3), Tag: "p", Role: "paragraph",
+		main.Children = append(main.Children, &screen.Node{Ref: fmt.Sprintf("e%d", i+3), Tag: "p", Role: "paragraph",
 			Text: fmt.Sprintf("Product %d, in stock, ships in %d days", i, i%5+1)})
 	}
-	return &recorder.Screen{URL: "http://127.0.0.1/products", Title: "Products",
-		Root: &recorder.Node{Ref: "e1", Tag: "body", Role: "document", Children: []*recorder.Node{main}}}
+	return &screen.Screen{URL: "http://127.0.0.1/products", Title: "Products",
+		Root: &screen.Node{Ref: "e1", Tag: "body", Role: "document", Children: []*screen.Node{main}}}
 }
 
 // utf16Of is s in UTF-16, little- or big-endian.

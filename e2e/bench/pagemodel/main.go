@@ -2,7 +2,7 @@
 // ARIA snapshots on generated pages of 1k, 10k and 50k elements, in one
 // headless Chromium: for each page it times our capture inside the page and
 // as a round trip from Go (evaluation, transfer and decoding into
-// recorder.Screen), then runs bench.mjs, which attaches Playwright to the same
+// screen.Screen), then runs bench.mjs, which attaches Playwright to the same
 // tab and times locator('body').ariaSnapshot() and page.ariaSnapshot({mode:
 // 'ai'}). Timings are medians; on a shared machine they are noisy.
 //
@@ -36,7 +36,7 @@ import (
 	"github.com/chromedp/chromedp/remote"
 
 	"github.com/trailpin/trailpin/extension"
-	"github.com/trailpin/trailpin/recorder"
+	"github.com/trailpin/trailpin/recorder/screen"
 	"github.com/trailpin/trailpin/replay"
 )
 
@@ -193,7 +193,7 @@ func measure(bctx context.Context, url, port string, o options) (row, error) {
 
 	var inPage, trips, aria, ai, lAria, lAI []time.Duration
 	var ratioAria, ratioAI []float64
-	var screen *recorder.Screen
+	var captured *screen.Screen
 	for i := range o.warmup + o.runs {
 		keep := i >= o.warmup
 		ms, err := chromedp.Run(ctx, chromedp.Evaluate[float64](
@@ -207,7 +207,7 @@ func measure(bctx context.Context, url, port string, o options) (row, error) {
 			return r, err
 		}
 		trip := time.Since(t0)
-		screen = s
+		captured = s
 		a, err := pw.run("aria")
 		if err != nil {
 			return r, err
@@ -245,12 +245,12 @@ func measure(bctx context.Context, url, port string, o options) (row, error) {
 	if launched != nil {
 		r.pwLaunchAria, r.pwLaunchAI = median(lAria), median(lAI)
 	}
-	b, _ := json.Marshal(screen)
+	b, _ := json.Marshal(captured)
 	r.jsonBytes = len(b)
-	walkNodes(screen.Root, func(*recorder.Node) { r.nodes++ })
+	walkNodes(captured.Root, func(*screen.Node) { r.nodes++ })
 	// What a model would read of this page: the interactive snapshot, to set
 	// beside Playwright's AI snapshot.
-	r.interactiveChars = len(recorder.RenderSnapshot(screen, recorder.SnapshotOptions{Interactive: true}))
+	r.interactiveChars = len(screen.RenderSnapshot(captured, screen.SnapshotOptions{Interactive: true}))
 	return r, nil
 }
 
@@ -342,7 +342,7 @@ func medianFloat(xs []float64) float64 {
 	return (s[m-1] + s[m]) / 2
 }
 
-func walkNodes(n *recorder.Node, fn func(*recorder.Node)) {
+func walkNodes(n *screen.Node, fn func(*screen.Node)) {
 	fn(n)
 	for _, c := range n.Children {
 		walkNodes(c, fn)

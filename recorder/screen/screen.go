@@ -1,0 +1,110 @@
+package screen
+
+// ScreenSchema is the version of the screen format written by the page model
+// (extension/pagemodel.js) and read here. Bump it when a field changes meaning;
+// adding an optional field does not need a bump.
+const ScreenSchema = 1
+
+// A Screen is one capture of a page by the page model: what a person or a
+// model could see at one moment. Recording and replay both read screens, so a
+// selector that matched while recording is judged on the same model in CI.
+type Screen struct {
+	Schema int `json:"schema"`
+	// Document identifies the captured document: it changes when the page
+	// loads another one, even at the same URL. Refs are only valid within
+	// one document.
+	Document string   `json:"document,omitempty"`
+	URL      string   `json:"url"`
+	Title    string   `json:"title"`
+	Viewport Viewport `json:"viewport"`
+	// Focused is the ref of the focused element, empty when the body has focus.
+	Focused string `json:"focused,omitempty"`
+	// Root is the document's root element (html); frames hang below their
+	// iframe node.
+	Root *Node `json:"root"`
+}
+
+// Viewport is the layout viewport in CSS pixels.
+type Viewport struct {
+	Width  int `json:"width"`
+	Height int `json:"height"`
+}
+
+// TextTag marks a Node that stands for a run of text between elements. It has
+// no ref and no role; Text holds the normalised text.
+const TextTag = "#text"
+
+// A Node is an element of the page (or a run of text, see TextTag).
+//
+// Strings are already normalised by the page model: names and descriptions
+// collapse all whitespace; Text keeps line breaks (see DESIGN §3).
+type Node struct {
+	// Ref is e<N> in the top document and f<K>e<N> inside frame K. Empty for
+	// text runs.
+	Ref  string `json:"ref,omitempty"`
+	Role string `json:"role,omitempty"`
+	Name string `json:"name,omitempty"`
+	// Description is the accessible description.
+	Description string `json:"description,omitempty"`
+	// Text is the node's rendered text, as a person reads it.
+	Text string `json:"text,omitempty"`
+	// Tag is the lower-case tag name, or TextTag.
+	Tag         string `json:"tag,omitempty"`
+	ID          string `json:"id,omitempty"`
+	TestID      string `json:"testId,omitempty"`
+	Label       string `json:"label,omitempty"`
+	Placeholder string `json:"placeholder,omitempty"`
+	Title       string `json:"title,omitempty"`
+	// URL is a link's resolved href.
+	URL string `json:"url,omitempty"`
+	// Value is a form control's current value; never set on a secret node.
+	Value string `json:"value,omitempty"`
+
+	// Checked and Pressed are "true", "false" or "mixed"; empty when the
+	// state does not apply.
+	Checked  string `json:"checked,omitempty"`
+	Pressed  string `json:"pressed,omitempty"`
+	Expanded *bool  `json:"expanded,omitempty"`
+	Selected *bool  `json:"selected,omitempty"`
+	Disabled bool   `json:"disabled,omitempty"`
+	Level    int    `json:"level,omitempty"`
+	Required bool   `json:"required,omitempty"`
+	ReadOnly bool   `json:"readonly,omitempty"`
+	Invalid  bool   `json:"invalid,omitempty"`
+
+	Box     *Box `json:"box,omitempty"`
+	Visible bool `json:"visible,omitempty"`
+	// AriaHidden is set when the node is out of the accessibility tree although
+	// it may be seen: aria-hidden="true" on it or an ancestor, or inert.
+	AriaHidden bool `json:"ariaHidden,omitempty"`
+	// Inert nodes cannot be focused or clicked: the inert attribute on them or
+	// an ancestor, or content behind an open modal dialog.
+	Inert bool `json:"inert,omitempty"`
+	// Covered is whether another element receives a click at the node's
+	// centre. Computed for interactive nodes and on request; nil otherwise.
+	Covered *bool `json:"covered,omitempty"`
+	// Secret nodes carry no value, no text and no name derived from their
+	// value: passwords, one-time codes, card numbers, and elements the
+	// session marked sensitive.
+	Secret bool `json:"secret,omitempty"`
+
+	// Frame is set on iframe nodes: the ref prefix (f<K>) of the nodes of the
+	// frame's document, which is the node's only child.
+	Frame string `json:"frame,omitempty"`
+	// CrossOrigin iframe nodes are filled by a separate capture in that frame
+	// (replay.Capture does it); the page model alone leaves them empty.
+	CrossOrigin bool `json:"crossOrigin,omitempty"`
+
+	Children []*Node `json:"children,omitempty"`
+}
+
+// Box is a bounding box in CSS pixels relative to the top-level viewport.
+type Box struct {
+	X      float64 `json:"x"`
+	Y      float64 `json:"y"`
+	Width  float64 `json:"width"`
+	Height float64 `json:"height"`
+}
+
+// IsText reports whether n is a run of text rather than an element.
+func (n *Node) IsText() bool { return n.Tag == TextTag }

@@ -1,0 +1,115 @@
+package screen
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func snapshotUpdate() bool { return *update }
+
+// dumpSnapshot writes every field of nodes (but Line), one node a line, so
+// two trees compare as strings and a difference shows where it is.
+func dumpSnapshot(nodes []*SnapshotNode) string {
+	var b strings.Builder
+	var walk func([]*SnapshotNode, int)
+	walk = func(nodes []*SnapshotNode, depth int) {
+		for _, n := range nodes {
+			b.WriteString(strings.Repeat("  ", depth))
+			if n.IsText() {
+				fmt.Fprintf(&b, "text %q\n", n.Text)
+				continue
+			}
+			fmt.Fprintf(&b, "%s %q", n.Role, n.Name)
+			if n.Text != "" {
+				fmt.Fprintf(&b, " text=%q", n.Text)
+			}
+			for _, f := range []struct{ k, v string }{
+				{"ref", n.Ref}, {"checked", n.Checked}, {"pressed", n.Pressed},
+				{"invalid", n.Invalid}, {"url", n.URL},
+			} {
+				if f.v != "" {
+					fmt.Fprintf(&b, " %s=%q", f.k, f.v)
+				}
+			}
+			for _, f := range []struct {
+				k string
+				v bool
+			}{{"disabled", n.Disabled}, {"expanded", n.Expanded}, {"selected", n.Selected}, {"active", n.Active}} {
+				if f.v {
+					b.WriteString(" " + f.k)
+				}
+			}
+			if n.Level != 0 {
+				fmt.Fprintf(&b, " level=%d", n.Level)
+			}
+			for _, p := range n.Props {
+				fmt.Fprintf(&b, " /%s=%q", p.Name, p.Value)
+			}
+			for _, a := range n.Extra {
+				fmt.Fprintf(&b, " [%s=%q]", a.Name, a.Value)
+			}
+			b.WriteString("\n")
+			walk(n.Children, depth+1)
+		}
+	}
+	walk(nodes, 0)
+	return b.String()
+}
+
+// asWritten is what a tree reads back as once written: a name too long for
+// the line is left out of it.
+func asWritten(nodes []*SnapshotNode) []*SnapshotNode {
+	out := make([]*SnapshotNode, len(nodes))
+	for i, n := range nodes {
+		c := *n
+		if utf16Len(c.Name) > maxSnapshotNameUnits {
+			c.Name = ""
+		}
+		c.Children = asWritten(n.Children)
+		out[i] = &c
+	}
+	return out
+}
+
+// firstDiff returns the first differing line of two dumps, for messages.
+func firstLineDiff(got, want string) string {
+	g, w := strings.Split(got, "\n"), strings.Split(want, "\n")
+	for i := 0; i < len(g) || i < len(w); i++ {
+		var gl, wl string
+		if i < len(g) {
+			gl = g[i]
+		}
+		if i < len(w) {
+			wl = w[i]
+		}
+		if gl != wl {
+			return fmt.Sprintf("line %d:\n got: %s\nwant: %s", i+1, gl, wl)
+		}
+	}
+	return "no difference"
+}
+
+// checkGolden compares got with the golden file at path, or rewrites the
+// file under -update.
+func checkSnapshotGolden(t *testing.T, path, got string) {
+	t.Helper()
+	if snapshotUpdate() {
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("reading golden file: %v (run go test ./recorder/screen -run %s -update to create it)", err, t.Name())
+	}
+	if got != string(want) {
+		t.Errorf("%s differs from the golden file (-update rewrites it); first difference at %s", path, firstLineDiff(got, string(want)))
+	}
+}

@@ -1,0 +1,10 @@
+// Package selector holds the selectors a step names its element by
+// (DESIGN §4): the Selector model and its validation, the one matcher that
+// evaluates a selector on a screen (Match, Matcher), and the generator that
+// writes the shortest selector that names an element alone (Generate,
+// Retarget) together with the candidates a review offers (Candidates).
+//
+// Recording, review and replay all match through this package: there is no
+// second selector engine. It imports only recorder/screen; the YAML form of a
+// selector belongs to the trail format (recorder/trail).
+package selector

@@ -1,0 +1,556 @@
+package selector
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"sort"
+
+	"github.com/trailpin/trailpin/recorder/screen"
+)
+
+// Errors Generate, Retarget and Candidates return for a target they cannot
+// name; test them with errors.Is.
+var (
+	// ErrUnknownRef: no element on the screen has the ref.
+	ErrUnknownRef = errors.New("no element with this ref on the screen")
+	// ErrHiddenTarget: the element is on the screen but a person cannot see
+	// it, so no step can act on it or check it.
+	ErrHiddenTarget = errors.New("the element is hidden")
+	// ErrUnknownPurpose: the purpose is none of tap, type, select, assert.
+	ErrUnknownPurpose = errors.New("unknown purpose: use tap, type, select or assert")
+)
+
+// Generate builds the selector a step records for the element targetRef on
+// s, following every rule of DESIGN §4:
+//
+//   - The purpose decides what is pinned. An assertion pins the element's
+//     exact text (or, for an element with no text of its own, its accessible
+//     name) and adds the cheapest properties that make it unique. Tap, type
+//     and select prefer a test id, a stable id, role + name, a label or a
+//     placeholder, and use text only when nothing else is unique.
+//   - Text is exact; the one tolerance is a trailing item-count line (see
+//     pinText).
+//   - The index, when one is needed, is counted for the final set of
+//     properties, and only used when no property or scope is unique.
+//   - Nothing sensitive is written: not the text of a secret element, and no
+//     string containing a value in sensitive (compared without case), in the
+//     pinned text or in anything used to tell elements apart. An assertion on
+//     such an element checks presence only.
+//   - A click inside a control is a click on the control (Retarget).
+//   - Generated-looking ids and test ids are never used (looksGenerated).
+//   - A within scope (a landmark, a named container, a list or table row by
+//     its title) is used when it makes a short selector unique.
+//   - Costs are the named constants of generate_score.go; the cheapest
+//     selector that names the target alone wins.
+//   - The result is matched again on s and must resolve to the target, or
+//     Generate fails.
+func Generate(purpose Purpose, targetRef string, s *screen.Screen, sensitive []string) (Selector, error) {
+	m, release := borrowMatcher(s)
+	defer release()
+	sel, _, err := GenerateOn(m, purpose, targetRef, sensitive)
+	return sel, err
+}
+
+// GenerateOn is Generate on an indexed screen; it also returns the element
+// the selector names (the target after retargeting). Callers that name many
+// elements on one screen keep one Matcher and call this.
+func GenerateOn(m *Matcher, purpose Purpose, targetRef string, sensitive []string) (Selector, *screen.Node, error) {
+	g, err := newGenerator(purpose, targetRef, m, sensitive)
+	if err != nil {
+		return Selector{}, nil, err
+	}
+	best, ok := g.best()
+	if !ok {
+		return Selector{}, nil, fmt.Errorf("generating a selector for %s: no combination of its properties, scopes and index names it alone", describeNode(g.node))
+	}
+	if err := g.verify(best.sel); err != nil {
+		return Selector{}, nil, err
+	}
+	return best.sel, g.node, nil
+}
+
+// Retarget returns the ref a step for targetRef is recorded against. For
+// tap, type and select: the control the target lies inside (the button
+// around a span, the link around an img) and, for select, the select an
+// option belongs to. For every purpose: the innermost element carrying the
+// same text and role when the target only wraps it and has no id of its own.
+// An assertion is not moved to an enclosing control: it is about what the
+// target shows. Generate and Candidates name the retargeted element.
+func Retarget(purpose Purpose, targetRef string, s *screen.Screen) (string, error) {
+	m, release := borrowMatcher(s)
+	defer release()
+	return RetargetOn(m, purpose, targetRef)
+}
+
+// RetargetOn is Retarget on a screen already indexed by m.
+func RetargetOn(m *Matcher, purpose Purpose, targetRef string) (string, error) {
+	g, err := newGenerator(purpose, targetRef, m, nil)
+	if err != nil {
+		return "", err
+	}
+	return g.node.Ref, nil
+}
+
+type generator struct {
+	m       *Matcher
+	pos     int32
+	node    *screen.Node
+	purpose Purpose
+	taint   Sensitive
+
+	scopeList []scope
+	scopesSet bool
+}
+
+// An option is one selector the generator considers, with its cost.
+type option struct {
+	sel  Selector
+	cost int
+	// pins is true when the selector pins the assertion's claim: the text, or
+	// the name of an element without text.
+	pins bool
+	// scope is the position in scopeList of the within scope, -1 for none.
+	scope int
+	// countIndex: the index is counted when the option is evaluated.
+	countIndex bool
+}
+
+// A scope is a container the target lies in and a selector that names it.
+type scope struct {
+	pos   int32
+	sel   Selector
+	cost  int
+	valid *int8 // 0 unknown, 1 names the container alone, -1 does not
+}
+
+func newGenerator(purpose Purpose, targetRef string, m *Matcher, sensitive []string) (*generator, error) {
+	switch purpose {
+	case PurposeTap, PurposeType, PurposeSelect, PurposeAssert:
+	default:
+		return nil, fmt.Errorf("generating a selector for %s: %w (got %q)", targetRef, ErrUnknownPurpose, purpose)
+	}
+	pos, ok := m.Position(targetRef)
+	if !ok {
+		return nil, fmt.Errorf("generating a selector for %s: %w (take refs from the same capture)", targetRef, ErrUnknownRef)
+	}
+	g := &generator{m: m, purpose: purpose, taint: NewSensitive(sensitive)}
+	// Retarget first: a click lands on whatever is under the pointer, often
+	// an icon hidden from assistive technology inside a visible button.
+	g.pos = g.retarget(pos)
+	g.node = m.nodes[g.pos]
+	if !m.shown[g.pos] {
+		return nil, fmt.Errorf("generating a selector for %s: %w: a step can only act on or check an element a person can see", describeNode(g.node), ErrHiddenTarget)
+	}
+	return g, nil
+}
+
+func (g *generator) retarget(pos int32) int32 {
+	m := g.m
+	// A node out of the accessibility tree (a decorative icon) has no role
+	// or name a selector can use; with no text or id of its own either, it
+	// stands for the nearest element around it that is in the tree.
+	for a := pos; ; a = m.parent[a] {
+		n := m.nodes[a]
+		if !n.AriaHidden || n.Text != "" || g.usableID(n.TestID) || g.usableID(n.ID) || m.parent[a] < 0 {
+			pos = a
+			break
+		}
+	}
+	if g.purpose != PurposeAssert {
+		if !ControlRoles[m.nodes[pos].Role] {
+			for a := m.parent[pos]; a >= 0; a = m.parent[a] {
+				if ControlRoles[m.nodes[a].Role] && m.shown[a] {
+					pos = a
+					break
+				}
+			}
+		}
+		if g.purpose == PurposeSelect && m.nodes[pos].Role == "option" {
+			for a := m.parent[pos]; a >= 0; a = m.parent[a] {
+				if r := m.nodes[a].Role; (r == "combobox" || r == "listbox") && m.shown[a] {
+					pos = a
+					break
+				}
+			}
+		}
+	}
+	// An element whose whole text is one child's, with the same role, looks
+	// the same as that child on screen; name the child unless the outer one
+	// has an id of its own.
+	for {
+		n := m.nodes[pos]
+		if n.Text == "" || g.usableID(n.TestID) || g.usableID(n.ID) {
+			return pos
+		}
+		inner := int32(-1)
+		for c := pos + 1; c < m.end[pos]; c = m.end[c] {
+			if k := m.nodes[c]; k.Text == n.Text && k.Role == n.Role && m.shown[c] {
+				inner = c
+				break
+			}
+		}
+		if inner < 0 {
+			return pos
+		}
+		pos = inner
+	}
+}
+
+func (g *generator) usableID(id string) bool {
+	return id != "" && !LooksGenerated(id) && !g.taint.Leaks(id)
+}
+
+func (g *generator) usable(s string) bool { return s != "" && !g.taint.Leaks(s) }
+
+// An atom is one property of the target (or a role + name pair) that a
+// selector can be built from.
+type atom struct {
+	set  func(*Selector)
+	cost int
+	role bool // sets the role
+}
+
+// ownAtoms are the target's properties a selector may use: ids, label and
+// placeholder (ids), role + name, and text. Unusable ones (empty, generated,
+// sensitive, a secret's text) are left out.
+type ownAtoms struct {
+	ids            []atom
+	roleName, text *atom
+}
+
+func (g *generator) atoms() ownAtoms {
+	n := g.node
+	var a ownAtoms
+	if g.usableID(n.TestID) {
+		a.ids = append(a.ids, atom{set: func(s *Selector) { s.TestID = n.TestID }, cost: costTestID})
+	}
+	if g.usableID(n.ID) {
+		a.ids = append(a.ids, atom{set: func(s *Selector) { s.ID = n.ID }, cost: costID})
+	}
+	if g.usable(n.Label) {
+		a.ids = append(a.ids, atom{set: func(s *Selector) { s.Label = n.Label }, cost: costLabel})
+	}
+	if g.usable(n.Placeholder) {
+		a.ids = append(a.ids, atom{set: func(s *Selector) { s.Placeholder = n.Placeholder }, cost: costPlaceholder})
+	}
+	if !UnnamedRoles[n.Role] && g.usable(n.Name) {
+		a.roleName = &atom{set: func(s *Selector) { s.Role, s.Name = n.Role, n.Name }, cost: costRoleName, role: true}
+	}
+	if n.Secret || !g.usable(n.Text) {
+		return a
+	}
+	exact, pattern := PinText(n.Text)
+	cost := costText
+	if pattern != "" {
+		cost += costCountTolerance
+		// A control named by its content ("Review sale 3 items") would pin
+		// the count through its name; its role and count-tolerant text say
+		// the same and survive a new count.
+		if a.roleName != nil && n.Name == screen.CollapseSpace(n.Text) {
+			a.roleName = &atom{set: func(s *Selector) { s.Role, s.TextRegex = n.Role, pattern }, cost: costRoleName + costCountTolerance, role: true}
+		}
+	}
+	a.text = &atom{set: func(s *Selector) { s.Text, s.TextRegex = exact, pattern }, cost: cost}
+	return a
+}
+
+// pin returns what an assertion on the target pins: its text, or without
+// text its role and name, or its name alone; nil when all are unusable (the
+// assertion then checks presence only).
+func (g *generator) pin(a ownAtoms) *atom {
+	switch {
+	case a.text != nil:
+		return &atom{set: a.text.set, cost: costPinned + a.text.cost - costText}
+	case a.roleName != nil:
+		return &atom{set: a.roleName.set, cost: costPinned, role: true}
+	case g.usable(g.node.Name):
+		name := g.node.Name
+		return &atom{set: func(s *Selector) { s.Name = name }, cost: costPinned}
+	}
+	return nil
+}
+
+// bases returns the selectors built from the target's own properties,
+// cheapest first: for an assertion the pinned claim plus up to two of its
+// ids, label and placeholder; for an action (or an assertion with nothing
+// to pin) any one or two of test id, id, label, placeholder, role + name and
+// text; each with or without the role. With presenceToo an assertion's list
+// goes on with the selectors that check presence only, for the menu.
+func (g *generator) bases(presenceToo bool) []option {
+	a := g.atoms()
+	var out []option
+	seen := map[string]bool{}
+	add := func(pins bool, atoms ...atom) {
+		for _, o := range g.combine(pins, atoms) {
+			if key := o.sel.String(); !seen[key] {
+				seen[key] = true
+				out = append(out, o)
+			}
+		}
+	}
+	if g.purpose == PurposeAssert {
+		if pin := g.pin(a); pin != nil {
+			add(true, *pin)
+			for i, x := range a.ids {
+				add(true, *pin, x)
+				for _, y := range a.ids[i+1:] {
+					add(true, *pin, x, y)
+				}
+			}
+			if !presenceToo {
+				sortOptions(out)
+				return out
+			}
+			a.text = nil // what follows checks presence only
+		}
+	}
+	all := a.ids
+	if a.roleName != nil {
+		all = append(all, *a.roleName)
+	}
+	if a.text != nil {
+		all = append(all, *a.text)
+	}
+	for i, x := range all {
+		add(false, x)
+		for _, y := range all[i+1:] {
+			add(false, x, y)
+		}
+	}
+	if g.node.Role != "" {
+		add(false, atom{set: func(s *Selector) { s.Role = g.node.Role }, cost: costRole, role: true})
+	}
+	sortOptions(out)
+	return out
+}
+
+// combine builds the selector of some atoms, as it is and with the target's
+// role added when the atoms do not set it.
+func (g *generator) combine(pins bool, atoms []atom) []option {
+	var sel Selector
+	cost, hasRole := 0, false
+	for _, a := range atoms {
+		a.set(&sel)
+		cost += a.cost
+		hasRole = hasRole || a.role
+	}
+	out := []option{{sel: sel, cost: cost, scope: -1}}
+	if role := g.node.Role; !hasRole && role != "" {
+		qualified := option{sel: sel, cost: cost + costRoleQualifier, scope: -1}
+		if UnnamedRoles[role] {
+			qualified.cost = cost + costGenericQualifier
+		}
+		qualified.sel.Role = role
+		out = append(out, qualified)
+	}
+	valid := out[:0]
+	for _, o := range out {
+		if o.sel.Validate() == nil {
+			o.pins = pins || g.pinsValue(o.sel)
+			valid = append(valid, o)
+		}
+	}
+	return valid
+}
+
+// pinsValue reports whether sel checks the target's text: it has the text,
+// or the name that is the text (a button named by its content), or the name
+// of an element without text.
+func (g *generator) pinsValue(sel Selector) bool {
+	n := g.node
+	return sel.Text != "" || sel.TextRegex != "" ||
+		sel.Name != "" && (n.Text == "" || sel.Name == screen.CollapseSpace(n.Text))
+}
+
+func sortOptions(opts []option) {
+	sort.SliceStable(opts, func(i, j int) bool { return opts[i].cost < opts[j].cost })
+}
+
+// scopes returns the containers of the target that a selector can name on
+// their own, cheapest first. Whether each names its container alone is
+// checked when it is first used.
+func (g *generator) scopes() []scope {
+	if g.scopesSet {
+		return g.scopeList
+	}
+	g.scopesSet = true
+	m := g.m
+	depth := 0
+	for a := m.parent[g.pos]; a >= 0; a = m.parent[a] {
+		depth++
+		n := m.nodes[a]
+		if m.parent[a] < 0 || n.Tag == "html" || n.Tag == "body" {
+			continue // the whole page scopes nothing
+		}
+		base := costWithin + depth*costScopeDepth
+		addScope := func(sel Selector, cost int) {
+			if sel.Validate() == nil {
+				g.scopeList = append(g.scopeList, scope{pos: a, sel: sel, cost: base + cost, valid: new(int8)})
+			}
+		}
+		if g.usableID(n.TestID) {
+			addScope(Selector{TestID: n.TestID}, costTestID)
+		}
+		if g.usableID(n.ID) {
+			addScope(Selector{ID: n.ID}, costID)
+		}
+		// A row named by its content carries every cell, prices and counts
+		// too: it is found by its title instead.
+		if !UnnamedRoles[n.Role] && g.usable(n.Name) && !(RowRoles[n.Role] && n.Name == screen.CollapseSpace(n.Text)) {
+			addScope(Selector{Role: n.Role, Name: n.Name}, costRoleName)
+		}
+		// A row whose text is the target's own adds nothing to it.
+		if RowRoles[n.Role] && n.Text != g.node.Text {
+			if title := RowTitle(m, a); g.usable(title) {
+				if exact, pattern := rowScopeText(n.Text, title); exact != "" || pattern != "" {
+					addScope(Selector{Role: n.Role, Text: exact, TextRegex: pattern}, costRowTitle)
+				}
+			}
+		}
+		if ScopeRoles[n.Role] {
+			addScope(Selector{Role: n.Role}, costRole)
+		}
+	}
+	sort.SliceStable(g.scopeList, func(i, j int) bool { return g.scopeList[i].cost < g.scopeList[j].cost })
+	return g.scopeList
+}
+
+// scopeValid reports whether sc's selector names its container alone.
+func (g *generator) scopeValid(sc *scope) bool {
+	if *sc.valid == 0 {
+		*sc.valid = -1
+		if got, err := g.m.resolve(&sc.sel, &sc.sel, matchConfig{}); err == nil && got[0] == sc.pos {
+			*sc.valid = 1
+		}
+	}
+	return *sc.valid == 1
+}
+
+// best finds the cheapest option that names the target alone: the first
+// unique base, unless a scope or an index on a cheaper ambiguous base costs
+// less. An option's cost can only grow when it is evaluated (an index adds
+// the number of elements it counts among), so the search stops at the first
+// option that cannot beat the best found.
+func (g *generator) best() (option, bool) {
+	var found option
+	ok := false
+	var ambiguous []ambiguousBase
+	for _, b := range g.bases(false) {
+		all, err := g.m.all(&b.sel, matchConfig{})
+		if err != nil {
+			continue
+		}
+		at := slices.Index(all, g.pos)
+		if at < 0 {
+			continue
+		}
+		if len(all) == 1 {
+			found, ok = b, true
+			break
+		}
+		ambiguous = append(ambiguous, ambiguousBase{option: b, at: at, matches: len(all)})
+	}
+	cheaper := func(cost int) bool { return !ok || cost < found.cost }
+	var further []option
+	for _, a := range ambiguous {
+		if o := a.withIndex(); cheaper(o.cost) {
+			further = append(further, o)
+		}
+		for i, sc := range g.scopes() {
+			if !cheaper(a.cost + sc.cost) {
+				break
+			}
+			o := a.within(sc, i)
+			further = append(further, o)
+			if cheaper(o.cost + costIndex) {
+				o.cost += costIndex
+				o.countIndex = true
+				further = append(further, o)
+			}
+		}
+	}
+	sortOptions(further)
+	for _, o := range further {
+		if !cheaper(o.cost) {
+			break
+		}
+		if got, yes := g.resolves(o); yes && cheaper(got.cost) {
+			found, ok = got, true
+		}
+	}
+	return found, ok
+}
+
+// An ambiguous base matches the target and others: scopes and an index can
+// still make it name the target alone.
+type ambiguousBase struct {
+	option
+	at      int // the target's position among its matches
+	matches int // how many it matches
+}
+
+func (a ambiguousBase) withIndex() option {
+	o := a.option
+	at := a.at
+	o.sel.Index = &at
+	o.cost += costIndex + a.matches*costIndexCandidate
+	return o
+}
+
+func (a ambiguousBase) within(sc scope, i int) option {
+	o := a.option
+	w := sc.sel
+	o.sel.Within = &w
+	o.cost += sc.cost
+	o.scope = i
+	return o
+}
+
+// resolves reports whether o names the target alone, counting its index
+// when it has one to count.
+func (g *generator) resolves(o option) (option, bool) {
+	lo, hi := int32(0), int32(len(g.m.nodes))
+	if o.scope >= 0 {
+		sc := &g.scopeList[o.scope]
+		if !g.scopeValid(sc) {
+			return o, false
+		}
+		lo, hi = sc.pos+1, g.m.end[sc.pos]
+	}
+	all, err := g.m.allIn(&o.sel, lo, hi, matchConfig{})
+	if err != nil {
+		return o, false
+	}
+	at := slices.Index(all, g.pos)
+	switch {
+	case at < 0:
+		return o, false
+	case o.countIndex:
+		if len(all) == 1 {
+			return o, false // the index is dropped when the rest is unique
+		}
+		o.sel.Index = &at
+		o.cost += len(all) * costIndexCandidate
+		return o, true
+	case o.sel.Index != nil:
+		return o, *o.sel.Index == at && len(all) > 1
+	}
+	return o, len(all) == 1
+}
+
+// verify matches sel again on the screen, the way replay will, and checks
+// that it names the target and writes nothing sensitive.
+func (g *generator) verify(sel Selector) error {
+	got, err := g.m.Match(sel)
+	if err != nil {
+		return fmt.Errorf("generated selector %s for %s does not match on its own screen: %w", sel, describeNode(g.node), err)
+	}
+	if len(got) != 1 || got[0] != g.node {
+		return fmt.Errorf("generated selector %s resolves to %s, not to its target %s", sel, describeNode(got[0]), describeNode(g.node))
+	}
+	if g.taint.LeaksFrom(&sel) {
+		return fmt.Errorf("generated selector for %s would show a sensitive value; refusing it", g.node.Ref)
+	}
+	return nil
+}

@@ -1,0 +1,432 @@
+package steps
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/trailpin/trailpin/recorder/screen"
+	"github.com/trailpin/trailpin/recorder/selector"
+	"github.com/trailpin/trailpin/recorder/trail"
+)
+
+// causedNavigationWindow is how long after an action a navigation by link,
+// form, script or redirect still counts as caused by it. A click's
+// navigation starts at once; a form post to a slow server, a chain of
+// redirects or a "you are being redirected" page take seconds. Longer than
+// this, the page moved on its own (a timer) and the navigation is a step of
+// its own.
+const causedNavigationWindow = 10 * time.Second
+
+// doubleClickWindow is how close before a double click the single clicks
+// the browser reports as part of it come: the system double-click interval
+// is at most about half a second on common desktops; this leaves room.
+const doubleClickWindow = time.Second
+
+// The navigation transitions of Interaction.Transition.
+const (
+	transitionTyped    = "typed"
+	transitionLink     = "link"
+	transitionReload   = "reload"
+	transitionBack     = "back"
+	transitionForward  = "forward"
+	transitionRedirect = "redirect"
+	transitionScript   = "script"
+	transitionForm     = "form"
+)
+
+// A group is the interactions that make one step, as indexes into
+// builder.recs in recording order.
+type group struct {
+	kind groupKind
+	recs []int
+}
+
+type groupKind int
+
+const (
+	// groupAction starts with an action (click, type, dialog, …).
+	groupAction groupKind = iota
+	// groupNavigate starts with a navigation nothing recorded caused.
+	groupNavigate
+	// groupAssert is one assertion.
+	groupAssert
+)
+
+func (g *group) last() int { return g.recs[len(g.recs)-1] }
+
+// group puts the interactions into the groups that become steps (the rules
+// are listed on BuildSteps).
+func (b *builder) group() []*group {
+	var groups []*group
+	prev := -1 // the interaction before this one (marks and unknown kinds do not count)
+	for i := range b.recs {
+		r := &b.recs[i]
+		var last *group
+		if len(groups) > 0 {
+			last = groups[len(groups)-1]
+		}
+		// follows: this interaction comes right after the last group's.
+		follows := last != nil && last.last() == prev
+		push := func(kind groupKind) { groups = append(groups, &group{kind: kind, recs: []int{i}}) }
+		switch r.Kind {
+		case InteractMarkSensitive:
+			continue // its values were read by markedValues
+		case InteractUndo:
+			if last == nil {
+				b.note(fmt.Sprintf("Undo last step (interaction %d) came before any step: there was nothing to undo.", r.Seq), "")
+			} else {
+				groups = groups[:len(groups)-1]
+			}
+		case InteractClick:
+			if r.Count >= 2 {
+				groups = b.dropClicksOfDoubleClick(groups, i)
+			}
+			push(groupAction)
+		case InteractHover:
+			push(groupAction)
+		case InteractType:
+			switch {
+			case follows && len(last.recs) == 1 && b.focusedBy(last.recs[0], i):
+				last.recs[0] = i
+			case follows && b.is(last.last(), InteractType) && b.sameTarget(last.last(), i, selector.PurposeType):
+				last.recs[len(last.recs)-1] = i // the last value typed counts
+			default:
+				push(groupAction)
+			}
+		case InteractSelect:
+			for follows && len(last.recs) == 1 && b.is(last.recs[0], InteractClick) && b.sameTarget(last.recs[0], i, selector.PurposeSelect) {
+				// The clicks that opened the select's list.
+				groups = groups[:len(groups)-1]
+				click := last.recs[0]
+				last, follows = nil, false
+				if len(groups) > 0 {
+					last = groups[len(groups)-1]
+					follows = b.adjacent(last.last(), click)
+				}
+			}
+			if follows && b.is(last.last(), InteractSelect) && b.sameTarget(last.last(), i, selector.PurposeSelect) {
+				last.recs[len(last.recs)-1] = i
+			} else {
+				push(groupAction)
+			}
+		case InteractCheck, InteractUncheck:
+			if follows && len(last.recs) == 1 && (b.is(last.recs[0], InteractClick) && b.checkedBy(last.recs[0], i) ||
+				b.is(last.recs[0], InteractCheck, InteractUncheck) && b.sameTarget(last.recs[0], i, selector.PurposeTap)) {
+				last.recs[0] = i
+			} else {
+				push(groupAction)
+			}
+		case InteractUpload:
+			switch {
+			case follows && b.is(last.last(), InteractClick) && b.sameTarget(last.last(), i, selector.PurposeTap):
+				last.recs[len(last.recs)-1] = i // the click on the file input itself
+			case follows && b.is(last.last(), InteractClick) && last.kind == groupAction:
+				last.recs = append(last.recs, i) // the button that opened the file chooser
+			default:
+				push(groupAction)
+			}
+		case InteractPress:
+			if follows && b.keysJoin(last, i) {
+				last.recs = append(last.recs, i)
+			} else {
+				push(groupAction)
+			}
+		case InteractNavigate:
+			if follows && last.kind != groupAssert && b.causedBy(last, i) {
+				last.recs = append(last.recs, i)
+			} else {
+				push(groupNavigate)
+			}
+		case InteractDialog:
+			// A dialog blocks its page: the interaction right before it
+			// opened it.
+			if follows && last.kind != groupAssert {
+				last.recs = append(last.recs, i)
+			} else {
+				push(groupAction)
+			}
+		case InteractSwitchTab:
+			// Tabs and popups open on a click or a key (or on the page a
+			// click or a dialog's answer loads); a switch after typing or
+			// checking was the person's own.
+			if follows && last.kind != groupAssert && b.is(last.last(), InteractClick, InteractPress, InteractNavigate, InteractDialog) &&
+				b.within(last.last(), i, causedNavigationWindow) {
+				last.recs = append(last.recs, i)
+			} else {
+				push(groupAction)
+			}
+		case InteractAssertVisible, InteractAssertNotVisible, InteractAssertURL, InteractAssertValue, InteractAssertState:
+			push(groupAssert)
+		default:
+			b.note(fmt.Sprintf("Interaction %d has a kind this host does not know (%q) and was left out; update the host.", r.Seq, r.Kind), "")
+			continue
+		}
+		prev = i
+	}
+	return groups
+}
+
+// is reports whether interaction i is of one of the kinds.
+func (b *builder) is(i int, kinds ...InteractionKind) bool {
+	for _, k := range kinds {
+		if b.recs[i].Kind == k {
+			return true
+		}
+	}
+	return false
+}
+
+// adjacent reports whether nothing that counts came between interactions i
+// and j (i < j).
+func (b *builder) adjacent(i, j int) bool {
+	for k := i + 1; k < j; k++ {
+		if b.recs[k].Kind != InteractMarkSensitive {
+			return false
+		}
+	}
+	return true
+}
+
+// within reports whether interaction j happened at most d after i. Without
+// times (0), it counts as within.
+func (b *builder) within(i, j int, d time.Duration) bool {
+	ti, tj := b.recs[i].Time, b.recs[j].Time
+	if ti == 0 || tj == 0 {
+		return true
+	}
+	return tj-ti <= d.Milliseconds()
+}
+
+// causedBy reports whether navigation i was caused by the last group: a
+// link, form, script or redirect navigation right after it, within
+// causedNavigationWindow. A redirect follows navigations too.
+func (b *builder) causedBy(last *group, i int) bool {
+	switch b.recs[i].Transition {
+	case transitionLink, transitionForm, transitionScript:
+		return last.kind == groupAction && b.within(last.last(), i, causedNavigationWindow)
+	case transitionRedirect:
+		return b.within(last.last(), i, causedNavigationWindow)
+	}
+	return false
+}
+
+// dropClicksOfDoubleClick removes the single clicks on the same element
+// that the browser reported just before double click i.
+func (b *builder) dropClicksOfDoubleClick(groups []*group, i int) []*group {
+	for len(groups) > 0 {
+		last := groups[len(groups)-1]
+		j := last.recs[0]
+		r := &b.recs[j]
+		if len(last.recs) != 1 || r.Kind != InteractClick || r.Count >= b.recs[i].Count ||
+			!b.within(j, i, doubleClickWindow) || !b.sameTarget(j, i, selector.PurposeTap) {
+			break
+		}
+		groups = groups[:len(groups)-1]
+	}
+	return groups
+}
+
+// A target is the element an interaction is aimed at, by document and ref.
+type target struct{ doc, ref string }
+
+// targetOf returns the element interaction i is aimed at, retargeted for
+// purpose as Generate would (the button around a clicked span).
+func (b *builder) targetOf(i int, purpose selector.Purpose) (target, bool) {
+	r := &b.recs[i]
+	if r.Before == nil || r.Ref == "" {
+		return target{}, false
+	}
+	ref := r.Ref
+	if rt, err := b.retarget(purpose, r.Ref, r.Before); err == nil {
+		ref = rt
+	}
+	return target{doc: documentOf(r.Before), ref: ref}, true
+}
+
+// documentOf names the document a screen shows; refs compare only within
+// one. A screen without a Document is told apart by its URL.
+func documentOf(s *screen.Screen) string {
+	if s.Document != "" {
+		return s.Document
+	}
+	u, _, _ := strings.Cut(s.URL, "#")
+	return "url " + u
+}
+
+func (b *builder) sameTarget(i, j int, purpose selector.Purpose) bool {
+	ti, ok1 := b.targetOf(i, purpose)
+	tj, ok2 := b.targetOf(j, purpose)
+	return ok1 && ok2 && ti == tj
+}
+
+// plainClick: one left click without modifiers, which only focuses a field
+// or toggles a box.
+func (b *builder) plainClick(i int) bool {
+	r := &b.recs[i]
+	return r.Kind == InteractClick && r.Count <= 1 && len(r.Modifiers) == 0 && (r.Button == "" || r.Button == string(trail.ButtonLeft))
+}
+
+// focusedBy reports whether click i only put the focus in the field that
+// interaction j types into: a plain click on the field or on its label.
+func (b *builder) focusedBy(i, j int) bool {
+	return b.plainClick(i) && (b.sameTarget(i, j, selector.PurposeType) || b.labelOf(i, j, selector.PurposeType))
+}
+
+// checkedBy reports whether click i is the click that the check or uncheck
+// j reports: on the box itself or on its label.
+func (b *builder) checkedBy(i, j int) bool {
+	return b.plainClick(i) && (b.sameTarget(i, j, selector.PurposeTap) || b.labelOf(i, j, selector.PurposeTap))
+}
+
+// labelOf reports whether interaction i clicked the label of the control
+// interaction j is aimed at: a label element around it, or one whose text
+// is the control's label.
+func (b *builder) labelOf(i, j int, purpose selector.Purpose) bool {
+	ri := &b.recs[i]
+	if ri.Before == nil || ri.Ref == "" {
+		return false
+	}
+	tj, ok := b.targetOf(j, purpose)
+	if !ok || tj.doc != documentOf(ri.Before) {
+		return false
+	}
+	m := b.matcher(ri.Before)
+	label := labelAround(m, ri.Ref)
+	if label < 0 {
+		return false
+	}
+	ctl, ok := m.Position(tj.ref)
+	if !ok {
+		return false
+	}
+	return m.Inside(ctl, label) || screen.CollapseSpace(m.Nodes()[label].Text) == m.Nodes()[ctl].Label && m.Nodes()[ctl].Label != ""
+}
+
+// labelAround returns the position of the label element ref is or lies in,
+// -1 for none.
+func labelAround(m *selector.Matcher, ref string) int32 {
+	p, ok := m.Position(ref)
+	if !ok {
+		return -1
+	}
+	for ; p >= 0; p = m.Parent(p) {
+		if m.Nodes()[p].Tag == "label" {
+			return p
+		}
+		if selector.ControlRoles[m.Nodes()[p].Role] {
+			return -1 // a control inside a label is not the label
+		}
+	}
+	return -1
+}
+
+// keysJoin reports whether press j joins group g: g types into a field and
+// goes on with key presses in it ("type iphone and press Enter"), or g is
+// key presses in one field. Keys pressed with the focus nowhere in
+// particular (shortcuts) are steps of their own.
+func (b *builder) keysJoin(g *group, j int) bool {
+	if g.kind != groupAction || !b.is(g.last(), InteractType, InteractPress) {
+		return false
+	}
+	typed := b.is(g.recs[0], InteractType)
+	if !typed && !b.is(g.recs[0], InteractPress) {
+		return false
+	}
+	tj, okj := b.keyTarget(j)
+	ti, oki := b.keyTarget(g.recs[0])
+	if !okj || !oki {
+		// A press that does not say where it went, right after typing,
+		// goes to the field typed into.
+		return typed && !okj
+	}
+	return ti == tj
+}
+
+// keyTarget returns the field a type or press went to: its Ref, or for a
+// press the focus of its screen. ok is false when it is not known or the
+// focus was on the page itself.
+func (b *builder) keyTarget(i int) (target, bool) {
+	r := &b.recs[i]
+	if r.Before == nil {
+		return target{}, false
+	}
+	ref := r.Ref
+	if ref == "" && r.Kind == InteractPress {
+		ref = r.Before.Focused
+	}
+	if ref == "" {
+		return target{}, false
+	}
+	if rt, err := b.retarget(selector.PurposeType, ref, r.Before); err == nil {
+		ref = rt
+	}
+	return target{doc: documentOf(r.Before), ref: ref}, true
+}
+
+// start takes the navigations (and switches to the tab the recording goes
+// on in) before the first other step out of the groups: they only say
+// where the trail starts, and replay opens a fresh tab there. It returns
+// the start path: the page of the first remaining step's first interaction.
+func (b *builder) start(groups []*group) (string, []*group, error) {
+	for len(groups) > 0 && b.onlyMoves(groups[0]) {
+		groups = groups[1:]
+	}
+	if len(groups) == 0 {
+		return "", nil, ErrNoSteps
+	}
+	first := &b.recs[groups[0].recs[0]]
+	raw := b.pageOf(groups[0].recs[0])
+	if raw == "" {
+		return "", nil, fmt.Errorf("building steps: interaction %d, the first of the trail, has no URL, so the trail has no start; the extension must report the page's URL with every interaction", first.Seq)
+	}
+	p, err := b.appPath(raw)
+	if err != nil {
+		return "", nil, fmt.Errorf("building steps: the start page: %w", err)
+	}
+	if b.taint.Leaks(p) || b.leaksURL(p) {
+		return "", nil, errors.New("building steps: the trail would start at a URL that shows a value marked sensitive; record it from a page whose address holds none")
+	}
+	return p, groups, nil
+}
+
+// pageOf returns the URL of the page interaction i happened on: its own,
+// else the last one known before it, else the first one known after it (a
+// dialog reported without one shows on the page the next interaction is
+// on). A tab switch reports the new tab's URL, which is not where it
+// happened, unless nothing else is known.
+func (b *builder) pageOf(i int) string {
+	url := func(r *RecordedInteraction) string {
+		if r.URL != "" {
+			return r.URL
+		}
+		return screenURL(r.Before)
+	}
+	for k := i; k >= 0; k-- {
+		r := &b.recs[k]
+		if r.Kind == InteractSwitchTab && k == i {
+			continue
+		}
+		if u := url(r); u != "" {
+			return u
+		}
+	}
+	for k := i + 1; k < len(b.recs); k++ {
+		if u := url(&b.recs[k]); u != "" {
+			return u
+		}
+	}
+	return ""
+}
+
+// onlyMoves reports whether g only goes somewhere: navigations and tab
+// switches.
+func (b *builder) onlyMoves(g *group) bool {
+	for _, i := range g.recs {
+		if !b.is(i, InteractNavigate, InteractSwitchTab) {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,336 @@
+package steps
+
+import (
+	"fmt"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/trailpin/trailpin/recorder/screen"
+	"github.com/trailpin/trailpin/recorder/selector"
+	"github.com/trailpin/trailpin/recorder/trail"
+)
+
+// Intents are written for a person, in the imperative, and stay editable:
+// "Click the Checkout button", "Type SUMMER into Discount code", "Check that
+// "Total $1,438.20" is shown". Elements are called what a person sees them
+// as (name, label, placeholder, title, text); app text is quoted as it is,
+// with nothing escaped (the trail writer quotes for YAML). Nothing marked
+// sensitive and no secret's value is ever written into one.
+
+// Lengths past which app text in an intent is cut with "…": an intent is
+// one line a person reads at a glance; the action holds the whole text.
+const (
+	maxIntentName = 60
+	maxIntentText = 80
+)
+
+// intentFrom joins the phrases of a step into its intent: "Type iphone
+// into Search and press Enter".
+func intentFrom(phrases []string) string {
+	var s string
+	switch len(phrases) {
+	case 0:
+		return ""
+	case 1:
+		s = phrases[0]
+	default:
+		s = strings.Join(phrases[:len(phrases)-1], ", ") + " and " + phrases[len(phrases)-1]
+	}
+	r, size := utf8.DecodeRuneInString(s)
+	return string(unicode.ToUpper(r)) + s[size:]
+}
+
+// roleWords say what kind of element a role is, after its name: "the
+// Checkout button". Roles without one are named by their text alone.
+var roleWords = map[string]string{
+	"button": "button", "link": "link", "tab": "tab", "menuitem": "menu item",
+	"menuitemcheckbox": "menu item", "menuitemradio": "menu item", "option": "option",
+	"treeitem": "item", "checkbox": "checkbox", "radio": "option", "switch": "switch",
+	"textbox": "field", "searchbox": "search field", "combobox": "list", "listbox": "list",
+	"spinbutton": "field", "slider": "slider", "img": "image", "heading": "heading",
+	"dialog": "dialog", "alertdialog": "dialog", "status": "message", "alert": "message",
+	"tooltip": "tooltip", "row": "row", "cell": "cell", "listitem": "item", "menu": "menu",
+	"navigation": "navigation", "table": "table", "region": "section", "form": "form",
+	"progressbar": "progress bar", "meter": "meter", "separator": "separator",
+}
+
+// usableText returns s with white space collapsed and cut to max runes,
+// or "" when it shows a sensitive value.
+func (b *builder) usableText(s string, max int) string {
+	s = screen.CollapseSpace(s)
+	if s == "" || b.taint.Leaks(s) {
+		return ""
+	}
+	return selector.Shorten(s, max)
+}
+
+// title is what a person calls an element: its name, label, placeholder,
+// title or first line of text, the first of them that is shown and not
+// sensitive.
+func (b *builder) title(n *screen.Node) string {
+	if n == nil {
+		return ""
+	}
+	first, _, _ := strings.Cut(n.Text, "\n")
+	if n.Secret {
+		first = ""
+	}
+	name := n.Name
+	if exact, pattern := selector.PinText(n.Text); exact == "" && pattern != "" && name == screen.CollapseSpace(n.Text) {
+		// "Cart\n2 items" is the Cart link: the count changes.
+		name = n.Text[:strings.LastIndexByte(n.Text, '\n')]
+	}
+	for _, s := range []string{name, n.Label, n.Placeholder, n.Title, first} {
+		if t := b.usableText(s, maxIntentName); t != "" {
+			return t
+		}
+	}
+	return ""
+}
+
+// fieldTitle is what a person calls a field: its label before its name
+// (a name may come from a description), then the rest as title does.
+func (b *builder) fieldTitle(n *screen.Node) string {
+	if n == nil {
+		return ""
+	}
+	if t := b.usableText(n.Label, maxIntentName); t != "" {
+		return t
+	}
+	return b.title(n)
+}
+
+// thing names an element with its kind and, when its selector needs one,
+// the container or position that tells it apart: "the Checkout button",
+// "the Add to cart button in iPhone 17", "the second Delete button",
+// ""Free shipping"" (text without a kind).
+func (b *builder) thing(s *screen.Screen, n *screen.Node, sel selector.Selector) string {
+	t := b.title(n)
+	word := roleWords[n.Role]
+	var out string
+	switch {
+	case t == "" && n.Secret && selector.ControlRoles[n.Role]:
+		out = "the secret field"
+	case t == "" && (n.Secret || b.taint.Leaks(n.Text) || b.taint.Leaks(n.Name)):
+		// Its index counts elements of its role, not sensitive texts.
+		out = "the text marked sensitive"
+	case t != "" && word != "":
+		out = "the " + ordinal(sel.Index) + t + " " + word
+	case t != "":
+		out = quote(t)
+		if sel.Index != nil {
+			out = "the " + ordinal(sel.Index) + out
+		}
+	case word != "":
+		out = "the " + ordinal(sel.Index) + word
+	default:
+		out = "the " + ordinal(sel.Index) + "element"
+	}
+	if sel.Within != nil {
+		if scope := b.scopeTitle(s, *sel.Within); scope != "" {
+			out += " in " + scope
+		}
+	}
+	return out
+}
+
+// scopeTitle names the container a within selector resolves to: a row or
+// card by its title ("iPhone 17"), another container by its name and kind
+// ("the Remove address dialog").
+func (b *builder) scopeTitle(s *screen.Screen, within selector.Selector) string {
+	m := b.matcher(s)
+	got, err := m.Match(within)
+	if err != nil || len(got) != 1 {
+		return ""
+	}
+	n := got[0]
+	if t := b.usableText(n.Name, maxIntentName); t != "" && !(selector.RowRoles[n.Role] && n.Name == screen.CollapseSpace(n.Text)) {
+		if word := roleWords[n.Role]; word != "" && !selector.RowRoles[n.Role] {
+			return "the " + t + " " + word
+		}
+		return t
+	}
+	if p, ok := m.Position(n.Ref); ok {
+		return b.usableText(selector.RowTitle(m, p), maxIntentName)
+	}
+	return ""
+}
+
+// ordinalWords name positions 0 to 9 for "the second Delete button".
+var ordinalWords = []string{"first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth"}
+
+func ordinal(index *int) string {
+	switch {
+	case index == nil:
+		return ""
+	case *index < len(ordinalWords):
+		return ordinalWords[*index] + " "
+	}
+	return fmt.Sprintf("#%d ", *index+1)
+}
+
+// quote writes app text in double quotes, as it is: nothing inside is
+// escaped.
+func quote(s string) string {
+	return `"` + selector.Shorten(screen.CollapseSpace(s), maxIntentText) + `"`
+}
+
+func (b *builder) clickPhrase(s *screen.Screen, n *screen.Node, sel selector.Selector, t trail.Tap) string {
+	verb := "click"
+	switch {
+	case t.Count == 2:
+		verb = "double-click"
+	case t.Count > 2:
+		verb = fmt.Sprintf("click %d times on", t.Count)
+	}
+	switch t.Button {
+	case trail.ButtonRight:
+		verb = "right-" + verb
+	case trail.ButtonMiddle:
+		verb = "middle-" + verb
+	}
+	p := verb + " " + b.thing(s, n, sel)
+	if len(t.Modifiers) > 0 {
+		p += " with " + andList(trail.ModifierStrings(t.Modifiers)) + " held"
+	}
+	return p
+}
+
+func (b *builder) togglePhrase(n *screen.Node, check bool) string {
+	t := b.fieldTitle(n)
+	if t == "" {
+		t = "the " + roleWords[n.Role]
+	}
+	switch {
+	case n.Role == "radio":
+		return "choose " + t
+	case n.Role == "switch" && check:
+		return "turn on " + t
+	case n.Role == "switch":
+		return "turn off " + t
+	case check:
+		return "check " + t
+	}
+	return "uncheck " + t
+}
+
+func typePhrase(value, field string) string {
+	into := ""
+	if field != "" {
+		into = " into " + field
+	}
+	if value == "" {
+		if field == "" {
+			return "clear the field"
+		}
+		return "clear " + field
+	}
+	return "type " + selector.Shorten(screen.CollapseSpace(value), maxIntentText) + into
+}
+
+// enterSecretPhrase never says the value: "Enter the password into
+// Password".
+func enterSecretPhrase(n *screen.Node, field string) string {
+	what := "the secret value"
+	if strings.Contains(strings.ToLower(field+" "+n.Name), "password") {
+		what = "the password"
+	}
+	if field == "" {
+		return "enter " + what
+	}
+	return "enter " + what + " into " + field
+}
+
+func selectPhrase(options []string, field string) string {
+	var shown []string
+	for _, o := range options {
+		shown = append(shown, selector.Shorten(screen.CollapseSpace(o), maxIntentName))
+	}
+	p := "select " + andList(shown)
+	if field != "" {
+		p += " in " + field
+	}
+	return p
+}
+
+func uploadPhrase(files []string, field string) string {
+	p := "upload " + andList(files)
+	if field != "" {
+		p += " to " + field
+	}
+	return p
+}
+
+// keyChord writes a key with its modifiers: "Control+Shift+K".
+func keyChord(p trail.Press) string {
+	return strings.Join(append(trail.ModifierStrings(p.Modifiers), p.Key), "+")
+}
+
+func pressPhrase(p trail.Press, where string) string {
+	s := "press " + keyChord(p)
+	if where != "" {
+		s += " in " + where
+	}
+	return s
+}
+
+func (b *builder) dialogPhrase(r *RecordedInteraction, d trail.Dialog) string {
+	verb := "dismiss"
+	if d.Accept {
+		verb = "accept"
+	}
+	p := verb + " the dialog"
+	if msg := b.usableText(r.Message, maxIntentText); msg != "" {
+		p += " " + quote(msg)
+	}
+	if d.PromptText != "" && !strings.HasPrefix(d.PromptText, "${secret:") {
+		p += " with " + selector.Shorten(screen.CollapseSpace(r.PromptText), maxIntentName)
+	}
+	return p
+}
+
+// shownPhrase says what an assertVisible checks: the text its selector
+// pins, or for an element checked for presence only, the element.
+func (b *builder) shownPhrase(s *screen.Screen, n *screen.Node, sel selector.Selector) string {
+	switch {
+	case sel.Text != "":
+		return fmt.Sprintf("check that %s is shown", quote(sel.Text))
+	case sel.TextRegex != "" && !n.Secret:
+		return fmt.Sprintf("check that %s is shown", quote(n.Text))
+	}
+	return fmt.Sprintf("check that %s is shown", b.thing(s, n, sel))
+}
+
+func valuePhrase(field, value string) string {
+	if field == "" {
+		field = "the field"
+	}
+	if value == "" {
+		return "check that " + field + " is empty"
+	}
+	return fmt.Sprintf("check that %s has the value %s", field, quote(value))
+}
+
+// stateWords say a state and its value: checked true is "checked".
+var stateWords = map[string]map[string]string{
+	trail.StateChecked:  {"true": "checked", "false": "not checked", "mixed": "partly checked"},
+	trail.StateDisabled: {"true": "disabled", "false": "enabled"},
+	trail.StateExpanded: {"true": "expanded", "false": "collapsed"},
+	trail.StateSelected: {"true": "selected", "false": "not selected"},
+}
+
+func (b *builder) statePhrase(s *screen.Screen, n *screen.Node, sel selector.Selector, a trail.AssertState) string {
+	return fmt.Sprintf("check that %s is %s", b.thing(s, n, sel), stateWords[a.State][a.Want])
+}
+
+// andList joins words as "a", "a and b", "a, b and c".
+func andList(words []string) string {
+	switch len(words) {
+	case 0:
+		return ""
+	case 1:
+		return words[0]
+	}
+	return strings.Join(words[:len(words)-1], ", ") + " and " + words[len(words)-1]
+}

@@ -1,0 +1,105 @@
+package steps
+
+import (
+	"github.com/trailpin/trailpin/recorder/screen"
+)
+
+// An Interaction is one thing a person (or an agent) did while recording, as
+// the extension reports it. The host appends each one to the database as it
+// arrives and acknowledges it; BuildSteps later turns a session's
+// interactions into a trail's steps.
+//
+// An interaction never carries a secret's value: typing into a secret field
+// is reported with Secret (the name the value will be read from at replay)
+// and no Value.
+type Interaction struct {
+	// Seq numbers a session's interactions from 1, in the order they
+	// happened; a re-sent interaction keeps its number.
+	Seq  int64           `json:"seq"`
+	Kind InteractionKind `json:"kind"`
+	// Time is when it happened, in milliseconds since the Unix epoch; used
+	// to group interactions into steps, never written into a trail.
+	Time int64 `json:"time"`
+	// Tab is the browser tab it happened in.
+	Tab int `json:"tab,omitempty"`
+	// URL and Title are the page's when it happened (full URL; the host
+	// makes it origin-free for the trail).
+	URL   string `json:"url,omitempty"`
+	Title string `json:"title,omitempty"`
+	// Screen identifies the screen captured just before the interaction (the
+	// element may be gone a moment later); Ref is the target in that screen.
+	Screen string `json:"screen,omitempty"`
+	Ref    string `json:"ref,omitempty"`
+
+	// Click: how many clicks (2 for a double click), the mouse button
+	// (left, middle, right) and the modifier keys held (Alt, Control, Meta,
+	// Shift).
+	Count     int      `json:"count,omitempty"`
+	Button    string   `json:"button,omitempty"`
+	Modifiers []string `json:"modifiers,omitempty"`
+	// Type: the field's final value. AssertValue: the value asserted.
+	Value string `json:"value,omitempty"`
+	// Secret names the secret a secret field's typed value is read from
+	// (${secret:NAME}); set instead of Value.
+	Secret string `json:"secret,omitempty"`
+	// Select: the labels of the chosen options.
+	Options []string `json:"options,omitempty"`
+	// Press: the key (a character or a key name such as Enter).
+	Key string `json:"key,omitempty"`
+	// Upload: the chosen files' names.
+	Files []string `json:"files,omitempty"`
+	// Dialog: the dialog's kind (alert, confirm, prompt, beforeunload), its
+	// message, whether it was accepted, and the text entered in a prompt.
+	DialogKind string `json:"dialogKind,omitempty"`
+	Message    string `json:"message,omitempty"`
+	Accept     bool   `json:"accept,omitempty"`
+	PromptText string `json:"promptText,omitempty"`
+	// Navigate: how the navigation came about: typed, link, reload, back,
+	// forward, redirect, script or form (a link, redirect, script or form
+	// navigation belongs to the step of the action that caused it).
+	Transition string `json:"transition,omitempty"`
+	// AssertNotVisible: the text that must not be shown.
+	Text string `json:"text,omitempty"`
+	// AssertState: the state (checked, disabled, expanded, selected) and
+	// its expected value ("true", "false", "mixed").
+	State string `json:"state,omitempty"`
+	Want  string `json:"want,omitempty"`
+}
+
+// InteractionKind says what an Interaction was.
+type InteractionKind string
+
+const (
+	InteractClick    InteractionKind = "click"
+	InteractType     InteractionKind = "type"
+	InteractSelect   InteractionKind = "select"
+	InteractCheck    InteractionKind = "check"
+	InteractUncheck  InteractionKind = "uncheck"
+	InteractPress    InteractionKind = "press"
+	InteractHover    InteractionKind = "hover"
+	InteractUpload   InteractionKind = "upload"
+	InteractDialog   InteractionKind = "dialog"
+	InteractNavigate InteractionKind = "navigate"
+	// InteractSwitchTab: the person moved to a tab or popup the app opened;
+	// URL and Title are the new tab's.
+	InteractSwitchTab        InteractionKind = "switchTab"
+	InteractAssertVisible    InteractionKind = "assertVisible"
+	InteractAssertNotVisible InteractionKind = "assertNotVisible"
+	InteractAssertURL        InteractionKind = "assertUrl"
+	InteractAssertValue      InteractionKind = "assertValue"
+	InteractAssertState      InteractionKind = "assertState"
+	// InteractUndo removes the step built from the interactions before it
+	// (the recording bar's Undo last step).
+	InteractUndo InteractionKind = "undo"
+	// InteractMarkSensitive names an element (Ref in Screen) whose shown
+	// value must never be written down.
+	InteractMarkSensitive InteractionKind = "markSensitive"
+)
+
+// A RecordedInteraction is an interaction with the screen it happened on.
+type RecordedInteraction struct {
+	Interaction
+	// Before is the screen Interaction.Screen names; nil when the
+	// interaction has none (navigate, dialog, undo).
+	Before *screen.Screen
+}

@@ -1,0 +1,407 @@
+package trail
+
+import (
+	"github.com/trailpin/trailpin/recorder/screen"
+	"github.com/trailpin/trailpin/recorder/selector"
+)
+
+// TrailVersion is the version of the trail file format this package reads
+// and writes. A file with any other version is refused, not guessed at.
+const TrailVersion = 1
+
+// MaxEndShows is how many selectors a step's end may list: enough to tell
+// that the step took effect, few enough that the end stays about this step
+// rather than a copy of the page (DESIGN §5).
+const MaxEndShows = 3
+
+// A Trail is one recorded test: a title, the app it runs against, where it
+// starts, and ordered steps (DESIGN §5). Its YAML form is documented in
+// docs/trail-format.md; LoadTrail reads it and MarshalTrail writes it.
+type Trail struct {
+	// File names where the trail was loaded from, for messages and trace
+	// pages; it is not part of the file.
+	File string
+	// Version is TrailVersion for a loaded trail; MarshalTrail writes
+	// TrailVersion and accepts 0 for a trail built in memory.
+	Version int
+	// Title is the trail's name in words (key `trail`); its slug names the file.
+	Title string
+	// App names the app in the project config (apps.<app>.baseURL) that
+	// gives the origin every path in the trail is relative to.
+	App string
+	// Viewport, Locale and TimeZone are what the trail was recorded with;
+	// replay applies them. Zero values mean "not recorded".
+	Viewport screen.Viewport
+	Locale   string
+	TimeZone string
+	// Start is the path (with query and fragment) the trail begins at.
+	Start string
+	// Params are the trail's named values and their defaults, used as
+	// ${param:name} and overridden with --param name=value.
+	Params map[string]string
+	Steps  []Step
+}
+
+// A Step is one goal in words and, usually, the recording that reaches it.
+type Step struct {
+	// Line is where the step starts in its trail file (0 when built in memory).
+	Line int
+	// Intent is the goal in words: the agent's instruction, or written for a
+	// person's action.
+	Intent string
+	// Act is a goal for the agent to perform when the step has no recording
+	// yet, or when its recording no longer replays.
+	Act string
+	// Actions are the recorded actions, in order.
+	Actions []Action
+	// End is the recorded end state: enough of the screen to tell that the
+	// step took effect. Nil when the step has none.
+	End *End
+}
+
+// End is what the screen shows once a step has taken effect.
+type End struct {
+	Line int
+	// URL is the path (and query) the page is on; empty when not recorded.
+	URL string
+	// Shows lists up to MaxEndShows selectors of nodes that appeared or
+	// changed because of the step; each must match a visible node.
+	Shows []selector.Selector
+}
+
+// Origin is where an action was read from: its 1-based line in the trail
+// file, 0 when the action was built in memory. Replay's trace page names
+// the trail file and this line.
+type Origin struct {
+	Line int
+}
+
+// SourceLine returns the line the action came from.
+func (o Origin) SourceLine() int { return o.Line }
+
+// An Action is one thing a step does or checks. It is one of the types
+// below (Navigate, Tap, TypeText, …); switch on the concrete type.
+type Action interface {
+	// Kind is the action's key in a trail file.
+	Kind() ActionKind
+	// SourceLine is the line the action was read from, 0 if built in memory.
+	SourceLine() int
+	isAction()
+}
+
+// ActionKind is an action's key in a trail file.
+type ActionKind string
+
+// The action kinds of DESIGN §5, in the order the format documents them.
+const (
+	ActionNavigate         ActionKind = "navigate"
+	ActionTap              ActionKind = "tap"
+	ActionType             ActionKind = "type"
+	ActionPress            ActionKind = "press"
+	ActionSelect           ActionKind = "select"
+	ActionCheck            ActionKind = "check"
+	ActionUncheck          ActionKind = "uncheck"
+	ActionHover            ActionKind = "hover"
+	ActionUpload           ActionKind = "upload"
+	ActionDialog           ActionKind = "dialog"
+	ActionSwitchTab        ActionKind = "switchTab"
+	ActionAssertVisible    ActionKind = "assertVisible"
+	ActionAssertNotVisible ActionKind = "assertNotVisible"
+	ActionAssertValue      ActionKind = "assertValue"
+	ActionAssertState      ActionKind = "assertState"
+	ActionAssertURL        ActionKind = "assertUrl"
+	ActionAssertChange     ActionKind = "assertChange"
+)
+
+// ActionKinds lists every action kind in documentation order.
+var ActionKinds = []ActionKind{
+	ActionNavigate, ActionTap, ActionType, ActionPress, ActionSelect,
+	ActionCheck, ActionUncheck, ActionHover, ActionUpload, ActionDialog,
+	ActionSwitchTab, ActionAssertVisible, ActionAssertNotVisible,
+	ActionAssertValue, ActionAssertState, ActionAssertURL, ActionAssertChange,
+}
+
+// IsAssertion reports whether the kind checks the screen rather than acting
+// on it. Assertions wait for visibility only; actions wait for full
+// actionability (DESIGN §5).
+func (k ActionKind) IsAssertion() bool {
+	switch k {
+	case ActionAssertVisible, ActionAssertNotVisible, ActionAssertValue,
+		ActionAssertState, ActionAssertURL, ActionAssertChange:
+		return true
+	}
+	return false
+}
+
+// The history moves a Navigate can make instead of going to a path.
+const (
+	NavigateBack    = "back"
+	NavigateForward = "forward"
+	NavigateReload  = "reload"
+)
+
+// Navigate goes to a path of the app, or moves in history.
+type Navigate struct {
+	Origin
+	// To is a path (with query and fragment, no origin) or one of
+	// NavigateBack, NavigateForward, NavigateReload.
+	To string
+}
+
+// Modifier is a key held during a tap or a key press.
+type Modifier string
+
+// The modifiers, named as KeyboardEvent.key names them.
+const (
+	ModifierAlt     Modifier = "Alt"
+	ModifierControl Modifier = "Control"
+	ModifierMeta    Modifier = "Meta"
+	ModifierShift   Modifier = "Shift"
+)
+
+// MouseButton is the button a tap presses.
+type MouseButton string
+
+// The mouse buttons; a Tap with no button uses the left one.
+const (
+	ButtonLeft   MouseButton = "left"
+	ButtonMiddle MouseButton = "middle"
+	ButtonRight  MouseButton = "right"
+)
+
+// Tap clicks an element.
+type Tap struct {
+	Origin
+	Selector selector.Selector
+	// Count is the number of clicks: 2 is a double click. 0 means one.
+	Count     int
+	Modifiers []Modifier
+	// Button is the mouse button; empty means the left one.
+	Button MouseButton
+}
+
+// TypeText replaces the value of a field with Text (the final value a person
+// typed). Text may hold ${secret:…}, ${user:…} and ${param:…} references,
+// and may be empty to clear the field.
+type TypeText struct {
+	Origin
+	Selector selector.Selector
+	Text     string
+}
+
+// Press presses a key, with modifiers held, on the focused element.
+type Press struct {
+	Origin
+	// Key is a KeyboardEvent.key name (Enter, Escape, Tab, ArrowDown, F2, …)
+	// or a single character.
+	Key       string
+	Modifiers []Modifier
+}
+
+// SelectOption chooses options of a select or listbox by their labels. One
+// option is written `option:`, several `options:`.
+type SelectOption struct {
+	Origin
+	Selector selector.Selector
+	Options  []string
+}
+
+// Check makes a checkbox, radio button or switch checked.
+type Check struct {
+	Origin
+	Selector selector.Selector
+}
+
+// Uncheck makes a checkbox or switch unchecked.
+type Uncheck struct {
+	Origin
+	Selector selector.Selector
+}
+
+// Hover moves the mouse over an element.
+type Hover struct {
+	Origin
+	Selector selector.Selector
+}
+
+// Upload sets the files of a file input. Files are paths relative to the
+// trail file, with forward slashes.
+type Upload struct {
+	Origin
+	Selector selector.Selector
+	Files    []string
+}
+
+// Dialog answers the JavaScript dialog (alert, confirm, prompt,
+// beforeunload) that the previous action opened.
+type Dialog struct {
+	Origin
+	// Accept is true to accept the dialog, false to dismiss it.
+	Accept bool
+	// PromptText is what is entered into a prompt before accepting it.
+	PromptText string
+}
+
+// SwitchTab makes a tab or popup the app opened the page that the following
+// actions act on. Exactly one of URL and Title is set.
+type SwitchTab struct {
+	Origin
+	// URL is the tab's path (and query), without origin.
+	URL string
+	// Title is the tab's document title.
+	Title string
+}
+
+// AssertVisible checks that exactly one visible node matches the selector
+// (with an index, that the indexed match exists and is visible).
+type AssertVisible struct {
+	Origin
+	Selector selector.Selector
+}
+
+// AssertNotVisible checks that no visible node's normalised text or
+// accessible name equals Text.
+type AssertNotVisible struct {
+	Origin
+	Text string
+}
+
+// AssertValue checks a form control's current value. Never for secrets.
+type AssertValue struct {
+	Origin
+	Selector selector.Selector
+	Value    string
+}
+
+// The states an AssertState can check.
+const (
+	StateChecked  = "checked"
+	StateDisabled = "disabled"
+	StateExpanded = "expanded"
+	StateSelected = "selected"
+)
+
+// AssertState checks one state of an element.
+type AssertState struct {
+	Origin
+	Selector selector.Selector
+	// State is StateChecked, StateDisabled, StateExpanded or StateSelected.
+	State string
+	// Want is "true" or "false", or "mixed" for StateChecked: the form the
+	// page model gives states in (Node.Checked).
+	Want string
+}
+
+// AssertURL checks the page's path and query (relative to the app's origin):
+// exactly equal to URL, or matching the regular expression Pattern. Exactly
+// one of them is set.
+type AssertURL struct {
+	Origin
+	URL     string
+	Pattern string
+}
+
+// The kinds of change a ChangeMatch can name (DESIGN §10).
+const (
+	ChangeAdded   = "added"
+	ChangeRemoved = "removed"
+	ChangeContent = "content"
+	ChangeState   = "state"
+	ChangeStyle   = "style"
+	ChangeMoved   = "moved"
+	ChangeResized = "resized"
+)
+
+// A ChangeMatch names changes in a diff: of a kind, on nodes matching a
+// selector, or both.
+type ChangeMatch struct {
+	Change   string
+	Selector *selector.Selector
+}
+
+// AssertChange checks what the previous action changed (DESIGN §10). The
+// file format fixes its keys; replay gives them meaning in a later version.
+// Checks against a stored diff (Changed … BecameCovered) and live checks
+// (URL … Retry) cannot be mixed in one assertion.
+type AssertChange struct {
+	Origin
+	// Checks against the diff of the previous action.
+	Changed        *bool
+	MustInclude    []ChangeMatch
+	MustNotInclude []ChangeMatch
+	Only           []ChangeMatch
+	MaxChanges     *int
+	BecameVisible  []selector.Selector
+	BecameCovered  []selector.Selector
+	// Live checks.
+	URL        string
+	Exists     []selector.Selector
+	NotCovered []selector.Selector
+	SettleMs   *int
+	Retry      *int
+}
+
+func (Navigate) Kind() ActionKind         { return ActionNavigate }
+func (Tap) Kind() ActionKind              { return ActionTap }
+func (TypeText) Kind() ActionKind         { return ActionType }
+func (Press) Kind() ActionKind            { return ActionPress }
+func (SelectOption) Kind() ActionKind     { return ActionSelect }
+func (Check) Kind() ActionKind            { return ActionCheck }
+func (Uncheck) Kind() ActionKind          { return ActionUncheck }
+func (Hover) Kind() ActionKind            { return ActionHover }
+func (Upload) Kind() ActionKind           { return ActionUpload }
+func (Dialog) Kind() ActionKind           { return ActionDialog }
+func (SwitchTab) Kind() ActionKind        { return ActionSwitchTab }
+func (AssertVisible) Kind() ActionKind    { return ActionAssertVisible }
+func (AssertNotVisible) Kind() ActionKind { return ActionAssertNotVisible }
+func (AssertValue) Kind() ActionKind      { return ActionAssertValue }
+func (AssertState) Kind() ActionKind      { return ActionAssertState }
+func (AssertURL) Kind() ActionKind        { return ActionAssertURL }
+func (AssertChange) Kind() ActionKind     { return ActionAssertChange }
+
+func (Navigate) isAction()         {}
+func (Tap) isAction()              {}
+func (TypeText) isAction()         {}
+func (Press) isAction()            {}
+func (SelectOption) isAction()     {}
+func (Check) isAction()            {}
+func (Uncheck) isAction()          {}
+func (Hover) isAction()            {}
+func (Upload) isAction()           {}
+func (Dialog) isAction()           {}
+func (SwitchTab) isAction()        {}
+func (AssertVisible) isAction()    {}
+func (AssertNotVisible) isAction() {}
+func (AssertValue) isAction()      {}
+func (AssertState) isAction()      {}
+func (AssertURL) isAction()        {}
+func (AssertChange) isAction()     {}
+
+// ActionSelector returns the selector an action targets, and false for
+// actions without one (navigate, press, dialog, switchTab,
+// assertNotVisible, assertUrl, assertChange).
+func ActionSelector(a Action) (selector.Selector, bool) {
+	switch a := a.(type) {
+	case Tap:
+		return a.Selector, true
+	case TypeText:
+		return a.Selector, true
+	case SelectOption:
+		return a.Selector, true
+	case Check:
+		return a.Selector, true
+	case Uncheck:
+		return a.Selector, true
+	case Hover:
+		return a.Selector, true
+	case Upload:
+		return a.Selector, true
+	case AssertVisible:
+		return a.Selector, true
+	case AssertValue:
+		return a.Selector, true
+	case AssertState:
+		return a.Selector, true
+	}
+	return selector.Selector{}, false
+}
