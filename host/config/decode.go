@@ -12,64 +12,19 @@ import (
 	"time"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/trailpin/trailpin/recorder/yamlerr"
 )
 
-// ErrInvalid is wrapped by every *Error: a config file or
-// variable that says something Trailpin does not accept.
+// ErrInvalid is wrapped by every problem of a config file or variable:
+// errors.Is(err, ErrInvalid). Each problem is a *yamlerr.Error, and a
+// file's problems a yamlerr.List, as a trail file's are, so that both read
+// the same way: file:line: key: what is wrong: what to do.
 var ErrInvalid = errors.New("invalid configuration")
 
-// A Error is one problem in a config file (or a TRAILPIN_* variable):
-// where it is, which key, what is wrong and what to do.
-type Error struct {
-	// File is the config file, or "environment" for a variable.
-	File string
-	// Line is 1-based; 0 when the problem concerns the whole file.
-	Line int
-	// Key is the key in dotted form (apps.shop.baseURL), or the variable.
-	Key string
-	Msg string
-	Fix string
-}
-
-func (e *Error) Error() string {
-	var b strings.Builder
-	b.WriteString(e.File)
-	if e.Line > 0 {
-		fmt.Fprintf(&b, ":%d", e.Line)
-	}
-	b.WriteString(": ")
-	if e.Key != "" {
-		b.WriteString(e.Key)
-		b.WriteString(": ")
-	}
-	b.WriteString(e.Msg)
-	if e.Fix != "" {
-		b.WriteString(": ")
-		b.WriteString(e.Fix)
-	}
-	return b.String()
-}
-
-func (e *Error) Unwrap() error { return ErrInvalid }
-
-// Errors is every problem found in one file, in file order.
-type Errors []*Error
-
-func (es Errors) Error() string {
-	lines := make([]string, len(es))
-	for i, e := range es {
-		lines[i] = e.Error()
-	}
-	return strings.Join(lines, "\n")
-}
-
-func (es Errors) Unwrap() []error {
-	out := make([]error, len(es))
-	for i, e := range es {
-		out[i] = e
-	}
-	return out
-}
+// errUnknownKey is the category of a key config files do not have: it is
+// both ErrInvalid and yamlerr.ErrUnknownKey.
+var errUnknownKey = fmt.Errorf("%w: %w", ErrInvalid, yamlerr.ErrUnknownKey)
 
 // maxConfigBytes bounds a config file: real ones are a few kilobytes, and a
 // file far larger is not a config file.
@@ -79,11 +34,11 @@ const maxConfigBytes = 1 << 20
 // problem rather than stopping at the first.
 type configDecoder struct {
 	file string
-	errs Errors
+	errs yamlerr.List
 }
 
 func (d *configDecoder) fail(n *yaml.Node, key, fix, format string, args ...any) {
-	e := &Error{File: d.file, Key: key, Msg: fmt.Sprintf(format, args...), Fix: fix}
+	e := &yamlerr.Error{File: d.file, Path: key, Msg: fmt.Sprintf(format, args...), Fix: fix, Err: ErrInvalid}
 	if n != nil {
 		e.Line = n.Line
 	}
@@ -94,7 +49,7 @@ func (d *configDecoder) err() error {
 	if len(d.errs) == 0 {
 		return nil
 	}
-	slices.SortStableFunc(d.errs, func(a, b *Error) int { return a.Line - b.Line })
+	slices.SortStableFunc(d.errs, func(a, b *yamlerr.Error) int { return a.Line - b.Line })
 	return d.errs
 }
 
@@ -104,7 +59,7 @@ var yamlErrorLine = regexp.MustCompile(`^yaml: (?:line (\d+): )?(.*)$`)
 // with no content (only comments, or empty), which means all defaults.
 func parseConfigYAML(file string, src []byte) (*yaml.Node, error) {
 	if len(src) > maxConfigBytes {
-		return nil, Errors{{File: file, Msg: fmt.Sprintf("file is %d bytes, more than the %d a config file may have", len(src), maxConfigBytes), Fix: "is this the right file?"}}
+		return nil, yamlerr.List{{File: file, Msg: fmt.Sprintf("file is %d bytes, more than the %d a config file may have", len(src), maxConfigBytes), Fix: "is this the right file?", Err: ErrInvalid}}
 	}
 	dec := yaml.NewDecoder(bytes.NewReader(src))
 	var doc yaml.Node
@@ -117,11 +72,11 @@ func parseConfigYAML(file string, src []byte) (*yaml.Node, error) {
 			line, _ = strconv.Atoi(m[1])
 			msg = m[2]
 		}
-		return nil, Errors{{File: file, Line: line, Msg: "not valid YAML: " + msg, Fix: "fix the YAML syntax (indentation, a missing ':' or quote)"}}
+		return nil, yamlerr.List{{File: file, Line: line, Msg: "not valid YAML: " + msg, Fix: "fix the YAML syntax (indentation, a missing ':' or quote)", Err: ErrInvalid}}
 	}
 	var next yaml.Node
 	if err := dec.Decode(&next); !errors.Is(err, io.EOF) {
-		return nil, Errors{{File: file, Line: next.Line, Msg: "file holds more than one YAML document", Fix: "remove the `---` separator and keep one document"}}
+		return nil, yamlerr.List{{File: file, Line: next.Line, Msg: "file holds more than one YAML document", Fix: "remove the `---` separator and keep one document", Err: ErrInvalid}}
 	}
 	if len(doc.Content) == 0 {
 		return nil, nil
@@ -190,10 +145,12 @@ func (d *configDecoder) mapping(n *yaml.Node, path string, allowed []string) []c
 		seen[name] = true
 		if allowed != nil && !slices.Contains(allowed, name) {
 			fix := "allowed keys here: " + strings.Join(allowed, ", ")
-			if s := closestConfigWord(name, allowed); s != "" {
+			if s := yamlerr.DidYouMean(name, allowed); s != "" {
 				fix = fmt.Sprintf("did you mean %q?", s)
 			}
 			d.fail(k, full, fix, "unknown key")
+			last := d.errs[len(d.errs)-1]
+			last.Key, last.Err = name, errUnknownKey
 			continue
 		}
 		entries = append(entries, configEntry{name: name, key: k, val: v})
@@ -281,7 +238,7 @@ func (d *configDecoder) oneOf(n *yaml.Node, path string, allowed []string) (stri
 	}
 	if !slices.Contains(allowed, s) {
 		fix := "use one of " + strings.Join(allowed, ", ")
-		if c := closestConfigWord(s, allowed); c != "" {
+		if c := yamlerr.DidYouMean(s, allowed); c != "" {
 			fix = fmt.Sprintf("did you mean %q?", c)
 		}
 		d.fail(n, path, fix, "%q is not allowed", s)
@@ -305,46 +262,4 @@ func describeConfigNode(n *yaml.Node) string {
 		return "a number (" + n.Value + ")"
 	}
 	return fmt.Sprintf("%q", n.Value)
-}
-
-// closestWord returns the word of allowed closest to got, or "" when none
-// is close enough to be a likely typo.
-func closestConfigWord(got string, allowed []string) string {
-	best, bestDist := "", -1
-	for _, a := range allowed {
-		if strings.EqualFold(a, got) {
-			return a
-		}
-		d := configEditDistance(strings.ToLower(got), strings.ToLower(a))
-		if bestDist < 0 || d < bestDist {
-			best, bestDist = a, d
-		}
-	}
-	// A typo changes a couple of letters; a third of a longer word still
-	// reads as the same word.
-	if bestDist >= 0 && bestDist <= max(2, len(got)/3) {
-		return best
-	}
-	return ""
-}
-
-func configEditDistance(a, b string) int {
-	ra, rb := []rune(a), []rune(b)
-	prev := make([]int, len(rb)+1)
-	cur := make([]int, len(rb)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(ra); i++ {
-		cur[0] = i
-		for j := 1; j <= len(rb); j++ {
-			cost := 1
-			if ra[i-1] == rb[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(rb)]
 }

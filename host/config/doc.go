@@ -17,14 +17,16 @@
 //	CurrentProject(userFile)                load the current project
 //
 // Files are decoded by this package's strict yaml.Node decoder (decode.go),
-// which reports every problem with its file, line, key and fix, and keeps
-// the case of app and credential names; viper layers the decoded values
+// which reports every problem with its file, line, key and fix as a
+// recorder/yamlerr error, the type trail files use too, and keeps the case
+// of app and credential names; viper layers the decoded values
 // with the defaults, the variables and the flags (layers.go). Every edit
 // the host makes to a file goes through the comment-preserving editor
 // (yamledit.go) and is written atomically.
 //
-// It imports replay/secrets (the secrets' own resolver, which brings
-// recorder's reference types) and storage/atomicfile; it must not import
+// It imports recorder/yamlerr, replay/secrets (the secrets' own resolver,
+// which brings the trail format's reference types) and storage/atomicfile;
+// it must not import
 // the host's commands, the database or the replay engine: it says how
 // things are configured, never does them.
 package config

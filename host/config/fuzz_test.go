@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"reflect"
 	"testing"
+
+	"github.com/trailpin/trailpin/recorder/yamlerr"
 )
 
 // seedConfigs adds every config file under testdata/project to f.
@@ -26,7 +28,7 @@ func FuzzParseProject(f *testing.F) {
 	f.Fuzz(func(t *testing.T, src []byte) {
 		p, err := parseProject("/repo/trailpin.yaml", src)
 		if err != nil {
-			var ce Errors
+			var ce yamlerr.List
 			if !errors.As(err, &ce) || len(ce) == 0 || ce[0].File != "/repo/trailpin.yaml" {
 				t.Fatalf("parseProject error %v is not a list of errors naming the file", err)
 			}

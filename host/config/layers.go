@@ -9,6 +9,8 @@ import (
 
 	"github.com/spf13/pflag"
 	"github.com/spf13/viper"
+
+	"github.com/trailpin/trailpin/recorder/yamlerr"
 )
 
 // How a key's value is found (DESIGN §12): viper holds the layers and
@@ -239,7 +241,7 @@ func (l *layers) file(layer Layer, file string, values map[string]fileValue) err
 // that does not check is an error naming it.
 func (l *layers) resolve() (map[string]resolved, error) {
 	out := map[string]resolved{}
-	var errs Errors
+	var errs yamlerr.List
 	for _, d := range l.defs {
 		raw := l.v.Get(viperKey(d.name))
 		switch x := raw.(type) {
@@ -276,11 +278,11 @@ func (l *layers) resolve() (map[string]resolved, error) {
 }
 
 // sourceError explains text from a variable or a flag that does not check.
-func sourceError(src Source, err error) *Error {
+func sourceError(src Source, err error) *yamlerr.Error {
 	if src.Layer == LayerFlag {
-		return &Error{File: "command line", Key: "--" + src.Flag, Msg: err.Error(), Fix: "fix the flag's value"}
+		return &yamlerr.Error{File: "command line", Path: "--" + src.Flag, Msg: err.Error(), Fix: "fix the flag's value", Err: ErrInvalid}
 	}
-	return &Error{File: "environment", Key: "$" + src.Env, Msg: err.Error(), Fix: "fix or unset the variable"}
+	return &yamlerr.Error{File: "environment", Path: "$" + src.Env, Msg: err.Error(), Fix: "fix or unset the variable", Err: ErrInvalid}
 }
 
 func parseDurationValue(s string) (any, error) { return parseDuration(s) }

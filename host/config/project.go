@@ -13,6 +13,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/trailpin/trailpin/recorder/yamlerr"
 	"github.com/trailpin/trailpin/replay/secrets"
 )
 
@@ -167,7 +168,7 @@ func (p *Project) appDefs() []keyDef {
 // apply sets the project's layered fields to what is in effect. Two apps
 // whose names give the same variable are refused only when it is set.
 func (p *Project) apply(settings map[string]resolved) error {
-	var errs Errors
+	var errs yamlerr.List
 	for key, r := range settings {
 		switch key {
 		case KeyTrailsDir:
@@ -313,7 +314,7 @@ func decodeProject(file string, src []byte) (*Project, error) {
 // mapping reported as unknown with a generic fix.
 func (d *configDecoder) userKeysInProject() {
 	for _, e := range d.errs {
-		if slices.Contains(userOnlyKeys, e.Key) {
+		if slices.Contains(userOnlyKeys, e.Path) {
 			e.Msg = "belongs in the user config, not in trailpin.yaml"
 			e.Fix = "move it to $XDG_CONFIG_HOME/trailpin/config.yaml (see docs/config.md)"
 		}

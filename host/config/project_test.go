@@ -7,10 +7,13 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/trailpin/trailpin/recorder/trail"
+	"github.com/trailpin/trailpin/recorder/yamlerr"
 	"github.com/trailpin/trailpin/replay/secrets"
 )
 
@@ -438,4 +441,40 @@ func TestAddApp(t *testing.T) {
 			t.Errorf("the link's target lacks the new app")
 		}
 	})
+}
+
+// TestUnknownKeysReadAsInTrails: a typo in trailpin.yaml and one in a trail
+// file are the same kind of error, with the same did-you-mean, so a person
+// (or a program using errors.As) reads both the same way.
+func TestUnknownKeysReadAsInTrails(t *testing.T) {
+	_, cfgErr := parseProject("/repo/trailpin.yaml", []byte("trace: on\nreplays:\n  actionTimeout: 2s\n"))
+	_, trailErr := trail.LoadTrail("t.trail.yaml", []byte("version: 1\ntrial: Buy a mug\n"))
+	for _, tt := range []struct {
+		name     string
+		err      error
+		line     int
+		key, fix string
+	}{
+		{"config", cfgErr, 2, "replays", `did you mean "replay"?`},
+		{"trail", trailErr, 2, "trial", `did you mean "trail"?`},
+	} {
+		var list yamlerr.List
+		if !errors.As(tt.err, &list) {
+			t.Fatalf("%s: error %v is not a yamlerr.List", tt.name, tt.err)
+		}
+		i := slices.IndexFunc(list, func(e *yamlerr.Error) bool { return errors.Is(e, yamlerr.ErrUnknownKey) })
+		if i < 0 {
+			t.Fatalf("%s: error %v has no unknown key", tt.name, tt.err)
+		}
+		e := list[i]
+		if e.Line != tt.line || e.Key != tt.key || e.Fix != tt.fix {
+			t.Errorf("%s: line %d, key %q, fix %q; want %d, %q, %q", tt.name, e.Line, e.Key, e.Fix, tt.line, tt.key, tt.fix)
+		}
+	}
+	if !errors.Is(cfgErr, ErrInvalid) {
+		t.Errorf("an unknown key in trailpin.yaml is not ErrInvalid: %v", cfgErr)
+	}
+	if got, want := cfgErr.Error(), `/repo/trailpin.yaml:2: replays: unknown key: did you mean "replay"?`; got != want {
+		t.Errorf("config error reads %q, want %q", got, want)
+	}
 }

@@ -11,6 +11,8 @@ import (
 	"strings"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/trailpin/trailpin/recorder/yamlerr"
 )
 
 // Keys of the user config ($XDG_CONFIG_HOME/trailpin/config.yaml). A key
@@ -104,7 +106,7 @@ func parseUserConfig(file string, src []byte) (*userConfig, error) {
 		}
 	}
 	for _, e := range d.errs {
-		if slices.Contains(projectOnlyKeys, e.Key) {
+		if slices.Contains(projectOnlyKeys, e.Path) {
 			e.Msg = "belongs in a project's trailpin.yaml, not in the user config"
 			e.Fix = "move it to the trailpin.yaml at your repository's root (see docs/config.md)"
 		}
@@ -158,7 +160,7 @@ func (d *configDecoder) projectEntries(n *yaml.Node) []ProjectEntry {
 			}
 		}
 		if p.Dir == "" {
-			if item.Kind == yaml.MappingNode && !slices.ContainsFunc(d.errs, func(e *Error) bool { return strings.HasPrefix(e.Key, path) }) {
+			if item.Kind == yaml.MappingNode && !slices.ContainsFunc(d.errs, func(e *yamlerr.Error) bool { return strings.HasPrefix(e.Path, path) }) {
 				d.fail(item, path, "add `dir: /path/to/repo`", "the project has no dir")
 			}
 			continue
