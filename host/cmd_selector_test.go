@@ -82,6 +82,8 @@ func TestParseSelectorArg(t *testing.T) {
 		{in: "{index: 2}", err: "pin at least one"},
 		{in: "{text: 'Add  to cart'}", err: `write "Add to cart"`},
 		{in: `{"role": "button", "colour": "red"}`, err: `unknown key "colour"`},
+		{in: "{role: iframe, index: 1}", want: "{role: iframe, index: 1}"}, // what suggest-selector writes for a second frame
+		{in: "{role: doc-chapter}", err: `role "doc-chapter" is unknown`},
 	} {
 		got, err := parseSelectorArg(tc.in)
 		switch {

@@ -13,10 +13,10 @@
 //     did-you-mean), shared by trails and host configuration.
 //
 // Imports point downward only: steps imports trail, selector and screen;
-// trail imports selector, screen and yamlerr; selector imports screen;
-// screen and yamlerr import none of the others (TestImportsPointDown keeps it
-// so). Test helpers that build screens sit in internal/screentest, on top of
-// screen only.
+// trail imports selector, screen and yamlerr; selector imports screen and
+// yamlerr; screen and yamlerr import none of the others (TestImportsPointDown
+// keeps it so). Test helpers that build screens sit in internal/screentest,
+// on top of screen only.
 //
 // Nothing here does I/O or imports Trailpin's other packages: storage,
 // replay and host build on the recorder, never the other way round.

@@ -22,7 +22,7 @@ var mayImport = map[string][]string{
 	"recorder":                     {},
 	"recorder/yamlerr":             {},
 	"recorder/screen":              {},
-	"recorder/selector":            {"recorder/screen"},
+	"recorder/selector":            {"recorder/screen", "recorder/yamlerr"},
 	"recorder/trail":               {"recorder/screen", "recorder/selector", "recorder/yamlerr"},
 	"recorder/steps":               {"recorder/screen", "recorder/selector", "recorder/trail"},
 	"recorder/internal/screentest": {"recorder/screen"},

@@ -5,6 +5,8 @@
 // Retarget) together with the candidates a review offers (Candidates).
 //
 // Recording, review and replay all match through this package: there is no
-// second selector engine. It imports only recorder/screen; the YAML form of a
-// selector belongs to the trail format (recorder/trail).
+// second selector engine. Roles lists the roles a selector may name, for the
+// generator, the matcher and the trail loader alike. It imports only
+// recorder/screen and recorder/yamlerr; the YAML form of a selector belongs
+// to the trail format (recorder/trail).
 package selector

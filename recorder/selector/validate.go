@@ -4,9 +4,9 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"regexp"
 
 	"github.com/trailpin/trailpin/recorder/screen"
+	"github.com/trailpin/trailpin/recorder/yamlerr"
 )
 
 // An InvalidSelectorError says which property of a selector cannot work and
@@ -46,9 +46,12 @@ func (s Selector) validate(path string) error {
 		}
 		return &InvalidSelectorError{Field: path, Reason: reason}
 	}
-	if s.Role != "" && !selectorRolePattern.MatchString(s.Role) {
-		return &InvalidSelectorError{Field: field("role"), Reason: fmt.Sprintf(
-			"%q is not an ARIA role name: roles are lower-case words such as button, link or textbox", s.Role)}
+	if s.Role != "" && !IsRole(s.Role) {
+		reason := fmt.Sprintf("%q is not a role the page model reports, so it matches nothing: use one such as button, link or textbox", s.Role)
+		if sug := yamlerr.DidYouMean(s.Role, roles); sug != "" {
+			reason = fmt.Sprintf("%q is not a role the page model reports, so it matches nothing: did you mean %q?", s.Role, sug)
+		}
+		return &InvalidSelectorError{Field: field("role"), Reason: reason}
 	}
 	if s.Text != "" && s.TextRegex != "" {
 		return &InvalidSelectorError{Field: field("text"), Reason: "text and textRegex are both set: keep text for the exact text, or textRegex for a pattern, not both"}
@@ -84,10 +87,6 @@ func (s Selector) validate(path string) error {
 	}
 	return nil
 }
-
-// selectorRolePattern accepts ARIA role tokens: lower-case words, as in
-// "button", "menuitemcheckbox" or the DPUB "doc-chapter".
-var selectorRolePattern = regexp.MustCompile(`^[a-z]+(-[a-z]+)*$`)
 
 // ParseSelectorJSON reads a selector written as JSON (the form
 // `host match` and scripts pass), rejecting unknown properties and anything

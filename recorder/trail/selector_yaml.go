@@ -1,8 +1,6 @@
 package trail
 
 import (
-	"strings"
-
 	"go.yaml.in/yaml/v3"
 
 	"github.com/trailpin/trailpin/recorder/selector"
@@ -11,17 +9,10 @@ import (
 // selectorKeys are a selector's keys in the order they are written.
 var selectorKeys = []string{"role", "name", "text", "textRegex", "testId", "id", "label", "placeholder", "within", "index"}
 
-// knownRoles are the ARIA role names the page model reports (Playwright's
-// names, with generic, none and presentation). A role outside them matches
-// nothing, so a trail naming one is a typo to report at load time.
-var knownRoles = strings.Fields(`alert alertdialog application article banner blockquote button
-caption cell checkbox code columnheader combobox complementary contentinfo definition deletion
-dialog directory document emphasis feed figure form generic grid gridcell group heading img
-insertion link list listbox listitem log main mark marquee math meter menu menubar menuitem
-menuitemcheckbox menuitemradio navigation none note option paragraph presentation progressbar
-radio radiogroup region row rowgroup rowheader scrollbar search searchbox separator slider
-spinbutton status strong subscript superscript switch tab table tablist tabpanel term textbox
-time timer toolbar tooltip tree treegrid treeitem`)
+// knownRoles are the roles a selector may name (selector.Roles): a role
+// outside them matches nothing, so a trail naming one is a typo to report at
+// load time.
+var knownRoles = selector.Roles()
 
 const selectorExample = "{role: button, name: Save}"
 
