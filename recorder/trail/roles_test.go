@@ -41,8 +41,8 @@ func TestSchemaRolesAreTheSelectorRoles(t *testing.T) {
 func TestEveryRoleRoundTrips(t *testing.T) {
 	for _, role := range selector.Roles() {
 		s := screentest.Page(
-			screentest.Leaf(role, "Same", screentest.Ref("a")),
-			screentest.Leaf(role, "Same", screentest.Ref("b")),
+			screentest.El(role, screentest.Ref("a"), screentest.ID("first")),
+			screentest.El(role, screentest.Ref("b")),
 		)
 		sel, err := selector.Generate(selector.PurposeAssert, "b", s, nil)
 		if err != nil {
