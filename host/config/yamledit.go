@@ -273,14 +273,9 @@ func insertBlockEntry(src []byte, root *yaml.Node, key string, entry []yamlLine,
 		t.lines = append(t.lines, renderYAMLLines(entry, yamlIndent, yamlIndent, t.nl)...)
 		return t.join(), true
 	}
-	if root.Kind != yaml.MappingNode || root.Style&yaml.FlowStyle != 0 || len(root.Content) == 0 {
+	k, v, ok := topLevelKey(root, key)
+	if !ok {
 		return nil, false
-	}
-	var k, v *yaml.Node
-	for i := 0; i+1 < len(root.Content); i += 2 {
-		if root.Content[i].Value == key {
-			k, v = root.Content[i], root.Content[i+1]
-		}
 	}
 	keyIndent := root.Content[0].Column - 1
 	if k == nil {
@@ -374,14 +369,9 @@ func replaceTopScalar(src []byte, root *yaml.Node, key, text string) ([]byte, bo
 		t.lines = append(t.lines, yamlKey(key)+": "+text+t.nl)
 		return t.join(), true
 	}
-	if root.Kind != yaml.MappingNode || root.Style&yaml.FlowStyle != 0 || len(root.Content) == 0 {
+	k, v, ok := topLevelKey(root, key)
+	if !ok {
 		return nil, false
-	}
-	var k, v *yaml.Node
-	for i := 0; i+1 < len(root.Content); i += 2 {
-		if root.Content[i].Value == key {
-			k, v = root.Content[i], root.Content[i+1]
-		}
 	}
 	if k == nil {
 		if endsInYAMLDocumentMarker(t) {
@@ -480,4 +470,19 @@ func writeConfigFile(path string, data []byte, mode fs.FileMode) error {
 // error wrapping fs.ErrExist) when path exists.
 func createConfigFile(path string, data []byte, mode fs.FileMode) error {
 	return atomicfile.Create(path, data, mode)
+}
+
+// topLevelKey finds key in a block mapping root that the text edit can
+// handle; k and v are nil when the key is not there. ok is false for a root
+// the text edit cannot change (not a mapping, flow style, empty).
+func topLevelKey(root *yaml.Node, key string) (k, v *yaml.Node, ok bool) {
+	if root.Kind != yaml.MappingNode || root.Style&yaml.FlowStyle != 0 || len(root.Content) == 0 {
+		return nil, nil, false
+	}
+	for i := 0; i+1 < len(root.Content); i += 2 {
+		if root.Content[i].Value == key {
+			k, v = root.Content[i], root.Content[i+1]
+		}
+	}
+	return k, v, true
 }
