@@ -318,7 +318,7 @@ func selRoundTripWith(t *testing.T, screens map[string]*selCaptured, o selRoundT
 		cap := screens[page]
 		m := NewMatcher(cap.Screen)
 		for i, n := range m.nodes {
-			if !m.shown[i] || (i%o.every != 0 && !ControlRoles[n.Role]) {
+			if !m.shown[i] || (i%o.every != 0 && !IsControlRole(n.Role)) {
 				continue
 			}
 			purposes := append([]Purpose{PurposeTap, PurposeAssert}, selFieldPurposes[n.Role]...)
@@ -334,7 +334,7 @@ func selRoundTripWith(t *testing.T, screens map[string]*selCaptured, o selRoundT
 					continue
 				}
 				r.total++
-				if p == PurposeTap && ControlRoles[n.Role] {
+				if p == PurposeTap && IsControlRole(n.Role) {
 					r.countTap(sel)
 				}
 			}

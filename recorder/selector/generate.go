@@ -158,9 +158,9 @@ func (g *generator) retarget(pos int32) int32 {
 		}
 	}
 	if g.purpose != PurposeAssert {
-		if !ControlRoles[m.nodes[pos].Role] {
+		if !IsControlRole(m.nodes[pos].Role) {
 			for a := m.parent[pos]; a >= 0; a = m.parent[a] {
-				if ControlRoles[m.nodes[a].Role] && m.shown[a] {
+				if IsControlRole(m.nodes[a].Role) && m.shown[a] {
 					pos = a
 					break
 				}
@@ -234,7 +234,7 @@ func (g *generator) atoms() ownAtoms {
 	if g.usable(n.Placeholder) {
 		a.ids = append(a.ids, atom{set: func(s *Selector) { s.Placeholder = n.Placeholder }, cost: costPlaceholder})
 	}
-	if !UnnamedRoles[n.Role] && g.usable(n.Name) {
+	if !IsUnnamedRole(n.Role) && g.usable(n.Name) {
 		a.roleName = &atom{set: func(s *Selector) { s.Role, s.Name = n.Role, n.Name }, cost: costRoleName, role: true}
 	}
 	if n.Secret || !g.usable(n.Text) {
@@ -338,7 +338,7 @@ func (g *generator) combine(pins bool, atoms []atom) []option {
 	out := []option{{sel: sel, cost: cost, scope: -1}}
 	if role := g.node.Role; !hasRole && role != "" {
 		qualified := option{sel: sel, cost: cost + costRoleQualifier, scope: -1}
-		if UnnamedRoles[role] {
+		if IsUnnamedRole(role) {
 			qualified.cost = cost + costGenericQualifier
 		}
 		qualified.sel.Role = role
@@ -397,18 +397,18 @@ func (g *generator) scopes() []scope {
 		}
 		// A row named by its content carries every cell, prices and counts
 		// too: it is found by its title instead.
-		if !UnnamedRoles[n.Role] && g.usable(n.Name) && !(RowRoles[n.Role] && n.Name == screen.CollapseSpace(n.Text)) {
+		if !IsUnnamedRole(n.Role) && g.usable(n.Name) && !(IsRowRole(n.Role) && n.Name == screen.CollapseSpace(n.Text)) {
 			addScope(Selector{Role: n.Role, Name: n.Name}, costRoleName)
 		}
 		// A row whose text is the target's own adds nothing to it.
-		if RowRoles[n.Role] && n.Text != g.node.Text {
+		if IsRowRole(n.Role) && n.Text != g.node.Text {
 			if title := RowTitle(m, a); g.usable(title) {
 				if exact, pattern := rowScopeText(n.Text, title); exact != "" || pattern != "" {
 					addScope(Selector{Role: n.Role, Text: exact, TextRegex: pattern}, costRowTitle)
 				}
 			}
 		}
-		if ScopeRoles[n.Role] {
+		if IsScopeRole(n.Role) {
 			addScope(Selector{Role: n.Role}, costRole)
 		}
 	}

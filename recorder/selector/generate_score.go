@@ -59,21 +59,21 @@ const (
 // Roles that name nothing: "generic" is a plain div or span, "none" and
 // "presentation" have had their role removed. Their name, if any, is not
 // used with role.
-var UnnamedRoles = map[string]bool{"": true, "generic": true, "none": true, "presentation": true}
+var unnamedRoles = map[string]bool{"": true, "generic": true, "none": true, "presentation": true}
 
-// ControlRoles are what a click, a key press or a choice is aimed at. A click
+// controlRoles are what a click, a key press or a choice is aimed at. A click
 // on anything inside one (the span in a button, the img in a link) is a click
 // on it.
-var ControlRoles = map[string]bool{
+var controlRoles = map[string]bool{
 	"button": true, "link": true, "checkbox": true, "radio": true, "switch": true,
 	"menuitem": true, "menuitemcheckbox": true, "menuitemradio": true, "tab": true,
 	"option": true, "treeitem": true, "textbox": true, "searchbox": true,
 	"combobox": true, "spinbutton": true, "slider": true,
 }
 
-// ScopeRoles are containers that can scope a selector by their role alone
+// scopeRoles are containers that can scope a selector by their role alone
 // when the screen has one of them (one dialog, one main).
-var ScopeRoles = map[string]bool{
+var scopeRoles = map[string]bool{
 	"dialog": true, "alertdialog": true, "main": true, "navigation": true, "banner": true,
 	"contentinfo": true, "complementary": true, "search": true, "form": true,
 	"region": true, "table": true, "grid": true, "treegrid": true, "list": true,
@@ -82,5 +82,21 @@ var ScopeRoles = map[string]bool{
 	"article": true,
 }
 
-// RowRoles are repeated containers told apart by their title.
-var RowRoles = map[string]bool{"listitem": true, "row": true, "article": true, "treeitem": true}
+// rowRoles are repeated containers told apart by their title.
+var rowRoles = map[string]bool{"listitem": true, "row": true, "article": true, "treeitem": true}
+
+// IsUnnamedRole reports whether role is one whose name a selector does not
+// pin beside the role: no role, generic, none or presentation.
+func IsUnnamedRole(role string) bool { return unnamedRoles[role] }
+
+// IsControlRole reports whether role is one a click, a key press or a
+// choice is aimed at.
+func IsControlRole(role string) bool { return controlRoles[role] }
+
+// IsScopeRole reports whether role is a container that can scope a selector
+// by its role alone.
+func IsScopeRole(role string) bool { return scopeRoles[role] }
+
+// IsRowRole reports whether role is a repeated container told apart by its
+// title.
+func IsRowRole(role string) bool { return rowRoles[role] }

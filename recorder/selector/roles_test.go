@@ -67,3 +67,17 @@ func TestValidateRefusesAnUnknownRole(t *testing.T) {
 		}
 	}
 }
+
+// TestRoleSetsAreRoles keeps the generator's role sets inside Roles: a role
+// misspelt there would never be met and its rule would silently not apply.
+func TestRoleSetsAreRoles(t *testing.T) {
+	for name, set := range map[string]map[string]bool{
+		"unnamedRoles": unnamedRoles, "controlRoles": controlRoles, "scopeRoles": scopeRoles, "rowRoles": rowRoles,
+	} {
+		for role := range set {
+			if role != "" && !IsRole(role) {
+				t.Errorf("%s has %q, which is not in Roles", name, role)
+			}
+		}
+	}
+}

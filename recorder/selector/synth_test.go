@@ -129,7 +129,7 @@ func TestGenerateRoundTripsOnSyntheticScreens(t *testing.T) {
 					t.Fatalf("seed %d: Generate(%q) = %q shows a sensitive value", seed, p+" "+Purpose(n.Ref), sel)
 				}
 				r.total++
-				if p == PurposeTap && ControlRoles[n.Role] {
+				if p == PurposeTap && IsControlRole(n.Role) {
 					r.countTap(sel)
 				}
 			}

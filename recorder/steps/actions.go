@@ -102,7 +102,7 @@ func toggledBox(m *selector.Matcher, ref string) (string, bool, bool) {
 			box = a
 			break
 		}
-		if selector.ControlRoles[m.Nodes()[a].Role] {
+		if selector.IsControlRole(m.Nodes()[a].Role) {
 			return "", false, false // a click on another control
 		}
 	}

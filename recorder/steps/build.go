@@ -232,9 +232,9 @@ func (b *builder) unnamedPhrase(i int) string {
 		return ""
 	}
 	// What a click lands in is the control around it, shown or not.
-	if r.Kind != InteractAssertVisible && !selector.ControlRoles[m.Nodes()[p].Role] {
+	if r.Kind != InteractAssertVisible && !selector.IsControlRole(m.Nodes()[p].Role) {
 		for a := m.Parent(p); a >= 0; a = m.Parent(a) {
-			if selector.ControlRoles[m.Nodes()[a].Role] {
+			if selector.IsControlRole(m.Nodes()[a].Role) {
 				p = a
 				break
 			}

@@ -136,11 +136,11 @@ func endClass(n *screen.Node) int {
 		return endFeedback
 	case n.Role == "heading":
 		return endHeading
-	case selector.ScopeRoles[n.Role] && named:
+	case selector.IsScopeRole(n.Role) && named:
 		return endLandmark
 	case presenceRoles[n.Role]:
 		return endLandmark
-	case selector.ControlRoles[n.Role] && named:
+	case selector.IsControlRole(n.Role) && named:
 		return endControl
 	case n.Role == "" || n.Role == "none" || n.Role == "presentation":
 		return endNone
@@ -230,7 +230,7 @@ func (b *builder) endCandidates(mb, ma *selector.Matcher) []endCandidate {
 // inRow reports whether the node at p lies in a row, card or list item.
 func inRow(m *selector.Matcher, p int32) bool {
 	for a := m.Parent(p); a >= 0; a = m.Parent(a) {
-		if selector.RowRoles[m.Nodes()[a].Role] {
+		if selector.IsRowRole(m.Nodes()[a].Role) {
 			return true
 		}
 	}
@@ -294,7 +294,7 @@ func (b *builder) presenceOptions(n *screen.Node) []selector.Selector {
 	if usableID(n.ID) {
 		out = append(out, selector.Selector{ID: n.ID})
 	}
-	named := !selector.UnnamedRoles[n.Role] && n.Name != ""
+	named := !selector.IsUnnamedRole(n.Role) && n.Name != ""
 	fromContent := n.Text != "" && n.Name == screen.CollapseSpace(n.Text)
 	if named {
 		if exact, pattern := selector.PinText(n.Text); fromContent && exact == "" && pattern != "" {
@@ -309,7 +309,7 @@ func (b *builder) presenceOptions(n *screen.Node) []selector.Selector {
 	if !n.Secret && n.Text != "" && !fromContent {
 		exact, pattern := selector.PinText(n.Text)
 		role := n.Role
-		if selector.UnnamedRoles[role] {
+		if selector.IsUnnamedRole(role) {
 			role = ""
 		}
 		switch {

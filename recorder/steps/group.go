@@ -315,7 +315,7 @@ func labelAround(m *selector.Matcher, ref string) int32 {
 		if m.Nodes()[p].Tag == "label" {
 			return p
 		}
-		if selector.ControlRoles[m.Nodes()[p].Role] {
+		if selector.IsControlRole(m.Nodes()[p].Role) {
 			return -1 // a control inside a label is not the label
 		}
 	}

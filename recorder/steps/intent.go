@@ -110,7 +110,7 @@ func (b *builder) thing(s *screen.Screen, n *screen.Node, sel selector.Selector)
 	word := roleWords[n.Role]
 	var out string
 	switch {
-	case t == "" && n.Secret && selector.ControlRoles[n.Role]:
+	case t == "" && n.Secret && selector.IsControlRole(n.Role):
 		out = "the secret field"
 	case t == "" && (n.Secret || b.taint.Leaks(n.Text) || b.taint.Leaks(n.Name)):
 		// Its index counts elements of its role, not sensitive texts.
@@ -145,8 +145,8 @@ func (b *builder) scopeTitle(s *screen.Screen, within selector.Selector) string 
 		return ""
 	}
 	n := got[0]
-	if t := b.usableText(n.Name, maxIntentName); t != "" && !(selector.RowRoles[n.Role] && n.Name == screen.CollapseSpace(n.Text)) {
-		if word := roleWords[n.Role]; word != "" && !selector.RowRoles[n.Role] {
+	if t := b.usableText(n.Name, maxIntentName); t != "" && !(selector.IsRowRole(n.Role) && n.Name == screen.CollapseSpace(n.Text)) {
+		if word := roleWords[n.Role]; word != "" && !selector.IsRowRole(n.Role) {
 			return "the " + t + " " + word
 		}
 		return t
