@@ -8,6 +8,10 @@ import (
 	"path/filepath"
 )
 
+// rename is os.Rename; a test replaces it to see what a failed rename leaves,
+// which folder permissions cannot show when the tests run as root.
+var rename = os.Rename
+
 // WriteFile replaces name with data. An existing file keeps its
 // permissions; a new one gets perm. A name that exists and is not a
 // regular file (a folder, a device) is refused and left alone. The folder
@@ -29,7 +33,7 @@ func WriteFile(name string, data []byte, perm fs.FileMode) (err error) {
 			os.Remove(tmp)
 		}
 	}()
-	if err = os.Rename(tmp, name); err != nil {
+	if err = rename(tmp, name); err != nil {
 		return fmt.Errorf("writing %s: %w", name, err)
 	}
 	syncDir(filepath.Dir(name))

@@ -81,11 +81,29 @@ func TestWriteFileRefusesWithoutLosingAnything(t *testing.T) {
 }
 
 func TestWriteFileFailingRenameLeavesOldContent(t *testing.T) {
+	dir := t.TempDir()
+	name := filepath.Join(dir, "f.yaml")
+	if err := os.WriteFile(name, []byte("old"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	failure := errors.New("rename refused")
+	rename = func(string, string) error { return failure }
+	t.Cleanup(func() { rename = os.Rename })
+	if err := WriteFile(name, []byte("new"), 0o644); !errors.Is(err, failure) {
+		t.Fatalf("WriteFile with a failing rename = %v, want it to wrap %v", err, failure)
+	}
+	if got, _ := os.ReadFile(name); string(got) != "old" {
+		t.Errorf("a failed write changed the file to %q", got)
+	}
+	assertOnly(t, dir, "f.yaml")
+}
+
+func TestWriteFileInReadOnlyFolderLeavesOldContent(t *testing.T) {
 	if runtime.GOOS == "windows" {
 		t.Skip("folder permissions do not stop writes on Windows")
 	}
 	if os.Geteuid() == 0 {
-		t.Skip("root writes into read-only folders")
+		t.Skip("root writes into read-only folders; TestWriteFileFailingRenameLeavesOldContent covers the failed write")
 	}
 	dir := t.TempDir()
 	name := filepath.Join(dir, "f.yaml")
