@@ -37,6 +37,13 @@
   const KEY_ACTIVATION_MS = 1000;
   /** Keys recorded on their own; any key with Control, Alt or Meta is too. */
   const NAMED_KEYS = new Set(['Enter', 'Escape', 'Tab']);
+  /**
+   * Keys that are held for the next key or click, not pressed for
+   * themselves: their keydown is no action (the key or click they go with
+   * carries them as modifiers).
+   */
+  const MODIFIER_KEYS = new Set(['Control', 'Shift', 'Alt', 'Meta', 'AltGraph', 'CapsLock', 'NumLock',
+    'ScrollLock', 'Fn', 'FnLock', 'Hyper', 'Super', 'Symbol', 'SymbolLock', 'OS']);
   /** Input types whose typing is recorded as type (the rest change otherwise). */
   const TEXT_INPUTS = new Set(['', 'text', 'search', 'email', 'url', 'tel', 'password', 'number', 'date',
     'datetime-local', 'month', 'week', 'time', 'color', 'range']);
@@ -434,6 +441,8 @@
 
   /** @param {Element | null} el @param {KeyboardEvent} e */
   function pressed(el, e) {
+    if (MODIFIER_KEYS.has(e.key))
+      return;
     const mods = modifiersOf(e).filter((m) => m !== 'Shift');
     const onPage = !el || el === document.body || el === document.documentElement;
     const named = NAMED_KEYS.has(e.key);

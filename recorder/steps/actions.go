@@ -331,8 +331,6 @@ func (b *builder) press(i int, first bool) (built, error) {
 	if err != nil {
 		return built{}, err
 	}
-	// A modifier pressed on its own is reported held as well.
-	mods = slices.DeleteFunc(mods, func(m trail.Modifier) bool { return string(m) == key })
 	p := trail.Press{Key: key, Modifiers: mods}
 	where := ""
 	if first && r.Before != nil {

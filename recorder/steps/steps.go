@@ -152,7 +152,7 @@ type builder struct {
 
 func newBuilder(recs []RecordedInteraction, final *screen.Screen, o BuildOptions) (*builder, error) {
 	b := &builder{final: final, matchers: map[*screen.Screen]*selector.Matcher{}, positions: map[*screen.Screen]map[string]int32{}}
-	b.recs = inSeqOrder(recs)
+	b.recs = withoutLoneModifiers(inSeqOrder(recs))
 	base := o.BaseURL
 	if base == "" {
 		base = firstURL(b.recs, final)
@@ -172,6 +172,20 @@ func newBuilder(recs []RecordedInteraction, final *screen.Screen, o BuildOptions
 // inSeqOrder returns the interactions sorted by Seq; an interaction re-sent
 // with a Seq already seen counts once. Interactions without a Seq keep the
 // order they were given in.
+// modifierKeys are held for the next key or click, never pressed for
+// themselves: the key or click they go with carries them as modifiers.
+var modifierKeys = []string{"Control", "Ctrl", "Shift", "Alt", "Meta", "AltGraph", "CapsLock", "NumLock",
+	"ScrollLock", "Fn", "FnLock", "Hyper", "Super", "Symbol", "SymbolLock", "OS"}
+
+// withoutLoneModifiers drops the presses of a modifier key on its own. The
+// extension does not send them; an older one did, and a trail that presses
+// Control before Control+a is not what the person did.
+func withoutLoneModifiers(recs []RecordedInteraction) []RecordedInteraction {
+	return slices.DeleteFunc(recs, func(r RecordedInteraction) bool {
+		return r.Kind == InteractPress && slices.Contains(modifierKeys, r.Key)
+	})
+}
+
 func inSeqOrder(recs []RecordedInteraction) []RecordedInteraction {
 	out := slices.Clone(recs)
 	sort.SliceStable(out, func(i, j int) bool { return out[i].Seq < out[j].Seq })

@@ -595,12 +595,20 @@ func TestBuildStepsWhatCannotBeRecorded(t *testing.T) {
 			want:  []string{"Check Newsletter :: tap => /settings"},
 		},
 		{
-			name: "a modifier key pressed alone",
+			name: "a modifier key pressed alone is part of the key or click it goes with",
 			rec: func() (*session, *screen.Screen) {
 				p := productsPage("products", "", 0, "")
-				return newSession().press(p, "Shift", "Shift"), p
+				s := newSession().typ(p, "products-q", "ip").
+					press(p, "Control", "Control").press(p, "a", "Control").press(p, "Control").
+					press(p, "Shift", "Shift").press(p, "AltGraph").press(p, "CapsLock").
+					press(p, "Control", "Control").clickWith(p, "products-cart", func(it *Interaction) { it.Modifiers = []string{"Control"} }).
+					press(p, "Meta", "Meta")
+				return s, p
 			},
-			want: []string{"Press Shift :: press => /products"},
+			want: []string{
+				"Type ip into Search products and press Control+a :: type, press => /products",
+				"Click the Cart link with Control held :: tap => /products",
+			},
 		},
 		{
 			name: "notes never show a sensitive value, even in a secret's name",

@@ -1,0 +1,217 @@
+package e2e
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/chromedp/cdproto/input"
+	"github.com/chromedp/chromedp"
+
+	"github.com/trailpin/trailpin/recorder/trail"
+)
+
+// Recording a minimal page faithfully: each test here serves one small page,
+// records what a person does on it through the real extension with trusted
+// input, saves and exports the trail, and checks the steps it holds (and,
+// where it matters, that the trail replays green on the same page).
+
+// A pageRecording is a recorded, saved and exported trail of a minimal page.
+type pageRecording struct {
+	rig   *recordingRig
+	site  string // the page's origin
+	path  string // the exported trail file
+	yaml  []byte
+	trail *trail.Trail
+	notes string // the review's notes, as the popup shows them
+}
+
+// recordPage serves html as /page.html, records drive's trusted input on it
+// and returns the saved trail.
+func recordPage(t *testing.T, html string, drive func(app context.Context)) *pageRecording {
+	t.Helper()
+	r := &recordingRig{project: TempDir(t), wire: TempDir(t)}
+	if err := os.WriteFile(filepath.Join(r.project, "trailpin.yaml"), []byte("trails:\n  dir: trails\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	site := TempDir(t)
+	if err := os.WriteFile(filepath.Join(site, "page.html"), []byte(html), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	srv := ServeDir(t, site)
+	r.b = StartBrowser(t, Options{HostPath: teeHost(t, r.wire), Env: []string{"TZ=UTC", "LANG=en_US.UTF-8", "LANGUAGE=en_US"}})
+	app := r.b.OpenTab(t, srv.URL+"/page.html")
+	r.app = app
+	if err := chromedp.Do(app, chromedp.EmulateViewport(1280, 800)); err != nil {
+		t.Fatal(err)
+	}
+	popup := r.openPopupFor(t, srv.URL)
+	clickCSS(t, popup, "#record")
+	popupPhase(t, popup, "recording")
+	WaitFor[bool](t, popup, `!document.querySelector('#project-form').hidden`)
+	fill(t, popup, "#project-dir", r.project)
+	clickCSS(t, popup, "#project-form button[type=submit]")
+	WaitFor[bool](t, popup, `!document.querySelector('#app-form').hidden`)
+	fill(t, popup, "#app-name", "page")
+	clickCSS(t, popup, "#app-form button[type=submit]")
+	WaitFor[bool](t, popup, `document.querySelector('#rec-app').textContent.startsWith('page ')`)
+	appAt(t, app, "/page.html")
+
+	drive(app)
+
+	clickCSS(t, popup, "#stop")
+	popupPhase(t, popup, "stopped")
+	notes := Eval[string](t, popup, `document.querySelector('#notes').textContent`)
+	fill(t, popup, "#trail-title", "Minimal page")
+	clickCSS(t, popup, "#save")
+	popupPhase(t, popup, "saved")
+	clickCSS(t, popup, "#export")
+	path := WaitFor[string](t, popup, `(document.querySelector('#exported').textContent.match(/^Exported to (\S+)/) || [])[1]`)
+	src, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr, err := trail.LoadTrail(path, src)
+	if err != nil {
+		t.Fatalf("the exported trail does not load: %v\n%s", err, src)
+	}
+	return &pageRecording{rig: r, site: srv.URL, path: path, yaml: src, trail: tr, notes: notes}
+}
+
+// replay runs host replay on the recorded trail against the same page and
+// fails the test unless it passes.
+func (p *pageRecording) replayGreen(t *testing.T) {
+	t.Helper()
+	run := RunHost(t, replayEnv(t, false), nil, "replay", "--base-url", p.site, p.path)
+	if run.ExitCode != 0 || !strings.Contains(string(run.Stdout), "PASSED: 1 trail in") {
+		t.Fatalf("host replay of the recorded trail exited %d:\n%s\n%s\n--- trail\n%s", run.ExitCode, run.Stdout, run.Stderr, p.yaml)
+	}
+}
+
+// actions lists the trail's actions, one line each, as the trail writes them.
+func (p *pageRecording) actions(t *testing.T) []string {
+	t.Helper()
+	var out []string
+	for _, s := range p.trail.Steps {
+		for _, a := range s.Actions {
+			out = append(out, string(a.Kind())+" "+actionDetail(a))
+		}
+	}
+	return out
+}
+
+func actionDetail(a trail.Action) string {
+	switch a := a.(type) {
+	case trail.Press:
+		return strings.Join(append(trail.ModifierStrings(a.Modifiers), a.Key), "+")
+	case trail.Tap:
+		s := a.Selector.String()
+		if a.Button != "" {
+			s += " button=" + string(a.Button)
+		}
+		if len(a.Modifiers) > 0 {
+			s += " modifiers=" + strings.Join(trail.ModifierStrings(a.Modifiers), "+")
+		}
+		return s
+	}
+	return ""
+}
+
+// Raw trusted key events, for a modifier held down across another key or a
+// click, as a person holds it: the modifier's own keydown comes first.
+var controlKey = input.DispatchKeyEventParams{Key: "Control", Code: "ControlLeft", WindowsVirtualKeyCode: 17, NativeVirtualKeyCode: 17}
+
+func keyDownUp(t *testing.T, ctx context.Context, typ input.DispatchKeyEventType, p input.DispatchKeyEventParams, mods int64) {
+	t.Helper()
+	p.Type, p.Modifiers = typ, mods
+	if _, err := chromedp.Call(ctx, input.DispatchKeyEvent, p); err != nil {
+		t.Fatalf("dispatching %s %s: %v", typ, p.Key, err)
+	}
+}
+
+// withControl runs fn with the Control key held down.
+func withControl(t *testing.T, ctx context.Context, fn func()) {
+	t.Helper()
+	keyDownUp(t, ctx, input.DispatchKeyEventTypeRawKeyDown, controlKey, 2) // Ctrl
+	fn()
+	keyDownUp(t, ctx, input.DispatchKeyEventTypeKeyUp, controlKey, 0)
+}
+
+// centreOf is the centre of the element sel names, scrolled into view.
+func centreOf(t *testing.T, ctx context.Context, sel string) (float64, float64) {
+	t.Helper()
+	p := Eval[struct{ X, Y float64 }](t, ctx, fmt.Sprintf(`(() => { const e = document.querySelector(%q);
+		e.scrollIntoView({block: 'center', inline: 'center', behavior: 'instant'});
+		const r = e.getBoundingClientRect(); return {x: r.x + r.width / 2, y: r.y + r.height / 2}; })()`, sel))
+	return p.X, p.Y
+}
+
+const modifierPage = `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>Notes</title></head>
+<body>
+<h1>Notes</h1>
+<label for="note">Note</label> <textarea id="note">first line</textarea>
+<p><a id="more" href="#more-notes">More notes</a></p>
+<p id="more-notes">Nothing more.</p>
+</body></html>`
+
+// TestRecordModifierIsPartOfItsKey: Control+A in a field and a
+// Control-click record the key and the click with Control held, and no
+// press of Control on its own.
+func TestRecordModifierIsPartOfItsKey(t *testing.T) {
+	t.Parallel()
+	rec := recordPage(t, modifierPage, func(app context.Context) {
+		clickCSS(t, app, "#note")
+		withControl(t, app, func() {
+			if err := chromedp.Do(app, chromedp.KeyEvent("a", chromedp.KeyModifiers(chromedp.ModifierCtrl))); err != nil {
+				t.Fatal(err)
+			}
+		})
+		WaitFor[bool](t, app, `(() => { const n = document.querySelector('#note'); return n.selectionStart === 0 && n.selectionEnd === n.value.length; })()`)
+		x, y := centreOf(t, app, "#more")
+		withControl(t, app, func() {
+			if err := chromedp.Do(app, chromedp.MouseClickXY(x, y, chromedp.ButtonModifiers(chromedp.ModifierCtrl))); err != nil {
+				t.Fatal(err)
+			}
+		})
+		waitAX(t, app, "toolbar", "Trailpin recording")
+	})
+	got := rec.actions(t)
+	want := []string{
+		"press Control+a",
+		"tap {id: more} modifiers=Control",
+	}
+	for _, a := range got {
+		if strings.HasPrefix(a, "press ") && isModifierWord(strings.TrimPrefix(a, "press ")) {
+			t.Errorf("the trail presses a modifier on its own (%q):\n%s", a, rec.yaml)
+		}
+	}
+	if !containsInOrder(got, want) {
+		t.Errorf("the trail's actions are\n  %s\nwant them to include, in order,\n  %s\n--- trail\n%s", strings.Join(got, "\n  "), strings.Join(want, "\n  "), rec.yaml)
+	}
+	if strings.Contains(string(rec.yaml), "Press Control in") || strings.Contains(string(rec.yaml), "press Control and") {
+		t.Errorf("an intent names a lone press of Control:\n%s", rec.yaml)
+	}
+}
+
+func isModifierWord(k string) bool {
+	switch k {
+	case "Control", "Shift", "Alt", "Meta", "AltGraph", "CapsLock":
+		return true
+	}
+	return false
+}
+
+// containsInOrder says whether want appear in got in order (others between).
+func containsInOrder(got, want []string) bool {
+	i := 0
+	for _, g := range got {
+		if i < len(want) && g == want[i] {
+			i++
+		}
+	}
+	return i == len(want)
+}
