@@ -13,7 +13,6 @@ import (
 	"github.com/trailpin/trailpin/host/config"
 	"github.com/trailpin/trailpin/host/nativemsg"
 	"github.com/trailpin/trailpin/recorder/screen"
-	"github.com/trailpin/trailpin/recorder/steps"
 	"github.com/trailpin/trailpin/replay"
 	"github.com/trailpin/trailpin/replay/secrets"
 	"github.com/trailpin/trailpin/storage"
@@ -43,18 +42,6 @@ var (
 	// refRule is a page model ref: e<N>, or f<K>e<N> inside a frame.
 	refRule = regexp.MustCompile(`^[A-Za-z0-9_-]{1,64}$`)
 )
-
-// interactionKinds are the kinds BuildSteps understands.
-var interactionKinds = map[steps.InteractionKind]bool{
-	steps.InteractClick: true, steps.InteractType: true, steps.InteractSelect: true,
-	steps.InteractCheck: true, steps.InteractUncheck: true, steps.InteractPress: true,
-	steps.InteractHover: true, steps.InteractUpload: true, steps.InteractDialog: true,
-	steps.InteractNavigate: true, steps.InteractSwitchTab: true,
-	steps.InteractAssertVisible: true, steps.InteractAssertNotVisible: true,
-	steps.InteractAssertURL: true, steps.InteractAssertValue: true,
-	steps.InteractAssertState: true, steps.InteractUndo: true,
-	steps.InteractMarkSensitive: true,
-}
 
 // A recording serves the recording's messages for one host process. The
 // database is opened on first use; everything a session needs to go on

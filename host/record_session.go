@@ -259,13 +259,11 @@ type interactionReply struct {
 // checkInteraction checks the fields of an interaction. Its messages name
 // fields and never repeat a value.
 func checkInteraction(it *steps.Interaction) error {
+	if err := it.Check(); err != nil {
+		// What each kind must carry: host/PROTOCOL.md, record.interaction.
+		return badRequest("%v (host/PROTOCOL.md, record.interaction); nothing was stored", err)
+	}
 	switch {
-	case it.Seq < 1:
-		return badRequest("interaction.seq %d: sequence numbers start at 1 in each session", it.Seq)
-	case it.Kind == "":
-		return badRequest("interaction %d: kind is missing", it.Seq)
-	case !interactionKinds[it.Kind]:
-		return badRequest("interaction %d: kind %q is not one this host records (see host/PROTOCOL.md, record.interaction)", it.Seq, truncate(string(it.Kind), 40))
 	case it.Screen != "" && !screenIDRule.MatchString(it.Screen):
 		return badRequest("interaction %d: screen id %q: use 1 to 64 letters, digits, '_', '.', ':' or '-'", it.Seq, truncate(it.Screen, 80))
 	case it.Ref != "" && !refRule.MatchString(it.Ref):

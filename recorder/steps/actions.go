@@ -262,9 +262,7 @@ func (b *builder) selectIn(i int) (built, error) {
 	if err != nil {
 		return built{}, err
 	}
-	if len(r.Options) == 0 {
-		return built{}, leftOut("no option was chosen (a trail selects options by their labels)")
-	}
+	// Interaction.Check keeps a select without options out.
 	for _, o := range r.Options {
 		if b.taint.Leaks(o) {
 			return built{}, leftOut("an option shows a value marked sensitive")

@@ -278,10 +278,13 @@ func accountPageWith(doc string, dialogOpen, billing bool) *screen.Screen {
 // A session records interactions the way the extension reports them:
 // numbered, timed (1.5 s apart unless told), in tab 1 unless switched.
 type session struct {
-	seq  int64
-	now  int64
-	tab  int
-	gap  int64
+	seq int64
+	now int64
+	tab int
+	gap int64
+	// url is the page the last interaction happened on, which a dialog
+	// reports as the page does.
+	url  string
 	recs []RecordedInteraction
 }
 
@@ -304,6 +307,9 @@ func (s *session) add(kind InteractionKind, sc *screen.Screen, ref string, set f
 	}
 	if set != nil {
 		set(&it)
+	}
+	if it.URL != "" {
+		s.url = it.URL
 	}
 	s.recs = append(s.recs, RecordedInteraction{Interaction: it, Before: sc})
 	return s
@@ -346,7 +352,7 @@ func (s *session) nav(path, transition string) *session {
 }
 func (s *session) dialog(kind, message string, accept bool, prompt string) *session {
 	return s.add(InteractDialog, nil, "", func(it *Interaction) {
-		it.DialogKind, it.Message, it.Accept, it.PromptText = kind, message, accept, prompt
+		it.URL, it.DialogKind, it.Message, it.Accept, it.PromptText = s.url, kind, message, accept, prompt
 	})
 }
 func (s *session) switchTab(tab int, path, title string) *session {

@@ -166,7 +166,25 @@ func newBuilder(recs []RecordedInteraction, final *screen.Screen, o BuildOptions
 	}
 	b.sensitive = append(slices.Clone(o.Sensitive), b.markedValues()...)
 	b.taint = selector.NewSensitive(b.sensitive)
+	b.recs = b.complete(b.recs)
 	return b, nil
+}
+
+// complete leaves out, with a note, the interactions that lack what their
+// kind must carry (Interaction.Check): the host refuses them on arrival,
+// so only a recording stored before that rule, or built by hand, has any.
+func (b *builder) complete(recs []RecordedInteraction) []RecordedInteraction {
+	kept := recs[:0]
+	for _, r := range recs {
+		var ie *IncompleteError
+		if err := r.Check(); errors.As(err, &ie) {
+			b.note(fmt.Sprintf("Interaction %d (%s) was left out: it lacks %s (%s).", r.Seq, r.Kind, ie.Field, ie.Send), "")
+			continue
+		}
+		// An unknown kind is said where steps are built.
+		kept = append(kept, r)
+	}
+	return kept
 }
 
 // inSeqOrder returns the interactions sorted by Seq; an interaction re-sent

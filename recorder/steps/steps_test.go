@@ -562,7 +562,7 @@ func TestBuildStepsWhatCannotBeRecorded(t *testing.T) {
 			want: []string{"Click the Apply button :: tap => /checkout"},
 			notes: []string{
 				`Interaction 1 has a kind this host does not know ("scroll")`,
-				"Interaction 2 (select) was left out: no option was chosen",
+				"Interaction 2 (select) was left out: it lacks options",
 			},
 		},
 		{

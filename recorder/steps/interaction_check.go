@@ -1,0 +1,110 @@
+package steps
+
+import (
+	"fmt"
+	"net/url"
+	"slices"
+)
+
+// What each kind of interaction must carry beside seq and kind: the host
+// refuses an interaction without it on arrival (host/PROTOCOL.md,
+// record.interaction, error 5), and BuildSteps leaves out, with a note, one
+// it is given anyway (stored before the rule, or built by hand), so a
+// recording never fails at Stop for what could have been refused at once.
+//
+// Every kind but switchTab and undo carries the page's url: the step it
+// starts needs a page, and the trail's start is the first step's. A switch
+// to a tab closed before its address was read has none, and is left out of
+// the trail with a note; an undo needs none.
+var interactionNeeds = map[InteractionKind][]need{
+	InteractClick:            {needURL},
+	InteractType:             {needURL},
+	InteractSelect:           {needURL, needOptions},
+	InteractCheck:            {needURL},
+	InteractUncheck:          {needURL},
+	InteractPress:            {needURL, needKey},
+	InteractHover:            {needURL},
+	InteractUpload:           {needURL, needFiles},
+	InteractDialog:           {needURL, needDialogKind},
+	InteractNavigate:         {needURL},
+	InteractSwitchTab:        {},
+	InteractAssertVisible:    {needURL},
+	InteractAssertNotVisible: {needURL, needText},
+	InteractAssertURL:        {needURL},
+	InteractAssertValue:      {needURL},
+	InteractAssertState:      {needURL, needState},
+	InteractUndo:             {},
+	InteractMarkSensitive:    {needURL, needTarget},
+}
+
+// DialogKinds are the dialogs a page can open.
+var DialogKinds = []string{"alert", "confirm", "prompt", "beforeunload"}
+
+// A need is one field an interaction must carry: its name in the protocol,
+// what to send, and whether it is there.
+type need struct {
+	field, send string
+	ok          func(*Interaction) bool
+}
+
+var (
+	needURL = need{"url", "the page's address (http or https)", func(i *Interaction) bool {
+		u, err := url.Parse(i.URL)
+		return err == nil && (u.Scheme == "http" || u.Scheme == "https") && u.Host != ""
+	}}
+	needOptions    = need{"options", "the labels of the chosen options", func(i *Interaction) bool { return len(i.Options) > 0 }}
+	needKey        = need{"key", "the key pressed", func(i *Interaction) bool { return i.Key != "" }}
+	needFiles      = need{"files", "the names of the chosen files", func(i *Interaction) bool { return len(i.Files) > 0 }}
+	needDialogKind = need{"dialogKind", "alert, confirm, prompt or beforeunload", func(i *Interaction) bool { return slices.Contains(DialogKinds, i.DialogKind) }}
+	needText       = need{"text", "the text that must not show", func(i *Interaction) bool { return i.Text != "" }}
+	needState      = need{"state and want", "the state asserted and its expected value", func(i *Interaction) bool { return i.State != "" && i.Want != "" }}
+	needTarget     = need{"screen and ref", "the screen captured before it and the element's ref in it", func(i *Interaction) bool { return i.Screen != "" && i.Ref != "" }}
+)
+
+// Check reports the first field the interaction lacks for its kind, naming
+// the field and what to send (never a value); nil when it carries all its
+// kind needs. An unknown kind is an error too.
+func (i *Interaction) Check() error {
+	if i.Seq < 1 {
+		return fmt.Errorf("interaction seq %d: sequence numbers start at 1 in each session", i.Seq)
+	}
+	needs, ok := interactionNeeds[i.Kind]
+	if !ok {
+		if i.Kind == "" {
+			return fmt.Errorf("interaction %d: kind is missing", i.Seq)
+		}
+		return fmt.Errorf("interaction %d: kind %q is not one a recording knows", i.Seq, clip(string(i.Kind), 40))
+	}
+	for _, n := range needs {
+		if !n.ok(i) {
+			return &IncompleteError{Seq: i.Seq, Kind: i.Kind, Field: n.field, Send: n.send}
+		}
+	}
+	return nil
+}
+
+// An IncompleteError says which field an interaction lacks for its kind.
+type IncompleteError struct {
+	Seq   int64
+	Kind  InteractionKind
+	Field string // in the protocol's words: url, options, dialogKind…
+	Send  string // what to send in it
+}
+
+func (e *IncompleteError) Error() string {
+	return fmt.Sprintf("interaction %d (%s) lacks %s: send %s", e.Seq, e.Kind, e.Field, e.Send)
+}
+
+// IsKnownKind reports whether k is a kind of interaction a recording knows.
+func IsKnownKind(k InteractionKind) bool {
+	_, ok := interactionNeeds[k]
+	return ok
+}
+
+// clip shortens s for a message.
+func clip(s string, n int) string {
+	if r := []rune(s); len(r) > n {
+		return string(r[:n]) + "…"
+	}
+	return s
+}
