@@ -5,8 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
 	"time"
 
@@ -59,7 +57,7 @@ func (r *trailRun) plan(a trail.Action) []pageAction {
 	case trail.Hover:
 		return []pageAction{t.find(r, a.Selector, needPointable), t.hover(r)}
 	case trail.Upload:
-		return []pageAction{t.find(r, a.Selector, needAttached), t.upload(r, a.Files)}
+		return []pageAction{t.find(r, a.Selector, needAttached), t.upload(r, a.Files, a.Line)}
 	case trail.Dialog:
 		return []pageAction{r.awaitDialog(a)}
 	case trail.SwitchTab:
@@ -324,27 +322,19 @@ func (t *subject) hover(r *trailRun) pageAction {
 }
 
 // upload sets the files of a file input through the protocol, which fires
-// its input and change events. Paths are relative to the trail's folder.
-func (t *subject) upload(r *trailRun, files []string) pageAction {
+// its input and change events. Paths are relative to the trail's folder,
+// and read through it (uploadFiles); line is the action's in the trail file.
+func (t *subject) upload(r *trailRun, files []string, line int) pageAction {
 	return func(ctx context.Context, p *tab) error {
 		n := t.got.node
 		if n.Tag != "input" {
 			return fmt.Errorf("upload works on a file input, and %s is a <%s>", describe(n), n.Tag)
 		}
-		paths := make([]string, len(files))
-		for i, f := range files {
-			path := filepath.Join(r.dir, filepath.FromSlash(f))
-			abs, err := filepath.Abs(path)
-			if err == nil {
-				_, err = os.Stat(abs)
-			}
-			if err != nil {
-				return &stepError{Reason: StopMissingData, Class: ClassMissingTestData, Missing: path,
-					Msg: fmt.Sprintf("upload: the file %s does not exist; put it next to the trail file (%s)", f, path), Err: err}
-			}
-			paths[i] = abs
+		paths, err := r.uploadFiles(files, line)
+		if err != nil {
+			return err
 		}
-		err := withElement(ctx, p, n.Ref, func(m *frameModel, obj runtime.RemoteObjectID) error {
+		err = withElement(ctx, p, n.Ref, func(m *frameModel, obj runtime.RemoteObjectID) error {
 			r.cur.reached = true
 			_, err := cdp.Call(ctx, m.session, dom.SetFileInputFiles, dom.SetFileInputFilesParams{Files: paths, ObjectID: obj})
 			return err

@@ -113,8 +113,11 @@ type trailRun struct {
 	redactor *redact.Redactor
 	origin   *url.URL
 	dir      string
-	log      *eventLog
-	dialogs  *dialogs
+	// uploads is the attempt's folder of copies of the files it uploads
+	// (uploadFiles); "" until the first upload.
+	uploads string
+	log     *eventLog
+	dialogs *dialogs
 
 	// root is the first tab's chromedp context; page is the tab actions
 	// act on; pages are all tabs attached so far.

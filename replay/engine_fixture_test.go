@@ -7,6 +7,8 @@ import (
 	"image/png"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -271,6 +273,11 @@ func TestReplayStops(t *testing.T) {
   - intent: Attach a file
     actions:
       - upload: {selector: {role: textbox, name: Name}, files: [no-such-file.txt]}`, Options{Dir: t.TempDir()}, ClassMissingTestData, StopMissingData, "no-such-file.txt does not exist"},
+		{"an upload file that is a link out of the trail's folder", `
+  - intent: Attach a file
+    actions:
+      - upload: {selector: {role: textbox, name: Name}, files: [link.txt]}`, Options{Dir: linkOut(t, "link.txt")}, ClassMissingTestData, StopMissingData,
+			"upload (inline.trail.yaml:8): the file link.txt cannot be read from the trail's folder"},
 		{"the trail's deadline", `
   - intent: Wait for what never comes
     actions:
@@ -387,4 +394,19 @@ func TestReplayBrokenDocument(t *testing.T) {
 			}
 		})
 	}
+}
+
+// linkOut makes a trail folder holding name, a symbolic link to a file
+// outside the folder, and returns the folder.
+func linkOut(t *testing.T, name string) string {
+	t.Helper()
+	outside := filepath.Join(t.TempDir(), "secret.txt")
+	if err := os.WriteFile(outside, []byte("not for the app"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	if err := os.Symlink(outside, filepath.Join(dir, name)); err != nil {
+		t.Skipf("symbolic links cannot be made here: %v", err)
+	}
+	return dir
 }

@@ -356,11 +356,12 @@ func (d *trailDecoder) upload(f field, o Origin) Action {
 		return a
 	}
 	for _, p := range files {
-		switch {
-		case strings.Contains(p, `\`):
-			d.invalid(fields["files"].val, "files", "write the path with forward slashes", "file %q has a backslash", p)
-		case strings.HasPrefix(p, "/") || (len(p) > 1 && p[1] == ':'):
-			d.invalid(fields["files"].val, "files", "put the file beside the trail (or in a folder next to it) and give its relative path", "file %q is an absolute path", p)
+		if err := CheckLocalPath(p); err != nil {
+			fix := "put the file in the trail's folder (or a folder inside it) and give its path from there, with forward slashes"
+			if strings.ContainsRune(p, '\\') && !strings.Contains(p, ":") {
+				fix = "write the path with forward slashes"
+			}
+			d.invalid(fields["files"].val, "files", fix, "%v", err)
 		}
 	}
 	a.Files = files

@@ -140,7 +140,7 @@ func (g trailGen) action() Action {
 	case ActionHover:
 		return Hover{Selector: g.selector(0)}
 	case ActionUpload:
-		return Upload{Selector: g.selector(0), Files: []string{g.pick([]string{"a.pdf", "files/b c.png", "../shared/x.csv", "yes"})}}
+		return Upload{Selector: g.selector(0), Files: []string{g.pick([]string{"a.pdf", "files/b c.png", "shared/x.csv", "yes"})}}
 	case ActionDialog:
 		a := Dialog{Accept: g.chance(0.6)}
 		if a.Accept && g.chance(0.5) {
