@@ -57,9 +57,11 @@ func TestReplayProcessesShareADatabase(t *testing.T) {
 	host := HostPath(t)
 	// What this test is about is the database under twenty writers. Twenty
 	// tabs loading at once in one browser on two shared cores can take
-	// longer than the default 10 s a page load counts against.
+	// longer than the defaults (30 s for a page load, 10 s for the heading
+	// to show), and a slow page is not what it tests.
 	cfg := filepath.Join(TempDir(t), "trailpin.yaml")
-	if err := os.WriteFile(cfg, []byte("apps:\n  shop:\n    baseURL: "+shop.URL+"\nreplay:\n  actionTimeout: 60s\n"), 0o600); err != nil {
+	if err := os.WriteFile(cfg, []byte("apps:\n  shop:\n    baseURL: "+shop.URL+
+		"\nreplay:\n  navigationTimeout: 90s\n  actionTimeout: 60s\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
 
