@@ -215,3 +215,68 @@ func containsInOrder(got, want []string) bool {
 	}
 	return i == len(want)
 }
+
+const contextMenuPage = `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>Files</title>
+<style>
+  #menu { position: absolute; border: 1px solid #888; background: #fff; padding: 4px; }
+  #menu[hidden] { display: none; }
+  li { padding: 4px; }
+</style></head>
+<body>
+<h1>Files</h1>
+<ul aria-label="Files">
+  <li id="report">report.pdf</li>
+  <li id="notes">notes.txt</li>
+</ul>
+<div id="menu" role="menu" aria-label="File actions" hidden>
+  <div role="menuitem" id="rename" tabindex="-1">Rename</div>
+  <div role="menuitem" id="delete" tabindex="-1">Delete</div>
+</div>
+<p id="status" role="status"></p>
+<script>
+  const menu = document.querySelector('#menu');
+  let target = null;
+  document.querySelector('ul').addEventListener('contextmenu', (e) => {
+    const li = e.target.closest('li');
+    if (!li) return;
+    e.preventDefault();
+    target = li;
+    menu.style.left = e.pageX + 'px';
+    menu.style.top = e.pageY + 'px';
+    menu.hidden = false;
+  });
+  document.querySelector('#delete').addEventListener('click', () => {
+    menu.hidden = true;
+    document.querySelector('#status').textContent = 'Deleted ' + target.textContent;
+    target.remove();
+  });
+</script>
+</body></html>`
+
+// TestRecordRightClick: a right-click that opens the page's own context
+// menu is recorded as a tap with the right button, the menu item after it
+// as a tap, and the trail replays green on the same page (replay presses
+// the right button, so the menu opens again).
+func TestRecordRightClick(t *testing.T) {
+	t.Parallel()
+	rec := recordPage(t, contextMenuPage, func(app context.Context) {
+		x, y := centreOf(t, app, "#notes")
+		if err := chromedp.Do(app, chromedp.MouseClickXY(x, y, chromedp.ButtonRight)); err != nil {
+			t.Fatal(err)
+		}
+		WaitFor[bool](t, app, `!document.querySelector('#menu').hidden`)
+		clickCSS(t, app, "#delete")
+		WaitFor[bool](t, app, `document.querySelector('#status').textContent === 'Deleted notes.txt'`)
+		waitAX(t, app, "toolbar", "Trailpin recording")
+	})
+	got := rec.actions(t)
+	want := []string{"tap {id: notes} button=right", "tap {id: delete}"}
+	if !containsInOrder(got, want) {
+		t.Errorf("the trail's actions are\n  %s\nwant them to include, in order,\n  %s\n--- trail\n%s\n--- notes\n%s", strings.Join(got, "\n  "), strings.Join(want, "\n  "), rec.yaml, rec.notes)
+	}
+	if !strings.Contains(string(rec.yaml), "Right-click the notes.txt item") {
+		t.Errorf("no step says it right-clicks notes.txt:\n%s", rec.yaml)
+	}
+	rec.replayGreen(t)
+}

@@ -36,7 +36,7 @@
   /** Longest an Enter key's keypress is taken to follow its keydown. */
   const KEY_ACTIVATION_MS = 1000;
   /** Keys recorded on their own; any key with Control, Alt or Meta is too. */
-  const NAMED_KEYS = new Set(['Enter', 'Escape', 'Tab']);
+  const NAMED_KEYS = new Set(['Enter', 'Escape', 'Tab', 'ContextMenu']);
   /**
    * Keys that are held for the next key or click, not pressed for
    * themselves: their keydown is no action (the key or click they go with
@@ -554,6 +554,24 @@
       const el = targetOf(e);
       if (el)
         timed(() => handlers.click(el, e, 2));
+    }],
+    ['contextmenu', (/** @type {MouseEvent} */ e) => {
+      // A right press: no click event follows it, only this (and auxclick,
+      // left to it). A context menu opened from the keyboard (button 0) is
+      // recorded as its key press.
+      if (!e.isTrusted || onBar(e) || currentPick() || e.button !== 2)
+        return;
+      const el = targetOf(e);
+      if (el)
+        timed(() => handlers.click(el, e, 1));
+    }],
+    ['auxclick', (/** @type {MouseEvent} */ e) => {
+      // A middle click; a right one is recorded at its contextmenu.
+      if (!e.isTrusted || onBar(e) || currentPick() || e.button !== 1)
+        return;
+      const el = targetOf(e);
+      if (el)
+        timed(() => handlers.click(el, e, 1));
     }],
     ['input', (/** @type {InputEvent} */ e) => {
       if (!e.isTrusted || onBar(e))
