@@ -28,9 +28,12 @@ var mayImport = map[string][]string{
 	"recorder/internal/screentest": {"recorder/screen"},
 }
 
-// testsMayImport are what tests may import besides: the screen builders, and
-// (for a package's external test) the package itself.
-var testsMayImport = []string{"recorder/internal/screentest"}
+// testsMayImport are what tests may import besides: the screen builders,
+// what a test does without a browser, and (for a package's external test)
+// the package itself.
+// internal/browsertest says what a test does without Chromium, the same way
+// in every package, and imports nothing of Trailpin's.
+var testsMayImport = []string{"recorder/internal/screentest", "internal/browsertest"}
 
 // TestImportsPointDown reads the imports of every Go file under recorder/,
 // tests included, and fails on one that breaks the rule: a package that

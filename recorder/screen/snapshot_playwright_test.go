@@ -11,6 +11,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/trailpin/trailpin/internal/browsertest"
 )
 
 // Playwright's own snapshots of the probe pages, written by
@@ -42,14 +44,11 @@ func TestPlaywrightLive(t *testing.T) {
 	if err != nil {
 		t.Skip("node is not on PATH, so Playwright cannot run here; TestPlaywrightOutput still reads the committed Playwright output")
 	}
-	chromium := os.Getenv("TRAILPIN_CHROMIUM")
-	if chromium == "" {
-		chromium = "/usr/bin/chromium"
+	chromium, err := playwrightChromium()
+	if err != nil {
+		browsertest.Missing(t, fmt.Errorf("%w; TestPlaywrightOutput still reads the committed Playwright output", err))
 	}
-	if _, err := os.Stat(chromium); err != nil {
-		t.Skipf("no Chromium at %s (set TRAILPIN_CHROMIUM); TestPlaywrightOutput still reads the committed Playwright output", chromium)
-	}
-	if _, err := os.Stat("../node_modules/playwright-core/package.json"); err != nil {
+	if _, err := os.Stat("../../node_modules/playwright-core/package.json"); err != nil {
 		t.Skip("playwright-core is not installed; run npm ci in the repository root")
 	}
 	out := t.TempDir()
@@ -356,4 +355,23 @@ func screenFromSnapshot(nodes []*SnapshotNode) *Screen {
 	}
 	s.Root = snapEl("html", "document", "", body)
 	return s
+}
+
+// playwrightChromium is the browser the Playwright probe drives: CHROME_PATH
+// as everywhere else, else TRAILPIN_CHROMIUM (the probe's own variable), else
+// /usr/bin/chromium.
+func playwrightChromium() (string, error) {
+	for _, v := range []string{"CHROME_PATH", "TRAILPIN_CHROMIUM"} {
+		if p := os.Getenv(v); p != "" {
+			if _, err := os.Stat(p); err != nil {
+				return "", fmt.Errorf("%s=%s: %w", v, p, err)
+			}
+			return p, nil
+		}
+	}
+	const debian = "/usr/bin/chromium"
+	if _, err := os.Stat(debian); err != nil {
+		return "", fmt.Errorf("no Chromium at %s", debian)
+	}
+	return debian, nil
 }
