@@ -237,7 +237,9 @@ func (g *generator) atoms() ownAtoms {
 	if !IsUnnamedRole(n.Role) && g.usable(n.Name) {
 		a.roleName = &atom{set: func(s *Selector) { s.Role, s.Name = n.Role, n.Name }, cost: costRoleName, role: true}
 	}
-	if n.Secret || !g.usable(n.Text) {
+	// A checkbox's ☐ from ::after is its state drawn, not its text: it
+	// turns into ☑ when the box is checked.
+	if n.Secret || !g.usable(n.Text) || HasGeneratedText(n) {
 		return a
 	}
 	exact, pattern := PinText(n.Text)

@@ -205,6 +205,48 @@ func TestPinText(t *testing.T) {
 	}
 }
 
+func TestRowScopeText(t *testing.T) {
+	tests := []struct {
+		row, title, exact, pattern string
+	}{
+		{"iPhone 17\n$999", "iPhone 17", "", `^iPhone 17\n`},
+		{"INV-002 Paid", "INV-002", "", `^INV-002\s`},
+		{"Feed the cat", "Feed the cat", "Feed the cat", ""},
+		// A checkbox's glyph comes first: the title is pinned as a whole line.
+		{"☐\nFeed the cat", "Feed the cat", "", `(?m)^Feed the cat$`},
+		{"☑\nFeed the cat\n×", "Feed the cat", "", `(?m)^Feed the cat$`},
+		{"☐\nFeed the cat twice", "Feed the cat", "", ""},
+		{"iPhone 17s", "iPhone 17", "", ""}, // the title runs on: not a title
+	}
+	for _, tt := range tests {
+		exact, pattern := rowScopeText(tt.row, tt.title)
+		if exact != tt.exact || pattern != tt.pattern {
+			t.Errorf("rowScopeText(%q, %q) = %q, %q; want %q, %q", tt.row, tt.title, exact, pattern, tt.exact, tt.pattern)
+		}
+	}
+}
+
+func TestIsDecoration(t *testing.T) {
+	tests := []struct {
+		node screen.Node
+		want bool
+	}{
+		{screen.Node{Tag: "input", Role: "checkbox", Text: "☐"}, true},
+		{screen.Node{Tag: "input", Role: "checkbox", Text: "Done"}, true}, // drawn by ::after all the same
+		{screen.Node{Tag: "span", Text: "×"}, true},
+		{screen.Node{Tag: "span", Text: "• ✓"}, true},
+		{screen.Node{Tag: "span", Text: "$5"}, false},
+		{screen.Node{Tag: "label", Text: "Feed the cat"}, false},
+		{screen.Node{Tag: "span", Text: "日本"}, false},
+		{screen.Node{Tag: "input", Role: "checkbox"}, false},
+	}
+	for _, tt := range tests {
+		if got := IsDecoration(&tt.node); got != tt.want {
+			t.Errorf("IsDecoration(<%s> %q) = %v, want %v", tt.node.Tag, tt.node.Text, got, tt.want)
+		}
+	}
+}
+
 func TestCandidates(t *testing.T) {
 	shop := selShop()
 	menu, err := Candidates(PurposeTap, "r17-del-span", []*screen.Screen{shop}, nil)

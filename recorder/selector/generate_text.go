@@ -2,7 +2,9 @@ package selector
 
 import (
 	"regexp"
+	"slices"
 	"strings"
+	"unicode"
 
 	"github.com/trailpin/trailpin/recorder/screen"
 )
@@ -74,13 +76,17 @@ func PinText(text string) (exact, pattern string) {
 //
 // The title itself is exact; only what follows it may change (price, count,
 // buttons), which is the point: the row is found by what it is about.
+//
+// Decoration is not a title: a checkbox drawing ☐ from its ::after, a bullet,
+// a × (IsDecoration) is passed over, so the row of "☐ / Feed the cat" is
+// titled "Feed the cat" and is found by it when the box shows ☑.
 func RowTitle(m *Matcher, row int32) string {
 	n := m.nodes[row]
 	cur := n
 	for {
 		var first *screen.Node
 		for _, c := range cur.Children {
-			if c.Text != "" && (c.IsText() || c.Visible || hasVisible(c)) {
+			if c.Text != "" && !IsDecoration(c) && (c.IsText() || c.Visible || hasVisible(c)) {
 				first = c
 				break
 			}
@@ -112,9 +118,33 @@ func hasVisible(n *screen.Node) bool {
 	return false
 }
 
-// rowScopeText returns the text property that pins a row by its title.
+// IsDecoration reports whether n's text is decoration rather than words: text
+// an input draws from its own ::before / ::after (an input has no content, so
+// all its text is generated: the ☐ or ☑ of a styled checkbox, which changes
+// with its state), or text with no letter and no digit (☐, ×, •, ✓).
+func IsDecoration(n *screen.Node) bool {
+	return n.Text != "" && (HasGeneratedText(n) || !strings.ContainsFunc(n.Text, isWordRune))
+}
+
+// HasGeneratedText reports whether n carries text that only its own
+// generated content draws: an input showing a glyph from ::after. That text
+// is the control's decoration: it names nothing and is not pinned.
+func HasGeneratedText(n *screen.Node) bool { return n.Tag == "input" && n.Text != "" }
+
+func isWordRune(r rune) bool { return unicode.IsLetter(r) || unicode.IsNumber(r) }
+
+// rowScopeText returns the text property that pins a row by its title: the
+// title at the start of the row's text, or, when decoration comes before it
+// (a checkbox's glyph on a line of its own), the title as a whole line, so
+// the glyph may change.
 func rowScopeText(rowText, title string) (exact, pattern string) {
-	if title == "" || !strings.HasPrefix(rowText, title) {
+	if title == "" {
+		return "", ""
+	}
+	if !strings.HasPrefix(rowText, title) {
+		if slices.Contains(strings.Split(rowText, "\n"), title) {
+			return "", "(?m)^" + regexp.QuoteMeta(title) + "$"
+		}
 		return "", ""
 	}
 	rest := rowText[len(title):]

@@ -164,7 +164,7 @@ func boxOfLabel(m *selector.Matcher, label int32) int32 {
 // what the person clicked.
 func (b *builder) toggle(s *screen.Screen, box, clicked string, check bool) (built, error) {
 	n := b.matcher(s).Node(box)
-	phrase := b.togglePhrase(n, check)
+	phrase := b.togglePhrase(s, n, check)
 	sel, _, err := b.selector(selector.PurposeTap, box, s)
 	if err != nil {
 		sel, _, err = b.selector(selector.PurposeTap, clicked, s)

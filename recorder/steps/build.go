@@ -257,7 +257,7 @@ func (b *builder) unnamedPhrase(i int) string {
 	case InteractSelect:
 		return selectPhrase(r.Options, b.fieldTitle(n))
 	case InteractCheck, InteractUncheck:
-		return b.togglePhrase(n, r.Kind == InteractCheck)
+		return b.togglePhrase(r.Before, n, r.Kind == InteractCheck)
 	case InteractUpload:
 		return uploadPhrase(r.Files, b.fieldTitle(n))
 	case InteractAssertVisible:

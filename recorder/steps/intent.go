@@ -73,7 +73,8 @@ func (b *builder) title(n *screen.Node) string {
 		return ""
 	}
 	first, _, _ := strings.Cut(n.Text, "\n")
-	if n.Secret {
+	if n.Secret || selector.HasGeneratedText(n) {
+		// A checkbox's ☐ drawn from ::after is its state, not its title.
 		first = ""
 	}
 	name := n.Name
@@ -157,6 +158,23 @@ func (b *builder) scopeTitle(s *screen.Screen, within selector.Selector) string 
 	return ""
 }
 
+// rowTitle is the title of the list item, table row or card n lies in: what
+// names a control that has no name of its own (the checkbox of a todo row is
+// "Feed the cat"). It is "" outside a row.
+func (b *builder) rowTitle(s *screen.Screen, n *screen.Node) string {
+	m := b.matcher(s)
+	p, ok := m.Position(n.Ref)
+	if !ok {
+		return ""
+	}
+	for a := m.Parent(p); a >= 0; a = m.Parent(a) {
+		if selector.IsRowRole(m.Nodes()[a].Role) {
+			return b.usableText(selector.RowTitle(m, a), maxIntentName)
+		}
+	}
+	return ""
+}
+
 // ordinalWords name positions 0 to 9 for "the second Delete button".
 var ordinalWords = []string{"first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth"}
 
@@ -197,8 +215,11 @@ func (b *builder) clickPhrase(s *screen.Screen, n *screen.Node, sel selector.Sel
 	return p
 }
 
-func (b *builder) togglePhrase(n *screen.Node, check bool) string {
+func (b *builder) togglePhrase(s *screen.Screen, n *screen.Node, check bool) string {
 	t := b.fieldTitle(n)
+	if t == "" {
+		t = b.rowTitle(s, n)
+	}
 	if t == "" {
 		t = "the " + roleWords[n.Role]
 	}
