@@ -67,26 +67,48 @@ func TestReplayCommandUsage(t *testing.T) {
 	if err := os.WriteFile(badConfig, []byte("replay:\n  actionTimeout: soon\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
+	noPort := filepath.Join(TempDir(t), "trailpin.yaml")
+	if err := os.WriteFile(noPort, []byte("apps:\n  shop:\n    baseURL: \"http://127.0.0.1:\"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	okConfig := filepath.Join(TempDir(t), "trailpin.yaml")
+	if err := os.WriteFile(okConfig, []byte("apps:\n  shop:\n    baseURL: http://127.0.0.1:9\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	sign := trailFile("sign-in.trail.yaml")
 	tests := []struct {
 		name string
 		args []string
 		want string
+		env  []string
 	}{
-		{"no trails", []string{"replay"}, "give trail files, folders or names"},
-		{"a bad shard", []string{"replay", "--shard", "4/3", trailFile("sign-in.trail.yaml")}, "--shard"},
-		{"a bad grep", []string{"replay", "--grep", "(", trailFile("sign-in.trail.yaml")}, "--grep"},
-		{"a grep that matches nothing", []string{"replay", "--grep", "^nothing$", trailsDir()}, "matches none"},
-		{"a bad trace mode", []string{"replay", "--trace", "sometimes", trailFile("sign-in.trail.yaml")}, "--trace"},
-		{"a bad format", []string{"replay", "--format", "xml", trailFile("sign-in.trail.yaml")}, "--format"},
-		{"no workers", []string{"replay", "--workers", "0", trailFile("sign-in.trail.yaml")}, "--workers"},
-		{"a trail name without a database", []string{"replay", "sign-in"}, "no database"},
-		{"a bad param", []string{"replay", "--param", "coupon", trailFile("sign-in.trail.yaml")}, "NAME=VALUE"},
-		{"no such file", []string{"replay", filepath.Join(trailsDir(), "nope.trail.yaml")}, "nope.trail.yaml"},
-		{"a timeout that is not a duration", []string{"replay", "--config", badConfig, trailFile("sign-in.trail.yaml")}, "replay.actionTimeout"},
+		// Every URL a run is given is checked before a browser starts, and
+		// the message says what to write instead.
+		{name: "a base URL with a colon and no port", args: []string{"replay", "--base-url", "http://127.0.0.1:", sign}, want: "--base-url \"http://127.0.0.1:\" has a colon but no port: write an origin such as http://localhost:3000"},
+		{name: "a base URL with a port that is not a number", args: []string{"replay", "--base-url", "http://127.0.0.1:x80", sign}, want: "--base-url"},
+		{name: "a base URL without a host", args: []string{"replay", "--base-url", "http://", sign}, want: "has no host"},
+		{name: "a base URL of another scheme", args: []string{"replay", "--base-url", "ftp://127.0.0.1:21", sign}, want: "not http:// or https://"},
+		{name: "a base URL with no scheme", args: []string{"replay", "--base-url", "127.0.0.1:3000", sign}, want: "--base-url"},
+		{name: "a browser URL with a colon and no port", args: []string{"replay", "--browser-url", "ws://127.0.0.1:", sign}, want: "--browser-url \"ws://127.0.0.1:\" has a colon but no port"},
+		{name: "a browser URL of another scheme", args: []string{"replay", "--browser-url", "file:///tmp/devtools", sign}, want: "ws://127.0.0.1:9222"},
+		{name: "a browser URL without a host", args: []string{"replay", "--browser-url", "ws:///devtools/browser/x", sign}, want: "has no host"},
+		{name: "an app base URL in trailpin.yaml with no port", args: []string{"replay", "--config", noPort, sign}, want: "apps.shop.baseURL"},
+		{name: "an app base URL from the environment with no port", args: []string{"replay", "--config", okConfig, sign}, env: []string{"TRAILPIN_APPS_SHOP_BASEURL=http://127.0.0.1:"}, want: "TRAILPIN_APPS_SHOP_BASEURL"},
+		{"no trails", []string{"replay"}, "give trail files, folders or names", nil},
+		{"a bad shard", []string{"replay", "--shard", "4/3", trailFile("sign-in.trail.yaml")}, "--shard", nil},
+		{"a bad grep", []string{"replay", "--grep", "(", trailFile("sign-in.trail.yaml")}, "--grep", nil},
+		{"a grep that matches nothing", []string{"replay", "--grep", "^nothing$", trailsDir()}, "matches none", nil},
+		{"a bad trace mode", []string{"replay", "--trace", "sometimes", trailFile("sign-in.trail.yaml")}, "--trace", nil},
+		{"a bad format", []string{"replay", "--format", "xml", trailFile("sign-in.trail.yaml")}, "--format", nil},
+		{"no workers", []string{"replay", "--workers", "0", trailFile("sign-in.trail.yaml")}, "--workers", nil},
+		{"a trail name without a database", []string{"replay", "sign-in"}, "no database", nil},
+		{"a bad param", []string{"replay", "--param", "coupon", trailFile("sign-in.trail.yaml")}, "NAME=VALUE", nil},
+		{"no such file", []string{"replay", filepath.Join(trailsDir(), "nope.trail.yaml")}, "nope.trail.yaml", nil},
+		{"a timeout that is not a duration", []string{"replay", "--config", badConfig, trailFile("sign-in.trail.yaml")}, "replay.actionTimeout", nil},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			run := RunHost(t, append(replayEnv(t, true), "CI=true"), nil, tc.args...)
+			run := RunHost(t, append(append(replayEnv(t, true), "CI=true"), tc.env...), nil, tc.args...)
 			if run.ExitCode != 2 || !strings.Contains(string(run.Stderr), tc.want) {
 				t.Errorf("host %s exited %d with %q, want 2 and a message with %q", strings.Join(tc.args, " "), run.ExitCode, run.Stderr, tc.want)
 			}

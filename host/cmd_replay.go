@@ -98,6 +98,9 @@ type replaySetup struct {
 // replayTrails checks the command line, selects the trails, starts the
 // browser and runs the suite.
 func replayTrails(cmd *cobra.Command, e *env, o replayFlags, args []string) error {
+	if err := checkReplayURLs(&o); err != nil {
+		return replay.UsageError(err)
+	}
 	s, err := setupReplay(cmd, e, o, args)
 	if err != nil {
 		return err
@@ -120,6 +123,22 @@ func replayTrails(cmd *cobra.Command, e *env, o replayFlags, args []string) erro
 	}
 	defer browser.Close()
 	return runSuite(cmd.Context(), e, o, s, browser)
+}
+
+// checkReplayURLs checks the URL-valued flags, and writes --base-url as
+// its origin.
+func checkReplayURLs(o *replayFlags) error {
+	if o.baseURL != "" {
+		origin, err := checkBaseURL(o.baseURL)
+		if err != nil {
+			return err
+		}
+		o.baseURL = origin
+	}
+	if o.browserURL != "" {
+		return checkBrowserURL(o.browserURL)
+	}
+	return nil
 }
 
 // setupReplay reads the flags, the config and the trails; every problem

@@ -71,7 +71,12 @@ func parseViewport(s string) (int, int, error) {
 func pageURL(arg string) (string, error) {
 	if u, err := url.Parse(arg); err == nil && u.Scheme != "" && u.Scheme != "c" && len(u.Scheme) > 1 {
 		switch u.Scheme {
-		case "http", "https", "file", "data", "about":
+		case "http", "https":
+			if err := checkHostPort(u, arg); err != nil {
+				return "", fmt.Errorf("%w: give a full URL such as http://localhost:3000/", err)
+			}
+			return arg, nil
+		case "file", "data", "about":
 			return arg, nil
 		}
 		return "", fmt.Errorf("%s: Trailpin loads http, https and file URLs", arg)

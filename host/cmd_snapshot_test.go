@@ -51,6 +51,8 @@ func TestPageURL(t *testing.T) {
 		{page, "file://" + filepath.ToSlash(page), false},
 		{filepath.Join(dir, "missing.html"), "", true},
 		{"ftp://example.com/", "", true},
+		{"http://127.0.0.1:/", "", true},
+		{"http:///page", "", true},
 	} {
 		got, err := pageURL(tc.in)
 		if (err != nil) != tc.wantErr || got != tc.want {

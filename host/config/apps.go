@@ -12,6 +12,10 @@ import (
 // baseURLFix is the fix for every bad base URL.
 const baseURLFix = "write an origin such as http://localhost:3000 or https://shop.example.com"
 
+// BaseURLFix is the fix for a bad base URL given outside trailpin.yaml
+// (--base-url).
+const BaseURLFix = baseURLFix
+
 // ErrAppExists is wrapped by addApp when the name is taken by another URL.
 var ErrAppExists = errors.New("the app exists")
 
@@ -33,6 +37,10 @@ func ParseBaseURL(s string) (string, error) {
 		return "", fmt.Errorf("%q is a %s: URL, not http:// or https://", s, u.Scheme)
 	case u.Host == "":
 		return "", fmt.Errorf("%q has no host", s)
+	case strings.HasSuffix(u.Host, ":"):
+		// Go reads "host:" as the default port; a browser would too, so a
+		// port left out by mistake would send the run to port 80.
+		return "", fmt.Errorf("%q has a colon but no port", s)
 	case u.User != nil:
 		return "", fmt.Errorf("%q has a user name or password in it (keep logins under credentials)", s)
 	case u.Path != "" && u.Path != "/":

@@ -130,6 +130,9 @@ func TestParseBaseURL(t *testing.T) {
 		{"http://", "", "has no host"},
 		{"https://u:p@example.com", "", "user name or password"},
 		{"http://localhost:0", "", "bad port"},
+		{"http://127.0.0.1:", "", "has a colon but no port"},
+		{"http://[::1]:", "", "has a colon but no port"},
+		{"http://127.0.0.1:x80", "", "is not a URL"},
 		{"http://%zz", "", "is not a URL"},
 	}
 	for _, tt := range tests {
