@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/chromedp/cdproto/cdp"
-	"github.com/chromedp/cdproto/dom"
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
 
@@ -18,333 +17,198 @@ import (
 	"github.com/trailpin/trailpin/recorder/trail"
 )
 
-// A pageAction is one small thing replay does on a page. A recorded action
-// is played as a short list of them, run in order until one fails (the
-// shape of chromedp's actions: plain funcs over a target). They share what
-// the recorded action found so far (its target, its result) through the
-// run's current attempt.
-type pageAction func(ctx context.Context, p *tab) error
+// Replay's actions are values. An Action is a plain func that runs against
+// a tab and returns what it found or did (chromedp's Action[T], over a
+// replay tab): find returns the element a selector or a ref names, once it
+// is ready to be used; an act takes that element and returns a done, what
+// it did; a recorded action is a find and an act composed (play), and the
+// step runner (runStep) applies a step's recorded actions in order and stops
+// at the first error with its stop reason. Nothing passes between them but
+// these values, so the agent's tools act by ref with the same acts.
 
-// runActions runs acts in order on the run's current page (a switchTab
-// changes it) and stops at the first error.
-func runActions(ctx context.Context, r *trailRun, acts []pageAction) error {
-	for _, a := range acts {
-		if err := a(ctx, r.page); err != nil {
-			return err
-		}
-	}
-	return nil
+// An Action is one thing replay does on a page, returning its value. The
+// value is what the action found or did so far even when it returns an
+// error (what a wait read before it gave up, whether input was sent).
+type Action[T any] func(ctx context.Context, p *tab) (T, error)
+
+// A found element: the node a selector or ref named on the live screen,
+// where to act on it (nil when the need asks no point), and what the wait
+// read on the way.
+type found struct {
+	node  *screen.Node
+	point *RefPoint
+	reads []string
 }
 
-// plan returns the page actions that play a recorded action.
-func (r *trailRun) plan(a trail.Action) []pageAction {
-	var t subject
+// A done is what an action did: the value every recorded action returns,
+// from which the runner writes its ActionResult and the hand-off record.
+type done struct {
+	// summary says what was done in words ("tapped button \"Apply\"").
+	summary string
+	// node is the element it landed on or read; landed is its snapshot
+	// line, or what it landed on when that is no node (a dialog).
+	node   *screen.Node
+	landed string
+	// reads lists what it read while it waited, each once, in order.
+	reads []string
+	// reached: input was sent, so a failure after it may have reached the
+	// app (action-uncertain rather than action-failed).
+	reached bool
+	// mark is the tab's navigation counters just before the input, for
+	// settle; marked says it was taken.
+	mark   navMark
+	marked bool
+	// navigations counts the navigations of the tab's top frame while the
+	// action ran: those it caused.
+	navigations int
+	// page is the tab the following actions act on, when the action
+	// changed it (switchTab).
+	page *tab
+}
+
+// markInput records the tab's navigation counters just before input.
+func (d *done) markInput(p *tab) {
+	d.mark, d.marked = p.nav.mark(), true
+}
+
+// addReads appends what a wait read, each observation once, at most
+// maxReads in all.
+func (d *done) addReads(reads []string) {
+	var l readLog
+	for _, s := range d.reads {
+		l.add(s)
+	}
+	for _, s := range reads {
+		l.add(s)
+	}
+	d.reads = l.items
+}
+
+// play returns the action that plays a recorded action: for an action on
+// an element, find it (waiting for it to be ready as the action needs) and
+// act on it; for the actions that change the page, then wait for the
+// navigation they started. Every one counts the navigations it caused.
+func (r *trailRun) play(a trail.Action) Action[done] {
+	return counted(r.plan(a))
+}
+
+// plan is play without the count of navigations.
+func (r *trailRun) plan(a trail.Action) Action[done] {
 	switch a := a.(type) {
 	case trail.Navigate:
-		return []pageAction{r.navigateTo(a.To)}
+		return r.navigateTo(a.To)
 	case trail.Tap:
-		return []pageAction{t.find(r, a.Selector, needActionable), t.click(r, a), r.settle}
+		return settled(onElement(r.find(a.Selector, needActionable), func(f found) Action[done] { return r.tap(f, a) }))
 	case trail.TypeText:
-		return []pageAction{t.find(r, a.Selector, needActionable), t.typeInto(r, a.Text), r.settle}
+		return settled(onElement(r.find(a.Selector, needActionable), func(f found) Action[done] { return r.typeInto(f, a.Text) }))
 	case trail.Press:
-		return []pageAction{r.press(a), r.settle}
+		return settled(r.press(a))
 	case trail.SelectOption:
-		return []pageAction{t.find(r, a.Selector, needActionable), t.choose(r, a), r.settle}
-	case trail.Check:
-		return []pageAction{t.find(r, a.Selector, needActionable), t.setChecked(r, true), r.settle}
-	case trail.Uncheck:
-		return []pageAction{t.find(r, a.Selector, needActionable), t.setChecked(r, false), r.settle}
+		return settled(onElement(r.find(a.Selector, needActionable), func(f found) Action[done] { return r.choose(f, a) }))
+	case trail.Check, trail.Uncheck:
+		sel, _ := trail.ActionSelector(a)
+		_, want := a.(trail.Check)
+		return settled(onElement(r.find(sel, needActionable), func(f found) Action[done] { return r.setChecked(f, want) }))
 	case trail.Hover:
-		return []pageAction{t.find(r, a.Selector, needPointable), t.hover(r)}
+		return onElement(r.find(a.Selector, needPointable), r.hover)
 	case trail.Upload:
-		return []pageAction{t.find(r, a.Selector, needAttached), t.upload(r, a.Files, a.Line)}
+		return onElement(r.find(a.Selector, needAttached), func(f found) Action[done] { return r.upload(f, a.Files, a.Line) })
 	case trail.Dialog:
-		return []pageAction{r.awaitDialog(a)}
+		return r.awaitDialog(a)
 	case trail.SwitchTab:
-		return []pageAction{r.switchTab(a)}
+		return r.switchTab(a)
 	case trail.AssertVisible:
-		return []pageAction{r.assertVisible(a.Selector)}
+		return r.assertVisible(a.Selector)
 	case trail.AssertNotVisible:
-		return []pageAction{r.assertNotVisible(a.Text)}
+		return r.assertNotVisible(a.Text)
 	case trail.AssertValue:
-		return []pageAction{r.assertValue(a.Selector, a.Value)}
+		return r.assertValue(a.Selector, a.Value)
 	case trail.AssertState:
-		return []pageAction{r.assertState(a.Selector, a.State, a.Want)}
+		return r.assertState(a.Selector, a.State, a.Want)
 	case trail.AssertURL:
-		return []pageAction{r.assertURL(a)}
+		return r.assertURL(a)
 	case trail.AssertChange:
-		return []pageAction{func(context.Context, *tab) error {
-			return &stepError{Reason: StopActionFailed, Class: ClassMissingTestData, Line: a.SourceLine(),
-				Msg: "assertChange is not supported yet: replay will check what an action changed in a later version; remove the assertion or replace it with assertVisible or assertNotVisible"}
-		}}
+		return fails(&stepError{Reason: StopActionFailed, Class: ClassMissingTestData, Line: a.SourceLine(),
+			Msg: "assertChange is not supported yet: replay will check what an action changed in a later version; remove the assertion or replace it with assertVisible or assertNotVisible"})
 	}
-	return []pageAction{func(context.Context, *tab) error {
-		return fmt.Errorf("unknown action %T", a)
-	}}
+	return fails(fmt.Errorf("unknown action %T", a))
 }
 
-// subject is what the first page action of a recorded action found, for the
-// ones after it.
-type subject struct {
-	got *resolved
+// fails is an action that does nothing and fails with err.
+func fails(err error) Action[done] {
+	return func(context.Context, *tab) (done, error) { return done{}, err }
 }
 
-// find waits for the element sel names to be ready as need says.
-func (t *subject) find(r *trailRun, sel selector.Selector, need readiness) pageAction {
-	return func(ctx context.Context, p *tab) error {
+// onElement runs find, then act on what it found: the element the act
+// lands on and what the wait read are part of its done, also when the act
+// fails.
+func onElement(find Action[found], act func(found) Action[done]) Action[done] {
+	return func(ctx context.Context, p *tab) (done, error) {
+		f, err := find(ctx, p)
+		if err != nil {
+			return done{reads: f.reads}, err
+		}
+		got, err := act(f)(ctx, p)
+		reads := got.reads
+		got.reads = f.reads
+		got.addReads(reads)
+		if got.node == nil {
+			got.node = f.node
+		}
+		return got, err
+	}
+}
+
+// settled runs act, then waits for the navigation its input started (if
+// any) to reach a ready document, up to the navigation timeout. A load
+// that takes longer is noted among the reads, and the next action's wait
+// decides whether it matters.
+func settled(act Action[done]) Action[done] {
+	return func(ctx context.Context, p *tab) (done, error) {
+		d, err := act(ctx, p)
+		if err != nil || !d.marked {
+			return d, err
+		}
+		expired, err := p.settle(ctx, d.mark)
+		if expired {
+			d.addReads([]string{(&loadTimeoutError{limit: p.r.opts.NavigationTimeout}).Error() + "; the next action waits for the page"})
+		}
+		return d, err
+	}
+}
+
+// counted runs a and counts the navigations of the tab's top frame while
+// it ran.
+func counted(a Action[done]) Action[done] {
+	return func(ctx context.Context, p *tab) (done, error) {
+		before := p.nav.mark()
+		d, err := a(ctx, p)
+		d.navigations = p.nav.mark().committed - before.committed
+		return d, err
+	}
+}
+
+// find waits until sel (its references filled in) names exactly one
+// element that is ready as need says, up to the action timeout.
+func (r *trailRun) find(sel selector.Selector, need readiness) Action[found] {
+	return func(ctx context.Context, p *tab) (found, error) {
 		s, err := expandSelector(sel, r.vals)
 		if err != nil {
-			return err
+			return found{}, err
 		}
-		got, err := p.resolve(ctx, s, need, r.cur.reads)
-		if err != nil {
-			return err
-		}
-		t.got = got
-		p.lastTarget = got.node.Ref
-		r.cur.res.Landed = nodeLine(got.node)
-		return nil
+		return p.resolve(ctx, s, need)
 	}
 }
 
-// click taps the target at its centre.
-func (t *subject) click(r *trailRun, a trail.Tap) pageAction {
-	return func(ctx context.Context, p *tab) error {
-		r.cur.mark = p.nav.mark()
-		defer p.acted()
-		pt := t.got.point
-		if err := (mouse{p: p, reached: &r.cur.reached}).click(ctx, pt.X, pt.Y, a.Button, a.Count, a.Modifiers); err != nil {
-			return err
-		}
-		verb := "tapped"
-		if a.Count == 2 {
-			verb = "double-tapped"
-		} else if a.Count > 2 {
-			verb = fmt.Sprintf("tapped %d times", a.Count)
-		}
-		r.cur.res.Summary = verb + " " + describe(t.got.node) + withModifiers(a.Modifiers)
-		return nil
-	}
-}
-
-// typeInto clicks the field, clears it as a person does (select all,
-// delete) and types text. Secrets are filled in here, at the last moment,
-// and never leave this function.
-func (t *subject) typeInto(r *trailRun, text string) pageAction {
-	return func(ctx context.Context, p *tab) error {
-		n, pt := t.got.node, t.got.point
-		r.cur.mark = p.nav.mark()
-		defer p.acted()
-		ms := mouse{p: p, reached: &r.cur.reached}
-		if err := ms.click(ctx, pt.X, pt.Y, trail.ButtonLeft, 1, nil); err != nil {
-			return err
-		}
-		kb := keyboard{p: p, reached: &r.cur.reached}
-		if n.Value != "" || n.Secret {
-			if err := kb.clearField(ctx); err != nil {
-				return err
-			}
-		}
-		value, err := r.vals.expand(text)
-		if err != nil {
-			return err
-		}
-		err = kb.typeText(ctx, value)
-		value = ""
-		if err != nil {
-			return err
-		}
-		if text == "" {
-			r.cur.res.Summary = "cleared " + describe(n)
-		} else {
-			r.cur.res.Summary = fmt.Sprintf("typed %q into %s", r.vals.public(text), describe(n))
-		}
-		return nil
-	}
-}
-
-// press presses a key on the focused element.
-func (r *trailRun) press(a trail.Press) pageAction {
-	return func(ctx context.Context, p *tab) error {
-		r.cur.mark = p.nav.mark()
-		defer p.acted()
-		kb := keyboard{p: p, reached: &r.cur.reached}
-		k, ok := keyFor(a.Key)
-		if ok {
-			if err := kb.press(ctx, k, a.Modifiers); err != nil {
-				return err
-			}
-		} else if err := kb.typeText(ctx, a.Key); err != nil {
-			return err
-		}
-		r.cur.res.Summary = "pressed " + a.Key + withModifiers(a.Modifiers)
-		return nil
-	}
-}
-
-// settle waits for the navigation the action started, if any.
-func (r *trailRun) settle(ctx context.Context, p *tab) error {
-	return p.settle(ctx, r.cur.mark)
-}
-
-// choose selects options of a <select> through the page model's element,
-// firing input and change as a person's choice does, or taps the options of
-// an ARIA listbox.
-func (t *subject) choose(r *trailRun, a trail.SelectOption) pageAction {
-	return func(ctx context.Context, p *tab) error {
-		n := t.got.node
-		labels := make([]string, len(a.Options))
-		for i, o := range a.Options {
-			v, err := r.vals.expand(o)
-			if err != nil {
-				return err
-			}
-			labels[i] = v
-		}
-		if n.Tag != "select" {
-			if n.Role != "listbox" {
-				return fmt.Errorf("select works on a drop-down (<select>) or a listbox, and %s is neither", describe(n))
-			}
-			return t.tapOptions(ctx, r, p, a.Selector, labels)
-		}
-		var answer struct {
-			Missing string   `json:"missing"`
-			Single  bool     `json:"single"`
-			Options []string `json:"options"`
-		}
-		r.cur.mark = p.nav.mark()
-		err := withElement(ctx, p, n.Ref, func(m *frameModel, obj runtime.RemoteObjectID) error {
-			r.cur.reached = true
-			return m.callOnArgs(ctx, obj, selectOptionsScript, &answer, labels)
-		})
-		p.acted()
-		switch {
-		case err != nil:
-			return err
-		case answer.Single:
-			return fmt.Errorf("%s takes one option, and the trail chooses %d", describe(n), len(labels))
-		case answer.Missing != "":
-			r.cur.reached = false
-			return &stepError{Reason: StopActionFailed, Expected: fmt.Sprintf("an option %q", answer.Missing),
-				Actual: "options " + quoteList(answer.Options),
-				Msg:    fmt.Sprintf("select: %s has no option %q (it has %s)", describe(n), answer.Missing, quoteList(answer.Options))}
-		}
-		r.cur.res.Summary = fmt.Sprintf("chose %s in %s", quoteList(labels), describe(n))
-		return nil
-	}
-}
-
-// tapOptions chooses options of an ARIA listbox by tapping them, holding
-// Control for each after the first.
-func (t *subject) tapOptions(ctx context.Context, r *trailRun, p *tab, listbox selector.Selector, labels []string) error {
-	for i, label := range labels {
-		within := listbox
-		opt := selector.Selector{Role: "option", Name: label, Within: &within}
-		s, err := expandSelector(opt, r.vals)
-		if err != nil {
-			return err
-		}
-		got, err := p.resolve(ctx, s, needActionable, r.cur.reads)
-		if err != nil {
-			return err
-		}
-		var mods []trail.Modifier
-		if i > 0 {
-			mods = []trail.Modifier{trail.ModifierControl}
-		}
-		r.cur.mark = p.nav.mark()
-		err = (mouse{p: p, reached: &r.cur.reached}).click(ctx, got.point.X, got.point.Y, trail.ButtonLeft, 1, mods)
-		p.acted()
-		if err != nil {
-			return err
-		}
-	}
-	r.cur.res.Summary = fmt.Sprintf("chose %s in %s", quoteList(labels), describe(t.got.node))
-	return nil
-}
-
-// setChecked taps a checkbox, radio or switch unless it is already as
-// wanted, then waits for the page to show the new state.
-func (t *subject) setChecked(r *trailRun, want bool) pageAction {
-	return func(ctx context.Context, p *tab) error {
-		n, pt := t.got.node, t.got.point
-		wantState, verb := "true", "checked"
-		if !want {
-			wantState, verb = "false", "unchecked"
-		}
-		if checkedState(n) == wantState {
-			r.cur.res.Summary = describe(n) + " was already " + verb
-			return nil
-		}
-		r.cur.mark = p.nav.mark()
-		err := (mouse{p: p, reached: &r.cur.reached}).click(ctx, pt.X, pt.Y, trail.ButtonLeft, 1, nil)
-		p.acted()
-		if err != nil {
-			return err
-		}
-		var now string
-		err = p.poll(ctx, true, func(s *screen.Screen, m *selector.Matcher) (bool, error) {
-			now = "gone"
-			if got := m.Node(n.Ref); got != nil {
-				now = checkedState(got)
-			}
-			return now == wantState, nil
-		})
-		if err != nil || now != wantState {
-			return &stepError{Reason: StopActionUncertain, Expected: verb, Actual: "checked=" + now,
-				Msg: fmt.Sprintf("tapped %s, but it did not become %s (checked=%s)", describe(n), verb, now)}
-		}
-		r.cur.res.Summary = verb + " " + describe(n)
-		return nil
-	}
-}
-
-// checkedState is a node's checked state as assertions name it.
-func checkedState(n *screen.Node) string {
-	if n.Checked == "" {
-		return "false"
-	}
-	return n.Checked
-}
-
-// hover moves the mouse over the target's centre.
-func (t *subject) hover(r *trailRun) pageAction {
-	return func(ctx context.Context, p *tab) error {
-		pt := t.got.point
-		r.cur.reached = true
-		defer p.acted()
-		if err := (mouse{p: p, reached: &r.cur.reached}).move(ctx, pt.X, pt.Y, 0); err != nil {
-			return err
-		}
-		r.cur.res.Summary = "hovered over " + describe(t.got.node)
-		return nil
-	}
-}
-
-// upload sets the files of a file input through the protocol, which fires
-// its input and change events. Paths are relative to the trail's folder,
-// and read through it (uploadFiles); line is the action's in the trail file.
-func (t *subject) upload(r *trailRun, files []string, line int) pageAction {
-	return func(ctx context.Context, p *tab) error {
-		n := t.got.node
-		if n.Tag != "input" {
-			return fmt.Errorf("upload works on a file input, and %s is a <%s>", describe(n), n.Tag)
-		}
-		paths, err := r.uploadFiles(files, line)
-		if err != nil {
-			return err
-		}
-		err = withElement(ctx, p, n.Ref, func(m *frameModel, obj runtime.RemoteObjectID) error {
-			r.cur.reached = true
-			_, err := cdp.Call(ctx, m.session, dom.SetFileInputFiles, dom.SetFileInputFilesParams{Files: paths, ObjectID: obj})
-			return err
-		})
-		p.acted()
-		if err != nil {
-			return err
-		}
-		r.cur.res.Summary = fmt.Sprintf("attached %s to %s", quoteList(files), describe(n))
-		return nil
+// findRef waits until the element of ref, a ref of a screen of document
+// (its Screen.Document), is ready as need says, up to the action timeout:
+// how the agent's tools find what they act on. A ref the page no longer
+// shows, or after the page loaded another document, fails at once with a
+// *RefError (errors.Is ErrStaleRef): refs are numbered per document, and a
+// ref is never taken for another element.
+func findRef(ref, document string, need readiness) Action[found] {
+	return func(ctx context.Context, p *tab) (found, error) {
+		return p.resolveRef(ctx, ref, document, need)
 	}
 }
 

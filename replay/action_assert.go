@@ -19,38 +19,38 @@ import (
 // page showed whenever the page shows something in its place.
 
 // assertVisible: exactly one visible element matches.
-func (r *trailRun) assertVisible(sel selector.Selector) pageAction {
-	return func(ctx context.Context, p *tab) error {
+func (r *trailRun) assertVisible(sel selector.Selector) Action[done] {
+	return func(ctx context.Context, p *tab) (done, error) {
 		s, err := expandSelector(sel, r.vals)
 		if err != nil {
-			return err
+			return done{}, err
 		}
-		n, err := r.awaitMatch(ctx, p, s)
+		d, err := awaitMatch(ctx, p, s)
 		if err != nil {
-			return r.assertionFailed(trail.ActionAssertVisible, s, err)
+			return d, r.assertionFailed(p, trail.ActionAssertVisible, s, err)
 		}
-		r.cur.res.Summary = "saw " + describe(n)
-		return nil
+		d.summary = "saw " + describe(d.node)
+		return d, nil
 	}
 }
 
-// awaitMatch waits until sel names exactly one shown element, noting on the
-// way what the selector (or, when it found nothing, the same selector
-// without its text) read.
-func (r *trailRun) awaitMatch(ctx context.Context, p *tab, sel selector.Selector) (*screen.Node, error) {
-	var found *screen.Node
+// awaitMatch waits until sel names exactly one shown element (the done's
+// node), noting on the way what the selector (or, when it found nothing,
+// the same selector without its text) read.
+func awaitMatch(ctx context.Context, p *tab, sel selector.Selector) (done, error) {
+	var d done
+	var reads readLog
 	err := p.poll(ctx, true, func(s *screen.Screen, m *selector.Matcher) (bool, error) {
 		nodes, err := m.Match(sel)
 		if err == nil {
-			found = nodes[0]
-			p.lastTarget = found.Ref
-			r.cur.res.Landed = nodeLine(found)
+			d.node = nodes[0]
 			return true, nil
 		}
-		r.cur.reads.add(observe(m, sel, err))
+		reads.add(observe(m, sel, err))
 		return false, err
 	})
-	return found, err
+	d.reads = reads.items
+	return d, err
 }
 
 // observe says in words what a selector that failed to match read.
@@ -113,7 +113,7 @@ func shownText(n *screen.Node, sel selector.Selector) string {
 // assertionFailed turns what an assertion's wait ended with into its step
 // error: expected vs actual when the page shows something in the
 // selector's place, the closest nodes otherwise.
-func (r *trailRun) assertionFailed(kind trail.ActionKind, sel selector.Selector, err error) error {
+func (r *trailRun) assertionFailed(p *tab, kind trail.ActionKind, sel selector.Selector, err error) error {
 	var se *stepError
 	if errors.As(err, &se) {
 		return se
@@ -125,14 +125,14 @@ func (r *trailRun) assertionFailed(kind trail.ActionKind, sel selector.Selector,
 	}
 	var nf *selector.NotFoundError
 	if errors.As(err, &nf) {
-		if s := r.page.screen; s != nil {
-			if n, loose, ok := relaxedMatch(r.page.matcher, sel); ok {
+		if s := p.screen; s != nil {
+			if n, loose, ok := relaxedMatch(p.matcher, sel); ok {
 				exp, act := pinned(sel), shownText(n, sel)
 				return &stepError{Reason: StopAssertionFailed, Expected: exp, Actual: act, Err: err,
 					Msg: fmt.Sprintf("%s: expected %q, but %s shows %q (%s)", what, exp, loose, act, describe(n))}
 			}
 			if kind == trail.ActionAssertVisible && !nf.Scope && nf.Hidden == 0 {
-				if n := changedValue(s, sel, r.page.lastTarget); n != nil {
+				if n := changedValue(s, sel, p.lastTarget); n != nil {
 					return changedValueError(what, sel, n, err)
 				}
 			}
@@ -153,32 +153,35 @@ func changedValueError(what string, sel selector.Selector, n *screen.Node, err e
 }
 
 // assertNotVisible: no visible element's text or name is text.
-func (r *trailRun) assertNotVisible(text string) pageAction {
-	return func(ctx context.Context, p *tab) error {
+func (r *trailRun) assertNotVisible(text string) Action[done] {
+	return func(ctx context.Context, p *tab) (done, error) {
+		var d done
 		t, err := r.vals.expand(text)
 		if err != nil {
-			return err
+			return d, err
 		}
 		var shown *screen.Node
+		var reads readLog
 		err = p.poll(ctx, true, func(s *screen.Screen, m *selector.Matcher) (bool, error) {
 			shown = visibleWith(m, t)
 			if shown == nil {
 				return true, nil
 			}
-			r.cur.reads.add("visible: " + nodeLine(shown))
+			reads.add("visible: " + nodeLine(shown))
 			return false, nil
 		})
+		d.reads = reads.items
 		if shown != nil {
-			r.cur.res.Landed = nodeLine(shown)
-			return &stepError{Reason: StopAssertionFailed, Expected: fmt.Sprintf("nothing visible reads %q", t),
+			d.node = shown
+			return d, &stepError{Reason: StopAssertionFailed, Expected: fmt.Sprintf("nothing visible reads %q", t),
 				Actual: nodeLine(shown),
 				Msg:    fmt.Sprintf("assertNotVisible %q: %s is still visible after %s", t, describe(shown), r.opts.ActionTimeout)}
 		}
 		if err != nil {
-			return err
+			return d, err
 		}
-		r.cur.res.Summary = fmt.Sprintf("nothing visible reads %q", t)
-		return nil
+		d.summary = fmt.Sprintf("nothing visible reads %q", t)
+		return d, nil
 	}
 }
 
@@ -195,15 +198,15 @@ func visibleWith(m *selector.Matcher, t string) *screen.Node {
 }
 
 // assertValue: a form control's value. Never for secrets.
-func (r *trailRun) assertValue(sel selector.Selector, value string) pageAction {
-	return func(ctx context.Context, p *tab) error {
+func (r *trailRun) assertValue(sel selector.Selector, value string) Action[done] {
+	return func(ctx context.Context, p *tab) (done, error) {
 		s, err := expandSelector(sel, r.vals)
 		if err != nil {
-			return err
+			return done{}, err
 		}
 		want, err := r.vals.expand(value)
 		if err != nil {
-			return err
+			return done{}, err
 		}
 		return r.assertNode(ctx, p, trail.ActionAssertValue, s, "value", want, func(n *screen.Node) (string, error) {
 			if n.Secret {
@@ -216,11 +219,11 @@ func (r *trailRun) assertValue(sel selector.Selector, value string) pageAction {
 }
 
 // assertState: one state of an element.
-func (r *trailRun) assertState(sel selector.Selector, state, want string) pageAction {
-	return func(ctx context.Context, p *tab) error {
+func (r *trailRun) assertState(sel selector.Selector, state, want string) Action[done] {
+	return func(ctx context.Context, p *tab) (done, error) {
 		s, err := expandSelector(sel, r.vals)
 		if err != nil {
-			return err
+			return done{}, err
 		}
 		return r.assertNode(ctx, p, trail.ActionAssertState, s, state, want, func(n *screen.Node) (string, error) {
 			return stateOf(n, state)
@@ -246,75 +249,81 @@ func stateOf(n *screen.Node, state string) (string, error) {
 // assertNode waits until sel names one element whose property (read by
 // read) is want.
 func (r *trailRun) assertNode(ctx context.Context, p *tab, kind trail.ActionKind, sel selector.Selector, prop, want string,
-	read func(*screen.Node) (string, error)) error {
+	read func(*screen.Node) (string, error)) (done, error) {
+	var d done
 	var got string
 	var node *screen.Node
+	var reads readLog
 	err := p.poll(ctx, true, func(s *screen.Screen, m *selector.Matcher) (bool, error) {
 		nodes, err := m.Match(sel)
 		if err != nil {
 			node = nil
-			r.cur.reads.add(observe(m, sel, err))
+			reads.add(observe(m, sel, err))
 			return false, err
 		}
 		node = nodes[0]
-		r.cur.res.Landed = nodeLine(node)
+		d.node = node
 		if got, err = read(node); err != nil {
 			return false, err
 		}
-		r.cur.reads.add(fmt.Sprintf("%s %q", prop, got))
+		reads.add(fmt.Sprintf("%s %q", prop, got))
 		return got == want, nil
 	})
+	d.reads = reads.items
 	var se *stepError
 	switch {
 	case errors.As(err, &se):
-		return se
+		return d, se
 	case node != nil && got != want:
-		return &stepError{Reason: StopAssertionFailed, Expected: want, Actual: got,
+		return d, &stepError{Reason: StopAssertionFailed, Expected: want, Actual: got,
 			Msg: fmt.Sprintf("%s %s: expected %s %q, but %s has %q", kind, sel, prop, want, describe(node), got)}
 	case err != nil:
-		return r.assertionFailed(kind, sel, err)
+		return d, r.assertionFailed(p, kind, sel, err)
 	}
-	r.cur.res.Summary = fmt.Sprintf("%s of %s is %q", prop, describe(node), want)
-	return nil
+	d.summary = fmt.Sprintf("%s of %s is %q", prop, describe(node), want)
+	return d, nil
 }
 
 // assertURL: the page's path and query, exactly or matching a pattern.
-func (r *trailRun) assertURL(a trail.AssertURL) pageAction {
-	return func(ctx context.Context, p *tab) error {
+func (r *trailRun) assertURL(a trail.AssertURL) Action[done] {
+	return func(ctx context.Context, p *tab) (done, error) {
+		var d done
 		want, err := r.vals.expand(a.URL)
 		if err != nil {
-			return err
+			return d, err
 		}
 		var re *regexp.Regexp
 		if a.Pattern != "" {
 			if re, err = regexp.Compile(a.Pattern); err != nil {
-				return fmt.Errorf("assertUrl pattern %q: %w", a.Pattern, err)
+				return d, fmt.Errorf("assertUrl pattern %q: %w", a.Pattern, err)
 			}
 		}
 		var at string
+		var reads readLog
 		err = p.poll(ctx, false, func(*screen.Screen, *selector.Matcher) (bool, error) {
 			at = r.appPath(p.location(ctx))
 			if !strings.Contains(want, "#") {
 				at, _, _ = strings.Cut(at, "#")
 			}
-			r.cur.reads.add("at " + at)
+			reads.add("at " + at)
 			if re != nil {
 				return re.MatchString(at), nil
 			}
 			return at == want, nil
 		})
+		d.reads = reads.items
 		if err == nil {
-			r.cur.res.Summary = "the page is at " + at
-			return nil
+			d.summary = "the page is at " + at
+			return d, nil
 		}
 		if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
-			return err
+			return d, err
 		}
 		exp := want
 		if re != nil {
 			exp = "pattern " + a.Pattern
 		}
-		return &stepError{Reason: StopAssertionFailed, Expected: exp, Actual: at, ExpectedURL: want,
+		return d, &stepError{Reason: StopAssertionFailed, Expected: exp, Actual: at, ExpectedURL: want,
 			Msg: fmt.Sprintf("assertUrl: expected the page at %s, but it is at %s", exp, at)}
 	}
 }

@@ -34,33 +34,33 @@ func (e *loadTimeoutError) Error() string {
 }
 
 // navigateTo goes to a path of the app, or back, forward, or reloads.
-func (r *trailRun) navigateTo(to string) pageAction {
-	return func(ctx context.Context, p *tab) error {
+func (r *trailRun) navigateTo(to string) Action[done] {
+	return func(ctx context.Context, p *tab) (done, error) {
+		d := done{reached: true}
 		defer p.acted()
-		r.cur.reached = true
 		switch to {
 		case trail.NavigateBack, trail.NavigateForward:
 			if err := p.history(ctx, to); err != nil {
-				return err
+				return d, err
 			}
-			r.cur.res.Summary = "went " + to + " to " + r.appPath(p.location(ctx))
-			return nil
+			d.summary = "went " + to + " to " + r.appPath(p.location(ctx))
+			return d, nil
 		case trail.NavigateReload:
 			if err := p.reload(ctx); err != nil {
-				return err
+				return d, err
 			}
-			r.cur.res.Summary = "reloaded " + r.appPath(p.location(ctx))
-			return nil
+			d.summary = "reloaded " + r.appPath(p.location(ctx))
+			return d, nil
 		}
 		path, err := r.vals.expand(to)
 		if err != nil {
-			return err
+			return d, err
 		}
 		if err := p.load(ctx, r.resolveURL(path)); err != nil {
-			return err
+			return d, err
 		}
-		r.cur.res.Summary = "opened " + r.vals.public(to)
-		return nil
+		d.summary = "opened " + r.vals.public(to)
+		return d, nil
 	}
 }
 
@@ -180,34 +180,38 @@ func (p *tab) history(ctx context.Context, dir string) error {
 }
 
 // switchTab makes a tab the app opened (or the first one) the page that the
-// following actions act on, found by its path or its title.
-func (r *trailRun) switchTab(a trail.SwitchTab) pageAction {
-	return func(ctx context.Context, p *tab) error {
+// following actions act on (the done's page), found by its path or its
+// title.
+func (r *trailRun) switchTab(a trail.SwitchTab) Action[done] {
+	return func(ctx context.Context, p *tab) (done, error) {
+		var d done
 		wantURL, err := r.vals.expand(a.URL)
 		if err != nil {
-			return err
+			return d, err
 		}
 		wantTitle, err := r.vals.expand(a.Title)
 		if err != nil {
-			return err
+			return d, err
 		}
 		what := "the tab at " + wantURL
 		if wantURL == "" {
 			what = fmt.Sprintf("the tab titled %q", wantTitle)
 		}
-		var found target.ID
+		var id target.ID
 		var seen []string
+		var reads readLog
 		deadline := time.Now().Add(r.opts.ActionTimeout)
-		for attempt := 0; found == ""; attempt++ {
-			found, seen, err = r.findTab(ctx, wantURL, wantTitle)
-			if found != "" {
+		for attempt := 0; id == ""; attempt++ {
+			id, seen, err = r.findTab(ctx, wantURL, wantTitle)
+			if id != "" {
 				break
 			}
 			if err == nil {
-				r.cur.reads.add("tabs: " + strings.Join(seen, ", "))
+				reads.add("tabs: " + strings.Join(seen, ", "))
 			}
 			if time.Now().After(deadline) || ctx.Err() != nil {
-				return &stepError{Reason: StopActionFailed, Expected: what, Actual: "tabs " + strings.Join(seen, ", "),
+				d.reads = reads.items
+				return d, &stepError{Reason: StopActionFailed, Expected: what, Actual: "tabs " + strings.Join(seen, ", "),
 					Msg: fmt.Sprintf("switchTab: no tab shows %s (open tabs: %s)", strings.TrimPrefix(what, "the tab "), strings.Join(seen, ", "))}
 			}
 			select {
@@ -215,15 +219,16 @@ func (r *trailRun) switchTab(a trail.SwitchTab) pageAction {
 			case <-time.After(backoff(attempt)):
 			}
 		}
-		np := r.pages[found]
+		d.reads = reads.items
+		np := r.pages[id]
 		if np == nil {
-			if np, err = r.openPage(ctx, found); err != nil {
-				return err
+			if np, err = r.openPage(ctx, id); err != nil {
+				return d, err
 			}
 		} else if _, err := call(ctx, np, page.BringToFront, struct{}{}); err != nil {
-			return err
+			return d, err
 		}
-		r.page = np
+		d.page = np
 		np.acted()
 		// A tab the app just opened may still be loading.
 		if err := np.pollLoad(ctx, func() (bool, error) {
@@ -231,10 +236,10 @@ func (r *trailRun) switchTab(a trail.SwitchTab) pageAction {
 			err := np.callInWorld(ctx, documentStateScript, false, &doc)
 			return err == nil && doc.Ready == "complete", nil
 		}); err != nil {
-			return fmt.Errorf("switchTab: %s: %w", what, err)
+			return d, fmt.Errorf("switchTab: %s: %w", what, err)
 		}
-		r.cur.res.Summary = "switched to " + what
-		return nil
+		d.summary = "switched to " + what
+		return d, nil
 	}
 }
 
@@ -365,8 +370,8 @@ func (d *dialogs) answer(ctx context.Context, o openedDialog) {
 
 // awaitDialog checks that the dialog the previous action opened was
 // answered as the trail says.
-func (r *trailRun) awaitDialog(a trail.Dialog) pageAction {
-	return func(ctx context.Context, p *tab) error {
+func (r *trailRun) awaitDialog(a trail.Dialog) Action[done] {
+	return func(ctx context.Context, p *tab) (done, error) {
 		timer := time.NewTimer(r.opts.ActionTimeout)
 		defer timer.Stop()
 		d := r.dialogs
@@ -382,21 +387,20 @@ func (r *trailRun) awaitDialog(a trail.Dialog) pageAction {
 			d.mu.Unlock()
 			if h != nil {
 				if h.err != nil {
-					return fmt.Errorf("answering the %s dialog %q: %w", h.kind, h.message, h.err)
+					return done{}, fmt.Errorf("answering the %s dialog %q: %w", h.kind, h.message, h.err)
 				}
 				verb := "dismissed"
 				if h.accepted {
 					verb = "accepted"
 				}
-				r.cur.res.Summary = fmt.Sprintf("%s the %s dialog %q", verb, h.kind, h.message)
-				r.cur.res.Landed = fmt.Sprintf("- dialog %q", h.message)
-				return nil
+				return done{summary: fmt.Sprintf("%s the %s dialog %q", verb, h.kind, h.message),
+					landed: fmt.Sprintf("- dialog %q", h.message)}, nil
 			}
 			select {
 			case <-ctx.Done():
-				return ctx.Err()
+				return done{}, ctx.Err()
 			case <-timer.C:
-				return &stepError{Reason: StopActionFailed, Expected: "a dialog", Actual: "no dialog opened",
+				return done{}, &stepError{Reason: StopActionFailed, Expected: "a dialog", Actual: "no dialog opened",
 					Msg: fmt.Sprintf("dialog: no JavaScript dialog opened within %s of the previous action", r.opts.ActionTimeout)}
 			case <-changed:
 			}

@@ -72,7 +72,7 @@ func assertVisibleFailure(t *testing.T, s *screen.Screen, sel selector.Selector,
 		t.Fatalf("%s matches the screen; the test needs it to match nothing", sel)
 	} else {
 		r := &trailRun{opts: Options{}.withDefaults(), page: &tab{screen: s, matcher: m, lastTarget: ref}}
-		return asStepError(r.assertionFailed(trail.ActionAssertVisible, sel, err))
+		return asStepError(r.assertionFailed(r.page, trail.ActionAssertVisible, sel, err))
 	}
 	return nil
 }

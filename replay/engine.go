@@ -22,10 +22,11 @@ import (
 // The engine: RunTrail replays one trail in a fresh browser context of a
 // Browser and reports a TrailResult. A trail is a list of steps; a step's
 // recording is a list of recorded actions; each recorded action is played
-// as a short list of page actions (action.go) — resolve the target, act,
-// settle — run in order until one fails. The step runner (runStep) is the
-// seam the agent hand-off continues from: it reports how many recorded
-// actions it performed and why it stopped.
+// as one Action value (action.go) — find the target, act on it, settle —
+// that returns what it found and did. The step runner (runStep) applies a
+// step's actions in order and stops at the first error; it is the seam the
+// agent hand-off continues from: it returns how many recorded actions it
+// performed, what each did, and why it stopped.
 
 // Defaults of DESIGN §12.
 const (
@@ -126,7 +127,6 @@ type trailRun struct {
 	pages   map[target.ID]*tab
 	closers []context.CancelFunc
 
-	cur *attempt
 	// stepStartedWithPassword: the current step began on a screen with a
 	// visible password field (see classify).
 	stepStartedWithPassword bool

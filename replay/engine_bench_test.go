@@ -49,8 +49,8 @@ func runBenchStep(b *testing.B, r *trailRun, ctx context.Context, i int) {
 	b.Helper()
 	b.ResetTimer()
 	for range b.N {
-		if _, reason, err := r.runStep(ctx, i); err != nil {
-			b.Fatalf("step %d stopped (%s): %v", i+1, reason, err)
+		if run := r.runStep(ctx, i); run.err != nil {
+			b.Fatalf("step %d stopped (%s): %v", i+1, run.reason, run.err)
 		}
 	}
 }
@@ -79,8 +79,8 @@ steps:
 		b.Fatal(err)
 	}
 	r, ctx := benchRun(b, tr, srv.URL)
-	if _, _, err := r.runStep(ctx, 0); err != nil {
-		b.Fatal(err)
+	if run := r.runStep(ctx, 0); run.err != nil {
+		b.Fatal(run.err)
 	}
 	runBenchStep(b, r, ctx, 1)
 }

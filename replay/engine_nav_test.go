@@ -70,6 +70,15 @@ func TestReplayNavigationTimeout(t *testing.T) {
 				t.Fatalf("a load of %s with an action timeout of %s and a navigation timeout of %s: %s",
 					delay, fast.ActionTimeout, fast.NavigationTimeout, explain(res))
 			}
+			// The action that loaded the page says so; the assertion after
+			// it caused none.
+			acts := res.Steps[0].Actions
+			if last := acts[len(acts)-1]; last.Navigations != 0 {
+				t.Errorf("the assertion counted %d navigations, want 0", last.Navigations)
+			}
+			if len(acts) == 2 && acts[0].Navigations != 1 {
+				t.Errorf("%s counted %d navigations, want 1", acts[0].Kind, acts[0].Navigations)
+			}
 		})
 	}
 	failing := []struct {

@@ -72,10 +72,10 @@ func (r *trailRun) playStep(ctx context.Context, i int) bool {
 	before := r.page.screen
 	r.stepStartedWithPassword = hasPasswordField(before)
 
-	performed, reason, err := r.runStep(ctx, i)
+	run := r.runStep(ctx, i)
 
 	sr.Duration = time.Since(sr.Started)
-	sr.Performed, sr.Stopped = performed, reason
+	sr.Performed, sr.Stopped = run.performed, run.reason
 	// The screen the step ends on: the last one its assertions or end
 	// state read, or a new capture when it ended by acting on the page.
 	after := r.page.screen
@@ -83,15 +83,15 @@ func (r *trailRun) playStep(ctx context.Context, i int) bool {
 		after, _, _ = r.page.look(ctx)
 	}
 	sr.Changes = screenChanges(before, after, r.appPath)
-	if after != nil && (err != nil || i == len(r.trail.Steps)-1 || r.appPath(after.URL) != sr.Path) {
+	if after != nil && (run.err != nil || i == len(r.trail.Steps)-1 || r.appPath(after.URL) != sr.Path) {
 		last := r.page.byPath[sr.Path]
 		if last == nil {
 			last = after
 		}
 		sr.Aria = screen.RenderSnapshot(last, screen.SnapshotOptions{Interactive: true})
 	}
-	if err != nil {
-		r.stop(i, err)
+	if run.err != nil {
+		r.stop(i, run.err)
 		r.notify(*sr)
 		return false
 	}
@@ -107,32 +107,57 @@ func (r *trailRun) notify(sr StepResult) {
 	}
 }
 
-// runStep replays step i's recording from its first action and returns how
-// many of its recorded actions it performed, why it stopped (empty when it
-// ran to its end and the end state showed) and the error that stopped it.
-// The agent hand-off calls it and continues from exactly there.
-func (r *trailRun) runStep(ctx context.Context, i int) (performed int, reason StopReason, err error) {
+// A stepRun is what replaying a step's recording did: the record the agent
+// hand-off starts from.
+type stepRun struct {
+	// performed counts the recorded actions performed: all of them when
+	// the recording ran to its end, else those before the one that stopped.
+	performed int
+	// reason says why replay stopped ("" when the recording ran to its end
+	// and the end state showed); err is the error that stopped it.
+	reason StopReason
+	err    *stepError
+	// done is what each action it ran did, in order, the one that stopped
+	// included.
+	done []done
+}
+
+// runStep replays step i's recording from its first action, in order,
+// until an action fails or the step's end state does not show. The agent
+// hand-off calls it and continues from exactly where it stopped.
+func (r *trailRun) runStep(ctx context.Context, i int) stepRun {
 	st := r.trail.Steps[i]
 	sr := &r.res.Steps[i]
+	var run stepRun
+	stop := func(err error) stepRun {
+		run.err = asStepError(err)
+		run.reason = run.err.Reason
+		return run
+	}
 	if len(st.Actions) == 0 {
-		return 0, StopNeedsAgent, &stepError{Reason: StopNeedsAgent, Class: ClassMissingTestData, Line: st.Line,
-			Msg: fmt.Sprintf("step %d is a goal for the agent (act: %q) and has no recorded actions; the agent does not exist yet, so replay cannot perform it: record the step's actions", i+1, st.Act)}
+		return stop(&stepError{Reason: StopNeedsAgent, Class: ClassMissingTestData, Line: st.Line,
+			Msg: fmt.Sprintf("step %d is a goal for the agent (act: %q) and has no recorded actions; the agent does not exist yet, so replay cannot perform it: record the step's actions", i+1, st.Act)})
 	}
 	for j, a := range st.Actions {
-		if err := r.perform(ctx, a, r.nextAction(i, j), &sr.Actions[j]); err != nil {
+		d, err := r.perform(ctx, a, r.nextAction(i, j), &sr.Actions[j])
+		run.done = append(run.done, d)
+		if err != nil {
 			se := asStepError(err)
 			if st.Act != "" {
 				se.Msg += " (the step's goal is for the agent, which does not exist yet)"
 			}
-			return j, se.Reason, se
+			return stop(se)
 		}
+		run.performed++
 	}
 	if st.End != nil {
 		if err := r.checkEnd(ctx, st.End); err != nil {
-			return len(st.Actions), StopEndMismatch, err
+			run = stop(err)
+			run.reason = StopEndMismatch
+			return run
 		}
 	}
-	return len(st.Actions), "", nil
+	return run
 }
 
 // nextAction is the action after action j of step i, across steps; nil at
@@ -153,44 +178,44 @@ func (r *trailRun) nextAction(i, j int) trail.Action {
 	return nil
 }
 
-// attempt is one recorded action being performed.
-type attempt struct {
-	res   *ActionResult
-	reads *readLog
-	// reached is set once input was sent: a failure after it may have
-	// reached the app.
-	reached bool
-	// mark is the tab's navigation counters just before the input, for
-	// waiting on the navigation the input started.
-	mark navMark
-}
-
-// perform plays one recorded action and fills in its result.
-func (r *trailRun) perform(ctx context.Context, a, next trail.Action, ar *ActionResult) error {
+// perform plays one recorded action on the run's current tab and writes
+// what it did into its result: the runner's part is to arm a dialog answer
+// before the action that opens it, to follow a switch of tab, and to keep
+// the element it landed on for the closest nodes of a later failure.
+func (r *trailRun) perform(ctx context.Context, a, next trail.Action, ar *ActionResult) (done, error) {
 	start := time.Now()
-	att := &attempt{res: ar, reads: &readLog{}}
-	r.cur = att
 	if d, ok := next.(trail.Dialog); ok {
 		r.dialogs.arm(d)
 	}
-	err := runActions(ctx, r, r.plan(a))
+	p := r.page
+	d, err := r.play(a)(ctx, p)
+	if d.page != nil {
+		r.page = d.page
+	}
+	if d.node != nil {
+		p.lastTarget = d.node.Ref
+	}
 	ar.Duration = time.Since(start)
-	ar.Reads = att.reads.items
+	ar.Summary, ar.Landed, ar.Reads, ar.Navigations = d.summary, d.landed, d.reads, d.navigations
+	if ar.Landed == "" && d.node != nil {
+		ar.Landed = nodeLine(d.node)
+	}
 	if err == nil {
 		ar.Status = StatusPassed
-		return nil
+		return d, nil
 	}
 	if _, ok := next.(trail.Dialog); ok {
 		r.dialogs.disarm()
 	}
-	se := r.actionError(a, att, err)
+	se := r.actionError(a, d, err)
 	ar.Status = StatusFailed
 	ar.Error = se.Msg
-	return se
+	return d, se
 }
 
-// actionError turns what stopped an action into its step error.
-func (r *trailRun) actionError(a trail.Action, att *attempt, err error) *stepError {
+// actionError turns what stopped an action into its step error, with its
+// stop reason: what the error says, and whether input had been sent.
+func (r *trailRun) actionError(a trail.Action, d done, err error) *stepError {
 	var se *stepError
 	if errors.As(err, &se) {
 		if se.Line == 0 {
@@ -225,7 +250,7 @@ func (r *trailRun) actionError(a trail.Action, att *attempt, err error) *stepErr
 	case errors.Is(err, errTabCrashed), errors.Is(err, errTabGone):
 		se.gone = true
 	}
-	if att.reached && se.Reason == StopActionFailed {
+	if d.reached && se.Reason == StopActionFailed {
 		se.Reason = StopActionUncertain
 	}
 	return se

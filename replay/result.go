@@ -133,7 +133,10 @@ type ActionResult struct {
 	// Reads lists what an assertion (or a wait) read while it waited: each
 	// distinct observation once, in order.
 	Reads []string
-	Error string
+	// Navigations counts the navigations of the page's top frame while the
+	// action ran: those it caused (a link, a form sent, navigate).
+	Navigations int
+	Error       string
 }
 
 // LogKind is what a LogEntry records.

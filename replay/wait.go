@@ -176,13 +176,6 @@ const (
 	needAttached
 )
 
-// A resolved target: the node a selector named and, for actions, where to
-// act on it.
-type resolved struct {
-	node  *screen.Node
-	point *RefPoint
-}
-
 // notActionableError says why a matched element could not be acted on.
 type notActionableError struct {
 	node  *screen.Node
@@ -194,49 +187,86 @@ func (e *notActionableError) Error() string {
 }
 
 // resolve waits until sel names exactly one element that is ready as need
-// says, up to the action timeout, noting what it saw on the way in reads.
-// It fails with the last reason: a *selector.NotFoundError, a
+// says, up to the action timeout, noting what it saw on the way. It fails
+// with the last reason: a *selector.NotFoundError, a
 // *selector.AmbiguousError or a *notActionableError.
-func (p *tab) resolve(ctx context.Context, sel selector.Selector, need readiness, reads *readLog) (*resolved, error) {
-	deadline := time.Now().Add(p.r.opts.ActionTimeout)
+func (p *tab) resolve(ctx context.Context, sel selector.Selector, need readiness) (found, error) {
 	var opts []selector.MatchOption
 	if need == needAttached {
 		opts = append(opts, selector.IncludeHidden())
 	}
+	return p.await(ctx, need, func(_ *screen.Screen, m *selector.Matcher) (*screen.Node, error) {
+		nodes, err := m.Match(sel, opts...)
+		if err != nil {
+			return nil, err
+		}
+		return nodes[0], nil
+	})
+}
+
+// resolveRef waits until the element of ref, on the screen of document
+// (Screen.Document), is ready as need says, up to the action timeout. A ref
+// that the page's screen does not show, or a screen of another document,
+// fails at once with a *RefError (see findRef).
+func (p *tab) resolveRef(ctx context.Context, ref, document string, need readiness) (found, error) {
+	return p.await(ctx, need, func(s *screen.Screen, m *selector.Matcher) (*screen.Node, error) {
+		if s.Document != document {
+			return nil, &RefError{Ref: ref, Code: "stale", Message: "ref " + ref + ": the page has loaded another document since"}
+		}
+		n := m.Node(ref)
+		if n == nil {
+			return nil, &RefError{Ref: ref, Code: "stale", Message: "ref " + ref + " is not on the page any more"}
+		}
+		return n, nil
+	})
+}
+
+// await looks at the page until pick names a node that is ready as need
+// says, waiting for the page to change between looks, up to the action
+// timeout. pick failing with a *RefError ends the wait at once.
+func (p *tab) await(ctx context.Context, need readiness, pick func(s *screen.Screen, m *selector.Matcher) (*screen.Node, error)) (found, error) {
+	deadline := time.Now().Add(p.r.opts.ActionTimeout)
+	var reads readLog
 	for attempt := 0; ; attempt++ {
 		s, m, err := p.look(ctx)
 		var last error
 		if err == nil {
-			nodes, merr := m.Match(sel, opts...)
-			if merr == nil {
-				got, state, perr := p.ready(ctx, s, m, nodes[0], need)
+			n, merr := pick(s, m)
+			var bad *RefError
+			switch {
+			case errors.As(merr, &bad):
+				return found{reads: reads.items}, merr
+			case merr == nil:
+				got, state, perr := p.ready(ctx, s, m, n, need)
 				switch {
 				case perr != nil:
 					last = perr
 				case state == "":
+					got.reads = reads.items
 					return got, nil
 				default:
-					last = &notActionableError{node: nodes[0], state: state}
+					last = &notActionableError{node: n, state: state}
 					reads.add(last.Error())
 				}
-			} else {
+			default:
 				last = merr
 				reads.add(merr.Error())
 			}
 		} else {
 			last = err
 		}
+		f := found{reads: reads.items}
 		if gone := p.nav.gone(); gone != nil {
-			return nil, gone
+			return f, gone
 		}
 		if broken := p.brokenDocument(); broken != nil {
-			return nil, broken
+			return f, broken
 		}
 		if ctx.Err() != nil {
-			return nil, ctx.Err()
+			return f, ctx.Err()
 		}
 		if time.Now().After(deadline) {
-			return nil, last
+			return f, last
 		}
 		p.waitChange(ctx, p.seq, min(backoff(attempt), time.Until(deadline)+time.Millisecond))
 	}
@@ -245,42 +275,42 @@ func (p *tab) resolve(ctx context.Context, sel selector.Selector, need readiness
 // ready checks what need asks of a matched node beyond the match, and says
 // where to act on it. It returns a non-empty state when the node is not
 // ready yet.
-func (p *tab) ready(ctx context.Context, s *screen.Screen, m *selector.Matcher, n *screen.Node, need readiness) (*resolved, string, error) {
+func (p *tab) ready(ctx context.Context, s *screen.Screen, m *selector.Matcher, n *screen.Node, need readiness) (found, string, error) {
 	switch need {
 	case needVisible, needAttached:
-		return &resolved{node: n}, "", nil
+		return found{node: n}, "", nil
 	}
 	switch {
 	case !n.Visible:
-		return nil, "not visible (its box is empty or hidden)", nil
+		return found{}, "not visible (its box is empty or hidden)", nil
 	case need == needActionable && n.Disabled:
-		return nil, "disabled", nil
+		return found{}, "disabled", nil
 	case n.Inert:
-		return nil, "inert (behind a modal dialog)", nil
+		return found{}, "inert (behind a modal dialog)", nil
 	}
 	first, second, err := p.aim(ctx, n.Ref, s.Document)
 	p.acted() // scrolling changed the page
 	if err != nil {
 		if errors.Is(err, ErrStaleRef) || errors.Is(err, ErrUnknownRef) {
-			return nil, "gone from the page", nil
+			return found{}, "gone from the page", nil
 		}
-		return nil, "", err
+		return found{}, "", err
 	}
 	switch {
 	case first.Box != second.Box:
-		return nil, "moving", nil
+		return found{}, "moving", nil
 	case second.Box.Width <= 0 || second.Box.Height <= 0:
-		return nil, "not visible (its box is empty)", nil
+		return found{}, "not visible (its box is empty)", nil
 	case !second.InViewport:
-		return nil, "outside the viewport", nil
+		return found{}, "outside the viewport", nil
 	case second.Covered != nil && *second.Covered:
 		by := "another element"
 		if hit := m.Node(second.Hit); hit != nil {
 			by = describe(hit)
 		}
-		return nil, "covered by " + by, nil
+		return found{}, "covered by " + by, nil
 	}
-	return &resolved{node: n, point: second}, "", nil
+	return found{node: n, point: second}, "", nil
 }
 
 // aim scrolls the element of ref to the middle of the viewport and returns
@@ -341,30 +371,31 @@ func (p *tab) aimInFrame(ctx context.Context, ref, document string) (first, seco
 }
 
 // settle waits, after an action, for the navigation it started (if any) to
-// reach a ready document, up to the navigation timeout. A click that submits a form starts the navigation
+// reach a ready document, up to the navigation timeout; expired says that
+// it did not. A click that submits a form starts the navigation
 // while the click is handled; the round trip first makes sure its events
 // have arrived.
-func (p *tab) settle(ctx context.Context, before navMark) error {
+func (p *tab) settle(ctx context.Context, before navMark) (expired bool, err error) {
 	if _, err := call(ctx, p, runtime.Evaluate, runtime.EvaluateParams{Expression: "0", Silent: new(true)}); err != nil {
 		if gone := p.nav.gone(); gone != nil {
-			return gone
+			return false, gone
 		}
 		// A page busy navigating may not answer; the wait below decides.
 	}
 	deadline := time.NewTimer(p.r.opts.NavigationTimeout)
 	defer deadline.Stop()
 	for {
-		done, wake := p.nav.done(before)
-		if done {
-			return p.nav.gone()
+		over, wake := p.nav.done(before)
+		if over {
+			return false, p.nav.gone()
 		}
 		select {
 		case <-ctx.Done():
-			return ctx.Err()
+			return false, ctx.Err()
 		case <-deadline.C:
 			// The navigation never finished; the next action's wait
 			// decides whether that matters.
-			return nil
+			return true, nil
 		case <-wake:
 		}
 	}

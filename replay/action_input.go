@@ -1,0 +1,261 @@
+package replay
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/dom"
+	"github.com/chromedp/cdproto/runtime"
+
+	"github.com/trailpin/trailpin/recorder/screen"
+	"github.com/trailpin/trailpin/recorder/selector"
+	"github.com/trailpin/trailpin/recorder/trail"
+)
+
+// The acts: trusted input (CDP mouse and keyboard events, as a person would)
+// on an element that find (or findRef) resolved, each returning what it did.
+// They never look the element up again, so a recorded action and the
+// agent's tool call act the same way on the same element.
+
+// tap clicks the element at its centre.
+func (r *trailRun) tap(f found, a trail.Tap) Action[done] {
+	return func(ctx context.Context, p *tab) (done, error) {
+		var d done
+		d.markInput(p)
+		defer p.acted()
+		pt := f.point
+		if err := (mouse{p: p, reached: &d.reached}).click(ctx, pt.X, pt.Y, a.Button, a.Count, a.Modifiers); err != nil {
+			return d, err
+		}
+		verb := "tapped"
+		if a.Count == 2 {
+			verb = "double-tapped"
+		} else if a.Count > 2 {
+			verb = fmt.Sprintf("tapped %d times", a.Count)
+		}
+		d.summary = verb + " " + describe(f.node) + withModifiers(a.Modifiers)
+		return d, nil
+	}
+}
+
+// typeInto clicks the field, clears it as a person does (select all,
+// delete) and types text. Secrets are filled in here, at the last moment,
+// and never leave this function.
+func (r *trailRun) typeInto(f found, text string) Action[done] {
+	return func(ctx context.Context, p *tab) (done, error) {
+		var d done
+		n, pt := f.node, f.point
+		d.markInput(p)
+		defer p.acted()
+		ms := mouse{p: p, reached: &d.reached}
+		if err := ms.click(ctx, pt.X, pt.Y, trail.ButtonLeft, 1, nil); err != nil {
+			return d, err
+		}
+		kb := keyboard{p: p, reached: &d.reached}
+		if n.Value != "" || n.Secret {
+			if err := kb.clearField(ctx); err != nil {
+				return d, err
+			}
+		}
+		value, err := r.vals.expand(text)
+		if err != nil {
+			return d, err
+		}
+		err = kb.typeText(ctx, value)
+		value = ""
+		if err != nil {
+			return d, err
+		}
+		if text == "" {
+			d.summary = "cleared " + describe(n)
+		} else {
+			d.summary = fmt.Sprintf("typed %q into %s", r.vals.public(text), describe(n))
+		}
+		return d, nil
+	}
+}
+
+// press presses a key on the focused element.
+func (r *trailRun) press(a trail.Press) Action[done] {
+	return func(ctx context.Context, p *tab) (done, error) {
+		var d done
+		d.markInput(p)
+		defer p.acted()
+		kb := keyboard{p: p, reached: &d.reached}
+		k, ok := keyFor(a.Key)
+		if ok {
+			if err := kb.press(ctx, k, a.Modifiers); err != nil {
+				return d, err
+			}
+		} else if err := kb.typeText(ctx, a.Key); err != nil {
+			return d, err
+		}
+		d.summary = "pressed " + a.Key + withModifiers(a.Modifiers)
+		return d, nil
+	}
+}
+
+// choose selects options of a <select> through the page model's element,
+// firing input and change as a person's choice does, or taps the options of
+// an ARIA listbox (found within a.Selector).
+func (r *trailRun) choose(f found, a trail.SelectOption) Action[done] {
+	return func(ctx context.Context, p *tab) (done, error) {
+		var d done
+		n := f.node
+		labels := make([]string, len(a.Options))
+		for i, o := range a.Options {
+			v, err := r.vals.expand(o)
+			if err != nil {
+				return d, err
+			}
+			labels[i] = v
+		}
+		if n.Tag != "select" {
+			if n.Role != "listbox" {
+				return d, fmt.Errorf("select works on a drop-down (<select>) or a listbox, and %s is neither", describe(n))
+			}
+			return r.tapOptions(f, a.Selector, labels)(ctx, p)
+		}
+		var answer struct {
+			Missing string   `json:"missing"`
+			Single  bool     `json:"single"`
+			Options []string `json:"options"`
+		}
+		d.markInput(p)
+		err := withElement(ctx, p, n.Ref, func(m *frameModel, obj runtime.RemoteObjectID) error {
+			d.reached = true
+			return m.callOnArgs(ctx, obj, selectOptionsScript, &answer, labels)
+		})
+		p.acted()
+		switch {
+		case err != nil:
+			return d, err
+		case answer.Single:
+			return d, fmt.Errorf("%s takes one option, and the trail chooses %d", describe(n), len(labels))
+		case answer.Missing != "":
+			d.reached = false
+			return d, &stepError{Reason: StopActionFailed, Expected: fmt.Sprintf("an option %q", answer.Missing),
+				Actual: "options " + quoteList(answer.Options),
+				Msg:    fmt.Sprintf("select: %s has no option %q (it has %s)", describe(n), answer.Missing, quoteList(answer.Options))}
+		}
+		d.summary = fmt.Sprintf("chose %s in %s", quoteList(labels), describe(n))
+		return d, nil
+	}
+}
+
+// tapOptions chooses options of an ARIA listbox by tapping them, holding
+// Control for each after the first. The options are found within listbox,
+// the selector that found the listbox f.
+func (r *trailRun) tapOptions(f found, listbox selector.Selector, labels []string) Action[done] {
+	return func(ctx context.Context, p *tab) (done, error) {
+		var d done
+		for i, label := range labels {
+			within := listbox
+			opt, err := r.find(selector.Selector{Role: "option", Name: label, Within: &within}, needActionable)(ctx, p)
+			d.addReads(opt.reads)
+			if err != nil {
+				return d, err
+			}
+			var mods []trail.Modifier
+			if i > 0 {
+				mods = []trail.Modifier{trail.ModifierControl}
+			}
+			d.markInput(p)
+			err = (mouse{p: p, reached: &d.reached}).click(ctx, opt.point.X, opt.point.Y, trail.ButtonLeft, 1, mods)
+			p.acted()
+			if err != nil {
+				return d, err
+			}
+		}
+		d.summary = fmt.Sprintf("chose %s in %s", quoteList(labels), describe(f.node))
+		return d, nil
+	}
+}
+
+// setChecked taps a checkbox, radio or switch unless it is already as
+// wanted, then waits for the page to show the new state.
+func (r *trailRun) setChecked(f found, want bool) Action[done] {
+	return func(ctx context.Context, p *tab) (done, error) {
+		var d done
+		n, pt := f.node, f.point
+		wantState, verb := "true", "checked"
+		if !want {
+			wantState, verb = "false", "unchecked"
+		}
+		if checkedState(n) == wantState {
+			d.summary = describe(n) + " was already " + verb
+			return d, nil
+		}
+		d.markInput(p)
+		err := (mouse{p: p, reached: &d.reached}).click(ctx, pt.X, pt.Y, trail.ButtonLeft, 1, nil)
+		p.acted()
+		if err != nil {
+			return d, err
+		}
+		var now string
+		err = p.poll(ctx, true, func(s *screen.Screen, m *selector.Matcher) (bool, error) {
+			now = "gone"
+			if got := m.Node(n.Ref); got != nil {
+				now = checkedState(got)
+			}
+			return now == wantState, nil
+		})
+		if err != nil || now != wantState {
+			return d, &stepError{Reason: StopActionUncertain, Expected: verb, Actual: "checked=" + now,
+				Msg: fmt.Sprintf("tapped %s, but it did not become %s (checked=%s)", describe(n), verb, now)}
+		}
+		d.summary = verb + " " + describe(n)
+		return d, nil
+	}
+}
+
+// checkedState is a node's checked state as assertions name it.
+func checkedState(n *screen.Node) string {
+	if n.Checked == "" {
+		return "false"
+	}
+	return n.Checked
+}
+
+// hover moves the mouse over the element's centre.
+func (r *trailRun) hover(f found) Action[done] {
+	return func(ctx context.Context, p *tab) (done, error) {
+		d := done{reached: true}
+		pt := f.point
+		defer p.acted()
+		if err := (mouse{p: p, reached: &d.reached}).move(ctx, pt.X, pt.Y, 0); err != nil {
+			return d, err
+		}
+		d.summary = "hovered over " + describe(f.node)
+		return d, nil
+	}
+}
+
+// upload sets the files of a file input through the protocol, which fires
+// its input and change events. Paths are relative to the trail's folder,
+// and read through it (uploadFiles); line is the action's in the trail file.
+func (r *trailRun) upload(f found, files []string, line int) Action[done] {
+	return func(ctx context.Context, p *tab) (done, error) {
+		var d done
+		n := f.node
+		if n.Tag != "input" {
+			return d, fmt.Errorf("upload works on a file input, and %s is a <%s>", describe(n), n.Tag)
+		}
+		paths, err := r.uploadFiles(files, line)
+		if err != nil {
+			return d, err
+		}
+		err = withElement(ctx, p, n.Ref, func(m *frameModel, obj runtime.RemoteObjectID) error {
+			d.reached = true
+			_, err := cdp.Call(ctx, m.session, dom.SetFileInputFiles, dom.SetFileInputFilesParams{Files: paths, ObjectID: obj})
+			return err
+		})
+		p.acted()
+		if err != nil {
+			return d, err
+		}
+		d.summary = fmt.Sprintf("attached %s to %s", quoteList(files), describe(n))
+		return d, nil
+	}
+}
