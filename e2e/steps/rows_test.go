@@ -12,6 +12,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/trailpin/trailpin/internal/browsertest"
+	"github.com/trailpin/trailpin/recorder/screen"
 	"github.com/trailpin/trailpin/recorder/selector"
 	"github.com/trailpin/trailpin/recorder/steps"
 	"github.com/trailpin/trailpin/recorder/trail"
@@ -92,5 +93,66 @@ func TestRowCheckboxesAreNamedByTheirRow(t *testing.T) {
 		if got, err := selector.Match(after, row(title)); err != nil || len(got) != 1 {
 			t.Errorf("after the clicks, %s matches %d elements: %v", row(title), len(got), err)
 		}
+	}
+}
+
+// TestUnlabelledControlsAreNamedByWhatIsAroundThem double-clicks a count to
+// reveal its text box and types into it, and chooses in two unlabelled
+// drop-downs (issue 11, defect 16). The text box is found by its row, not
+// by its position among the page's text boxes nor by the value it holds;
+// the drop-downs by their fieldset's legend and their row, never by the
+// option they show; each step is named after the same.
+func TestUnlabelledControlsAreNamedByWhatIsAroundThem(t *testing.T) {
+	r := recordOnFixture(t, "unlabelled.html")
+	s := r.capture()
+	count := r.find(s, selector.Selector{Text: "12", Within: &selector.Selector{Role: "row", TextRegex: `^Apples\s`}})
+	r.record(steps.InteractClick, s, count, func(it *steps.Interaction) { it.Count = 2 })
+	p, err := chromedp.Run(r.ctx, replay.ScrollIntoView(count))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := chromedp.Do(r.ctx, chromedp.MouseClickXY(p.X, p.Y, chromedp.ClickCount(2))); err != nil {
+		t.Fatalf("double-clicking the count: %v", err)
+	}
+	box := selector.Selector{Role: "textbox", Within: &selector.Selector{Role: "row", TextRegex: `^Apples\b`}}
+	r.waitFor("the revealed text box", func(n *screen.Screen) bool {
+		got, err := selector.Match(n, box)
+		return err == nil && len(got) == 1
+	})
+	r.typeInto(box, "13", "")
+	r.choose(selector.Selector{Role: "combobox", Within: &selector.Selector{Role: "group", Name: "Fruit"}}, `fieldset[data-key="fruit"] select`, "Pears")
+	r.choose(selector.Selector{Role: "combobox", Within: &selector.Selector{Role: "listitem", TextRegex: `^Bottom shelf\s`}}, `li[data-key="bottom"] select`, "Honey")
+	bt, err := steps.BuildSteps(r.recs, r.capture(), steps.BuildOptions{BaseURL: r.base})
+	if err != nil {
+		t.Fatalf("BuildSteps() failed: %v", err)
+	}
+	want := []string{
+		`Double-click "12" :: tap {text: "12"}`,
+		`Type 13 into Apples :: type {role: textbox, within: {role: row, text: Apples}}`,
+		`Select Pears in Fruit :: select {role: combobox, within: {role: group, name: Fruit}}`,
+		`Select Honey in Bottom shelf :: select {role: combobox, within: {role: listitem, textRegex: "^Bottom shelf\\s"}}`,
+	}
+	var got []string
+	for _, s := range bt.Steps {
+		for _, a := range s.Actions {
+			sel, _ := trail.ActionSelector(a)
+			got = append(got, s.Intent+" :: "+string(a.Kind())+" "+sel.String())
+		}
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("BuildSteps() steps =\n  %s\nwant\n  %s", strings.Join(got, "\n  "), strings.Join(want, "\n  "))
+	}
+	r.checkSelectors(bt)
+}
+
+// choose records the choice of option in the drop-down sel names and
+// makes it in the page (css selects the same drop-down there).
+func (r *liveRecording) choose(sel selector.Selector, css, option string) {
+	r.t.Helper()
+	s := r.capture()
+	ref := r.find(s, sel)
+	r.record(steps.InteractSelect, s, ref, func(it *steps.Interaction) { it.Options = []string{option} })
+	if err := chromedp.Do(r.ctx, chromedp.SetValue(chromedp.CSS(css), option)); err != nil {
+		r.t.Fatalf("choosing %s in %s: %v", option, sel, err)
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"sort"
+	"strings"
 
 	"github.com/trailpin/trailpin/recorder/screen"
 )
@@ -238,8 +239,9 @@ func (g *generator) atoms() ownAtoms {
 		a.roleName = &atom{set: func(s *Selector) { s.Role, s.Name = n.Role, n.Name }, cost: costRoleName, role: true}
 	}
 	// A checkbox's ☐ from ::after is its state drawn, not its text: it
-	// turns into ☑ when the box is checked.
-	if n.Secret || !g.usable(n.Text) || HasGeneratedText(n) {
+	// turns into ☑ when the box is checked. A drop-down's text is the
+	// option it shows now ("--Select a fruit--"), which the step changes.
+	if n.Secret || !g.usable(n.Text) || HasGeneratedText(n) || g.showsItsValue() {
 		return a
 	}
 	exact, pattern := PinText(n.Text)
@@ -255,6 +257,22 @@ func (g *generator) atoms() ownAtoms {
 	}
 	a.text = &atom{set: func(s *Selector) { s.Text, s.TextRegex = exact, pattern }, cost: cost}
 	return a
+}
+
+// showsItsValue reports whether the target is a drop-down and the step acts
+// on it: its text is its current choice, which names the value, not the
+// control. An assertion on it still pins what it shows.
+func (g *generator) showsItsValue() bool {
+	return g.purpose != PurposeAssert && g.node.Role == "combobox"
+}
+
+// carriesValue reports whether a container's name holds the target's value:
+// a table cell or row named by its content takes in the text box inside it
+// ("Pears 7" for the row whose count box holds 7), and would break when the
+// step types another value.
+func (g *generator) carriesValue(name string) bool {
+	v := screen.CollapseSpace(g.node.Value)
+	return v != "" && strings.Contains(name, v)
 }
 
 // pin returns what an assertion on the target pins: its text, or without
@@ -399,7 +417,7 @@ func (g *generator) scopes() []scope {
 		}
 		// A row named by its content carries every cell, prices and counts
 		// too: it is found by its title instead.
-		if !IsUnnamedRole(n.Role) && g.usable(n.Name) && !(IsRowRole(n.Role) && n.Name == screen.CollapseSpace(n.Text)) {
+		if !IsUnnamedRole(n.Role) && g.usable(n.Name) && !(IsRowRole(n.Role) && n.Name == screen.CollapseSpace(n.Text)) && !g.carriesValue(n.Name) {
 			addScope(Selector{Role: n.Role, Name: n.Name}, costRoleName)
 		}
 		// A row whose text is the target's own adds nothing to it.

@@ -230,7 +230,7 @@ func (b *builder) typeInto(i int) (built, error) {
 	if err != nil {
 		return built{}, err
 	}
-	field := b.fieldTitle(n)
+	field := b.namedField(s, n)
 	tt := trail.TypeText{Selector: escapeSelector(sel)}
 	switch {
 	case r.Secret != "":
@@ -276,7 +276,7 @@ func (b *builder) selectIn(i int) (built, error) {
 	for k, o := range r.Options {
 		opts[k] = trail.EscapeRefs(o)
 	}
-	return built{action: trail.SelectOption{Selector: escapeSelector(sel), Options: opts}, phrase: selectPhrase(r.Options, b.fieldTitle(n))}, nil
+	return built{action: trail.SelectOption{Selector: escapeSelector(sel), Options: opts}, phrase: selectPhrase(r.Options, b.namedField(s, n))}, nil
 }
 
 func (b *builder) hover(i int) (built, error) {

@@ -253,9 +253,9 @@ func (b *builder) unnamedPhrase(i int) string {
 		if b.sensitiveTyped(r.Value) {
 			return ""
 		}
-		return typePhrase(r.Value, b.fieldTitle(n))
+		return typePhrase(r.Value, b.namedField(r.Before, n))
 	case InteractSelect:
-		return selectPhrase(r.Options, b.fieldTitle(n))
+		return selectPhrase(r.Options, b.namedField(r.Before, n))
 	case InteractCheck, InteractUncheck:
 		return b.togglePhrase(r.Before, n, r.Kind == InteractCheck)
 	case InteractUpload:

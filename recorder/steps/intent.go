@@ -73,8 +73,9 @@ func (b *builder) title(n *screen.Node) string {
 		return ""
 	}
 	first, _, _ := strings.Cut(n.Text, "\n")
-	if n.Secret || selector.HasGeneratedText(n) {
-		// A checkbox's ☐ drawn from ::after is its state, not its title.
+	if n.Secret || selector.HasGeneratedText(n) || n.Role == "combobox" {
+		// A checkbox's ☐ drawn from ::after is its state, not its title; a
+		// drop-down's text is the option it shows now.
 		first = ""
 	}
 	name := n.Name
@@ -158,22 +159,41 @@ func (b *builder) scopeTitle(s *screen.Screen, within selector.Selector) string 
 	return ""
 }
 
-// rowTitle is the title of the list item, table row or card n lies in: what
-// names a control that has no name of its own (the checkbox of a todo row is
-// "Feed the cat"). It is "" outside a row.
-func (b *builder) rowTitle(s *screen.Screen, n *screen.Node) string {
+// namedField is what a person calls a field: its own title, or, for a field
+// with no name of its own, what names it around it (contextTitle).
+func (b *builder) namedField(s *screen.Screen, n *screen.Node) string {
+	if t := b.fieldTitle(n); t != "" {
+		return t
+	}
+	return b.contextTitle(s, n)
+}
+
+// contextTitle is what names a control that has no name of its own: the
+// title of the list item, table row or card it lies in (the checkbox of a
+// todo row is "Feed the cat"), or the name of the field group it lies in
+// (a fieldset's legend). It is "" when nothing around it names it.
+func (b *builder) contextTitle(s *screen.Screen, n *screen.Node) string {
 	m := b.matcher(s)
 	p, ok := m.Position(n.Ref)
 	if !ok {
 		return ""
 	}
 	for a := m.Parent(p); a >= 0; a = m.Parent(a) {
-		if selector.IsRowRole(m.Nodes()[a].Role) {
+		c := m.Nodes()[a]
+		switch {
+		case selector.IsRowRole(c.Role):
 			return b.usableText(selector.RowTitle(m, a), maxIntentName)
+		case contextRoles[c.Role]:
+			if t := b.usableText(c.Name, maxIntentName); t != "" {
+				return t
+			}
 		}
 	}
 	return ""
 }
+
+// contextRoles are the groups whose name names the fields in them.
+var contextRoles = map[string]bool{"group": true, "radiogroup": true, "region": true, "form": true, "dialog": true, "alertdialog": true}
 
 // ordinalWords name positions 0 to 9 for "the second Delete button".
 var ordinalWords = []string{"first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth"}
@@ -218,7 +238,7 @@ func (b *builder) clickPhrase(s *screen.Screen, n *screen.Node, sel selector.Sel
 func (b *builder) togglePhrase(s *screen.Screen, n *screen.Node, check bool) string {
 	t := b.fieldTitle(n)
 	if t == "" {
-		t = b.rowTitle(s, n)
+		t = b.contextTitle(s, n)
 	}
 	if t == "" {
 		t = "the " + roleWords[n.Role]
