@@ -280,3 +280,85 @@ func TestRecordRightClick(t *testing.T) {
 	}
 	rec.replayGreen(t)
 }
+
+const valueChangePage = `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>Order</title></head>
+<body>
+<h1>Order</h1>
+<label for="fruit">Fruit</label>
+<select id="fruit"><option>apples</option><option>bananas</option><option>cherries</option></select>
+<p><input type="checkbox" id="gift"><label for="gift">Gift wrap</label></p>
+<p><label for="who">Name</label> <input id="who"></p>
+<p><button id="note" type="button">Add a note</button></p>
+<div id="notes"></div>
+<script>
+  document.querySelector('#note').addEventListener('click', () => {
+    const p = document.createElement('p');
+    p.textContent = 'Note ' + (document.querySelectorAll('#notes p').length + 1);
+    document.querySelector('#notes').append(p);
+  });
+</script>
+</body></html>`
+
+// TestRecordValueChangeEndsItsOwnStep: choosing an option and checking a box
+// change no markup; the step that made the change ends with it, and the
+// next, unrelated step (a click that adds a paragraph) does not pin it.
+func TestRecordValueChangeEndsItsOwnStep(t *testing.T) {
+	t.Parallel()
+	rec := recordPage(t, valueChangePage, func(app context.Context) {
+		clickCSS(t, app, "#fruit")
+		typeKeys(t, app, kbArrowDown)
+		typeKeys(t, app, "\r")
+		WaitFor[bool](t, app, `document.querySelector('#fruit').value === 'bananas'`)
+		clickCSS(t, app, "#note")
+		WaitFor[bool](t, app, `document.querySelectorAll('#notes p').length === 1`)
+		clickCSS(t, app, "#gift")
+		WaitFor[bool](t, app, `document.querySelector('#gift').checked`)
+		clickCSS(t, app, "#note")
+		WaitFor[bool](t, app, `document.querySelectorAll('#notes p').length === 2`)
+		clickCSS(t, app, "#who")
+		typeKeys(t, app, "Ada")
+		clickCSS(t, app, "#note")
+		WaitFor[bool](t, app, `document.querySelectorAll('#notes p').length === 3`)
+		waitAX(t, app, "toolbar", "Trailpin recording")
+	})
+	ends := map[string]string{}
+	var order []string
+	for _, s := range rec.trail.Steps {
+		var shows []string
+		if s.End != nil {
+			for _, sel := range s.End.Shows {
+				shows = append(shows, sel.String())
+			}
+		}
+		ends[s.Intent] = strings.Join(shows, " ")
+		order = append(order, s.Intent)
+	}
+	// Each step's end, found by the start of its intent.
+	endOf := func(prefix string, nth int) (string, bool) {
+		for _, in := range order {
+			if strings.HasPrefix(in, prefix) {
+				if nth == 0 {
+					return ends[in], true
+				}
+				nth--
+			}
+		}
+		return "", false
+	}
+	sel, ok := endOf("Select bananas", 0)
+	if !ok || !strings.Contains(sel, "bananas") {
+		t.Errorf("the step that chose bananas ends with %q (found: %v), want the drop-down showing bananas\n%s", sel, ok, rec.yaml)
+	}
+	for n := 0; n < 3; n++ {
+		note, ok := endOf("Click the Add a note button", n)
+		if !ok {
+			t.Errorf("no step %d clicks Add a note:\n%s", n+1, rec.yaml)
+			continue
+		}
+		if strings.Contains(note, "bananas") || strings.Contains(note, "gift") || strings.Contains(note, "Gift") || strings.Contains(note, "Ada") || strings.Contains(note, "who") {
+			t.Errorf("click %d on Add a note ends with %q: the change of an earlier step is pinned to it\n%s", n+1, note, rec.yaml)
+		}
+	}
+	rec.replayGreen(t)
+}

@@ -12,7 +12,9 @@
  * The screen before an interaction must be at hand when it happens (the
  * element may be gone a moment later), without stalling the page: the
  * recorder keeps a capture taken when the page last settled and takes a new
- * one only after the DOM changed (a MutationObserver says so), once the page
+ * one only after the DOM changed (a MutationObserver says so) or a value or
+ * state changed that no markup shows (an option chosen, a box checked, a
+ * field typed into: their input and change events say so), once the page
  * has been quiet for SETTLE_MS. Only when an interaction comes while a change
  * has not been captured yet does it capture on the spot.
  *
@@ -180,13 +182,16 @@
     }, SETTLE_MS);
   }
 
-  const observer = new MutationObserver(() => {
+  /** The page changed: this frame's, or its top frame's, capture is stale. */
+  function pageChanged() {
     const top = topRecorder();
     if (top)
       top.changed();
     else
       changed();
-  });
+  }
+
+  const observer = new MutationObserver(pageChanged);
 
   function observe() {
     observer.observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
@@ -577,15 +582,19 @@
       if (!e.isTrusted || onBar(e))
         return;
       const el = targetOf(e);
-      if (el && isTextField(el))
+      if (el && isTextField(el)) {
         timed(() => handlers.typed(el));
+        valueChanged();
+      }
     }],
     ['change', (/** @type {Event} */ e) => {
       if (!e.isTrusted || onBar(e))
         return;
       const el = targetOf(e);
-      if (el)
+      if (el) {
         timed(() => handlers.change(el, e));
+        valueChanged();
+      }
     }],
     ['keydown', (/** @type {KeyboardEvent} */ e) => {
       if (!e.isTrusted || onBar(e) || e.isComposing)
@@ -617,6 +626,17 @@
         handlers.dialog({ kind: d.kind, message: String(d.message ?? ''), accept: !!d.accept, promptText: d.promptText ? String(d.promptText) : undefined });
     }],
   ];
+
+  /**
+   * A value or state changed (an option chosen, a box checked, a slider
+   * moved, a field typed into): no markup changes with it, so no mutation
+   * says the capture is stale. Without this, the next interaction's screen
+   * would still show the old value, and the step after would be taken to
+   * have made the change. Called after the interaction took its screen.
+   */
+  function valueChanged() {
+    pageChanged();
+  }
 
   function currentPick() {
     const top = topRecorder();
