@@ -100,8 +100,8 @@ func TestRowCheckboxesAreNamedByTheirRow(t *testing.T) {
 // reveal its text box and types into it, and chooses in two unlabelled
 // drop-downs (issue 11, defect 16). The text box is found by its row, not
 // by its position among the page's text boxes nor by the value it holds;
-// the drop-downs by their fieldset's legend and their row, never by the
-// option they show; each step is named after the same.
+// the drop-downs by their fieldset's legend, their row and the text beside
+// them, never by the option they show; each step is named after the same.
 func TestUnlabelledControlsAreNamedByWhatIsAroundThem(t *testing.T) {
 	r := recordOnFixture(t, "unlabelled.html")
 	s := r.capture()
@@ -122,6 +122,7 @@ func TestUnlabelledControlsAreNamedByWhatIsAroundThem(t *testing.T) {
 	r.typeInto(box, "13", "")
 	r.choose(selector.Selector{Role: "combobox", Within: &selector.Selector{Role: "group", Name: "Fruit"}}, `fieldset[data-key="fruit"] select`, "Pears")
 	r.choose(selector.Selector{Role: "combobox", Within: &selector.Selector{Role: "listitem", TextRegex: `^Bottom shelf\s`}}, `li[data-key="bottom"] select`, "Honey")
+	r.choose(selector.Selector{Role: "combobox", Within: &selector.Selector{Role: "generic", TextRegex: `^Size\s`}}, `div[data-key="size"] select`, "Large")
 	bt, err := steps.BuildSteps(r.recs, r.capture(), steps.BuildOptions{BaseURL: r.base})
 	if err != nil {
 		t.Fatalf("BuildSteps() failed: %v", err)
@@ -131,6 +132,7 @@ func TestUnlabelledControlsAreNamedByWhatIsAroundThem(t *testing.T) {
 		`Type 13 into Apples :: type {role: textbox, within: {role: row, text: Apples}}`,
 		`Select Pears in Fruit :: select {role: combobox, within: {role: group, name: Fruit}}`,
 		`Select Honey in Bottom shelf :: select {role: combobox, within: {role: listitem, textRegex: "^Bottom shelf\\s"}}`,
+		`Select Large in Size :: select {role: combobox, within: {role: generic, textRegex: "^Size\\s"}}`,
 	}
 	var got []string
 	for _, s := range bt.Steps {

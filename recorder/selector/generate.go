@@ -396,6 +396,7 @@ func (g *generator) scopes() []scope {
 	}
 	g.scopesSet = true
 	m := g.m
+	field, fieldTitle := g.fieldGroup()
 	depth := 0
 	for a := m.parent[g.pos]; a >= 0; a = m.parent[a] {
 		depth++
@@ -431,10 +432,55 @@ func (g *generator) scopes() []scope {
 		if IsScopeRole(n.Role) {
 			addScope(Selector{Role: n.Role}, costRole)
 		}
+		if a == field {
+			if exact, pattern := rowScopeText(n.Text, fieldTitle); exact != "" || pattern != "" {
+				addScope(Selector{Role: n.Role, Text: exact, TextRegex: pattern}, costFieldTitle)
+			}
+		}
 	}
 	sort.SliceStable(g.scopeList, func(i, j int) bool { return g.scopeList[i].cost < g.scopeList[j].cost })
 	return g.scopeList
 }
+
+// FieldGroup returns the plain wrapper an unlabelled field at pos shares
+// with the text that names it, and that text: <div><span>Size</span>
+// <select>…</div> is the Size field, though no <label> ties the two. It is
+// the nearest plain (generic) container of the field whose title is not the
+// field's own text (a drop-down's text is its current option); -1 for a
+// field with a name or label of its own, and for anything but a field.
+func FieldGroup(m *Matcher, pos int32) (int32, string) {
+	n := m.nodes[pos]
+	if !fieldRoles[n.Role] || n.Name != "" || n.Label != "" {
+		return -1, ""
+	}
+	for a := m.parent[pos]; a >= 0; a = m.parent[a] {
+		c := m.nodes[a]
+		if m.parent[a] < 0 || c.Tag == "body" || !IsUnnamedRole(c.Role) {
+			return -1, ""
+		}
+		if c.Text == n.Text {
+			continue // a wrapper of the field alone
+		}
+		title := RowTitle(m, a)
+		if title == "" || n.Text != "" && strings.Contains(n.Text, title) {
+			return -1, ""
+		}
+		return a, title
+	}
+	return -1, ""
+}
+
+func (g *generator) fieldGroup() (int32, string) {
+	a, title := FieldGroup(g.m, g.pos)
+	if a < 0 || !g.usable(title) {
+		return -1, ""
+	}
+	return a, title
+}
+
+// fieldRoles are the controls a person fills in or chooses in, which a
+// label-like text beside them names.
+var fieldRoles = map[string]bool{"textbox": true, "searchbox": true, "combobox": true, "spinbutton": true, "listbox": true, "slider": true}
 
 // scopeValid reports whether sc's selector names its container alone.
 func (g *generator) scopeValid(sc *scope) bool {

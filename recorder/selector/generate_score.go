@@ -43,6 +43,11 @@ const (
 	// costRowTitle: a row found by its title breaks when the title changes,
 	// and only then; cheaper than an index, dearer than a name.
 	costRowTitle = 30
+	// costFieldTitle: a plain wrapper found by the text that names the field
+	// in it ("Size" beside an unlabelled drop-down) holds as long as that
+	// text does, like a row's title, but a wrapper is more often rearranged
+	// than a row; a row's title or a named group is preferred.
+	costFieldTitle = 36
 	// costScopeDepth: among scopes that cost the same, the nearer container
 	// is the one a reader expects.
 	costScopeDepth = 1

@@ -169,6 +169,7 @@ func (b *builder) namedField(s *screen.Screen, n *screen.Node) string {
 }
 
 // contextTitle is what names a control that has no name of its own: the
+// text beside it in the plain wrapper they share (selector.FieldGroup), the
 // title of the list item, table row or card it lies in (the checkbox of a
 // todo row is "Feed the cat"), or the name of the field group it lies in
 // (a fieldset's legend). It is "" when nothing around it names it.
@@ -177,6 +178,9 @@ func (b *builder) contextTitle(s *screen.Screen, n *screen.Node) string {
 	p, ok := m.Position(n.Ref)
 	if !ok {
 		return ""
+	}
+	if a, title := selector.FieldGroup(m, p); a >= 0 {
+		return b.usableText(title, maxIntentName)
 	}
 	for a := m.Parent(p); a >= 0; a = m.Parent(a) {
 		c := m.Nodes()[a]
