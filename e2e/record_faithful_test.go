@@ -234,7 +234,11 @@ const contextMenuPage = `<!doctype html>
   <div role="menuitem" id="delete" tabindex="-1">Delete</div>
 </div>
 <p id="status" role="status"></p>
+<p><span id="pin">Pin report.pdf</span> (middle-click)</p>
 <script>
+  document.querySelector('#pin').addEventListener('auxclick', (e) => {
+    if (e.button === 1) document.querySelector('#status').textContent = 'Pinned report.pdf';
+  });
   const menu = document.querySelector('#menu');
   let target = null;
   document.querySelector('ul').addEventListener('contextmenu', (e) => {
@@ -256,8 +260,9 @@ const contextMenuPage = `<!doctype html>
 
 // TestRecordRightClick: a right-click that opens the page's own context
 // menu is recorded as a tap with the right button, the menu item after it
-// as a tap, and the trail replays green on the same page (replay presses
-// the right button, so the menu opens again).
+// as a tap, a middle click as a tap with the middle button, and the trail
+// replays green on the same page (replay presses the same buttons, so the
+// menu opens again).
 func TestRecordRightClick(t *testing.T) {
 	t.Parallel()
 	rec := recordPage(t, contextMenuPage, func(app context.Context) {
@@ -268,10 +273,15 @@ func TestRecordRightClick(t *testing.T) {
 		WaitFor[bool](t, app, `!document.querySelector('#menu').hidden`)
 		clickCSS(t, app, "#delete")
 		WaitFor[bool](t, app, `document.querySelector('#status').textContent === 'Deleted notes.txt'`)
+		x, y = centreOf(t, app, "#pin")
+		if err := chromedp.Do(app, chromedp.MouseClickXY(x, y, chromedp.ButtonMiddle)); err != nil {
+			t.Fatal(err)
+		}
+		WaitFor[bool](t, app, `document.querySelector('#status').textContent === 'Pinned report.pdf'`)
 		waitAX(t, app, "toolbar", "Trailpin recording")
 	})
 	got := rec.actions(t)
-	want := []string{"tap {id: notes} button=right", "tap {id: delete}"}
+	want := []string{"tap {id: notes} button=right", "tap {id: delete}", "tap {id: pin} button=middle"}
 	if !containsInOrder(got, want) {
 		t.Errorf("the trail's actions are\n  %s\nwant them to include, in order,\n  %s\n--- trail\n%s\n--- notes\n%s", strings.Join(got, "\n  "), strings.Join(want, "\n  "), rec.yaml, rec.notes)
 	}
