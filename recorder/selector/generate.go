@@ -271,8 +271,14 @@ func (g *generator) showsItsValue() bool {
 // ("Pears 7" for the row whose count box holds 7), and would break when the
 // step types another value.
 func (g *generator) carriesValue(name string) bool {
-	v := screen.CollapseSpace(g.node.Value)
-	return v != "" && strings.Contains(name, v)
+	return nameHolds(name, g.node.Value)
+}
+
+// nameHolds reports whether value appears in name as whole words: "Pears 7"
+// holds 7, "Step 1 of 3" does not hold 12.
+func nameHolds(name, value string) bool {
+	v := screen.CollapseSpace(value)
+	return v != "" && strings.Contains(" "+screen.CollapseSpace(name)+" ", " "+v+" ")
 }
 
 // pin returns what an assertion on the target pins: its text, or without

@@ -247,6 +247,25 @@ func TestIsDecoration(t *testing.T) {
 	}
 }
 
+func TestNameHolds(t *testing.T) {
+	tests := []struct {
+		name, value string
+		want        bool
+	}{
+		{"Pears 7", "7", true},
+		{"7", "7", true},
+		{"Note: buy milk", "buy milk", true},
+		{"Step 1 of 3", "12", false},
+		{"Order 12345", "1", false},
+		{"Pears", "", false},
+	}
+	for _, tt := range tests {
+		if got := nameHolds(tt.name, tt.value); got != tt.want {
+			t.Errorf("nameHolds(%q, %q) = %v, want %v", tt.name, tt.value, got, tt.want)
+		}
+	}
+}
+
 func TestCandidates(t *testing.T) {
 	shop := selShop()
 	menu, err := Candidates(PurposeTap, "r17-del-span", []*screen.Screen{shop}, nil)
