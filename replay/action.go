@@ -161,8 +161,8 @@ func onElement(find Action[found], act func(found) Action[done]) Action[done] {
 
 // settled runs act, then waits for the navigation its input started (if
 // any) to reach a ready document, up to the navigation timeout. A load
-// that takes longer is noted among the reads, and the next action's wait
-// decides whether it matters.
+// that takes longer is stopped and noted among the reads, and the next
+// action's wait decides whether it matters.
 func settled(act Action[done]) Action[done] {
 	return func(ctx context.Context, p *tab) (done, error) {
 		d, err := act(ctx, p)
@@ -171,7 +171,7 @@ func settled(act Action[done]) Action[done] {
 		}
 		expired, err := p.settle(ctx, d.mark)
 		if expired {
-			d.addReads([]string{(&loadTimeoutError{limit: p.r.opts.NavigationTimeout}).Error() + "; the next action waits for the page"})
+			d.addReads([]string{(&loadTimeoutError{limit: p.r.opts.NavigationTimeout}).Error() + "; the load was stopped"})
 		}
 		return d, err
 	}

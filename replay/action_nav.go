@@ -111,12 +111,17 @@ func (p *tab) loading(ctx context.Context, start func(ctx context.Context) (bool
 	if ready {
 		return nil
 	}
-	// Stop the navigation, as a person would press Stop: the tab stays on
-	// the page it was on, so the screen at failure can still be read.
+	p.stopLoading(ctx)
+	return &loadTimeoutError{limit: limit}
+}
+
+// stopLoading stops a page load that took too long, as a person would
+// press Stop: the tab stays on what it shows, so it can still be read (for
+// the next action, and for the screen at failure).
+func (p *tab) stopLoading(ctx context.Context) {
 	sctx, cancel := context.WithTimeout(ctx, stopLoadingTimeout)
 	defer cancel()
 	_, _ = call(sctx, p, page.StopLoading, cdp.Empty{})
-	return &loadTimeoutError{limit: limit}
 }
 
 // stopLoadingTimeout bounds the command that stops a page load that took

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -16,7 +17,7 @@ func slowServer(t *testing.T, delay time.Duration) *httptest.Server {
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /start", func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
-		fmt.Fprint(w, `<!doctype html><html lang="en"><title>Start</title><p><a href="/slow">Go slowly</a></p>`)
+		fmt.Fprint(w, `<!doctype html><html lang="en"><title>Start</title><p><a href="/slow">Go slowly</a> <a href="/never">Go nowhere</a></p>`)
 	})
 	mux.HandleFunc("GET /slow", func(w http.ResponseWriter, r *http.Request) {
 		select {
@@ -111,4 +112,33 @@ func TestReplayNavigationTimeout(t *testing.T) {
 			}
 		})
 	}
+	// A tap whose page never loads: the tap is done once the navigation
+	// timeout passes, its load stopped, and says so; the action after it
+	// decides.
+	t.Run("a tap whose page never loads", func(t *testing.T) {
+		t.Parallel()
+		tr := inlineTrail(t, `version: 1
+trail: Never
+app: slow
+start: /start
+steps:
+  - intent: Tap a link to a page that never comes
+    actions:
+      - tap: {selector: {role: link, name: Go nowhere}}
+      - assertVisible: {selector: {role: heading, name: Arrived}}
+`)
+		start := time.Now()
+		res := replayOn(t, tr, srv.URL, Options{ActionTimeout: 2 * time.Second, NavigationTimeout: time.Second})
+		if took := time.Since(start); took >= 30*time.Second {
+			t.Errorf("took %s: the tab was not usable after the load was given up", took)
+		}
+		acts := res.Steps[0].Actions
+		if res.Status != StatusFailed || acts[0].Status != StatusPassed || acts[1].Status != StatusFailed {
+			t.Fatalf("got %s; want the tap to pass and the assertion after it to fail", explain(res))
+		}
+		const note = "page load did not finish within 1s (replay.navigationTimeout); the load was stopped"
+		if !slices.Contains(acts[0].Reads, note) {
+			t.Errorf("the tap read %q, want %q", acts[0].Reads, note)
+		}
+	})
 }

@@ -371,30 +371,31 @@ func (p *tab) aimInFrame(ctx context.Context, ref, document string) (first, seco
 }
 
 // settle waits, after an action, for the navigation it started (if any) to
-// reach a ready document, up to the navigation timeout; expired says that
-// it did not. A click that submits a form starts the navigation
-// while the click is handled; the round trip first makes sure its events
-// have arrived.
+// reach a ready document, up to the navigation timeout. A click that
+// submits a form starts the navigation while the click is handled; the
+// round trip first makes sure its events have arrived. When the timeout
+// passes, expired is true and the load is stopped, so the tab stays on what
+// it shows and the next action's wait decides whether that matters.
 func (p *tab) settle(ctx context.Context, before navMark) (expired bool, err error) {
-	if _, err := call(ctx, p, runtime.Evaluate, runtime.EvaluateParams{Expression: "0", Silent: new(true)}); err != nil {
+	sctx, cancel := context.WithTimeout(ctx, p.r.opts.NavigationTimeout)
+	defer cancel()
+	if _, err := call(sctx, p, runtime.Evaluate, runtime.EvaluateParams{Expression: "0", Silent: new(true)}); err != nil {
 		if gone := p.nav.gone(); gone != nil {
 			return false, gone
 		}
 		// A page busy navigating may not answer; the wait below decides.
 	}
-	deadline := time.NewTimer(p.r.opts.NavigationTimeout)
-	defer deadline.Stop()
 	for {
 		over, wake := p.nav.done(before)
 		if over {
 			return false, p.nav.gone()
 		}
 		select {
-		case <-ctx.Done():
-			return false, ctx.Err()
-		case <-deadline.C:
-			// The navigation never finished; the next action's wait
-			// decides whether that matters.
+		case <-sctx.Done():
+			if ctx.Err() != nil {
+				return false, ctx.Err()
+			}
+			p.stopLoading(ctx)
 			return true, nil
 		case <-wake:
 		}
