@@ -307,6 +307,11 @@ func (r *trailRun) openStart(ctx context.Context) error {
 		return missingValue(err)
 	}
 	if err := r.page.load(ctx, r.resolveURL(start)); err != nil {
+		if ctx.Err() != nil {
+			// The trail's deadline (or a cancel) ended the load: that is
+			// the run's time, not the page's.
+			return asStepError(ctx.Err())
+		}
 		return &stepError{Reason: StopActionFailed, Msg: fmt.Sprintf("opening the start page %s: %v", start, err), Err: err}
 	}
 	return nil

@@ -112,6 +112,16 @@ func TestReplayNavigationTimeout(t *testing.T) {
 			}
 		})
 	}
+	// The trail's deadline passing while the start page loads is the
+	// trail's time running out, not a page that failed to load.
+	t.Run("the trail's deadline while the start page loads", func(t *testing.T) {
+		t.Parallel()
+		tr := inlineTrail(t, "version: 1\ntrail: Never\napp: slow\nstart: /never\nsteps:\n  - intent: Wait\n    actions:\n      - assertVisible: {selector: {role: heading, name: Arrived}}\n")
+		res := replayOn(t, tr, srv.URL, Options{TrailTimeout: 2 * time.Second, NavigationTimeout: 20 * time.Second})
+		if st := res.Steps[0]; res.Status != StatusFailed || st.Stopped != StopTimeout || !strings.Contains(res.Error, "ran out of time (replay.trailTimeout)") {
+			t.Fatalf("got %s, stopped %q; want the trail's deadline (timeout)", explain(res), st.Stopped)
+		}
+	})
 	// A tap whose page never loads: the tap is done once the navigation
 	// timeout passes, its load stopped, and says so; the action after it
 	// decides.
