@@ -92,15 +92,3 @@ func Secrets(trails []*trail.Trail, opts Options) []redact.Secret {
 	}
 	return out
 }
-
-// SecretRedactor returns a function that replaces, in any text, the value
-// of every secret the trails refer to that opts can provide, as the engine
-// redacts its results; nil when there is none. Reports apply it to the
-// text they add around results (titles, file names, the run's messages).
-func SecretRedactor(trails []*trail.Trail, opts Options) func(string) string {
-	r := redact.New(Secrets(trails, opts), SecretPlaceholder)
-	if r == nil {
-		return nil
-	}
-	return r.String
-}

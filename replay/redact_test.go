@@ -9,9 +9,12 @@ import (
 	"time"
 
 	"github.com/trailpin/trailpin/recorder/trail"
+	"github.com/trailpin/trailpin/storage/redact"
 )
 
-func TestSecretRedactor(t *testing.T) {
+// TestSecrets: the values to hide are the secrets a trail refers to that the
+// options can provide, never its params.
+func TestSecrets(t *testing.T) {
 	tr, err := trail.LoadTrail("a.trail.yaml", []byte(`version: 1
 trail: Sign in
 app: shop
@@ -28,16 +31,16 @@ steps:
 		t.Fatal(err)
 	}
 	lookup := func(ref trail.Ref) (string, error) { return "hunter22", nil }
-	r := SecretRedactor([]*trail.Trail{tr}, Options{Lookup: lookup, Params: map[string]string{"code": "12345"}})
+	r := redact.New(Secrets([]*trail.Trail{tr}, Options{Lookup: lookup, Params: map[string]string{"code": "12345"}}), SecretPlaceholder)
 	if r == nil {
 		t.Fatal("no redactor for a trail with a secret")
 	}
-	if got := r("typed hunter22 and 12345"); got != "typed [secret:pw] and 12345" {
+	if got := r.String("typed hunter22 and 12345"); got != "typed [secret:pw] and 12345" {
 		t.Errorf("redacted %q: the secret must go, the param stay", got)
 	}
-	if r := SecretRedactor([]*trail.Trail{tr}, Options{Lookup: EnvLookup(func(string) string { return "" }),
-		Params: map[string]string{"code": "1"}}); r != nil {
-		t.Errorf("a redactor with no secret value to hide")
+	if s := Secrets([]*trail.Trail{tr}, Options{Lookup: EnvLookup(func(string) string { return "" }),
+		Params: map[string]string{"code": "1"}}); len(s) != 0 {
+		t.Errorf("Secrets with no value to provide = %v, want none", s)
 	}
 }
 
