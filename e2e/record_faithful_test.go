@@ -10,6 +10,7 @@ import (
 
 	"github.com/chromedp/cdproto/input"
 	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
 
 	"github.com/trailpin/trailpin/recorder/trail"
 )
@@ -369,6 +370,65 @@ func TestRecordValueChangeEndsItsOwnStep(t *testing.T) {
 		if strings.Contains(note, "bananas") || strings.Contains(note, "gift") || strings.Contains(note, "Gift") || strings.Contains(note, "Ada") || strings.Contains(note, "who") {
 			t.Errorf("click %d on Add a note ends with %q: the change of an earlier step is pinned to it\n%s", n+1, note, rec.yaml)
 		}
+	}
+	rec.replayGreen(t)
+}
+
+const menuKeysPage = `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>Mail</title>
+<style>[role=menu][hidden] { display: none; } [role=menuitem]:focus { outline: 2px solid blue; }</style></head>
+<body>
+<h1>Mail</h1>
+<button id="actions" aria-haspopup="menu" aria-controls="menu">Actions</button>
+<div id="menu" role="menu" aria-label="Actions" hidden>
+  <div role="menuitem" tabindex="-1">Reply</div>
+  <div role="menuitem" tabindex="-1">Archive</div>
+  <div role="menuitem" tabindex="-1">Delete</div>
+</div>
+<p id="status" role="status"></p>
+<script>
+  const menu = document.querySelector('#menu');
+  const items = [...menu.querySelectorAll('[role=menuitem]')];
+  document.querySelector('#actions').addEventListener('click', () => {
+    menu.hidden = false;
+    items[0].focus();
+  });
+  menu.addEventListener('keydown', (e) => {
+    const i = items.indexOf(document.activeElement);
+    if (e.key === 'ArrowDown') { items[(i + 1) % items.length].focus(); e.preventDefault(); }
+    if (e.key === 'ArrowUp') { items[(i + items.length - 1) % items.length].focus(); e.preventDefault(); }
+    if (e.key === 'Enter') {
+      menu.hidden = true;
+      document.querySelector('#status').textContent = items[i].textContent + ' done';
+      e.preventDefault();
+    }
+  });
+</script>
+</body></html>`
+
+// TestRecordKeysInAWidget: the arrow key that moves through a menu is
+// recorded (it chose the item Enter then acts on); without it the trail
+// would press Enter on the first item, and replay would fail the person's
+// assertion that the mail was archived.
+func TestRecordKeysInAWidget(t *testing.T) {
+	t.Parallel()
+	rec := recordPage(t, menuKeysPage, func(app context.Context) {
+		clickCSS(t, app, "#actions")
+		WaitFor[bool](t, app, `document.activeElement.textContent === 'Reply'`)
+		typeKeys(t, app, kb.ArrowDown)
+		WaitFor[bool](t, app, `document.activeElement.textContent === 'Archive'`)
+		typeKeys(t, app, "\r")
+		WaitFor[bool](t, app, `document.querySelector('#status').textContent === 'Archive done'`)
+		// The person checks what the menu did: replay must do the same.
+		clickAX(t, app, "button", "Assert visible")
+		waitAX(t, app, "StaticText", "Click the element that must be visible.")
+		clickCSS(t, app, "#status")
+		waitAX(t, app, "StaticText", "Added: the element must be visible.")
+	})
+	got := rec.actions(t)
+	want := []string{"press ArrowDown", "press Enter"}
+	if !containsInOrder(got, want) {
+		t.Errorf("the trail's actions are\n  %s\nwant them to include, in order,\n  %s\n--- trail\n%s", strings.Join(got, "\n  "), strings.Join(want, "\n  "), rec.yaml)
 	}
 	rec.replayGreen(t)
 }

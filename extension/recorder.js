@@ -46,6 +46,11 @@
    */
   const MODIFIER_KEYS = new Set(['Control', 'Shift', 'Alt', 'Meta', 'AltGraph', 'CapsLock', 'NumLock',
     'ScrollLock', 'Fn', 'FnLock', 'Hyper', 'Super', 'Symbol', 'SymbolLock', 'OS']);
+  /** Keys that move through a composite widget (a menu, a list box, tabs). */
+  const WIDGET_KEYS = new Set(['ArrowUp', 'ArrowDown', 'ArrowLeft', 'ArrowRight', 'Home', 'End', 'PageUp', 'PageDown']);
+  /** Roles of the widgets whose own script moves the focus on those keys. */
+  const WIDGET_ROLES = '[role=menu],[role=menubar],[role=listbox],[role=tree],[role=treegrid],[role=grid],' +
+    '[role=tablist],[role=radiogroup],[role=toolbar]';
   /** Input types whose typing is recorded as type (the rest change otherwise). */
   const TEXT_INPUTS = new Set(['', 'text', 'search', 'email', 'url', 'tel', 'password', 'number', 'date',
     'datetime-local', 'month', 'week', 'time', 'color', 'range']);
@@ -450,7 +455,7 @@
       return;
     const mods = modifiersOf(e).filter((m) => m !== 'Shift');
     const onPage = !el || el === document.body || el === document.documentElement;
-    const named = NAMED_KEYS.has(e.key);
+    const named = NAMED_KEYS.has(e.key) || (!!el && movesInWidget(el, e.key));
     // A character typed into a field is typing, on a control it works the
     // control (its click is recorded); with the focus on the page it is a
     // shortcut.
@@ -468,6 +473,18 @@
       i.ref = pm().refForElement(el);
     }
     send(i, screen);
+  }
+
+  /**
+   * Whether key moves the focus or the choice in the composite widget el is
+   * part of: the item a later Enter acts on depends on it. Native fields,
+   * drop-downs and sliders record what the key changed instead.
+   * @param {Element} el @param {string} key
+   */
+  function movesInWidget(el, key) {
+    if (!WIDGET_KEYS.has(key) || isTextField(el) || el.closest('select'))
+      return false;
+    return el.localName !== 'input' && !!el.closest(WIDGET_ROLES);
   }
 
   /** @param {{kind: string, message: string, accept: boolean, promptText?: string}} d */
