@@ -86,7 +86,7 @@ func recordPage(t *testing.T, html string, drive func(app context.Context)) *pag
 // fails the test unless it passes.
 func (p *pageRecording) replayGreen(t *testing.T) {
 	t.Helper()
-	run := RunHost(t, replayEnv(t, false), nil, "replay", "--base-url", p.site, p.path)
+	run := RunHost(t, replayEnv(t, false), nil, "replay", "--base-url", p.site, "--results", TempDir(t), p.path)
 	if run.ExitCode != 0 || !strings.Contains(string(run.Stdout), "PASSED: 1 trail in") {
 		t.Fatalf("host replay of the recorded trail exited %d:\n%s\n%s\n--- trail\n%s", run.ExitCode, run.Stdout, run.Stderr, p.yaml)
 	}
