@@ -50,9 +50,9 @@ import (
 
 	"github.com/chromedp/chromedp"
 
+	"github.com/trailpin/trailpin/e2e/browsertest"
 	"github.com/trailpin/trailpin/extension"
 	"github.com/trailpin/trailpin/installer"
-	"github.com/trailpin/trailpin/internal/browsertest"
 	"github.com/trailpin/trailpin/replay"
 )
 

@@ -12,8 +12,8 @@ import (
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/remote"
 
+	"github.com/trailpin/trailpin/e2e/browsertest"
 	"github.com/trailpin/trailpin/host/demo"
-	"github.com/trailpin/trailpin/internal/browsertest"
 	"github.com/trailpin/trailpin/replay"
 )
 

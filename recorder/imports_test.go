@@ -31,9 +31,9 @@ var mayImport = map[string][]string{
 // testsMayImport are what tests may import besides: the screen builders,
 // what a test does without a browser, and (for a package's external test)
 // the package itself.
-// internal/browsertest says what a test does without Chromium, the same way
+// e2e/browsertest says what a test does without Chromium, the same way
 // in every package, and imports nothing of Trailpin's.
-var testsMayImport = []string{"recorder/internal/screentest", "internal/browsertest"}
+var testsMayImport = []string{"recorder/internal/screentest", "e2e/browsertest"}
 
 // TestImportsPointDown reads the imports of every Go file under recorder/,
 // tests included, and fails on one that breaks the rule: a package that

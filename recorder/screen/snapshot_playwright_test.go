@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/trailpin/trailpin/internal/browsertest"
+	"github.com/trailpin/trailpin/e2e/browsertest"
 )
 
 // Playwright's own snapshots of the probe pages, written by
