@@ -96,8 +96,12 @@ func TestReplaySuiteGreenFromFiles(t *testing.T) {
 	junitFile := filepath.Join(dir, "reports", "junit.xml")
 	results := filepath.Join(dir, "results")
 	data := filepath.Join(dir, "data")
+	began := time.Now()
 	run := RunHost(t, append(replayEnv(t, true), "CI=true", "XDG_DATA_HOME="+data), nil, "replay", "--headless", "--workers", "3",
 		"--base-url", shop.URL, "--junit", junitFile, "--results", results, trailsDir(), recordedTrail())
+	// The durations JUnit states must fit in the time the run took as seen
+	// from here, however slow a loaded machine made it.
+	wall := time.Since(began)
 	if run.ExitCode != 0 {
 		t.Fatalf("host replay of the hand-written and recorded trails exited %d:\n%s\n%s", run.ExitCode, run.Stdout, run.Stderr)
 	}
@@ -121,16 +125,16 @@ func TestReplaySuiteGreenFromFiles(t *testing.T) {
 	}
 	var longest time.Duration
 	for _, c := range suite.Tests {
-		if c.Duration <= 0 || c.Duration > time.Minute {
-			t.Errorf("test case %q took %v", c.Name, c.Duration)
+		if c.Duration <= 0 || c.Duration > wall {
+			t.Errorf("test case %q took %v, in a run of %v", c.Name, c.Duration, wall)
 		}
 		longest = max(longest, c.Duration)
 		if !strings.Contains(c.Classname, "replay.testdata.trails.") && !strings.Contains(c.Classname, "e2e.testdata.record.") || c.Properties["file"] == "" {
 			t.Errorf("test case %q: classname %q, file %q", c.Name, c.Classname, c.Properties["file"])
 		}
 	}
-	if took := suiteTime(t, junitFile); took < longest || took > 3*time.Minute {
-		t.Errorf("the suite states it took %v; its longest trail took %v", took, longest)
+	if took := suiteTime(t, junitFile); took < longest || took > wall {
+		t.Errorf("the suite states it took %v; its longest trail took %v, and the run %v", took, longest, wall)
 	}
 	// Passing trails leave no trace page; CI without --db stores nothing.
 	if entries, _ := os.ReadDir(results); len(entries) != 0 {
