@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"context"
-	"database/sql"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -12,62 +11,19 @@ import (
 
 	"github.com/trailpin/trailpin/host/nativemsg"
 	"github.com/trailpin/trailpin/storage"
+	"github.com/trailpin/trailpin/storage/storagetest"
 )
 
 // damagedDatabase writes a database with a recording at path and damages it
-// the way damage says: "truncated" (a copy or a disk that stopped half-way)
-// or "overwritten" (every page after the first replaced by garbage).
+// the way damage says (storagetest.Truncated, storagetest.Overwritten).
 func damagedDatabase(t *testing.T, path, damage string) {
 	t.Helper()
-	ctx := context.Background()
-	db, err := storage.Open(ctx, path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, err := db.CreateSession(ctx, storage.NewSession{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	for i := int64(1); i <= 200; i++ {
-		if _, err := db.AppendInteraction(ctx, storage.Interaction{SessionID: s.ID, Seq: i, Kind: "click",
-			Payload: []byte(`{"ref":"e12","text":"` + strings.Repeat("x", 200) + `"}`)}, nil); err != nil {
-			t.Fatal(err)
-		}
-	}
-	db.Close()
-	raw, err := sql.Open("sqlite", path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	// The file alone holds everything, as after a clean shutdown.
-	if _, err := raw.Exec("PRAGMA journal_mode = DELETE"); err != nil {
-		t.Fatal(err)
-	}
-	raw.Close()
-	fi, err := os.Stat(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	const page = 4096
-	switch damage {
-	case "truncated":
-		err = os.Truncate(path, fi.Size()/2/page*page)
-	case "overwritten":
-		var f *os.File
-		if f, err = os.OpenFile(path, os.O_RDWR, 0); err == nil {
-			_, err = f.WriteAt(bytes.Repeat([]byte("\xde\xad\xbe\xef"), int(fi.Size()-page)/4), page)
-			f.Close()
-		}
-	default:
-		t.Fatalf("no damage %q", damage)
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
+	storagetest.FilledDatabase(t, path)
+	storagetest.Damage(t, path, damage)
 }
 
 func TestDoctorExplainsADamagedDatabase(t *testing.T) {
-	for _, damage := range []string{"truncated", "overwritten"} {
+	for _, damage := range storagetest.FileDamages {
 		t.Run(damage, func(t *testing.T) {
 			home := tempHome(t)
 			path := filepath.Join(home, ".local/share/trailpin/trailpin.db")
@@ -122,7 +78,7 @@ func TestNativeMessagingModeExplainsADamagedDatabase(t *testing.T) {
 	home := tempHome(t)
 	path := filepath.Join(home, ".local/share/trailpin/trailpin.db")
 	os.MkdirAll(filepath.Dir(path), 0o700)
-	damagedDatabase(t, path, "truncated")
+	damagedDatabase(t, path, storagetest.Truncated)
 	before, _ := os.ReadFile(path)
 
 	msgs := []string{
