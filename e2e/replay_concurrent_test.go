@@ -12,12 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/chromedp/chromedp"
-	"github.com/chromedp/chromedp/remote"
-
-	"github.com/trailpin/trailpin/e2e/browsertest"
 	"github.com/trailpin/trailpin/host/demo"
-	"github.com/trailpin/trailpin/replay"
 	"github.com/trailpin/trailpin/storage"
 	"github.com/trailpin/trailpin/storage/storagetest"
 )
@@ -36,19 +31,7 @@ var lockError = regexp.MustCompile(`(?i)database (table )?is locked|SQLITE_(BUSY
 // must stay whole.
 func TestReplayProcessesShareADatabase(t *testing.T) {
 	t.Parallel()
-	dir := TempDir(t)
-	opts, err := replay.AllocatorOptions(replay.LaunchOptions{Headless: true, UserDataDir: dir})
-	if err != nil {
-		browsertest.Missing(t, err)
-	}
-	opts = append(opts, remote.WebSocket, chromedp.Flag("remote-debugging-port", "0"))
-	actx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
-	bctx, cancel := chromedp.NewContext(actx)
-	t.Cleanup(func() { cancel(); cancelAlloc() })
-	if err := start(bctx, cancel); err != nil {
-		t.Fatalf("starting Chromium: %v", err)
-	}
-	wsURL := devToolsURL(t, dir)
+	_, wsURL := browserToAttach(t)
 
 	shop := httptest.NewServer(demo.New(demo.Options{}))
 	t.Cleanup(shop.Close)

@@ -120,6 +120,25 @@ func TestReplayCommandUsage(t *testing.T) {
 // by its DevTools websocket URL, as on a browser grid.
 func TestReplayCommandAttaches(t *testing.T) {
 	t.Parallel()
+	bctx, wsURL := browserToAttach(t)
+
+	shop := httptest.NewServer(demo.New(demo.Options{}))
+	t.Cleanup(shop.Close)
+	run := RunHost(t, replayEnv(t, true), nil, "replay", "--browser-url", wsURL, "--base-url", shop.URL, trailFile("sign-in.trail.yaml"))
+	if run.ExitCode != 0 || !strings.Contains(string(run.Stdout), "PASSED: 1 trail in") {
+		t.Fatalf("host replay --browser-url %s exited %d:\n%s\n%s", wsURL, run.ExitCode, run.Stdout, run.Stderr)
+	}
+	// The browser outlives the run that attached to it.
+	if err := chromedp.Do(bctx, chromedp.Navigate("about:blank")); err != nil {
+		t.Errorf("the attached browser is gone after the run: %v", err)
+	}
+}
+
+// browserToAttach starts a headless Chromium that runs until the test ends,
+// as a browser grid's would, and returns a context that drives it and its
+// DevTools websocket URL for --browser-url.
+func browserToAttach(t *testing.T) (context.Context, string) {
+	t.Helper()
 	dir := TempDir(t)
 	opts, err := replay.AllocatorOptions(replay.LaunchOptions{Headless: true, UserDataDir: dir})
 	if err != nil {
@@ -132,18 +151,7 @@ func TestReplayCommandAttaches(t *testing.T) {
 	if err := start(bctx, cancel); err != nil {
 		t.Fatalf("starting Chromium: %v", err)
 	}
-	wsURL := devToolsURL(t, dir)
-
-	shop := httptest.NewServer(demo.New(demo.Options{}))
-	t.Cleanup(shop.Close)
-	run := RunHost(t, replayEnv(t, true), nil, "replay", "--browser-url", wsURL, "--base-url", shop.URL, trailFile("sign-in.trail.yaml"))
-	if run.ExitCode != 0 || !strings.Contains(string(run.Stdout), "PASSED: 1 trail in") {
-		t.Fatalf("host replay --browser-url %s exited %d:\n%s\n%s", wsURL, run.ExitCode, run.Stdout, run.Stderr)
-	}
-	// The browser outlives the run that attached to it.
-	if err := chromedp.Do(bctx, chromedp.Navigate("about:blank")); err != nil {
-		t.Errorf("the attached browser is gone after the run: %v", err)
-	}
+	return bctx, devToolsURL(t, dir)
 }
 
 // devToolsURL reads the websocket URL a browser started with
