@@ -191,10 +191,9 @@ func (r *Redactor) JSON(b []byte) ([]byte, error) {
 type span struct {
 	start, end int
 	rule       int
-	// value is where the value itself is, inside the quotes of a short
-	// one; key is set when those quotes were a JSON key's.
-	valueStart, valueEnd int
-	key                  bool
+	// key is set when a short value's quotes were a JSON key's: the
+	// value names a field and is kept.
+	key bool
 }
 
 func (r *Redactor) replace(b []byte) []byte {
@@ -231,10 +230,6 @@ func (r *Redactor) replace(b []byte) []byte {
 		switch {
 		case s.rule < 0 || s.key:
 			out.Write(b[s.start:s.end])
-		case r.rules[s.rule].quoted:
-			out.Write(b[s.start:s.valueStart])
-			out.WriteString(r.rules[s.rule].placeholder)
-			out.Write(b[s.valueEnd:s.end])
 		default:
 			out.WriteString(r.rules[s.rule].placeholder)
 		}
@@ -253,16 +248,18 @@ func hasValue(spans []span) bool {
 // over the stretch that holds them instead, so the work stays linear in the
 // text however often the anchor occurs.
 func (ru *rule) find(b []byte, i int, spans []span) []span {
-	add := func(m []int, lo int) {
-		s := span{start: lo + m[0], end: lo + m[1], rule: i}
+	add := func(m []int) {
+		s := span{start: m[0], end: m[1], rule: i}
 		if ru.quoted {
-			s.valueStart, s.valueEnd, s.key = lo+m[2], lo+m[3], m[4] >= 0
+			// The span is the value alone: its quotes stay as they are,
+			// and a closing quote may open the next quoted value.
+			s.start, s.end, s.key = m[2], m[3], m[4] >= 0
 		}
 		spans = append(spans, s)
 	}
 	all := func(lo, hi int) {
-		for _, m := range ru.re.FindAllSubmatchIndex(b[lo:hi], -1) {
-			add(m, lo)
+		for _, m := range ru.matches(b, lo, hi) {
+			add(m)
 		}
 	}
 	if ru.anchor == nil {
@@ -294,15 +291,52 @@ func (ru *rule) find(b []byte, i int, spans []span) []span {
 			continue
 		}
 		lo, hi := max(0, a-ru.before), min(len(b), a+len(ru.anchor)+ru.after)
-		for _, m := range ru.re.FindAllSubmatchIndex(b[lo:hi], -1) {
-			if lo+m[0] <= a && a+len(ru.anchor) <= lo+m[1] {
-				add(m, lo)
-				covered = lo + m[1]
+		for _, m := range ru.matches(b, lo, hi) {
+			if m[0] <= a && a+len(ru.anchor) <= m[1] {
+				add(m)
+				covered = m[1]
+				if ru.quoted {
+					covered = m[3]
+				}
 				break
 			}
 		}
 	}
 	return spans
+}
+
+// matches returns the places ru's expression matches in b[lo:hi], as
+// offsets into b. A quoted short value's matches may share a quote (in
+// "x"x" both x are quoted), so the search for the next one starts at the
+// end of the value, not of its closing quote: otherwise the second would be
+// found only once the first was replaced, and redacting twice would differ.
+func (ru *rule) matches(b []byte, lo, hi int) [][]int {
+	if !ru.quoted {
+		ms := ru.re.FindAllSubmatchIndex(b[lo:hi], -1)
+		for _, m := range ms {
+			for k := range m {
+				if m[k] >= 0 {
+					m[k] += lo
+				}
+			}
+		}
+		return ms
+	}
+	var ms [][]int
+	for from := lo; from < hi; {
+		m := ru.re.FindSubmatchIndex(b[from:hi])
+		if m == nil {
+			break
+		}
+		for k := range m {
+			if m[k] >= 0 {
+				m[k] += from
+			}
+		}
+		ms = append(ms, m)
+		from = m[3] // past the value, which is never empty
+	}
+	return ms
 }
 
 // mayBeQuoted is a quick test, before the regular expression, that the
