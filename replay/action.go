@@ -294,13 +294,9 @@ func (p *tab) pollFor(ctx context.Context, limit time.Duration, expired error, c
 // callOnArgs calls fn (a JavaScript function source) with this = obj and
 // JSON arguments in the world, and decodes its JSON result into out.
 func (m *frameModel) callOnArgs(ctx context.Context, obj runtime.RemoteObjectID, fn string, out any, args ...any) error {
-	callArgs := make([]*runtime.CallArgument, len(args))
-	for i, a := range args {
-		v, err := json.Marshal(a)
-		if err != nil {
-			return err
-		}
-		callArgs[i] = &runtime.CallArgument{Value: v}
+	callArgs, err := callArguments(args)
+	if err != nil {
+		return err
 	}
 	r, err := cdp.Call(ctx, m.session, runtime.CallFunctionOn, runtime.CallFunctionOnParams{
 		FunctionDeclaration: fn, ObjectID: obj, Arguments: callArgs, ReturnByValue: new(true), Silent: new(true),
