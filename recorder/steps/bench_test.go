@@ -110,7 +110,7 @@ func TestBenchRecordingBuilds(t *testing.T) {
 		t.Fatalf("BuildSteps(100 interactions) = %d steps, notes %q; want 75 steps (click, assert, type and Enter) and no note", len(bt.Steps), bt.Notes)
 	}
 	want := []string{
-		"Click the Add to cart button in Product 0 :: tap => /products {role: status}",
+		"Click the Add to cart button in Product 0 :: tap => /products",
 		`Check that "Added Product 1 to your cart." is shown :: assertVisible`,
 		"Type product 0 into Search products and press Enter :: type, press => /products",
 	}

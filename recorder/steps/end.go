@@ -31,6 +31,12 @@ import (
 // so it shows that the step took effect. Nodes are chosen by meaning:
 // status messages, alerts and dialogs first, then headings, named
 // landmarks, named controls, and text last.
+//
+// What the person's own assertions right after the step check is left out
+// of its end: the end would check it first, and a changed text would stop
+// the replay there, without the person's check (and its expected vs actual)
+// ever running. A text of several lines (a menu, a list, a card) is not
+// pinned as one: a node of it that says one thing is.
 
 // endOf returns the end of the step built from group g (number for notes),
 // or nil when the screen after it is not known.
@@ -45,7 +51,7 @@ func (b *builder) endOf(g *group, number int) (*trail.End, error) {
 	} else if fo := (*trail.ForeignOriginError)(nil); errors.As(err, &fo) {
 		return nil, fmt.Errorf("building steps: step %d ends on another origin: %w", number, err)
 	}
-	end.Shows = b.endShows(before, after)
+	end.Shows = b.endShows(before, after, b.assertedAfter(g))
 	if end.URL == "" && len(end.Shows) == 0 {
 		return nil, nil
 	}
@@ -150,8 +156,39 @@ func endClass(n *screen.Node) int {
 	return endNone
 }
 
-// endShows picks the selectors of an end.
-func (b *builder) endShows(before, after *screen.Screen) []selector.Selector {
+// assertedAfter returns the refs of the elements that the assertions
+// recorded right after group g (before any other interaction) check. An
+// undo takes back the assertion before it.
+func (b *builder) assertedAfter(g *group) []string {
+	var checks []string // one per assertion; "" for one that names no element
+	for i := g.last() + 1; i < len(b.recs); i++ {
+		r := &b.recs[i]
+		switch r.Kind {
+		case InteractAssertVisible, InteractAssertValue, InteractAssertState:
+			checks = append(checks, r.Ref)
+		case InteractAssertNotVisible, InteractAssertURL:
+			checks = append(checks, "")
+		case InteractUndo:
+			if len(checks) == 0 {
+				return nil
+			}
+			checks = checks[:len(checks)-1]
+		default:
+			i = len(b.recs)
+		}
+	}
+	var refs []string
+	for _, ref := range checks {
+		if ref != "" {
+			refs = append(refs, ref)
+		}
+	}
+	return refs
+}
+
+// endShows picks the selectors of an end; nothing in, around or inside the
+// elements of asserted (refs of the screen after) is chosen.
+func (b *builder) endShows(before, after *screen.Screen, asserted []string) []selector.Selector {
 	ma := b.matcher(after)
 	var mb *selector.Matcher
 	if before != nil {
@@ -160,6 +197,15 @@ func (b *builder) endShows(before, after *screen.Screen) []selector.Selector {
 	cands := b.endCandidates(mb, ma)
 	var out []selector.Selector
 	var chosen []int32
+	if len(asserted) > 0 {
+		pos := b.refPositions(ma)
+		for _, ref := range asserted {
+			if p, ok := pos[ref]; ok {
+				// Taken, as a chosen node is: what is related to it is out.
+				chosen = append(chosen, p)
+			}
+		}
+	}
 	seen := map[string]bool{}
 	for _, c := range cands {
 		if len(out) == trail.MaxEndShows {
@@ -167,7 +213,7 @@ func (b *builder) endShows(before, after *screen.Screen) []selector.Selector {
 		}
 		related := false
 		for _, p := range chosen {
-			related = related || ma.Inside(c.pos, p) || ma.Inside(p, c.pos)
+			related = related || c.pos == p || ma.Inside(c.pos, p) || ma.Inside(p, c.pos)
 		}
 		if related {
 			continue
@@ -315,7 +361,7 @@ func (b *builder) presenceOptions(n *screen.Node) []selector.Selector {
 		switch {
 		case pattern != "":
 			out = append(out, selector.Selector{Role: role, TextRegex: pattern})
-		case !hasDigit(exact):
+		case !hasDigit(exact) && !strings.Contains(exact, "\n"):
 			out = append(out, selector.Selector{Role: role, Text: exact})
 		}
 	}

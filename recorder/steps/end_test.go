@@ -78,3 +78,54 @@ func TestBuildStepsEnds(t *testing.T) {
 		},
 	})
 }
+
+// TestBuildStepsEndsLeaveChecksToAssertions: an end does not check first
+// what the person's assertion right after the step checks (a changed text
+// would stop the replay at the end, and the assertion would never run), and
+// does not pin a text of many lines as one.
+func TestBuildStepsEndsLeaveChecksToAssertions(t *testing.T) {
+	page := func(doc string, kids ...*screentest.Spec) *screen.Screen {
+		return shopPage("/form", doc, "Form", kids...)
+	}
+	before := page("d", leaf("go", "button", "Submit"))
+	submitted := page("d", leaf("go", "button", "Submit"),
+		leaf("msg", "generic", "Your form has been submitted!"),
+		leaf("next", "link", "Fill in another"))
+	menu := page("d", leaf("go", "button", "Submit"),
+		el("menu", "generic", screentest.Kids(
+			leaf("m1", "generic", "Reply"), leaf("m2", "generic", "Archive"),
+			leaf("m3", "generic", "Delete"), leaf("m4", "generic", "Move"))))
+	runStepsCases(t, []stepsCase{
+		{
+			name: "without an assertion after it, the end pins the message",
+			rec: func() (*session, *screen.Screen) {
+				return newSession().click(before, "go"), submitted
+			},
+			want: []string{`Click the Submit button :: tap => /form {role: link, name: "Fill in another"} {text: "Your form has been submitted!"}`},
+		},
+		{
+			name: "the message the next step asserts is left to the assertion",
+			rec: func() (*session, *screen.Screen) {
+				return newSession().click(before, "go").assertVisible(submitted, "msg"), submitted
+			},
+			want: []string{
+				`Click the Submit button :: tap => /form {role: link, name: "Fill in another"}`,
+				`Check that "Your form has been submitted!" is shown :: assertVisible`,
+			},
+		},
+		{
+			name: "an assertion taken back by undo leaves the end as it was",
+			rec: func() (*session, *screen.Screen) {
+				return newSession().click(before, "go").assertVisible(submitted, "msg").undo(), submitted
+			},
+			want: []string{`Click the Submit button :: tap => /form {role: link, name: "Fill in another"} {text: "Your form has been submitted!"}`},
+		},
+		{
+			name: "a menu is pinned by its lines, not as one text",
+			rec: func() (*session, *screen.Screen) {
+				return newSession().click(before, "go"), menu
+			},
+			want: []string{`Click the Submit button :: tap => /form {text: Reply} {text: Archive} {text: Delete}`},
+		},
+	})
+}
