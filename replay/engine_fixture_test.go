@@ -287,6 +287,12 @@ func TestReplayStops(t *testing.T) {
     actions:
       - tap: {selector: {role: button, name: Twice}}
     end: {shows: [{role: heading, name: Welcome}]}`, Options{ActionTimeout: time.Second}, ClassSelectorDrift, StopEndMismatch, "end state did not show"},
+		{"an end state whose node shows other text", `
+  - intent: Tap twice and expect the log to say so
+    actions:
+      - tap: {selector: {role: button, name: Twice}, count: 2}
+    end: {shows: [{id: log, text: triple}]}`, Options{ActionTimeout: time.Second}, ClassAppBug, StopEndMismatch,
+			`the step's end state did not show {text: triple, id: log}: expected "triple", but {id: log} shows "double"`},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

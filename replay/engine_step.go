@@ -281,6 +281,8 @@ func (r *trailRun) checkEnd(ctx context.Context, end *trail.End) error {
 	for attempt := 0; ; attempt++ {
 		var problem string
 		var missing *selector.Selector
+		var missed error
+		var seen *selector.Matcher
 		at := r.appPath(p.location(ctx))
 		if wantURL != "" && !samePath(at, wantURL) {
 			problem = fmt.Sprintf("the page is at %s, not %s", at, wantURL)
@@ -294,7 +296,7 @@ func (r *trailRun) checkEnd(ctx context.Context, end *trail.End) error {
 						continue
 					}
 					problem = err.Error()
-					missing = &shows[i]
+					missing, missed, seen = &shows[i], err, m
 					break
 				}
 			}
@@ -315,9 +317,38 @@ func (r *trailRun) checkEnd(ctx context.Context, end *trail.End) error {
 			if missing == nil && wantURL != "" {
 				se.Expected, se.Actual = wantURL, at
 			}
+			if missing != nil && !se.gone && broken == nil {
+				shownInPlace(se, seen, p, *missing, missed)
+			}
 			return se
 		}
 		p.waitChange(ctx, p.seq, min(backoff(attempt), time.Until(deadline)+time.Millisecond))
+	}
+}
+
+// shownInPlace adds to the error of an end state that did not show sel
+// what the page shows in its place, as a failed assertion says it: the
+// element sel names without its text, or the same text with other numbers
+// where the step acted. That is the app showing something else (app-bug,
+// expected vs actual), not a node gone missing.
+func shownInPlace(se *stepError, m *selector.Matcher, p *tab, sel selector.Selector, err error) {
+	var nf *selector.NotFoundError
+	if m == nil || !errors.As(err, &nf) {
+		return
+	}
+	if n, loose, ok := relaxedMatch(m, sel); ok {
+		se.Expected, se.Actual = pinned(sel), shownText(n, sel)
+		se.Msg = fmt.Sprintf("the step's end state did not show %s: expected %q, but %s shows %q (%s)",
+			sel, se.Expected, loose, se.Actual, describe(n))
+		return
+	}
+	if nf.Scope || nf.Hidden != 0 {
+		return
+	}
+	if n := changedValue(m.Screen(), sel, p.lastTarget); n != nil {
+		se.Expected, se.Actual = sel.Text, n.Text
+		se.Msg = fmt.Sprintf("the step's end state did not show %s: expected %q, but %s shows %q in its place (the same text with other numbers)",
+			sel, sel.Text, describeChanged(n), n.Text)
 	}
 }
 
