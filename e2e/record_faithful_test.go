@@ -24,6 +24,7 @@ import (
 type pageRecording struct {
 	rig   *recordingRig
 	site  string // the page's origin
+	dir   string // the folder the page is served from
 	path  string // the exported trail file
 	yaml  []byte
 	trail *trail.Trail
@@ -79,7 +80,7 @@ func recordPage(t *testing.T, html string, drive func(app context.Context)) *pag
 	if err != nil {
 		t.Fatalf("the exported trail does not load: %v\n%s", err, src)
 	}
-	return &pageRecording{rig: r, site: srv.URL, path: path, yaml: src, trail: tr, notes: notes}
+	return &pageRecording{rig: r, site: srv.URL, dir: site, path: path, yaml: src, trail: tr, notes: notes}
 }
 
 // replay runs host replay on the recorded trail against the same page and

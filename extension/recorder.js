@@ -54,6 +54,14 @@
   /** Input types whose typing is recorded as type (the rest change otherwise). */
   const TEXT_INPUTS = new Set(['', 'text', 'search', 'email', 'url', 'tel', 'password', 'number', 'date',
     'datetime-local', 'month', 'week', 'time', 'color', 'range']);
+  /**
+   * Input types a person sets by dragging, by keys or with a picker rather
+   * than by typing text: a setting is recorded as set, with the value the
+   * control ended at, and the clicks and keys that made it are no action.
+   */
+  const VALUE_INPUTS = new Set(['range', 'number', 'date', 'datetime-local', 'month', 'week', 'time', 'color']);
+  /** ARIA controls set the same way; their value is aria-valuenow. */
+  const ARIA_RANGES = '[role=slider],[role=spinbutton]';
 
   const g = /** @type {Record<string, any>} */ (/** @type {unknown} */ (globalThis));
   if (g[API_NAME]) {
@@ -66,7 +74,7 @@
 
   /**
    * @typedef {{id: string, wire: string}} Captured
-   * @typedef {{el: HTMLInputElement | HTMLTextAreaElement | HTMLElement, screen: Captured, ref: string, time: number}} Typing
+   * @typedef {{el: HTMLInputElement | HTMLTextAreaElement | HTMLElement, screen: Captured, ref: string, time: number, start?: string | null}} Typing
    * @typedef {'assertVisible' | 'markSensitive' | null} Pick
    */
 
@@ -303,6 +311,23 @@
     return !!sel && !sel.multiple && sel.size <= 1;
   }
 
+  /**
+   * The control el sets a value of (a native slider, spinner, date, time or
+   * colour input, or an ARIA slider or spin button el lies in), or null.
+   * @param {Element} el @returns {HTMLElement | null}
+   */
+  function valueControl(el) {
+    if (el.localName === 'input')
+      return VALUE_INPUTS.has((/** @type {HTMLInputElement} */ (el)).type) ? /** @type {HTMLElement} */ (el) : null;
+    const aria = el.closest(ARIA_RANGES);
+    return aria && aria.localName !== 'input' ? /** @type {HTMLElement} */ (aria) : null;
+  }
+
+  /** Whether el is an ARIA slider or spin button (not a native input). @param {Element} el */
+  function isAriaRange(el) {
+    return el.localName !== 'input' && el.matches(ARIA_RANGES);
+  }
+
   /** Whether typing into el must be recorded as a secret. @param {Element} el */
   function isSecret(el) {
     if (el.localName === 'input' && (/** @type {HTMLInputElement} */ (el)).type === 'password')
@@ -339,7 +364,9 @@
   // for its same-origin frames.
 
   /**
-   * Sends the pending typing as one type of the field's final value.
+   * Sends the pending typing as one type of the field's final value, or the
+   * pending setting of a value control as one set of the value it ended at
+   * (nothing when an ARIA slider did not move).
    */
   function flushTyping() {
     const t = state.typing;
@@ -351,17 +378,29 @@
       send({ kind: 'type', ref: t.ref, secret: secretName(el), time: t.time }, t.screen);
       return;
     }
+    if (valueControl(el) === el) {
+      const value = isAriaRange(el) ? el.getAttribute('aria-valuenow') : (/** @type {HTMLInputElement} */ (el)).value;
+      if (value !== null && !(isAriaRange(el) && value === t.start))
+        send({ kind: 'set', ref: t.ref, value, time: t.time }, t.screen);
+      return;
+    }
     const value = 'value' in el ? String(/** @type {HTMLInputElement} */ (el).value) : (el.textContent || '');
     send({ kind: 'type', ref: t.ref, value, time: t.time }, t.screen);
   }
 
-  /** @param {Element} el the element typed into */
+  /**
+   * Typing into el, or setting it (a value control), begins or goes on;
+   * the screen before it is the one now.
+   * @param {Element} el
+   */
   function typed(el) {
     if (state.typing && state.typing.el === el)
       return;
     flushTyping();
     const screen = currentScreen();
     state.typing = { el: /** @type {HTMLElement} */ (el), screen, ref: pm().refForElement(el), time: Date.now() };
+    if (isAriaRange(el))
+      state.typing.start = el.getAttribute('aria-valuenow');
   }
 
   /**
@@ -454,6 +493,13 @@
     if (MODIFIER_KEYS.has(e.key))
       return;
     const mods = modifiersOf(e).filter((m) => m !== 'Shift');
+    const aria = el && valueControl(el);
+    if (aria && isAriaRange(aria) && WIDGET_KEYS.has(e.key) && !mods.length) {
+      // A key that moves an ARIA slider: its setting, recorded as the value
+      // it ends at.
+      typed(aria);
+      return;
+    }
     const onPage = !el || el === document.body || el === document.documentElement;
     const named = NAMED_KEYS.has(e.key) || (!!el && movesInWidget(el, e.key));
     // A character typed into a field is typing, on a control it works the
@@ -521,6 +567,20 @@
     down: route(mouseDown, 'down'),
   };
 
+  /**
+   * The value control the mouse last went down on in this frame, and when:
+   * the click a drag ends with lands on it, or on what lies around the
+   * point the drag ended, and is part of the setting either way.
+   * @type {{el: HTMLElement | null, time: number}}
+   */
+  const pressedControl = { el: null, time: 0 };
+
+  /** Whether a click on el belongs to the setting of a value control. @param {Element} el */
+  function partOfSetting(el) {
+    const pressed = pressedControl.el && Date.now() - pressedControl.time < PRESS_MAX_MS ? pressedControl.el : null;
+    return !!valueControl(el) || !!pressed && (pressed === el || el.contains(pressed) || pressed.contains(el));
+  }
+
   /** @type {[string, (e: any) => void][]} */
   const listeners = [
     ['pointerdown', (/** @type {PointerEvent} */ e) => {
@@ -535,6 +595,11 @@
       if (el && e.isPrimary) {
         state.carriedMs = 0; // a press no click followed is no interaction
         timed(() => handlers.down(el), { carry: true });
+        const control = currentPick() ? null : valueControl(el);
+        pressedControl.el = control;
+        pressedControl.time = Date.now();
+        if (control && isAriaRange(control))
+          timed(() => handlers.typed(control)); // a drag begins: the screen before it is the one now
       }
     }],
     ['mousedown', (/** @type {MouseEvent} */ e) => {
@@ -557,6 +622,8 @@
         return;
       if (!currentPick() && inDropDown(el))
         return; // it opens or closes the list; the choice is recorded as select
+      if (!currentPick() && e.button === 0 && partOfSetting(el))
+        return; // the drag or press that set a value: recorded as set
       if (currentPick()) {
         e.preventDefault();
         e.stopImmediatePropagation();
@@ -574,6 +641,8 @@
       if (!e.isTrusted || onBar(e) || currentPick())
         return;
       const el = targetOf(e);
+      if (el && valueControl(el))
+        return; // sets a value: recorded as set
       if (el)
         timed(() => handlers.click(el, e, 2));
     }],

@@ -179,6 +179,8 @@ func actionText(a trail.Action) string {
 		}
 	case trail.TypeText:
 		return a.Text
+	case trail.Set:
+		return a.Value
 	case trail.Press:
 		return strings.Join(append(modifierNames(a.Modifiers), a.Key), "+")
 	case trail.SelectOption:

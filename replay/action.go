@@ -101,6 +101,8 @@ func (r *trailRun) plan(a trail.Action) Action[done] {
 		return settled(onElement(r.find(a.Selector, needActionable), func(f found) Action[done] { return r.tap(f, a) }))
 	case trail.TypeText:
 		return settled(onElement(r.find(a.Selector, needActionable), func(f found) Action[done] { return r.typeInto(f, a.Text) }))
+	case trail.Set:
+		return settled(onElement(r.find(a.Selector, needActionable), func(f found) Action[done] { return r.set(f, a) }))
 	case trail.Press:
 		return settled(r.press(a))
 	case trail.SelectOption:

@@ -39,6 +39,10 @@ var (
 	documentStateScript = extension.ReplayScript("document-state.js")
 	// selectOptionsScript chooses the options of a <select>.
 	selectOptionsScript = extension.ReplayScript("select-options.js")
+	// setValueScript sets a native slider, number, date, time or colour input.
+	setValueScript = extension.ReplayScript("set-value.js")
+	// ariaValueScript reads (and focuses) an ARIA slider or spin button.
+	ariaValueScript = extension.ReplayScript("aria-value.js")
 )
 
 // documentState is documentStateScript's answer.

@@ -256,6 +256,24 @@ func (b *builder) typeInto(i int) (built, error) {
 	return built{action: tt, phrase: typePhrase(r.Value, field)}, nil
 }
 
+// setValue records the value a slider, spinner, date, time or colour
+// control ended at.
+func (b *builder) setValue(i int) (built, error) {
+	r := &b.recs[i]
+	s, _, err := b.on(i)
+	if err != nil {
+		return built{}, err
+	}
+	if b.taint.Leaks(r.Value) {
+		return built{}, leftOut("the value it was set to is marked sensitive")
+	}
+	sel, n, err := b.selector(selector.PurposeType, r.Ref, s)
+	if err != nil {
+		return built{}, err
+	}
+	return built{action: trail.Set{Selector: escapeSelector(sel), Value: trail.EscapeRefs(r.Value)}, phrase: setPhrase(r.Value, b.namedField(s, n))}, nil
+}
+
 func (b *builder) selectIn(i int) (built, error) {
 	r := &b.recs[i]
 	s, _, err := b.on(i)

@@ -187,6 +187,8 @@ func (b *builder) convert(k, i int) (built, error) {
 		return b.typeInto(i)
 	case InteractSelect:
 		return b.selectIn(i)
+	case InteractSet:
+		return b.setValue(i)
 	case InteractCheck, InteractUncheck:
 		return b.checkBox(i, r.Kind == InteractCheck)
 	case InteractHover:
@@ -256,6 +258,8 @@ func (b *builder) unnamedPhrase(i int) string {
 		return typePhrase(r.Value, b.namedField(r.Before, n))
 	case InteractSelect:
 		return selectPhrase(r.Options, b.namedField(r.Before, n))
+	case InteractSet:
+		return setPhrase(r.Value, b.namedField(r.Before, n))
 	case InteractCheck, InteractUncheck:
 		return b.togglePhrase(r.Before, n, r.Kind == InteractCheck)
 	case InteractUpload:

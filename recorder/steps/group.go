@@ -111,6 +111,14 @@ func (b *builder) group() []*group {
 			} else {
 				push(groupAction)
 			}
+		case InteractSet:
+			// One setting of a control, however many drags and keys it
+			// took: the value it ended at counts.
+			if follows && b.is(last.last(), InteractSet) && b.sameTarget(last.last(), i, selector.PurposeType) {
+				last.recs[len(last.recs)-1] = i
+			} else {
+				push(groupAction)
+			}
 		case InteractCheck, InteractUncheck:
 			if follows && len(last.recs) == 1 && (b.is(last.recs[0], InteractClick) && b.checkedBy(last.recs[0], i) ||
 				b.is(last.recs[0], InteractCheck, InteractUncheck) && b.sameTarget(last.recs[0], i, selector.PurposeTap)) {

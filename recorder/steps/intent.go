@@ -287,6 +287,18 @@ func enterSecretPhrase(n *screen.Node, field string) string {
 	return "enter " + what + " into " + field
 }
 
+// setPhrase: "set Volume to 30".
+func setPhrase(value, field string) string {
+	v := selector.Shorten(screen.CollapseSpace(value), maxIntentText)
+	if v == "" {
+		v = "nothing"
+	}
+	if field == "" {
+		return "set the control to " + v
+	}
+	return "set " + field + " to " + v
+}
+
 func selectPhrase(options []string, field string) string {
 	var shown []string
 	for _, o := range options {

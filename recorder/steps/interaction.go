@@ -37,7 +37,8 @@ type Interaction struct {
 	Count     int      `json:"count,omitempty"`
 	Button    string   `json:"button,omitempty"`
 	Modifiers []string `json:"modifiers,omitempty"`
-	// Type: the field's final value. AssertValue: the value asserted.
+	// Type: the field's final value. Set: the control's value (an input's
+	// value, an ARIA slider's aria-valuenow). AssertValue: the value asserted.
 	Value string `json:"value,omitempty"`
 	// Secret names the secret a secret field's typed value is read from
 	// (${secret:NAME}); set instead of Value.
@@ -70,9 +71,13 @@ type Interaction struct {
 type InteractionKind string
 
 const (
-	InteractClick    InteractionKind = "click"
-	InteractType     InteractionKind = "type"
-	InteractSelect   InteractionKind = "select"
+	InteractClick  InteractionKind = "click"
+	InteractType   InteractionKind = "type"
+	InteractSelect InteractionKind = "select"
+	// InteractSet: a control a person sets by dragging or by keys (a slider,
+	// a number, date, time or colour input, an ARIA slider or spin button)
+	// ended at Value.
+	InteractSet      InteractionKind = "set"
 	InteractCheck    InteractionKind = "check"
 	InteractUncheck  InteractionKind = "uncheck"
 	InteractPress    InteractionKind = "press"

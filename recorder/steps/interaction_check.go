@@ -20,6 +20,7 @@ var interactionNeeds = map[InteractionKind][]need{
 	InteractClick:            {needURL},
 	InteractType:             {needURL},
 	InteractSelect:           {needURL, needOptions},
+	InteractSet:              {needURL},
 	InteractCheck:            {needURL},
 	InteractUncheck:          {needURL},
 	InteractPress:            {needURL, needKey},

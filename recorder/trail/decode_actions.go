@@ -40,6 +40,7 @@ func init() {
 		ActionNavigate:         (*trailDecoder).navigate,
 		ActionTap:              (*trailDecoder).tap,
 		ActionType:             (*trailDecoder).typeText,
+		ActionSet:              (*trailDecoder).set,
 		ActionPress:            (*trailDecoder).press,
 		ActionSelect:           (*trailDecoder).selectOption,
 		ActionCheck:            (*trailDecoder).check,
@@ -61,6 +62,7 @@ func init() {
 var bodyKeys = map[ActionKind][]string{
 	ActionTap:              {"selector", "count", "modifiers", "button"},
 	ActionType:             {"selector", "text"},
+	ActionSet:              {"selector", "value"},
 	ActionPress:            {"key", "modifiers"},
 	ActionSelect:           {"selector", "option", "options"},
 	ActionCheck:            {"selector"},
@@ -205,6 +207,18 @@ func (d *trailDecoder) typeText(f field, o Origin) Action {
 	a := TypeText{Origin: o, Selector: d.targetSelector(f, fields)}
 	if d.require(f.val, fields, "type", "text") {
 		a.Text, _ = d.text(fields["text"], true, true)
+	}
+	return a
+}
+
+func (d *trailDecoder) set(f field, o Origin) Action {
+	fields, ok := d.body(f, "{selector: {role: slider, name: Volume}, value: 30}")
+	if !ok {
+		return nil
+	}
+	a := Set{Origin: o, Selector: d.targetSelector(f, fields)}
+	if d.require(f.val, fields, "set", "value") {
+		a.Value, _ = d.text(fields["value"], true, false)
 	}
 	return a
 }

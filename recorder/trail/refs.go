@@ -202,6 +202,8 @@ func expandedTexts(a Action) []string {
 		out = append(out, a.To)
 	case TypeText:
 		out = append(out, a.Text)
+	case Set:
+		out = append(out, a.Value)
 	case SelectOption:
 		out = append(out, a.Options...)
 	case Dialog:

@@ -125,6 +125,8 @@ func (g trailGen) action() Action {
 			t = g.textWithRef(true)
 		}
 		return TypeText{Selector: g.selector(0), Text: t}
+	case ActionSet:
+		return Set{Selector: g.selector(0), Value: g.pick([]string{"30", "2026-12-24", "#ff8800", "14:30", "-0.5", g.textWithRef(false)})}
 	case ActionPress:
 		return Press{Key: g.pick(append([]string{"a", "é", "/", "#", ":"}, NamedKeys...)), Modifiers: g.modifiers()}
 	case ActionSelect:
@@ -264,6 +266,26 @@ func TestMarshalTrailRoundTrip(t *testing.T) {
 		again, err := MarshalTrail(back)
 		if err != nil || string(again) != string(out) {
 			t.Fatalf("MarshalTrail(LoadTrail(…)) of trail %d gave other bytes (err %v):\n%s\nfirst:\n%s", i, err, again, out)
+		}
+	}
+}
+
+// TestSetValueRoundTrips: a set's value that YAML would read as a date, a
+// number or a colour's hash is written so that it loads back as the same text.
+func TestSetValueRoundTrips(t *testing.T) {
+	for _, v := range []string{"30", "2026-12-24", "#ff8800", "14:30", "0.5", "-3", "yes"} {
+		tr := &Trail{Title: "Set", App: "shop", Start: "/", Steps: []Step{{Intent: "Set it",
+			Actions: []Action{Set{Selector: selector.Selector{Role: "slider", Name: "Volume"}, Value: v}}}}}
+		src, err := MarshalTrail(tr)
+		if err != nil {
+			t.Fatalf("MarshalTrail(value %q): %v", v, err)
+		}
+		got, err := LoadTrail("set.trail.yaml", src)
+		if err != nil {
+			t.Fatalf("LoadTrail of value %q: %v\n%s", v, err, src)
+		}
+		if s, ok := got.Steps[0].Actions[0].(Set); !ok || s.Value != v {
+			t.Errorf("value %q loads back as %#v\n%s", v, got.Steps[0].Actions[0], src)
 		}
 	}
 }

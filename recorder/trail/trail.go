@@ -97,6 +97,7 @@ const (
 	ActionNavigate         ActionKind = "navigate"
 	ActionTap              ActionKind = "tap"
 	ActionType             ActionKind = "type"
+	ActionSet              ActionKind = "set"
 	ActionPress            ActionKind = "press"
 	ActionSelect           ActionKind = "select"
 	ActionCheck            ActionKind = "check"
@@ -115,7 +116,7 @@ const (
 
 // ActionKinds lists every action kind in documentation order.
 var ActionKinds = []ActionKind{
-	ActionNavigate, ActionTap, ActionType, ActionPress, ActionSelect,
+	ActionNavigate, ActionTap, ActionType, ActionSet, ActionPress, ActionSelect,
 	ActionCheck, ActionUncheck, ActionHover, ActionUpload, ActionDialog,
 	ActionSwitchTab, ActionAssertVisible, ActionAssertNotVisible,
 	ActionAssertValue, ActionAssertState, ActionAssertURL, ActionAssertChange,
@@ -187,6 +188,20 @@ type TypeText struct {
 	Origin
 	Selector selector.Selector
 	Text     string
+}
+
+// Set gives a control that a person sets by dragging or by keys rather than
+// by typing (a slider, a number spinner, a date, time or colour input) the
+// value it ended with, the way the control takes it: a native input through
+// its value and the input and change events a person's setting fires, an
+// ARIA slider (role slider, spinbutton) by its arrow keys. Replay fails
+// when the control does not end at Value.
+type Set struct {
+	Origin
+	Selector selector.Selector
+	// Value is the control's value as the page gives it: "30" for a slider,
+	// "2026-12-02" for a date, "#ff8800" for a colour.
+	Value string
 }
 
 // Press presses a key, with modifiers held, on the focused element.
@@ -344,6 +359,7 @@ type AssertChange struct {
 func (Navigate) Kind() ActionKind         { return ActionNavigate }
 func (Tap) Kind() ActionKind              { return ActionTap }
 func (TypeText) Kind() ActionKind         { return ActionType }
+func (Set) Kind() ActionKind              { return ActionSet }
 func (Press) Kind() ActionKind            { return ActionPress }
 func (SelectOption) Kind() ActionKind     { return ActionSelect }
 func (Check) Kind() ActionKind            { return ActionCheck }
@@ -362,6 +378,7 @@ func (AssertChange) Kind() ActionKind     { return ActionAssertChange }
 func (Navigate) isAction()         {}
 func (Tap) isAction()              {}
 func (TypeText) isAction()         {}
+func (Set) isAction()              {}
 func (Press) isAction()            {}
 func (SelectOption) isAction()     {}
 func (Check) isAction()            {}
@@ -385,6 +402,8 @@ func ActionSelector(a Action) (selector.Selector, bool) {
 	case Tap:
 		return a.Selector, true
 	case TypeText:
+		return a.Selector, true
+	case Set:
 		return a.Selector, true
 	case SelectOption:
 		return a.Selector, true

@@ -182,6 +182,9 @@ func actionBody(a Action) *yaml.Node {
 	case TypeText:
 		sel(a.Selector)
 		addKey(b, "text", strNode(a.Text))
+	case Set:
+		sel(a.Selector)
+		addKey(b, "value", strNode(a.Value))
 	case Press:
 		addKey(b, "key", strNode(a.Key))
 		putModifiers(b, a.Modifiers)

@@ -1,0 +1,171 @@
+package e2e
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/chromedp/cdproto/input"
+	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
+
+	"github.com/trailpin/trailpin/recorder/trail"
+)
+
+// Controls a person sets rather than types into (sliders, spinners, list
+// boxes): each setting is recorded as the value or choice it ended at, and
+// replay either reaches that value or fails the step. A variant of the page
+// whose control refuses the value must fail as action-failed, never pass.
+
+// valueActions lists the trail's actions with the values they set.
+func valueActions(tr *trail.Trail) []string {
+	var out []string
+	for _, s := range tr.Steps {
+		for _, a := range s.Actions {
+			line := string(a.Kind())
+			if sel, ok := trail.ActionSelector(a); ok {
+				line += " " + sel.String()
+			}
+			switch a := a.(type) {
+			case trail.Set:
+				line += " = " + a.Value
+			case trail.SelectOption:
+				line += " = [" + strings.Join(a.Options, ", ") + "]"
+			case trail.Press:
+				line += " " + strings.Join(append(trail.ModifierStrings(a.Modifiers), a.Key), "+")
+			}
+			out = append(out, line)
+		}
+	}
+	return out
+}
+
+// replayRefused serves variant in place of the recorded page, replays the
+// trail on it and fails the test unless the replay fails as action-failed
+// with each of wants in its output or trace page.
+func (p *pageRecording) replayRefused(t *testing.T, variant string, wants ...string) {
+	t.Helper()
+	if err := os.WriteFile(filepath.Join(p.dir, "page.html"), []byte(variant), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	results := TempDir(t)
+	run := RunHost(t, replayEnv(t, false), nil, "replay", "--base-url", p.site, "--results", results, p.path)
+	trace, _ := os.ReadFile(filepath.Join(results, trail.Slug(p.trail.Title), "trace.md"))
+	out := string(run.Stdout) + string(run.Stderr) + string(trace)
+	if run.ExitCode == 0 {
+		t.Fatalf("the replay on a page that refuses the recorded value passed:\n%s\n--- trail\n%s", out, p.yaml)
+	}
+	for _, w := range append([]string{"action-failed"}, wants...) {
+		if !strings.Contains(out, w) {
+			t.Errorf("the failed replay does not say %q:\n%s\n--- trail\n%s", w, out, p.yaml)
+		}
+	}
+}
+
+// dragBy presses the mouse at (x, y), moves it dx to the right in small
+// moves, as a hand does, and lets go.
+func dragBy(t *testing.T, ctx context.Context, x, y, dx float64) {
+	t.Helper()
+	mouse := func(typ input.DispatchMouseEventType, x float64, buttons int64) {
+		p := input.DispatchMouseEventParams{Type: typ, X: x, Y: y, Button: input.MouseButtonLeft, Buttons: buttons}
+		if typ != input.DispatchMouseEventTypeMouseMoved {
+			p.ClickCount = 1
+		}
+		if _, err := chromedp.Call(ctx, input.DispatchMouseEvent, p); err != nil {
+			t.Fatalf("dragging: %v", err)
+		}
+	}
+	mouse(input.DispatchMouseEventTypeMousePressed, x, 1)
+	for i := 1; i <= 6; i++ {
+		mouse(input.DispatchMouseEventTypeMouseMoved, x+dx*float64(i)/6, 1)
+	}
+	mouse(input.DispatchMouseEventTypeMouseReleased, x+dx, 0)
+}
+
+const sliderPage = `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>Sound</title>
+<style>#volume { width: 300px; } [role=slider] { display: inline-block; width: 120px; border: 1px solid #888; }</style></head>
+<body>
+<h1>Sound</h1>
+<p><label for="volume">Volume</label> <input type="range" id="volume" min="0" max="100" value="50"></p>
+<p><span id="balance-label">Balance</span>
+  <span id="balance" role="slider" tabindex="0" aria-labelledby="balance-label"
+    aria-valuemin="0" aria-valuemax="10" aria-valuenow="5">5</span></p>
+<p><label for="qty">Quantity</label> <input type="number" id="qty" min="0" max="20" value="1"></p>
+<p><button id="save" type="button">Save</button></p>
+<p id="status" role="status"></p>
+<script>
+  const balance = document.querySelector('#balance');
+  balance.addEventListener('keydown', (e) => {
+    const step = {ArrowRight: 1, ArrowUp: 1, ArrowLeft: -1, ArrowDown: -1}[e.key];
+    if (!step) return;
+    e.preventDefault();
+    const max = Number(balance.getAttribute('aria-valuemax'));
+    const v = Math.min(max, Math.max(0, Number(balance.getAttribute('aria-valuenow')) + step));
+    balance.setAttribute('aria-valuenow', String(v));
+    balance.textContent = String(v);
+  });
+  document.querySelector('#save').addEventListener('click', () => {
+    document.querySelector('#status').textContent = 'Saved';
+  });
+</script>
+</body></html>`
+
+// TestRecordSliderSetsItsValue: a native slider dragged and moved by keys,
+// an ARIA slider moved by keys and a number field typed into and stepped
+// with ArrowUp are each recorded as one set of the value they ended at (no
+// tap or key press on them), and the trail replays green. On a page whose
+// slider cannot reach the value (a lower max), whose script puts the old
+// value back, or whose ARIA slider stops short, the replay fails as
+// action-failed with the value expected and the value shown.
+func TestRecordSliderSetsItsValue(t *testing.T) {
+	t.Parallel()
+	var volume string
+	rec := recordPage(t, sliderPage, func(app context.Context) {
+		x, y := centreOf(t, app, "#volume")
+		dragBy(t, app, x, y, 60)
+		typeKeys(t, app, kb.ArrowRight)
+		typeKeys(t, app, kb.ArrowRight)
+		volume = WaitFor[string](t, app, `(() => { const v = document.querySelector('#volume').value; return v !== '50' && document.activeElement.id === 'volume' ? v : ''; })()`)
+		clickCSS(t, app, "#balance")
+		for range 3 {
+			typeKeys(t, app, kb.ArrowRight)
+		}
+		WaitFor[bool](t, app, `document.querySelector('#balance').getAttribute('aria-valuenow') === '8'`)
+		clickCSS(t, app, "#qty")
+		typeKeys(t, app, kb.Delete+kb.Backspace+"7")
+		typeKeys(t, app, kb.ArrowUp)
+		WaitFor[bool](t, app, `document.querySelector('#qty').value === '8'`)
+		clickCSS(t, app, "#save")
+		WaitFor[bool](t, app, `document.querySelector('#status').textContent === 'Saved'`)
+		waitAX(t, app, "toolbar", "Trailpin recording")
+	})
+	if volume == "" || volume == "50" {
+		t.Fatalf("the drag did not move the slider (value %q)", volume)
+	}
+	got := valueActions(rec.trail)
+	want := []string{
+		"set {id: volume} = " + volume,
+		"set {id: balance} = 8",
+		"set {id: qty} = 8",
+		"tap {id: save}",
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Fatalf("the trail's actions are\n  %s\nwant\n  %s\n--- trail\n%s\n--- notes\n%s", strings.Join(got, "\n  "), strings.Join(want, "\n  "), rec.yaml, rec.notes)
+	}
+	if !strings.Contains(string(rec.yaml), "Set Volume to "+volume) {
+		t.Errorf("no intent says it sets Volume to %s:\n%s", volume, rec.yaml)
+	}
+	rec.replayGreen(t)
+
+	lowMax := strings.Replace(sliderPage, `max="100"`, `max="60"`, 1)
+	rec.replayRefused(t, lowMax, fmt.Sprintf(`did not take the value %q: it shows "60"`, volume), fmt.Sprintf("- Expected: `%s`", volume), "- Actual: `60`")
+	putBack := strings.Replace(sliderPage, `<script>`, `<script>
+  document.querySelector('#volume').addEventListener('input', (e) => { e.target.value = '50'; });`, 1)
+	rec.replayRefused(t, putBack, fmt.Sprintf(`did not take the value %q: it shows "50"`, volume))
+	shortAria := strings.Replace(sliderPage, `aria-valuemax="10"`, `aria-valuemax="6"`, 1)
+	rec.replayRefused(t, shortAria, `did not take the value "8": it shows "6"`)
+}
