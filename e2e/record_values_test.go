@@ -169,3 +169,92 @@ func TestRecordSliderSetsItsValue(t *testing.T) {
 	shortAria := strings.Replace(sliderPage, `aria-valuemax="10"`, `aria-valuemax="6"`, 1)
 	rec.replayRefused(t, shortAria, `did not take the value "8": it shows "6"`)
 }
+
+const listBoxPage = `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>Market</title>
+<style>[role=option] { padding: 2px 6px; cursor: default; } [aria-selected=true] { background: #cde; }</style></head>
+<body>
+<h1>Market</h1>
+<p><label for="fruits">Fruits</label>
+<select id="fruits" multiple size="4">
+  <option id="apples">apples</option><option id="bananas">bananas</option>
+  <option id="oranges">oranges</option><option id="pears">pears</option>
+</select></p>
+<p id="veg-label">Vegetables</p>
+<div id="veg" role="listbox" aria-multiselectable="true" aria-labelledby="veg-label">
+  <div role="option" id="carrots" aria-selected="false">carrots</div>
+  <div role="option" id="leeks" aria-selected="false">leeks</div>
+  <div role="option" id="peas" aria-selected="false">peas</div>
+</div>
+<p><button id="save" type="button">Save</button></p>
+<p id="status" role="status"></p>
+<script>
+  const veg = document.querySelector('#veg');
+  veg.addEventListener('click', (e) => {
+    const o = e.target.closest('[role=option]');
+    if (!o) return;
+    if (e.ctrlKey || e.metaKey)
+      o.setAttribute('aria-selected', o.getAttribute('aria-selected') === 'true' ? 'false' : 'true');
+    else
+      for (const x of veg.querySelectorAll('[role=option]')) x.setAttribute('aria-selected', String(x === o));
+  });
+  document.querySelector('#save').addEventListener('click', () => {
+    document.querySelector('#status').textContent = 'Saved';
+  });
+</script>
+</body></html>`
+
+// controlClick clicks the element sel names with Control held, as a person
+// adds a choice to a list box.
+func controlClick(t *testing.T, ctx context.Context, sel string) {
+	t.Helper()
+	x, y := centreOf(t, ctx, sel)
+	withControl(t, ctx, func() {
+		if err := chromedp.Do(ctx, chromedp.MouseClickXY(x, y, chromedp.ButtonModifiers(chromedp.ModifierCtrl))); err != nil {
+			t.Fatal(err)
+		}
+	})
+}
+
+// TestRecordListBoxChoices: choosing two options of a <select multiple> and
+// of an ARIA list box (a click, then a Control-click) records one select of
+// each list box, named by its label, with both options, and no tap of an
+// option or press of Control; the trail replays green. On a page whose list
+// box ends with another selection (a change handler that drops a choice, a
+// list box that ignores Control), the replay fails as action-failed with
+// the selection expected and the one shown.
+func TestRecordListBoxChoices(t *testing.T) {
+	t.Parallel()
+	rec := recordPage(t, listBoxPage, func(app context.Context) {
+		clickCSS(t, app, "#apples")
+		controlClick(t, app, "#oranges")
+		WaitFor[bool](t, app, `[...document.querySelector('#fruits').selectedOptions].map((o) => o.text).join() === 'apples,oranges'`)
+		clickCSS(t, app, "#carrots")
+		controlClick(t, app, "#peas")
+		WaitFor[bool](t, app, `[...document.querySelectorAll('#veg [aria-selected=true]')].map((o) => o.id).join() === 'carrots,peas'`)
+		clickCSS(t, app, "#save")
+		WaitFor[bool](t, app, `document.querySelector('#status').textContent === 'Saved'`)
+		waitAX(t, app, "toolbar", "Trailpin recording")
+	})
+	got := valueActions(rec.trail)
+	want := []string{
+		"select {id: fruits} = [apples, oranges]",
+		"select {id: veg} = [carrots, peas]",
+		"tap {id: save}",
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Fatalf("the trail's actions are\n  %s\nwant\n  %s\n--- trail\n%s\n--- notes\n%s", strings.Join(got, "\n  "), strings.Join(want, "\n  "), rec.yaml, rec.notes)
+	}
+	for _, intent := range []string{"Select apples and oranges in Fruits", "Select carrots and peas in Vegetables"} {
+		if !strings.Contains(string(rec.yaml), "intent: "+intent+"\n") {
+			t.Errorf("no step's intent is %q:\n%s", intent, rec.yaml)
+		}
+	}
+	rec.replayGreen(t)
+
+	dropsOranges := strings.Replace(listBoxPage, `<script>`, `<script>
+  document.querySelector('#fruits').addEventListener('change', () => { document.querySelector('#oranges').selected = false; });`, 1)
+	rec.replayRefused(t, dropsOranges, `did not end with "apples", "oranges" selected: it has "apples"`)
+	noControl := strings.Replace(listBoxPage, `if (e.ctrlKey || e.metaKey)`, `if (false)`, 1)
+	rec.replayRefused(t, noControl, `did not end with "carrots", "peas" selected: it has "peas"`)
+}

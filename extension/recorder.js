@@ -305,10 +305,15 @@
     return /** @type {HTMLElement} */ (el).isContentEditable === true;
   }
 
-  /** Whether el is a drop-down select or one of its options. @param {Element} el */
-  function inDropDown(el) {
-    const sel = /** @type {HTMLSelectElement | null} */ (el.closest('select'));
-    return !!sel && !sel.multiple && sel.size <= 1;
+  /**
+   * Whether el is a <select> (a drop-down or a list box) or one of its
+   * options: a click there opens or closes the list, or chooses (in a list
+   * box, on the press, with Control or Shift for more than one); the choice
+   * is recorded as select, from its change event.
+   * @param {Element} el
+   */
+  function inSelect(el) {
+    return !!el.closest('select');
   }
 
   /**
@@ -321,6 +326,33 @@
       return VALUE_INPUTS.has((/** @type {HTMLInputElement} */ (el)).type) ? /** @type {HTMLElement} */ (el) : null;
     const aria = el.closest(ARIA_RANGES);
     return aria && aria.localName !== 'input' ? /** @type {HTMLElement} */ (aria) : null;
+  }
+
+  /**
+   * The ARIA list box that lets a person choose several options (one with
+   * aria-multiselectable) whose option el lies in, or null. A click there
+   * chooses: it is recorded as the list box's selection after it.
+   * @param {Element} el @returns {Element | null}
+   */
+  function multiListbox(el) {
+    const option = el.closest('[role=option]');
+    const listbox = option && option.closest('[role=listbox]');
+    return listbox && listbox.localName !== 'select' && listbox.getAttribute('aria-multiselectable') === 'true' ? listbox : null;
+  }
+
+  /**
+   * The names of the options selected in an ARIA list box (its own, not a
+   * nested one's), as replay finds options by.
+   * @param {Element} listbox @returns {string[]}
+   */
+  function selectedInListbox(listbox) {
+    return [...listbox.querySelectorAll('[role=option][aria-selected=true]')]
+      .filter((o) => o.closest('[role=listbox]') === listbox)
+      .map((o) => {
+        const node = pm().describe(o, { includeHidden: false });
+        return node && 'name' in node && node.name ? node.name : (o.textContent || '').replace(/\s+/g, ' ').trim();
+      })
+      .filter((name) => name !== '');
   }
 
   /** Whether el is an ARIA slider or spin button (not a native input). @param {Element} el */
@@ -453,6 +485,18 @@
     const mods = modifiersOf(e);
     if (mods.length)
       i.modifiers = mods;
+    const listbox = count === 1 && e.button === 0 ? multiListbox(el) : null;
+    if (listbox) {
+      // The choice is the selection the page shows once its own click
+      // handler ran: one select of the list box, named by its label, with
+      // no tap of the option or press of the key held for it.
+      const boxRef = pm().refForElement(listbox);
+      setTimeout(() => {
+        const options = listbox.isConnected ? selectedInListbox(listbox) : [];
+        send(options.length ? { kind: 'select', ref: boxRef, options } : i, screen);
+      }, 0);
+      return;
+    }
     send(i, screen);
   }
 
@@ -620,8 +664,8 @@
       const el = targetOf(e);
       if (!el)
         return;
-      if (!currentPick() && inDropDown(el))
-        return; // it opens or closes the list; the choice is recorded as select
+      if (!currentPick() && inSelect(el))
+        return; // it opens or closes the list, or chooses: the choice is recorded as select
       if (!currentPick() && e.button === 0 && partOfSetting(el))
         return; // the drag or press that set a value: recorded as set
       if (currentPick()) {
@@ -641,8 +685,8 @@
       if (!e.isTrusted || onBar(e) || currentPick())
         return;
       const el = targetOf(e);
-      if (el && valueControl(el))
-        return; // sets a value: recorded as set
+      if (el && (inSelect(el) || valueControl(el)))
+        return; // chooses or sets: recorded as select or set
       if (el)
         timed(() => handlers.click(el, e, 2));
     }],

@@ -3,6 +3,7 @@ package replay
 import (
 	"context"
 	"fmt"
+	"slices"
 
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/dom"
@@ -118,9 +119,11 @@ func (r *trailRun) choose(f found, a trail.SelectOption) Action[done] {
 			return r.tapOptions(f, a.Selector, labels)(ctx, p)
 		}
 		var answer struct {
-			Missing string   `json:"missing"`
-			Single  bool     `json:"single"`
-			Options []string `json:"options"`
+			Missing  string   `json:"missing"`
+			Single   bool     `json:"single"`
+			Options  []string `json:"options"`
+			Chosen   []string `json:"chosen"`
+			Selected []string `json:"selected"`
 		}
 		d.markInput(p)
 		err := withElement(ctx, p, n.Ref, func(m *frameModel, obj runtime.RemoteObjectID) error {
@@ -138,14 +141,37 @@ func (r *trailRun) choose(f found, a trail.SelectOption) Action[done] {
 			return d, &stepError{Reason: StopActionFailed, Expected: fmt.Sprintf("an option %q", answer.Missing),
 				Actual: "options " + quoteList(answer.Options),
 				Msg:    fmt.Sprintf("select: %s has no option %q (it has %s)", describe(n), answer.Missing, quoteList(answer.Options))}
+		case !sameChoice(answer.Chosen, answer.Selected):
+			return d, notChosenError(n, answer.Chosen, answer.Selected)
 		}
 		d.summary = fmt.Sprintf("chose %s in %s", quoteList(labels), describe(n))
 		return d, nil
 	}
 }
 
+// sameChoice reports whether two lists of option labels hold the same
+// labels, in any order.
+func sameChoice(a, b []string) bool {
+	a, b = slices.Clone(a), slices.Clone(b)
+	slices.Sort(a)
+	slices.Sort(b)
+	return slices.Equal(a, b)
+}
+
+// notChosenError says that a list did not end with the options a select
+// chose: a replay never passes with another selection than the recorded one.
+func notChosenError(n *screen.Node, want, got []string) *stepError {
+	shown := "no option"
+	if len(got) > 0 {
+		shown = quoteList(got)
+	}
+	return &stepError{Reason: StopActionFailed, Expected: quoteList(want), Actual: shown,
+		Msg: fmt.Sprintf("select: %s did not end with %s selected: it has %s", describe(n), quoteList(want), shown)}
+}
+
 // tapOptions chooses options of an ARIA listbox by tapping them, holding
-// Control for each after the first. The options are found within listbox,
+// Control for each after the first, and waits until the listbox shows
+// exactly those options selected. The options are found within listbox,
 // the selector that found the listbox f.
 func (r *trailRun) tapOptions(f found, listbox selector.Selector, labels []string) Action[done] {
 	return func(ctx context.Context, p *tab) (done, error) {
@@ -168,9 +194,47 @@ func (r *trailRun) tapOptions(f found, listbox selector.Selector, labels []strin
 				return d, err
 			}
 		}
+		var selected []string
+		err := p.poll(ctx, true, func(s *screen.Screen, m *selector.Matcher) (bool, error) {
+			selected = selectedOptions(m, f.node.Ref)
+			return sameChoice(labels, selected), nil
+		})
+		if err != nil && ctx.Err() == nil {
+			return d, notChosenError(f.node, labels, selected)
+		} else if err != nil {
+			return d, err
+		}
 		d.summary = fmt.Sprintf("chose %s in %s", quoteList(labels), describe(f.node))
 		return d, nil
 	}
+}
+
+// selectedOptions lists the names of the selected options of the listbox
+// of ref on m's screen (the options it holds, not those of a listbox inside
+// it).
+func selectedOptions(m *selector.Matcher, ref string) []string {
+	var out []string
+	p, ok := m.Position(ref)
+	if !ok {
+		return nil
+	}
+	for q := p + 1; q < m.End(p); q++ {
+		n := m.Nodes()[q]
+		if n.Role == "option" && n.Selected != nil && *n.Selected && owningListbox(m, q) == p {
+			out = append(out, n.Name)
+		}
+	}
+	return out
+}
+
+// owningListbox is the position of the nearest listbox around q, -1 for none.
+func owningListbox(m *selector.Matcher, q int32) int32 {
+	for a := m.Parent(q); a >= 0; a = m.Parent(a) {
+		if m.Nodes()[a].Role == "listbox" {
+			return a
+		}
+	}
+	return -1
 }
 
 // setChecked taps a checkbox, radio or switch unless it is already as

@@ -1,7 +1,9 @@
 // Chooses the options of a <select> (this) whose label (or text, or value) is
 // in labels, and fires the events a person's choice fires. Answers
 // {missing, options} when a label names no option, {single: true} when a
-// single-choice select is given more than one.
+// single-choice select is given more than one, and else {chosen, selected}:
+// the labels of the options it chose and of those selected afterwards (a
+// page's change handler may have chosen otherwise).
 (/** @this {HTMLSelectElement} */ function selectOptions(/** @type {string[]} */ labels) {
   const options = Array.from(this.options);
   const norm = (/** @type {string} */ s) => s.replace(/\s+/g, ' ').trim();
@@ -17,5 +19,5 @@
   for (const o of options) o.selected = chosen.has(o);
   this.dispatchEvent(new Event('input', {bubbles: true, composed: true}));
   this.dispatchEvent(new Event('change', {bubbles: true}));
-  return {};
+  return {chosen: [...chosen].map((o) => norm(o.label)), selected: Array.from(this.selectedOptions).map((o) => norm(o.label))};
 })
