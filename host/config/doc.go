@@ -6,6 +6,7 @@
 //
 //	Load(opts)                              every layer, for a command (layers.go says which wins)
 //	(*Config).Settings(), Source(key)       each key in effect and the layer that set it
+//	(*Config).Model()                       the model the agent calls (agent.go: from one file, whole)
 //	LoadProject(dir)                        dir/trailpin.yaml as written, for the recording popup
 //	InitProject(dir)                        create a commented starter trailpin.yaml in dir
 //	(*Project).AppForOrigin(origin)         the app of a page's origin
@@ -25,7 +26,8 @@
 // (yamledit.go) and is written atomically.
 //
 // It imports recorder/yamlerr, replay/secrets (the secrets' own resolver,
-// which brings the trail format's reference types) and storage/atomicfile;
+// which brings the trail format's reference types), replay/model (whose
+// check of a model's base URL is the one rule) and storage/atomicfile;
 // it must not import
 // the host's commands, the database or the replay engine: it says how
 // things are configured, never does them.

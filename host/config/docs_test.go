@@ -23,6 +23,7 @@ func TestConfigDocsNameEveryKey(t *testing.T) {
 		keys   []string
 	}{
 		{"apps.<name>.", appKeys}, {"trails.", trailsKeys}, {"cache.", cacheKeys}, {"replay.", replayKeys},
+		{"agent.", agentKeys}, {"model.", modelKeys},
 	} {
 		for _, k := range groups.keys {
 			want = append(want, "`"+groups.prefix+k+"`")

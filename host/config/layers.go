@@ -102,22 +102,23 @@ const (
 	KeyTrace             = "trace"
 )
 
-// userKeyDefs are the layered keys of the user config; db may also be in
-// the project config, which then wins. The default of dataDir depends on
+// userKeyDefs are the layered keys of the user config; db and model.* may
+// also be in the project config, which then wins (model.* as a whole, see
+// agent.go). The default of dataDir depends on
 // the platform (Load adds it).
-var userKeyDefs = []keyDef{
+var userKeyDefs = append([]keyDef{
 	{name: KeyDB, def: "", flag: "db"},
 	{name: KeyDataDir},
 	{name: KeyExtensionID, def: ""},
 	// Checked when the recording host reads it, so that a bad variable is
 	// an error of that request, not of every one.
 	{name: KeyPruneUnsavedAfter, def: defaultPruneUnsavedAfter},
-}
+}, modelKeyDefs...)
 
 // projectKeyDefs are the layered keys of trailpin.yaml, in the order
 // `host project show` lists them. Apps (apps.<name>.baseURL) are layered
 // too, one key per app the project config names (appDef).
-var projectKeyDefs = []keyDef{
+var projectKeyDefs = append([]keyDef{
 	{name: KeyTrailsDir, def: defaultTrailsDir},
 	{name: KeyActionTimeout, def: defaultActionTimeout, parse: parseDurationValue},
 	{name: KeyNavTimeout, def: defaultNavTimeout, parse: parseDurationValue},
@@ -127,7 +128,7 @@ var projectKeyDefs = []keyDef{
 	// "": read-write, or read-only when CI is set (CacheConfig.ModeFor).
 	{name: KeyCacheMode, def: "", parse: oneOfValue(cacheModes)},
 	{name: KeyCacheStrict, def: false, parse: boolValue},
-}
+}, agentKeyDefs...)
 
 // EnvVar is the variable that overrides a key: TRAILPIN_ plus the key
 // upper-cased, with dots (and, in app names, '-') as underscores:

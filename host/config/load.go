@@ -90,7 +90,11 @@ func Load(o Options) (*Config, error) {
 		return nil, err
 	}
 	if user != nil {
-		if err := l.file(LayerUser, user.File, user.values); err != nil {
+		values := user.values
+		if c.Project != nil && setsModel(c.Project.values) {
+			values = withoutModel(values)
+		}
+		if err := l.file(LayerUser, user.File, values); err != nil {
 			return nil, err
 		}
 	}

@@ -60,13 +60,13 @@ var cacheModes = []string{cacheOff, cacheReadOnly, cacheReadWrite}
 
 // Keys of trailpin.yaml, in the order docs/config.md lists them.
 var (
-	projectKeys     = []string{"apps", "trails", "cache", "replay", "trace", "secrets", "credentials", "db"}
+	projectKeys     = []string{"apps", "trails", "cache", "replay", "agent", "model", "trace", "secrets", "credentials", "db"}
 	appKeys         = []string{"baseURL"}
 	trailsKeys      = []string{"dir"}
 	cacheKeys       = []string{"mode", "strict"}
 	replayKeys      = []string{"actionTimeout", "navigationTimeout", "replayTimeout", "trailTimeout"}
 	credentialKeys  = []string{"username", "password"}
-	userOnlyKeys    = []string{"dataDir", "extensionId", "model", "projects", "currentProject"}
+	userOnlyKeys    = []string{"dataDir", "extensionId", "projects", "currentProject"}
 	appNameRule     = regexp.MustCompile(`^[A-Za-z0-9_][A-Za-z0-9_.-]*$`)
 	secretNameRule  = regexp.MustCompile(`^[A-Za-z0-9_][A-Za-z0-9_.-]*$`)
 	userNameRule    = regexp.MustCompile(`^[A-Za-z0-9_][A-Za-z0-9_-]*$`)
@@ -87,6 +87,7 @@ type Project struct {
 	TrailsDir string
 	Cache     CacheConfig
 	Replay    ReplayConfig
+	Agent     AgentConfig
 	// Trace is on, off or retain-on-failure.
 	Trace string
 	// Secrets holds secrets and credentials; values print as <set>.
@@ -187,6 +188,12 @@ func (p *Project) apply(settings map[string]resolved) error {
 			p.Replay.TrailTimeout = r.value.(time.Duration)
 		case KeyTrace:
 			p.Trace = r.value.(string)
+		case KeyAgentMaxActions:
+			p.Agent.MaxActions = r.value.(int)
+		case KeyAgentStepDeadline:
+			p.Agent.StepDeadline = r.value.(time.Duration)
+		case KeyAgentMaxCalls:
+			p.Agent.MaxCalls = r.value.(int)
 		}
 	}
 	byEnv := map[string]string{}
@@ -286,6 +293,10 @@ func decodeProject(file string, src []byte) (*Project, error) {
 			d.cache(p, e.val)
 		case "replay":
 			d.replay(p, e.val)
+		case "agent":
+			d.agent(p, e.val)
+		case "model":
+			d.model(e.val, p.set)
 		case "trace":
 			if !yamlNull(e.val) {
 				if trace, ok := d.oneOf(e.val, "trace", traceModes); ok {

@@ -22,7 +22,7 @@ var (
 	userConfigKeys   = []string{"db", "dataDir", "extensionId", "model", "projects", "currentProject", "recording"}
 	projectEntryKeys = []string{"dir", "name"}
 	// projectOnlyKeys are read from trailpin.yaml only.
-	projectOnlyKeys = []string{"apps", "trails", "cache", "replay", "trace", "secrets", "credentials"}
+	projectOnlyKeys = []string{"apps", "trails", "cache", "replay", "agent", "trace", "secrets", "credentials"}
 )
 
 // MaxProjectNameLen keeps a project's name short enough for the popup's
@@ -88,7 +88,7 @@ func parseUserConfig(file string, src []byte) (*userConfig, error) {
 				u.values[e.name] = fileValue{value: s, line: e.val.Line}
 			}
 		case "model":
-			// Read by the agent's configuration, which checks it.
+			d.model(e.val, func(key string, v any, n *yaml.Node) { u.values[key] = fileValue{value: v, line: n.Line} })
 		case "projects":
 			u.Projects = d.projectEntries(e.val)
 		case "recording":
