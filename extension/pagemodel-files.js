@@ -10,6 +10,7 @@ export const PAGE_MODEL_FILES = Object.freeze([
   'pagemodel/core.js',
   'pagemodel/refs.js',
   'pagemodel/visibility.js',
+  'pagemodel/hover.js',
   'pagemodel/roles.js',
   'pagemodel/names.js',
   'pagemodel/capture.js',

@@ -23,6 +23,7 @@
  * @property {(frame: string, token: string) => {frame: string} | RefError} bindFrame
  * @property {() => string} documentToken
  * @property {() => {full: boolean, reused: number} | null} lastIncremental what the last incremental capture did (for tests)
+ * @property {() => Element[]} hoverRevealed the elements the pointer alone shows now, in this document and its same-origin frames
  *
  * @typedef {{x: number, y: number, box: Box, inViewport: boolean, covered?: boolean, hit?: string}} RefPoint
  *   where to act on the element of a ref, in top-viewport CSS pixels, and what a click there would hit
@@ -38,7 +39,7 @@
   const pm = internals;
   const { API_NAME, DEFAULT_TEST_ID_ATTRIBUTES, SCREEN_SCHEMA, SCRIPT_VERSION, accessibleDescription,
     accessibleName, bindFrame, capture, captureWire, checkStringList, closestAcrossShadow, coveredAt,
-    documentToken, elementForRef, flatParent, frameElement, frameRegistryOf, hiddenForAria, inertByModal,
+    documentToken, elementForRef, flatParent, frameElement, frameRegistryOf, hiddenForAria, hoverReveals, inertByModal,
     insideModal, isSelectDropDown, markedSecret, modalOf, notRendered, owningSelect, reaches, refForElement,
     refStateOf, roleOf, round, skipsChild, styleOf, tagOf, visitElement, withCaches } = pm;
 
@@ -236,6 +237,33 @@
     });
   }
 
+  /**
+   * The elements the pointer alone shows now (hover.js), in document order
+   * per document: when this list changes, so does what a capture would say
+   * is shown, though no mutation says so.
+   * @returns {Element[]}
+   */
+  function hoverRevealed() {
+    /** @type {Element[]} */
+    const out = [];
+    /** @param {Document} doc */
+    const add = (doc) => {
+      out.push(...hoverReveals(doc).keys());
+      for (const frame of Array.from(doc.querySelectorAll('iframe, frame'))) {
+        let inner = null;
+        try {
+          inner = /** @type {HTMLIFrameElement} */ (frame).contentDocument;
+        } catch {
+          inner = null;
+        }
+        if (inner && inner.documentElement)
+          add(inner);
+      }
+    };
+    add(document);
+    return out;
+  }
+
   /** @type {TrailpinPageModel} */
   const api = Object.freeze({
     version: SCRIPT_VERSION,
@@ -253,6 +281,7 @@
     bindFrame,
     documentToken,
     lastIncremental: () => pm.lastIncremental && { ...pm.lastIncremental },
+    hoverRevealed,
   });
   Object.defineProperty(globalThis, API_NAME, { value: api, configurable: true, enumerable: false, writable: false });
 

@@ -10,6 +10,7 @@
  * @property {Set<Element>} coverAlso
  * @property {CoverItem[]} toCover
  * @property {Map<Document, Walk>} walks
+ * @property {Map<Document | ShadowRoot, Map<Element, Element>>} [hover] what the pointer reveals, per tree (hover.js)
  */
 
 /**
@@ -50,7 +51,7 @@
   const { ARIA_EXCLUDED, ARIA_EXCLUDED_KNOWN, DEFAULT_TEST_ID_ATTRIBUTES, IGNORED_FOR_ARIA, INSIDE_MODAL,
     INSIDE_MODAL_KNOWN, NOT_RENDERED, NOT_RENDERED_KNOWN, RANGE_ROLES, SCREEN_SCHEMA, accessibleDescription,
     accessibleName, caches, collapseSpaces, containsAcross, flat, flatChildSource, frameNumberOfDoc,
-    frameNumberOfRemote, frameRegistryOf, hasValidTabIndex, hiddenForAria, isHTML, isOmitted, isSecret,
+    frameNumberOfRemote, frameRegistryOf, hasValidTabIndex, hiddenForAria, hoverReveals, isHTML, isOmitted, isSecret,
     isSelectDropDown, labelledByElements, labelsOf, mayHavePseudoText, modalOf, nameFromLabels,
     nativelyDisabled, parentOrHost, pseudoText, refName, refStateOf, resolveRef, roleOf, showsSensitive,
     skippedChildren, styleOf, tagOf, textAlternative, withCaches } = pm;
@@ -372,6 +373,10 @@
     const zeroSize = width <= 0 || height <= 0;
     const clipped = up.clipped || (hasBox && zeroSize && !!st && (st.overflowX !== 'visible' || st.overflowY !== 'visible'));
 
+    // Shown only while the pointer is over an element around it (or over
+    // itself): its text is no part of its ancestors' (see hoverReveals).
+    const revealedBy = up.revealedBy || (paints ? revealerOf(el, walk, root) : '');
+
     const secretSubtree = up.secret || c.sensitiveElements.has(el);
     if (secretSubtree)
       c.markedSecret.set(el, true);
@@ -400,6 +405,7 @@
       const down = {
         notRendered: gone, clipped, ariaHidden, inert, insideModal: inModal,
         secret: secretSubtree, inSelect: inSelect || (tag === 'select' && isSelectDropDown(el)), needLatent,
+        revealedBy,
       };
       const skip = gone ? null : skippedChildren(el, tag);
       const textSkipped = !!skip && skip.all;
@@ -425,9 +431,13 @@
             kidRoot || /** @type {Document | ShadowRoot} */ (kid.getRootNode()));
           if (v) {
             acc.children.push(v.node);
-            acc.raw += v.raw;
-            if (needLatent && !v.ownNone)
-              acc.latent += v.latent;
+            // What the pointer reveals is not the container's text: the
+            // row reads the same, hovered or not.
+            if (revealedBy || !v.node.revealedBy) {
+              acc.raw += v.raw;
+              if (needLatent && !v.ownNone)
+                acc.latent += v.latent;
+            }
             if (v.shown)
               acc.shown = true;
           }
@@ -536,6 +546,8 @@
       node.inert = true;
     if (secret)
       node.secret = true;
+    if (revealedBy)
+      node.revealedBy = revealedBy;
 
     if (html && (tag === 'iframe' || tag === 'frame') && !gone) {
       /** @type {Inherited} */
@@ -564,6 +576,23 @@
       shown: visible || acc.shown,
       ownNone,
     };
+  }
+
+  /**
+   * The ref of the element whose hover shows el now, '' for none.
+   * @param {Element} el @param {Walk} walk @param {Document | ShadowRoot} root
+   */
+  function revealerOf(el, walk, root) {
+    const r = /** @type {CaptureRun} */ (pm.run);
+    if (!r.hover)
+      r.hover = new Map();
+    let shown = r.hover.get(root);
+    if (!shown) {
+      shown = hoverReveals(root);
+      r.hover.set(root, shown);
+    }
+    const by = shown.get(el);
+    return by ? walk.prefix + refName(walk.refs, by) : '';
   }
 
   /**

@@ -60,6 +60,7 @@
  * @property {boolean} [secret]
  * @property {string} [frame]
  * @property {boolean} [crossOrigin]
+ * @property {string} [revealedBy] ref of the element whose hover alone shows this one (hover.js)
  * @property {ScreenNode[]} [children]
  *
  * @typedef {object} CapturedScreen
@@ -123,6 +124,7 @@
  * @property {boolean} secret a marked-sensitive ancestor
  * @property {boolean} inSelect option of a drop-down select (rendered in a popup)
  * @property {boolean} needLatent an ancestor is not painted and reads the text its content would show
+ * @property {string} [revealedBy] ref of the element whose hover shows an ancestor (hover.js)
  *
  * @typedef {object} Visit the result of walking one element
  * @property {ScreenNode} node
@@ -157,7 +159,7 @@
 /**
  * What the files share while the page model is installed: what each file
  * adds, and the state of the capture in progress.
- * @typedef {PageModelCore & PageModelRefs & PageModelVisibility & PageModelRoles & PageModelNames &
+ * @typedef {PageModelCore & PageModelRefs & PageModelVisibility & PageModelHover & PageModelRoles & PageModelNames &
  *   PageModelCapture & PageModelWire & PageModelIncremental & PageModelState} PageModelInternals
  *
  * @typedef {object} PageModelState

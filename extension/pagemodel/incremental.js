@@ -166,7 +166,7 @@
     const st = ir.st;
     const key = (up.notRendered ? 'n' : '') + (up.clipped ? 'c' : '') + (up.ariaHidden ? 'a' : '') +
       (up.inert ? 'i' : '') + (up.insideModal ? 'm' : '') + (up.secret ? 's' : '') + (up.inSelect ? 'o' : '') +
-      (up.needLatent ? 'l' : '') + (skipped ? 'k' : '') + '|' + walk.prefix + '|' + walk.ox + '|' + walk.oy;
+      (up.needLatent ? 'l' : '') + (skipped ? 'k' : '') + '|' + (up.revealedBy || '') + '|' + walk.prefix + '|' + walk.ox + '|' + walk.oy;
     const frameDoc = walk.doc !== st.doc;
     const r = /** @type {CaptureRun} */ (pm.run);
     if (ir.force === 0 && !frameDoc && !st.dirtyPath.has(el) && !st.dirtySub.has(el)) {

@@ -94,6 +94,12 @@ type Node struct {
 	// CrossOrigin iframe nodes are filled by a separate capture in that frame
 	// (replay.Capture does it); the page model alone leaves them empty.
 	CrossOrigin bool `json:"crossOrigin,omitempty"`
+	// RevealedBy is the ref of the element whose hover alone shows this node
+	// now (a row's delete button under `.row:hover .remove {display:
+	// block}`): it would not show without the pointer there, so a step
+	// reaches it by hovering that element first, and an end state never
+	// counts it as something the step changed.
+	RevealedBy string `json:"revealedBy,omitempty"`
 
 	Children []*Node `json:"children,omitempty"`
 }

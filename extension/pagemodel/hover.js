@@ -1,0 +1,280 @@
+// Page model: hover. Which elements show only because the pointer rests on
+// them or on an element around them (a row's delete button that a
+// `.row:hover .remove {display: block}` rule reveals), and which element's
+// hover reveals each.
+'use strict';
+
+/**
+ * What hover.js gives the files after it, on the page model's namespace.
+ * @typedef {object} PageModelHover
+ * @property {(root: Document | ShadowRoot) => Map<Element, Element>} hoverReveals
+ */
+
+(() => {
+  'use strict';
+
+  const internals = /** @type {Record<symbol, PageModelInternals | undefined>} */ (/** @type {unknown} */ (globalThis))
+    [Symbol.for('trailpin.pagemodel.internals')];
+  if (!internals)
+    return; // this version of the page model or a newer one is installed (core.js)
+  const pm = internals;
+
+  // An element counts as shown by the hover when both hold:
+  //  - a same-origin style rule whose selector has :hover matches it now and
+  //    shows it (display other than none, visibility visible, opacity above
+  //    0), and
+  //  - a rule without :hover that matches it now hides it the same way
+  //    (display none, visibility hidden, opacity 0): without the pointer
+  //    it would not show.
+  // The second condition keeps out the rules that only restyle what shows
+  // anyway (`a:hover {opacity: 0.8}`). Comparing with the :hover chain alone
+  // cannot tell which of a hovered row's descendants would hide without it.
+  // Rules in sheets of another origin cannot be read and are not seen.
+
+  /**
+   * One rule that shows or hides, by the selector of one of its list items.
+   * @typedef {object} VisibilityRule
+   * @property {CSSStyleRule} rule
+   * @property {string} selector
+   * @property {string} prefix the selector up to its last compound with :hover ('' for a hiding rule)
+   * @property {number} props which properties it sets as the reveal or hide (PROP_* bits)
+   *
+   * @typedef {{length: number, reveal: VisibilityRule[], hide: VisibilityRule[]}} SheetRules
+   */
+
+  const PROP_DISPLAY = 1;
+  const PROP_VISIBILITY = 2;
+  const PROP_OPACITY = 4;
+
+  /** What each sheet's rules were, by the number of its top-level rules. @type {WeakMap<CSSStyleSheet, SheetRules>} */
+  const bySheet = new WeakMap();
+
+  /** @param {CSSStyleDeclaration} style @returns {number} the properties that show */
+  function showing(style) {
+    let p = 0;
+    const d = style.getPropertyValue('display');
+    if (d && d !== 'none')
+      p |= PROP_DISPLAY;
+    if (style.getPropertyValue('visibility') === 'visible')
+      p |= PROP_VISIBILITY;
+    const o = parseFloat(style.getPropertyValue('opacity'));
+    if (o > 0)
+      p |= PROP_OPACITY;
+    return p;
+  }
+
+  /** @param {CSSStyleDeclaration} style @returns {number} the properties that hide */
+  function hiding(style) {
+    let p = 0;
+    if (style.getPropertyValue('display') === 'none')
+      p |= PROP_DISPLAY;
+    const v = style.getPropertyValue('visibility');
+    if (v === 'hidden' || v === 'collapse')
+      p |= PROP_VISIBILITY;
+    const o = style.getPropertyValue('opacity');
+    if (o !== '' && parseFloat(o) === 0)
+      p |= PROP_OPACITY;
+    return p;
+  }
+
+  /**
+   * Splits a selector list at its top-level commas.
+   * @param {string} text @returns {string[]}
+   */
+  function splitList(text) {
+    /** @type {string[]} */
+    const parts = [];
+    let depth = 0, start = 0;
+    /** @type {string | null} */
+    let quote = null;
+    for (let i = 0; i < text.length; i++) {
+      const c = text[i];
+      if (quote) {
+        if (c === '\\')
+          i++;
+        else if (c === quote)
+          quote = null;
+      } else if (c === '"' || c === "'") {
+        quote = c;
+      } else if (c === '\\') {
+        i++;
+      } else if (c === '(' || c === '[') {
+        depth++;
+      } else if (c === ')' || c === ']') {
+        depth--;
+      } else if (c === ',' && depth === 0) {
+        parts.push(text.slice(start, i).trim());
+        start = i + 1;
+      }
+    }
+    parts.push(text.slice(start).trim());
+    return parts;
+  }
+
+  /**
+   * The selector up to the end of the compound that holds its last :hover:
+   * what the hovered element matches (`ul li:hover` of `ul li:hover .remove`).
+   * '' when no :hover applies positively.
+   * @param {string} sel
+   */
+  function hoverPrefix(sel) {
+    const at = sel.lastIndexOf(':hover');
+    if (at < 0 || /:not\([^)]*:hover/.test(sel))
+      return '';
+    let depth = 0;
+    for (let i = at; i < sel.length; i++) {
+      const c = sel[i];
+      if (c === '(' || c === '[')
+        depth++;
+      else if (c === ')' || c === ']')
+        depth--;
+      else if (depth <= 0 && (c === ' ' || c === '>' || c === '+' || c === '~'))
+        return sel.slice(0, i).trim();
+    }
+    return sel.trim();
+  }
+
+  /**
+   * Adds the rules of a list (a sheet's, or a grouping rule's) that show
+   * under :hover or hide without it.
+   * @param {CSSRuleList} rules @param {SheetRules} into
+   */
+  function collect(rules, into) {
+    for (const rule of Array.from(rules)) {
+      const style = /** @type {CSSStyleRule} */ (rule);
+      if (typeof style.selectorText === 'string' && style.style) {
+        const text = style.selectorText;
+        if (text.includes('&'))
+          continue; // nested rules are relative to their parent: not read
+        const shows = text.includes(':hover') ? showing(style.style) : 0;
+        const hides = hiding(style.style);
+        if (shows || hides) {
+          for (const part of splitList(text)) {
+            const prefix = shows ? hoverPrefix(part) : '';
+            if (prefix)
+              into.reveal.push({ rule: style, selector: part, prefix, props: shows });
+            else if (hides && !part.includes(':hover'))
+              into.hide.push({ rule: style, selector: part, prefix: '', props: hides });
+          }
+        }
+      }
+      const group = /** @type {CSSGroupingRule} */ (/** @type {unknown} */ (rule));
+      if (group.cssRules && !(typeof style.selectorText === 'string'))
+        collect(group.cssRules, into);
+    }
+  }
+
+  /** @param {CSSStyleSheet} sheet @returns {SheetRules | null} */
+  function rulesOf(sheet) {
+    let rules;
+    try {
+      rules = sheet.cssRules;
+    } catch {
+      return null; // another origin's sheet
+    }
+    const known = bySheet.get(sheet);
+    if (known && known.length === rules.length)
+      return known;
+    /** @type {SheetRules} */
+    const out = { length: rules.length, reveal: [], hide: [] };
+    collect(rules, out);
+    bySheet.set(sheet, out);
+    return out;
+  }
+
+  /** Whether a rule's @media conditions (if any) hold now. @param {CSSRule} rule */
+  function applies(rule) {
+    for (let p = rule.parentRule; p; p = p.parentRule) {
+      const media = /** @type {CSSMediaRule} */ (p).media;
+      if (media && media.mediaText && typeof matchMedia === 'function' && !matchMedia(media.mediaText).matches)
+        return false;
+    }
+    const sheet = rule.parentStyleSheet;
+    return !sheet || !sheet.disabled;
+  }
+
+  /** @param {Element} el @param {string} sel */
+  function matches(el, sel) {
+    try {
+      return el.matches(sel);
+    } catch {
+      return false;
+    }
+  }
+
+  /** @param {Document | ShadowRoot} root @returns {CSSStyleSheet[]} */
+  function sheetsOf(root) {
+    /** @type {CSSStyleSheet[]} */
+    const out = [];
+    for (const s of Array.from(root.styleSheets || []))
+      out.push(/** @type {CSSStyleSheet} */ (s));
+    for (const s of root.adoptedStyleSheets || [])
+      out.push(s);
+    return out;
+  }
+
+  /**
+   * The elements of a document or shadow root that show only because of
+   * the pointer, each with the element whose hover shows it (a row, or the
+   * element itself). Empty when the pointer is over nothing in it.
+   * @param {Document | ShadowRoot} root @returns {Map<Element, Element>}
+   */
+  function hoverReveals(root) {
+    /** @type {Map<Element, Element>} */
+    const out = new Map();
+    const host = root.nodeType === 11 ? /** @type {ShadowRoot} */ (root).host : null;
+    if (host && !matches(host, ':hover'))
+      return out;
+    const chain = Array.from(root.querySelectorAll(':hover'));
+    if (!chain.length && !host)
+      return out;
+    /** @type {VisibilityRule[]} */
+    const reveal = [];
+    /** @type {VisibilityRule[]} */
+    const hide = [];
+    for (const sheet of sheetsOf(root)) {
+      const r = rulesOf(sheet);
+      if (r) {
+        reveal.push(...r.reveal);
+        hide.push(...r.hide);
+      }
+    }
+    if (!reveal.length || !hide.length)
+      return out;
+    for (const rule of reveal) {
+      const by = chain.filter((el) => matches(el, rule.prefix));
+      if ((!by.length && !(host && rule.prefix.includes(':host'))) || !applies(rule.rule))
+        continue;
+      let found;
+      try {
+        found = root.querySelectorAll(rule.selector);
+      } catch {
+        continue; // a pseudo-element, or a selector this browser does not take
+      }
+      for (const el of Array.from(found)) {
+        if (out.has(el))
+          continue;
+        const hidden = hide.some((h) => (h.props & rule.props) !== 0 && matches(el, h.selector) && applies(h.rule));
+        if (!hidden)
+          continue;
+        // The deepest hovered element the rule's :hover names: the row
+        // around the button, or a sibling before it (`+`, `~`).
+        let revealer = null;
+        for (let i = by.length - 1; i >= 0 && !revealer; i--) {
+          const b = by[i];
+          if (b === el || b.contains(el) || (b.compareDocumentPosition(el) & Node.DOCUMENT_POSITION_FOLLOWING) !== 0)
+            revealer = b;
+        }
+        if (!revealer && host)
+          revealer = host;
+        if (revealer)
+          out.set(el, revealer);
+      }
+    }
+    return out;
+  }
+
+  /** @type {PageModelHover} */
+  const provides = { hoverReveals };
+  Object.assign(pm, provides);
+})();
