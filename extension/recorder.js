@@ -83,6 +83,8 @@
     /** @type {Captured | null} */
     screen: null,
     dirty: true,
+    /** @type {Element[]} what the pointer alone showed when the screen was captured */
+    hover: [],
     counter: 0,
     /** @type {Set<string>} screen ids whose wire form went out */
     sent: new Set(),
@@ -160,6 +162,7 @@
   function captureNow(how) {
     const t0 = performance.now();
     const wire = pm().captureWire({ sensitive: { elements: state.sensitive }, incremental: true, fresh: how?.fresh === true });
+    state.hover = pm().hoverRevealed();
     state.counter++;
     const captured = { id: `${pm().documentToken()}-${state.counter}`, wire };
     state.screen = captured;
@@ -168,11 +171,22 @@
     return captured;
   }
 
-  /** The screen as it is now: the settled capture, or a new one after a change. */
+  /**
+   * The screen as it is now: the settled capture, or a new one after a
+   * change, or after the pointer moved onto or off what only its hover shows
+   * (a row's delete button): no mutation says so, and the capture would
+   * show the button hidden though the person is about to click it.
+   */
   function currentScreen() {
-    if (state.dirty || !state.screen)
+    if (state.dirty || !state.screen || hoverMoved())
       return captureNow();
     return state.screen;
+  }
+
+  /** Whether what the pointer alone shows differs from the capture at hand. */
+  function hoverMoved() {
+    const now = pm().hoverRevealed();
+    return now.length !== state.hover.length || now.some((el, i) => el !== state.hover[i]);
   }
 
   /** Marks the screen stale and captures again once the page is quiet. */

@@ -42,6 +42,10 @@ var (
 //   - Generated-looking ids and test ids are never used (looksGenerated).
 //   - A within scope (a landmark, a named container, a list or table row by
 //     its title) is used when it makes a short selector unique.
+//   - A target that shows only while the pointer rests on an element around
+//     it (screen.Node.RevealedBy) is named within that element, or a
+//     container inside it, when one names it: it is unique only because that
+//     row is the one hovered.
 //   - Costs are the named constants of generate_score.go; the cheapest
 //     selector that names the target alone wins.
 //   - The result is matched again on s and must resolve to the target, or
@@ -505,6 +509,11 @@ func (g *generator) scopeValid(sc *scope) bool {
 // the number of elements it counts among), so the search stops at the first
 // option that cannot beat the best found.
 func (g *generator) best() (option, bool) {
+	if rp := g.revealer(); rp >= 0 {
+		if o, ok := g.bestRevealed(rp); ok {
+			return o, true
+		}
+	}
 	var found option
 	ok := false
 	var ambiguous []ambiguousBase
@@ -549,6 +558,46 @@ func (g *generator) best() (option, bool) {
 		}
 		if got, yes := g.resolves(o); yes && cheaper(got.cost) {
 			found, ok = got, true
+		}
+	}
+	return found, ok
+}
+
+// revealer returns the position of the element around the target whose
+// hover alone shows it (screen.Node.RevealedBy), -1 for none.
+func (g *generator) revealer() int32 {
+	ref := g.node.RevealedBy
+	if ref == "" {
+		return -1
+	}
+	p, ok := g.m.Position(ref)
+	if !ok || !g.m.Inside(g.pos, p) {
+		return -1
+	}
+	return p
+}
+
+// bestRevealed names a target that shows only while the pointer is over
+// the element at rp around it (a row's delete button) within that element
+// or a container inside it: the one button shown looks unique only because
+// the pointer rests on its row, and at replay the row is hovered first (by
+// the same scope), then the button is found in it.
+func (g *generator) bestRevealed(rp int32) (option, bool) {
+	var found option
+	ok := false
+	scopes := g.scopes()
+	for _, b := range g.bases(false) {
+		for i, sc := range scopes {
+			if sc.pos != rp && !g.m.Inside(sc.pos, rp) {
+				continue
+			}
+			o := ambiguousBase{option: b}.within(sc, i)
+			if ok && o.cost >= found.cost {
+				continue
+			}
+			if got, yes := g.resolves(o); yes {
+				found, ok = got, true
+			}
 		}
 	}
 	return found, ok

@@ -84,7 +84,39 @@ func (b *builder) click(i int) (built, error) {
 	if err != nil {
 		return built{}, err
 	}
-	return built{action: tap, phrase: b.clickPhrase(s, n, sel, tap)}, nil
+	hover, err := b.revealingHover(s, n, sel)
+	if err != nil {
+		return built{}, err
+	}
+	return built{action: tap, hover: hover, phrase: b.clickPhrase(s, n, sel, tap)}, nil
+}
+
+// revealingHover returns the hover that shows n, which acts on it by sel,
+// when n shows only while the pointer rests on an element around it
+// (screen.Node.RevealedBy): a row's delete button. Replay moves the
+// pointer there first, as the person did. The hover names the row by the
+// scope sel already finds n in, or by a selector of its own; nil when n
+// shows without the pointer, or the pointer over n itself shows it (the
+// tap moves the pointer there anyway).
+func (b *builder) revealingHover(s *screen.Screen, n *screen.Node, sel selector.Selector) (*trail.Hover, error) {
+	if n.RevealedBy == "" || n.RevealedBy == n.Ref {
+		return nil, nil
+	}
+	m := b.matcher(s)
+	row := m.Node(n.RevealedBy)
+	if row == nil {
+		return nil, nil
+	}
+	if sel.Within != nil {
+		if got, err := m.Match(*sel.Within); err == nil && len(got) == 1 && got[0] == row {
+			return &trail.Hover{Selector: escapeSelector(*sel.Within)}, nil
+		}
+	}
+	over, _, err := b.generate(selector.PurposeTap, row.Ref, s)
+	if err != nil {
+		return nil, unnamed("it shows only while the pointer is over %s, and no selector names that alone (%v)", b.thing(s, row, selector.Selector{}), err)
+	}
+	return &trail.Hover{Selector: escapeSelector(over)}, nil
 }
 
 // toggledBox returns the checkbox, radio button or switch that a plain
@@ -165,18 +197,26 @@ func boxOfLabel(m *selector.Matcher, label int32) int32 {
 func (b *builder) toggle(s *screen.Screen, box, clicked string, check bool) (built, error) {
 	n := b.matcher(s).Node(box)
 	phrase := b.togglePhrase(s, n, check)
-	sel, _, err := b.selector(selector.PurposeTap, box, s)
+	sel, target, err := b.selector(selector.PurposeTap, box, s)
 	if err != nil {
-		sel, _, err = b.selector(selector.PurposeTap, clicked, s)
+		sel, target, err = b.selector(selector.PurposeTap, clicked, s)
 		if err != nil {
 			return built{}, err
 		}
-		return built{action: trail.Tap{Selector: escapeSelector(sel)}, phrase: phrase}, nil
+		hover, err := b.revealingHover(s, target, sel)
+		if err != nil {
+			return built{}, err
+		}
+		return built{action: trail.Tap{Selector: escapeSelector(sel)}, hover: hover, phrase: phrase}, nil
+	}
+	hover, err := b.revealingHover(s, target, sel)
+	if err != nil {
+		return built{}, err
 	}
 	if check {
-		return built{action: trail.Check{Selector: escapeSelector(sel)}, phrase: phrase}, nil
+		return built{action: trail.Check{Selector: escapeSelector(sel)}, hover: hover, phrase: phrase}, nil
 	}
-	return built{action: trail.Uncheck{Selector: escapeSelector(sel)}, phrase: phrase}, nil
+	return built{action: trail.Uncheck{Selector: escapeSelector(sel)}, hover: hover, phrase: phrase}, nil
 }
 
 func (b *builder) checkBox(i int, check bool) (built, error) {

@@ -34,10 +34,12 @@ func leftOut(format string, args ...any) error {
 }
 
 // A built action is one interaction converted: the action (nil when it adds
-// none, like a navigation its step's action caused) and the words the
-// step's intent says it with.
+// none, like a navigation its step's action caused), the hover that must
+// come before it (over the row whose hover shows the control it acts on),
+// and the words the step's intent says it with.
 type built struct {
 	action trail.Action
+	hover  *trail.Hover
 	phrase string
 }
 
@@ -125,6 +127,9 @@ func (b *builder) step(g *group, number int) (trail.Step, bool, error) {
 		case out.phrase != "":
 			keys = nil
 			phrases = append(phrases, out.phrase)
+		}
+		if out.hover != nil {
+			actions = append(actions, *out.hover)
 		}
 		if out.action != nil {
 			actions = append(actions, out.action)

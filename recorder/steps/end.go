@@ -28,7 +28,10 @@ import (
 // A count line is tolerated as Generate tolerates it; other text with
 // digits (prices, order numbers, times) is not used. Each selector must
 // match a visible node on the screen after and none on the screen before,
-// so it shows that the step took effect. Nodes are chosen by meaning:
+// so it shows that the step took effect. What the pointer alone shows (a
+// node with RevealedBy: a row's delete button under the pointer) is never
+// chosen: the step did not make it, and replay never hovers there. Nodes are
+// chosen by meaning:
 // status messages, alerts and dialogs first, then headings, named
 // landmarks, named controls, and text last.
 //
@@ -238,7 +241,9 @@ func (b *builder) endCandidates(mb, ma *selector.Matcher) []endCandidate {
 	}
 	var cands []endCandidate
 	for p, n := range ma.Nodes() {
-		if !ma.Shown(int32(p)) || n.Secret || n.AriaHidden {
+		if !ma.Shown(int32(p)) || n.Secret || n.AriaHidden || n.RevealedBy != "" {
+			// What the pointer alone shows (a row's delete button under the
+			// pointer) is no effect of the step: replay never hovers there.
 			continue
 		}
 		// Most nodes are as they were: that is settled first, cheaply.

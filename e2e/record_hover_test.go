@@ -1,0 +1,168 @@
+package e2e
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/chromedp/cdproto/input"
+	"github.com/chromedp/chromedp"
+
+	"github.com/trailpin/trailpin/recorder/trail"
+)
+
+// choresPage is a list whose rows show their remove button only while the
+// pointer is on the row (the TodoMVC shape: the glyph × from ::after, and
+// checkboxes drawing ☐ / ☑ from theirs), and a field whose typing shows a
+// preview.
+const choresPage = `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>Chores</title>
+<style>
+  ul { list-style: none; padding: 0; width: 420px; }
+  li { display: flex; gap: 0.5em; align-items: center; padding: 8px; }
+  .toggle { appearance: none; width: 1.2em; height: 1.2em; margin: 0; }
+  .toggle::after { content: "☐"; }
+  .toggle:checked::after { content: "☑"; }
+  .remove { display: none; margin-left: auto; border: 0; background: none; font-size: 20px; }
+  .remove::after { content: "×"; }
+  li:hover .remove { display: block; }
+</style></head>
+<body>
+<h1>Chores</h1>
+<p><label for="note">Note</label> <input id="note"></p>
+<p id="preview"></p>
+<ul aria-label="Chores">
+  <li><input type="checkbox" class="toggle"><label>Feed the cat</label><button class="remove" type="button"></button></li>
+  <li><input type="checkbox" class="toggle"><label>Water the plants</label><button class="remove" type="button"></button></li>
+  <li><input type="checkbox" class="toggle"><label>Post the letter</label><button class="remove" type="button"></button></li>
+</ul>
+<p id="status" role="status"></p>
+<script>
+  document.querySelector('#note').addEventListener('input', (e) => {
+    document.querySelector('#preview').textContent = 'Preview: ' + e.target.value;
+  });
+  document.querySelector('ul').addEventListener('click', (e) => {
+    const b = e.target.closest('.remove');
+    if (!b) return;
+    const li = b.closest('li');
+    document.querySelector('#status').textContent = 'Removed ' + li.querySelector('label').textContent;
+    li.remove();
+  });
+</script>
+</body></html>`
+
+// moveMouse moves the pointer to x, y as a person's mouse does.
+func moveMouse(t *testing.T, ctx context.Context, x, y float64) {
+	t.Helper()
+	if err := chromedp.Do(ctx, chromedp.MouseEvent(input.DispatchMouseEventTypeMouseMoved, x, y)); err != nil {
+		t.Fatalf("moving the mouse to %.0f,%.0f: %v", x, y, err)
+	}
+}
+
+// hoverRow rests the pointer on the label of the row titled title and waits
+// until the row's remove button shows.
+func hoverRow(t *testing.T, app context.Context, title string) {
+	t.Helper()
+	x, y := centreOf(t, app, rowLabel(title))
+	moveMouse(t, app, x, y)
+	WaitFor[bool](t, app, `(() => { const b = document.querySelector(`+jsQuote(rowLabel(title))+`).closest('li').querySelector('.remove');
+		return getComputedStyle(b).display === 'block'; })()`)
+}
+
+// rowLabel is the CSS selector of the label of the row titled title.
+func rowLabel(title string) string {
+	return `li:has(> label[data-t="` + title + `"]) > label`
+}
+
+func jsQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", `\'`) + "'" }
+
+// TestRecordHoverRevealedControl (issue 11, defects 1 and 2): the person
+// rests the pointer on a row and clicks the remove button its hover shows,
+// then types into a field while the pointer rests on another row, then
+// checks that row's box. The click is recorded as a hover over the row and
+// a tap on the button found within the row by its title (no act step, no
+// left-out interaction); no end state pins the remove button or a row's
+// text with its ×; the trail replays green on the unchanged page, and fails
+// on a copy whose rows have no remove button.
+func TestRecordHoverRevealedControl(t *testing.T) {
+	t.Parallel()
+	page := strings.NewReplacer(`<label>Feed`, `<label data-t="Feed the cat">Feed`,
+		`<label>Water`, `<label data-t="Water the plants">Water`,
+		`<label>Post`, `<label data-t="Post the letter">Post`).Replace(choresPage)
+	rec := recordPage(t, page, func(app context.Context) {
+		hoverRow(t, app, "Water the plants")
+		x, y := centreOf(t, app, rowLabel("Water the plants")+` ~ .remove`)
+		moveMouse(t, app, x, y)
+		mouseClick(t, app, x, y)
+		WaitFor[bool](t, app, `document.querySelector('#status').textContent === 'Removed Water the plants'`)
+
+		clickCSS(t, app, "#note")
+		typeKeys(t, app, "buy")
+		hoverRow(t, app, "Post the letter")
+		typeKeys(t, app, " milk")
+		WaitFor[bool](t, app, `document.querySelector('#preview').textContent === 'Preview: buy milk'`)
+		// The box of the same row: the pointer stays on the row.
+		x, y = centreOf(t, app, `li:has(> label[data-t="Post the letter"]) > .toggle`)
+		moveMouse(t, app, x, y)
+		mouseClick(t, app, x, y)
+		WaitFor[bool](t, app, `document.querySelector('li:has(> label[data-t="Post the letter"]) > .toggle').checked`)
+		waitAX(t, app, "toolbar", "Trailpin recording")
+	})
+	var got []string
+	for _, s := range rec.trail.Steps {
+		for _, a := range s.Actions {
+			sel, _ := trail.ActionSelector(a)
+			got = append(got, string(a.Kind())+" "+sel.String())
+		}
+	}
+	row := func(title string) string { return `{role: listitem, textRegex: "(?m)^` + title + `$"}` }
+	want := []string{
+		"hover " + row("Water the plants"),
+		`tap {role: button, name: "×", within: ` + row("Water the plants") + "}",
+		"type ",
+		"check ",
+	}
+	if len(got) != len(want) {
+		t.Errorf("the trail's actions are\n  %s\nwant\n  %s\n--- trail\n%s\n--- notes\n%s", strings.Join(got, "\n  "), strings.Join(want, "\n  "), rec.yaml, rec.notes)
+	}
+	for i := range want {
+		if i < len(got) && !strings.HasPrefix(got[i], want[i]) {
+			t.Errorf("action %d is %q, want %q\n--- trail\n%s\n--- notes\n%s", i+1, got[i], want[i], rec.yaml, rec.notes)
+		}
+	}
+	for _, s := range rec.trail.Steps {
+		if s.Act != "" {
+			t.Errorf("step %q is a goal for the agent (act), want a recording\n%s", s.Intent, rec.yaml)
+		}
+		if s.End == nil {
+			continue
+		}
+		for _, sel := range s.End.Shows {
+			if strings.Contains(sel.String(), "×") || sel.Role == "button" && sel.Name == "" && sel.Text == "" {
+				t.Errorf("step %q ends showing %s: what the pointer happened to reveal\n%s", s.Intent, sel, rec.yaml)
+			}
+		}
+	}
+	if strings.Contains(rec.notes, "left out") || strings.Contains(rec.notes, "(act)") {
+		t.Errorf("the review notes say something was not recorded:\n%s", rec.notes)
+	}
+	rec.replayGreen(t)
+
+	// The same trail on a copy whose rows have no remove button: the hover
+	// finds the row, and the tap must fail.
+	variant := TempDir(t)
+	gone := strings.ReplaceAll(page, `<button class="remove" type="button"></button>`, "")
+	if err := os.WriteFile(filepath.Join(variant, "page.html"), []byte(gone), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	srv := ServeDir(t, variant)
+	run := RunHost(t, replayEnv(t, false), nil, "replay", "--base-url", srv.URL, "--results", TempDir(t), rec.path)
+	if run.ExitCode == 0 || strings.Contains(string(run.Stdout), "PASSED: 1 trail") {
+		t.Errorf("replay on a page without remove buttons exited %d, want a failure:\n%s\n%s", run.ExitCode, run.Stdout, run.Stderr)
+	}
+	if out := string(run.Stdout); !strings.Contains(out, "step:     1,") || !strings.Contains(out, "error:    tap {role: button") {
+		t.Errorf("replay on a page without remove buttons should fail at step 1's tap (its hover finds the row):\n%s", out)
+	}
+}

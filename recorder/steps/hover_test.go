@@ -1,0 +1,73 @@
+package steps
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/trailpin/trailpin/recorder/internal/screentest"
+	"github.com/trailpin/trailpin/recorder/screen"
+	"github.com/trailpin/trailpin/recorder/trail"
+)
+
+// choresScreen is a list of rows whose remove button shows only under the
+// pointer; hovered names the row the pointer rests on ("" for none), whose
+// button is shown and marked with the row it shows for.
+func choresScreen(doc, hovered string, extra ...*screentest.Spec) *screen.Screen {
+	var rows []*screentest.Spec
+	for _, r := range []struct{ key, title string }{{"feed", "Feed the cat"}, {"water", "Water the plants"}} {
+		remove := []screentest.Opt{screentest.Ref(doc + "-" + r.key + "-x"), screentest.Name("×"), screentest.Tag("button"), screentest.Kids(screentest.Txt("×"))}
+		if r.title == hovered {
+			remove = append(remove, screentest.Node(func(n *screen.Node) { n.RevealedBy = doc + "-" + r.key }))
+		} else {
+			remove = append(remove, screentest.Hidden())
+		}
+		rows = append(rows, el(doc+"-"+r.key, "listitem", screentest.Text(r.title), screentest.Kids(
+			leaf(doc+"-"+r.key+"-l", "generic", r.title),
+			screentest.El("button", remove...),
+		)))
+	}
+	body := append([]*screentest.Spec{
+		el(doc+"-note", "textbox", labelled("Note")),
+		el(doc+"-list", "list", screentest.Kids(rows...)),
+	}, extra...)
+	return shopPage("/chores", doc, "Chores", body...)
+}
+
+// TestBuildStepsHoverRevealed (issue 11, defects 1 and 2): a click on a
+// button that only the pointer's hover shows records a hover over its row,
+// then the tap within the row; a step ending while the pointer rests on a
+// row does not pin the button the hover shows.
+func TestBuildStepsHoverRevealed(t *testing.T) {
+	hovered := choresScreen("d", "Water the plants")
+	typedHovering := choresScreen("d", "Feed the cat", leaf("d-preview", "paragraph", "Preview: milk"))
+	s := newSession().click(hovered, "d-water-x").typ(choresScreen("d", ""), "d-note", "milk").click(typedHovering, "d-feed-l")
+	bt, err := BuildSteps(s.recs, typedHovering, BuildOptions{BaseURL: shopOrigin})
+	if err != nil {
+		t.Fatalf("BuildSteps() failed: %v", err)
+	}
+	if len(bt.Steps) < 2 {
+		t.Fatalf("BuildSteps() gave %d steps, want at least 2: %+v", len(bt.Steps), bt.Steps)
+	}
+	var got []string
+	for _, a := range bt.Steps[0].Actions {
+		sel, _ := trail.ActionSelector(a)
+		got = append(got, string(a.Kind())+" "+sel.String())
+	}
+	row := `{role: listitem, text: "Water the plants"}`
+	want := []string{"hover " + row, `tap {role: button, name: "×", within: ` + row + "}"}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("step 1 actions =\n  %s\nwant\n  %s", strings.Join(got, "\n  "), strings.Join(want, "\n  "))
+	}
+	typed := bt.Steps[1]
+	if typed.End == nil {
+		t.Fatalf("the typing step has no end: %+v", typed)
+	}
+	for _, sel := range typed.End.Shows {
+		if sel.Name == "×" || strings.Contains(sel.Text, "×") || sel.Role == "button" {
+			t.Errorf("the typing step ends showing %s: what the pointer revealed, not what the step changed", sel)
+		}
+	}
+	if len(typed.End.Shows) == 0 {
+		t.Errorf("the typing step's end shows nothing; want the preview it made")
+	}
+}
