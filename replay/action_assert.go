@@ -135,6 +135,9 @@ func (r *trailRun) assertionFailed(p *tab, kind trail.ActionKind, sel selector.S
 				if n := changedValue(s, sel, p.lastTarget); n != nil {
 					return changedValueError(what, sel, n, err)
 				}
+				if n := changedWords(s, sel, p.lastTarget); n != nil {
+					return changedWordsError(what, sel, n, err)
+				}
 			}
 		}
 		return &stepError{Reason: StopAssertionFailed, Selector: &nf.Selector, Err: err,
@@ -149,6 +152,14 @@ func (r *trailRun) assertionFailed(p *tab, kind trail.ActionKind, sel selector.S
 func changedValueError(what string, sel selector.Selector, n *screen.Node, err error) *stepError {
 	return &stepError{Reason: StopAssertionFailed, Expected: sel.Text, Actual: n.Text, Selector: &sel, Err: err,
 		Msg: fmt.Sprintf("%s: expected %q, but %s shows %q in its place (the same text with other numbers)",
+			what, sel.Text, describeChanged(n), n.Text)}
+}
+
+// changedWordsError is the error of an assertion whose pinned text shows
+// with some of its words changed on n (see changedWords).
+func changedWordsError(what string, sel selector.Selector, n *screen.Node, err error) *stepError {
+	return &stepError{Reason: StopAssertionFailed, Expected: sel.Text, Actual: n.Text, Selector: &sel, Err: err,
+		Msg: fmt.Sprintf("%s: expected %q, but %s shows %q in its place (the same text with other words)",
 			what, sel.Text, describeChanged(n), n.Text)}
 }
 

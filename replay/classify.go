@@ -31,8 +31,9 @@ import (
 //     one and names no other) is not auth-blocked.
 //  4. app-bug — a check failed with clear evidence: what it expected and
 //     what the page showed instead (a price, a URL, a value, a state; an
-//     element that stayed disabled or covered; an end state's node that
-//     shows other text in its place).
+//     element that stayed disabled or covered; a text shown in its place
+//     with other numbers or a word changed; an end state's node that shows
+//     other text in its place).
 //  5. selector-drift — a selector matched nothing (with nothing in its
 //     place to compare), or several elements, or the step's end state is
 //     missing a node.

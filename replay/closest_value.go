@@ -84,15 +84,70 @@ const changedValueFactor = 0.5
 // not an element around it or inside it, such as a wrapper of the same
 // text) is further from
 // ref in the page's structure, or as far and with numbers at least twice
-// as far from the expected ones. A text whose words changed is no changed
-// value: the page changed under the trail (selector-drift).
+// as far from the expected ones. A text whose words changed is changedWords'.
 func changedValue(s *screen.Screen, sel selector.Selector, ref string) *screen.Node {
 	if s == nil || s.Root == nil || sel.Text == "" || !numberPattern.MatchString(sel.Text) {
 		return nil
 	}
-	ranked := closestNear(s, sel, ref)
-	if len(ranked) == 0 {
+	return inPlace(s, sel, ref, true,
+		func(text string) bool { return sameButNumbers(sel.Text, text) },
+		func(text string) float64 { return numberDistance(sel.Text, text) })
+}
+
+// changedWordsShare is the least share of a text's words that another text
+// must keep to be the same text with a word changed: most of them ("Your
+// form has been received!" for "…submitted!"; not "Total" for "Grand
+// total", which says too little to tell a change from another element).
+const changedWordsShare = 0.6
+
+// changedWords returns the element of s that shows the text sel pins with
+// some of its words changed, when it is clearly the element sel meant (as
+// changedValue decides it): a message reworded in its place is the app
+// showing something else, an app-bug with expected vs actual.
+func changedWords(s *screen.Screen, sel selector.Selector, ref string) *screen.Node {
+	if s == nil || s.Root == nil || sel.Text == "" {
 		return nil
+	}
+	want := normalizeWords(sel.Text)
+	lines := strings.Count(sel.Text, "\n")
+	same := func(text string) bool {
+		got := normalizeWords(text)
+		return got != want && strings.Count(text, "\n") == lines && wordShare(want, got) >= changedWordsShare
+	}
+	return inPlace(s, sel, ref, false, same, func(text string) float64 { return 1 - wordShare(want, normalizeWords(text)) })
+}
+
+// wordShare is the share of the longer of two texts' words that both have.
+func wordShare(a, b string) float64 {
+	wa, wb := strings.Fields(a), strings.Fields(b)
+	if len(wa) == 0 || len(wb) == 0 {
+		return 0
+	}
+	in := map[string]int{}
+	for _, w := range wa {
+		in[w]++
+	}
+	both := 0
+	for _, w := range wb {
+		if in[w] > 0 {
+			in[w]--
+			both++
+		}
+	}
+	return float64(both) / float64(max(len(wa), len(wb)))
+}
+
+// inPlace returns the element of s that shows, in the place of the text
+// sel pins, a text that same accepts, when it is clearly the one sel meant
+// (see changedValue); dist says how far a text is from the expected one.
+// With closestFirst it must be the first of the closest nodes; else it is
+// the candidate nearest to ref, then nearest in text.
+func inPlace(s *screen.Screen, sel selector.Selector, ref string, closestFirst bool, same func(string) bool, dist func(string) float64) *screen.Node {
+	var ranked []CloseNode
+	if closestFirst {
+		if ranked = closestNear(s, sel, ref); len(ranked) == 0 {
+			return nil
+		}
 	}
 	parent := map[*screen.Node]*screen.Node{}
 	byRef := map[string]*screen.Node{}
@@ -127,10 +182,23 @@ func changedValue(s *screen.Screen, sel selector.Selector, ref string) *screen.N
 		}
 	}
 	candidate := func(n *screen.Node) bool {
-		return n.Ref != "" && n.Visible && !n.IsText() && sameButNumbers(sel.Text, n.Text) &&
+		return n.Ref != "" && n.Visible && !n.IsText() && same(n.Text) &&
 			(allowed == nil || allowed[n.Ref]) && (scope == nil || scope[n.Ref])
 	}
-	best := byRef[ranked[0].Ref]
+	near := nearness(s, ref)
+	if near == nil {
+		near = func(*screen.Node) float64 { return 0 }
+	}
+	var best *screen.Node
+	if closestFirst {
+		best = byRef[ranked[0].Ref]
+	} else {
+		walkAll(s.Root, func(n *screen.Node) {
+			if candidate(n) && (best == nil || near(n) > near(best) || near(n) == near(best) && dist(n.Text) < dist(best.Text)) {
+				best = n
+			}
+		})
+	}
 	if best == nil || !candidate(best) {
 		return nil
 	}
@@ -147,11 +215,7 @@ func changedValue(s *screen.Screen, sel selector.Selector, ref string) *screen.N
 		}
 		return false
 	}
-	near := nearness(s, ref)
-	if near == nil {
-		near = func(*screen.Node) float64 { return 0 }
-	}
-	bestNear, bestDist := near(best), numberDistance(sel.Text, best.Text)
+	bestNear, bestDist := near(best), dist(best.Text)
 	clear := true
 	walkAll(s.Root, func(n *screen.Node) {
 		if !clear || n == best || !candidate(n) || related(n, best) {
@@ -160,7 +224,7 @@ func changedValue(s *screen.Screen, sel selector.Selector, ref string) *screen.N
 		switch nn := near(n); {
 		case nn > bestNear:
 			clear = false
-		case nn == bestNear && bestDist > changedValueFactor*numberDistance(sel.Text, n.Text):
+		case nn == bestNear && bestDist > changedValueFactor*dist(n.Text):
 			clear = false
 		}
 	})

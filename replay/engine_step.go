@@ -329,7 +329,7 @@ func (r *trailRun) checkEnd(ctx context.Context, end *trail.End) error {
 // shownInPlace adds to the error of an end state that did not show sel
 // what the page shows in its place, as a failed assertion says it: the
 // element sel names without its text, or the same text with other numbers
-// where the step acted. That is the app showing something else (app-bug,
+// or words where the step acted. That is the app showing something else (app-bug,
 // expected vs actual), not a node gone missing.
 func shownInPlace(se *stepError, m *selector.Matcher, p *tab, sel selector.Selector, err error) {
 	var nf *selector.NotFoundError
@@ -345,10 +345,15 @@ func shownInPlace(se *stepError, m *selector.Matcher, p *tab, sel selector.Selec
 	if nf.Scope || nf.Hidden != 0 {
 		return
 	}
-	if n := changedValue(m.Screen(), sel, p.lastTarget); n != nil {
+	how := "numbers"
+	n := changedValue(m.Screen(), sel, p.lastTarget)
+	if n == nil {
+		how, n = "words", changedWords(m.Screen(), sel, p.lastTarget)
+	}
+	if n != nil {
 		se.Expected, se.Actual = sel.Text, n.Text
-		se.Msg = fmt.Sprintf("the step's end state did not show %s: expected %q, but %s shows %q in its place (the same text with other numbers)",
-			sel, sel.Text, describeChanged(n), n.Text)
+		se.Msg = fmt.Sprintf("the step's end state did not show %s: expected %q, but %s shows %q in its place (the same text with other %s)",
+			sel, sel.Text, describeChanged(n), n.Text, how)
 	}
 }
 

@@ -1,0 +1,71 @@
+package replay
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/trailpin/trailpin/recorder/screen"
+	"github.com/trailpin/trailpin/recorder/selector"
+)
+
+// sentScreen is a contact page after its form was sent, the message
+// reworded: the message beside the button the step tapped, and two
+// other lines that share some of its words further away.
+func sentScreen() *screen.Screen {
+	p := func(ref, t string) *screen.Node {
+		return &screen.Node{Ref: ref, Role: "paragraph", Tag: "p", Text: t, Visible: true}
+	}
+	return &screen.Screen{Root: &screen.Node{Ref: "e1", Tag: "html", Visible: true, Children: []*screen.Node{
+		{Ref: "e2", Role: "main", Tag: "main", Visible: true, Children: []*screen.Node{
+			{Ref: "e3", Role: "form", Tag: "form", Name: "Contact", Visible: true, Children: []*screen.Node{
+				{Ref: "e4", Role: "button", Tag: "button", Name: "Submit", Text: "Submit", Visible: true},
+				p("e5", "Your form has been received!"),
+			}},
+			{Ref: "e6", Role: "region", Tag: "section", Name: "Help", Visible: true, Children: []*screen.Node{
+				p("e7", "Your order has been shipped"),
+				p("e8", "Your form has been saved as a draft"),
+			}},
+		}},
+	}}}
+}
+
+// TestChangedWords: an assertion whose text shows in its place with a word
+// changed is an app-bug with expected vs actual; a text that kept too few
+// of its words, or that could be one of several elements, stays
+// selector-drift.
+func TestChangedWords(t *testing.T) {
+	tests := []struct {
+		name   string
+		sel    selector.Selector
+		ref    string
+		class  FailureClass
+		actual string
+	}{
+		{"a message reworded beside the button the step tapped", selector.Selector{Text: "Your form has been submitted!"}, "e4",
+			ClassAppBug, "Your form has been received!"},
+		{"the same, not knowing where the step acted", selector.Selector{Text: "Your form has been submitted!"}, "",
+			ClassAppBug, "Your form has been received!"},
+		{"too few words kept", selector.Selector{Text: "Thanks for writing"}, "e4", ClassSelectorDrift, ""},
+		{"the line the step read, reworded", selector.Selector{Text: "Your order has been sent"}, "e7",
+			ClassAppBug, "Your order has been shipped"},
+		{"two lines as near and as alike, neither clearly it", selector.Selector{Text: "Your draft has been sent"}, "", ClassSelectorDrift, ""},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			s := sentScreen()
+			se := assertVisibleFailure(t, s, tc.sel, tc.ref)
+			if got := classify(facts{err: se, screen: s}); got != tc.class {
+				t.Fatalf("classify = %s (%s), want %s", got, se.Msg, tc.class)
+			}
+			if tc.class != ClassAppBug {
+				if se.Expected != "" || se.Actual != "" {
+					t.Errorf("expected %q, actual %q, want neither for a selector that drifted", se.Expected, se.Actual)
+				}
+				return
+			}
+			if se.Expected != tc.sel.Text || se.Actual != tc.actual || !strings.Contains(se.Msg, "(the same text with other words)") {
+				t.Errorf("expected %q, actual %q, message %q; want %q, %q, other words", se.Expected, se.Actual, se.Msg, tc.sel.Text, tc.actual)
+			}
+		})
+	}
+}
