@@ -6,7 +6,11 @@
  * ignores every event on it, so it is never recorded itself.
  *
  * Assert visible and Mark sensitive make the next click pick an element
- * instead of acting on the page; Assert text absent asks for the text;
+ * instead of acting on the page: the element under the pointer is
+ * highlighted (for an assertion, the whole line of text it is part of), and
+ * Wider / Narrower (or the up and down arrow keys) change which element is
+ * highlighted before a click on it, or the bar's button, takes it. Assert
+ * text absent asks for the text;
  * Assert URL records the current URL; Undo last step and Stop do what they
  * say. A classic script in the extension's isolated world.
  */
@@ -36,7 +40,8 @@
     button[aria-pressed="true"] { background: #3b5bdb; border-color: #6d8cff; }
     button:focus-visible, input:focus-visible { outline: 2px solid #6d8cff; outline-offset: 1px; }
     .ask { display: flex; gap: 6px; flex: 1 1 100%; }
-    .ask[hidden] { display: none; }
+    .ask[hidden], .picked[hidden] { display: none; }
+    .picked { display: flex; gap: 6px; flex: 1 1 100%; }
     input { font: inherit; flex: 1; padding: 3px 6px; border-radius: 4px; border: 1px solid #555; }
     .outline { position: fixed; pointer-events: none; z-index: 2147483646; border: 2px solid #3b5bdb;
       background: #3b5bdb22; display: none; }
@@ -57,6 +62,11 @@
       <button type="button" data-do="undo">Undo last step</button>
       <button type="button" data-do="stop">Stop</button>
       <button type="button" data-do="move">Move to top</button>
+      <div class="picked" role="group" aria-label="Highlighted element" hidden>
+        <button type="button" data-do="wider" aria-keyshortcuts="ArrowUp">Wider</button>
+        <button type="button" data-do="narrower" aria-keyshortcuts="ArrowDown">Narrower</button>
+        <button type="button" data-do="take"></button>
+      </div>
       <form class="ask" hidden>
         <input type="text" aria-label="Text that must not be shown" required>
         <button type="submit">Add assertion</button>
@@ -71,6 +81,8 @@
   const askInput = q('.ask input');
   const outline = q('.outline');
   const warning = q('.warn');
+  const pickedControls = q('.picked');
+  const takeButton = q('button[data-do="take"]');
 
   /**
    * Shows what the background says is at risk ('' hides it).
@@ -86,27 +98,51 @@
     status.textContent = text;
   }
 
-  /** @param {string | null} pick */
-  function showPick(pick) {
+  /** @param {string | null} pick @param {boolean} taken */
+  function showPick(pick, taken) {
     for (const b of root.querySelectorAll('button[aria-pressed]'))
       b.setAttribute('aria-pressed', String(b.getAttribute('data-do') === pick));
     if (pick === 'assertVisible') {
       say('Click the element that must be visible.');
+      takeButton.textContent = 'Assert this element';
     } else if (pick === 'markSensitive') {
       say('Click the element whose value must never be written down.');
-    } else {
-      // The pick was made (a button that turns it off says so itself).
-      outline.style.display = 'none';
-      if (picking === 'assertVisible')
-        say('Added: the element must be visible.');
-      else if (picking === 'markSensitive')
-        say('Marked: what it shows stays out of the trail.');
+      takeButton.textContent = 'Mark this element';
+    } else if (!taken) {
+      say('Recording');
+    } else if (picking === 'assertVisible') {
+      say('Added: the element must be visible.');
+    } else if (picking === 'markSensitive') {
+      say('Marked: what it shows stays out of the trail.');
     }
     picking = pick;
   }
   /** @type {string | null} what the next click picks, as last shown */
   let picking = null;
   recorder.onPick(showPick);
+
+  /** Longest text of a highlighted element the status quotes. */
+  const QUOTE_MAX = 80;
+
+  /**
+   * Outlines the element a pick would take, and says what it reads.
+   * @param {Element | null} el
+   */
+  function showPicked(el) {
+    pickedControls.hidden = !el;
+    if (!el) {
+      outline.style.display = 'none';
+      return;
+    }
+    const r = el.getBoundingClientRect();
+    Object.assign(outline.style, { display: 'block', left: `${r.left}px`, top: `${r.top}px`, width: `${r.width}px`, height: `${r.height}px` });
+    const h = /** @type {HTMLElement} */ (el);
+    let text = (typeof h.innerText === 'string' ? h.innerText : el.textContent || '').replace(/\s+/g, ' ').trim();
+    if (text.length > QUOTE_MAX)
+      text = `${text.slice(0, QUOTE_MAX - 1)}…`;
+    say(text ? `Highlighted: “${text}”` : `Highlighted: ${el.localName} element`);
+  }
+  recorder.onPicked(showPicked);
 
   /** @param {string} kind */
   function act(kind) {
@@ -137,6 +173,15 @@
         recorder.setPick(null);
         recorder.record({ kind: 'undo' });
         say('Removed the last step.');
+        return;
+      case 'wider':
+        recorder.widenPick();
+        return;
+      case 'narrower':
+        recorder.narrowPick();
+        return;
+      case 'take':
+        recorder.takePicked();
         return;
       case 'move': {
         // The bar may cover what the person wants to click next.
@@ -169,18 +214,26 @@
     say(`Added: “${text}” is not shown`);
   });
 
-  // While picking, outline the element under the pointer.
+  // While picking, highlight what the element under the pointer would
+  // give; over the bar, the highlight stays for its buttons.
   window.addEventListener('mousemove', (e) => {
-    if (!recorder.pick() || e.composedPath().includes(host)) {
-      outline.style.display = 'none';
+    if (!recorder.pick())
+      return;
+    if (e.composedPath().includes(host)) {
+      recorder.holdPick();
       return;
     }
     const el = /** @type {Element} */ (e.composedPath()[0]);
-    if (!el || el.nodeType !== 1)
-      return;
-    const r = el.getBoundingClientRect();
-    Object.assign(outline.style, { display: 'block', left: `${r.left}px`, top: `${r.top}px`, width: `${r.width}px`, height: `${r.height}px` });
+    if (el && el.nodeType === 1)
+      recorder.pointPick(el);
   }, true);
+  // The arrow keys widen and narrow the highlight also when the focus is on
+  // the bar (the page's keys go to the recorder first).
+  root.addEventListener('keydown', (/** @type {Event} */ e) => {
+    const k = /** @type {KeyboardEvent} */ (e);
+    if (recorder.pickKey(k.key))
+      k.preventDefault();
+  });
 
   function show() {
     if (!host.isConnected)

@@ -37,6 +37,12 @@
   const TIMINGS_KEPT = 2000;
   /** Longest an Enter key's keypress is taken to follow its keydown. */
   const KEY_ACTIVATION_MS = 1000;
+  /**
+   * How long the pointer rests on an element for its highlight to stay when
+   * the pointer then goes to the recording bar (crossing other elements on
+   * the way) to widen, narrow or take it.
+   */
+  const PICK_REST_MS = 250;
   /** Keys recorded on their own; any key with Control, Alt or Meta is too. */
   const NAMED_KEYS = new Set(['Enter', 'Escape', 'Tab', 'ContextMenu']);
   /**
@@ -76,6 +82,7 @@
    * @typedef {{id: string, wire: string}} Captured
    * @typedef {{el: HTMLInputElement | HTMLTextAreaElement | HTMLElement, screen: Captured, ref: string, time: number, start?: string | null}} Typing
    * @typedef {'assertVisible' | 'markSensitive' | null} Pick
+   * @typedef {{from: Element | null, at: Element | null}} Picked the element under the pointer, and the one the pick takes
    */
 
   const state = {
@@ -92,8 +99,16 @@
     typing: null,
     /** @type {Pick} */
     pick: null,
-    /** @type {(p: Pick) => void} */
+    /** @type {(p: Pick, taken: boolean) => void} */
     onPick: () => {},
+    /** @type {Picked} */
+    picked: { from: null, at: null },
+    /** @type {Picked} the highlight the pointer last rested on, or the person adjusted */
+    rested: { from: null, at: null },
+    /** @type {ReturnType<typeof setTimeout> | undefined} */
+    restTimer: undefined,
+    /** @type {(el: Element | null) => void} */
+    onPicked: () => {},
     /** @type {Element[]} elements marked sensitive in this document */
     sensitive: [],
     /** @type {Element | null} the recording bar's host: never recorded */
@@ -485,13 +500,9 @@
     state.clickScreen = screen;
     setTimeout(() => { state.clickScreen = null; }, 0);
     if (state.pick) {
-      const kind = state.pick;
-      setPick(null);
-      if (kind === 'markSensitive') {
-        state.sensitive.push(el);
-        changed();
-      }
-      send({ kind, ref }, screen);
+      // What the bar highlighted for this element, as widened or narrowed.
+      const { from, at } = state.picked;
+      takePick(from === el && at ? at : state.pick === 'assertVisible' ? readAsOne(el) : el, screen);
       return;
     }
     /** @type {Record<string, unknown>} */
@@ -599,6 +610,144 @@
     if (d.promptText)
       i.promptText = d.promptText;
     send(i, null);
+  }
+
+  // ---------------------------------------------------------------------------
+  // Picking: the element an assertion (or a mark) takes. An assertion checks
+  // what a person reads as one piece of text, so a click on a fragment of a
+  // line (the "open" of "3 tasks open", split into spans) takes the whole
+  // line; the recording bar lets the person widen or narrow it before it is
+  // taken.
+
+  /** Elements that are a piece of their own, never a fragment of a line. */
+  const OWN_PIECE = 'a[href],button,input,select,textarea,img,svg,video,audio,canvas,iframe,[contenteditable],[tabindex],' +
+    '[role]:not([role=generic]):not([role=none]):not([role=presentation])';
+
+  /** The text el shows, its lines as the browser renders them. @param {Element} el */
+  function shownLines(el) {
+    const h = /** @type {HTMLElement} */ (el);
+    return (typeof h.innerText === 'string' ? h.innerText : el.textContent || '').trim();
+  }
+
+  /** Whether el is laid out inside a line of text, as a part of it. @param {Element} el */
+  function inlineFragment(el) {
+    if (el.matches(OWN_PIECE))
+      return false;
+    const view = el.ownerDocument.defaultView;
+    const display = view ? view.getComputedStyle(el).display : '';
+    return display === 'contents' || display.startsWith('inline');
+  }
+
+  /**
+   * What a person reads as one piece of text where el is: el, or the nearest
+   * ancestor whose text is the whole line el is an inline fragment of (a
+   * line of text, not of controls).
+   * @param {Element} el
+   */
+  function readAsOne(el) {
+    let at = el;
+    for (;;) {
+      const up = at.parentElement;
+      if (!up || up === at.ownerDocument.body || up === at.ownerDocument.documentElement || !inlineFragment(at))
+        return at;
+      // A line with a control or a link beside the fragment is more than
+      // one piece ("3 tasks open" beside "Clear completed").
+      if (shownLines(up).includes('\n') || [...up.querySelectorAll(OWN_PIECE)].some((x) => !at.contains(x)))
+        return at;
+      at = up;
+    }
+  }
+
+  /** @param {Element | null} at @param {boolean} rest it stays when the pointer goes to the bar */
+  function setPicked(at, from = state.picked.from, rest = true) {
+    state.picked = { from, at };
+    clearTimeout(state.restTimer);
+    if (rest)
+      state.rested = state.picked;
+    state.onPicked(at);
+  }
+
+  /** The pointer went to the recording bar: the highlight it rested on stays. */
+  function holdPick() {
+    const { from, at } = state.rested;
+    if (state.pick && at && at.isConnected && at !== state.picked.at)
+      setPicked(at, from);
+  }
+
+  /**
+   * The pointer is over el while picking: el's piece is highlighted (a mark
+   * takes the element itself). The same element keeps what the person
+   * widened or narrowed.
+   * @param {Element} el
+   */
+  function pointPick(el) {
+    if (!state.pick || el === state.picked.from)
+      return;
+    setPicked(state.pick === 'assertVisible' ? readAsOne(el) : el, el, false);
+    state.restTimer = setTimeout(() => { state.rested = state.picked; }, PICK_REST_MS);
+  }
+
+  /** The pick takes the element around the highlighted one. */
+  function widenPick() {
+    const at = state.picked.at;
+    const up = at?.parentElement;
+    if (at && up && up !== at.ownerDocument.documentElement)
+      setPicked(up);
+  }
+
+  /**
+   * The pick takes an element inside the highlighted one: back towards the
+   * one under the pointer, else its first child that shows text.
+   */
+  function narrowPick() {
+    const { at, from } = state.picked;
+    if (!at)
+      return;
+    let down = null;
+    if (from && from !== at && at.contains(from)) {
+      down = from;
+      while (down.parentElement && down.parentElement !== at)
+        down = down.parentElement;
+    } else {
+      down = [...at.children].find((c) => shownLines(c) !== '') || null;
+    }
+    if (down)
+      setPicked(down);
+  }
+
+  /**
+   * A key pressed while picking: the arrows widen (up) and narrow (down) the
+   * highlighted element, Escape ends the pick. Returns whether it was one.
+   * @param {string} key
+   */
+  function pickKey(key) {
+    if (!state.pick)
+      return false;
+    if (key === 'ArrowUp')
+      widenPick();
+    else if (key === 'ArrowDown')
+      narrowPick();
+    else if (key === 'Escape')
+      setPick(null);
+    else
+      return false;
+    return true;
+  }
+
+  /**
+   * The pick takes el: the assertion or the mark is recorded.
+   * @param {Element} el @param {Captured} screen the screen before the pick
+   */
+  function takePick(el, screen) {
+    const kind = state.pick;
+    if (!kind)
+      return;
+    setPick(null, true);
+    if (kind === 'markSensitive') {
+      state.sensitive.push(el);
+      changed();
+    }
+    send({ kind, ref: pm().refForElement(el) }, screen);
   }
 
   // ---------------------------------------------------------------------------
@@ -743,6 +892,15 @@
     ['keydown', (/** @type {KeyboardEvent} */ e) => {
       if (!e.isTrusted || onBar(e) || e.isComposing)
         return;
+      if (currentPick()) {
+        // The keys of a pick are the bar's, not the page's.
+        const top = topRecorder();
+        if (top ? top.pickKey(e.key) : pickKey(e.key)) {
+          e.preventDefault();
+          e.stopImmediatePropagation();
+          return;
+        }
+      }
       if (e.key === 'Enter') {
         // The click comes with the key's keypress, a task of its own; the
         // key's keyup ends it (or, should the keyup never come, a timeout).
@@ -787,10 +945,16 @@
     return top ? top.pick() : state.pick;
   }
 
-  /** @param {Pick} p */
-  function setPick(p) {
+  /**
+   * @param {Pick} p what the next click picks
+   * @param {boolean} [taken] the pick before it was taken (not given up)
+   */
+  function setPick(p, taken = false) {
     state.pick = p;
-    state.onPick(p);
+    clearTimeout(state.restTimer);
+    state.picked = state.rested = { from: null, at: null };
+    state.onPicked(null);
+    state.onPick(p, taken);
   }
 
   function start() {
@@ -844,8 +1008,23 @@
     pick: () => state.pick,
     /** The recording bar: what the next click picks, and who hears of it. */
     setPick,
-    /** @param {(p: Pick) => void} fn */
+    /** @param {(p: Pick, taken: boolean) => void} fn */
     onPick(fn) { state.onPick = fn; },
+    /** The element the pick would take now, if any. */
+    picked: () => state.picked.at,
+    /** @param {(el: Element | null) => void} fn told when the highlighted element changes */
+    onPicked(fn) { state.onPicked = fn; },
+    pointPick,
+    holdPick,
+    widenPick,
+    narrowPick,
+    pickKey,
+    /** The pick takes the highlighted element. */
+    takePicked() {
+      const at = state.picked.at;
+      if (at)
+        takePick(at, currentScreen());
+    },
     /** @param {Element} el the recording bar's host element */
     setBar(el) { state.bar = el; },
     /** Records an interaction the recording bar made (asserts, undo). @param {Record<string, unknown>} i */
