@@ -233,3 +233,46 @@ func TestRecordEndLeavesTheCheckToTheAssertion(t *testing.T) {
 		t.Errorf("with the message changed, the replay failed at step %d: %s\nwant step %d: %s… \"Your form has been received!\"\n%s", step, why, n, want, status)
 	}
 }
+
+// wizardPage changes its one heading when the person continues.
+const wizardPage = `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>Order</title></head>
+<body>
+<main>
+  <h2 id="title">Your details</h2>
+  <p>Fill in the form, then continue.</p>
+  <button type="button" id="next">Continue</button>
+</main>
+<script>
+  document.querySelector('#next').addEventListener('click', () => {
+    document.querySelector('#title').textContent = 'Shipping address';
+  });
+</script>
+</body></html>`
+
+// TestRecordEndStateShowsOtherText: a step's end that finds its node with
+// other text in it fails as an app-bug with expected vs actual, as an
+// assertion would, not as a node gone missing (selector-drift).
+func TestRecordEndStateShowsOtherText(t *testing.T) {
+	t.Parallel()
+	rec := recordPage(t, wizardPage, func(app context.Context) {
+		clickCSS(t, app, "#next")
+		WaitFor[bool](t, app, `document.querySelector('#title').textContent === 'Shipping address'`)
+		waitAX(t, app, "heading", "Shipping address")
+	})
+	if len(rec.trail.Steps) != 1 || rec.trail.Steps[0].End == nil || len(rec.trail.Steps[0].End.Shows) == 0 {
+		t.Fatalf("want one step whose end shows the new heading:\n%s", rec.yaml)
+	}
+	end := rec.trail.Steps[0].End.Shows[0]
+	if end.String() != `{role: heading, name: "Shipping address"}` {
+		t.Fatalf("the step's end shows %s, want the new heading by role and name:\n%s", end, rec.yaml)
+	}
+	rec.replayGreen(t)
+
+	status := rec.replayVariant(t, strings.Replace(wizardPage, "'Shipping address'", "'Billing address'", 1))
+	step, why := failedAt(t, status)
+	want := `app-bug: the step's end state did not show {role: heading, name: "Shipping address"}: expected "Shipping address", but {role: heading} shows "Billing address"`
+	if step != 1 || !strings.HasPrefix(why, want) {
+		t.Errorf("with another heading, the replay failed at step %d: %s\nwant step 1: %s\n%s", step, why, want, status)
+	}
+}
