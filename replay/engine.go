@@ -191,6 +191,13 @@ func (r *trailRun) execute(ctx context.Context) {
 	go r.dialogs.serve(ctx)
 
 	p, err := r.openPage(ctx, "")
+	if err != nil && ctx.Err() != nil {
+		// The trail's deadline passed (or the run was cancelled) while
+		// the tab opened: that is the trail's time running out, not a
+		// browser that could not open one.
+		r.stop(0, asStepError(ctx.Err()))
+		return
+	}
 	if err != nil {
 		r.stop(0, &stepError{Reason: StopActionFailed, Msg: "could not open a browser tab: " + err.Error(), Err: err, gone: true})
 		return

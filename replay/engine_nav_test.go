@@ -122,6 +122,16 @@ func TestReplayNavigationTimeout(t *testing.T) {
 			t.Fatalf("got %s, stopped %q; want the trail's deadline (timeout)", explain(res), st.Stopped)
 		}
 	})
+	// The trail's deadline passing before the tab is even open (a loaded
+	// machine) is still the trail's time running out.
+	t.Run("the trail's deadline while the tab opens", func(t *testing.T) {
+		t.Parallel()
+		tr := inlineTrail(t, "version: 1\ntrail: Never\napp: slow\nstart: /start\nsteps:\n  - intent: Wait\n    actions:\n      - assertVisible: {selector: {role: heading, name: Arrived}}\n")
+		res := replayOn(t, tr, srv.URL, Options{TrailTimeout: time.Nanosecond})
+		if st := res.Steps[0]; res.Status != StatusFailed || st.Stopped != StopTimeout || !strings.Contains(res.Error, "ran out of time (replay.trailTimeout)") {
+			t.Fatalf("got %s, stopped %q; want the trail's deadline (timeout)", explain(res), st.Stopped)
+		}
+	})
 	// A tap whose page never loads: the tap is done once the navigation
 	// timeout passes, its load stopped, and says so; the action after it
 	// decides.
