@@ -144,7 +144,10 @@ func TestAzureRequestShape(t *testing.T) {
 // tried again within the budget, and a call whose every attempt fails so
 // ends with an error naming it; one good answer after a bad one is used.
 func TestFailuresAreRetriedThenNamed(t *testing.T) {
-	slow := 20 * time.Second
+	// attemptTimeout is far longer than a loopback answer takes on a busy
+	// machine, and far shorter than the slow reply's wait.
+	const attemptTimeout = time.Second
+	slow := 30 * time.Second
 	cases := []struct {
 		name   string
 		bad    modeltest.Reply
@@ -171,7 +174,7 @@ func TestFailuresAreRetriedThenNamed(t *testing.T) {
 			srv.Script(tc.bad, tc.bad, tc.bad)
 			c := newClient(t, srv)
 			start := time.Now()
-			_, usage, err := c.CallTool(context.Background(), conversation, tools, model.Budget{MaxAttempts: 3, AttemptTimeout: 300 * time.Millisecond})
+			_, usage, err := c.CallTool(context.Background(), conversation, tools, model.Budget{MaxAttempts: 3, AttemptTimeout: attemptTimeout})
 			var ce *model.CallError
 			if !errors.As(err, &ce) {
 				t.Fatalf("CallTool error = %v, want a *CallError", err)
@@ -198,7 +201,7 @@ func TestFailuresAreRetriedThenNamed(t *testing.T) {
 			srv := modeltest.Start(t)
 			srv.Script(tc.bad, modeltest.Call("tap", map[string]string{"ref": "e4"}).WithUsage(50, 5))
 			c := newClient(t, srv)
-			call, usage, err := c.CallTool(context.Background(), conversation, tools, model.Budget{MaxAttempts: 3, AttemptTimeout: 300 * time.Millisecond})
+			call, usage, err := c.CallTool(context.Background(), conversation, tools, model.Budget{MaxAttempts: 3, AttemptTimeout: attemptTimeout})
 			if err != nil || call.Name != "tap" {
 				t.Fatalf("CallTool = %+v, %v; want the tap of the second answer", call, err)
 			}

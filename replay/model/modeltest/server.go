@@ -183,7 +183,7 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	n := len(s.requests)
 	var reply Reply
 	var scripted bool
-	if req.Shape != "" && r.Method == http.MethodPost && s.authorized(req) {
+	if s.answerable(r, req) {
 		switch {
 		case len(s.script) > 0:
 			reply, s.script, scripted = s.script[0], s.script[1:], true
@@ -205,6 +205,12 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	default:
 		reply.write(w, r, req)
 	}
+}
+
+// answerable reports whether the request reaches the script: a known
+// route, POST, Azure's api-version, the key.
+func (s *Server) answerable(r *http.Request, req Request) bool {
+	return req.Shape != "" && r.Method == http.MethodPost && (req.Shape != shapeAzure || req.Query.Get("api-version") != "") && s.authorized(req)
 }
 
 // authorized checks the key in the header of the request's shape.
