@@ -166,7 +166,7 @@ const formPage = `<!doctype html>
 <body>
 <h1>Contact</h1>
 <button id="more" type="button">More</button>
-<ul id="menu" hidden>
+<ul class="menu" hidden>
   <li><a href="#profile">Profile</a></li>
   <li><a href="#settings">Settings</a></li>
   <li><a href="#help">Help</a></li>
@@ -181,7 +181,7 @@ const formPage = `<!doctype html>
   <a href="#again">Send another</a>
 </div>
 <script>
-  document.querySelector('#more').addEventListener('click', () => { document.querySelector('#menu').hidden = false; });
+  document.querySelector('#more').addEventListener('click', () => { document.querySelector('.menu').hidden = false; });
   document.querySelector('#contact').addEventListener('submit', (e) => {
     e.preventDefault();
     document.querySelector('#contact').hidden = true;
@@ -199,7 +199,7 @@ func TestRecordEndLeavesTheCheckToTheAssertion(t *testing.T) {
 	t.Parallel()
 	rec := recordPage(t, formPage, func(app context.Context) {
 		clickCSS(t, app, "#more")
-		WaitFor[bool](t, app, `!document.querySelector('#menu').hidden`)
+		WaitFor[bool](t, app, `!document.querySelector('.menu').hidden`)
 		clickCSS(t, app, "#name")
 		typeKeys(t, app, "Ada")
 		clickCSS(t, app, "#contact button")
@@ -223,6 +223,11 @@ func TestRecordEndLeavesTheCheckToTheAssertion(t *testing.T) {
 					i+1, s.Intent, show, rec.yaml)
 			}
 		}
+	}
+	if more := rec.trail.Steps[0]; more.End == nil || len(more.End.Shows) == 0 {
+		t.Errorf("the step that opens the menu (%s) ends showing nothing of it:\n%s", more.Intent, rec.yaml)
+	} else {
+		t.Logf("the menu's step ends showing %v", more.End.Shows)
 	}
 	rec.replayGreen(t)
 
