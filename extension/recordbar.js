@@ -56,6 +56,7 @@
       <p class="status" role="status" aria-live="polite">Recording</p>
       <p class="warn" role="alert" hidden></p>
       <button type="button" data-do="assertVisible" aria-pressed="false">Assert visible</button>
+      <button type="button" data-do="assertValue" aria-pressed="false">Assert value</button>
       <button type="button" data-do="assertNotVisible">Assert text absent</button>
       <button type="button" data-do="assertUrl">Assert URL</button>
       <button type="button" data-do="markSensitive" aria-pressed="false">Mark sensitive</button>
@@ -105,6 +106,9 @@
     if (pick === 'assertVisible') {
       say('Click the element that must be visible.');
       takeButton.textContent = 'Assert this element';
+    } else if (pick === 'assertValue') {
+      say('Click the field whose value must stay.');
+      takeButton.textContent = 'Assert this field';
     } else if (pick === 'markSensitive') {
       say('Click the element whose value must never be written down.');
       takeButton.textContent = 'Mark this element';
@@ -112,6 +116,8 @@
       say('Recording');
     } else if (picking === 'assertVisible') {
       say('Added: the element must be visible.');
+    } else if (picking === 'assertValue') {
+      say("Added: the field's value must stay.");
     } else if (picking === 'markSensitive') {
       say('Marked: what it shows stays out of the trail.');
     }
@@ -148,6 +154,7 @@
   function act(kind) {
     switch (kind) {
       case 'assertVisible':
+      case 'assertValue':
       case 'markSensitive':
         recorder.setPick(recorder.pick() === kind ? null : kind);
         if (recorder.pick() === null)

@@ -81,7 +81,7 @@
   /**
    * @typedef {{id: string, wire: string}} Captured
    * @typedef {{el: HTMLInputElement | HTMLTextAreaElement | HTMLElement, screen: Captured, ref: string, time: number, start?: string | null}} Typing
-   * @typedef {'assertVisible' | 'markSensitive' | null} Pick
+   * @typedef {'assertVisible' | 'assertValue' | 'markSensitive' | null} Pick
    * @typedef {{from: Element | null, at: Element | null}} Picked the element under the pointer, and the one the pick takes
    */
 
@@ -742,12 +742,38 @@
     const kind = state.pick;
     if (!kind)
       return;
+    // Assert value takes a form field (or the one a label names); on
+    // anything else the pick stays on, so nothing wrong is added.
+    const field = kind === 'assertValue' ? fieldOf(el) : null;
+    if (kind === 'assertValue' && !field)
+      return;
     setPick(null, true);
     if (kind === 'markSensitive') {
       state.sensitive.push(el);
       changed();
     }
-    send({ kind, ref: pm().refForElement(el) }, screen);
+    if (field)
+      send({ kind, ref: pm().refForElement(field), value: field.value }, screen);
+    else
+      send({ kind, ref: pm().refForElement(el) }, screen);
+  }
+
+  /**
+   * The form field el is, or the one its label names, or the one field
+   * inside it: what Assert value checks.
+   * @param {Element} el
+   * @returns {HTMLInputElement | HTMLTextAreaElement | HTMLSelectElement | null}
+   */
+  function fieldOf(el) {
+    const isField = (/** @type {Element | null | undefined} */ e) =>
+      e instanceof HTMLInputElement || e instanceof HTMLTextAreaElement || e instanceof HTMLSelectElement;
+    if (isField(el))
+      return /** @type {any} */ (el);
+    const label = el.closest('label');
+    if (label && isField(label.control))
+      return /** @type {any} */ (label.control);
+    const inner = el.querySelectorAll('input, textarea, select');
+    return inner.length === 1 ? /** @type {any} */ (inner[0]) : null;
   }
 
   // ---------------------------------------------------------------------------
