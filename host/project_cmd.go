@@ -114,6 +114,7 @@ func writeProject(w io.Writer, cfg *config.Config, getenv func(string) string) e
 	if len(p.Apps) == 0 {
 		fmt.Fprintln(w, "apps: none yet (the popup adds one when you record, or add apps.NAME.baseURL)")
 	}
+	writeModelStatus(w, cfg, getenv)
 	r := secrets.NewResolver(p.Secrets, getenv)
 	tw = tabwriter.NewWriter(w, 0, 4, 1, ' ', 0)
 	fmt.Fprintln(tw, "secrets:")
@@ -127,6 +128,24 @@ func writeProject(w io.Writer, cfg *config.Config, getenv func(string) string) e
 		}
 	}
 	return tw.Flush()
+}
+
+// writeModelStatus says which model the agent would call and whether its
+// key's variable is set; never the key.
+func writeModelStatus(w io.Writer, cfg *config.Config, getenv func(string) string) {
+	m, err := cfg.Model()
+	switch {
+	case err != nil:
+		fmt.Fprintf(w, "model: cannot be used: %v\n", err)
+	case !m.Configured():
+		fmt.Fprintln(w, "model: none (a step that no longer replays is not healed; see docs/agent.md)")
+	case m.APIKeyEnv == "":
+		fmt.Fprintf(w, "model: %s at %s, no API key\n", m.Name, m.BaseURL)
+	case getenv(m.APIKeyEnv) == "":
+		fmt.Fprintf(w, "model: %s at %s, key in $%s: <missing> (set %s)\n", m.Name, m.BaseURL, m.APIKeyEnv, m.APIKeyEnv)
+	default:
+		fmt.Fprintf(w, "model: %s at %s, key in $%s: <set>\n", m.Name, m.BaseURL, m.APIKeyEnv)
+	}
 }
 
 func writeSecretStatus(w io.Writer, r *secrets.Resolver, ref trail.Ref, label, env string) {

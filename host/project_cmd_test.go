@@ -110,6 +110,44 @@ credentials:
 	}
 }
 
+// TestProjectShowModel: the model in effect, whether its key's variable is
+// set (never the key), and the agent's budgets.
+func TestProjectShowModel(t *testing.T) {
+	const key = "tk-shop-model-key-0123"
+	tests := []struct{ name, model, keyValue, want string }{
+		{"none", "", "", "model: none (a step that no longer replays is not healed; see docs/agent.md)"},
+		{"key set", "model:\n  baseURL: https://api.openai.com/v1\n  name: gpt-4.1-mini\n  apiKeyEnv: SHOP_MODEL_KEY\n", key,
+			"model: gpt-4.1-mini at https://api.openai.com/v1, key in $SHOP_MODEL_KEY: <set>"},
+		{"key missing", "model:\n  baseURL: https://api.openai.com/v1\n  name: gpt-4.1-mini\n  apiKeyEnv: SHOP_MODEL_KEY\n", "",
+			"model: gpt-4.1-mini at https://api.openai.com/v1, key in $SHOP_MODEL_KEY: <missing> (set SHOP_MODEL_KEY)"},
+		{"local, no key", "model:\n  baseURL: http://localhost:11434/v1\n  name: qwen3\n", "", "model: qwen3 at http://localhost:11434/v1, no API key"},
+		{"cannot be used", "model:\n  baseURL: https://api.openai.com/v1\n  name: gpt-4.1-mini\n", "", "model: cannot be used: "},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			repo := cliRepo(t)
+			writeFile(t, filepath.Join(repo, "trailpin.yaml"), "apps:\n  shop:\n    baseURL: http://localhost:3000\n"+tt.model)
+			t.Setenv("SHOP_MODEL_KEY", tt.keyValue)
+			out := mustRun(t, nil, "project", "show")
+			if !strings.Contains(out, tt.want) {
+				t.Errorf("host project show lacks %q:\n%s", tt.want, out)
+			}
+			if strings.Contains(out, key) {
+				t.Errorf("host project show printed the key")
+			}
+			for k, want := range map[string][2]string{
+				"agent.maxActions":   {"10", "default"},
+				"agent.stepDeadline": {"2m0s", "default"},
+				"agent.maxCalls":     {"50", "default"},
+			} {
+				if got := showLine(t, out, k); got != want {
+					t.Errorf("host project show: %s = %q, want %q", k, got, want)
+				}
+			}
+		})
+	}
+}
+
 // showLine returns the value and the source `host project show` prints for
 // key.
 func showLine(t *testing.T, out, key string) [2]string {
