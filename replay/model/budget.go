@@ -87,6 +87,9 @@ type Usage struct {
 	Attempts []Attempt
 }
 
+// Calls is the number of requests sent.
+func (u Usage) Calls() int { return len(u.Attempts) }
+
 // PromptTokens is the tokens sent over all attempts.
 func (u Usage) PromptTokens() int {
 	n := 0

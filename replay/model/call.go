@@ -84,6 +84,7 @@ func (c *Client) Structured(ctx context.Context, msgs []Message, out Schema, b B
 	err = c.run(ctx, msgs, params, b, again, &usage, func(resp *openai.ChatCompletion) *attemptError {
 		msg, aerr := firstMessage(resp)
 		if aerr != nil {
+			aerr.detail = c.scrub(aerr.detail)
 			return aerr
 		}
 		if strings.TrimSpace(msg.Content) == "" {

@@ -479,3 +479,19 @@ func TestNoHang(t *testing.T) {
 		t.Errorf("error = %v after %d attempts in %s, want timeout after 2", err, len(usage.Attempts), time.Since(start))
 	}
 }
+
+func TestStructuredRefusalIsNamedAndScrubbed(t *testing.T) {
+	schema := model.Schema{Name: "pick", Schema: json.RawMessage(`{"type":"object","properties":{"option":{"type":"integer"}},"required":["option"],"additionalProperties":false}`)}
+	srv := modeltest.Start(t)
+	refusal := modeltest.Refusal("I won't use " + testKey)
+	srv.Script(refusal, refusal)
+	c := newClient(t, srv)
+	_, usage, err := c.Structured(context.Background(), conversation, schema, model.Budget{MaxAttempts: 2})
+	if !errors.Is(err, model.FailRefused) || len(usage.Attempts) != 2 {
+		t.Fatalf("Structured error = %v after %d attempts, want refused after 2", err, len(usage.Attempts))
+	}
+	if strings.Contains(err.Error(), testKey) {
+		t.Errorf("error %q shows the key", err)
+	}
+	checkNoKeyInBodies(t, srv)
+}
