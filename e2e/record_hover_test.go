@@ -80,10 +80,12 @@ func jsQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", `\'`) + 
 
 // TestRecordHoverRevealedControl (issue 11, defects 1 and 2): the person
 // rests the pointer on a row and clicks the remove button its hover shows,
-// then types into a field while the pointer rests on another row, then
-// checks that row's box. The click is recorded as a hover over the row and
-// a tap on the button found within the row by its title (no act step, no
-// left-out interaction); no end state pins the remove button or a row's
+// then types into a field while the pointer rests on another row, checks
+// that row's box, and asserts that a third row shows its remove button
+// under the pointer. The click is recorded as a hover over the row and a
+// tap on the button found within the row by its title, the assertion as a
+// hover and the check within the row (no act step, no left-out
+// interaction); no end state pins the remove button or a row's
 // text with its ×; the trail replays green on the unchanged page, and fails
 // on a copy whose rows have no remove button.
 func TestRecordHoverRevealedControl(t *testing.T) {
@@ -108,7 +110,16 @@ func TestRecordHoverRevealedControl(t *testing.T) {
 		moveMouse(t, app, x, y)
 		mouseClick(t, app, x, y)
 		WaitFor[bool](t, app, `document.querySelector('li:has(> label[data-t="Post the letter"]) > .toggle').checked`)
-		waitAX(t, app, "toolbar", "Trailpin recording")
+
+		// The person checks that a row offers its remove button: the
+		// assertion is made under the pointer, and replay hovers first.
+		clickAX(t, app, "button", "Assert visible")
+		waitAX(t, app, "StaticText", "Click the element that must be visible.")
+		hoverRow(t, app, "Feed the cat")
+		x, y = centreOf(t, app, rowLabel("Feed the cat")+` ~ .remove`)
+		moveMouse(t, app, x, y)
+		mouseClick(t, app, x, y)
+		waitAX(t, app, "StaticText", "Added: the element must be visible.")
 	})
 	var got []string
 	for _, s := range rec.trail.Steps {
@@ -123,6 +134,8 @@ func TestRecordHoverRevealedControl(t *testing.T) {
 		`tap {role: button, name: "×", within: ` + row("Water the plants") + "}",
 		"type ",
 		"check ",
+		"hover " + row("Feed the cat"),
+		`assertVisible {text: "×", within: ` + row("Feed the cat") + "}",
 	}
 	if len(got) != len(want) {
 		t.Errorf("the trail's actions are\n  %s\nwant\n  %s\n--- trail\n%s\n--- notes\n%s", strings.Join(got, "\n  "), strings.Join(want, "\n  "), rec.yaml, rec.notes)

@@ -579,16 +579,26 @@ func (g *generator) revealer() int32 {
 
 // bestRevealed names a target that shows only while the pointer is over
 // the element at rp around it (a row's delete button) within that element
-// or a container inside it: the one button shown looks unique only because
-// the pointer rests on its row, and at replay the row is hovered first (by
-// the same scope), then the button is found in it.
+// or a container inside it, else within the row around that element (a
+// plain wrapper of the row's content is often what the rule names): the
+// one button shown looks unique only because the pointer rests on its row,
+// and at replay the row is hovered first, then the button is found in it.
 func (g *generator) bestRevealed(rp int32) (option, bool) {
+	if o, ok := g.bestInScopes(func(sc scope) bool { return sc.pos == rp || g.m.Inside(sc.pos, rp) }); ok {
+		return o, true
+	}
+	return g.bestInScopes(func(sc scope) bool { return g.m.Inside(rp, sc.pos) && IsRowRole(g.m.nodes[sc.pos].Role) })
+}
+
+// bestInScopes is the cheapest option within one of the scopes keep takes
+// that names the target alone.
+func (g *generator) bestInScopes(keep func(scope) bool) (option, bool) {
 	var found option
 	ok := false
 	scopes := g.scopes()
 	for _, b := range g.bases(false) {
 		for i, sc := range scopes {
-			if sc.pos != rp && !g.m.Inside(sc.pos, rp) {
+			if !keep(sc) {
 				continue
 			}
 			o := ambiguousBase{option: b}.within(sc, i)

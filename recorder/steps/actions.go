@@ -107,16 +107,32 @@ func (b *builder) revealingHover(s *screen.Screen, n *screen.Node, sel selector.
 	if row == nil {
 		return nil, nil
 	}
+	var scope *screen.Node
 	if sel.Within != nil {
-		if got, err := m.Match(*sel.Within); err == nil && len(got) == 1 && got[0] == row {
-			return &trail.Hover{Selector: escapeSelector(*sel.Within)}, nil
+		if got, err := m.Match(*sel.Within); err == nil && len(got) == 1 {
+			scope = got[0]
 		}
 	}
-	over, _, err := b.generate(selector.PurposeTap, row.Ref, s)
-	if err != nil {
-		return nil, unnamed("it shows only while the pointer is over %s, and no selector names that alone (%v)", b.thing(s, row, selector.Selector{}), err)
+	if scope == row {
+		return &trail.Hover{Selector: escapeSelector(*sel.Within)}, nil
 	}
-	return &trail.Hover{Selector: escapeSelector(over)}, nil
+	over, _, err := b.generate(selector.PurposeTap, row.Ref, s)
+	if err == nil {
+		return &trail.Hover{Selector: escapeSelector(over)}, nil
+	}
+	if scope != nil && within(m, row, scope) {
+		// A plain wrapper of the row's content: hovering the row's centre
+		// rests the pointer on it too.
+		return &trail.Hover{Selector: escapeSelector(*sel.Within)}, nil
+	}
+	return nil, unnamed("it shows only while the pointer is over %s, and no selector names that alone (%v)", b.thing(s, row, selector.Selector{}), err)
+}
+
+// within reports whether node n lies inside node outer on m's screen.
+func within(m *selector.Matcher, n, outer *screen.Node) bool {
+	p, ok1 := m.Position(n.Ref)
+	q, ok2 := m.Position(outer.Ref)
+	return ok1 && ok2 && m.Inside(p, q)
 }
 
 // toggledBox returns the checkbox, radio button or switch that a plain

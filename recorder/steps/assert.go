@@ -23,7 +23,12 @@ func (b *builder) assertVisible(i int) (built, error) {
 	if err != nil {
 		return built{}, err
 	}
-	return built{action: trail.AssertVisible{Selector: escapeSelector(sel)}, phrase: b.shownPhrase(s, n, sel)}, nil
+	// What shows only under the pointer is checked where the person saw it.
+	hover, err := b.revealingHover(s, n, sel)
+	if err != nil {
+		return built{}, err
+	}
+	return built{action: trail.AssertVisible{Selector: escapeSelector(sel)}, hover: hover, phrase: b.shownPhrase(s, n, sel)}, nil
 }
 
 func (b *builder) assertNotVisible(i int) (built, error) {

@@ -13,18 +13,30 @@ import (
 // pointer; hovered names the row the pointer rests on ("" for none), whose
 // button is shown and marked with the row it shows for.
 func choresScreen(doc, hovered string, extra ...*screentest.Spec) *screen.Screen {
+	return choresScreenWrapped(doc, hovered, false, extra...)
+}
+
+// choresScreenWrapped is choresScreen; with wrapped, each row's content is
+// in a plain wrapper, and the wrapper's hover shows the button (TodoMVC's
+// Polymer example: .view:hover .destroy).
+func choresScreenWrapped(doc, hovered string, wrapped bool, extra ...*screentest.Spec) *screen.Screen {
 	var rows []*screentest.Spec
 	for _, r := range []struct{ key, title string }{{"feed", "Feed the cat"}, {"water", "Water the plants"}} {
+		revealer := doc + "-" + r.key
+		if wrapped {
+			revealer += "-view"
+		}
 		remove := []screentest.Opt{screentest.Ref(doc + "-" + r.key + "-x"), screentest.Name("×"), screentest.Tag("button"), screentest.Kids(screentest.Txt("×"))}
 		if r.title == hovered {
-			remove = append(remove, screentest.Node(func(n *screen.Node) { n.RevealedBy = doc + "-" + r.key }))
+			remove = append(remove, screentest.Node(func(n *screen.Node) { n.RevealedBy = revealer }))
 		} else {
 			remove = append(remove, screentest.Hidden())
 		}
-		rows = append(rows, el(doc+"-"+r.key, "listitem", screentest.Text(r.title), screentest.Kids(
-			leaf(doc+"-"+r.key+"-l", "generic", r.title),
-			screentest.El("button", remove...),
-		)))
+		content := []*screentest.Spec{leaf(doc+"-"+r.key+"-l", "label", r.title), screentest.El("button", remove...)}
+		if wrapped {
+			content = []*screentest.Spec{el(revealer, "generic", screentest.Text(r.title), screentest.Kids(content...))}
+		}
+		rows = append(rows, el(doc+"-"+r.key, "listitem", screentest.Text(r.title), screentest.Kids(content...)))
 	}
 	body := append([]*screentest.Spec{
 		el(doc+"-note", "textbox", labelled("Note")),
@@ -69,5 +81,35 @@ func TestBuildStepsHoverRevealed(t *testing.T) {
 	}
 	if len(typed.End.Shows) == 0 {
 		t.Errorf("the typing step's end shows nothing; want the preview it made")
+	}
+}
+
+// TestBuildStepsHoverRevealedInWrapper: when the element whose hover shows
+// the button is a plain wrapper inside the row, the button is still found
+// within the row, and the hover goes over the wrapper's content; an
+// assertion on what the pointer shows hovers first too.
+func TestBuildStepsHoverRevealedInWrapper(t *testing.T) {
+	hovered := choresScreenWrapped("d", "Water the plants", true)
+	s := newSession().click(hovered, "d-water-x")
+	s.add(InteractAssertVisible, choresScreen("d2", "Feed the cat"), "d2-feed-x", nil)
+	bt, err := BuildSteps(s.recs, choresScreen("d2", ""), BuildOptions{BaseURL: shopOrigin})
+	if err != nil {
+		t.Fatalf("BuildSteps() failed: %v", err)
+	}
+	var got []string
+	for _, st := range bt.Steps {
+		for _, a := range st.Actions {
+			sel, _ := trail.ActionSelector(a)
+			got = append(got, string(a.Kind())+" "+sel.String())
+		}
+	}
+	want := []string{
+		`hover {role: generic, text: "Water the plants"}`,
+		`tap {role: button, name: "×", within: {role: listitem, text: "Water the plants"}}`,
+		`hover {role: listitem, text: "Feed the cat"}`,
+		`assertVisible {text: "×", within: {role: listitem, text: "Feed the cat"}}`,
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("actions =\n  %s\nwant\n  %s", strings.Join(got, "\n  "), strings.Join(want, "\n  "))
 	}
 }

@@ -50,9 +50,9 @@ var ErrNoSteps = errors.New("the recording has no steps: record at least one act
 // assertions. A plain click on a checkbox, radio button or switch (or on
 // the label around one) records check or uncheck from the node's state; a
 // box hidden behind its styled label is recorded as the click on the label.
-// A click, check or uncheck on a control that shows only while the pointer
-// rests on a row around it (screen.Node.RevealedBy) is preceded by a hover
-// over that row.
+// A click, check, uncheck or visibility assertion on an element that shows
+// only while the pointer rests on a row around it (screen.Node.RevealedBy)
+// is preceded by a hover over that row.
 // Typing into a secret field records ${secret:NAME}, never a value; so does
 // typing a value the session marked sensitive (or the first letters of one).
 //
