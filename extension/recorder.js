@@ -553,7 +553,10 @@
       send({ kind: 'upload', ref: pm().refForElement(el), files }, currentScreen());
       return;
     }
-    if (state.typing && state.typing.el === el)
+    // A slider's or a spinner's change comes with each key and at the end
+    // of each drag: its setting goes on until the person does something
+    // else, and is one set of the value it ends at.
+    if (state.typing && state.typing.el === el && !valueControl(el))
       flushTyping();
   }
 

@@ -113,8 +113,12 @@ func (b *builder) group() []*group {
 			}
 		case InteractSet:
 			// One setting of a control, however many drags and keys it
-			// took: the value it ended at counts.
+			// took: the value it ended at counts, and the screen before
+			// the first is the screen before the step.
 			if follows && b.is(last.last(), InteractSet) && b.sameTarget(last.last(), i, selector.PurposeType) {
+				if first := b.recs[last.last()].Before; first != nil {
+					r.Before = first
+				}
 				last.recs[len(last.recs)-1] = i
 			} else {
 				push(groupAction)
