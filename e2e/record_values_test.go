@@ -44,8 +44,8 @@ func valueActions(tr *trail.Trail) []string {
 }
 
 // replayRefused serves variant in place of the recorded page, replays the
-// trail on it and fails the test unless the replay fails as action-failed
-// with each of wants in its output or trace page.
+// trail on it and fails the test unless the replay fails with each of wants
+// (its stop reason among them) in its output or trace page.
 func (p *pageRecording) replayRefused(t *testing.T, variant string, wants ...string) {
 	t.Helper()
 	if err := os.WriteFile(filepath.Join(p.dir, "page.html"), []byte(variant), 0o600); err != nil {
@@ -58,7 +58,7 @@ func (p *pageRecording) replayRefused(t *testing.T, variant string, wants ...str
 	if run.ExitCode == 0 {
 		t.Fatalf("the replay on a page that refuses the recorded value passed:\n%s\n--- trail\n%s", out, p.yaml)
 	}
-	for _, w := range append([]string{"action-failed"}, wants...) {
+	for _, w := range wants {
 		if !strings.Contains(out, w) {
 			t.Errorf("the failed replay does not say %q:\n%s\n--- trail\n%s", w, out, p.yaml)
 		}
@@ -159,15 +159,26 @@ func TestRecordSliderSetsItsValue(t *testing.T) {
 	if !strings.Contains(string(rec.yaml), "Set Volume to "+volume) {
 		t.Errorf("no intent says it sets Volume to %s:\n%s", volume, rec.yaml)
 	}
+	for _, s := range rec.trail.Steps {
+		if strings.HasPrefix(s.Intent, "Set Volume") && (s.End == nil || len(s.End.Values) != 1 || s.End.Values[0].Want != volume) {
+			t.Errorf("the step that set Volume does not end with its value %s:\n%s", volume, rec.yaml)
+		}
+	}
 	rec.replayGreen(t)
 
+	// The slider takes the value, and the page puts the old one back a
+	// moment later: the step's end shows that.
+	later := strings.Replace(sliderPage, `<script>`, `<script>
+  document.querySelector('#volume').addEventListener('change', (e) => { setTimeout(() => { e.target.value = '50'; }, 30); });`, 1)
+	rec.replayRefused(t, later, "end-mismatch", "app-bug", fmt.Sprintf(`ended the recorded step with value %q, and shows "50"`, volume))
+
 	lowMax := strings.Replace(sliderPage, `max="100"`, `max="60"`, 1)
-	rec.replayRefused(t, lowMax, fmt.Sprintf(`did not take the value %q: it shows "60"`, volume), fmt.Sprintf("- Expected: `%s`", volume), "- Actual: `60`")
+	rec.replayRefused(t, lowMax, "action-failed", fmt.Sprintf(`did not take the value %q: it shows "60"`, volume), fmt.Sprintf("- Expected: `%s`", volume), "- Actual: `60`")
 	putBack := strings.Replace(sliderPage, `<script>`, `<script>
   document.querySelector('#volume').addEventListener('input', (e) => { e.target.value = '50'; });`, 1)
-	rec.replayRefused(t, putBack, fmt.Sprintf(`did not take the value %q: it shows "50"`, volume))
+	rec.replayRefused(t, putBack, "action-failed", fmt.Sprintf(`did not take the value %q: it shows "50"`, volume))
 	shortAria := strings.Replace(sliderPage, `aria-valuemax="10"`, `aria-valuemax="6"`, 1)
-	rec.replayRefused(t, shortAria, `did not take the value "8": it shows "6"`)
+	rec.replayRefused(t, shortAria, "action-failed", `did not take the value "8": it shows "6"`)
 }
 
 const listBoxPage = `<!doctype html>
@@ -254,7 +265,7 @@ func TestRecordListBoxChoices(t *testing.T) {
 
 	dropsOranges := strings.Replace(listBoxPage, `<script>`, `<script>
   document.querySelector('#fruits').addEventListener('change', () => { document.querySelector('#oranges').selected = false; });`, 1)
-	rec.replayRefused(t, dropsOranges, `did not end with "apples", "oranges" selected: it has "apples"`)
+	rec.replayRefused(t, dropsOranges, "action-failed", `did not end with "apples", "oranges" selected: it has "apples"`)
 	noControl := strings.Replace(listBoxPage, `if (e.ctrlKey || e.metaKey)`, `if (false)`, 1)
-	rec.replayRefused(t, noControl, `did not end with "carrots", "peas" selected: it has "peas"`)
+	rec.replayRefused(t, noControl, "action-failed", `did not end with "carrots", "peas" selected: it has "peas"`)
 }

@@ -276,13 +276,19 @@ func (r *trailRun) checkEnd(ctx context.Context, end *trail.End) error {
 		}
 		shows[i] = s
 	}
+	values, err := r.expandEndValues(end.Values)
+	if err != nil {
+		return missingValue(err)
+	}
 	deadline := time.Now().Add(r.opts.ActionTimeout)
 	p := r.page
+	held := false // the values matched at the last look
 	for attempt := 0; ; attempt++ {
 		var problem string
 		var missing *selector.Selector
 		var missed error
 		var seen *selector.Matcher
+		var valueErr *stepError
 		at := r.appPath(p.location(ctx))
 		if wantURL != "" && !samePath(at, wantURL) {
 			problem = fmt.Sprintf("the page is at %s, not %s", at, wantURL)
@@ -300,9 +306,36 @@ func (r *trailRun) checkEnd(ctx context.Context, end *trail.End) error {
 					break
 				}
 			}
+			if problem == "" {
+				if valueErr = endValueMismatch(m, values); valueErr != nil {
+					problem = valueErr.Msg
+				}
+			}
 		}
 		if problem == "" {
-			return nil
+			if len(values) == 0 || held {
+				return nil
+			}
+			// The values must hold: a page that puts the old value back a
+			// moment after the action shows it at the next look.
+			held = true
+			select {
+			case <-ctx.Done():
+				return asStepError(ctx.Err())
+			case <-time.After(endValueHold):
+			}
+			// A value a script set fires no event the watcher sees: look
+			// afresh.
+			p.acted()
+			continue
+		}
+		held = false
+		if valueErr != nil {
+			p.acted() // the next look captures again, as above
+		}
+		if valueErr != nil && p.nav.gone() == nil && p.brokenDocument() == nil && ctx.Err() == nil && time.Now().After(deadline) {
+			valueErr.Line = end.Line
+			return valueErr
 		}
 		broken := p.brokenDocument()
 		if gone := p.nav.gone(); gone != nil || broken != nil || ctx.Err() != nil || time.Now().After(deadline) {

@@ -166,7 +166,7 @@ func (b *builder) goalStep(number int, intent, why string) (trail.Step, bool, er
 func (b *builder) checked(step trail.Step, number int) (trail.Step, bool, error) {
 	if step.End != nil && (b.taint.Leaks(step.End.URL) || b.leaksURL(step.End.URL)) {
 		step.End.URL = ""
-		if len(step.End.Shows) == 0 {
+		if len(step.End.Shows) == 0 && len(step.End.Values) == 0 {
 			step.End = nil
 		}
 		b.note(fmt.Sprintf("Step %d (%s): its end URL would show a value marked sensitive and was left out.", number, step.Intent), "")

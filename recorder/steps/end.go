@@ -55,7 +55,8 @@ func (b *builder) endOf(g *group, number int) (*trail.End, error) {
 		return nil, fmt.Errorf("building steps: step %d ends on another origin: %w", number, err)
 	}
 	end.Shows = b.endShows(before, after, b.assertedAfter(g))
-	if end.URL == "" && len(end.Shows) == 0 {
+	end.Values = b.endValues(g, before, after)
+	if end.URL == "" && len(end.Shows) == 0 && len(end.Values) == 0 {
 		return nil, nil
 	}
 	return end, nil

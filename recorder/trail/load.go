@@ -23,7 +23,8 @@ const MaxTrailFileBytes = 4 << 20
 var (
 	trailKeys    = []string{"version", "trail", "app", "viewport", "locale", "timeZone", "start", "params", "steps"}
 	stepKeys     = []string{"intent", "act", "actions", "end"}
-	endKeys      = []string{"url", "shows"}
+	endKeys      = []string{"url", "shows", "values"}
+	endValueKeys = []string{"selector", EndPropertyValue, StateChecked, StateSelected}
 	viewportKeys = []string{"width", "height"}
 )
 
@@ -274,7 +275,52 @@ func (d *trailDecoder) end(f field) *End {
 	if sh, has := fields["shows"]; has {
 		e.Shows = d.selectorList(sh, MaxEndShows)
 	}
+	if vs, has := fields["values"]; has {
+		e.Values = d.endValues(vs)
+	}
 	return e
+}
+
+// endValues reads an end's values: a non-empty list of at most
+// MaxEndValues {selector, value | checked | selected}.
+func (d *trailDecoder) endValues(f field) []EndValue {
+	const example = "{selector: {role: slider, name: Volume}, value: 30}"
+	n := f.val
+	if n.Kind != yaml.SequenceNode || len(n.Content) == 0 {
+		d.invalid(n, f.name, "write a list such as ["+example+"]", "%s must be a non-empty list, not %s", f.name, describe(n))
+		return nil
+	}
+	if len(n.Content) > MaxEndValues {
+		d.invalid(n, f.name, fmt.Sprintf("keep the %d controls the step is about", MaxEndValues), "%s lists %d controls, more than %d", f.name, len(n.Content), MaxEndValues)
+	}
+	var out []EndValue
+	for _, item := range n.Content {
+		fields, ok := d.mapping(item, "an end value", endValueKeys, example)
+		if !ok {
+			continue
+		}
+		v := EndValue{Selector: d.targetSelector(field{key: f.key, val: item, name: "an end value"}, fields)}
+		which, ok := d.exactlyOne(item, fields, "an end value", endValueKeys[1:]...)
+		if !ok {
+			continue
+		}
+		v.Property = which
+		w := fields[which]
+		switch {
+		case which == EndPropertyValue:
+			v.Want, ok = d.text(w, true, false)
+		case which == StateChecked && w.val.Kind == yaml.ScalarNode && w.val.Tag == "!!str" && w.val.Value == "mixed":
+			v.Want = "mixed"
+		default:
+			var b bool
+			b, ok = d.boolean(w)
+			v.Want = fmt.Sprint(b)
+		}
+		if ok {
+			out = append(out, v)
+		}
+	}
+	return out
 }
 
 // selectorList reads a non-empty list of selectors, at most limit long (0:

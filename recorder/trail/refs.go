@@ -175,6 +175,10 @@ func (t *Trail) References() []Ref {
 		}
 		if s.End != nil {
 			add(s.End.URL)
+			for _, v := range s.End.Values {
+				add(v.Want)
+				add(selectorTexts(v.Selector)...)
+			}
 			for _, sel := range s.End.Shows {
 				add(selectorTexts(sel)...)
 			}

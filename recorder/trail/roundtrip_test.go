@@ -237,6 +237,20 @@ func (g trailGen) trail(i int) *Trail {
 				if step.End.URL == "" || g.chance(0.5) {
 					step.End.Shows = g.selectors(1 + g.r.IntN(MaxEndShows))
 				}
+				if g.chance(0.3) {
+					for range 1 + g.r.IntN(MaxEndValues) {
+						v := EndValue{Selector: g.selector(0), Property: g.pick([]string{EndPropertyValue, StateChecked, StateSelected})}
+						switch v.Property {
+						case EndPropertyValue:
+							v.Want = g.pick([]string{"30", "2026-12-24", "", g.textWithRef(false)})
+						case StateChecked:
+							v.Want = g.pick([]string{"true", "false", "mixed"})
+						default:
+							v.Want = g.pick([]string{"true", "false"})
+						}
+						step.End.Values = append(step.End.Values, v)
+					}
+				}
 			}
 		}
 		t.Steps = append(t.Steps, step)

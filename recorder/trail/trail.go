@@ -14,6 +14,11 @@ const TrailVersion = 1
 // rather than a copy of the page (DESIGN §5).
 const MaxEndShows = 3
 
+// MaxEndValues is how many control values a step's end may list: the
+// controls a step sets are few; a step that changes more (a "select all")
+// is told by a few of them as well as by all.
+const MaxEndValues = 6
+
 // A Trail is one recorded test: a title, the app it runs against, where it
 // starts, and ordered steps (DESIGN §5). Its YAML form is documented in
 // docs/trail-format.md; LoadTrail reads it and MarshalTrail writes it.
@@ -67,6 +72,25 @@ type End struct {
 	// Shows lists up to MaxEndShows selectors of nodes that appeared or
 	// changed because of the step; each must match a visible node.
 	Shows []selector.Selector
+	// Values lists up to MaxEndValues controls the step changed and the
+	// value or state each ended with; replay checks each after the step.
+	Values []EndValue
+}
+
+// The value an EndValue checks, beside the states StateChecked and
+// StateSelected.
+const EndPropertyValue = "value"
+
+// An EndValue is the value or state a control ended a step with: a
+// slider's value, a field's text, a drop-down's choice, a box checked, an
+// option selected.
+type EndValue struct {
+	Selector selector.Selector
+	// Property is EndPropertyValue, StateChecked or StateSelected.
+	Property string
+	// Want is the value for EndPropertyValue, else "true" or "false" (or
+	// "mixed" for StateChecked), as AssertState's Want.
+	Want string
 }
 
 // Origin is where an action was read from: its 1-based line in the trail

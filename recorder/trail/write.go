@@ -139,6 +139,9 @@ func stepNode(s Step) (*yaml.Node, error) {
 		if len(s.End.Shows) > 0 {
 			addKey(end, "shows", selectorSeq(s.End.Shows, stepKeyColumn+len("end: ")))
 		}
+		if len(s.End.Values) > 0 {
+			addKey(end, "values", endValueSeq(s.End.Values, stepKeyColumn+len("end: ")))
+		}
 		fitFlow(end, stepKeyColumn+len("end: "))
 		addKey(n, "end", end)
 	}
@@ -325,6 +328,25 @@ func stateNode(want string) *yaml.Node {
 		return boolNode(false)
 	}
 	return strNode(want)
+}
+
+// endValueSeq writes an end's values, each {selector, value | checked |
+// selected}.
+func endValueSeq(values []EndValue, column int) *yaml.Node {
+	seq := seqNode()
+	for _, v := range values {
+		item := mapNode()
+		addKey(item, "selector", selectorNode(v.Selector, column+indentStep+len("selector: ")))
+		if v.Property == EndPropertyValue {
+			addKey(item, v.Property, strNode(v.Want))
+		} else {
+			addKey(item, v.Property, stateNode(v.Want))
+		}
+		fitFlow(item, column+indentStep)
+		seq.Content = append(seq.Content, item)
+	}
+	fitFlow(seq, column)
+	return seq
 }
 
 func selectorSeq(sels []selector.Selector, column int) *yaml.Node {
