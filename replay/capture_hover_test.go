@@ -79,6 +79,21 @@ func TestHoverRevealed(t *testing.T) {
 		t.Errorf("hovered card reads %q, want %q", card.Text, "Report")
 	}
 
+	// Inside an open shadow root, by the shadow root's own rules.
+	hover := `document.querySelector('todo-row').shadowRoot.getElementById('shadow-view')`
+	p, err := chromedp.Run(ctx, chromedp.Evaluate[struct{ X, Y float64 }](`(() => { const r = ` + hover + `.getBoundingClientRect(); return {x: r.x + r.width / 2, y: r.y + r.height / 2}; })()`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := chromedp.Do(ctx, chromedp.MouseEvent(input.DispatchMouseEventTypeMouseMoved, p.X, p.Y)); err != nil {
+		t.Fatal(err)
+	}
+	s = capture(t, ctx, CaptureOptions{})
+	if n, view := byID(t, s, "shadow-x"), byID(t, s, "shadow-view"); !n.Visible || n.RevealedBy != view.Ref || view.Text != "Shadow row" {
+		t.Errorf("#shadow-x under a hovered shadow row: visible=%v revealedBy=%q, row text %q; want visible, revealedBy %s, row text %q",
+			n.Visible, n.RevealedBy, view.Text, view.Ref, "Shadow row")
+	}
+
 	hoverOver(t, ctx, "help")
 	s = capture(t, ctx, CaptureOptions{})
 	if n, help := byID(t, s, "tip"), byID(t, s, "help"); !n.Visible || n.RevealedBy != help.Ref {

@@ -23,7 +23,7 @@
  * @property {(frame: string, token: string) => {frame: string} | RefError} bindFrame
  * @property {() => string} documentToken
  * @property {() => {full: boolean, reused: number} | null} lastIncremental what the last incremental capture did (for tests)
- * @property {() => Element[]} hoverRevealed the elements the pointer alone shows now, in this document and its same-origin frames
+ * @property {() => Element[]} hoverRevealed the elements the pointer alone shows now, in this document and the shadow roots and same-origin frames under the pointer
  *
  * @typedef {{x: number, y: number, box: Box, inViewport: boolean, covered?: boolean, hit?: string}} RefPoint
  *   where to act on the element of a ref, in top-viewport CSS pixels, and what a click there would hit
@@ -246,13 +246,20 @@
   function hoverRevealed() {
     /** @type {Element[]} */
     const out = [];
-    /** @param {Document} doc */
-    const add = (doc) => {
-      out.push(...hoverReveals(doc).keys());
-      for (const frame of Array.from(doc.querySelectorAll('iframe, frame'))) {
+    // Only trees the pointer is over can show anything by its hover: the
+    // :hover chain leads into the shadow roots and frames under it.
+    /** @param {Document | ShadowRoot} tree */
+    const add = (tree) => {
+      out.push(...hoverReveals(tree).keys());
+      for (const el of Array.from(tree.querySelectorAll(':hover'))) {
+        if (el.shadowRoot)
+          add(el.shadowRoot);
+        const tag = tagOf(el);
+        if (tag !== 'iframe' && tag !== 'frame')
+          continue;
         let inner = null;
         try {
-          inner = /** @type {HTMLIFrameElement} */ (frame).contentDocument;
+          inner = /** @type {HTMLIFrameElement} */ (el).contentDocument;
         } catch {
           inner = null;
         }
