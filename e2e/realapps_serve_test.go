@@ -1,0 +1,457 @@
+package e2e
+
+import (
+	"crypto/sha1"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"mime"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"sort"
+	"strings"
+	"sync"
+	"testing"
+)
+
+// The real-app corpus: open-source web apps no one on this project wrote,
+// installed from npm as pinned devDependencies (package.json; `npm ci`
+// installs them, nothing of them is committed) and served from loopback as
+// they are. Three serve-time changes exist, each one deliberate:
+//
+//   - an address outside loopback that a page loads (a CDN stylesheet, a web
+//     font) is rewritten to the local copy from node_modules the app's entry
+//     names, or to an empty local file when the package ships none: the suite
+//     has no network, and a page must not wait on one;
+//   - the churned copy renames class names and ids consistently across the
+//     app's HTML, CSS and JavaScript (churn below);
+//   - a value variant changes one value a person reads (valueVariant below).
+
+// A realApp is one app of the corpus.
+type realApp struct {
+	// name is the app's name in test names and trails.
+	name string
+	// pkg and version are the npm package and its pinned version, which
+	// package.json must name exactly.
+	pkg, version string
+	// start is the path the flow begins on.
+	start string
+	// rewrites maps an outside address a page loads to a local path ("" for
+	// an empty file).
+	rewrites map[string]string
+	// css lists the stylesheets (paths from the package root) whose class and
+	// id selectors the churn renames, with the class and id attributes of
+	// pages.
+	css, pages []string
+	// churnJS lists the scripts (and JSON files holding markup) whose
+	// string literals the churn rewrites.
+	churnJS []string
+	// keep lists class names and ids the churn leaves alone, each because
+	// the app also uses the word as data (a route, a key of its model).
+	keep []string
+	// extra serves paths that are not files of the package (the API a
+	// spec names); nil for none.
+	extra http.Handler
+}
+
+// nodeModules is the folder npm ci installs the corpus into.
+func nodeModules() string { return filepath.Join(RepoRoot(), "node_modules") }
+
+// checkInstalled fails the test unless the app's package is installed at
+// its pinned version, naming the command that installs it.
+func (a *realApp) checkInstalled(t *testing.T) string {
+	t.Helper()
+	root := filepath.Join(nodeModules(), a.pkg)
+	src, err := os.ReadFile(filepath.Join(root, "package.json"))
+	var meta struct{ Version string }
+	if err == nil {
+		err = json.Unmarshal(src, &meta)
+	}
+	if err != nil || meta.Version != a.version {
+		t.Fatalf("the real app %s needs npm package %s@%s in %s (found %q, %v): run npm ci", a.name, a.pkg, a.version, root, meta.Version, err)
+	}
+	var pkg struct{ DevDependencies map[string]string }
+	if src, err := os.ReadFile(filepath.Join(RepoRoot(), "package.json")); err == nil {
+		_ = json.Unmarshal(src, &pkg)
+	}
+	if got := pkg.DevDependencies[a.pkg]; got != a.version {
+		t.Fatalf("package.json pins %s at %q; the corpus is written for exactly %s", a.pkg, got, a.version)
+	}
+	return root
+}
+
+// serveOptions says which copy of an app a server serves.
+type serveOptions struct {
+	churn   bool
+	variant *valueVariant
+}
+
+// serveApp serves the app's package folder on loopback with the rewrites of
+// opts; transformed files are computed once per server.
+func serveApp(t *testing.T, a *realApp, opts serveOptions) *httptest.Server {
+	t.Helper()
+	root := a.checkInstalled(t)
+	var ch *churn
+	if opts.churn {
+		ch = a.churn(t, root)
+	}
+	var cache sync.Map
+	files := http.FileServer(http.Dir(root))
+	mux := http.NewServeMux()
+	if a.extra != nil {
+		mux.Handle("/api/", a.extra)
+		mux.Handle("/openapi.json", a.extra)
+	}
+	mux.HandleFunc("/__empty", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", mime.TypeByExtension(path.Ext(r.URL.Query().Get("as"))))
+	})
+	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
+		p := path.Clean(r.URL.Path)
+		if strings.HasSuffix(r.URL.Path, "/") {
+			p = path.Join(p, "index.html")
+		}
+		ext := path.Ext(p)
+		if ext != ".html" && ext != ".css" && ext != ".js" && ext != ".json" {
+			files.ServeHTTP(w, r)
+			return
+		}
+		body, ok := cache.Load(p)
+		if !ok {
+			src, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(p)))
+			if err != nil {
+				http.NotFound(w, r)
+				return
+			}
+			out := a.rewrite(string(src), ext)
+			if ch != nil {
+				out = ch.apply(p, out, ext)
+			}
+			if ext == ".html" && opts.variant != nil {
+				out = opts.variant.inject(out)
+			}
+			body, _ = cache.LoadOrStore(p, []byte(out))
+		}
+		w.Header().Set("Content-Type", mime.TypeByExtension(ext))
+		w.Header().Set("Cache-Control", "no-store")
+		_, _ = w.Write(body.([]byte))
+	})
+	srv := httptest.NewServer(mux)
+	t.Cleanup(srv.Close)
+	return srv
+}
+
+// rewrite replaces the outside addresses the app's pages load with local
+// ones. A key ending in * stands for every address that starts with the rest,
+// up to the closing quote.
+func (a *realApp) rewrite(src, ext string) string {
+	keys := make([]string, 0, len(a.rewrites))
+	for k := range a.rewrites {
+		keys = append(keys, k)
+	}
+	sort.Slice(keys, func(i, j int) bool { return len(keys[i]) > len(keys[j]) })
+	for _, k := range keys {
+		to := a.rewrites[k]
+		prefix, wild := strings.CutSuffix(k, "*")
+		if to == "" {
+			to = "/__empty?as=" + path.Ext(strings.SplitN(prefix, "?", 2)[0])
+		}
+		if !wild {
+			src = strings.ReplaceAll(src, k, to)
+			continue
+		}
+		re := regexp.MustCompile(regexp.QuoteMeta(prefix) + `[^"' )]*`)
+		src = re.ReplaceAllLiteralString(src, to)
+	}
+	return src
+}
+
+// A churn renames class names the way a rebuild with hashed class
+// names does: each name becomes another, the same everywhere, so nothing a
+// person sees changes but every selector that named a class or an id by
+// its old name breaks.
+type churn struct {
+	names map[string]string
+	// name matches a name (whole or not: replaceWords checks its ends; a
+	// name is letters, digits, _ and -).
+	name *regexp.Regexp
+	// selector matches a class selector in CSS.
+	selector *regexp.Regexp
+	js       map[string]bool
+}
+
+var (
+	cssSelectorName = regexp.MustCompile(`([.#])(-?[A-Za-z_][\w-]*)`)
+	htmlClassAttr   = regexp.MustCompile(`(\sclass=)("[^"]*"|'[^']*')`)
+	jsString        = regexp.MustCompile(`'(?:[^'\\\n]|\\.)*'|"(?:[^"\\\n]|\\.)*"`)
+	htmlClassOrID   = regexp.MustCompile(`\s(class|id)="([^"]*)"`)
+	styleOrScript   = regexp.MustCompile(`(?s)(<style[^>]*>)(.*?)(</style>)|(<script(?:\s[^>]*)?>)(.*?)(</script>)`)
+)
+
+// churnedName is the new name of name: a short hash, as CSS modules write.
+func churnedName(name string) string {
+	h := sha1.Sum([]byte("churn:" + name))
+	return "c" + hex.EncodeToString(h[:4])
+}
+
+// churn collects the class names the app's stylesheets and pages use. Ids
+// stay: the apps' ids are written by hand, stable, and a selector may use
+// them; a name that is also an id stays too, as scripts name both the same
+// way.
+func (a *realApp) churn(t *testing.T, root string) *churn {
+	t.Helper()
+	classes, ids := map[string]bool{}, map[string]bool{}
+	for _, f := range a.css {
+		src, err := os.ReadFile(filepath.Join(root, f))
+		if err != nil {
+			t.Fatalf("churn: %v", err)
+		}
+		for _, sel := range cssSelectors(string(src)) {
+			for _, m := range cssSelectorName.FindAllStringSubmatch(sel, -1) {
+				if m[1] == "." {
+					classes[m[2]] = true
+				} else {
+					ids[m[2]] = true
+				}
+			}
+		}
+	}
+	for _, f := range a.pages {
+		src, err := os.ReadFile(filepath.Join(root, f))
+		if err != nil {
+			t.Fatalf("churn: %v", err)
+		}
+		for _, m := range htmlClassOrID.FindAllStringSubmatch(string(src), -1) {
+			for _, n := range strings.Fields(m[2]) {
+				if strings.ContainsAny(n, "{}<>$") {
+					continue
+				}
+				if m[1] == "class" {
+					classes[n] = true
+				} else {
+					ids[n] = true
+				}
+			}
+		}
+	}
+	names := map[string]string{}
+	for n := range classes {
+		if !ids[n] && !slices.Contains(a.keep, n) {
+			names[n] = churnedName(n)
+		}
+	}
+	if len(names) < 10 {
+		t.Fatalf("churn: only %d class names found for %s; the churn would prove little", len(names), a.name)
+	}
+	alts := make([]string, 0, len(names))
+	for n := range names {
+		alts = append(alts, regexp.QuoteMeta(n))
+	}
+	sort.Slice(alts, func(i, j int) bool { return len(alts[i]) > len(alts[j]) })
+	ch := &churn{
+		names:    names,
+		name:     regexp.MustCompile(strings.Join(alts, "|")),
+		selector: regexp.MustCompile(`(\.)(` + strings.Join(alts, "|") + `)($|[^\w-])`),
+		js:       map[string]bool{},
+	}
+	for _, f := range a.churnJS {
+		ch.js["/"+f] = true
+	}
+	return ch
+}
+
+// cssSelectors returns the selector parts of a stylesheet: the text before
+// each block that is not an at-rule.
+func cssSelectors(src string) []string {
+	var out []string
+	src = stripCSSComments(src)
+	start := 0
+	for i := 0; i < len(src); i++ {
+		switch src[i] {
+		case '{':
+			sel := strings.TrimSpace(src[start:i])
+			if !strings.HasPrefix(sel, "@") {
+				out = append(out, sel)
+			}
+			start = i + 1
+		case '}', ';':
+			start = i + 1
+		}
+	}
+	return out
+}
+
+var cssComment = regexp.MustCompile(`(?s)/\*.*?\*/`)
+
+func stripCSSComments(src string) string { return cssComment.ReplaceAllString(src, "") }
+
+// replaceWords renames every whole name in s, except where the name is
+// part of a path or a file name ("examples/", "learn.json").
+func (c *churn) replaceWords(s string) string {
+	var b strings.Builder
+	last := 0
+	for _, m := range c.name.FindAllStringIndex(s, -1) {
+		i, j := m[0], m[1]
+		if (i > 0 && isNameByte(s[i-1])) || (j < len(s) && isNameByte(s[j])) {
+			continue
+		}
+		if (i > 0 && s[i-1] == '/') || (j < len(s) && s[j] == '/') || fileExt.MatchString(s[j:]) {
+			continue
+		}
+		b.WriteString(s[last:i])
+		b.WriteString(c.names[s[i:j]])
+		last = j
+	}
+	b.WriteString(s[last:])
+	return b.String()
+}
+
+var fileExt = regexp.MustCompile(`^\.(json|js|mjs|css|html|png|svg|gif|jpg)\b`)
+
+func isNameByte(b byte) bool {
+	return b == '_' || b == '-' || b >= '0' && b <= '9' || b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z'
+}
+
+// css renames the class selectors of a stylesheet, and nothing in
+// its declarations.
+func (c *churn) css(src string) string {
+	var b strings.Builder
+	start := 0
+	for i := 0; i < len(src); i++ {
+		switch src[i] {
+		case '{':
+			sel := src[start:i]
+			if !strings.HasPrefix(strings.TrimSpace(sel), "@") {
+				for range 2 {
+					sel = c.selector.ReplaceAllStringFunc(sel, func(m string) string {
+						sub := c.selector.FindStringSubmatch(m)
+						return sub[1] + c.names[sub[2]] + sub[3]
+					})
+				}
+			}
+			b.WriteString(sel)
+			b.WriteByte('{')
+			start = i + 1
+		case '}', ';':
+			b.WriteString(src[start : i+1])
+			start = i + 1
+		}
+	}
+	b.WriteString(src[start:])
+	return b.String()
+}
+
+// jsStrings renames whole names inside a script's string literals: where
+// scripts name classes and ids ('.toggle', '#todo-list', 'class="view"').
+func (c *churn) jsStrings(src string) string {
+	return jsString.ReplaceAllStringFunc(src, c.replaceWords)
+}
+
+// apply churns one file.
+func (c *churn) apply(p, src, ext string) string {
+	switch ext {
+	case ".css":
+		return c.css(src)
+	case ".js", ".json":
+		if c.js[p] {
+			return c.jsStrings(src)
+		}
+		return src
+	}
+	src = htmlClassAttr.ReplaceAllStringFunc(src, func(m string) string {
+		sub := htmlClassAttr.FindStringSubmatch(m)
+		return sub[1] + c.replaceWords(sub[2])
+	})
+	return styleOrScript.ReplaceAllStringFunc(src, func(m string) string {
+		sub := styleOrScript.FindStringSubmatch(m)
+		if sub[1] != "" {
+			return sub[1] + c.css(sub[2]) + sub[3]
+		}
+		if strings.Contains(sub[4], "src=") {
+			return m
+		}
+		return sub[4] + c.jsStrings(sub[5]) + sub[6]
+	})
+}
+
+// translate renames the class selectors of a CSS selector the flow
+// uses, so the same flow can drive the churned copy.
+func (c *churn) translate(sel string) string {
+	if c == nil {
+		return sel
+	}
+	out := c.css(sel + "{}")
+	return out[:len(out)-2]
+}
+
+// A valueVariant is a copy of an app in which one value a person reads is
+// changed: wherever the smallest element whose text is whole shows it (or a
+// field holds it as its value), from becomes to. A script injected first
+// into every page does it, again after every change of the page, so it
+// holds through the app's own rendering.
+type valueVariant struct {
+	whole, from, to string
+}
+
+func (v *valueVariant) String() string {
+	return fmt.Sprintf("%q with %q for %q", v.whole, v.to, v.from)
+}
+
+const variantScript = `<script>(() => {
+  const [whole, from, to] = %s;
+  const squash = (s) => (s || '').replace(/\s+/g, '');
+  const want = squash(whole);
+  function fix() {
+    for (const el of document.querySelectorAll('input, textarea')) {
+      if (el.value === whole) el.value = whole.replace(from, to);
+    }
+    if (!document.body) return;
+    for (const el of document.body.querySelectorAll('*')) {
+      if (squash(el.textContent) !== want) continue;
+      if ([...el.children].some((c) => squash(c.textContent) === want)) continue;
+      const walk = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+      for (let n = walk.nextNode(); n; n = walk.nextNode()) {
+        if (n.data.includes(from)) { n.data = n.data.replace(from, to); break; }
+      }
+    }
+  }
+  new MutationObserver(fix).observe(document, {subtree: true, childList: true, characterData: true});
+  document.addEventListener('input', fix, true);
+  document.addEventListener('change', fix, true);
+  document.addEventListener('DOMContentLoaded', fix);
+})();</script>`
+
+// inject puts the variant's script first into a page.
+func (v *valueVariant) inject(html string) string {
+	args, _ := json.Marshal([]string{v.whole, v.from, v.to})
+	script := fmt.Sprintf(variantScript, args)
+	if i := strings.Index(strings.ToLower(html), "<head>"); i >= 0 {
+		return html[:i+6] + script + html[i+6:]
+	}
+	return script + html
+}
+
+var firstNumber = regexp.MustCompile(`\d+`)
+var firstWord = regexp.MustCompile(`[A-Za-z]{3,}`)
+
+// variantFor is the change that makes a value assertion on text false: its
+// first number off by one, else its first word changed.
+func variantFor(text string) *valueVariant {
+	if m := firstNumber.FindString(text); m != "" {
+		n := 0
+		fmt.Sscan(m, &n)
+		return &valueVariant{whole: text, from: m, to: fmt.Sprint(n + 1)}
+	}
+	if m := firstWord.FindString(text); m != "" {
+		changed := m[:len(m)-1] + string(rune('a'+(m[len(m)-1]-'a'+1)%26))
+		if m[len(m)-1] < 'a' {
+			changed = m + "s"
+		}
+		return &valueVariant{whole: text, from: m, to: changed}
+	}
+	return nil
+}

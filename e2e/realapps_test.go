@@ -1,0 +1,375 @@
+package e2e
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/chromedp/chromedp"
+
+	"github.com/trailpin/trailpin/recorder/selector"
+	"github.com/trailpin/trailpin/recorder/trail"
+)
+
+// The real-app tests: for each app of the corpus, the flow is recorded once
+// through the real extension, and the recorded trail is replayed headless
+// with `host replay` on the unchanged app (green), on the churned copy
+// (green; Playwright first drives the same flow on both copies and sees
+// the same page after every action), and on one value variant per value
+// assertion (failed at that assertion, app-bug, expected vs actual).
+//
+// TRAILPIN_REALAPPS_KEEP=DIR keeps each recorded trail as DIR/<app>.trail.yaml
+// (scripts/realapps-repeat records and replays them ten times).
+
+// A realAppResult counts what one app's run showed.
+type realAppResult struct {
+	actions, steps, acts, indexes int
+	passed, failed                int
+}
+
+// recordRealApp records the flow on srv and returns the saved trail.
+func recordRealApp(t *testing.T, a *realApp, srvURL string, flow []flowAct) *pageRecording {
+	t.Helper()
+	r := &recordingRig{project: TempDir(t), wire: TempDir(t)}
+	if err := os.WriteFile(filepath.Join(r.project, "trailpin.yaml"), []byte("trails:\n  dir: trails\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	r.b = StartBrowser(t, Options{HostPath: teeHost(t, r.wire), Env: []string{"TZ=UTC", "LANG=en_US.UTF-8", "LANGUAGE=en_US"}})
+	app := r.b.OpenTab(t, srvURL+a.start)
+	r.app = app
+	if err := chromedp.Do(app, chromedp.EmulateViewport(1280, 800)); err != nil {
+		t.Fatal(err)
+	}
+	popup := r.openPopupFor(t, srvURL)
+	clickCSS(t, popup, "#record")
+	popupPhase(t, popup, "recording")
+	WaitFor[bool](t, popup, `!document.querySelector('#project-form').hidden`)
+	fill(t, popup, "#project-dir", r.project)
+	clickCSS(t, popup, "#project-form button[type=submit]")
+	WaitFor[bool](t, popup, `!document.querySelector('#app-form').hidden`)
+	fill(t, popup, "#app-name", a.name)
+	clickCSS(t, popup, "#app-form button[type=submit]")
+	WaitFor[bool](t, popup, fmt.Sprintf(`document.querySelector('#rec-app').textContent.startsWith(%q)`, a.name+" "))
+	waitAcrossLoads(t, app, `document.readyState === 'complete'`)
+	waitAX(t, app, "toolbar", "Trailpin recording")
+
+	driveFlow(t, app, flow)
+
+	clickCSS(t, popup, "#stop")
+	popupPhase(t, popup, "stopped")
+	notes := Eval[string](t, popup, `document.querySelector('#notes').textContent`)
+	fill(t, popup, "#trail-title", a.name+" flow")
+	clickCSS(t, popup, "#save")
+	popupPhase(t, popup, "saved")
+	clickCSS(t, popup, "#export")
+	path := WaitFor[string](t, popup, `(document.querySelector('#exported').textContent.match(/^Exported to (\S+)/) || [])[1]`)
+	src, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr, err := trail.LoadTrail(path, src)
+	if err != nil {
+		t.Fatalf("the exported trail does not load: %v\n%s", err, src)
+	}
+	if keep := os.Getenv("TRAILPIN_REALAPPS_KEEP"); keep != "" {
+		if err := os.WriteFile(filepath.Join(keep, a.name+".trail.yaml"), src, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return &pageRecording{rig: r, site: srvURL, path: path, yaml: src, trail: tr, notes: notes}
+}
+
+// countIndexes counts the selectors of a trail (actions and end states,
+// scopes included) that fall back to an index.
+func countIndexes(tr *trail.Trail) int {
+	n := 0
+	var walk func(s *selector.Selector)
+	walk = func(s *selector.Selector) {
+		for ; s != nil; s = s.Within {
+			if s.Index != nil {
+				n++
+			}
+		}
+	}
+	for _, st := range tr.Steps {
+		for _, a := range st.Actions {
+			if sel, ok := actionSelector(a); ok {
+				walk(&sel)
+			}
+		}
+		if st.End != nil {
+			for i := range st.End.Shows {
+				walk(&st.End.Shows[i])
+			}
+		}
+	}
+	return n
+}
+
+// actionSelector is the selector an action names, if any.
+func actionSelector(a trail.Action) (selector.Selector, bool) {
+	switch a := a.(type) {
+	case trail.Tap:
+		return a.Selector, true
+	case trail.TypeText:
+		return a.Selector, true
+	case trail.SelectOption:
+		return a.Selector, true
+	case trail.Check:
+		return a.Selector, true
+	case trail.Uncheck:
+		return a.Selector, true
+	case trail.Hover:
+		return a.Selector, true
+	case trail.AssertVisible:
+		return a.Selector, true
+	case trail.AssertValue:
+		return a.Selector, true
+	case trail.AssertState:
+		return a.Selector, true
+	}
+	return selector.Selector{}, false
+}
+
+// A valueCheck is one value assertion of a trail: its step (from 1) and the
+// text or value it checks.
+type valueCheck struct {
+	step  int
+	value string
+}
+
+// valueChecks lists the trail's value assertions.
+func valueChecks(tr *trail.Trail) []valueCheck {
+	var out []valueCheck
+	for i, st := range tr.Steps {
+		for _, a := range st.Actions {
+			switch a := a.(type) {
+			case trail.AssertVisible:
+				if v := a.Selector.Text; v != "" {
+					out = append(out, valueCheck{i + 1, v})
+				} else if v := a.Selector.Name; v != "" {
+					out = append(out, valueCheck{i + 1, v})
+				}
+			case trail.AssertValue:
+				out = append(out, valueCheck{i + 1, a.Value})
+			}
+		}
+	}
+	return out
+}
+
+// replayOn replays the trail with --format status against base and returns
+// the run; when it fails, the test's log gets the start of the trace page.
+func replayOn(t *testing.T, path, base string) HostRun {
+	t.Helper()
+	results := TempDir(t)
+	run := RunHost(t, append(replayEnv(t, false), "CI=true"), nil, "replay", "--base-url", base,
+		"--format", "status", "--results", results, path)
+	if run.ExitCode != 0 {
+		traces, _ := filepath.Glob(filepath.Join(results, "*", "trace.md"))
+		for _, f := range traces {
+			if page, err := os.ReadFile(f); err == nil {
+				t.Logf("trace page %s:\n%.6000s", filepath.Base(filepath.Dir(f)), page)
+			}
+		}
+	}
+	return run
+}
+
+// typedByThePerson says whether value holds text the flow typed: a copy
+// that changes it would change what the person did, not what the app
+// shows, and earlier steps show it too.
+func typedByThePerson(flow []flowAct, value string) bool {
+	for _, a := range flow {
+		typed := strings.TrimSpace(strings.ReplaceAll(a.Text, "\r", ""))
+		if a.Do == "type" && typed != "" && (strings.Contains(value, typed) || strings.Contains(typed, value)) {
+			return true
+		}
+	}
+	return false
+}
+
+// statusLine finds the first status line of kind.
+func statusLine(run HostRun, kind string) string {
+	for _, l := range strings.Split(string(run.Stdout), "\n") {
+		if strings.HasPrefix(l, kind+"|") {
+			return l
+		}
+	}
+	return ""
+}
+
+// runRealApp records the app's flow and replays it on the app's copies.
+func runRealApp(t *testing.T, a *realApp, flow []flowAct) {
+	t.Helper()
+	res := &realAppResult{actions: countedActions(flow)}
+	srv := serveApp(t, a, serveOptions{})
+	rec := recordRealApp(t, a, srv.URL, flow)
+	res.steps = len(rec.trail.Steps)
+	for _, st := range rec.trail.Steps {
+		if st.Act != "" {
+			res.acts++
+		}
+	}
+	res.indexes = countIndexes(rec.trail)
+	t.Logf("%s: recorded %d actions as %d steps, %d act: steps, %d index selectors\n%s\n--- review notes\n%s",
+		a.name, res.actions, res.steps, res.acts, res.indexes, rec.yaml, rec.notes)
+	if res.actions < 30 {
+		t.Errorf("%s: the flow has %d actions, want at least 30", a.name, res.actions)
+	}
+	if res.acts > 0 {
+		t.Errorf("%s: the trail has %d act: steps (actions the recorder did not record)", a.name, res.acts)
+	}
+
+	var mu sync.Mutex
+	count := func(ok bool) {
+		mu.Lock()
+		defer mu.Unlock()
+		if ok {
+			res.passed++
+		} else {
+			res.failed++
+		}
+	}
+	t.Run("unchanged", func(t *testing.T) {
+		run := replayOn(t, rec.path, srv.URL)
+		ok := run.ExitCode == 0 && strings.HasPrefix(statusLine(run, "RUN_COMPLETED"), "RUN_COMPLETED|passed|")
+		count(ok)
+		if !ok {
+			t.Errorf("%s: the recorded trail failed on the unchanged app (exit %d):\n%s\n%s", a.name, run.ExitCode, run.Stdout, run.Stderr)
+		}
+	})
+	t.Run("churned", func(t *testing.T) {
+		churned := serveApp(t, a, serveOptions{churn: true})
+		checkChurnUnseen(t, a, flow, srv.URL, churned.URL)
+		run := replayOn(t, rec.path, churned.URL)
+		ok := run.ExitCode == 0 && strings.HasPrefix(statusLine(run, "RUN_COMPLETED"), "RUN_COMPLETED|passed|")
+		count(ok && !t.Failed())
+		if !ok {
+			t.Errorf("%s: the recorded trail failed on the churned copy (exit %d):\n%s\n%s", a.name, run.ExitCode, run.Stdout, run.Stderr)
+		}
+	})
+	checks := valueChecks(rec.trail)
+	if len(checks) == 0 {
+		t.Errorf("%s: the trail has no value assertion", a.name)
+	}
+	slug := trail.Slug(rec.trail.Title)
+	for i, vc := range checks {
+		if typedByThePerson(flow, vc.value) {
+			t.Logf("%s: step %d checks %q, which the person typed: no variant", a.name, vc.step, vc.value)
+			continue
+		}
+		v := variantFor(vc.value)
+		if v == nil {
+			t.Errorf("%s: no variant changes the checked value %q", a.name, vc.value)
+			continue
+		}
+		t.Run(fmt.Sprintf("variant-%d", i+1), func(t *testing.T) {
+			variant := serveApp(t, a, serveOptions{variant: v})
+			run := replayOn(t, rec.path, variant.URL)
+			failed := statusLine(run, "ASSERTION_FAILED")
+			want := fmt.Sprintf("ASSERTION_FAILED|%s-%d|app-bug: ", slug, vc.step)
+			ok := run.ExitCode == 1 && strings.HasPrefix(failed, want) &&
+				strings.Contains(failed, vc.value) && strings.Contains(failed, strings.Replace(vc.value, v.from, v.to, 1))
+			count(ok)
+			if !ok {
+				t.Errorf("%s: with %s, want the replay to fail at step %d as app-bug with expected vs actual (%s…); it exited %d with\n  %s\n%s",
+					a.name, v, vc.step, want, run.ExitCode, failed, run.Stdout)
+			}
+		})
+	}
+	t.Logf("REALAPP %s: %d actions, %d steps, %d act:, %d index; %d passed, %d failed",
+		a.name, res.actions, res.steps, res.acts, res.indexes, res.passed, res.failed)
+}
+
+// checkChurnUnseen drives the flow with Playwright on the unchanged app and
+// on the churned copy (its class selectors renamed as the churn renamed
+// them) and fails unless the page reads the same after every action: the
+// churn changed no text, no role, no state and no behaviour a person sees.
+func checkChurnUnseen(t *testing.T, a *realApp, flow []flowAct, unchangedURL, churnedURL string) {
+	t.Helper()
+	node, err := exec.LookPath("node")
+	if err != nil {
+		t.Fatalf("the churn check needs node (Playwright drives the flow): %v", err)
+	}
+	ch := a.churn(t, a.checkInstalled(t))
+	churnedFlow := make([]flowAct, len(flow))
+	for i, f := range flow {
+		f.CSS = ch.translate(f.CSS)
+		f.Wait = ch.jsStrings(f.Wait)
+		churnedFlow[i] = f
+	}
+	if slicesEqualFlows(flow, churnedFlow) {
+		t.Fatalf("the churn renamed no class the flow names: it would prove nothing")
+	}
+	var wg sync.WaitGroup
+	var seen [2][]string
+	var errs [2]error
+	for i, run := range []struct {
+		base string
+		flow []flowAct
+	}{{unchangedURL, flow}, {churnedURL, churnedFlow}} {
+		wg.Go(func() { seen[i], errs[i] = playFlow(t, node, run.base+a.start, run.flow) })
+	}
+	wg.Wait()
+	for i, err := range errs {
+		if err != nil {
+			t.Fatalf("Playwright could not drive the flow on the %s copy: %v", []string{"unchanged", "churned"}[i], err)
+		}
+	}
+	for i := range seen[0] {
+		if i >= len(seen[1]) || seen[0][i] != seen[1][i] {
+			other := ""
+			if i < len(seen[1]) {
+				other = seen[1][i]
+			}
+			t.Fatalf("after action %d the churned copy reads otherwise than the unchanged app:\n--- unchanged\n%s\n--- churned\n%s", i+1, seen[0][i], other)
+		}
+	}
+}
+
+func slicesEqualFlows(a, b []flowAct) bool {
+	for i := range a {
+		if a[i].CSS != b[i].CSS || a[i].Wait != b[i].Wait {
+			return false
+		}
+	}
+	return true
+}
+
+// playFlow runs testdata/realapps/flow.mjs on url and returns what the page
+// read after each action (its ARIA snapshot, URL and field values).
+func playFlow(t *testing.T, node, url string, flow []flowAct) ([]string, error) {
+	in, err := json.Marshal(flow)
+	if err != nil {
+		return nil, err
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), RunTimeout)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, node, filepath.Join(RepoRoot(), "e2e", "testdata", "realapps", "flow.mjs"), url)
+	cmd.Stdin = strings.NewReader(string(in))
+	cmd.Dir = RepoRoot()
+	cmd.Env = append(os.Environ(), "TMPDIR="+TempDir(t))
+	out, err := cmd.Output()
+	if err != nil {
+		var stderr string
+		if ee, ok := err.(*exec.ExitError); ok {
+			stderr = string(ee.Stderr)
+		}
+		return nil, fmt.Errorf("%v\n%s", err, stderr)
+	}
+	var seen []string
+	if err := json.Unmarshal(out, &seen); err != nil {
+		return nil, fmt.Errorf("reading flow.mjs's output: %v\n%s", err, out)
+	}
+	if len(seen) != len(flow) {
+		return nil, fmt.Errorf("flow.mjs read the page %d times for %d actions", len(seen), len(flow))
+	}
+	return seen, nil
+}

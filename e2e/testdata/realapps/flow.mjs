@@ -1,0 +1,62 @@
+// Drives a real-app flow (e2e/realapps_flow_test.go) with Playwright and
+// prints, after each action, what a person would read on the page: its ARIA
+// snapshot, its URL and the values of its fields. The Go test runs it on the
+// unchanged app and on the churned copy and compares the two.
+//
+//   node e2e/testdata/realapps/flow.mjs <start URL> < flow.json
+//
+// The recording bar's checks (assertVisible, assertValue, assertURL) act on
+// nothing here: Playwright reads the page after them as after any action.
+import { chromium } from 'playwright-core';
+
+const [start] = process.argv.slice(2);
+const executablePath = process.env.CHROME_PATH || '/usr/bin/chromium';
+
+const chunks = [];
+for await (const c of process.stdin)
+  chunks.push(c);
+/** @type {{do: string, css?: string, text?: string, key?: string, mods?: string[], wait?: string, load?: boolean}[]} */
+const flow = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+
+const browser = await chromium.launch({ executablePath, headless: true });
+try {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, locale: 'en-US', timezoneId: 'UTC' });
+  // Nothing outside loopback: a request elsewhere is refused, not waited for.
+  await context.route((url) => !['127.0.0.1', 'localhost'].includes(url.hostname), (route) => route.abort());
+  const page = await context.newPage();
+  await page.goto(start);
+  const seen = [];
+  for (const [i, a] of flow.entries()) {
+    const el = a.css ? page.locator(a.css) : null;
+    const modifiers = /** @type {any} */ (a.mods || []);
+    switch (a.do) {
+      case 'click': await el.click({ modifiers }); break;
+      case 'dblclick': await el.dblclick({ modifiers }); break;
+      case 'rightclick': await el.click({ button: 'right', modifiers }); break;
+      case 'hover': await el.hover(); break;
+      case 'type': await page.keyboard.type(a.text.replace(/\r/g, '\n').replace(/\n/g, ''));
+        if (a.text.endsWith('\r')) await page.keyboard.press('Enter');
+        break;
+      case 'press': await page.keyboard.press([...modifiers, a.key].join('+')); break;
+      case 'assertVisible': case 'assertValue': await el.waitFor({ state: 'visible' }); break;
+      case 'assertURL': break;
+      default: throw new Error(`action ${i + 1}: unknown ${a.do}`);
+    }
+    if (a.load)
+      await page.waitForLoadState('load');
+    if (a.wait)
+      await page.waitForFunction(a.wait, null, { timeout: 30000 }).catch((e) => {
+        throw new Error(`action ${i + 1} (${a.do} ${a.css || a.key || a.text || ''}): waiting for ${a.wait}: ${e.message}`);
+      });
+    const values = await page.evaluate(() => [...document.querySelectorAll('input, select, textarea')]
+      .map((f) => /** @type {HTMLInputElement} */ (f).type === 'checkbox' || /** @type {HTMLInputElement} */ (f).type === 'radio'
+        ? String(/** @type {HTMLInputElement} */ (f).checked)
+        : f instanceof HTMLSelectElement ? [...f.selectedOptions].map((o) => o.value).join(',') : /** @type {HTMLInputElement} */ (f).value)
+      .join('|'));
+    const url = new URL(page.url());
+    seen.push(`${url.pathname}${url.search}${url.hash}\n${values}\n${await page.locator('body').ariaSnapshot()}`);
+  }
+  process.stdout.write(JSON.stringify(seen));
+} finally {
+  await browser.close();
+}
