@@ -89,32 +89,59 @@ func changedValue(s *screen.Screen, sel selector.Selector, ref string) *screen.N
 	if s == nil || s.Root == nil || sel.Text == "" || !numberPattern.MatchString(sel.Text) {
 		return nil
 	}
-	return inPlace(s, sel, ref, true,
+	return inPlace(s, sel, ref, true, changedValueFactor,
 		func(text string) bool { return sameButNumbers(sel.Text, text) },
 		func(text string) float64 { return numberDistance(sel.Text, text) })
 }
 
-// changedWordsShare is the least share of a text's words that another text
-// must keep to be the same text with a word changed: most of them ("Your
-// form has been received!" for "…submitted!"; not "Total" for "Grand
-// total", which says too little to tell a change from another element).
-const changedWordsShare = 0.6
+// A text reworded in its place keeps most of what it said: most of its
+// words ("Your form has been received!" for "…submitted!"), or most of its
+// letters ("Welcomf Back!" for "Welcome Back!", "Cardt" for "Cards"). Not
+// "Total" for "Grand total", nor "Failed" for "Saved": they say too little
+// alike to tell a changed text from another element.
+const (
+	// changedWordsShare is the least share of the words kept.
+	changedWordsShare = 0.6
+	// changedLettersShare is the least share of the letters kept (one
+	// less edit than the length, over the length, for a short word).
+	changedLettersShare = 0.7
+	// changedWordsFactor is how much nearer in text the best candidate
+	// must be than any other as near to where the step acted: kept words
+	// and letters vary less than numbers do, so a quarter nearer is clear.
+	changedWordsFactor = 0.75
+)
 
-// changedWords returns the element of s that shows the text sel pins with
-// some of its words changed, when it is clearly the element sel meant (as
-// changedValue decides it): a message reworded in its place is the app
-// showing something else, an app-bug with expected vs actual.
+// changedWords returns the element of s that shows the text sel pins
+// reworded, when it is clearly the element sel meant (as changedValue
+// decides it): a message reworded in its place is the app showing
+// something else, an app-bug with expected vs actual.
 func changedWords(s *screen.Screen, sel selector.Selector, ref string) *screen.Node {
 	if s == nil || s.Root == nil || sel.Text == "" {
 		return nil
 	}
-	want := normalizeWords(sel.Text)
 	lines := strings.Count(sel.Text, "\n")
 	same := func(text string) bool {
-		got := normalizeWords(text)
-		return got != want && strings.Count(text, "\n") == lines && wordShare(want, got) >= changedWordsShare
+		if text == sel.Text || strings.Count(text, "\n") != lines {
+			return false
+		}
+		words, letters := rewordedShares(sel.Text, text)
+		return words >= changedWordsShare || letters >= changedLettersShare
 	}
-	return inPlace(s, sel, ref, false, same, func(text string) float64 { return 1 - wordShare(want, normalizeWords(text)) })
+	return inPlace(s, sel, ref, false, changedWordsFactor, same, func(text string) float64 {
+		words, letters := rewordedShares(sel.Text, text)
+		return 1 - max(words, letters)
+	})
+}
+
+// rewordedShares is how much of want got keeps: the share of its words,
+// and of its letters (case aside; 0 for texts too long to compare so).
+func rewordedShares(want, got string) (words, letters float64) {
+	words = wordShare(normalizeWords(want), normalizeWords(got))
+	a, b := []rune(strings.ToLower(want)), []rune(strings.ToLower(got))
+	if n := max(len(a), len(b)); n > 0 && n <= maxCompareRunes {
+		letters = 1 - float64(editDistance(a, b))/float64(n)
+	}
+	return words, letters
 }
 
 // wordShare is the share of the longer of two texts' words that both have.
@@ -139,10 +166,11 @@ func wordShare(a, b string) float64 {
 
 // inPlace returns the element of s that shows, in the place of the text
 // sel pins, a text that same accepts, when it is clearly the one sel meant
-// (see changedValue); dist says how far a text is from the expected one.
-// With closestFirst it must be the first of the closest nodes; else it is
-// the candidate nearest to ref, then nearest in text.
-func inPlace(s *screen.Screen, sel selector.Selector, ref string, closestFirst bool, same func(string) bool, dist func(string) float64) *screen.Node {
+// (see changedValue, with factor for changedValueFactor); dist says how
+// far a text is from the expected one. With closestFirst it must be the
+// first of the closest nodes; else it is the candidate nearest to ref,
+// then nearest in text.
+func inPlace(s *screen.Screen, sel selector.Selector, ref string, closestFirst bool, factor float64, same func(string) bool, dist func(string) float64) *screen.Node {
 	var ranked []CloseNode
 	if closestFirst {
 		if ranked = closestNear(s, sel, ref); len(ranked) == 0 {
@@ -224,7 +252,7 @@ func inPlace(s *screen.Screen, sel selector.Selector, ref string, closestFirst b
 		switch nn := near(n); {
 		case nn > bestNear:
 			clear = false
-		case nn == bestNear && bestDist > changedValueFactor*dist(n.Text):
+		case nn == bestNear && bestDist > factor*dist(n.Text):
 			clear = false
 		}
 	})

@@ -10,7 +10,8 @@ import (
 
 // sentScreen is a contact page after its form was sent, the message
 // reworded: the message beside the button the step tapped, and two
-// other lines that share some of its words further away.
+// other lines that share some of its words further away, and headings
+// with a letter changed.
 func sentScreen() *screen.Screen {
 	p := func(ref, t string) *screen.Node {
 		return &screen.Node{Ref: ref, Role: "paragraph", Tag: "p", Text: t, Visible: true}
@@ -24,6 +25,9 @@ func sentScreen() *screen.Screen {
 			{Ref: "e6", Role: "region", Tag: "section", Name: "Help", Visible: true, Children: []*screen.Node{
 				p("e7", "Your order has been shipped"),
 				p("e8", "Your form has been saved as a draft"),
+				{Ref: "e9", Role: "heading", Tag: "h2", Name: "Cardt", Text: "Cardt", Visible: true},
+				{Ref: "e10", Role: "heading", Tag: "h2", Name: "Welcomf Back!", Text: "Welcomf Back!", Visible: true},
+				p("e11", "Failed"),
 			}},
 		}},
 	}}}
@@ -48,6 +52,10 @@ func TestChangedWords(t *testing.T) {
 		{"too few words kept", selector.Selector{Text: "Thanks for writing"}, "e4", ClassSelectorDrift, ""},
 		{"the line the step read, reworded", selector.Selector{Text: "Your order has been sent"}, "e7",
 			ClassAppBug, "Your order has been shipped"},
+		{"a letter of a heading changed", selector.Selector{Text: "Welcome Back!"}, "", ClassAppBug, "Welcomf Back!"},
+		{"a letter of one word changed, among headings", selector.Selector{Role: "heading", Text: "Cards"}, "",
+			ClassAppBug, "Cardt"},
+		{"a word with little alike", selector.Selector{Text: "Saved"}, "", ClassSelectorDrift, ""},
 		{"two lines as near and as alike, neither clearly it", selector.Selector{Text: "Your draft has been sent"}, "", ClassSelectorDrift, ""},
 	}
 	for _, tc := range tests {
