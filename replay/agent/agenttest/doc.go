@@ -1,0 +1,14 @@
+// Package agenttest runs Trailpin's agent without a model: Policy is the
+// one generic policy a scripted model server (replay/model/modeltest)
+// answers the agent's requests with, in every test and variant. It reads
+// the step and the latest snapshot it was sent and types the values the
+// intent names (${secret:…} references, quoted text, codes in capitals)
+// into the fields whose names best match the intent, taps the control
+// whose name best matches the intent's words, and calls done once a text
+// the step's end state shows is on the screen. It knows nothing of any
+// test: no per-test answers.
+//
+// It stands in for a model; it measures the machinery, never a model's
+// skill. It imports the agent (for the marks of its messages), the
+// scripted server and the recorder's snapshot reader, nothing of e2e.
+package agenttest

@@ -1,0 +1,192 @@
+package agent_test
+
+import (
+	"context"
+	"fmt"
+	"sync"
+
+	"github.com/trailpin/trailpin/recorder/screen"
+	"github.com/trailpin/trailpin/replay/agent"
+)
+
+// checkoutPage is a fake Page: a checkout form with a discount code field,
+// a Redeem button (what replay's recording still calls Apply), a Cart link
+// and a password field. Redeem with the code SUMMER shows "10% off".
+// Secrets typed as ${secret:NAME} are filled in from secrets, as replay's
+// page does.
+type checkoutPage struct {
+	mu      sync.Mutex
+	secrets map[string]string
+	// doc numbers the document; refs are per document, shifted by ten on
+	// each rerender.
+	doc     int
+	code    string
+	applied bool
+	// password is the value typed into the password field, filled in.
+	password string
+	// rerenderOnTap makes the first tap of Redeem find the form replaced
+	// (a new document): the ref is stale.
+	rerenderOnTap bool
+	// calls logs each call the agent made, as "tap e2".
+	calls []string
+	// slowScreen delays every capture until the context ends.
+	blockScreens bool
+}
+
+func (p *checkoutPage) ref(n int) string { return fmt.Sprintf("e%d", p.doc*10+n) }
+
+func (p *checkoutPage) log(s string) {
+	p.calls = append(p.calls, s)
+}
+
+func (p *checkoutPage) Screen(ctx context.Context) (*screen.Screen, error) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.blockScreens {
+		<-ctx.Done()
+		return nil, ctx.Err()
+	}
+	code := &screen.Node{Ref: p.ref(1), Role: "textbox", Name: "Discount code", Tag: "input", Label: "Discount code", Value: p.code}
+	pass := &screen.Node{Ref: p.ref(4), Role: "textbox", Name: "Password", Tag: "input", Label: "Password", Secret: true}
+	redeem := &screen.Node{Ref: p.ref(2), Role: "button", Name: "Redeem", Tag: "button", Text: "Redeem"}
+	cart := &screen.Node{Ref: p.ref(3), Role: "link", Name: "Cart", Tag: "a", Text: "Cart", URL: "http://shop.test/cart"}
+	kids := []*screen.Node{
+		{Ref: p.ref(5), Role: "heading", Name: "Checkout", Tag: "h1", Level: 1, Text: "Checkout",
+			Children: []*screen.Node{{Tag: screen.TextTag, Text: "Checkout"}}},
+		code, pass, redeem, cart,
+	}
+	if p.applied {
+		kids = append(kids, &screen.Node{Ref: p.ref(6), Role: "status", Tag: "p", Text: "10% off",
+			Children: []*screen.Node{{Tag: screen.TextTag, Text: "10% off"}}})
+	}
+	if p.password != "" {
+		// An app that echoes what was typed: the redactor must hide it.
+		kids = append(kids, &screen.Node{Ref: p.ref(0), Role: "button", Name: "Signed in with " + p.password, Tag: "button", Disabled: true,
+			Text: "Signed in with " + p.password})
+	}
+	for i, n := range kids {
+		visible(n, float64(i))
+	}
+	main := &screen.Node{Ref: p.ref(7), Role: "main", Tag: "main", Children: kids}
+	visible(main, 0)
+	body := &screen.Node{Ref: p.ref(8), Tag: "body", Children: []*screen.Node{main}}
+	visible(body, 0)
+	root := &screen.Node{Ref: p.ref(9), Tag: "html", Children: []*screen.Node{body}}
+	visible(root, 0)
+	return &screen.Screen{Schema: screen.ScreenSchema, Document: fmt.Sprint("doc", p.doc), URL: "http://shop.test/checkout",
+		Title: "Checkout", Viewport: screen.Viewport{Width: 1280, Height: 720}, Root: root}, nil
+}
+
+func visible(n *screen.Node, row float64) {
+	n.Visible = true
+	if n.Box == nil {
+		n.Box = &screen.Box{X: 10, Y: 10 + 40*row, Width: 200, Height: 30}
+	}
+	for _, c := range n.Children {
+		if c.Tag == screen.TextTag {
+			c.Visible = true
+		}
+	}
+}
+
+// element names the element of ref on the current document, or "".
+func (p *checkoutPage) element(ref string) string {
+	for n, name := range map[int]string{1: "code", 2: "redeem", 3: "cart", 4: "password"} {
+		if ref == p.ref(n) {
+			return name
+		}
+	}
+	return ""
+}
+
+func (p *checkoutPage) stale(ref string) error {
+	return fmt.Errorf("%w: ref %s is not on the page any more", agent.ErrStaleRef, ref)
+}
+
+func (p *checkoutPage) Tap(ctx context.Context, ref string) (string, error) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.log("tap " + ref)
+	switch p.element(ref) {
+	case "redeem":
+		if p.rerenderOnTap {
+			p.rerenderOnTap = false
+			p.doc++
+			return "", p.stale(ref)
+		}
+		p.applied = p.code == "SUMMER"
+		return `tapped button "Redeem"`, nil
+	case "cart":
+		return `tapped link "Cart"`, nil
+	case "":
+		return "", p.stale(ref)
+	}
+	return "tapped " + ref, nil
+}
+
+func (p *checkoutPage) Type(ctx context.Context, ref, text string) (string, error) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.log("type " + ref + " " + text)
+	value := text
+	for name, v := range p.secrets {
+		if text == "${secret:"+name+"}" {
+			value = v
+		}
+	}
+	switch p.element(ref) {
+	case "code":
+		p.code = value
+	case "password":
+		p.password = value
+	case "":
+		return "", p.stale(ref)
+	default:
+		return "", fmt.Errorf("%s is not a text field", ref)
+	}
+	return fmt.Sprintf("typed %q into %s", text, ref), nil
+}
+
+func (p *checkoutPage) Select(ctx context.Context, ref, option string) (string, error) {
+	return "", fmt.Errorf("%s is not a drop-down", ref)
+}
+
+func (p *checkoutPage) Press(ctx context.Context, key string) (string, error) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.log("press " + key)
+	return "pressed " + key, nil
+}
+
+func (p *checkoutPage) Navigate(ctx context.Context, path string) (string, error) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.log("navigate " + path)
+	return "opened " + path, nil
+}
+
+func (p *checkoutPage) AssertVisible(ctx context.Context, ref string) (string, error) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.log("assertVisible " + ref)
+	if p.element(ref) == "" && !(p.applied && ref == p.ref(6)) {
+		return "", p.stale(ref)
+	}
+	return "saw " + ref, nil
+}
+
+func (p *checkoutPage) AssertNotVisibleWithText(ctx context.Context, text string) (string, error) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.log("assertNotVisible " + text)
+	if p.applied && text == "10% off" {
+		return "", fmt.Errorf("%q is visible", text)
+	}
+	return fmt.Sprintf("nothing visible reads %q", text), nil
+}
+
+func (p *checkoutPage) log2() []string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return append([]string(nil), p.calls...)
+}

@@ -1,0 +1,122 @@
+package agent
+
+import (
+	"fmt"
+	"net/url"
+	"strings"
+
+	"github.com/trailpin/trailpin/recorder/screen"
+)
+
+// systemPrompt is the agent's instructions (PromptVersion names it).
+const systemPrompt = `You perform one step of a web app's test, on the app's current screen, through tools.
+Each message shows the screen as an ARIA snapshot: one element per line, with its role, name, states and [ref=…].
+Act only through the tools, one call at a time, naming elements by the ref the latest snapshot gives them. Never invent a ref, and never use a selector.
+You never see secret values. To type a secret, type its reference exactly as listed, such as ${secret:NAME}; it is filled in for you.
+Reach the step's goal, then call done with what the screen shows that proves it. Call done only when the screen shows the goal is reached.
+If the app is broken (an error page, a wrong result, a control that does nothing), call fail with kind app-bug. If you cannot tell how to reach the goal, call fail with kind blocked. Failing never passes the step.
+The interactive snapshot leaves out text; call snapshot with full true to read all of the screen.`
+
+// Marks the messages use, which a reader of a request (a test's policy,
+// a person reading a trace) can find: the step's line, the list of texts
+// the step's end state shows, and the screen block, always last.
+const (
+	StepMark    = "Step: "
+	ExpectMark  = "When the step is done, the screen shows:"
+	ScreenMark  = "Screen"
+	fullForm    = "(every element and text)"
+	interactive = "(interactive elements; call snapshot with full true for all text)"
+)
+
+// maxSnapshot bounds the snapshot text sent in one message. A page whose
+// interactive form is longer is cut, and the model is told so, rather than
+// sending a request no endpoint takes.
+const maxSnapshot = 60000
+
+// firstMessage is the step, the hand-off record when replay performed
+// some of it, and the screen.
+func firstMessage(g Goal, left int, s *screen.Screen) string {
+	var b strings.Builder
+	b.WriteString(StepMark + oneLine(g.Intent) + "\n")
+	if h := handOffNotice(g); h != "" {
+		b.WriteString("\n" + h)
+	}
+	if len(g.Expect) > 0 {
+		b.WriteString("\n" + ExpectMark + "\n")
+		for _, e := range g.Expect {
+			fmt.Fprintf(&b, "- %q\n", e)
+		}
+	}
+	if len(g.Secrets) > 0 {
+		b.WriteString("\nSecrets you can type, by reference only:")
+		for _, n := range g.Secrets {
+			b.WriteString(" ${secret:" + n + "}")
+		}
+		b.WriteString("\n")
+	}
+	fmt.Fprintf(&b, "\nYou can act %d more times in this step.\n\n", left)
+	b.WriteString(screenBlock(s, false))
+	return b.String()
+}
+
+// handOffNotice is what the model is told when replay stopped after
+// performing some of the step's recorded actions; "" for a miss, which
+// the agent performs from the beginning with no notice.
+func handOffNotice(g Goal) string {
+	h := g.HandOff
+	if h == nil || len(h.Performed) == 0 {
+		return ""
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "Replay stopped (%s) after %d of %d recorded actions.\n", h.Reason, len(h.Performed), h.Total)
+	b.WriteString("Already performed (do not redo them):\n")
+	for i, p := range h.Performed {
+		fmt.Fprintf(&b, "%d. %s\n", i+1, oneLine(p))
+	}
+	if h.Detail != "" {
+		b.WriteString("Why replay stopped: " + oneLine(h.Detail) + "\n")
+	}
+	switch h.Reason {
+	case ReasonEndMismatch:
+		b.WriteString("Warning: every recorded action ran, but the screen does not show the step's recorded end state. Check whether the step took effect before you act, and act only if it did not.\n")
+	case ReasonActionUncertain:
+		b.WriteString("Warning: the last replayed action failed and may have reached the app. Verify the current state before you do anything like it again.\n")
+	}
+	b.WriteString("Continue from the current screen without redoing them.\n")
+	return b.String()
+}
+
+// screenBlock is the screen as the model reads it: where the page is, and
+// its snapshot, interactive only unless full.
+func screenBlock(s *screen.Screen, full bool) string {
+	form := interactive
+	if full {
+		form = fullForm
+	}
+	text := screen.RenderSnapshot(s, screen.SnapshotOptions{Interactive: !full})
+	if len(text) > maxSnapshot {
+		cut := strings.LastIndexByte(text[:maxSnapshot], '\n')
+		if cut < 0 {
+			cut = maxSnapshot
+		}
+		text = text[:cut] + fmt.Sprintf("\n(the snapshot is cut here: %d more characters)", len(text)-cut)
+	}
+	if text == "" {
+		text = "(nothing is shown)"
+	}
+	return fmt.Sprintf("%s %s at %s, titled %q:\n%s", ScreenMark, form, pagePath(s.URL), s.Title, text)
+}
+
+// pagePath is a page's URL as a trail writes it: path and query.
+func pagePath(raw string) string {
+	u, err := url.Parse(raw)
+	if err != nil || u.Path == "" {
+		return raw
+	}
+	if u.RawQuery != "" {
+		return u.Path + "?" + u.RawQuery
+	}
+	return u.Path
+}
+
+func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
