@@ -269,3 +269,46 @@ func TestRecordListBoxChoices(t *testing.T) {
 	noControl := strings.Replace(listBoxPage, `if (e.ctrlKey || e.metaKey)`, `if (false)`, 1)
 	rec.replayRefused(t, noControl, "action-failed", `did not end with "carrots", "peas" selected: it has "peas"`)
 }
+
+const enterClearsPage = `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>Tasks</title></head>
+<body>
+<h1>Tasks</h1>
+<input id="new" aria-label="New task">
+<ul id="list"></ul>
+<script>
+  const box = document.querySelector('#new');
+  box.addEventListener('keydown', (e) => {
+    if (e.key !== 'Enter' || !box.value) return;
+    const li = document.createElement('li');
+    li.textContent = box.value;
+    document.querySelector('#list').append(li);
+    box.value = '';
+  });
+</script>
+</body></html>`
+
+// TestRecordTypingEndsBeforeTheNextKey: a field that the page empties on
+// Enter, typed into again at once, ends the first step empty: the first key
+// of the next typing is no value of the step before (its end would pin it,
+// and the unchanged page would fail the replay).
+func TestRecordTypingEndsBeforeTheNextKey(t *testing.T) {
+	t.Parallel()
+	rec := recordPage(t, enterClearsPage, func(app context.Context) {
+		clickCSS(t, app, "#new")
+		typeKeys(t, app, "Feed the cat\rWater the plants\r")
+		WaitFor[bool](t, app, `document.querySelectorAll('#list li').length === 2`)
+		waitAX(t, app, "toolbar", "Trailpin recording")
+	})
+	for _, s := range rec.trail.Steps {
+		if s.End == nil {
+			continue
+		}
+		for _, v := range s.End.Values {
+			if v.Property == trail.EndPropertyValue && v.Want != "" {
+				t.Errorf("step %q ends with the field holding %q, which the page emptied:\n%s", s.Intent, v.Want, rec.yaml)
+			}
+		}
+	}
+	rec.replayGreen(t)
+}

@@ -121,6 +121,8 @@
     keyActivationTimer: undefined,
     /** @type {{el: Element, screen: Captured, time: number} | null} the screen when the mouse went down */
     down: null,
+    /** @type {{el: Element, screen: Captured, time: number} | null} the screen when a key went down in a field not being typed into */
+    preInput: null,
     /** @type {Captured | null} the screen of the click being handled, for the change it makes */
     clickScreen: null,
     /** ms of a press not yet counted with its click */
@@ -458,7 +460,12 @@
     if (state.typing && state.typing.el === el)
       return;
     flushTyping();
-    const screen = currentScreen();
+    // The screen before the first key or press, when one went to el: by
+    // the input event the field already holds its first character (or the
+    // slider its new value), which is no state of the step before.
+    const pre = [state.preInput, state.down].find((p) => p && p.el === el && Date.now() - p.time < PRESS_MAX_MS);
+    state.preInput = null;
+    const screen = pre ? pre.screen : currentScreen();
     state.typing = { el: /** @type {HTMLElement} */ (el), screen, ref: pm().refForElement(el), time: Date.now() };
     if (isAriaRange(el))
       state.typing.start = el.getAttribute('aria-valuenow');
@@ -564,6 +571,8 @@
   function pressed(el, e) {
     if (MODIFIER_KEYS.has(e.key))
       return;
+    if (el && isTextField(el) && !(state.typing && state.typing.el === el))
+      state.preInput = { el, screen: currentScreen(), time: Date.now() };
     const mods = modifiersOf(e).filter((m) => m !== 'Shift');
     const aria = el && valueControl(el);
     if (aria && isAriaRange(aria) && WIDGET_KEYS.has(e.key) && !mods.length) {
