@@ -138,9 +138,14 @@ var presenceRoles = map[string]bool{
 }
 
 func endClass(n *screen.Node) int {
-	named := n.Name != ""
+	// A name or text without a letter or a digit is a glyph (an icon
+	// font's "\uf106", a ×): it names nothing a person reads, and the
+	// controls such glyphs name (a "scroll to top" link a scroll fades in)
+	// come and go with the page's scroll and pointer, not with the step.
+	named := hasWords(n.Name)
+	texted := hasWords(n.Text)
 	switch {
-	case !named && n.Text == "":
+	case !named && !texted:
 		return endNone // shows nothing a person could check
 	case feedbackRoles[n.Role]:
 		return endFeedback
@@ -154,10 +159,15 @@ func endClass(n *screen.Node) int {
 		return endControl
 	case n.Role == "" || n.Role == "none" || n.Role == "presentation":
 		return endNone
-	case named || n.Text != "":
+	case named || texted:
 		return endContent
 	}
 	return endNone
+}
+
+// hasWords reports whether s holds a letter or a digit.
+func hasWords(s string) bool {
+	return strings.ContainsFunc(s, func(r rune) bool { return unicode.IsLetter(r) || unicode.IsNumber(r) })
 }
 
 // assertedAfter returns the refs of the elements that the assertions

@@ -113,3 +113,23 @@ func TestBuildStepsHoverRevealedInWrapper(t *testing.T) {
 		t.Errorf("actions =\n  %s\nwant\n  %s", strings.Join(got, "\n  "), strings.Join(want, "\n  "))
 	}
 }
+
+// TestBuildStepsEndSkipsGlyphs: a node named only by a glyph (an icon
+// font's "scroll to top" link that the page's scroll showed) is no end
+// state; what the step made with words is.
+func TestBuildStepsEndSkipsGlyphs(t *testing.T) {
+	before := shopPage("/offices", "d", "Offices", el("d-q", "searchbox", labelled("Search")))
+	after := shopPage("/offices", "d", "Offices", el("d-q", "searchbox", labelled("Search")),
+		el("d-top", "link", screentest.Name("\uf106")),
+		leaf("d-found", "paragraph", "Offices in London"),
+		leaf("d-x", "button", "×"))
+	s := newSession().typ(before, "d-q", "Lon")
+	bt, err := BuildSteps(s.recs, after, BuildOptions{BaseURL: shopOrigin})
+	if err != nil {
+		t.Fatalf("BuildSteps() failed: %v", err)
+	}
+	end := bt.Steps[0].End
+	if end == nil || len(end.Shows) != 1 || end.Shows[0].Text != "Offices in London" {
+		t.Errorf("the step's end = %+v, want it to show the paragraph it made, and neither glyph", end)
+	}
+}
