@@ -312,3 +312,40 @@ func TestRecordTypingEndsBeforeTheNextKey(t *testing.T) {
 	}
 	rec.replayGreen(t)
 }
+
+const customCheckboxPage = `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>Sign in</title>
+<style>
+  .custom-control { position: relative; padding-left: 1.5rem; }
+  .custom-control-input { position: absolute; left: 0; z-index: -1; width: 1rem; height: 1.25rem; opacity: 0; }
+  .custom-control-label::before { content: ""; position: absolute; left: 0; width: 1rem; height: 1rem; border: 1px solid #888; }
+  .custom-control-input:checked ~ .custom-control-label::before { background: #36c; }
+</style></head>
+<body>
+<h1>Sign in</h1>
+<div class="custom-control custom-checkbox">
+  <input type="checkbox" class="custom-control-input" id="customCheck">
+  <label class="custom-control-label" for="customCheck">Remember Me</label>
+</div>
+<p><input type="checkbox" id="news"> <label for="news">Send me news</label></p>
+</body></html>`
+
+// TestRecordLabelClickIsOneCheck: one click on the label of a check box
+// (a styled one whose input is hidden, and a plain one) is one check: the
+// click the browser passes on from the label to its box is not a second.
+func TestRecordLabelClickIsOneCheck(t *testing.T) {
+	t.Parallel()
+	rec := recordPage(t, customCheckboxPage, func(app context.Context) {
+		clickCSS(t, app, "label[for=customCheck]")
+		WaitFor[bool](t, app, `document.querySelector('#customCheck').checked`)
+		clickCSS(t, app, "label[for=news]")
+		WaitFor[bool](t, app, `document.querySelector('#news').checked`)
+		waitAX(t, app, "toolbar", "Trailpin recording")
+	})
+	got := valueActions(rec.trail)
+	want := []string{"check {id: customCheck}", "check {id: news}"}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Fatalf("the trail's actions are\n  %s\nwant\n  %s\n--- trail\n%s", strings.Join(got, "\n  "), strings.Join(want, "\n  "), rec.yaml)
+	}
+	rec.replayGreen(t)
+}

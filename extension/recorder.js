@@ -820,6 +820,14 @@
    */
   const pressedControl = { el: null, time: 0 };
 
+  /**
+   * The control a click on its label passes the click on to, while that
+   * click is being handled: the browser clicks a label's check box (or
+   * button) itself, and the person's one click on the label is recorded.
+   * @type {{el: Element | null}}
+   */
+  const labelForwards = { el: null };
+
   /** Whether a click on el belongs to the setting of a value control. @param {Element} el */
   function partOfSetting(el) {
     const pressed = pressedControl.el && Date.now() - pressedControl.time < PRESS_MAX_MS ? pressedControl.el : null;
@@ -869,6 +877,14 @@
         return; // it opens or closes the list, or chooses: the choice is recorded as select
       if (!currentPick() && e.button === 0 && partOfSetting(el))
         return; // the drag or press that set a value: recorded as set
+      if (el === labelForwards.el)
+        return; // the click the browser passed on from the label clicked
+      const label = /** @type {HTMLLabelElement | null} */ (el.closest('label'));
+      const control = label && label.control;
+      if (control && control !== el && !control.contains(el) && !currentPick()) {
+        labelForwards.el = control;
+        setTimeout(() => { labelForwards.el = null; }, 0);
+      }
       if (currentPick()) {
         e.preventDefault();
         e.stopImmediatePropagation();
