@@ -142,8 +142,10 @@
     }
     const r = el.getBoundingClientRect();
     Object.assign(outline.style, { display: 'block', left: `${r.left}px`, top: `${r.top}px`, width: `${r.width}px`, height: `${r.height}px` });
+    // What an element to mark sensitive shows is not repeated, not even here.
     const h = /** @type {HTMLElement} */ (el);
-    let text = (typeof h.innerText === 'string' ? h.innerText : el.textContent || '').replace(/\s+/g, ' ').trim();
+    let text = picking !== 'assertVisible' ? ''
+      : (typeof h.innerText === 'string' ? h.innerText : el.textContent || '').replace(/\s+/g, ' ').trim();
     if (text.length > QUOTE_MAX)
       text = `${text.slice(0, QUOTE_MAX - 1)}…`;
     say(text ? `Highlighted: “${text}”` : `Highlighted: ${el.localName} element`);
