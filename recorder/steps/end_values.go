@@ -16,8 +16,8 @@ import (
 // step checked without touching them, as a "select all" does).
 //
 // A control keeps its ref within one document, so the screens before and
-// after the step are compared by ref; across a navigation there is nothing
-// to compare. A value (text, a slider's number) is pinned only for the
+// after the step are compared by ref, for the controls shown on both; across
+// a navigation there is nothing to compare. A value (text, a slider's number) is pinned only for the
 // controls the step's own interactions acted on: another field whose value
 // changed is the app's data (a computed total, a time), which a replay on
 // another day shows otherwise. Checked states are pinned for every box, and for the options of the ARIA list boxes the step chose
@@ -46,8 +46,8 @@ func (b *builder) endValues(g *group, before, after *screen.Screen) []trail.EndV
 			break
 		}
 		q, ok := old[n.Ref]
-		if !ok || n.Secret || !ma.Shown(int32(p)) || slices.Contains(asserted, n.Ref) {
-			continue
+		if !ok || !mb.Shown(q) || n.Secret || !ma.Shown(int32(p)) || slices.Contains(asserted, n.Ref) {
+			continue // a control that appeared is shown by the step, not set by it
 		}
 		prop, want, purpose, ok := endProperty(mb.Nodes()[q], n, acted[n.Ref])
 		if !ok || b.taint.Leaks(want) || prop == trail.StateSelected && !inChosenListbox(ma, int32(p), acted) {
