@@ -236,6 +236,14 @@
     if (el && el.nodeType === 1)
       recorder.pointPick(el);
   }, true);
+  // A click on one of the bar's buttons leaves the keyboard focus where the
+  // person had it: a key pressed next (Escape to close the page's menu, say)
+  // goes to the page and is recorded, as it would be without the bar. Keys
+  // pressed while the bar has the focus are the bar's, not the page's.
+  root.addEventListener('mousedown', (/** @type {Event} */ e) => {
+    if (/** @type {Element} */ (e.target).closest?.('button'))
+      e.preventDefault();
+  });
   // The arrow keys widen and narrow the highlight also when the focus is on
   // the bar (the page's keys go to the recorder first).
   root.addEventListener('keydown', (/** @type {Event} */ e) => {
