@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -107,6 +108,9 @@ func countIndexes(tr *trail.Trail) int {
 			for i := range st.End.Shows {
 				walk(&st.End.Shows[i])
 			}
+			for i := range st.End.Values {
+				walk(&st.End.Values[i].Selector)
+			}
 		}
 	}
 	return n
@@ -126,6 +130,8 @@ func actionSelector(a trail.Action) (selector.Selector, bool) {
 	case trail.Uncheck:
 		return a.Selector, true
 	case trail.Hover:
+		return a.Selector, true
+	case trail.Set:
 		return a.Selector, true
 	case trail.AssertVisible:
 		return a.Selector, true
@@ -180,6 +186,31 @@ func replayOn(t *testing.T, path, base string) HostRun {
 		}
 	}
 	return run
+}
+
+// setByThePerson says whether an action before the check set the value it
+// checks (an option chosen, a slider set, a text typed): it is the person's
+// input, not what the app made of it.
+func setByThePerson(tr *trail.Trail, vc valueCheck) bool {
+	for _, st := range tr.Steps[:vc.step-1] {
+		for _, a := range st.Actions {
+			switch a := a.(type) {
+			case trail.TypeText:
+				if a.Text == vc.value {
+					return true
+				}
+			case trail.Set:
+				if a.Value == vc.value {
+					return true
+				}
+			case trail.SelectOption:
+				if slices.Contains(a.Options, vc.value) {
+					return true
+				}
+			}
+		}
+	}
+	return false
 }
 
 // typedByThePerson says whether value holds text the flow typed: a copy
@@ -261,7 +292,7 @@ func runRealApp(t *testing.T, a *realApp, flow []flowAct) {
 	}
 	slug := trail.Slug(rec.trail.Title)
 	for i, vc := range checks {
-		if typedByThePerson(flow, vc.value) {
+		if typedByThePerson(flow, vc.value) || setByThePerson(rec.trail, vc) {
 			t.Logf("%s: step %d checks %q, which the person typed: no variant", a.name, vc.step, vc.value)
 			continue
 		}
