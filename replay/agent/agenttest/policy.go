@@ -65,6 +65,10 @@ func (p policy) answer(st step) modeltest.Reply {
 	if len(st.expect) == 0 && st.typed() > 0 {
 		return modeltest.Call("done", map[string]string{"summary": "typed the values the goal names"})
 	}
+	if len(st.expect) > 0 && st.tapped()+st.typed() > 0 && st.trailingLooks() < maxLooks {
+		// The app may still be answering the last action: look again.
+		return modeltest.Call("snapshot", map[string]bool{"full": true})
+	}
 	reason := "no control on the screen matches the goal"
 	if len(st.expect) > 0 {
 		reason = "the screen does not show " + quote(st.expect[0]) + " and no control left matches the goal"
@@ -86,6 +90,19 @@ func (st step) actedSinceFullLook() bool {
 		}
 	}
 	return true
+}
+
+// maxLooks is how many times in a row the policy looks at the screen for
+// the end state after its last action before it gives up.
+const maxLooks = 3
+
+// trailingLooks counts the snapshot calls since the last other call.
+func (st step) trailingLooks() int {
+	n := 0
+	for i := len(st.calls) - 1; i >= 0 && st.calls[i].name == "snapshot"; i-- {
+		n++
+	}
+	return n
 }
 
 func (st step) count(tool string) int {
@@ -224,11 +241,14 @@ type value struct {
 var (
 	quotedText = regexp.MustCompile(`"([^"]+)"|“([^”]+)”`)
 	anyRef     = regexp.MustCompile(`\$\{(?:secret|param|user):[A-Za-z0-9_.-]+\}`)
-	capsCode   = regexp.MustCompile(`\b[A-Z][A-Z0-9]{2,}\b`)
+	// A code is a word in capitals of five or more characters (SUMMER), or
+	// of three or more with a digit (SAVE10); shorter words in capitals
+	// are acronyms (PIN, PDF), not values.
+	capsCode = regexp.MustCompile(`\b(?:[A-Z][A-Z0-9]{4,}|[A-Z][A-Z]*[0-9][A-Z0-9]*)\b`)
 )
 
 // values lists what the intent names to type, in its order: references,
-// quoted text, and codes in capitals (SUMMER, SAVE10).
+// quoted text, and codes in capitals (SUMMER, SAVE10; see capsCode).
 func values(intent string) []value {
 	var hits []hit
 	for _, m := range anyRef.FindAllStringIndex(intent, -1) {

@@ -1,0 +1,229 @@
+package replay
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/trailpin/trailpin/recorder/screen"
+	"github.com/trailpin/trailpin/recorder/selector"
+	"github.com/trailpin/trailpin/recorder/trail"
+	"github.com/trailpin/trailpin/replay/agent"
+	"github.com/trailpin/trailpin/storage/redact"
+)
+
+// The agent's Page on a replay tab: the agent acts by ref through the same
+// finds and acts a recorded action plays with (findRef, tap, typeInto,
+// choose, press, navigateTo, the assertions), on the run's current tab. A
+// ref is looked up only in the document of the screen it came from; a ref
+// the page no longer shows fails with agent.ErrStaleRef and is never taken
+// for another element.
+
+// agentPage is the agent's Page on r's current tab.
+type agentPage struct {
+	r *trailRun
+	// shown is the screen last given to the agent: its refs are the ones
+	// the agent names, in its document.
+	shown *screen.Screen
+}
+
+var _ agent.Page = (*agentPage)(nil)
+
+// newAgentPage is the agent's Page on the run's current tab.
+func newAgentPage(r *trailRun) *agentPage { return &agentPage{r: r} }
+
+// The screen the agent is shown is taken once the page is quiet: an app
+// answers a tap a moment later (a request, a timer), and a screen taken in
+// between would show the model a page that has not reacted yet.
+const (
+	// agentQuiet is how long the page must not change to count as quiet.
+	agentQuiet = 250 * time.Millisecond
+	// agentQuietMax bounds the wait on a page that keeps changing (an
+	// animation, a ticking clock): it is then captured as it is.
+	agentQuietMax = 2 * time.Second
+)
+
+// Screen captures the page once it is quiet (the last capture when
+// nothing changed). Secret values on it are left to the agent's redactor,
+// which hides them from every request and turn.
+func (a *agentPage) Screen(ctx context.Context) (*screen.Screen, error) {
+	a.r.page.awaitQuiet(ctx, agentQuiet, agentQuietMax)
+	s, _, err := a.r.page.look(ctx)
+	if err != nil {
+		return nil, agentError(err)
+	}
+	a.shown = s
+	return s, nil
+}
+
+// awaitQuiet waits until the page has not changed for quiet, at most max.
+func (p *tab) awaitQuiet(ctx context.Context, quiet, max time.Duration) {
+	deadline := time.Now().Add(max)
+	seq, err := p.changeSeq(ctx)
+	for err == nil && ctx.Err() == nil && time.Now().Before(deadline) {
+		p.waitChange(ctx, seq, min(quiet, time.Until(deadline)))
+		var next int64
+		if next, err = p.changeSeq(ctx); err != nil || next == seq {
+			return
+		}
+		seq = next
+	}
+}
+
+// document is the document of the screen the agent's refs come from.
+func (a *agentPage) document() string {
+	if a.shown == nil {
+		return ""
+	}
+	return a.shown.Document
+}
+
+// onRef finds the element of ref, ready as need says, and runs act on it,
+// then waits for the navigation the input started, as a recorded action
+// does.
+func (a *agentPage) onRef(ctx context.Context, ref string, need readiness, act func(found) Action[done]) (string, error) {
+	if a.shown == nil {
+		return "", fmt.Errorf("%w: no screen was captured yet", agent.ErrStaleRef)
+	}
+	return a.play(ctx, settled(onElement(findRef(ref, a.document(), need), act)))
+}
+
+// play runs an action on the run's current tab and says what it did.
+func (a *agentPage) play(ctx context.Context, act Action[done]) (string, error) {
+	p := a.r.page
+	d, err := counted(act)(ctx, p)
+	if d.node != nil {
+		p.lastTarget = d.node.Ref
+	}
+	if err != nil {
+		return "", agentError(err)
+	}
+	return d.summary, nil
+}
+
+func (a *agentPage) Tap(ctx context.Context, ref string) (string, error) {
+	return a.onRef(ctx, ref, needActionable, func(f found) Action[done] {
+		return a.r.tap(f, trail.Tap{Button: trail.ButtonLeft})
+	})
+}
+
+// Type types text into the field of ref; its ${secret:…} references are
+// filled in by typeInto at the moment it types.
+func (a *agentPage) Type(ctx context.Context, ref, text string) (string, error) {
+	return a.onRef(ctx, ref, needActionable, func(f found) Action[done] { return a.r.typeInto(f, text) })
+}
+
+func (a *agentPage) Select(ctx context.Context, ref, option string) (string, error) {
+	// An ARIA listbox's options are found within it: name it by the
+	// selector the recorder would write for it.
+	var within selector.Selector
+	if a.shown != nil {
+		if sel, err := selector.Generate(selector.PurposeSelect, ref, a.shown, a.r.sensitiveValues()); err == nil {
+			within = sel
+		}
+	}
+	return a.onRef(ctx, ref, needActionable, func(f found) Action[done] {
+		return a.r.choose(f, trail.SelectOption{Selector: within, Options: []string{option}})
+	})
+}
+
+func (a *agentPage) Press(ctx context.Context, key string) (string, error) {
+	return a.play(ctx, settled(a.r.press(trail.Press{Key: key})))
+}
+
+func (a *agentPage) Navigate(ctx context.Context, path string) (string, error) {
+	return a.play(ctx, a.r.navigateTo(path))
+}
+
+// AssertVisible waits, up to the action timeout, until the element of ref
+// is visible.
+func (a *agentPage) AssertVisible(ctx context.Context, ref string) (string, error) {
+	doc := a.document()
+	f, err := a.r.page.await(ctx, needVisible, func(s *screen.Screen, m *selector.Matcher) (*screen.Node, error) {
+		if s.Document != doc {
+			return nil, &RefError{Ref: ref, Code: "stale", Message: "ref " + ref + ": the page has loaded another document since"}
+		}
+		n := m.Node(ref)
+		if n == nil {
+			return nil, &RefError{Ref: ref, Code: "stale", Message: "ref " + ref + " is not on the page any more"}
+		}
+		if !n.Visible {
+			return nil, fmt.Errorf("%s is not visible", describe(n))
+		}
+		return n, nil
+	})
+	if err != nil {
+		return "", agentError(err)
+	}
+	a.r.page.lastTarget = f.node.Ref
+	return "saw " + describe(f.node), nil
+}
+
+func (a *agentPage) AssertNotVisibleWithText(ctx context.Context, text string) (string, error) {
+	return a.play(ctx, a.r.assertNotVisible(text))
+}
+
+// agentError is what the agent is told of a failed find or act: a ref
+// that names nothing any more is stale, a tab that went away is gone.
+func agentError(err error) error {
+	switch {
+	case errors.Is(err, ErrStaleRef), errors.Is(err, ErrUnknownRef), errors.Is(err, ErrBadRef):
+		return fmt.Errorf("%w: %v", agent.ErrStaleRef, err)
+	case errors.Is(err, errTabCrashed), errors.Is(err, errTabGone):
+		return fmt.Errorf("%w: %v", agent.ErrPageGone, err)
+	}
+	return err
+}
+
+// sensitiveValues are the run's secret values, which no selector the
+// agent's actions are recorded with may hold.
+func (r *trailRun) sensitiveValues() []string {
+	out := make([]string, 0, len(r.secrets))
+	for _, s := range r.secrets {
+		out = append(out, s.Value)
+	}
+	return out
+}
+
+// agentRedactor hides the run's secret values behind their references
+// (${secret:NAME}), the form a model request carries (docs/agent.md).
+func (r *trailRun) agentRedactor() *redact.Redactor {
+	return redact.New(r.secrets, func(name string) string { return "${" + name + "}" })
+}
+
+// agentGoal is the goal of step i for the agent, with the record of what
+// replaying its recording did (run): a hand-off when it performed at least
+// one action, a miss otherwise. Replayed actions and the time since the
+// step started count toward the agent's budgets.
+func (r *trailRun) agentGoal(i int, run stepRun) agent.Goal {
+	st := r.trail.Steps[i]
+	g := agent.Goal{Intent: st.Intent, Started: r.res.Steps[i].Started}
+	if g.Intent == "" {
+		g.Intent = st.Act
+	}
+	if run.performed > 0 {
+		red := r.agentRedactor()
+		h := &agent.HandOff{Reason: string(run.reason), Total: len(st.Actions)}
+		for _, d := range run.done[:run.performed] {
+			h.Performed = append(h.Performed, red.String(d.summary))
+		}
+		if run.err != nil {
+			h.Detail = red.String(run.err.Msg)
+		}
+		g.HandOff = h
+	}
+	if st.End != nil {
+		for _, sel := range st.End.Shows {
+			if t := pinned(sel); t != "" {
+				g.Expect = append(g.Expect, r.vals.public(t))
+			}
+		}
+	}
+	for _, ref := range r.trail.References() {
+		if ref.Kind == trail.RefSecret {
+			g.Secrets = append(g.Secrets, ref.Name)
+		}
+	}
+	return g
+}
