@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -24,6 +25,10 @@ import (
 // (green; Playwright first drives the same flow on both copies and sees
 // the same page after every action), and on one value variant per value
 // assertion (failed at that assertion, app-bug, expected vs actual).
+//
+// TRAILPIN_REALAPPS_REPEAT=N (scripts/realapps-repeat) also records the flow
+// N-1 more times, each of which must give the same trail file, and replays
+// the trail N times on the unchanged app, each of which must pass.
 //
 // TRAILPIN_REALAPPS_KEEP=DIR keeps each recorded trail as DIR/<app>.trail.yaml
 // (scripts/realapps-repeat records and replays them ten times).
@@ -315,6 +320,9 @@ func runRealApp(t *testing.T, a *realApp, flow []flowAct) {
 			}
 		})
 	}
+	if n := repeatCount(t); n > 1 {
+		t.Run("repeat", func(t *testing.T) { repeatRealApp(t, a, flow, srv.URL, rec, n) })
+	}
 	t.Logf("REALAPP %s: %d actions, %d steps, %d act:, %d index; %d passed, %d failed",
 		a.name, res.actions, res.steps, res.acts, res.indexes, res.passed, res.failed)
 }
@@ -403,4 +411,40 @@ func playFlow(t *testing.T, node, url string, flow []flowAct) ([]string, error) 
 		return nil, fmt.Errorf("flow.mjs read the page %d times for %d actions", len(seen), len(flow))
 	}
 	return seen, nil
+}
+
+// repeatCount is TRAILPIN_REALAPPS_REPEAT, 1 when unset.
+func repeatCount(t *testing.T) int {
+	v := os.Getenv("TRAILPIN_REALAPPS_REPEAT")
+	if v == "" {
+		return 1
+	}
+	n, err := strconv.Atoi(v)
+	if err != nil || n < 1 {
+		t.Fatalf("TRAILPIN_REALAPPS_REPEAT=%q: want a count of runs, such as 10", v)
+	}
+	return n
+}
+
+// repeatRealApp records the flow n-1 more times and replays the first
+// recording n times, and reports the counts.
+func repeatRealApp(t *testing.T, a *realApp, flow []flowAct, base string, first *pageRecording, n int) {
+	same, passed := 1, 0
+	for i := 2; i <= n; i++ {
+		again := recordRealApp(t, a, base, flow)
+		if string(again.yaml) == string(first.yaml) {
+			same++
+		} else {
+			t.Errorf("%s: recording %d differs from the first:\n%s", a.name, i, again.yaml)
+		}
+	}
+	for i := 1; i <= n; i++ {
+		run := replayOn(t, first.path, base)
+		if run.ExitCode == 0 && strings.HasPrefix(statusLine(run, "RUN_COMPLETED"), "RUN_COMPLETED|passed|") {
+			passed++
+		} else {
+			t.Errorf("%s: replay %d of %d failed on the unchanged app:\n%s", a.name, i, n, run.Stdout)
+		}
+	}
+	t.Logf("REPEAT %s: recorded %d times, %d gave the first trail file; replayed %d times on the unchanged app, %d passed", a.name, n, same, n, passed)
 }
