@@ -3,6 +3,7 @@ package replay
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 	"testing"
@@ -164,4 +165,41 @@ func TestAgentMissInChromium(t *testing.T) {
 		trail.TypeText{Selector: selector.Selector{Role: "textbox", Name: "Staff PIN"}, Text: "${secret:staff-pin}"},
 		trail.Tap{Selector: selector.Selector{Role: "button", Name: "Redeem"}},
 	})
+}
+
+// The chromedp Page refuses a ref the page does not show, and one from
+// before the page loaded again, at once: nothing is tapped.
+func TestAgentPageRefusesStaleRefs(t *testing.T) {
+	t.Parallel()
+	tr := agentTrail(t, `type: {selector: {role: textbox, name: Discount code}, text: SUMMER}`)
+	r, ctx := openRun(t, tr, site.URL, Options{ActionTimeout: 5 * time.Second, Lookup: func(ref trail.Ref) (string, error) { return staffPIN, nil }})
+	page := newAgentPage(r)
+	s, err := page.Screen(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	nodes, err := selector.Match(s, selector.Selector{Role: "button", Name: "Redeem"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	redeem := nodes[0].Ref
+	start := time.Now()
+	if _, err := page.Tap(ctx, "e99999"); !errors.Is(err, agent.ErrStaleRef) {
+		t.Errorf("Tap of a ref the page never gave out: %v, want agent.ErrStaleRef", err)
+	}
+	if err := r.page.reload(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := page.Tap(ctx, redeem); !errors.Is(err, agent.ErrStaleRef) {
+		t.Errorf("Tap of %s after the page loaded again: %v, want agent.ErrStaleRef", redeem, err)
+	}
+	if took := time.Since(start); took >= r.opts.ActionTimeout {
+		t.Errorf("refusing stale refs took %s: it waited instead of refusing at once", took)
+	}
+	if s, err = page.Screen(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if nodes, _ := selector.Match(s, selector.Selector{Role: "textbox", Name: "Last PIN used"}); len(nodes) != 1 || nodes[0].Value != "" {
+		t.Errorf("the page shows a PIN used: a stale ref was tapped")
+	}
 }

@@ -146,12 +146,12 @@ func TestRun(t *testing.T) {
 		{
 			name:       "a ref the snapshot never showed is refused with a fresh snapshot",
 			goal:       agent.Goal{Intent: discountIntent, HandOff: discountHandOff, Expect: []string{"10% off"}},
-			script:     []modeltest.Reply{modeltest.Call("tap", map[string]string{"ref": "e99"})},
+			script:     []modeltest.Reply{agenttest.StaleTap()},
 			prep:       func(s *setup) { s.page.code = "SUMMER" },
 			verdict:    agent.VerdictDone,
 			pageCalls:  []string{"tap e2"},
 			actions:    []trail.Action{tapOf("button", "Redeem")},
-			turnResult: map[int]string{0: `Refused: "e99" is not a ref of the latest snapshot`},
+			turnResult: map[int]string{0: `Refused: "e999999" is not a ref of the latest snapshot`},
 		},
 		{
 			name:       "a stale ref is refused, and the fresh snapshot's ref is used, never mapped",

@@ -400,3 +400,7 @@ func fieldValue(n *screen.SnapshotNode) string {
 }
 
 func quote(s string) string { return strconv.Quote(s) }
+
+// StaleTap is a reply that taps a ref no page gives out: a model that
+// names an element the snapshot never showed.
+func StaleTap() modeltest.Reply { return modeltest.Call("tap", map[string]string{"ref": "e999999"}) }
