@@ -456,8 +456,9 @@ func (g *generator) scopes() []scope {
 // with the text that names it, and that text: <div><span>Size</span>
 // <select>…</div> is the Size field, though no <label> ties the two. It is
 // the nearest plain (generic) container of the field whose title is not the
-// field's own text (a drop-down's text is its current option); -1 for a
-// field with a name or label of its own, and for anything but a field.
+// field's own text (a drop-down's text is its current option), and that
+// holds no other field (whose text its first text may be); -1 for a field
+// with a name or label of its own, and for anything but a field.
 func FieldGroup(m *Matcher, pos int32) (int32, string) {
 	n := m.nodes[pos]
 	if !fieldRoles[n.Role] || n.Name != "" || n.Label != "" {
@@ -470,6 +471,11 @@ func FieldGroup(m *Matcher, pos int32) (int32, string) {
 		}
 		if c.Text == n.Text {
 			continue // a wrapper of the field alone
+		}
+		for q := a + 1; q < m.end[a]; q++ {
+			if q != pos && fieldRoles[m.nodes[q].Role] {
+				return -1, "" // shared with other fields: its first text is not this one's
+			}
 		}
 		title := RowTitle(m, a)
 		if title == "" || n.Text != "" && strings.Contains(n.Text, title) {

@@ -170,6 +170,7 @@ func (b *builder) namedField(s *screen.Screen, n *screen.Node) string {
 
 // contextTitle is what names a control that has no name of its own: the
 // text beside it in the plain wrapper they share (selector.FieldGroup), the
+// label-like text right before it (selector.AdjacentText), the
 // title of the list item, table row or card it lies in (the checkbox of a
 // todo row is "Feed the cat"), or the name of the field group it lies in
 // (a fieldset's legend). It is "" when nothing around it names it.
@@ -181,6 +182,9 @@ func (b *builder) contextTitle(s *screen.Screen, n *screen.Node) string {
 	}
 	if a, title := selector.FieldGroup(m, p); a >= 0 {
 		return b.usableText(title, maxIntentName)
+	}
+	if t := b.usableText(selector.AdjacentText(m, p), maxIntentName); t != "" {
+		return t
 	}
 	for a := m.Parent(p); a >= 0; a = m.Parent(a) {
 		c := m.Nodes()[a]
