@@ -179,3 +179,73 @@ func TestRecordHoverRevealedControl(t *testing.T) {
 		t.Errorf("replay on a page without remove buttons should fail at step 1's tap (its hover finds the row):\n%s", out)
 	}
 }
+
+// accountMenuPage opens its account menu when the pointer enters it (a
+// script's mouseenter, as the demo shop's menu does), and closes it when
+// the pointer leaves.
+const accountMenuPage = `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>Inbox</title>
+<style>#menu { display: inline-block; padding: 4px; } #panel[hidden] { display: none; }</style></head>
+<body>
+<h1>Inbox</h1>
+<p><button id="refresh" type="button">Refresh</button></p>
+<div id="menu">
+  <button id="account" type="button" aria-controls="panel" aria-expanded="false">Account</button>
+  <div id="panel" hidden><button id="settings" type="button">Settings</button> <button id="signout" type="button">Sign out</button></div>
+</div>
+<p id="status" role="status"></p>
+<script>
+  const menu = document.querySelector('#menu'), panel = document.querySelector('#panel');
+  menu.addEventListener('mouseenter', () => { panel.hidden = false; });
+  menu.addEventListener('mouseleave', () => { panel.hidden = true; });
+  document.querySelector('#refresh').addEventListener('click', () => { document.querySelector('#status').textContent = 'Refreshed'; });
+  document.querySelector('#signout').addEventListener('click', () => { document.querySelector('#status').textContent = 'Signed out'; });
+</script>
+</body></html>`
+
+// TestRecordHoverOpenedMenu: a menu a script opens when the pointer enters
+// it. The click on its item is recorded after a hover over the element the
+// pointer entered; a click on a button that showed without the pointer
+// (Refresh, reached across the menu) gets no hover. The trail replays
+// green, and fails on a copy whose menu opens only on a click.
+func TestRecordHoverOpenedMenu(t *testing.T) {
+	t.Parallel()
+	rec := recordPage(t, accountMenuPage, func(app context.Context) {
+		x, y := centreOf(t, app, "#account")
+		moveMouse(t, app, x, y)
+		WaitFor[bool](t, app, `!document.querySelector('#panel').hidden`)
+		x, y = centreOf(t, app, "#signout")
+		moveMouse(t, app, x, y)
+		mouseClick(t, app, x, y)
+		WaitFor[bool](t, app, `document.querySelector('#status').textContent === 'Signed out'`)
+		x, y = centreOf(t, app, "#refresh")
+		moveMouse(t, app, x, y)
+		WaitFor[bool](t, app, `document.querySelector('#panel').hidden`)
+		mouseClick(t, app, x, y)
+		WaitFor[bool](t, app, `document.querySelector('#status').textContent === 'Refreshed'`)
+		waitAX(t, app, "toolbar", "Trailpin recording")
+	})
+	var got []string
+	for _, s := range rec.trail.Steps {
+		for _, a := range s.Actions {
+			sel, _ := trail.ActionSelector(a)
+			got = append(got, string(a.Kind())+" "+sel.String())
+		}
+	}
+	want := []string{"hover {id: account}", "tap {id: signout}", "tap {id: refresh}"}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("the trail's actions are\n  %s\nwant\n  %s\n--- trail\n%s\n--- notes\n%s", strings.Join(got, "\n  "), strings.Join(want, "\n  "), rec.yaml, rec.notes)
+	}
+	rec.replayGreen(t)
+
+	variant := TempDir(t)
+	clickOnly := strings.Replace(accountMenuPage, `menu.addEventListener('mouseenter'`, `document.querySelector('#account').addEventListener('click'`, 1)
+	if err := os.WriteFile(filepath.Join(variant, "page.html"), []byte(clickOnly), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	srv := ServeDir(t, variant)
+	run := RunHost(t, replayEnv(t, false), nil, "replay", "--base-url", srv.URL, "--results", TempDir(t), rec.path)
+	if out := string(run.Stdout); run.ExitCode == 0 || !strings.Contains(out, "step:     1,") || !strings.Contains(out, "error:    tap {id: signout}") {
+		t.Errorf("replay on a menu that opens only on a click exited %d, want a failure at step 1's tap:\n%s\n%s", run.ExitCode, out, run.Stderr)
+	}
+}

@@ -31,6 +31,12 @@
   const SETTLE_MS = 120;
   /** Longest a mouse press is taken to belong to the click that follows. */
   const PRESS_MAX_MS = 2000;
+  /**
+   * Longest a change of the page may come after the pointer entered an
+   * element and still be taken as what entering it showed (a menu opened
+   * on mouseenter, perhaps after a short delay).
+   */
+  const HOVER_REVEAL_MS = 1000;
   /** Longest a settled page's capture waits for the browser to be idle. */
   const IDLE_WAIT_MS = 500;
   /** How many interaction timings are kept for the benchmark. */
@@ -83,6 +89,7 @@
    * @typedef {{el: HTMLInputElement | HTMLTextAreaElement | HTMLElement, screen: Captured, ref: string, time: number, start?: string | null}} Typing
    * @typedef {'assertVisible' | 'assertValue' | 'markSensitive' | null} Pick
    * @typedef {{from: Element | null, at: Element | null}} Picked the element under the pointer, and the one the pick takes
+   * @typedef {{el: Element, screen: Captured, time: number}} Over
    */
 
   const state = {
@@ -92,6 +99,10 @@
     dirty: true,
     /** @type {Element[]} what the pointer alone showed when the screen was captured */
     hover: [],
+    /** @type {Over | null} the element the pointer last entered, with the screen from before */
+    over: null,
+    /** @type {Over | null} an entry the page changed right after (a menu its script opened) */
+    reveal: null,
     counter: 0,
     /** @type {Set<string>} screen ids whose wire form went out */
     sent: new Set(),
@@ -235,7 +246,14 @@
       changed();
   }
 
-  const observer = new MutationObserver(pageChanged);
+  const observer = new MutationObserver(() => {
+    // Markup that changed right after the pointer entered an element: what
+    // entering it showed (a value typed or chosen changes none).
+    const over = state.over;
+    if (over && !state.reveal && Date.now() - over.time <= HOVER_REVEAL_MS)
+      state.reveal = over;
+    pageChanged();
+  });
 
   function observe() {
     observer.observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
@@ -457,6 +475,7 @@
    * @param {Element} el
    */
   function typed(el) {
+    forgetOver();
     if (state.typing && state.typing.el === el)
       return;
     flushTyping();
@@ -506,6 +525,9 @@
     // The change a click on a check box makes comes right after it.
     state.clickScreen = screen;
     setTimeout(() => { state.clickScreen = null; }, 0);
+    if (!state.pick)
+      sendReveal();
+    forgetOver();
     if (state.pick) {
       // What the bar highlighted for this element, as widened or narrowed.
       const { from, at } = state.picked;
@@ -532,8 +554,37 @@
     send(i, screen);
   }
 
+  /**
+   * The pointer entered el. What its script shows then (a menu opened on
+   * mouseenter) changes the page right after: the entry is kept, with the
+   * screen from before it, for the click that follows, and the host keeps
+   * the hover when that click's element was not shown before it.
+   * @param {Element} el
+   */
+  function pointerOver(el) {
+    if (state.reveal || state.dirty || !state.screen)
+      return; // the first entry that changed the page counts; a stale screen shows nothing
+    state.over = { el, screen: state.screen, time: Date.now() };
+  }
+
+  /** Another interaction came: an entry before it shows nothing the next click needs. */
+  function forgetOver() {
+    state.reveal = null;
+    state.over = null;
+  }
+
+  /** Sends the entry that changed the page before the click it led to. */
+  function sendReveal() {
+    const r = state.reveal;
+    state.reveal = null;
+    state.over = null;
+    if (r && r.el.isConnected && !crossOriginFrame)
+      send({ kind: 'hover', ref: pm().refForElement(r.el), time: r.time }, r.screen);
+  }
+
   /** @param {Element} el @param {Event} _e */
   function changedValue(el, _e) {
+    forgetOver();
     const tag = el.localName;
     if (tag === 'select') {
       flushTyping();
@@ -571,6 +622,7 @@
   function pressed(el, e) {
     if (MODIFIER_KEYS.has(e.key))
       return;
+    forgetOver();
     if (el && isTextField(el) && !(state.typing && state.typing.el === el))
       state.preInput = { el, screen: currentScreen(), time: Date.now() };
     const mods = modifiersOf(e).filter((m) => m !== 'Shift');
@@ -810,6 +862,7 @@
     dialog: route(dialogAnswered, 'dialog'),
     flush: route(flushTyping, 'flush'),
     down: route(mouseDown, 'down'),
+    over: route(pointerOver, 'over'),
   };
 
   /**
@@ -836,6 +889,13 @@
 
   /** @type {[string, (e: any) => void][]} */
   const listeners = [
+    ['pointerover', (/** @type {PointerEvent} */ e) => {
+      if (!e.isTrusted || onBar(e) || currentPick())
+        return;
+      const el = targetOf(e);
+      if (el)
+        handlers.over(el);
+    }],
     ['pointerdown', (/** @type {PointerEvent} */ e) => {
       if (!e.isTrusted || onBar(e))
         return;
@@ -1052,7 +1112,7 @@
     stop,
     /** Entry point for the recorders of same-origin frames below. */
     handle(/** @type {keyof typeof handlers} */ name, /** @type {any[]} */ ...args) {
-      const local = { click: clicked, typed, change: changedValue, press: pressed, dialog: dialogAnswered, flush: flushTyping, down: mouseDown }[name];
+      const local = { click: clicked, typed, change: changedValue, press: pressed, dialog: dialogAnswered, flush: flushTyping, down: mouseDown, over: pointerOver }[name];
       if (local)
         /** @type {(...a: any[]) => void} */ (local)(...args);
     },

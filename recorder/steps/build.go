@@ -92,6 +92,9 @@ func (b *builder) step(g *group, number int) (trail.Step, bool, error) {
 	var actions []trail.Action
 	var unnamedWhy []string
 	for k, i := range g.recs {
+		if b.is(i, InteractHover) && k+1 < len(g.recs) && !b.hoverRevealed(i, g.recs[k+1]) {
+			continue // the pointer passed by: the click's element showed without it
+		}
 		out, err := b.convert(k, i)
 		var un *unnamedError
 		var lo *leftOutError

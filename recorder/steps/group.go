@@ -83,7 +83,13 @@ func (b *builder) group() []*group {
 			if r.Count >= 2 {
 				groups = b.dropClicksOfDoubleClick(groups, i)
 			}
-			push(groupAction)
+			if follows && len(last.recs) == 1 && b.is(last.recs[0], InteractHover) && last.kind == groupAction {
+				// The pointer entered an element and the page changed (a
+				// menu opened): the click it led to is the same step.
+				last.recs = append(last.recs, i)
+			} else {
+				push(groupAction)
+			}
 		case InteractHover:
 			push(groupAction)
 		case InteractType:
@@ -124,9 +130,9 @@ func (b *builder) group() []*group {
 				push(groupAction)
 			}
 		case InteractCheck, InteractUncheck:
-			if follows && len(last.recs) == 1 && (b.is(last.recs[0], InteractClick) && b.checkedBy(last.recs[0], i) ||
-				b.is(last.recs[0], InteractCheck, InteractUncheck) && b.sameTarget(last.recs[0], i, selector.PurposeTap)) {
-				last.recs[0] = i
+			if follows && b.soleAction(last) && (b.is(last.last(), InteractClick) && b.checkedBy(last.last(), i) ||
+				b.is(last.last(), InteractCheck, InteractUncheck) && b.sameTarget(last.last(), i, selector.PurposeTap)) {
+				last.recs[len(last.recs)-1] = i
 			} else {
 				push(groupAction)
 			}
@@ -178,6 +184,32 @@ func (b *builder) group() []*group {
 		prev = i
 	}
 	return groups
+}
+
+// soleAction reports whether group g holds one action, after the hover
+// that may have led to it.
+func (b *builder) soleAction(g *group) bool {
+	return len(g.recs) == 1 || len(g.recs) == 2 && b.is(g.recs[0], InteractHover)
+}
+
+// hoverRevealed reports whether hover h showed what action a, right after
+// it, is aimed at: a's element is not on h's screen, or is there hidden (a
+// menu that opened when the pointer entered h). A hover that showed
+// nothing a's element needs is no action of its own; nor is one before an
+// element that a :hover rule shows (RevealedBy), which a's own action
+// hovers over exactly.
+func (b *builder) hoverRevealed(h, a int) bool {
+	rh := &b.recs[h]
+	t, ok := b.targetOf(a, selector.PurposeTap)
+	if !ok || rh.Before == nil || documentOf(rh.Before) != t.doc {
+		return false
+	}
+	if n := b.matcher(b.recs[a].Before).Node(t.ref); n != nil && n.RevealedBy != "" {
+		return false
+	}
+	m := b.matcher(rh.Before)
+	p, found := m.Position(t.ref)
+	return !found || !m.Shown(p)
 }
 
 // is reports whether interaction i is of one of the kinds.

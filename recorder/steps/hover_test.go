@@ -133,3 +133,44 @@ func TestBuildStepsEndSkipsGlyphs(t *testing.T) {
 		t.Errorf("the step's end = %+v, want it to show the paragraph it made, and neither glyph", end)
 	}
 }
+
+// TestBuildStepsHoverBeforeClick: a hover the extension reports before a
+// click joins the click's step when the clicked element was not shown
+// before it (a menu the pointer opened), and is dropped when it was.
+func TestBuildStepsHoverBeforeClick(t *testing.T) {
+	menu := func(doc string, open bool) *screen.Screen {
+		panel := []screentest.Opt{screentest.Kids(leaf(doc+"-out", "button", "Sign out", screentest.ID("signout")))}
+		if !open {
+			panel = append(panel, screentest.Hidden())
+		}
+		return shopPage("/inbox", doc, "Inbox", leaf(doc+"-refresh", "button", "Refresh", screentest.ID("refresh")),
+			el(doc+"-menu", "generic", screentest.Kids(leaf(doc+"-acct", "button", "Account", screentest.ID("account")), el(doc+"-panel", "generic", panel...))),
+			el(doc+"-box", "checkbox", labelled("Keep me signed in"), checked("false")))
+	}
+	closed, open := menu("d", false), menu("d", true)
+	s := newSession().
+		add(InteractHover, closed, "d-acct", nil).click(open, "d-out").
+		add(InteractHover, open, "d-acct", nil).click(open, "d-refresh").
+		add(InteractHover, open, "d-acct", nil).click(open, "d-box").add(InteractCheck, open, "d-box", nil)
+	bt, err := BuildSteps(s.recs, open, BuildOptions{BaseURL: shopOrigin})
+	if err != nil {
+		t.Fatalf("BuildSteps() failed: %v", err)
+	}
+	var got []string
+	for _, st := range bt.Steps {
+		var acts []string
+		for _, a := range st.Actions {
+			sel, _ := trail.ActionSelector(a)
+			acts = append(acts, string(a.Kind())+" "+sel.String())
+		}
+		got = append(got, st.Intent+" :: "+strings.Join(acts, ", "))
+	}
+	want := []string{
+		"Hover over the Account button and click the Sign out button :: hover {id: account}, tap {id: signout}",
+		"Click the Refresh button :: tap {id: refresh}",
+		`Check Keep me signed in :: check {role: checkbox, name: "Keep me signed in"}`,
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("BuildSteps() steps =\n  %s\nwant\n  %s", strings.Join(got, "\n  "), strings.Join(want, "\n  "))
+	}
+}

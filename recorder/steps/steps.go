@@ -52,7 +52,10 @@ var ErrNoSteps = errors.New("the recording has no steps: record at least one act
 // box hidden behind its styled label is recorded as the click on the label.
 // A click, check, uncheck or visibility assertion on an element that shows
 // only while the pointer rests on a row around it (screen.Node.RevealedBy)
-// is preceded by a hover over that row.
+// is preceded by a hover over that row. A hover the extension reports
+// before a click (the pointer entered an element and the page changed
+// right after) joins the click's step, and is kept only when the clicked
+// element was not shown before it.
 // Typing into a secret field records ${secret:NAME}, never a value; so does
 // typing a value the session marked sensitive (or the first letters of one).
 //
