@@ -14,18 +14,24 @@ import (
 // endpoint with structured outputs can only produce valid arguments; the
 // model client checks them either way.
 const (
-	ToolTap             = "tap"
-	ToolType            = "type"
-	ToolSelect          = "select"
-	ToolPress           = "press"
-	ToolNavigate        = "navigate"
-	ToolAssertVisible   = "assertVisible"
-	ToolAssertNotWith   = "assertNotVisibleWithText"
-	ToolSnapshot        = "snapshot"
-	ToolDone            = "done"
-	ToolFail            = "fail"
-	failKindAppBug      = "app-bug"
-	failKindBlocked     = "blocked"
+	ToolTap           = "tap"
+	ToolType          = "type"
+	ToolSelect        = "select"
+	ToolPress         = "press"
+	ToolNavigate      = "navigate"
+	ToolAssertVisible = "assertVisible"
+	ToolAssertNotWith = "assertNotVisibleWithText"
+	ToolSnapshot      = "snapshot"
+	ToolDone          = "done"
+	ToolFail          = "fail"
+)
+
+// failKindAppBug is the kind of fail that says the app is broken; the
+// other, blocked, says the agent cannot tell.
+const failKindAppBug = "app-bug"
+
+// What each argument is, as the model reads it in the tools' schemas.
+const (
 	refDescription      = "the ref of an element of the latest snapshot, such as e12 (never a selector)"
 	textDescription     = "the text to type; type a secret as ${secret:NAME}, never its value"
 	optionDescription   = "the label of the option to choose"
