@@ -473,3 +473,21 @@ func sameActions(a, b []trail.Action) bool {
 	ta := &trail.Trail{Steps: []trail.Step{{Actions: a}}}
 	return ta.Equal(&trail.Trail{Steps: []trail.Step{{Actions: b}}})
 }
+
+// A model server that is down: every attempt is unreachable, and the step
+// fails at once naming it.
+func TestRunModelDown(t *testing.T) {
+	// Nothing listens on port 1 of loopback: every connection is refused.
+	c, err := model.New(model.Config{BaseURL: "http://127.0.0.1:1/v1", Name: "scripted"}, model.WithBackoff(time.Millisecond, 5*time.Millisecond))
+	if err != nil {
+		t.Fatal(err)
+	}
+	start := time.Now()
+	out := agent.Run(context.Background(), agent.Config{Client: c, StepDeadline: 10 * time.Second}, &checkoutPage{}, agent.Goal{Intent: discountIntent})
+	if out.Verdict != agent.VerdictModelError || out.Failure != model.FailUnreachable || !strings.Contains(out.Reason, "unreachable after 3 attempts") {
+		t.Errorf("Run = %s (%s): %q, want model-error: unreachable after 3 attempts", out.Verdict, out.Failure, out.Reason)
+	}
+	if took := time.Since(start); took > 5*time.Second {
+		t.Errorf("Run took %s against a server that is down", took)
+	}
+}
