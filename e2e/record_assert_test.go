@@ -304,3 +304,49 @@ func TestRecordEndStateShowsOtherText(t *testing.T) {
 		t.Errorf("with another heading, the replay failed at step %d: %s\nwant step 1: %s\n%s", step, why, want, status)
 	}
 }
+
+// twoFormsPage shows the same form twice, as a component gallery does:
+// only the drop-downs' choices tell them apart.
+const twoFormsPage = `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>Forms</title></head>
+<body>
+<h2>Horizontal</h2>
+<form><label for="h-select">Select</label>
+  <select id="h-select"><option>Option 01</option><option selected>Option 02</option></select></form>
+<h2>Stacked</h2>
+<form><label for="s-select">Select</label>
+  <select id="s-select"><option selected>Option 01</option><option>Option 02</option></select></form>
+</body></html>`
+
+// TestRecordAssertValueOnADropDown: Assert value on a drop-down names the
+// drop-down, not the option it shows, so when the value differs the check
+// fails as an app-bug with expected vs actual (a selector pinning "Option
+// 02" would match nothing, as selector-drift).
+func TestRecordAssertValueOnADropDown(t *testing.T) {
+	t.Parallel()
+	rec := recordPage(t, twoFormsPage, func(app context.Context) {
+		clickAX(t, app, "button", "Assert value")
+		waitAX(t, app, "StaticText", "Click the field whose value must stay.")
+		clickCSS(t, app, "#h-select")
+		waitAX(t, app, "StaticText", "Added: the field's value must stay.")
+	})
+	var sel string
+	for _, s := range rec.trail.Steps {
+		for _, a := range s.Actions {
+			if av, ok := a.(trail.AssertValue); ok && av.Value == "Option 02" {
+				sel = av.Selector.String()
+			}
+		}
+	}
+	if sel == "" || strings.Contains(sel, "Option") {
+		t.Fatalf("want an assertValue of Option 02 whose selector names the drop-down, not its choice:\n%s", rec.yaml)
+	}
+	rec.replayGreen(t)
+
+	status := rec.replayVariant(t, strings.Replace(twoFormsPage, "<option>Option 01</option><option selected>Option 02</option>",
+		"<option selected>Option 01</option><option>Option 02</option>", 1))
+	_, why := failedAt(t, status)
+	if !strings.HasPrefix(why, "app-bug: ") || !strings.Contains(why, `"Option 02"`) || !strings.Contains(why, `"Option 01"`) {
+		t.Errorf("with another option chosen, the replay failed with %s\nwant app-bug, expected \"Option 02\" and actual \"Option 01\"\n%s", why, status)
+	}
+}

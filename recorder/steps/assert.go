@@ -71,11 +71,25 @@ func (b *builder) assertValue(i int) (built, error) {
 	if b.sensitiveTyped(r.Value) {
 		return built{}, leftOut("the value is marked sensitive")
 	}
-	sel, n, err := b.selector(selector.PurposeAssert, r.Ref, s)
+	// The claim is the value, not what the field shows: a selector that
+	// pinned a drop-down's choice would stop matching when the value
+	// changes, before the check could say what it expected and found.
+	sel, n, err := b.selector(valuePurpose(n), r.Ref, s)
 	if err != nil {
 		return built{}, err
 	}
 	return built{action: trail.AssertValue{Selector: escapeSelector(sel), Value: trail.EscapeRefs(r.Value)}, phrase: valuePhrase(b.fieldTitle(n), r.Value)}, nil
+}
+
+// valuePurpose is the purpose an assertValue's selector is generated for:
+// a drop-down or list box is named as the step that chooses in it names it
+// (its text is its choice); anything else as an assertion names it (a text
+// field's value is not its text).
+func valuePurpose(n *screen.Node) selector.Purpose {
+	if n.Role == "combobox" || n.Role == "listbox" {
+		return selector.PurposeSelect
+	}
+	return selector.PurposeAssert
 }
 
 func (b *builder) assertState(i int) (built, error) {

@@ -138,8 +138,8 @@ func checkSelectorsNameTargets(t *testing.T, recs []RecordedInteraction, final *
 			if want := targetsOf(t, r); !slices.Contains(want, got[0].Ref) {
 				t.Errorf("interaction %d (%s on %s): selector %s names %s, want one of %v", r.Seq, r.Kind, r.Ref, sel, got[0].Ref, want)
 			}
-			if gen, err := selector.Generate(purposeOf(out.action), got[0].Ref, r.Before, b.sensitive); err != nil || gen.String() != expanded.String() {
-				t.Errorf("interaction %d (%s on %s): selector %s is not what Generate(%s, %s) gives: %s, %v", r.Seq, r.Kind, r.Ref, expanded, purposeOf(out.action), got[0].Ref, gen, err)
+			if gen, err := selector.Generate(purposeOf(out.action, got[0]), got[0].Ref, r.Before, b.sensitive); err != nil || gen.String() != expanded.String() {
+				t.Errorf("interaction %d (%s on %s): selector %s is not what Generate(%s, %s) gives: %s, %v", r.Seq, r.Kind, r.Ref, expanded, purposeOf(out.action, got[0]), got[0].Ref, gen, err)
 			}
 		}
 	}
@@ -198,13 +198,15 @@ func expandSelector(sel selector.Selector) (selector.Selector, error) {
 }
 
 // purposeOf is the purpose an action's selector is generated for.
-func purposeOf(a trail.Action) selector.Purpose {
+func purposeOf(a trail.Action, n *screen.Node) selector.Purpose {
 	switch a.Kind() {
 	case trail.ActionType:
 		return selector.PurposeType
 	case trail.ActionSelect:
 		return selector.PurposeSelect
-	case trail.ActionAssertVisible, trail.ActionAssertValue, trail.ActionAssertState:
+	case trail.ActionAssertValue:
+		return valuePurpose(n)
+	case trail.ActionAssertVisible, trail.ActionAssertState:
 		return selector.PurposeAssert
 	}
 	return selector.PurposeTap
