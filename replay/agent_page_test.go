@@ -203,3 +203,52 @@ func TestAgentPageRefusesStaleRefs(t *testing.T) {
 		t.Errorf("the page shows a PIN used: a stale ref was tapped")
 	}
 }
+
+// Each tool of the chromedp Page acts through replay's acts and says what
+// it did.
+func TestAgentPageTools(t *testing.T) {
+	t.Parallel()
+	tr := agentTrail(t, `type: {selector: {role: textbox, name: Discount code}, text: SUMMER}`)
+	r, ctx := openRun(t, tr, site.URL, Options{ActionTimeout: 5 * time.Second, Lookup: func(ref trail.Ref) (string, error) { return staffPIN, nil }})
+	page := newAgentPage(r)
+	refOf := func(role, name string) string {
+		t.Helper()
+		s, err := page.Screen(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		nodes, err := selector.Match(s, selector.Selector{Role: role, Name: name})
+		if err != nil {
+			t.Fatalf("%s %q: %v", role, name, err)
+		}
+		return nodes[0].Ref
+	}
+	steps := []struct {
+		name string
+		do   func() (string, error)
+		want string
+	}{
+		{"select", func() (string, error) { return page.Select(ctx, refOf("combobox", "Delivery"), "Express") }, `chose "Express" in combobox "Delivery"`},
+		{"type", func() (string, error) { return page.Type(ctx, refOf("textbox", "Discount code"), "SUMMER") }, `typed "SUMMER" into textbox "Discount code"`},
+		{"press", func() (string, error) { return page.Press(ctx, "Tab") }, "pressed Tab"},
+		{"assertVisible", func() (string, error) { return page.AssertVisible(ctx, refOf("heading", "Checkout")) }, `saw heading "Checkout"`},
+		{"assertNotVisibleWithText", func() (string, error) { return page.AssertNotVisibleWithText(ctx, "10% off") }, `nothing visible reads "10% off"`},
+		{"navigate", func() (string, error) { return page.Navigate(ctx, "/agent_checkout.html?again=1") }, "opened /agent_checkout.html?again=1"},
+	}
+	for _, st := range steps {
+		got, err := st.do()
+		if err != nil || !strings.Contains(got, st.want) {
+			t.Errorf("%s = %q, %v; want %q", st.name, got, err, st.want)
+		}
+	}
+	s, err := page.Screen(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasSuffix(s.URL, "/agent_checkout.html?again=1") {
+		t.Errorf("after navigate the page is at %s", s.URL)
+	}
+	if _, err := page.AssertNotVisibleWithText(ctx, "Checkout"); err == nil {
+		t.Errorf("assertNotVisibleWithText of a visible heading passed")
+	}
+}
