@@ -81,7 +81,7 @@ func TestHoverRevealed(t *testing.T) {
 
 	// Inside an open shadow root, by the shadow root's own rules.
 	hover := `document.querySelector('todo-row').shadowRoot.getElementById('shadow-view')`
-	p, err := chromedp.Run(ctx, chromedp.Evaluate[struct{ X, Y float64 }](`(() => { const r = ` + hover + `.getBoundingClientRect(); return {x: r.x + r.width / 2, y: r.y + r.height / 2}; })()`))
+	p, err := chromedp.Run(ctx, chromedp.Evaluate[struct{ X, Y float64 }](`(() => { const r = `+hover+`.getBoundingClientRect(); return {x: r.x + r.width / 2, y: r.y + r.height / 2}; })()`))
 	if err != nil {
 		t.Fatal(err)
 	}
