@@ -30,6 +30,10 @@ var wireFlags = []func(n *screen.Node) *bool{
 	func(n *screen.Node) *bool { return &n.ReadOnly },
 	func(n *screen.Node) *bool { return &n.Invalid },
 	func(n *screen.Node) *bool { return &n.CrossOrigin },
+	func(n *screen.Node) *bool { return &n.InTree },
+	func(n *screen.Node) *bool { return &n.PointerCursor },
+	func(n *screen.Node) *bool { return &n.NoPointerEvents },
+	func(n *screen.Node) *bool { return &n.Block },
 }
 
 // maxWireDepth bounds nesting while decoding; the DOM's own limit is far

@@ -210,6 +210,16 @@
     return flat(el.getAttribute('aria-label') || '');
   }
 
+  /**
+   * The ids in an id-list attribute of el (aria-owns, aria-labelledby) that
+   * name an element of its document, as written and in order.
+   * @param {Element} el @param {string} attr @returns {string[]}
+   */
+  function idsIn(el, attr) {
+    const doc = el.ownerDocument;
+    return (el.getAttribute(attr) || '').split(/\s+/).filter(id => !!id && !!doc.getElementById(id));
+  }
+
   /** Controls whose label a person uses to find them. @param {Element} el @param {string} role */
   function isLabelable(el, role) {
     return LABELABLE_ROLES.has(role) || (LABELABLE_TAGS.has(tagOf(el)) && isHTML(el));
@@ -527,6 +537,20 @@
       const url = typeof href === 'string' ? href : (href && typeof href === 'object' ? String((/** @type {{baseVal?: string}} */ (href)).baseVal || '') : '');
       if (url)
         node.url = url;
+      // Playwright's snapshots print the attribute as written, not resolved.
+      const written = el.getAttribute('href');
+      if (written !== null && written !== url)
+        node.href = written;
+    }
+    if (hasAttrs && el.hasAttribute('aria-owns')) {
+      const owns = idsIn(el, 'aria-owns');
+      if (owns.length)
+        node.owns = owns;
+    }
+    if (node.name && hasAttrs && el.hasAttribute('aria-labelledby')) {
+      const by = idsIn(el, 'aria-labelledby');
+      if (by.length)
+        node.labelledBy = by;
     }
     if (!secret) {
       const value = controlValue(el, role);
@@ -540,6 +564,19 @@
       node.box = { x: round(x + walk.ox), y: round(y + walk.oy), width: round(width), height: round(height) };
     if (visible)
       node.visible = true;
+    else if (!strictHidden)
+      node.inTree = true; // rendered, but with no area a person could see
+    if (!gone && display !== 'inline')
+      node.block = true; // Playwright puts a space around its text
+    if (st && hasBox) {
+      // What Playwright's AI snapshot reads from the style: a pointer
+      // cursor marks a click target; an element that takes no pointer
+      // events cannot be clicked, so it gets no ref there.
+      if (st.cursor === 'pointer')
+        node.pointerCursor = true;
+      if (st.pointerEvents === 'none')
+        node.noPointerEvents = true;
+    }
     if (ariaHidden || inert)
       node.ariaHidden = true;
     if (inert)

@@ -42,6 +42,9 @@
  * @property {string} [placeholder]
  * @property {string} [title]
  * @property {string} [url]
+ * @property {string} [href] a link's href as written, when it differs from url
+ * @property {string[]} [owns] the ids of aria-owns that name an element of the document
+ * @property {string[]} [labelledBy] the ids of aria-labelledby that name an element, when the node has a name
  * @property {string} [value]
  * @property {string} [checked]
  * @property {string} [pressed]
@@ -54,6 +57,10 @@
  * @property {boolean} [invalid]
  * @property {Box} [box]
  * @property {boolean} [visible]
+ * @property {boolean} [inTree] rendered and not hidden for ARIA, though not visible (no area)
+ * @property {boolean} [pointerCursor] its computed cursor is pointer
+ * @property {boolean} [block] rendered with a display other than inline
+ * @property {boolean} [noPointerEvents] its computed pointer-events is none
  * @property {boolean} [ariaHidden]
  * @property {boolean} [inert]
  * @property {boolean} [covered]

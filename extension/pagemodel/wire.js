@@ -24,7 +24,8 @@
   // The wire form: the same screen, packed for a large transfer
 
   /** Boolean node fields packed into one number, bit i for entry i. Append only. */
-  const WIRE_FLAGS = /** @type {const} */ (['visible', 'ariaHidden', 'inert', 'secret', 'disabled', 'required', 'readonly', 'invalid', 'crossOrigin']);
+  const WIRE_FLAGS = /** @type {const} */ (['visible', 'ariaHidden', 'inert', 'secret', 'disabled', 'required', 'readonly', 'invalid', 'crossOrigin',
+    'inTree', 'pointerCursor', 'noPointerEvents', 'block']);
   /** Node fields the wire form places by position; the rest go into its extras object. */
   const WIRE_PLACED = new Set(['ref', 'role', 'tag', 'box', 'name', 'text', 'children', ...WIRE_FLAGS]);
 

@@ -57,6 +57,17 @@ type Node struct {
 	Title       string `json:"title,omitempty"`
 	// URL is a link's resolved href.
 	URL string `json:"url,omitempty"`
+	// Href is a link's href attribute as written, when that differs from
+	// URL ("/cart" where URL is "https://shop.example/cart"). Snapshots
+	// print it, as Playwright does.
+	Href string `json:"href,omitempty"`
+	// Owns lists the ids in the element's aria-owns that name an element
+	// of its document, in order: those elements are its children in the
+	// snapshot, wherever they are in the page.
+	Owns []string `json:"owns,omitempty"`
+	// LabelledBy lists the ids in a named element's aria-labelledby that
+	// name an element of its document: the elements its name came from.
+	LabelledBy []string `json:"labelledBy,omitempty"`
 	// Value is a form control's current value; never set on a secret node.
 	Value string `json:"value,omitempty"`
 
@@ -74,6 +85,22 @@ type Node struct {
 
 	Box     *Box `json:"box,omitempty"`
 	Visible bool `json:"visible,omitempty"`
+	// InTree is set on an element that is rendered and not hidden from
+	// assistive technology although a person cannot see it: a box of no
+	// area, content clipped away, an option of a closed drop-down. The ARIA
+	// snapshot lists it; Visible is false.
+	InTree bool `json:"inTree,omitempty"`
+	// PointerCursor is set when the element's computed cursor is a
+	// pointer, which Playwright's AI snapshot reads as a click target
+	// ([cursor=pointer]).
+	PointerCursor bool `json:"pointerCursor,omitempty"`
+	// NoPointerEvents is set when the element takes no pointer events
+	// (pointer-events: none): a click passes through it.
+	NoPointerEvents bool `json:"noPointerEvents,omitempty"`
+	// Block is set on a rendered element whose computed display is not
+	// inline (block, flex, inline-block, table cell, contents…): Playwright
+	// reads its text apart from the text beside it.
+	Block bool `json:"block,omitempty"`
 	// AriaHidden is set when the node is out of the accessibility tree although
 	// it may be seen: aria-hidden="true" on it or an ancestor, or inert.
 	AriaHidden bool `json:"ariaHidden,omitempty"`
