@@ -19,12 +19,15 @@ import (
 
 func newSnapshotCmd(e *env) *cobra.Command {
 	var asJSON, interactive bool
-	var viewport string
+	var viewport, mode string
+	var depth int
 	cmd := &cobra.Command{
-		Use:   "snapshot [--json] [--interactive] [--viewport WxH] URL",
+		Use:   "snapshot [--json] [--mode ai|aria] [--interactive] [--viewport WxH] URL",
 		Short: "Show what Trailpin sees on a page: its ARIA snapshot, or with --json the whole screen",
 		Long: "snapshot loads URL in headless Chromium with Trailpin's page model and prints the page's\n" +
-			"ARIA snapshot, the text an agent acts on (- button \"Save\" [ref=e7]). With --json it prints\n" +
+			"ARIA snapshot, the text an agent acts on (- button \"Save\" [ref=e7]). --mode chooses which of\n" +
+			"Playwright's renderings it writes: ai (the default, its AI snapshot: refs, generic groups) or\n" +
+			"aria (its ariaSnapshot(): no refs, no generic nodes). With --json it prints\n" +
 			"the captured screen instead: every node with its ref, role, name, text, states and box.\n" +
 			"URL may also be the path of a local HTML file.",
 		Args: cobra.ExactArgs(1),
@@ -33,24 +36,33 @@ func newSnapshotCmd(e *env) *cobra.Command {
 			if err != nil {
 				return err
 			}
+			if depth < 0 {
+				return &exitError{code: 2, err: fmt.Errorf("--depth %d: give 0 for the whole outline, or how many levels to print", depth)}
+			}
+			m, err := screen.ParseSnapshotMode(mode)
+			if err != nil {
+				return &exitError{code: 2, err: fmt.Errorf("--mode: %w", err)}
+			}
 			target, err := pageURL(args[0])
 			if err != nil {
 				return err
 			}
-			screen, err := replay.CaptureURL(cmd.Context(), target, replay.CaptureURLOptions{Width: w, Height: h})
+			captured, err := replay.CaptureURL(cmd.Context(), target, replay.CaptureURLOptions{Width: w, Height: h})
 			if err != nil {
 				return err
 			}
 			if asJSON {
 				enc := json.NewEncoder(e.stdout)
 				enc.SetIndent("", "  ")
-				return enc.Encode(screen)
+				return enc.Encode(captured)
 			}
-			_, err = io.WriteString(e.stdout, renderSnapshot(screen, interactive))
+			_, err = io.WriteString(e.stdout, renderSnapshot(captured, screen.SnapshotOptions{Mode: m, Interactive: interactive, Depth: depth}))
 			return err
 		},
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the captured screen as JSON")
+	cmd.Flags().StringVar(&mode, "mode", "ai", "which of Playwright's renderings to print: ai (refs, as a model reads it) or aria (ariaSnapshot())")
+	cmd.Flags().IntVar(&depth, "depth", 0, "print only this many levels below the top lines (0: all)")
 	cmd.Flags().BoolVar(&interactive, "interactive", false, "print only what a person can act on (the short form for prompts)")
 	cmd.Flags().StringVar(&viewport, "viewport", fmt.Sprintf("%dx%d", replay.DefaultViewportWidth, replay.DefaultViewportHeight), "viewport size in CSS pixels, WIDTHxHEIGHT")
 	return cmd
@@ -96,8 +108,8 @@ func pageURL(arg string) (string, error) {
 
 // renderSnapshot writes the screen as the ARIA snapshot text people and
 // models read (the unquoted form).
-func renderSnapshot(s *screen.Screen, interactive bool) string {
-	text := screen.RenderSnapshot(s, screen.SnapshotOptions{Interactive: interactive})
+func renderSnapshot(s *screen.Screen, o screen.SnapshotOptions) string {
+	text := screen.RenderSnapshot(s, o)
 	if text != "" && !strings.HasSuffix(text, "\n") {
 		text += "\n"
 	}

@@ -1,5 +1,7 @@
 package screen
 
+import "fmt"
+
 // The ARIA snapshot text: the form in which people and models read a screen.
 //
 // Trailpin writes and reads the format of Playwright's ARIA snapshots, so a
@@ -31,6 +33,9 @@ package screen
 // The zero value is the form to show a model: every element, never a line
 // wrapped in single quotes.
 type SnapshotOptions struct {
+	// Mode chooses which of Playwright's two renderings to write: the AI
+	// snapshot (the zero value, what a model reads) or ariaSnapshot().
+	Mode SnapshotMode
 	// Interactive writes only what a model needs to act: interactive
 	// elements (buttons, links, fields, checkboxes, radios, comboboxes,
 	// options, tabs, menu items, switches, sliders…) with their states,
@@ -40,11 +45,50 @@ type SnapshotOptions struct {
 	// control keeps its /url and the first named element inside it. On a
 	// product listing it is about a third of Playwright's AI snapshot.
 	Interactive bool
+	// Depth, when above zero, stops the outline that many levels below its
+	// top lines, as Playwright's depth option does: an element at the last
+	// level keeps its text and properties but not its children.
+	Depth int
 	// Quoted writes element lines exactly as Playwright does: a line YAML
 	// would misread is wrapped in single quotes, with '' for each '. Use it
 	// to compare with Playwright's output or to hand the text to a YAML
 	// reader; never for text a model reads.
 	Quoted bool
+}
+
+// A SnapshotMode is one of Playwright's renderings of a page.
+type SnapshotMode int
+
+const (
+	// ModeAI is Playwright's AI snapshot (page.ariaSnapshot({mode: "ai"})):
+	// refs on every element, the focused one marked [active], generic
+	// elements kept where they group more than one element, visible
+	// descendants of hidden elements shown.
+	ModeAI SnapshotMode = iota
+	// ModeAria is Playwright's ariaSnapshot() of the body, the form its
+	// toMatchAriaSnapshot assertions read: no refs, no generic elements
+	// (their content goes to their parent), nothing hidden from assistive
+	// technology.
+	ModeAria
+)
+
+// ParseSnapshotMode reads a mode's name: "ai" or "aria".
+func ParseSnapshotMode(s string) (SnapshotMode, error) {
+	switch s {
+	case "ai":
+		return ModeAI, nil
+	case "aria":
+		return ModeAria, nil
+	}
+	return 0, fmt.Errorf("snapshot mode %q: use ai (Playwright's AI snapshot, with refs) or aria (its ariaSnapshot())", s)
+}
+
+// String is the mode's name as ParseSnapshotMode reads it.
+func (m SnapshotMode) String() string {
+	if m == ModeAria {
+		return "aria"
+	}
+	return "ai"
 }
 
 // SnapshotTextRole is the Role of a SnapshotNode that is a run of text (a
@@ -90,6 +134,15 @@ type SnapshotNode struct {
 
 	Children []*SnapshotNode
 
+	// pointer is set on a node built from a screen whose element has a
+	// pointer cursor; the [cursor=pointer] mark is written from it.
+	pointer bool
+	// namedBy are the nodes of the elements a screen node's
+	// aria-labelledby names (nil where one is not shown); seq is the
+	// node's place in document order, and last the greatest seq below it.
+	namedBy   []*SnapshotNode
+	seq, last int
+
 	// Line is the 1-based line the node was read from; 0 when built from a
 	// screen.
 	Line int
@@ -125,5 +178,5 @@ func (n *SnapshotNode) IsText() bool { return n.Role == SnapshotTextRole }
 // Secret nodes appear with their role and name but without their value or
 // any text inside them.
 func RenderSnapshot(s *Screen, o SnapshotOptions) string {
-	return FormatSnapshot(snapshotTree(s), o)
+	return FormatSnapshot(snapshotTree(s, o.Mode, o.Interactive), o)
 }

@@ -33,6 +33,9 @@ func FormatSnapshot(nodes []*SnapshotNode, o SnapshotOptions) string {
 }
 
 func writeSnapshotNode(b *strings.Builder, n *SnapshotNode, depth int, o SnapshotOptions) {
+	if o.Depth > 0 && depth > o.Depth {
+		return
+	}
 	indent := indentFor(depth)
 	if n.IsText() {
 		b.WriteString(indent + "- text: " + yamlValue(n.Text) + "\n")
@@ -43,7 +46,8 @@ func writeSnapshotNode(b *strings.Builder, n *SnapshotNode, depth int, o Snapsho
 		b.WriteString(": " + yamlValue(text) + "\n")
 		return
 	}
-	if len(n.Children) == 0 && n.URL == "" && len(n.Props) == 0 {
+	atLimit := o.Depth > 0 && depth == o.Depth
+	if (len(n.Children) == 0 || atLimit) && n.URL == "" && len(n.Props) == 0 {
 		b.WriteString("\n")
 		return
 	}

@@ -12,7 +12,7 @@ import (
 // page model captures pages: a sign-in form with a secret field, a cart with
 // nested wrappers and a presentational table, settings with every state, a
 // frame and a dialog, and a page of awkward names. Each renders to golden
-// files in the three forms; go test -run TestRenderSnapshotGolden -update
+// files in four forms (AI, quoted, interactive, aria); go test -run TestRenderSnapshotGolden -update
 // rewrites them.
 func TestRenderSnapshotGolden(t *testing.T) {
 	files, err := filepath.Glob("testdata/snapshot/screens/*.json")
@@ -29,6 +29,7 @@ func TestRenderSnapshotGolden(t *testing.T) {
 		{".txt", SnapshotOptions{}},
 		{".quoted.txt", SnapshotOptions{Quoted: true}},
 		{".interactive.txt", SnapshotOptions{Interactive: true}},
+		{".aria.txt", SnapshotOptions{Mode: ModeAria}},
 	}
 	for _, file := range files {
 		base := strings.TrimSuffix(file, ".json")

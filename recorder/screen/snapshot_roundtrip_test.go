@@ -106,10 +106,10 @@ func randomSnapshotScreen(r *rand.Rand) *Screen {
 // marks, ref, URL and properties, every text to the same text.
 func checkSnapshotRoundTrip(t *testing.T, s *Screen) bool {
 	t.Helper()
-	tree := snapshotTree(s)
 	ok := true
-	for _, o := range []SnapshotOptions{{}, {Quoted: true}, {Interactive: true}, {Interactive: true, Quoted: true}} {
+	for _, o := range []SnapshotOptions{{}, {Quoted: true}, {Interactive: true}, {Interactive: true, Quoted: true}, {Mode: ModeAria}, {Mode: ModeAria, Quoted: true}} {
 		text := RenderSnapshot(s, o)
+		tree := snapshotTree(s, o.Mode, o.Interactive)
 		want := tree
 		if o.Interactive {
 			want = interactiveOnly(tree)

@@ -1,9 +1,6 @@
 package screen
 
-import (
-	"strings"
-	"unicode/utf8"
-)
+import "strings"
 
 // Which elements of a screen appear in its snapshot follows Playwright's AI
 // snapshot (page.ariaSnapshot({mode: "ai"}) in playwright-core 1.62.1), so a
@@ -51,17 +48,28 @@ var inlineTags = map[string]bool{
 
 func isInlineTag(tag string) bool { return inlineTags[tag] || strings.Contains(tag, "-") }
 
-// snapshotTree builds the snapshot nodes of a screen.
-func snapshotTree(s *Screen) []*SnapshotNode {
+// snapshotTree builds the snapshot nodes of a screen in the given mode.
+func snapshotTree(s *Screen, mode SnapshotMode, interactive bool) []*SnapshotNode {
 	if s == nil || s.Root == nil {
 		return nil
 	}
 	body := documentBody(s.Root)
-	b := treeBuilder{focused: s.Focused, body: body}
+	b := treeBuilder{focused: s.Focused, body: body, mode: mode, visited: map[*Node]bool{}, ids: map[string]*Node{}, made: map[*Node]*SnapshotNode{}}
+	b.knowsDisplay = indexIDs(s.Root, b.ids)
 	fragment := &SnapshotNode{}
-	b.visit(fragment, body, true, false, true)
-	distil(fragment)
+	b.visit(fragment, body, true, false, true, false)
+	b.resolveNamedBy(fragment.Children)
+	if mode == ModeAria {
+		normalizeAria(fragment)
+	} else {
+		// The interactive form keeps every name: it shows a control
+		// without the content that repeats its name.
+		distil(fragment, false, !interactive)
+	}
 	mergeText(fragment)
+	if mode == ModeAI {
+		markPointers(fragment.Children, false)
+	}
 	return fragment.Children
 }
 
@@ -83,15 +91,88 @@ type treeBuilder struct {
 	focused string
 	// body is the top document's body, which is focused when no element is.
 	body *Node
+	mode SnapshotMode
+	// visited holds the nodes already placed: an element aria-owns moves
+	// appears once, under its owner, as in Playwright.
+	visited map[*Node]bool
+	// ids finds the element an aria-owns id names, per document (the key
+	// is the document's ref prefix, a space, and the id).
+	ids map[string]*Node
+	// made maps the screen's elements to their snapshot nodes, and seq
+	// numbers those in document order (see nameIsShown).
+	made map[*Node]*SnapshotNode
+	seq  int
+	// pendingNames are the nodes whose names come from aria-labelledby.
+	pendingNames []pendingName
+	// knowsDisplay is set when the screen says which elements are blocks
+	// (the page model marks at least the body; a screen written by hand
+	// may not).
+	knowsDisplay bool
+}
+
+// A pendingName is a node named by aria-labelledby, resolved once the
+// whole tree is built (the elements may come later in the page).
+type pendingName struct {
+	el *SnapshotNode
+	n  *Node
+}
+
+func (b *treeBuilder) resolveNamedBy([]*SnapshotNode) {
+	for _, p := range b.pendingNames {
+		for _, id := range p.n.LabelledBy {
+			p.el.namedBy = append(p.el.namedBy, b.made[b.ids[refDocument(p.n.Ref)+" "+id]])
+		}
+	}
+}
+
+// isInline reports whether n's display is inline: from the screen, or from
+// its tag where the screen does not say.
+func (b *treeBuilder) isInline(n *Node) bool {
+	if b.knowsDisplay {
+		return !n.Block
+	}
+	return isInlineTag(n.Tag)
+}
+
+// indexIDs records the first element of each id in each document, and
+// reports whether any element is marked as a block.
+func indexIDs(n *Node, ids map[string]*Node) bool {
+	if n == nil || n.IsText() {
+		return false
+	}
+	if n.ID != "" {
+		key := refDocument(n.Ref) + " " + n.ID
+		if _, ok := ids[key]; !ok {
+			ids[key] = n
+		}
+	}
+	block := n.Block
+	for _, c := range n.Children {
+		if indexIDs(c, ids) {
+			block = true
+		}
+	}
+	return block
+}
+
+// refDocument is the frame prefix of a ref ("f2" of "f2e7", "" in the top
+// document).
+func refDocument(ref string) string {
+	if i := strings.LastIndexByte(ref, 'e'); i >= 0 {
+		return ref[:i]
+	}
+	return ""
 }
 
 // visit adds n to parent: as an element of its own, or by giving its content
 // to parent. A document's body is shown even when it has no layout box of
-// its own (all its content positioned), as in Playwright.
-func (b *treeBuilder) visit(parent *SnapshotNode, n *Node, parentVisible, inSecret, isBody bool) {
-	if n == nil {
+// its own (all its content positioned), as in Playwright. aligned says that
+// parent's text already placed the spaces around n (see textGaps).
+func (b *treeBuilder) visit(parent *SnapshotNode, n *Node, parentVisible, inSecret, isBody, aligned bool) {
+	if n == nil || b.visited[n] {
 		return
 	}
+	b.visited[n] = true
 	if n.IsText() {
 		if parentVisible && !inSecret && parent.Role != "textbox" {
 			parent.Children = append(parent.Children, &SnapshotNode{Role: SnapshotTextRole, Text: n.Text})
@@ -99,7 +180,12 @@ func (b *treeBuilder) visit(parent *SnapshotNode, n *Node, parentVisible, inSecr
 		return
 	}
 	secret := inSecret || n.Secret
-	visible := n.Visible || isBody
+	visible := isBody || b.shows(n)
+	if b.mode == ModeAria && !visible {
+		// Playwright's ariaSnapshot() leaves out the whole subtree of an
+		// element hidden from assistive technology.
+		return
+	}
 	into := parent
 	var el *SnapshotNode
 	if visible {
@@ -108,33 +194,172 @@ func (b *treeBuilder) visit(parent *SnapshotNode, n *Node, parentVisible, inSecr
 	if el != nil {
 		parent.Children = append(parent.Children, el)
 		into = el
+		b.seq++
+		el.seq = b.seq
+		b.made[n] = el
+		if len(n.LabelledBy) > 0 {
+			b.pendingNames = append(b.pendingNames, pendingName{el, n})
+		}
 		if showsValue(n, el) && !secret {
 			el.Children = append(el.Children, &SnapshotNode{Role: SnapshotTextRole, Text: n.Value})
 		}
 	}
-	block := !isInlineTag(n.Tag)
-	if block {
-		into.Children = append(into.Children, textGap)
-	}
-	frame := isFrame(n)
-	for _, c := range n.Children {
-		if frame {
-			b.visit(into, documentBody(c), visible, secret, true)
-			continue
+	if isFrame(n) {
+		// ariaSnapshot() lists a frame without its content; the AI
+		// snapshot shows the frame's document inside it.
+		if b.mode == ModeAI {
+			for _, c := range n.Children {
+				b.visit(into, documentBody(c), visible, secret, true, false)
+			}
 		}
-		b.visit(into, c, visible, secret, false)
+		return
 	}
-	if block {
-		into.Children = append(into.Children, textGap)
-	}
+	b.content(into, n, visible, secret, aligned)
 	if el != nil {
-		if el.Role == "link" && n.URL != "" {
-			el.URL = truncateDataURL(n.URL)
+		el.last = b.seq
+		if el.Role == "link" && (n.URL != "" || n.Href != "") {
+			el.URL = truncateDataURL(writtenHref(n))
 		}
 		if el.Role == "textbox" && n.Placeholder != "" && n.Placeholder != el.Name {
 			el.Props = append(el.Props, SnapshotProp{Name: "placeholder", Value: n.Placeholder})
 		}
 	}
+}
+
+// content adds what n holds to into: its children, the elements it owns
+// (aria-owns), and the text between them. The text between comes from n's
+// own text where it can be lined up with the children's (textGaps): that
+// text knows whether two runs met with or without a space, and holds the
+// ::before and ::after content a person sees. Where it cannot, a block
+// element is surrounded by spaces, as Playwright surrounds every element
+// that is not inline.
+func (b *treeBuilder) content(into *SnapshotNode, n *Node, visible, secret, aligned bool) {
+	gaps := textGaps(n)
+	// Playwright surrounds every element that is not inline with spaces.
+	block := !b.isInline(n) && (b.knowsDisplay || !aligned)
+	if block {
+		into.Children = append(into.Children, textGap)
+	}
+	for i, c := range n.Children {
+		switch {
+		case gaps == nil && i > 0:
+			// Without n's text to say how two runs met, they are read
+			// apart, the more common reading.
+			into.Children = append(into.Children, textGap)
+		case gaps != nil && gaps[i] != "":
+			into.Children = append(into.Children, &SnapshotNode{Role: SnapshotTextRole, Text: gaps[i]})
+		}
+		b.visit(into, c, visible, secret, false, gaps != nil)
+	}
+	for _, id := range n.Owns {
+		if owned := b.ids[refDocument(n.Ref)+" "+id]; owned != nil && !owned.IsText() {
+			b.visit(into, owned, visible, secret, false, false)
+		}
+	}
+	if gaps != nil && gaps[len(n.Children)] != "" {
+		into.Children = append(into.Children, &SnapshotNode{Role: SnapshotTextRole, Text: gaps[len(n.Children)]})
+	}
+	if block {
+		into.Children = append(into.Children, textGap)
+	}
+}
+
+// shows reports whether n is part of the snapshot: for ariaSnapshot(), when
+// assistive technology sees it; for the AI snapshot, also when a person
+// does (Playwright shows a visible aria-hidden element there).
+func (b *treeBuilder) shows(n *Node) bool {
+	if b.mode == ModeAria {
+		return inAriaTree(n)
+	}
+	return inAriaTree(n) || n.Visible
+}
+
+// inAriaTree reports whether assistive technology sees n, as Playwright
+// judges it: inert content counts as seen (it only cannot be used).
+func inAriaTree(n *Node) bool {
+	return (!n.AriaHidden || n.Inert) && (n.Visible || n.InTree)
+}
+
+// writtenHref is a link's href as its page wrote it.
+func writtenHref(n *Node) string {
+	if n.Href != "" {
+		return n.Href
+	}
+	return n.URL
+}
+
+// textGaps lines n's children up with n's text, which the page model read
+// as a person does. It returns the text before each child and, last, the
+// text after the last one (len(n.Children)+1 strings), or nil when n's text
+// cannot be lined up: n has none, or it is not made of its children's
+// (a drop-down shows its chosen option, a button-like input its caption).
+//
+// A gap of "" means two runs met without a space (<b>3</b><i>4</i> reads
+// "34"), whitespace means they were apart, and other text is content the
+// children do not hold: ::before and ::after strings.
+func textGaps(n *Node) []string {
+	if n.Text == "" || n.Secret || n.Tag == "select" || !n.Visible && !n.InTree {
+		// An element that is not painted reads the text its content would
+		// show; its runs are not part of the snapshot.
+		return nil
+	}
+	if n.Tag == "input" && (n.Role == "button" || n.Value != "") {
+		return nil
+	}
+	gaps := make([]string, len(n.Children)+1)
+	text := n.Text
+	at := 0
+	// unpainted is set after a child that is not painted but may hold
+	// painted descendants: their text is in n's, and is not a gap.
+	unpainted := false
+	for i, c := range n.Children {
+		piece := paintedText(c)
+		if piece == "" {
+			unpainted = unpainted || !c.IsText() && c.Text != ""
+			continue
+		}
+		j := strings.Index(text[at:], piece)
+		if j < 0 {
+			continue
+		}
+		gaps[i] = gapText(text[at:at+j], unpainted)
+		unpainted = false
+		at += j + len(piece)
+	}
+	if at == 0 && !n.Visible {
+		// Nothing of it was painted (an option of a closed drop-down):
+		// its text is what its runs would show, not generated content.
+		return nil
+	}
+	gaps[len(n.Children)] = gapText(text[at:], unpainted)
+	return gaps
+}
+
+// gapText is a gap as written, or only the space in it when it also holds
+// text of an unpainted child's descendants.
+func gapText(gap string, unpainted bool) string {
+	if !unpainted {
+		return gap
+	}
+	if strings.ContainsAny(gap, " \n") {
+		return " "
+	}
+	return ""
+}
+
+// paintedText is the text c adds to its parent's text: a painted run's, or
+// an element's when it is rendered.
+func paintedText(c *Node) string {
+	if c == nil || c.Secret {
+		return ""
+	}
+	if c.IsText() || c.Visible || c.InTree {
+		if c.IsText() && !c.Visible {
+			return ""
+		}
+		return c.Text
+	}
+	return ""
 }
 
 // textGap separates the text of a block from its neighbours. One node
@@ -145,9 +370,18 @@ var textGap = &SnapshotNode{Role: SnapshotTextRole, Text: " "}
 // element returns n's own snapshot node, or nil when n gives its content to
 // its parent.
 func (b *treeBuilder) element(n *Node) *SnapshotNode {
+	// ariaSnapshot() carries neither refs nor the focus mark.
+	ref := n.Ref
 	active := (n.Ref != "" && n.Ref == b.focused) || (n == b.body && b.focused == "")
+	switch {
+	case b.mode == ModeAria:
+		ref, active = "", false
+	case n != b.body && (!n.Visible || n.NoPointerEvents):
+		// The AI snapshot gives refs to what a pointer can reach.
+		ref = ""
+	}
 	if isFrame(n) {
-		return &SnapshotNode{Role: "iframe", Ref: n.Ref, Active: active}
+		return &SnapshotNode{Role: "iframe", Ref: ref, Active: active, pointer: n.PointerCursor}
 	}
 	role := n.Role
 	if !isRoleWord(role) {
@@ -156,18 +390,29 @@ func (b *treeBuilder) element(n *Node) *SnapshotNode {
 	if role == "presentation" || role == "none" {
 		return nil
 	}
-	if role == "generic" && isInlineTag(n.Tag) && len(n.Children) == 1 && n.Children[0] != nil && n.Children[0].IsText() {
+	if role == "generic" && (b.mode == ModeAria || b.isInline(n) && len(n.Children) == 1 && n.Children[0] != nil && n.Children[0].IsText()) {
+		// ariaSnapshot() has no generic nodes: their content goes to the
+		// parent. The AI snapshot keeps them, but an inline one holding
+		// only a run of text gives it to its parent.
 		return nil
 	}
+	name := normalizeSnapshotSpace(n.Name)
+	if !inAriaTree(n) {
+		// Shown to a person only: Playwright gives it no name.
+		name = ""
+	}
 	el := &SnapshotNode{
-		Role:     role,
-		Name:     normalizeSnapshotSpace(n.Name),
-		Ref:      n.Ref,
-		Disabled: n.Disabled,
-		Expanded: n.Expanded != nil && *n.Expanded,
+		Role: role,
+		Name: name,
+		Ref:  ref,
+		// Playwright does not count a disabled fieldset itself as
+		// disabled, only the controls in it.
+		Disabled: n.Disabled && n.Tag != "fieldset",
+		Expanded: n.Expanded != nil && *n.Expanded && expandableRoles[role],
 		Selected: n.Selected != nil && *n.Selected,
 		Active:   active,
 		Level:    max(n.Level, 0),
+		pointer:  n.PointerCursor,
 	}
 	if n.Checked == "true" || n.Checked == "mixed" {
 		el.Checked = n.Checked
@@ -179,6 +424,15 @@ func (b *treeBuilder) element(n *Node) *SnapshotNode {
 		el.Invalid = "true"
 	}
 	return el
+}
+
+// expandableRoles are the roles whose expanded state Playwright prints (an
+// open <details> is a group, and its state is not printed).
+var expandableRoles = map[string]bool{
+	"application": true, "button": true, "checkbox": true, "combobox": true,
+	"gridcell": true, "link": true, "listbox": true, "menuitem": true, "row": true,
+	"rowheader": true, "tab": true, "treeitem": true, "columnheader": true,
+	"menuitemcheckbox": true, "menuitemradio": true, "switch": true,
 }
 
 func isFrame(n *Node) bool { return n.Tag == "iframe" || n.Tag == "frame" }
@@ -225,29 +479,142 @@ func truncateDataURL(u string) string {
 
 // distil applies Playwright's AI-mode clean-up to parent's children, deepest
 // first.
-func distil(parent *SnapshotNode) {
+func distil(parent *SnapshotNode, pointerAbove, dropShownNames bool) {
 	out := make([]*SnapshotNode, 0, len(parent.Children))
 	for _, c := range parent.Children {
 		if c.IsText() {
 			out = append(out, c)
 			continue
 		}
-		distil(c)
+		// A click target that no clickable ancestor holds is kept even
+		// when it shows nothing: it is how an icon button is reached.
+		clickRoot := c.Ref != "" && c.pointer && !pointerAbove
+		distil(c, pointerAbove || c.Ref != "" && c.pointer, dropShownNames)
 		mergeText(c)
-		if c.Role == "img" && c.Name == "" && len(c.Children) == 0 {
+		if c.Role == "img" && c.Name == "" && len(c.Children) == 0 && !clickRoot {
 			continue
+		}
+		if dropShownNames && c.Ref != "" && c.Name != "" && nameIsShown(c) {
+			c.Name = ""
 		}
 		inlineTextIntoGeneric(c)
 		if repeatsParentName(c, parent) {
 			continue
 		}
-		if isWrapperGeneric(c) {
+		if isWrapperGeneric(c) && !(len(c.Children) == 0 && clickRoot) {
 			out = append(out, c.Children...)
 			continue
 		}
 		out = append(out, c)
 	}
 	parent.Children = out
+}
+
+// nameIsShown reports whether n's name only repeats what its content
+// already shows, so the AI snapshot leaves the name out (a heading whose
+// name is its link's, a row named by its cells, a region named by its own
+// heading). Playwright knows which elements a name was computed from; the
+// screen does not, so the name counts as shown when n's content, read in
+// order, is exactly the name and some element of it (not a bare run of text
+// in a generic) gave part of it. (A name taken from elements elsewhere,
+// aria-labelledby, is kept; Playwright drops it when those are shown.)
+func nameIsShown(n *SnapshotNode) bool {
+	if n.namedBy != nil {
+		// Named by other elements: the name is shown when all of them are,
+		// as elements of their own, before n ends.
+		for _, by := range n.namedBy {
+			if by == nil || by.Ref == "" || by.seq > n.last || isLeafGeneric(by) {
+				return false
+			}
+		}
+		return true
+	}
+	if n.Role == "table" && len(n.Children) > 0 && n.Children[0].Role == "caption" && n.Children[0].Ref != "" {
+		c := n.Children[0]
+		if len(c.Children) == 1 && c.Children[0].IsText() && c.Children[0].Text == n.Name {
+			return true
+		}
+	}
+	var content strings.Builder
+	elements, loose := shownContent(&content, n.Children)
+	return elements && !loose && squashSpace(content.String()) == squashSpace(n.Name)
+}
+
+// shownContent appends the text nodes show (an element's name, or its own
+// content when it has none) and reports whether an element gave some of it,
+// and whether a leaf generic (text alone, which the AI snapshot may still
+// drop) did.
+func shownContent(b *strings.Builder, nodes []*SnapshotNode) (elements, loose bool) {
+	for _, c := range nodes {
+		switch {
+		case c.IsText():
+			b.WriteString(c.Text)
+		case c.Name != "":
+			b.WriteString(c.Name)
+			elements = true
+		default:
+			before := b.Len()
+			e, l := shownContent(b, c.Children)
+			if b.Len() > before {
+				if c.Role == "generic" && !e {
+					loose = true
+				} else {
+					elements = true
+				}
+			}
+			loose = loose || l
+		}
+		b.WriteByte(' ')
+	}
+	return elements, loose
+}
+
+// isLeafGeneric reports whether n is a generic holding text alone.
+func isLeafGeneric(n *SnapshotNode) bool {
+	if n.Role != "generic" {
+		return false
+	}
+	for _, c := range n.Children {
+		if !c.IsText() {
+			return false
+		}
+	}
+	return true
+}
+
+// squashSpace drops all white space, so names computed with and without
+// spaces between inline parts compare equal.
+func squashSpace(s string) string {
+	return strings.Join(strings.FieldsFunc(s, isJSSpace), "")
+}
+
+// markPointers writes [cursor=pointer] on the outermost elements with a ref
+// and a pointer cursor, as the AI snapshot does: the mark says where a
+// click lands, and inside a click target it would only repeat that.
+func markPointers(nodes []*SnapshotNode, inside bool) {
+	for _, n := range nodes {
+		if n.IsText() {
+			continue
+		}
+		target := n.Ref != "" && n.pointer
+		if target && !inside {
+			n.Extra = append(n.Extra, SnapshotAttr{Name: "cursor", Value: "pointer"})
+		}
+		markPointers(n.Children, inside || target)
+	}
+}
+
+// normalizeAria applies the clean-up of ariaSnapshot(): adjacent text
+// merges, deepest first. (Playwright also unwraps single-child generic
+// wrappers there, but only those holding elements with refs, and
+// ariaSnapshot() gives no refs.)
+func normalizeAria(parent *SnapshotNode) {
+	for _, c := range parent.Children {
+		if !c.IsText() {
+			normalizeAria(c)
+			mergeText(c)
+		}
+	}
 }
 
 // mergeText joins adjacent text children into one normalised run and drops
@@ -276,16 +643,9 @@ func mergeText(n *SnapshotNode) {
 	n.Children = out
 }
 
-// joinText appends t to a run of text, with a space where two runs meet
-// without one (runs arrive trimmed; see above).
+// joinText appends t to a run of text. Runs arrive trimmed; the space
+// between two (if any) is a text node of its own (see content).
 func joinText(run *strings.Builder, t string) {
-	if run.Len() > 0 && t != "" {
-		last, _ := utf8.DecodeLastRuneInString(run.String())
-		first, _ := utf8.DecodeRuneInString(t)
-		if !isJSSpace(last) && !isJSSpace(first) {
-			run.WriteByte(' ')
-		}
-	}
 	run.WriteString(t)
 }
 
