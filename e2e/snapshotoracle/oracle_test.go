@@ -27,15 +27,16 @@ var fixturePages = []string{
 	"replay/testdata/*.html",
 }
 
-// stillDifferent are the fixture pages (and modes) whose snapshot is not yet
-// Playwright's, each with what differs. They are defects to fix, not
-// deliberate differences: the test logs them, and fails when one starts to
-// match, so the list only shrinks.
+// stillDifferent are the fixture pages (and modes) whose snapshot is not
+// Playwright's, each with what differs: a deliberate difference (listed in
+// docs/screen-schema.md) or, otherwise, a defect still to fix. The test logs
+// them, and fails when one starts to match, so the list only shrinks.
 var stillDifferent = map[string]string{
 	"e2e/testdata/record/pages/form.html ai":                    "the frame of another origin is captured without its content",
 	"recorder/selector/testdata/selectors/pages/cart.html ai":   "a heading whose text differs from its name only by a space loses the text",
 	"recorder/selector/testdata/selectors/pages/shadow.html ai": "a name from aria-labelledby inside a shadow root is kept",
-	"recorder/selector/testdata/selectors/pages/todos.html ai":  "a hidden row button's generated × is placed differently",
+	"recorder/selector/testdata/selectors/pages/todos.html ai":  "deliberate: Playwright prints the ::after of a display:none button; generated content of what is not rendered is left out (docs/screen-schema.md)",
+	"replay/testdata/hover.html ai":                             "deliberate: Playwright prints the ::after of a display:none button; generated content of what is not rendered is left out (docs/screen-schema.md)",
 	"replay/testdata/shadow.html ai":                            "a shadow-root button shows text that repeats its name",
 	"replay/testdata/visibility.html ai":                        "a generic shown only to a person is printed with its text, not its name",
 	"replay/testdata/states.html aria":                          "role=heading without aria-level prints the default [level=2]",
