@@ -107,6 +107,9 @@ func checkAgentRun(t *testing.T, r *trailRun, ctx context.Context, out *agent.Ou
 		t.Errorf("actions not recorded: %q", out.NotRecorded)
 	}
 	reqs := srv.Requests()
+	prompt, completion := out.Tokens()
+	t.Logf("agent: %d model calls, %d prompt and %d completion tokens (the scripted server's count), %d actions, %s in all",
+		out.Calls(), prompt, completion, out.Acted, out.Duration.Round(time.Millisecond))
 	if len(reqs) == 0 || len(reqs) != out.Calls() {
 		t.Errorf("the server got %d requests, the outcome counts %d", len(reqs), out.Calls())
 	}

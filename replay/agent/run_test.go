@@ -171,6 +171,15 @@ func TestRun(t *testing.T) {
 			pageCalls: []string{"tap e2"},
 		},
 		{
+			name:      "two calls at once are refused and asked for again, one at a time",
+			goal:      agent.Goal{Intent: discountIntent, HandOff: discountHandOff, Expect: []string{"10% off"}},
+			script:    []modeltest.Reply{modeltest.Calls([2]string{"tap", `{"ref":"e3"}`}, [2]string{"done", `{"summary":"both"}`})},
+			prep:      func(s *setup) { s.page.code = "SUMMER" },
+			verdict:   agent.VerdictDone,
+			reason:    `the screen shows "10% off"`,
+			pageCalls: []string{"tap e2"},
+		},
+		{
 			name:      "429 on every attempt fails the step naming it",
 			goal:      agent.Goal{Intent: discountIntent},
 			script:    []modeltest.Reply{modeltest.RateLimited(0), modeltest.RateLimited(0), modeltest.RateLimited(0)},
