@@ -2,6 +2,7 @@ package agent
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"time"
@@ -100,7 +101,9 @@ func (r *run) loop(ctx context.Context) {
 			r.modelFailed(ctx, err)
 			return
 		}
-		turn.Tool, turn.Arguments = call.Name, call.Arguments
+		// The model never saw a secret's value; the arguments are kept
+		// through the redactor all the same, like everything a turn keeps.
+		turn.Tool, turn.Arguments = call.Name, json.RawMessage(r.cfg.Redact(string(call.Arguments)))
 		res := r.execute(ctx, call)
 		turn.Result = r.cfg.Redact(res.outcome)
 		r.out.Turns = append(r.out.Turns, turn)
