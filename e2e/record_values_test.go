@@ -349,3 +349,70 @@ func TestRecordLabelClickIsOneCheck(t *testing.T) {
 	}
 	rec.replayGreen(t)
 }
+
+const textAreaPage = `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>Notes</title></head>
+<body>
+<h1>Notes</h1>
+<p><label for="notes">Notes</label> <textarea id="notes"></textarea></p>
+<p><label for="chat">Message</label> <textarea id="chat"></textarea></p>
+<ul id="sent" aria-label="Sent"></ul>
+<script>
+  const chat = document.querySelector('#chat');
+  chat.addEventListener('keydown', (e) => {
+    if (e.key !== 'Enter' || e.shiftKey) return;
+    e.preventDefault();
+    const li = document.createElement('li');
+    li.textContent = chat.value;
+    document.querySelector('#sent').append(li);
+    chat.value = '';
+  });
+</script>
+</body></html>`
+
+// pressEnter presses Enter as a keyboard does: one keydown that carries
+// its text, so a page that prevents the keydown gets no line break (the
+// char event chromedp adds would insert one regardless).
+func pressEnter(t *testing.T, ctx context.Context) {
+	t.Helper()
+	enter := input.DispatchKeyEventParams{Key: "Enter", Code: "Enter", WindowsVirtualKeyCode: 13, NativeVirtualKeyCode: 13, Text: "\r", UnmodifiedText: "\r"}
+	keyDownUp(t, ctx, input.DispatchKeyEventTypeKeyDown, enter, 0)
+	enter.Text, enter.UnmodifiedText = "", ""
+	keyDownUp(t, ctx, input.DispatchKeyEventTypeKeyUp, enter, 0)
+}
+
+// TestRecordTextAreaEnter: Enter in a text area types a line break, part
+// of the typing (its end value holds it), unless the page takes the key (a
+// chat that sends on Enter): then it is a press, after the typing.
+func TestRecordTextAreaEnter(t *testing.T) {
+	t.Parallel()
+	rec := recordPage(t, textAreaPage, func(app context.Context) {
+		clickCSS(t, app, "#notes")
+		typeKeys(t, app, "First line")
+		pressEnter(t, app)
+		typeKeys(t, app, "Second line")
+		WaitFor[bool](t, app, `document.querySelector('#notes').value === 'First line\nSecond line'`)
+		clickCSS(t, app, "#chat")
+		typeKeys(t, app, "Hello")
+		pressEnter(t, app)
+		WaitFor[bool](t, app, `document.querySelectorAll('#sent li').length === 1`)
+		clickCSS(t, app, "h1")
+		waitAX(t, app, "toolbar", "Trailpin recording")
+	})
+	var got []string
+	for _, s := range rec.trail.Steps {
+		for _, a := range s.Actions {
+			switch a := a.(type) {
+			case trail.TypeText:
+				got = append(got, "type "+a.Selector.String()+" "+strings.ReplaceAll(a.Text, "\n", `\n`))
+			default:
+				got = append(got, valueActions(&trail.Trail{Steps: []trail.Step{{Actions: []trail.Action{a}}}})...)
+			}
+		}
+	}
+	want := []string{`type {id: notes} First line\nSecond line`, "type {id: chat} Hello", "press Enter", "tap {role: heading, name: Notes}"}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Fatalf("the trail's actions are\n  %s\nwant\n  %s\n--- trail\n%s", strings.Join(got, "\n  "), strings.Join(want, "\n  "), rec.yaml)
+	}
+	rec.replayGreen(t)
+}

@@ -651,7 +651,21 @@
       screen = currentScreen();
       i.ref = pm().refForElement(el);
     }
+    if (e.key === 'Enter' && !mods.length && el && isMultiline(el)) {
+      // In a text area Enter types a line break, part of the typing, unless
+      // the page takes it (a chat's Enter sends): which, its handlers say.
+      setTimeout(() => {
+        if (e.defaultPrevented)
+          send(i, screen);
+      }, 0);
+      return;
+    }
     send(i, screen);
+  }
+
+  /** Whether Enter in el types a line break. @param {Element} el */
+  function isMultiline(el) {
+    return el.localName === 'textarea' || (/** @type {HTMLElement} */ (el)).isContentEditable === true;
   }
 
   /**

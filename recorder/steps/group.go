@@ -97,7 +97,12 @@ func (b *builder) group() []*group {
 			case follows && len(last.recs) == 1 && b.focusedBy(last.recs[0], i):
 				last.recs[0] = i
 			case follows && b.is(last.last(), InteractType) && b.sameTarget(last.last(), i, selector.PurposeType):
-				last.recs[len(last.recs)-1] = i // the last value typed counts
+				// The last value typed counts, and the screen before the
+				// first typing is the screen before the step.
+				if first := b.recs[last.last()].Before; first != nil {
+					r.Before = first
+				}
+				last.recs[len(last.recs)-1] = i
 			default:
 				push(groupAction)
 			}
