@@ -94,6 +94,17 @@ func TestHoverRevealed(t *testing.T) {
 			n.Visible, n.RevealedBy, view.Text, view.Ref, "Shadow row")
 	}
 
+	// A zero width that the hover widens (Swagger UI's copy buttons); a
+	// width the hover only changes shows anyway.
+	hoverOver(t, ctx, "op")
+	s = capture(t, ctx, CaptureOptions{})
+	if n, op := byID(t, s, "copy"), byID(t, s, "op"); !n.Visible || n.RevealedBy != op.Ref {
+		t.Errorf("#copy under a hovered #op: visible=%v revealedBy=%q, want visible, revealedBy %s", n.Visible, n.RevealedBy, op.Ref)
+	}
+	if n := byID(t, s, "wide"); n.RevealedBy != "" {
+		t.Errorf("#wide, shown with or without the pointer, is marked revealedBy %q", n.RevealedBy)
+	}
+
 	hoverOver(t, ctx, "help")
 	s = capture(t, ctx, CaptureOptions{})
 	if n, help := byID(t, s, "tip"), byID(t, s, "help"); !n.Visible || n.RevealedBy != help.Ref {

@@ -22,10 +22,10 @@
   // An element counts as shown by the hover when both hold:
   //  - a same-origin style rule whose selector has :hover matches it now and
   //    shows it (display other than none, visibility visible, opacity above
-  //    0), and
+  //    0, a width or height other than 0), and
   //  - a rule without :hover that matches it now hides it the same way
-  //    (display none, visibility hidden, opacity 0): without the pointer
-  //    it would not show.
+  //    (display none, visibility hidden, opacity 0, a width or height of 0,
+  //    as Swagger UI's copy buttons): without the pointer it would not show.
   // The second condition keeps out the rules that only restyle what shows
   // anyway (`a:hover {opacity: 0.8}`). Comparing with the :hover chain alone
   // cannot tell which of a hovered row's descendants would hide without it.
@@ -45,6 +45,12 @@
   const PROP_DISPLAY = 1;
   const PROP_VISIBILITY = 2;
   const PROP_OPACITY = 4;
+  const PROP_SIZE = 8;
+
+  /** @param {string} v @returns {boolean} a length of zero ('0', '0px', '0em') */
+  const zeroLength = (v) => v !== '' && /^0(\.0+)?[a-z%]*$/.test(v.trim());
+  /** @param {string} v @returns {boolean} a size that draws a box ('18px', 'auto', '100%') */
+  const someLength = (v) => v !== '' && !zeroLength(v) && v !== 'none';
 
   /** What each sheet's rules were, by the number of its top-level rules. @type {WeakMap<CSSStyleSheet, SheetRules>} */
   const bySheet = new WeakMap();
@@ -60,6 +66,9 @@
     const o = parseFloat(style.getPropertyValue('opacity'));
     if (o > 0)
       p |= PROP_OPACITY;
+    if (someLength(style.getPropertyValue('width')) || someLength(style.getPropertyValue('height')) ||
+      someLength(style.getPropertyValue('max-width')) || someLength(style.getPropertyValue('max-height')))
+      p |= PROP_SIZE;
     return p;
   }
 
@@ -74,6 +83,9 @@
     const o = style.getPropertyValue('opacity');
     if (o !== '' && parseFloat(o) === 0)
       p |= PROP_OPACITY;
+    if (zeroLength(style.getPropertyValue('width')) || zeroLength(style.getPropertyValue('height')) ||
+      zeroLength(style.getPropertyValue('max-width')) || zeroLength(style.getPropertyValue('max-height')))
+      p |= PROP_SIZE;
     return p;
   }
 
