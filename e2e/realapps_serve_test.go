@@ -54,6 +54,11 @@ type realApp struct {
 	// keep lists class names and ids the churn leaves alone, each because
 	// the app also uses the word as data (a route, a key of its model).
 	keep []string
+	// libraryJS lists the library scripts the app loads that the churn
+	// leaves as they are; every name their string literals hold stays too,
+	// as a rebuild of the app's own styles would not rename a class a
+	// library adds or looks for (Bootstrap's "show", DataTables' "sorting").
+	libraryJS []string
 	// extra serves paths that are not files of the package (the API a
 	// spec names); nil for none.
 	extra http.Handler
@@ -238,9 +243,21 @@ func (a *realApp) churn(t *testing.T, root string) *churn {
 			}
 		}
 	}
+	library := map[string]bool{}
+	for _, f := range a.libraryJS {
+		src, err := os.ReadFile(filepath.Join(root, f))
+		if err != nil {
+			t.Fatalf("churn: %v", err)
+		}
+		for _, lit := range jsString.FindAllString(string(src), -1) {
+			for _, w := range libraryWord.FindAllString(lit, -1) {
+				library[w] = true
+			}
+		}
+	}
 	names := map[string]string{}
 	for n := range classes {
-		if !ids[n] && !slices.Contains(a.keep, n) {
+		if !ids[n] && !library[n] && !slices.Contains(a.keep, n) {
 			names[n] = churnedName(n)
 		}
 	}
@@ -284,6 +301,8 @@ func cssSelectors(src string) []string {
 	}
 	return out
 }
+
+var libraryWord = regexp.MustCompile(`[\w-]+`)
 
 var cssComment = regexp.MustCompile(`(?s)/\*.*?\*/`)
 
@@ -395,6 +414,19 @@ func (c *churn) translate(sel string) string {
 // holds through the app's own rendering.
 type valueVariant struct {
 	whole, from, to string
+	// only is CSS for the elements the change may be in: those of the
+	// checked element's role when its selector names one (a link that reads
+	// the same as the checked heading stays, or the copy would change what
+	// the person clicks rather than what they read); "" for any.
+	only string
+}
+
+// variantRoles is CSS for the elements of a role a value check names.
+var variantRoles = map[string]string{
+	"heading": "h1, h2, h3, h4, h5, h6, [role=heading]", "link": "a[href], [role=link]",
+	"button": "button, [role=button], input[type=button], input[type=submit]", "status": "[role=status], output",
+	"cell": "td, [role=cell]", "gridcell": "td, [role=gridcell]", "listitem": "li, [role=listitem]",
+	"textbox": "input, textarea", "combobox": "select, input", "slider": "input[type=range]",
 }
 
 func (v *valueVariant) String() string {
@@ -402,16 +434,17 @@ func (v *valueVariant) String() string {
 }
 
 const variantScript = `<script>(() => {
-  const [whole, from, to] = %s;
+  const [whole, from, to, only] = %s;
+  const allowed = (el) => !only || !!el.closest(only);
   const squash = (s) => (s || '').replace(/\s+/g, '');
   const want = squash(whole);
   function fix() {
     for (const el of document.querySelectorAll('input, textarea')) {
-      if (el.value === whole) el.value = whole.replace(from, to);
+      if (el.value === whole && allowed(el)) el.value = whole.replace(from, to);
     }
     if (!document.body) return;
     for (const el of document.body.querySelectorAll('*')) {
-      if (squash(el.textContent) !== want) continue;
+      if (squash(el.textContent) !== want || !allowed(el)) continue;
       if ([...el.children].some((c) => squash(c.textContent) === want)) continue;
       const walk = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
       for (let n = walk.nextNode(); n; n = walk.nextNode()) {
@@ -427,7 +460,7 @@ const variantScript = `<script>(() => {
 
 // inject puts the variant's script first into a page.
 func (v *valueVariant) inject(html string) string {
-	args, _ := json.Marshal([]string{v.whole, v.from, v.to})
+	args, _ := json.Marshal([]string{v.whole, v.from, v.to, v.only})
 	script := fmt.Sprintf(variantScript, args)
 	if i := strings.Index(strings.ToLower(html), "<head>"); i >= 0 {
 		return html[:i+6] + script + html[i+6:]

@@ -72,7 +72,7 @@ func TestVariantFor(t *testing.T) {
 	}
 	page := (&valueVariant{whole: "2 items left", from: "2", to: "3"}).inject("<html><head><title>x</title></head></html>")
 	if !strings.HasPrefix(page, `<html><head><script>(() => {
-  const [whole, from, to] = ["2 items left","2","3"];`) {
+  const [whole, from, to, only] = ["2 items left","2","3",""];`) {
 		t.Errorf("the variant's script is not first in the head:\n%s", page)
 	}
 }

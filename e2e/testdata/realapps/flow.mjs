@@ -48,15 +48,30 @@ try {
       await page.waitForFunction(a.wait, null, { timeout: 30000 }).catch((e) => {
         throw new Error(`action ${i + 1} (${a.do} ${a.css || a.key || a.text || ''}): waiting for ${a.wait}: ${e.message}`);
       });
-    const values = await page.evaluate(() => [...document.querySelectorAll('input, select, textarea')]
-      .map((f) => /** @type {HTMLInputElement} */ (f).type === 'checkbox' || /** @type {HTMLInputElement} */ (f).type === 'radio'
-        ? String(/** @type {HTMLInputElement} */ (f).checked)
-        : f instanceof HTMLSelectElement ? [...f.selectedOptions].map((o) => o.value).join(',') : /** @type {HTMLInputElement} */ (f).value)
-      .join('|'));
-    const url = new URL(page.url());
-    seen.push(`${url.pathname}${url.search}${url.hash}\n${values}\n${await page.locator('body').ariaSnapshot()}`);
+    // What the page reads once it holds still: a fade or a slide (a
+    // script's timers as much as CSS) must not make two copies differ.
+    let last = '';
+    for (let tries = 0; tries < 20; tries++) {
+      const now = await read(page);
+      if (now === last)
+        break;
+      last = now;
+      await page.waitForTimeout(250);
+    }
+    seen.push(last);
   }
   process.stdout.write(JSON.stringify(seen));
 } finally {
   await browser.close();
+}
+
+/** @param {import('playwright-core').Page} page */
+async function read(page) {
+  const values = await page.evaluate(() => [...document.querySelectorAll('input, select, textarea')]
+    .map((f) => /** @type {HTMLInputElement} */ (f).type === 'checkbox' || /** @type {HTMLInputElement} */ (f).type === 'radio'
+      ? String(/** @type {HTMLInputElement} */ (f).checked)
+      : f instanceof HTMLSelectElement ? [...f.selectedOptions].map((o) => o.value).join(',') : /** @type {HTMLInputElement} */ (f).value)
+    .join('|'));
+  const url = new URL(page.url());
+  return `${url.pathname}${url.search}${url.hash}\n${values}\n${await page.locator('body').ariaSnapshot()}`;
 }
