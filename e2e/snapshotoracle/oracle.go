@@ -193,3 +193,22 @@ var refMark = regexp.MustCompile(` \[ref=(?:f\d+)*e\d+\]`)
 
 // withoutRefs removes [ref=…] marks.
 func withoutRefs(s string) string { return refMark.ReplaceAllString(s, "") }
+
+// CheckInteractive captures url in a new tab of browserCtx's browser and
+// runs screen.CheckDistinguishable on it: in the interactive form, no two
+// interactive lines may read the same with their context.
+func CheckInteractive(browserCtx context.Context, url string) error {
+	tab, cancel := chromedp.NewContext(browserCtx)
+	defer cancel()
+	if err := chromedp.Do(tab, chromedp.EmulateViewport(ViewportWidth, ViewportHeight), chromedp.Navigate(url)); err != nil {
+		return fmt.Errorf("loading %s: %w", url, err)
+	}
+	s, err := replay.Capture(tab, replay.CaptureOptions{})
+	if err != nil {
+		return fmt.Errorf("capturing %s: %w", url, err)
+	}
+	if err := screen.CheckDistinguishable(s); err != nil {
+		return fmt.Errorf("%s: %w", url, err)
+	}
+	return nil
+}

@@ -52,28 +52,7 @@ func TestSnapshotsMatchPlaywright(t *testing.T) {
 	if err != nil {
 		browsertest.Missing(t, err)
 	}
-	root, err := moduleRoot()
-	if err != nil {
-		t.Fatal(err)
-	}
-	var pages []string
-	for _, pattern := range fixturePages {
-		found, err := filepath.Glob(filepath.Join(root, pattern))
-		if err != nil || len(found) == 0 {
-			t.Fatalf("no fixture pages at %s", pattern)
-		}
-		for _, f := range found {
-			rel, _ := filepath.Rel(root, f)
-			pages = append(pages, filepath.ToSlash(rel))
-		}
-	}
-	srv := httptest.NewServer(http.FileServer(http.Dir(root)))
-	defer srv.Close()
-	urls := make([]string, len(pages))
-	for i, p := range pages {
-		urls[i] = srv.URL + "/" + p
-	}
-
+	urls, srv := serveFixtures(t)
 	ctx, cancel := context.WithTimeout(context.Background(), oracleTimeout)
 	defer cancel()
 	browser := startBrowser(t, ctx)
@@ -97,6 +76,52 @@ func TestSnapshotsMatchPlaywright(t *testing.T) {
 		}
 	}
 	t.Logf("%d of %d page snapshots (%d pages, two modes) are Playwright's", same, len(results), len(urls))
+}
+
+// TestInteractiveFormTellsControlsApart checks every fixture page: in its
+// interactive form, no two interactive lines read the same with their
+// context.
+func TestInteractiveFormTellsControlsApart(t *testing.T) {
+	if _, err := replay.FindChrome(); err != nil {
+		browsertest.Missing(t, err)
+	}
+	urls, _ := serveFixtures(t)
+	ctx, cancel := context.WithTimeout(context.Background(), oracleTimeout)
+	defer cancel()
+	browser := startBrowser(t, ctx)
+	for _, u := range urls {
+		if err := CheckInteractive(browser, u); err != nil {
+			t.Error(err)
+		}
+	}
+}
+
+// serveFixtures serves the repository root and returns the fixture pages'
+// URLs.
+func serveFixtures(t *testing.T) ([]string, *httptest.Server) {
+	t.Helper()
+	root, err := moduleRoot()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var pages []string
+	for _, pattern := range fixturePages {
+		found, err := filepath.Glob(filepath.Join(root, pattern))
+		if err != nil || len(found) == 0 {
+			t.Fatalf("no fixture pages at %s", pattern)
+		}
+		for _, f := range found {
+			rel, _ := filepath.Rel(root, f)
+			pages = append(pages, filepath.ToSlash(rel))
+		}
+	}
+	srv := httptest.NewServer(http.FileServer(http.Dir(root)))
+	t.Cleanup(srv.Close)
+	urls := make([]string, len(pages))
+	for i, p := range pages {
+		urls[i] = srv.URL + "/" + p
+	}
+	return urls, srv
 }
 
 func startBrowser(t *testing.T, ctx context.Context) context.Context {

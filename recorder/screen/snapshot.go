@@ -40,8 +40,11 @@ type SnapshotOptions struct {
 	// elements (buttons, links, fields, checkboxes, radios, comboboxes,
 	// options, tabs, menu items, switches, sliders…) with their states,
 	// refs and values; the landmarks, dialogs, menus and frames that hold
-	// them, as lines without refs; and each heading followed by one of them.
-	// Text, lists, tables, images and wrappers are left out. A nameless
+	// them, as lines without refs; each heading followed by one of them,
+	// with its level; and the rows, list items and groups that hold them,
+	// with the text they show, so that no two controls read the same where
+	// the page tells them apart (CheckDistinguishable). Other text, lists,
+	// tables, images and wrappers are left out. A nameless
 	// control keeps its /url and the first named element inside it. On a
 	// product listing it is about a third of Playwright's AI snapshot.
 	Interactive bool

@@ -2,9 +2,9 @@ package screen
 
 import "strings"
 
-// Which elements of a screen appear in its snapshot follows Playwright's AI
-// snapshot (page.ariaSnapshot({mode: "ai"}) in playwright-core 1.62.1), so a
-// model sees the same outline from either tool:
+// Which elements of a screen appear in its snapshot follows Playwright
+// (playwright-core 1.62.1), so a model sees the same outline from either
+// tool. The AI snapshot (page.ariaSnapshot({mode: "ai"}), ModeAI):
 //
 //   - the outline starts at the body; a hidden element is left out, but its
 //     visible descendants still appear, and text runs directly inside it do
@@ -20,19 +20,18 @@ import "strings"
 //   - a field shows its value as text, except a secret one, which shows
 //     neither value nor any text inside it.
 //
+// ariaSnapshot() (ModeAria) is the same walk without generic elements, refs
+// or the focus mark, and with nothing hidden from assistive technology.
+//
 // Where the screen lacks what Playwright looks at, the outline differs:
 //
-//   - inline versus block layout is taken from the tag (the screen has no
-//     computed display);
-//   - text runs arrive trimmed, so two runs that meet without whitespace are
-//     joined with a space ("Hello" + "world" reads "Hello world"; Playwright
-//     would write "Helloworld" only if the page had no space there);
-//   - the screen has no cursor style, so there is no [cursor=pointer] mark,
-//     and a nameless empty element Playwright keeps because it looks
-//     clickable is dropped here;
-//   - the screen does not say which descendants a name came from, so a name
-//     is never blanked for repeating its children's text;
-//   - a link's /url is the resolved href, not the attribute as written.
+//   - the text between children comes from lining the element's text up
+//     with theirs (textGaps); where that fails, runs are read apart;
+//   - which elements a name was computed from is known only for
+//     aria-labelledby; otherwise a name counts as shown when the content
+//     below reads exactly the name (nameIsShown);
+//   - a screen written by hand, without display marks, takes inline versus
+//     block from the tag.
 
 // inlineTags are the elements whose default CSS display is inline. Custom
 // elements (a tag with a hyphen) are inline too until styled otherwise.
@@ -326,13 +325,24 @@ func textGaps(n *Node) []string {
 		unpainted = false
 		at += j + len(piece)
 	}
-	if at == 0 && !n.Visible {
-		// Nothing of it was painted (an option of a closed drop-down):
-		// its text is what its runs would show, not generated content.
+	if at == 0 && (!n.Visible || hasChildText(n)) {
+		// Nothing of its children was found in its text (an option of a
+		// closed drop-down reads what its runs would show): the text
+		// cannot be lined up, and is not generated content.
 		return nil
 	}
 	gaps[len(n.Children)] = gapText(text[at:], unpainted)
 	return gaps
+}
+
+// hasChildText reports whether a child of n has text.
+func hasChildText(n *Node) bool {
+	for _, c := range n.Children {
+		if c != nil && c.Text != "" {
+			return true
+		}
+	}
+	return false
 }
 
 // gapText is a gap as written, or only the space in it when it also holds
