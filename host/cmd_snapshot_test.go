@@ -114,8 +114,20 @@ func TestSnapshotCommand(t *testing.T) {
 		t.Errorf("snapshot text has no line for the Save button with its ref:\n%s", text)
 	}
 
+	out.Reset()
+	if err := Run(ctx, []string{"snapshot", "--mode", "aria", srv.URL}, strings.NewReader(""), &out, &errOut); err != nil {
+		t.Fatalf("host snapshot --mode aria: %v", err)
+	}
+	if text := out.String(); !strings.Contains(text, `- button "Save"`) || strings.Contains(text, "[ref=") || strings.Contains(text, "generic") {
+		t.Errorf("snapshot --mode aria should list the Save button without refs or generic nodes, as ariaSnapshot() does:\n%s", text)
+	}
+
 	err := Run(ctx, []string{"snapshot", "--viewport", "wide", srv.URL}, strings.NewReader(""), &out, &errOut)
 	if err == nil || !strings.Contains(err.Error(), "WIDTHxHEIGHT") {
 		t.Errorf("snapshot --viewport wide: error %v, want one that shows the expected form", err)
+	}
+	err = Run(ctx, []string{"snapshot", "--mode", "yaml", srv.URL}, strings.NewReader(""), &out, &errOut)
+	if exitCode(err) != 2 || !strings.Contains(err.Error(), "use ai") {
+		t.Errorf("snapshot --mode yaml: error %v (exit %d), want a usage error (exit 2) that names the modes", err, exitCode(err))
 	}
 }
