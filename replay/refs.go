@@ -216,6 +216,9 @@ type RefPoint struct {
 	// something else; Hit is the ref of what it would land on.
 	Covered *bool
 	Hit     string
+	// Animating says a CSS transition or animation that ends is running
+	// on the element or around it: it is not yet where it will be.
+	Animating bool
 }
 
 type pointAnswer struct {
@@ -225,6 +228,7 @@ type pointAnswer struct {
 	InViewport bool       `json:"inViewport"`
 	Covered    *bool      `json:"covered"`
 	Hit        string     `json:"hit"`
+	Animating  bool       `json:"animating"`
 	refAnswer
 }
 

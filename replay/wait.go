@@ -297,7 +297,7 @@ func (p *tab) ready(ctx context.Context, s *screen.Screen, m *selector.Matcher, 
 		return found{}, "", err
 	}
 	switch {
-	case first.Box != second.Box:
+	case first.Box != second.Box, second.Animating:
 		return found{}, "moving", nil
 	case second.Box.Width <= 0 || second.Box.Height <= 0:
 		return found{}, "not visible (its box is empty)", nil
@@ -343,7 +343,7 @@ func (p *tab) aim(ctx context.Context, ref, document string) (first, second *Ref
 }
 
 func (a pointAnswer) refPoint(ref string) *RefPoint {
-	p := &RefPoint{X: a.X, Y: a.Y, Box: a.Box, InViewport: a.InViewport, Covered: a.Covered}
+	p := &RefPoint{X: a.X, Y: a.Y, Box: a.Box, InViewport: a.InViewport, Covered: a.Covered, Animating: a.Animating}
 	if a.Hit != "" {
 		p.Hit = a.Hit
 	}

@@ -25,7 +25,7 @@
  * @property {() => {full: boolean, reused: number} | null} lastIncremental what the last incremental capture did (for tests)
  * @property {() => Element[]} hoverRevealed the elements the pointer alone shows now, in this document and the shadow roots and same-origin frames under the pointer
  *
- * @typedef {{x: number, y: number, box: Box, inViewport: boolean, covered?: boolean, hit?: string}} RefPoint
+ * @typedef {{x: number, y: number, box: Box, inViewport: boolean, covered?: boolean, hit?: string, animating?: boolean}} RefPoint
  *   where to act on the element of a ref, in top-viewport CSS pixels, and what a click there would hit
  */
 
@@ -76,6 +76,28 @@
   }
 
   /**
+   * Whether a CSS transition or animation that ends (not a looping one) is
+   * running on el or an element around it: a dialog easing in moves its
+   * buttons by less than a pixel in its last frames, and many widgets ignore
+   * a click until their transition ends.
+   * @param {Element} el
+   */
+  function animating(el) {
+    const doc = el.ownerDocument;
+    if (typeof doc.getAnimations !== 'function')
+      return false;
+    for (const a of doc.getAnimations()) {
+      if (a.playState !== 'running' || !(a.effect instanceof KeyframeEffect))
+        continue;
+      const target = a.effect.target;
+      const end = a.effect.getComputedTiming().endTime;
+      if (target && typeof end === 'number' && Number.isFinite(end) && (target === el || target.contains(el)))
+        return true;
+    }
+    return false;
+  }
+
+  /**
    * Where to click el: the centre of its box in top-viewport CSS pixels, and
    * what a click there would hit.
    * @param {string} ref
@@ -104,6 +126,8 @@
         out.covered = !reaches(hit, el);
         out.hit = refForElement(hit);
       }
+      if (animating(el))
+        out.animating = true;
       return out;
     });
   }

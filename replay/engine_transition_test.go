@@ -1,0 +1,67 @@
+package replay
+
+import (
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"testing"
+)
+
+// easingDialogPage opens a dialog that slides in over 4 s and, as
+// Bootstrap's modal does, ignores a Cancel pressed while it is still
+// moving. The slide eases out, so its last frames move the button by less
+// than a pixel: only the running transition says it has not arrived.
+const easingDialogPage = `<!doctype html><html lang="en"><title>Easing</title>
+<style>
+  #dialog { position: fixed; inset: 0; display: none; }
+  #dialog.shown { display: block; }
+  #box { margin: 80px auto; width: 300px; transform: translateY(-60px); transition: transform 4s cubic-bezier(0, 1, 0, 1); }
+  #dialog.in #box { transform: none; }
+</style>
+<button id="open">Log out</button>
+<p id="state">signed in</p>
+<div id="dialog" role="dialog" aria-label="Ready to leave?">
+  <div id="box"><p>Ready to leave?</p><button id="cancel">Cancel</button></div>
+</div>
+<script>
+  const dialog = document.getElementById('dialog'), box = document.getElementById('box');
+  let moving = false;
+  document.getElementById('open').onclick = () => {
+    dialog.classList.add('shown');
+    moving = true;
+    requestAnimationFrame(() => requestAnimationFrame(() => dialog.classList.add('in')));
+  };
+  box.addEventListener('transitionend', () => { moving = false; });
+  document.getElementById('cancel').onclick = () => {
+    if (moving) return;
+    dialog.classList.remove('shown', 'in');
+    document.getElementById('state').textContent = 'stayed';
+  };
+</script>`
+
+const easingDialogTrail = `version: 1
+trail: Stay signed in
+app: easing
+start: /
+steps:
+  - intent: Open the log-out dialog and cancel it
+    actions:
+      - tap: {selector: {role: button, name: Log out}}
+      - tap: {selector: {role: button, name: Cancel}}
+      - assertVisible: {selector: {text: stayed}}
+`
+
+// A tap waits for a transition around its target to end: a dialog easing
+// in is not yet ready for a click, however still it looks.
+func TestReplayWaitsForATransitionToEnd(t *testing.T) {
+	t.Parallel()
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		fmt.Fprint(w, easingDialogPage)
+	}))
+	t.Cleanup(srv.Close)
+	res := replayOn(t, inlineTrail(t, easingDialogTrail), srv.URL, Options{})
+	if res.Status != StatusPassed {
+		t.Fatalf("%s", explain(res))
+	}
+}
