@@ -22,7 +22,7 @@ const MaxTrailFileBytes = 4 << 20
 
 var (
 	trailKeys    = []string{"version", "trail", "app", "viewport", "locale", "timeZone", "start", "params", "steps"}
-	stepKeys     = []string{"intent", "act", "actions", "end"}
+	stepKeys     = []string{"intent", "act", "actions", "end", "key"}
 	endKeys      = []string{"url", "shows", "values"}
 	endValueKeys = []string{"selector", EndPropertyValue, StateChecked, StateSelected}
 	viewportKeys = []string{"width", "height"}
@@ -257,7 +257,29 @@ func (d *trailDecoder) step(n *yaml.Node, number int) Step {
 		}
 		s.End = d.end(f)
 	}
+	if f, has := fields["key"]; has {
+		s.Key = d.stepKey(f, hasActions)
+	}
 	return s
+}
+
+// stepKey reads a step's key (key.go). A key that no longer matches the
+// step is not an error here: that is a miss at replay, and editing a
+// step's intent must not make its file fail to load.
+func (d *trailDecoder) stepKey(f field, hasActions bool) string {
+	k, ok := d.str(f, false)
+	if !ok {
+		return ""
+	}
+	if !hasActions {
+		d.invalid(f.key, "key", "remove key: it belongs to a recording, and this step has none", "the step has a key but no actions")
+		return ""
+	}
+	if _, _, ok := splitKey(k); !ok {
+		d.invalid(f.val, "key", "remove the key (the recording then counts as a person's) or write it as the host did: <agent configuration>/<12 hex digits>", "key %q is not a recording key", k)
+		return ""
+	}
+	return k
 }
 
 func (d *trailDecoder) end(f field) *End {

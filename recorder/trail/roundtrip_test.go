@@ -252,6 +252,9 @@ func (g trailGen) trail(i int) *Trail {
 					}
 				}
 			}
+			if g.chance(0.3) {
+				step.Key = StepKey(step, g.pick([]string{"agent-1+3f2a9c1b7d20", "agent-2+000000000000"}))
+			}
 		}
 		t.Steps = append(t.Steps, step)
 	}

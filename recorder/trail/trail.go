@@ -62,6 +62,10 @@ type Step struct {
 	// End is the recorded end state: enough of the screen to tell that the
 	// step took effect. Nil when the step has none.
 	End *End
+	// Key is what the recording belongs to when the agent made it: the
+	// agent configuration and the goal it was made for (StepKey, key.go).
+	// Empty for a person's recording, which belongs to any.
+	Key string
 }
 
 // End is what the screen shows once a step has taken effect.

@@ -145,6 +145,9 @@ func stepNode(s Step) (*yaml.Node, error) {
 		fitFlow(end, stepKeyColumn+len("end: "))
 		addKey(n, "end", end)
 	}
+	if s.Key != "" {
+		addKey(n, "key", strNode(s.Key))
+	}
 	return n, nil
 }
 
