@@ -94,9 +94,6 @@ func (o Options) withDefaults() Options {
 	return o
 }
 
-// Cache is what StepResult.Cache reads until recordings are a cache.
-const cacheNone = "none"
-
 // evidenceTimeout bounds collecting the screen at failure, which runs after
 // the trail's own deadline may have passed.
 const evidenceTimeout = 20 * time.Second
@@ -160,7 +157,7 @@ func newResult(t *trail.Trail, attempt int) *TrailResult {
 	res := &TrailResult{File: t.File, Slug: TrailSlug(t), Title: t.Title, Attempt: attempt,
 		Status: StatusSkipped, Started: time.Now()}
 	for i, s := range t.Steps {
-		sr := StepResult{Index: i + 1, Intent: s.Intent, Line: s.Line, Status: StatusSkipped, Cache: cacheNone}
+		sr := StepResult{Index: i + 1, Intent: s.Intent, Line: s.Line, Status: StatusSkipped, Cache: CacheNone}
 		for _, a := range s.Actions {
 			sr.Actions = append(sr.Actions, ActionResult{Kind: a.Kind(), Line: a.SourceLine(), Status: StatusSkipped})
 		}

@@ -5,6 +5,7 @@ import (
 
 	"github.com/trailpin/trailpin/recorder/screen"
 	"github.com/trailpin/trailpin/recorder/trail"
+	"github.com/trailpin/trailpin/replay/agent"
 )
 
 // The result types below are what the engine reports about one attempt at a
@@ -23,6 +24,10 @@ const (
 	// StatusSkipped: not run, because an earlier step failed or the run
 	// stopped.
 	StatusSkipped Status = "skipped"
+	// StatusHealed: passed with the agent (DESIGN §9). A step is healed
+	// when the agent reached its goal and a check after it passed; a trail
+	// when it passed with at least one healed step.
+	StatusHealed Status = "healed"
 )
 
 // FailureClass says why a trail failed, in the words of DESIGN §8.
@@ -107,10 +112,15 @@ type StepResult struct {
 	// and len(Actions) when the step ran to its end.
 	Stopped   StopReason
 	Performed int
-	// ModelCalls and Cache describe the agent's part: "none" until the
-	// agent exists.
+	// ModelCalls counts the model requests the step's agent sent; Cache is
+	// what the recording cache decided: hit (the recording replayed), miss
+	// (replay stopped before acting), hand-off (after acting), agent (a
+	// bare goal, or cache.mode off), stale (strict: no agent), none (a
+	// step replay did not reach).
 	ModelCalls int
 	Cache      string
+	// Heal is the agent's part of the step; nil when no agent ran.
+	Heal *Heal
 	// Changes summarises what changed on the screen during the step
 	// (nodes added, removed, changed), one line each, at most a few dozen.
 	Changes []string
@@ -118,6 +128,77 @@ type StepResult struct {
 	// path (the page moves on, or the trail ends); empty otherwise.
 	Aria  string
 	Error string
+}
+
+// Cache decisions of a step (StepResult.Cache).
+const (
+	CacheNone    = "none"
+	CacheHit     = "hit"
+	CacheMiss    = "miss"
+	CacheHandOff = "hand-off"
+	CacheAgent   = "agent"
+	CacheStale   = "stale"
+)
+
+// Healing decisions (Heal.Decision), as the database records them.
+const (
+	// HealSaved: the healed flow replaced the step's recording.
+	HealSaved = "saved"
+	// HealReported: verified, but the cache is read-only: reported and
+	// written to the results folder, the trail file untouched.
+	HealReported = "reported"
+	// HealDropped: not saved (Heal.NotSaved says why).
+	HealDropped = "dropped"
+	// HealKept: no model answered; the recording stays as it is.
+	HealKept = "kept"
+)
+
+// A Heal is what the agent did on a step replay handed it, and what
+// became of its flow. The host decides what to do with a saveable one
+// (Decision saved or reported); the engine decides the rest.
+type Heal struct {
+	// Cache is miss, hand-off or agent (see StepResult.Cache).
+	Cache string
+	// Stopped is why replay stopped ("" when no recording ran); Replayed
+	// the recorded actions it performed before the agent took over.
+	Stopped  StopReason
+	Replayed int
+	// Verdict is how the agent ended (agent.Verdict); Summary is what it
+	// said (done), why it failed, or which budget ran out.
+	Verdict string
+	Summary string
+	// Actions is the step's new recording: the recorded actions replay
+	// performed, as the trail has them, then the agent's, with selectors
+	// the recorder's generator made from the screens it acted on. Nil when
+	// the agent did nothing that can be recorded.
+	Actions []trail.Action
+	// Check names the check that passed after the agent: the step's end
+	// state, or a later step's assertion or end state. "" when none passed.
+	Check string
+	// NotSaved says why this flow must not be written; "" when it may be
+	// (with Check set).
+	NotSaved string
+	// Decision is HealSaved, HealReported, HealDropped or HealKept; Reason
+	// says why.
+	Decision string
+	Reason   string
+	// ConfigKey is the agent configuration the flow was made with
+	// (agent.ConfigKey()).
+	ConfigKey string
+	// What the model calls cost: requests (failed ones included), tokens,
+	// and time spent waiting.
+	Calls                          int
+	PromptTokens, CompletionTokens int
+	Latency                        time.Duration
+	// Turns are the agent's calls: what it saw (trimmed), the tool and its
+	// arguments, the result.
+	Turns []agent.Turn
+}
+
+// Saveable reports whether the healed flow may replace the step's
+// recording: a check passed after it, and nothing said it must not.
+func (h *Heal) Saveable() bool {
+	return h != nil && h.Check != "" && h.NotSaved == "" && len(h.Actions) > 0
 }
 
 // An ActionResult is one action of a step.
