@@ -71,6 +71,8 @@ func newReplayCmd(e *env) *cobra.Command {
 	f.StringVar(&o.junit, "junit", "", "write a JUnit XML report to this file")
 	f.StringVar(&o.trace, "trace", "", "trace pages to keep: on, off or retain-on-failure (default: trace in trailpin.yaml, else retain-on-failure)")
 	f.StringVar(&o.results, "results", report.DefaultResultsDir, "folder for trace pages and screenshots")
+	f.BoolVar(&o.strict, "strict", false, "fail a step whose recording no longer replays with REPLAY_STALE instead of handing it to the agent (cache.strict)")
+	f.BoolVar(&o.failOnHeal, "fail-on-heal", false, "count a trail the agent healed as failed (exit 1)")
 	return cmd
 }
 
@@ -83,6 +85,7 @@ type replayFlags struct {
 	shard, grep        string
 	format, junit      string
 	trace, results     string
+	strict, failOnHeal bool
 }
 
 // replaySetup is everything a run needs, checked before a browser starts.
@@ -93,6 +96,11 @@ type replaySetup struct {
 	trace  report.TraceMode
 	redact report.Redactor
 	store  *runStore // nil: runs are not stored
+	// cacheMode is cache.mode in effect (read-write, read-only, off).
+	cacheMode string
+	// agent holds what the step runner hands a stale step to; nil when
+	// no model is configured.
+	agent *agentSetup
 }
 
 // replayTrails checks the command line, selects the trails, starts the
@@ -177,9 +185,12 @@ func setupReplay(cmd *cobra.Command, e *env, o replayFlags, args []string) (*rep
 		s.apps = p.Apps
 		s.opts.ActionTimeout, s.opts.TrailTimeout = p.Replay.ActionTimeout, p.Replay.TrailTimeout
 		s.opts.NavigationTimeout = p.Replay.NavigationTimeout
+		s.opts.ReplayTimeout = p.Replay.ReplayTimeout
 		s.opts.Lookup = secrets.NewResolver(p.Secrets, e.getenv).Lookup
 		traceFlag = p.Trace
 	}
+	s.cacheMode, s.opts.Strict = cacheSettings(cfg, isCI(e), o.strict)
+	s.opts.CacheMode = s.cacheMode
 	if s.trace, err = report.ParseTraceMode(traceFlag); err != nil {
 		return nil, replay.UsageError(err)
 	}
@@ -197,6 +208,13 @@ func setupReplay(cmd *cobra.Command, e *env, o replayFlags, args []string) (*rep
 		return nil, err
 	}
 	s.redact = s.learnSecrets(e)
+	if s.agent, err = setupAgent(e, cfg, s); err != nil {
+		s.close()
+		return nil, replay.UsageError(err)
+	}
+	if s.agent != nil {
+		s.opts.Agent = &s.agent.cfg
+	}
 	return s, nil
 }
 
@@ -208,7 +226,7 @@ func (s *replaySetup) close() {
 
 // runSuite replays the suite in browser and writes every report.
 func runSuite(ctx context.Context, e *env, o replayFlags, s *replaySetup, browser *replay.Browser) error {
-	run := report.Run{Started: time.Now(), Traces: map[string]string{}}
+	run := report.Run{Started: time.Now(), Traces: map[string]string{}, FailOnHeal: o.failOnHeal}
 	term := writesToTerminal(e.stderr)
 	columns, _ := strconv.Atoi(e.getenv("COLUMNS")) // the shell's width, when it exports it
 	progress := report.NewProgress(e.stderr, len(s.suite), report.WithTerminal(term), report.WithRedactor(s.redact),
@@ -244,7 +262,11 @@ func runSuite(ctx context.Context, e *env, o replayFlags, s *replaySetup, browse
 					progress.StepStarted(st.Slug, sr.Index+1, steps[sr.Index].Intent)
 				}
 			}
-			return replay.RunTrail(ctx, browser, st.Trail, opts)
+			res := replay.RunTrail(ctx, browser, st.Trail, opts)
+			if ctx.Err() == nil { // a cancelled run writes nothing
+				keepHeals(ctx, st, res, s.cacheMode, o.results)
+			}
+			return res
 		},
 		started: func(st replay.SuiteTrail, n int) {
 			progress.TrailStarted(st.Slug, st.Trail.Title, n, len(st.Trail.Steps))
@@ -336,11 +358,7 @@ func keepTrace(results string, mode report.TraceMode, t report.TrailRun, redact 
 // and hands it to the run store. It says once, on standard error, when a
 // value is too short to be redacted inside other text.
 func (s *replaySetup) learnSecrets(e *env) report.Redactor {
-	trails := make([]*trail.Trail, len(s.suite))
-	for i, st := range s.suite {
-		trails[i] = st.Trail
-	}
-	secrets := replay.Secrets(trails, s.opts)
+	secrets := replay.Secrets(suiteTrails(s.suite), s.opts)
 	if note := replay.ShortSecretNotice(secrets); note != "" {
 		fmt.Fprintf(e.stderr, "host: %s\n", note)
 	}
@@ -401,4 +419,13 @@ func (f *firstError) get() error {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	return f.err
+}
+
+// suiteTrails are the trails of a suite.
+func suiteTrails(suite []replay.SuiteTrail) []*trail.Trail {
+	trails := make([]*trail.Trail, len(suite))
+	for i, st := range suite {
+		trails[i] = st.Trail
+	}
+	return trails
 }

@@ -126,7 +126,7 @@ func (s *runStore) trail(ctx context.Context, e *env, t report.TrailRun, st repl
 		switch a.Status {
 		case replay.StatusSkipped:
 			continue
-		case replay.StatusPassed:
+		case replay.StatusPassed, replay.StatusHealed:
 			if a.Attempt > 1 {
 				status = storage.TrailFlaky
 			}
@@ -137,8 +137,41 @@ func (s *runStore) trail(ctx context.Context, e *env, t report.TrailRun, st repl
 		for _, sr := range a.Steps {
 			tr.Steps = append(tr.Steps, storedStep(sr, st.Trail))
 		}
-		_, err := s.db.AddTrailResult(ctx, tr)
+		id, err := s.db.AddTrailResult(ctx, tr)
 		s.warn(e, err)
+		if err == nil {
+			s.heals(ctx, e, runID, id, a)
+		}
+	}
+}
+
+// heals records the agent's part of an attempt: a row per model request
+// (tokens, latency, the failure of one that failed) and what became of
+// each step's healed flow.
+func (s *runStore) heals(ctx context.Context, e *env, runID, trailResultID int64, a replay.TrailResult) {
+	for _, sr := range a.Steps {
+		h := sr.Heal
+		if h == nil {
+			continue
+		}
+		step := sr.Index - 1
+		for _, turn := range h.Turns {
+			for _, c := range turn.Usage.Attempts {
+				mc := storage.ModelCall{RunID: runID, TrailResultID: trailResultID, StepIndex: &step, Purpose: "heal",
+					Model: turn.Usage.Model, PromptTokens: c.PromptTokens, CompletionTokens: c.CompletionTokens,
+					Latency: c.Latency, StartedAt: c.Started}
+				if c.Failure != "" {
+					mc.Error = string(c.Failure) + ": " + c.Detail
+				}
+				_, err := s.db.AddModelCall(ctx, mc)
+				s.warn(e, err)
+			}
+		}
+		if h.Decision != "" {
+			_, err := s.db.AddHealingDecision(ctx, storage.HealingDecision{RunID: runID, TrailResultID: trailResultID,
+				StepIndex: step, Decision: h.Decision, Reason: h.Reason})
+			s.warn(e, err)
+		}
 	}
 }
 
@@ -150,6 +183,8 @@ func storedStep(sr replay.StepResult, t *trail.Trail) storage.StepResult {
 	}
 	status := storage.StepPassed
 	switch sr.Status {
+	case replay.StatusHealed:
+		status = storage.StepHealed
 	case replay.StatusFailed:
 		status = storage.StepFailed
 	case replay.StatusSkipped:

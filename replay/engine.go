@@ -16,6 +16,7 @@ import (
 	"github.com/chromedp/cdproto/target"
 
 	"github.com/trailpin/trailpin/recorder/trail"
+	"github.com/trailpin/trailpin/replay/agent"
 	"github.com/trailpin/trailpin/storage/redact"
 )
 
@@ -73,7 +74,35 @@ type Options struct {
 	// OnStep, when set, is called after each step with its result, for
 	// live progress. It must return quickly.
 	OnStep func(StepResult)
+
+	// Agent is what a step whose recording no longer replays is handed to
+	// (DESIGN §9); nil when no model is configured. Its Client and Calls
+	// are shared by every trail of the run; the engine fills in each
+	// trail's secrets (Sensitive, Redact).
+	Agent *agent.Config
+	// CacheMode is cache.mode in effect: CacheModeReadWrite (also for ""),
+	// CacheModeReadOnly or CacheModeOff (every step's intent runs with the
+	// agent).
+	CacheMode string
+	// Strict is cache.strict: a step whose recording no longer replays
+	// fails with REPLAY_STALE, and no model is called.
+	Strict bool
+	// ReplayTimeout is replay.replayTimeout: how long a recorded action
+	// waits for its target when the agent could take over; zero means
+	// DefaultReplayTimeout.
+	ReplayTimeout time.Duration
 }
+
+// Cache modes (cache.mode).
+const (
+	CacheModeReadWrite = "read-write"
+	CacheModeReadOnly  = "read-only"
+	CacheModeOff       = "off"
+)
+
+// DefaultReplayTimeout is replay.replayTimeout's default: longer than the
+// action timeout, since once it passes the step costs model calls.
+const DefaultReplayTimeout = 15 * time.Second
 
 func (o Options) withDefaults() Options {
 	if o.ActionTimeout <= 0 {
@@ -87,6 +116,12 @@ func (o Options) withDefaults() Options {
 	}
 	if o.Attempt <= 0 {
 		o.Attempt = 1
+	}
+	if o.ReplayTimeout <= 0 {
+		o.ReplayTimeout = DefaultReplayTimeout
+	}
+	if o.CacheMode == "" {
+		o.CacheMode = CacheModeReadWrite
 	}
 	if o.Lookup == nil {
 		o.Lookup = EnvLookup(os.Getenv)
@@ -129,6 +164,13 @@ type trailRun struct {
 	stepStartedWithPassword bool
 	failure                 *stepError
 	failed                  int // index of the failed step, -1 when none
+
+	// replaying is set while a recorded action of a step the agent could
+	// take over looks for its target (it waits replay.replayTimeout).
+	replaying bool
+	// pending is a healed step whose proof is a later check: the next
+	// assertion or end state that passes; nil when none waits.
+	pending *Heal
 }
 
 // RunTrail replays t in a fresh browser context of b: its viewport, locale
@@ -379,8 +421,12 @@ func (r *trailRun) finish() {
 	res := r.res
 	res.Duration = time.Since(res.Started)
 	res.Log = r.log.snapshot()
+	r.settleHeals()
 	if r.failure == nil {
 		res.Status = StatusPassed
+		if healedSteps(res) > 0 {
+			res.Status = StatusHealed
+		}
 	} else {
 		f := r.failure
 		res.Status = StatusFailed

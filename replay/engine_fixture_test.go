@@ -263,7 +263,7 @@ func TestReplayStops(t *testing.T) {
 	}{
 		{"a bare goal needs the agent", `
   - intent: Log in as the admin
-    act: Log in as the admin`, Options{}, ClassMissingTestData, StopNeedsAgent, "the agent does not exist yet"},
+    act: Log in as the admin`, Options{}, ClassMissingTestData, StopNeedsAgent, "no model is configured: configure a model"},
 		{"assertChange is not run yet", `
   - intent: Something changes
     actions:
@@ -304,7 +304,7 @@ func TestReplayStops(t *testing.T) {
 				t.Fatalf("got %s, class %s, stopped %q, error %q; want class %s, stopped %q, an error saying %q",
 					res.Status, res.Class, st.Stopped, res.Error, tc.class, tc.stop, tc.msg)
 			}
-			if tc.stop == StopNeedsAgent && (st.Performed != 0 || st.ModelCalls != 0 || st.Cache != "none") {
+			if tc.stop == StopNeedsAgent && (st.Performed != 0 || st.ModelCalls != 0 || st.Cache != CacheAgent) {
 				t.Errorf("a goal for the agent: performed %d, model calls %d, cache %q", st.Performed, st.ModelCalls, st.Cache)
 			}
 		})

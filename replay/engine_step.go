@@ -72,7 +72,7 @@ func (r *trailRun) playStep(ctx context.Context, i int) bool {
 	before := r.page.screen
 	r.stepStartedWithPassword = hasPasswordField(before)
 
-	run := r.runStep(ctx, i)
+	run := r.replayOrHandOff(ctx, i)
 
 	sr.Duration = time.Since(sr.Started)
 	sr.Performed, sr.Stopped = run.performed, run.reason
@@ -95,7 +95,9 @@ func (r *trailRun) playStep(ctx context.Context, i int) bool {
 		r.notify(*sr)
 		return false
 	}
-	sr.Status = StatusPassed
+	if sr.Status != StatusHealed {
+		sr.Status = StatusPassed
+	}
 	r.notify(*sr)
 	return true
 }
@@ -136,19 +138,20 @@ func (r *trailRun) runStep(ctx context.Context, i int) stepRun {
 	}
 	if len(st.Actions) == 0 {
 		return stop(&stepError{Reason: StopNeedsAgent, Class: ClassMissingTestData, Line: st.Line,
-			Msg: fmt.Sprintf("step %d is a goal for the agent (act: %q) and has no recorded actions; the agent does not exist yet, so replay cannot perform it: record the step's actions", i+1, st.Act)})
+			Msg: fmt.Sprintf("step %d is a goal for the agent (act: %q) and has no recorded actions", i+1, st.Act)})
 	}
+	r.replaying = r.canHandOff()
+	defer func() { r.replaying = false }()
 	for j, a := range st.Actions {
 		d, err := r.perform(ctx, a, r.nextAction(i, j), &sr.Actions[j])
 		run.done = append(run.done, d)
 		if err != nil {
-			se := asStepError(err)
-			if st.Act != "" {
-				se.Msg += " (the step's goal is for the agent, which does not exist yet)"
-			}
-			return stop(se)
+			return stop(asStepError(err))
 		}
 		run.performed++
+		if a.Kind().IsAssertion() {
+			r.checkPassed(fmt.Sprintf("%s (line %d)", a.Kind(), a.SourceLine()))
+		}
 	}
 	if st.End != nil {
 		if err := r.checkEnd(ctx, st.End); err != nil {
@@ -156,6 +159,7 @@ func (r *trailRun) runStep(ctx context.Context, i int) stepRun {
 			run.reason = StopEndMismatch
 			return run
 		}
+		r.checkPassed(fmt.Sprintf("the end state of step %d (line %d)", i+1, st.End.Line))
 	}
 	return run
 }
@@ -244,7 +248,7 @@ func (r *trailRun) actionError(a trail.Action, d done, err error) *stepError {
 	case errors.As(err, &notReady):
 		se.Expected = "visible, enabled, stable and not covered"
 		se.Actual = notReady.state
-		se.Msg = fmt.Sprintf("%s: waited %s, but %s", what, r.opts.ActionTimeout, err)
+		se.Msg = fmt.Sprintf("%s: waited %s, but %s", what, r.targetTimeout(), err)
 	case errors.Is(err, context.DeadlineExceeded), errors.Is(err, context.Canceled):
 		return asStepError(err)
 	case errors.Is(err, errTabCrashed), errors.Is(err, errTabGone):

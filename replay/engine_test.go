@@ -187,7 +187,7 @@ func checkPassed(t *testing.T, tr *trail.Trail, res *TrailResult) {
 		t.Errorf("the last step has no ARIA snapshot")
 	}
 	for i, s := range res.Steps {
-		if s.Status != StatusPassed || s.Stopped != "" || s.Performed != len(tr.Steps[i].Actions) || s.Cache != "none" {
+		if s.Status != StatusPassed || s.Stopped != "" || s.Performed != len(tr.Steps[i].Actions) || s.Cache != CacheHit {
 			t.Errorf("step %d: status %s, stopped %q, performed %d of %d, cache %q", s.Index, s.Status, s.Stopped, s.Performed, len(tr.Steps[i].Actions), s.Cache)
 		}
 		if s.Path == "" || !strings.HasPrefix(s.Path, "/") {

@@ -193,6 +193,9 @@ type Heal struct {
 	// Turns are the agent's calls: what it saw (trimmed), the tool and its
 	// arguments, the result.
 	Turns []agent.Turn
+	// Did says what each of the agent's actions did, in order ("tapped
+	// button \"Redeem\"").
+	Did []string
 }
 
 // Saveable reports whether the healed flow may replace the step's

@@ -225,7 +225,7 @@ func (p *tab) resolveRef(ctx context.Context, ref, document string, need readine
 // says, waiting for the page to change between looks, up to the action
 // timeout. pick failing with a *RefError ends the wait at once.
 func (p *tab) await(ctx context.Context, need readiness, pick func(s *screen.Screen, m *selector.Matcher) (*screen.Node, error)) (found, error) {
-	deadline := time.Now().Add(p.r.opts.ActionTimeout)
+	deadline := time.Now().Add(p.r.targetTimeout())
 	var reads readLog
 	for attempt := 0; ; attempt++ {
 		s, m, err := p.look(ctx)

@@ -26,6 +26,8 @@ const (
 	TrailFailed TrailStatus = "failed"
 	// TrailFlaky is an attempt that passed after an earlier one failed.
 	TrailFlaky TrailStatus = "flaky"
+	// TrailHealed is an attempt that passed with the agent (DESIGN §9).
+	TrailHealed TrailStatus = "healed"
 )
 
 // StepStatus is how one step of an attempt ended.
@@ -35,6 +37,8 @@ const (
 	StepPassed  StepStatus = "passed"
 	StepFailed  StepStatus = "failed"
 	StepSkipped StepStatus = "skipped" // after an earlier step failed
+	// StepHealed passed with the agent, a check after it passing.
+	StepHealed StepStatus = "healed"
 )
 
 // A Run is one invocation of host replay.
@@ -220,9 +224,9 @@ func (db *DB) AddTrailResult(ctx context.Context, tr TrailResult) (int64, error)
 
 func checkTrailResult(tr TrailResult) error {
 	switch tr.Status {
-	case TrailPassed, TrailFailed, TrailFlaky:
+	case TrailPassed, TrailFailed, TrailFlaky, TrailHealed:
 	default:
-		return invalidf("trail status %q: want passed, failed or flaky", tr.Status)
+		return invalidf("trail status %q: want passed, failed, flaky or healed", tr.Status)
 	}
 	if tr.Attempt < 1 {
 		return invalidf("attempt %d: attempts start at 1", tr.Attempt)
@@ -230,9 +234,9 @@ func checkTrailResult(tr TrailResult) error {
 	seen := map[int]bool{}
 	for _, s := range tr.Steps {
 		switch s.Status {
-		case StepPassed, StepFailed, StepSkipped:
+		case StepPassed, StepFailed, StepSkipped, StepHealed:
 		default:
-			return invalidf("step %d status %q: want passed, failed or skipped", s.Index, s.Status)
+			return invalidf("step %d status %q: want passed, failed, skipped or healed", s.Index, s.Status)
 		}
 		if s.Index < 0 || seen[s.Index] {
 			return invalidf("step index %d is negative or repeated", s.Index)

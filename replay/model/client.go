@@ -42,7 +42,17 @@ type Client struct {
 	max      time.Duration
 	now      func() time.Time
 	// callIDs numbers the calls of an endpoint that gives them no id.
-	callIDs atomic.Int64
+	callIDs *atomic.Int64
+}
+
+// WithSecrets is c with r as its redactor: every request body passes
+// through r before it is sent. A run's client is made once; each trail's
+// secrets are its own, so the engine gives each trail the client with that
+// trail's redactor. The copy shares c's connections and call numbering.
+func (c *Client) WithSecrets(r *redact.Redactor) *Client {
+	cp := *c
+	cp.redactor = r
+	return &cp
 }
 
 type options struct {
@@ -88,7 +98,7 @@ func New(cfg Config, opts ...Option) (*Client, error) {
 	if err != nil {
 		return nil, err
 	}
-	c := &Client{cfg: cfg, ep: ep, redactor: o.redactor, first: o.first, max: o.max, now: o.now}
+	c := &Client{cfg: cfg, ep: ep, redactor: o.redactor, first: o.first, max: o.max, now: o.now, callIDs: new(atomic.Int64)}
 	if cfg.APIKeyEnv != "" {
 		c.key = o.getenv(cfg.APIKeyEnv)
 		if c.key == "" {

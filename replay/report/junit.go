@@ -72,17 +72,25 @@ type junitProperty struct {
 	Value string `xml:"value,attr"`
 }
 
+// junitProperties is a testcase's properties element, left out when
+// there are none.
+type junitProperties struct {
+	List []junitProperty `xml:"property"`
+}
+
 type junitCase struct {
-	Name      string         `xml:"name,attr"`
-	Classname string         `xml:"classname,attr"`
-	File      string         `xml:"file,attr,omitempty"`
-	Line      int            `xml:"line,attr,omitempty"`
-	Time      string         `xml:"time,attr"`
-	Timestamp string         `xml:"timestamp,attr,omitempty"`
-	Failure   *junitFailure  `xml:"failure"`
-	Flaky     []junitFailure `xml:"flakyFailure"`
-	Skipped   *junitSkipped  `xml:"skipped"`
-	SystemOut *junitText     `xml:"system-out"`
+	Name      string `xml:"name,attr"`
+	Classname string `xml:"classname,attr"`
+	File      string `xml:"file,attr,omitempty"`
+	Line      int    `xml:"line,attr,omitempty"`
+	Time      string `xml:"time,attr"`
+	Timestamp string `xml:"timestamp,attr,omitempty"`
+	// Properties: a property per step the agent took part in.
+	Properties *junitProperties `xml:"properties"`
+	Failure    *junitFailure    `xml:"failure"`
+	Flaky      []junitFailure   `xml:"flakyFailure"`
+	Skipped    *junitSkipped    `xml:"skipped"`
+	SystemOut  *junitText       `xml:"system-out"`
 }
 
 type junitFailure struct {
@@ -168,27 +176,44 @@ func WriteJUnitFile(path string, run Run, opts ...Option) error {
 func buildJUnit(run Run, s settings) junitSuites {
 	r := s.redact
 	c := run.Counts()
+	failures := c.Failed
+	if run.FailOnHeal {
+		failures += c.Healed
+	}
 	secs := seconds(run.Duration)
 	ts := ""
 	if !run.Started.IsZero() {
 		ts = run.Started.UTC().Format(junitTimestamp)
 	}
 	suite := junitSuite{
-		Name: s.suite, Tests: c.Total(), Failures: c.Failed, Skipped: c.Skipped,
+		Name: s.suite, Tests: c.Total(), Failures: failures, Skipped: c.Skipped,
 		Time: secs, Timestamp: ts,
 	}
 	if c.Flaky > 0 {
 		suite.Properties = append(suite.Properties, junitProperty{Name: "flaky", Value: strconv.Itoa(c.Flaky)})
+	}
+	if c.Healed > 0 {
+		suite.Properties = append(suite.Properties, junitProperty{Name: "healed", Value: strconv.Itoa(c.Healed)})
+	}
+	if a := run.Agent(); a.Steps > 0 {
+		suite.Properties = append(suite.Properties,
+			junitProperty{Name: "model.calls", Value: strconv.Itoa(a.Calls)},
+			junitProperty{Name: "model.promptTokens", Value: strconv.Itoa(a.PromptTokens)},
+			junitProperty{Name: "model.completionTokens", Value: strconv.Itoa(a.CompletionTokens)})
 	}
 	if run.Stopped != "" {
 		suite.Properties = append(suite.Properties, junitProperty{Name: "stopped", Value: r.apply(run.Stopped)})
 		suite.SystemOut = newJUnitText("The run stopped early: " + r.apply(run.Stopped))
 	}
 	for _, t := range run.Trails {
-		suite.Cases = append(suite.Cases, junitTestcase(t, run.Traces[t.Slug()], r))
+		tc := junitTestcase(t, run.Traces[t.Slug()], r)
+		if run.FailOnHeal && t.Status() == replay.StatusHealed {
+			tc.Failure = &junitFailure{Message: "healed by the agent, and --fail-on-heal counts a healed trail as failed", Type: "healed"}
+		}
+		suite.Cases = append(suite.Cases, tc)
 	}
 	return junitSuites{
-		Name: s.suite, Tests: c.Total(), Failures: c.Failed, Skipped: c.Skipped,
+		Name: s.suite, Tests: c.Total(), Failures: failures, Skipped: c.Skipped,
 		Time: secs, Timestamp: ts, Suites: []junitSuite{suite},
 	}
 }
@@ -208,7 +233,15 @@ func junitTestcase(t TrailRun, trace string, r Redactor) junitCase {
 		tc.Timestamp = st.UTC().Format(junitTimestamp)
 	}
 	var out []string
+	if props := junitHeals(final, r); len(props) > 0 {
+		tc.Properties = &junitProperties{List: props}
+	}
 	switch t.Status() {
+	case replay.StatusHealed:
+		out = append(out, "healed: passed with the agent")
+		if trace != "" {
+			out = append(out, "trace: "+r.apply(trace))
+		}
 	case replay.StatusFailed:
 		f := junitFailureOf(final, trace, r)
 		tc.Failure = &f
@@ -233,6 +266,33 @@ func junitTestcase(t TrailRun, trace string, r Redactor) junitCase {
 	}
 	tc.SystemOut = newJUnitText(strings.Join(out, "\n"))
 	return tc
+}
+
+// junitHeals is a property per step the agent took part in
+// (healed.step.N: what it did and what became of the flow), and what its
+// model calls cost.
+func junitHeals(res replay.TrailResult, r Redactor) []junitProperty {
+	var props []junitProperty
+	calls, prompt, completion := 0, 0, 0
+	for _, st := range res.Steps {
+		h := st.Heal
+		if h == nil {
+			continue
+		}
+		name := fmt.Sprintf("agent.step.%d", st.Index)
+		if st.Status == replay.StatusHealed {
+			name = fmt.Sprintf("healed.step.%d", st.Index)
+		}
+		props = append(props, junitProperty{Name: name, Value: r.apply(fmt.Sprintf("%s; the agent: %s; flow %s",
+			HealCause(st), HealDid(h), HealDecision(h)))})
+		calls, prompt, completion = calls+h.Calls, prompt+h.PromptTokens, completion+h.CompletionTokens
+	}
+	if len(props) > 0 {
+		props = append(props, junitProperty{Name: "model.calls", Value: strconv.Itoa(calls)},
+			junitProperty{Name: "model.promptTokens", Value: strconv.Itoa(prompt)},
+			junitProperty{Name: "model.completionTokens", Value: strconv.Itoa(completion)})
+	}
+	return props
 }
 
 // junitFailureOf is the failure element for a failed attempt.

@@ -1,6 +1,7 @@
 package report
 
 import (
+	"fmt"
 	"time"
 
 	"github.com/trailpin/trailpin/replay"
@@ -19,6 +20,8 @@ type Run struct {
 	// Traces maps a trail's slug to the trace page written for it, for the
 	// summary and JUnit to point at.
 	Traces map[string]string
+	// FailOnHeal makes a healed trail count as failed (--fail-on-heal).
+	FailOnHeal bool
 }
 
 // A TrailRun is every attempt at one trail, in order. The last attempt is
@@ -43,7 +46,7 @@ func (t TrailRun) Slug() string { return t.Final().Slug }
 func (t TrailRun) Status() replay.Status {
 	final := t.Final()
 	switch final.Status {
-	case replay.StatusPassed, replay.StatusFlaky:
+	case replay.StatusPassed, replay.StatusFlaky, replay.StatusHealed:
 		for _, a := range t.Attempts[:len(t.Attempts)-1] {
 			if a.Status == replay.StatusFailed {
 				return replay.StatusFlaky
@@ -105,10 +108,12 @@ func Group(results []replay.TrailResult) []TrailRun {
 // Counts are how many trails ended each way.
 type Counts struct {
 	Passed, Failed, Flaky, Skipped int
+	// Healed trails passed with the agent (DESIGN §9).
+	Healed int
 }
 
 // Total is the number of trails counted.
-func (c Counts) Total() int { return c.Passed + c.Failed + c.Flaky + c.Skipped }
+func (c Counts) Total() int { return c.Passed + c.Failed + c.Flaky + c.Skipped + c.Healed }
 
 func (c *Counts) add(s replay.Status) {
 	switch s {
@@ -118,6 +123,8 @@ func (c *Counts) add(s replay.Status) {
 		c.Failed++
 	case replay.StatusFlaky:
 		c.Flaky++
+	case replay.StatusHealed:
+		c.Healed++
 	default:
 		c.Skipped++
 	}
@@ -133,9 +140,60 @@ func (r Run) Counts() Counts {
 }
 
 // Passed reports whether the run is a pass: it ran to its end and no trail
-// failed (flaky trails passed in the end).
+// failed (flaky trails passed in the end; healed ones too, unless
+// FailOnHeal).
 func (r Run) Passed() bool {
-	return r.Stopped == "" && r.Counts().Failed == 0
+	return r.Stopped == "" && !r.anyFailed()
+}
+
+func (r Run) anyFailed() bool {
+	c := r.Counts()
+	return c.Failed > 0 || r.FailOnHeal && c.Healed > 0
+}
+
+// Agent is what the agent did in the run: the steps it healed, the
+// steps it took part in, and what its model calls cost (the final attempt
+// of each trail).
+type Agent struct {
+	HealedSteps, Steps             int
+	Calls                          int
+	PromptTokens, CompletionTokens int
+	Latency                        time.Duration
+}
+
+// Agent adds up the agent's part of the run, over every attempt.
+func (r Run) Agent() Agent {
+	var a Agent
+	for _, t := range r.Trails {
+		for _, res := range t.Attempts {
+			for _, st := range res.Steps {
+				if st.Status == replay.StatusHealed {
+					a.HealedSteps++
+				}
+				if h := st.Heal; h != nil {
+					a.Steps++
+					a.Calls += h.Calls
+					a.PromptTokens += h.PromptTokens
+					a.CompletionTokens += h.CompletionTokens
+					a.Latency += h.Latency
+				}
+			}
+		}
+	}
+	return a
+}
+
+// HealedShare says how much of the run the agent healed: the staleness
+// signal of DESIGN §9. "" when it healed nothing.
+func (r Run) HealedShare() string {
+	c := r.Counts()
+	ran := c.Total() - c.Skipped
+	if c.Healed == 0 || ran == 0 {
+		return ""
+	}
+	a := r.Agent()
+	return fmt.Sprintf("healed share: %d of %d trails (%d%%), %d steps healed; model: %d calls, %d prompt + %d completion tokens, %s waiting",
+		c.Healed, ran, c.Healed*100/ran, a.HealedSteps, a.Calls, a.PromptTokens, a.CompletionTokens, formatDuration(a.Latency))
 }
 
 // A Redactor replaces every secret value in a text. Reports apply it to
@@ -152,5 +210,5 @@ func (r Redactor) apply(s string) string {
 
 // ExitCode is the process exit code for the run (replay.RunExitCode).
 func (r Run) ExitCode() int {
-	return replay.RunExitCode(r.Stopped != "", r.Counts().Failed > 0)
+	return replay.RunExitCode(r.Stopped != "", r.anyFailed())
 }

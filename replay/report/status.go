@@ -151,6 +151,16 @@ func stepSummary(st replay.StepResult, redact Redactor) string {
 			parts = append(parts, s)
 		}
 	}
+	if st.Status == replay.StatusHealed && st.Heal != nil {
+		// What the agent did instead of the rest of the recording.
+		if st.Heal.Cache != replay.CacheHandOff {
+			parts = nil
+		} else if len(parts) > st.Heal.Replayed {
+			parts = parts[:st.Heal.Replayed]
+		}
+		parts = append(parts, "the agent: "+redact.apply(HealDid(st.Heal)))
+		return "healed: " + strings.Join(parts, "; ")
+	}
 	if len(parts) == 0 {
 		return "done"
 	}

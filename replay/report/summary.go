@@ -52,6 +52,9 @@ func failureTag(res replay.TrailResult, redact Redactor) string {
 // countsText lists the non-zero counts, passed and failed always.
 func countsText(c Counts) string {
 	parts := []string{fmt.Sprintf("%d passed", c.Passed), fmt.Sprintf("%d failed", c.Failed)}
+	if c.Healed > 0 {
+		parts = append(parts, fmt.Sprintf("%d healed", c.Healed))
+	}
 	if c.Flaky > 0 {
 		parts = append(parts, fmt.Sprintf("%d flaky", c.Flaky))
 	}
@@ -98,6 +101,17 @@ func WriteSummary(w io.Writer, run Run, opts ...Option) error {
 			if p := run.Traces[res.Slug]; p != "" {
 				fmt.Fprintf(&b, "  trace:    %s\n", r.apply(p))
 			}
+		case replay.StatusHealed:
+			res := t.Final()
+			word := "HEALED"
+			if run.FailOnHeal {
+				word = "HEALED (counted as failed: --fail-on-heal)"
+			}
+			fmt.Fprintf(&b, "%s %s — %s\n", word, r.apply(res.Slug), oneLine(r.apply(res.Title)))
+			writeHeals(&b, res, r)
+			if p := run.Traces[res.Slug]; p != "" {
+				fmt.Fprintf(&b, "  trace:    %s\n", r.apply(p))
+			}
 		case replay.StatusFlaky:
 			failed, _ := t.Failed()
 			fmt.Fprintf(&b, "FLAKY  %s — passed on attempt %d of %d; attempt %d failed: %s\n",
@@ -120,11 +134,66 @@ func WriteSummary(w io.Writer, run Run, opts ...Option) error {
 		b.WriteString("\n")
 	}
 	fmt.Fprintf(&b, "%s: %s in %s: %s\n", verdict, plural(c.Total(), "trail"), formatDuration(run.Duration), countsText(c))
+	if share := run.HealedShare(); share != "" {
+		fmt.Fprintf(&b, "%s\n", share)
+	}
 	_, err := io.WriteString(w, "\n"+b.String())
 	if err != nil {
 		return fmt.Errorf("writing the run summary: %w", err)
 	}
 	return nil
+}
+
+// writeHeals writes the indented lines under a healed trail: each healed
+// step, what the agent did instead of the recording, and what became of
+// the new flow.
+func writeHeals(b *strings.Builder, res replay.TrailResult, r Redactor) {
+	for _, st := range res.Steps {
+		h := st.Heal
+		if st.Status != replay.StatusHealed || h == nil {
+			continue
+		}
+		fmt.Fprintf(b, "  step:     %d, %s (%s)\n", st.Index, oneLine(r.apply(st.Intent)), HealCause(st))
+		fmt.Fprintf(b, "  agent:    %s\n", oneLine(r.apply(HealDid(h))))
+		if h.Check != "" {
+			fmt.Fprintf(b, "  checked:  %s\n", oneLine(r.apply(h.Check)))
+		}
+		fmt.Fprintf(b, "  flow:     %s\n", oneLine(r.apply(HealDecision(h))))
+		fmt.Fprintf(b, "  model:    %d calls, %d prompt + %d completion tokens\n", h.Calls, h.PromptTokens, h.CompletionTokens)
+	}
+}
+
+// HealCause says why the agent took the step: the hand-off record, a
+// miss, or a step only the agent performs.
+func HealCause(st replay.StepResult) string {
+	h := st.Heal
+	switch h.Cache {
+	case replay.CacheHandOff:
+		return fmt.Sprintf("hand-off: replay stopped (%s) after %d of %d recorded actions", h.Stopped, h.Replayed, len(st.Actions))
+	case replay.CacheMiss:
+		return fmt.Sprintf("miss: replay stopped (%s) before acting", h.Stopped)
+	}
+	return "performed by the agent"
+}
+
+// HealDid is what the agent did, in words.
+func HealDid(h *replay.Heal) string {
+	if len(h.Did) == 0 {
+		return "nothing: " + h.Summary
+	}
+	return strings.Join(h.Did, "; ")
+}
+
+// HealDecision says what became of a healed flow.
+func HealDecision(h *replay.Heal) string {
+	d := h.Decision
+	if d == "" {
+		d = "undecided"
+	}
+	if h.Reason != "" {
+		return d + ": " + h.Reason
+	}
+	return d
 }
 
 // writeFailureDetail writes the indented lines under a failed trail.

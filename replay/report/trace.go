@@ -56,7 +56,7 @@ func (m TraceMode) Keep(t TrailRun) bool {
 		return t.Status() != replay.StatusSkipped
 	}
 	s := t.Status()
-	return s == replay.StatusFailed || s == replay.StatusFlaky
+	return s == replay.StatusFailed || s == replay.StatusFlaky || s == replay.StatusHealed
 }
 
 // TracePath is where the trace page of the trail with this slug goes.
@@ -304,6 +304,9 @@ func (p *tracePage) step(a replay.TrailResult, st replay.StepResult) {
 	if st.Error != "" {
 		p.line("- Error: %s", p.text(st.Error))
 	}
+	if h := st.Heal; h != nil {
+		p.heal(st, h)
+	}
 	if len(st.Actions) > 0 {
 		p.line("- Actions:")
 		for i, act := range st.Actions {
@@ -399,6 +402,39 @@ func (p *tracePage) screen(a replay.TrailResult) {
 			}
 			p.line("| %d | %.2f | %s | %s |", i+1, c.Score, p.cell(node), p.text(c.Why))
 		}
+		p.line("")
+	}
+}
+
+// heal writes the agent's part of a step: why it took over, its verdict,
+// the check after it, what became of the flow, and each of its turns.
+func (p *tracePage) heal(st replay.StepResult, h *replay.Heal) {
+	p.line("- Agent: %s · verdict `%s`: %s", p.text(HealCause(st)), h.Verdict, p.text(h.Summary))
+	p.line("- Model: %d calls, %d prompt + %d completion tokens, %s waiting", h.Calls, h.PromptTokens, h.CompletionTokens, formatDuration(h.Latency))
+	if h.Check != "" {
+		p.line("- Checked after it: %s", p.text(h.Check))
+	}
+	p.line("- Healed flow: %s", p.text(HealDecision(h)))
+	if len(h.Turns) == 0 {
+		return
+	}
+	p.line("- The agent's turns:")
+	for i, turn := range h.Turns {
+		call := "no usable answer"
+		if turn.Tool != "" {
+			call = p.code(turn.Tool + " " + string(turn.Arguments))
+		}
+		p.line("  %d. %s → %s (%d requests, %s)", i+1, call, p.text(turn.Result), turn.Usage.Calls(), formatDuration(turn.Usage.Latency()))
+		p.line("")
+		p.line("     <details><summary>what it saw</summary>")
+		p.line("")
+		var b strings.Builder
+		fencedBlock(&b, "text", p.r.apply(turn.Saw))
+		for _, l := range strings.Split(strings.TrimRight(b.String(), "\n"), "\n") {
+			p.line("     %s", l)
+		}
+		p.line("")
+		p.line("     </details>")
 		p.line("")
 	}
 }

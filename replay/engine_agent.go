@@ -1,0 +1,312 @@
+package replay
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/trailpin/trailpin/replay/agent"
+)
+
+// The hand-off (DESIGN §9): a step's recording replays until it no longer
+// matches the screen; then, outside strict mode and with a model
+// configured, the agent finishes the step's goal from the current screen.
+// Stopped before any action, it is a miss and the agent performs the step
+// from the beginning; stopped after, a hand-off, and the agent is told
+// what was done. Replay never guesses: the agent acts only on refs of the
+// screen it was shown. A healed step passes only when a check after it
+// passes: its end state, or the next assertion or end state of a later
+// step.
+
+// ModelHint is the line a failure that the agent could have healed
+// carries when no model is configured.
+const ModelHint = "to let the agent heal a step that no longer replays, configure a model: model.baseURL and model.name in trailpin.yaml or your user config (docs/agent.md)"
+
+// staleCode marks the error of a step that cache.strict failed.
+const staleCode = "REPLAY_STALE"
+
+// canHandOff reports whether a recording that stops could go to the agent.
+func (r *trailRun) canHandOff() bool {
+	return r.opts.Agent != nil && r.opts.Agent.Client != nil && !r.opts.Strict
+}
+
+// targetTimeout is how long a find waits for its target: replay.replayTimeout
+// for a recorded action the agent could take over from, else the action
+// timeout.
+func (r *trailRun) targetTimeout() time.Duration {
+	if r.replaying {
+		return r.opts.ReplayTimeout
+	}
+	return r.opts.ActionTimeout
+}
+
+// replayOrHandOff plays step i: its recording, and the agent where the
+// recording stops, or the agent alone for a bare goal and in cache mode
+// off.
+func (r *trailRun) replayOrHandOff(ctx context.Context, i int) stepRun {
+	st := r.trail.Steps[i]
+	sr := &r.res.Steps[i]
+	agentOnly := len(st.Actions) == 0 || r.opts.CacheMode == CacheModeOff
+	var run stepRun
+	if agentOnly {
+		run = stepRun{err: &stepError{Reason: StopNeedsAgent, Class: ClassMissingTestData, Line: st.Line}}
+		run.reason = StopNeedsAgent
+	} else {
+		run = r.runStep(ctx, i)
+		if run.err == nil {
+			sr.Cache = CacheHit
+			return run
+		}
+	}
+	se := run.err
+	if ctx.Err() != nil || !healable(se) {
+		return run
+	}
+	cache := CacheMiss
+	switch {
+	case agentOnly:
+		cache = CacheAgent
+	case run.performed > 0:
+		cache = CacheHandOff
+	}
+	sr.Cache = cache
+	if agentOnly && (r.opts.Agent == nil || r.opts.Agent.Client == nil) {
+		se.Msg = r.needsModel(i)
+		return run
+	}
+	if r.opts.Strict && !agentOnly {
+		sr.Cache = CacheStale
+		se.Msg = fmt.Sprintf("%s: the recording of step %d no longer replays (%s after %d of %d recorded actions): %s; cache.strict fails it without asking the agent",
+			staleCode, i+1, run.reason, run.performed, len(st.Actions), se.Msg)
+		return run
+	}
+	if !r.canHandOff() {
+		se.Msg += "; " + ModelHint
+		return run
+	}
+	if !agentOnly && !r.checkFollows(i) {
+		se.Msg += "; the agent was not asked to heal it: no check after the step (its recorded end state, or a later assertion or end state) could prove a heal"
+		return run
+	}
+	return r.heal(ctx, i, run, cache)
+}
+
+// healable reports whether a stop is one the agent may take over from:
+// the recording no longer matches the screen, or there is none. A failed
+// assertion is the app's answer, not a stale recording; missing data, a
+// page that went away and the trail's deadline are not the recording's.
+func healable(se *stepError) bool {
+	if se.gone {
+		return false
+	}
+	switch se.Reason {
+	case StopNeedsAgent:
+		return true
+	case StopTargetNotFound, StopAmbiguous, StopEndMismatch, StopActionFailed, StopActionUncertain:
+		return se.Class == ""
+	}
+	return false
+}
+
+// needsModel is why a step that only the agent can perform failed.
+func (r *trailRun) needsModel(i int) string {
+	st := r.trail.Steps[i]
+	fix := "configure a model: model.baseURL and model.name in trailpin.yaml or your user config (docs/agent.md)"
+	if len(st.Actions) == 0 {
+		return fmt.Sprintf("step %d is a goal for the agent (act: %q) with no recorded actions, and no model is configured: %s", i+1, st.Act, fix)
+	}
+	return fmt.Sprintf("cache.mode is off, so step %d runs with the agent, and no model is configured: %s, or set cache.mode to read-write", i+1, fix)
+}
+
+// checkFollows reports whether a check can run after step i: its end
+// state, or an assertion or end state of a later step.
+func (r *trailRun) checkFollows(i int) bool {
+	steps := r.trail.Steps
+	if steps[i].End != nil {
+		return true
+	}
+	for _, st := range steps[i+1:] {
+		if st.End != nil {
+			return true
+		}
+		for _, a := range st.Actions {
+			if a.Kind().IsAssertion() {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// heal hands step i to the agent, from where its recording stopped (run),
+// and judges the outcome: the step passes as healed only when the agent
+// reached the goal and a check after it passes.
+func (r *trailRun) heal(ctx context.Context, i int, run stepRun, cache string) stepRun {
+	st := r.trail.Steps[i]
+	sr := &r.res.Steps[i]
+	cfg := *r.opts.Agent
+	cfg.Sensitive = r.sensitiveValues()
+	red := r.agentRedactor()
+	cfg.Redact = red.String
+	// No request leaves without this trail's secrets redacted, whatever
+	// redactor the run's client was made with.
+	cfg.Client = cfg.Client.WithSecrets(red)
+	if cache == CacheAgent {
+		run = stepRun{err: run.err, reason: run.reason}
+	}
+	out := agent.Run(ctx, cfg, newAgentPage(r), r.agentGoal(i, run))
+	r.page.acted() // the agent changed the page: look afresh
+
+	h := newHeal(out, cache, run)
+	if cache != CacheAgent {
+		h.Actions = append(h.Actions, st.Actions[:run.performed]...)
+	}
+	h.Actions = append(h.Actions, out.Actions...)
+	sr.Heal, sr.ModelCalls = h, h.Calls
+
+	if out.Verdict != agent.VerdictDone {
+		return r.agentFailed(i, run, out, h)
+	}
+	switch {
+	case len(out.NotRecorded) > 0:
+		h.NotSaved = "the agent did what no selector records: " + strings.Join(out.NotRecorded, "; ")
+	case out.Acted == 0:
+		h.NotSaved = "the agent changed nothing that could be checked, so there is no new flow to save"
+	case run.reason == StopEndMismatch && cache == CacheHandOff:
+		h.NotSaved = "the agent had to repair an end-mismatch: the next verified run records a clean flow, not the old one plus the fix"
+	}
+	if st.End != nil {
+		if err := r.checkEnd(ctx, st.End); err != nil {
+			se := asStepError(err)
+			se.Msg = fmt.Sprintf("the agent said it reached the goal (%s), but %s", oneLine(out.Reason), se.Msg)
+			h.NotSaved = "the check after it failed: " + se.Msg
+			return stepRun{performed: run.performed, reason: se.Reason, err: se, done: run.done}
+		}
+		h.Check = fmt.Sprintf("the end state of step %d (line %d)", i+1, st.End.Line)
+	} else if r.checkFollows(i) {
+		r.pending = h
+	} else if h.NotSaved == "" {
+		h.NotSaved = "no check after the step passed: record an end state or add an assertion after it"
+	}
+	sr.Status = StatusHealed
+	return stepRun{performed: run.performed, reason: run.reason, done: run.done}
+}
+
+// newHeal is the record of the agent's work on a step.
+func newHeal(out *agent.Outcome, cache string, run stepRun) *Heal {
+	h := &Heal{Cache: cache, Verdict: string(out.Verdict), Summary: out.Reason, ConfigKey: agent.ConfigKey(),
+		Turns: out.Turns, Calls: out.Calls(), Latency: out.Latency()}
+	if cache != CacheAgent {
+		h.Stopped, h.Replayed = run.reason, run.performed
+	}
+	h.PromptTokens, h.CompletionTokens = out.Tokens()
+	for _, t := range out.Turns {
+		if isAgentAction(t.Tool) && t.Result != "" {
+			h.Did = append(h.Did, t.Result)
+		}
+	}
+	return h
+}
+
+// agentFailed is the step's failure when the agent did not reach the
+// goal: replay's stop, and what the agent said. Its class is the agent's
+// where the agent says (app-bug, agent-misread), else what the evidence
+// shows.
+func (r *trailRun) agentFailed(i int, run stepRun, out *agent.Outcome, h *Heal) stepRun {
+	se := run.err
+	if h.Cache == CacheAgent {
+		// Only the agent could perform the step: its verdict is the cause.
+		se.Msg = fmt.Sprintf("step %d: the agent did not reach the goal (%s): %s", i+1, out.Verdict, oneLine(out.Reason))
+		se.Class = ClassAgentMisread
+		if out.Verdict == agent.VerdictModelError || out.Verdict == agent.VerdictPageError {
+			se.Class = ClassEnvIssue
+		}
+	} else {
+		se.Msg = fmt.Sprintf("%s; the agent did not heal it (%s): %s", se.Msg, out.Verdict, oneLine(out.Reason))
+	}
+	switch out.Verdict.Class() {
+	case string(ClassAppBug):
+		se.Class = ClassAppBug
+	case string(ClassAgentMisread):
+		se.Class = ClassAgentMisread
+	}
+	switch out.Verdict {
+	case agent.VerdictModelError:
+		h.NotSaved, h.Decision = "no model answered", HealKept
+	case agent.VerdictCancelled:
+		h.NotSaved, h.Decision = "the run was cancelled", HealKept
+	default:
+		h.NotSaved = "the step failed"
+	}
+	return run
+}
+
+// checkPassed records that a check passed: the proof of a healed step
+// that waited for one.
+func (r *trailRun) checkPassed(what string) {
+	if r.pending != nil {
+		r.pending.Check = what
+		r.pending = nil
+	}
+}
+
+// settleHeals completes the record of every heal once the attempt ended:
+// a heal whose check never ran or failed is not saved, and every one that
+// is not saveable is dropped (or kept, when no model answered).
+func (r *trailRun) settleHeals() {
+	if h := r.pending; h != nil {
+		h.NotSaved = "no check after it passed: the trail failed first"
+		if r.failure != nil && r.failed >= 0 {
+			healed := 0
+			for j := range r.failed {
+				if r.res.Steps[j].Heal == h {
+					healed = j + 1
+				}
+			}
+			if healed > 0 {
+				r.failure.Msg += fmt.Sprintf(" (after the agent healed step %d: %s)", healed, oneLine(h.Summary))
+				h.NotSaved = "the check after it failed"
+			}
+		}
+		r.pending = nil
+	}
+	for i := range r.res.Steps {
+		h := r.res.Steps[i].Heal
+		if h == nil || h.Decision != "" {
+			continue
+		}
+		if r.res.Steps[i].Status == StatusFailed && h.NotSaved == "" {
+			h.NotSaved = "the step failed"
+		}
+		if !h.Saveable() {
+			h.Decision, h.Reason = HealDropped, h.NotSaved
+			if h.Reason == "" {
+				h.Reason = "no check after it passed"
+			}
+		}
+	}
+}
+
+// healedSteps counts the steps of res the agent healed.
+func healedSteps(res *TrailResult) int {
+	n := 0
+	for _, s := range res.Steps {
+		if s.Status == StatusHealed {
+			n++
+		}
+	}
+	return n
+}
+
+func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
+
+// isAgentAction reports whether a tool acts on the page (and counts as an
+// action of the step).
+func isAgentAction(tool string) bool {
+	switch tool {
+	case agent.ToolTap, agent.ToolType, agent.ToolSelect, agent.ToolPress, agent.ToolNavigate:
+		return true
+	}
+	return false
+}

@@ -1,0 +1,168 @@
+package replay
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/trailpin/trailpin/recorder/trail"
+	"github.com/trailpin/trailpin/replay/agent"
+	"github.com/trailpin/trailpin/replay/agent/agenttest"
+	"github.com/trailpin/trailpin/replay/model"
+	"github.com/trailpin/trailpin/replay/model/modeltest"
+)
+
+// pinLookup gives the agent fixture's staff PIN.
+func pinLookup(ref trail.Ref) (string, error) {
+	if ref.Kind == trail.RefSecret && ref.Name == "staff-pin" {
+		return staffPIN, nil
+	}
+	return "", &MissingValueError{Ref: ref, Variable: EnvVariable(ref)}
+}
+
+// agentOptions are a run's options with the agent on the scripted server,
+// the generic policy answering (with opts), and short waits.
+func agentOptions(t *testing.T, policy ...agenttest.PolicyOption) (Options, *modeltest.Server) {
+	t.Helper()
+	srv := modeltest.Start(t, modeltest.WithKey(agentModelKey), modeltest.WithPolicy(agenttest.Policy(policy...)))
+	client, err := model.New(model.Config{BaseURL: srv.URL, Name: "scripted", APIKeyEnv: "REPLAY_AGENT_KEY"},
+		model.WithGetenv(func(k string) string {
+			if k == "REPLAY_AGENT_KEY" {
+				return agentModelKey
+			}
+			return ""
+		}), model.WithBackoff(10*time.Millisecond, 50*time.Millisecond))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := &agent.Config{Client: client, MaxActions: 10, StepDeadline: 90 * time.Second, Calls: model.NewCallBudget(50)}
+	return Options{ActionTimeout: 3 * time.Second, ReplayTimeout: 3 * time.Second, Lookup: pinLookup, Agent: cfg}, srv
+}
+
+// The step hands off after 2 of its 3 recorded actions (Apply is Redeem
+// now); the agent taps Redeem, the end state shows, and the step is healed
+// with the clean new flow, saveable.
+func TestRunTrailHandOffHeals(t *testing.T) {
+	t.Parallel()
+	tr := agentTrail(t, `type: {selector: {role: textbox, name: Discount code}, text: SUMMER}`)
+	opts, srv := agentOptions(t)
+	res := replayOn(t, tr, site.URL, opts)
+	st := res.Steps[0]
+	h := st.Heal
+	if res.Status != StatusHealed || st.Status != StatusHealed || h == nil {
+		t.Fatalf("got %s (step %s), error %q; want healed", res.Status, st.Status, res.Error)
+	}
+	if h.Cache != CacheHandOff || st.Cache != CacheHandOff || h.Replayed != 2 || h.Stopped != StopTargetNotFound {
+		t.Errorf("heal: cache %s/%s, replayed %d, stopped %s; want hand-off after 2 (target-not-found)", h.Cache, st.Cache, h.Replayed, h.Stopped)
+	}
+	if !h.Saveable() || !strings.Contains(h.Check, "end state of step 1") || h.Decision != "" {
+		t.Errorf("heal: saveable %v, check %q, decision %q, not saved %q", h.Saveable(), h.Check, h.Decision, h.NotSaved)
+	}
+	if len(h.Actions) != 3 {
+		t.Fatalf("new recording has %d actions, want 3: %+v", len(h.Actions), h.Actions)
+	}
+	if tap, ok := h.Actions[2].(trail.Tap); !ok || tap.Selector.Name != "Redeem" {
+		t.Errorf("the new recording's last action is %+v, want a tap on Redeem", h.Actions[2])
+	}
+	reqs := srv.Requests()
+	if len(reqs) == 0 || st.ModelCalls != len(reqs) || h.Calls != len(reqs) {
+		t.Errorf("the server got %d requests; the step counts %d, the heal %d", len(reqs), st.ModelCalls, h.Calls)
+	}
+	if !strings.Contains(reqs[0].LastUserText(), "Replay stopped (target-not-found) after 2 of 3 recorded actions.") {
+		t.Errorf("the first request does not carry the hand-off sentence:\n%s", reqs[0].LastUserText())
+	}
+	for i, req := range reqs {
+		if bytes.Contains(req.Body, []byte(staffPIN)) || bytes.Contains(req.Body, []byte(agentModelKey)) {
+			t.Errorf("request %d holds the PIN or the API key", i+1)
+		}
+	}
+}
+
+// With cache.strict the stale recording fails with REPLAY_STALE, and no
+// model is called.
+func TestRunTrailStrictIsStale(t *testing.T) {
+	t.Parallel()
+	tr := agentTrail(t, `type: {selector: {role: textbox, name: Discount code}, text: SUMMER}`)
+	opts, srv := agentOptions(t)
+	opts.Strict = true
+	res := replayOn(t, tr, site.URL, opts)
+	if res.Status != StatusFailed || !strings.HasPrefix(res.Error, "REPLAY_STALE: ") || res.Steps[0].Cache != CacheStale {
+		t.Fatalf("got %s, cache %s, error %q; want failed with REPLAY_STALE", res.Status, res.Steps[0].Cache, res.Error)
+	}
+	if n := len(srv.Requests()); n != 0 {
+		t.Errorf("strict mode sent %d model requests, want 0", n)
+	}
+}
+
+// Without a model the failure keeps its class and says how to configure
+// one.
+func TestRunTrailNoModelHint(t *testing.T) {
+	t.Parallel()
+	tr := agentTrail(t, `type: {selector: {role: textbox, name: Discount code}, text: SUMMER}`)
+	res := replayOn(t, tr, site.URL, Options{ActionTimeout: 2 * time.Second, Lookup: pinLookup})
+	if res.Status != StatusFailed || res.Class != ClassSelectorDrift || !strings.Contains(res.Error, ModelHint) {
+		t.Fatalf("got %s, class %s, error %q; want selector-drift with the model hint", res.Status, res.Class, res.Error)
+	}
+	if res.Steps[0].Heal != nil || res.Steps[0].ModelCalls != 0 {
+		t.Errorf("no model, yet a heal: %+v", res.Steps[0].Heal)
+	}
+}
+
+// A wrong heal is never saved: the policy taps the wrong control, the end
+// state does not show, the step fails and its heal is dropped.
+func TestRunTrailWrongHealFails(t *testing.T) {
+	t.Parallel()
+	tr := agentTrail(t, `type: {selector: {role: textbox, name: Discount code}, text: SUMMER}`)
+	opts, _ := agentOptions(t, agenttest.TapWrong())
+	res := replayOn(t, tr, site.URL, opts)
+	h := res.Steps[0].Heal
+	if res.Status != StatusFailed || h == nil || h.Saveable() || h.Decision != HealDropped {
+		t.Fatalf("got %s, error %q, heal %+v; want failed with a dropped heal", res.Status, res.Error, h)
+	}
+	t.Logf("wrong heal: %s (%s); not saved: %s", res.Error, res.Class, h.Reason)
+}
+
+// A model that answers only 500 fails the step within its budget, naming
+// the failure; the recording is kept.
+func TestRunTrailModelDown(t *testing.T) {
+	t.Parallel()
+	tr := agentTrail(t, `type: {selector: {role: textbox, name: Discount code}, text: SUMMER}`)
+	opts, srv := agentOptions(t)
+	for range 5 {
+		srv.Script(modeltest.Failed(500, "upstream down"))
+	}
+	res := replayOn(t, tr, site.URL, opts)
+	h := res.Steps[0].Heal
+	if res.Status != StatusFailed || h == nil || h.Decision != HealKept || !strings.Contains(res.Error, "server-error") {
+		t.Fatalf("got %s, error %q, heal %+v; want failed naming server-error, the recording kept", res.Status, res.Error, h)
+	}
+	if res.Class != ClassSelectorDrift {
+		t.Errorf("class %s, want selector-drift (the recording is stale; the model could not help)", res.Class)
+	}
+}
+
+// A bare goal runs the agent from the beginning, with no hand-off notice.
+func TestRunTrailBareGoal(t *testing.T) {
+	t.Parallel()
+	tr := inlineTrail(t, `version: 1
+trail: Discount
+app: fixture
+start: /agent_checkout.html
+steps:
+  - intent: apply the discount code SUMMER with the staff PIN ${secret:staff-pin}
+    act: apply the discount code SUMMER with the staff PIN ${secret:staff-pin}
+  - intent: see the discount
+    actions:
+      - assertVisible: {selector: {role: status, text: 10% off}}
+`)
+	opts, srv := agentOptions(t)
+	res := replayOn(t, tr, site.URL, opts)
+	st := res.Steps[0]
+	if res.Status != StatusHealed || st.Heal == nil || st.Cache != CacheAgent || !st.Heal.Saveable() || !strings.Contains(st.Heal.Check, "assertVisible") {
+		t.Fatalf("got %s, cache %s, error %q, heal %+v; want healed by the agent", res.Status, st.Cache, res.Error, st.Heal)
+	}
+	if first := srv.Requests()[0].LastUserText(); strings.Contains(first, "Replay stopped") {
+		t.Errorf("a bare goal got a hand-off notice:\n%s", first)
+	}
+}
