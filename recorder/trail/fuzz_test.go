@@ -1,9 +1,13 @@
 package trail
 
 import (
+	"bytes"
+	"errors"
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/trailpin/trailpin/recorder/selector"
 )
 
 // FuzzLoadTrail feeds the loader arbitrary bytes, seeded with every trail
@@ -62,6 +66,44 @@ func FuzzMigrate(f *testing.F) {
 		again, report2, err := Migrate(out)
 		if err != nil || len(report2) != 0 || string(again) != string(out) {
 			t.Fatalf("Migrate(Migrate(x)) changed it again (err %v, notes %v):\n%s", err, report2, out)
+		}
+	})
+}
+
+// FuzzReplaceRecording replaces the recording of the first and the last
+// step of arbitrary trail files, seeded with the testdata trails. It must
+// never panic; for a file that loads, the edit either succeeds, leaving
+// the file before the step the same bytes, or refuses a layout it cannot
+// edit in place (ErrCannotEdit) — never a file that does not load.
+func FuzzReplaceRecording(f *testing.F) {
+	for _, pattern := range []string{"trails/*.yaml", "edit/*.yaml"} {
+		files, _ := filepath.Glob(filepath.Join("testdata", pattern))
+		for _, file := range files {
+			src, err := os.ReadFile(file)
+			if err != nil {
+				f.Fatal(err)
+			}
+			f.Add(src)
+		}
+	}
+	rec := Recording{Actions: []Action{Tap{Selector: selector.Selector{Role: "button", Name: "Redeem"}}},
+		End: &End{URL: "/done"}, Key: testAgentKey + "/000000000000"}
+	f.Fuzz(func(t *testing.T, src []byte) {
+		tr, err := LoadTrail("fuzz.trail.yaml", src)
+		if err != nil {
+			return
+		}
+		for _, i := range []int{0, len(tr.Steps) - 1} {
+			out, err := ReplaceRecording("fuzz.trail.yaml", src, i, rec)
+			if errors.Is(err, ErrCannotEdit) {
+				continue
+			}
+			if err != nil {
+				t.Fatalf("ReplaceRecording(step %d): %v\ninput:\n%s", i+1, err, src)
+			}
+			if before := src[:indexLines(src).start(tr.Steps[i].Line)]; !bytes.HasPrefix(out, before) {
+				t.Fatalf("ReplaceRecording(step %d) changed the file before the step:\n%s", i+1, out)
+			}
 		}
 	})
 }

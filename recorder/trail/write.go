@@ -121,34 +121,48 @@ func stepNode(s Step) (*yaml.Node, error) {
 		addKey(n, "act", strNode(s.Act))
 	}
 	if len(s.Actions) > 0 {
-		actions := seqNode()
-		for i, a := range s.Actions {
-			an, err := actionNode(a)
-			if err != nil {
-				return nil, fmt.Errorf("action %d: %w", i+1, err)
-			}
-			actions.Content = append(actions.Content, an)
+		actions, err := actionsNode(s.Actions)
+		if err != nil {
+			return nil, err
 		}
 		addKey(n, "actions", actions)
 	}
 	if s.End != nil {
-		end := mapNode()
-		if s.End.URL != "" {
-			addKey(end, "url", strNode(s.End.URL))
-		}
-		if len(s.End.Shows) > 0 {
-			addKey(end, "shows", selectorSeq(s.End.Shows, stepKeyColumn+len("end: ")))
-		}
-		if len(s.End.Values) > 0 {
-			addKey(end, "values", endValueSeq(s.End.Values, stepKeyColumn+len("end: ")))
-		}
-		fitFlow(end, stepKeyColumn+len("end: "))
-		addKey(n, "end", end)
+		addKey(n, "end", endNode(s.End))
 	}
 	if s.Key != "" {
 		addKey(n, "key", strNode(s.Key))
 	}
 	return n, nil
+}
+
+// actionsNode writes a step's actions.
+func actionsNode(actions []Action) (*yaml.Node, error) {
+	seq := seqNode()
+	for i, a := range actions {
+		an, err := actionNode(a)
+		if err != nil {
+			return nil, fmt.Errorf("action %d: %w", i+1, err)
+		}
+		seq.Content = append(seq.Content, an)
+	}
+	return seq, nil
+}
+
+// endNode writes a step's end.
+func endNode(e *End) *yaml.Node {
+	end := mapNode()
+	if e.URL != "" {
+		addKey(end, "url", strNode(e.URL))
+	}
+	if len(e.Shows) > 0 {
+		addKey(end, "shows", selectorSeq(e.Shows, stepKeyColumn+len("end: ")))
+	}
+	if len(e.Values) > 0 {
+		addKey(end, "values", endValueSeq(e.Values, stepKeyColumn+len("end: ")))
+	}
+	fitFlow(end, stepKeyColumn+len("end: "))
+	return end
 }
 
 // actionNode builds "kind: body" for one action.
