@@ -101,6 +101,8 @@ type replaySetup struct {
 	// agent holds what the step runner hands a stale step to; nil when
 	// no model is configured.
 	agent *agentSetup
+	// heals writes what the run's verified heals become.
+	heals *healKeeper
 }
 
 // replayTrails checks the command line, selects the trails, starts the
@@ -215,6 +217,19 @@ func setupReplay(cmd *cobra.Command, e *env, o replayFlags, args []string) (*rep
 	if s.agent != nil {
 		s.opts.Agent = &s.agent.cfg
 	}
+	s.heals = &healKeeper{secrets: func(t *trail.Trail) []string {
+		var values []string
+		for _, sec := range replay.Secrets([]*trail.Trail{t}, s.opts) {
+			values = append(values, sec.Value)
+		}
+		return values
+	}}
+	if cfg.Project != nil {
+		s.heals.projectDir = cfg.Project.Dir
+	}
+	if s.store != nil {
+		s.heals.db = s.store.db
+	}
 	return s, nil
 }
 
@@ -264,7 +279,7 @@ func runSuite(ctx context.Context, e *env, o replayFlags, s *replaySetup, browse
 			}
 			res := replay.RunTrail(ctx, browser, st.Trail, opts)
 			if ctx.Err() == nil { // a cancelled run writes nothing
-				keepHeals(ctx, st, res, s.cacheMode, o.results)
+				s.keepHeals(ctx, st, res, s.cacheMode, o.results)
 			}
 			return res
 		},

@@ -74,6 +74,7 @@ func newRootCmd(e *env) *cobra.Command {
 	root.AddCommand(newUninstallCmd(e))
 	root.AddCommand(newDoctorCmd(e))
 	root.AddCommand(newMigrateCmd(e))
+	root.AddCommand(newAcceptCmd(e))
 	root.AddCommand(newSnapshotCmd(e))
 	root.AddCommand(newSuggestSelectorCmd(e))
 	root.AddCommand(newMatchCmd(e))

@@ -1,0 +1,213 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+
+	"github.com/spf13/cobra"
+
+	"github.com/trailpin/trailpin/recorder/trail"
+	"github.com/trailpin/trailpin/replay/heal"
+	"github.com/trailpin/trailpin/replay/report"
+	"github.com/trailpin/trailpin/replay/secrets"
+	"github.com/trailpin/trailpin/storage"
+)
+
+func newAcceptCmd(e *env) *cobra.Command {
+	var dryRun bool
+	cmd := &cobra.Command{
+		Use:   "accept [--dry-run] [RESULTS]",
+		Short: "Apply the healed trails a read-only run (CI) wrote to its results folder",
+		Long: `A run whose cache is read-only (the default when CI is set) does not rewrite trail
+files. When the agent healed a step and a check after it passed, the run writes the
+healed trail to its results folder instead (RESULTS/<trail>/healed.trail.yaml, with
+healed.json naming the trail file and its SHA-256 as the run read it). accept
+applies them: for each healed trail it prints the diff and writes the healed steps
+into the trail file, every other line as it is, and saves the trail as a new version
+in the database when there is one.
+
+RESULTS is the folder the run's --results named (default trailpin-results); for a
+CI run, download the job's results artifact and give its folder. Relative trail
+paths are found from the project's folder (the one holding trailpin.yaml), else
+from the working directory.
+
+A trail file that changed since the run is refused: the heal was made from other
+lines. Run the trail again (host replay FILE) to heal the file as it is now, or
+merge the healed trail by hand. A healed trail that is already applied is left
+alone.
+
+Exit status: 0 when every healed trail is applied (or already was), 1 when one is
+refused or the results folder cannot be read.`,
+		Example: `  host accept                      # the healed trails in ./trailpin-results
+  host accept --dry-run ci-results # only show what would change`,
+		Args: cobra.MaximumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			results := report.DefaultResultsDir
+			if len(args) == 1 {
+				results = args[0]
+			}
+			return runAccept(cmd, e, results, dryRun)
+		},
+	}
+	cmd.Flags().BoolVar(&dryRun, "dry-run", false, "print the diffs, write nothing")
+	return cmd
+}
+
+// acceptTally counts the healed trails by what became of them.
+type acceptTally struct {
+	applied, already, refused int
+}
+
+func runAccept(cmd *cobra.Command, e *env, results string, dryRun bool) error {
+	healed, problems, err := heal.ReadHealed(results)
+	if err != nil {
+		return &exitError{code: 1, err: fmt.Errorf("accept: %w", err)}
+	}
+	for _, p := range problems {
+		fmt.Fprintf(e.stderr, "accept: %v\n", p)
+	}
+	if len(healed) == 0 {
+		if len(problems) > 0 {
+			return &exitError{code: 1, err: fmt.Errorf("accept: no healed trail in %s could be read (listed above)", results)}
+		}
+		fmt.Fprintf(e.stdout, "no healed trails in %s: the run healed no step a check proved, or its cache was read-write and saved them itself\n", results)
+		return nil
+	}
+	cfg, err := e.config(cmd)
+	if err != nil {
+		return err
+	}
+	projectDir := ""
+	var secretValues func([]trail.Ref) []string
+	if p := cfg.Project; p != nil {
+		projectDir = p.Dir
+		r := secrets.NewResolver(p.Secrets, e.getenv)
+		secretValues = func(refs []trail.Ref) []string { return r.Values(refs...) }
+	}
+	var db *storage.DB
+	if !dryRun {
+		if db, err = openAcceptDB(cmd.Context(), cfg.DBPath(), dbGiven(cfg)); err != nil {
+			return err
+		}
+		if db != nil {
+			defer db.Close()
+		} else {
+			fmt.Fprintf(e.stderr, "accept: no database at %s: the trail files are rewritten, no trail version is saved\n", cfg.DBPath())
+		}
+	}
+	var tally acceptTally
+	for _, h := range healed {
+		acceptOne(cmd.Context(), e.stdout, h, projectDir, secretValues, db, dryRun, &tally)
+	}
+	switch {
+	case tally.refused > 0 || len(problems) > 0:
+		return &exitError{code: 1, err: fmt.Errorf("accept: %s applied, %s refused or unreadable (see above)",
+			plural(tally.applied, "healed trail"), plural(tally.refused+len(problems), "healed trail"))}
+	case dryRun:
+		fmt.Fprintf(e.stdout, "dry run: %s would be applied, nothing written\n", plural(tally.applied, "healed trail"))
+	}
+	return nil
+}
+
+// openAcceptDB opens the database a trail version is saved in: the one
+// named (--db, TRAILPIN_DB) must open; the default one only when it exists,
+// since accept must not leave a new database behind on a machine that has
+// none.
+func openAcceptDB(ctx context.Context, path string, given bool) (*storage.DB, error) {
+	if !given {
+		if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
+			return nil, nil
+		}
+	}
+	db, err := storage.Open(ctx, path)
+	if err != nil {
+		return nil, &exitError{code: 1, err: fmt.Errorf("accept: opening the database %s: %w (give --db a Trailpin database you can write to)", path, err)}
+	}
+	return db, nil
+}
+
+// acceptOne applies one healed trail, or says why not.
+func acceptOne(ctx context.Context, w io.Writer, h heal.Healed, projectDir string, secretValues func([]trail.Ref) []string,
+	db *storage.DB, dryRun bool, tally *acceptTally) {
+	path := acceptPath(projectDir, h.Record.Source)
+	refuse := func(format string, args ...any) {
+		fmt.Fprintf(w, "%s: refused: %s\n", path, fmt.Sprintf(format, args...))
+		tally.refused++
+	}
+	current, err := os.ReadFile(path)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		refuse("the trail file no longer exists (the healed trail is %s/%s): restore the file, or run accept from the project the run was made in", h.Dir, heal.HealedTrailFile)
+		return
+	case err != nil:
+		refuse("%v", err)
+		return
+	}
+	switch heal.Digest(current) {
+	case h.Record.HealedSHA256:
+		fmt.Fprintf(w, "%s: already applied\n", path)
+		tally.already++
+		return
+	case h.Record.SourceSHA256:
+	default:
+		refuse("the file changed since the run healed it (its SHA-256 is not the one in %s/%s); the heal was made from other lines, so it is not applied. "+
+			"Run the trail again (host replay %s) to heal the file as it is now, or merge %s/%s by hand",
+			h.Dir, heal.HealedRecordFile, path, h.Dir, heal.HealedTrailFile)
+		return
+	}
+	t, err := trail.LoadTrail(path, h.Trail)
+	if err != nil {
+		refuse("the healed trail does not load: %v", err)
+		return
+	}
+	if secretValues != nil {
+		if err := trail.CheckNoSecrets(t, secretValues(t.References())); err != nil {
+			refuse("%v", err)
+			return
+		}
+	}
+	verb := "applied"
+	if dryRun {
+		verb = "would apply"
+	}
+	fmt.Fprintf(w, "%s: %s the healed %s\n", path, verb, healedSteps(h.Record.Steps))
+	for _, s := range h.Record.Steps {
+		fmt.Fprintf(w, "  step %d (%s): %s\n", s.Step, oneLineText(s.Intent), oneLineText(s.Reason))
+	}
+	writeLineDiff(w, string(current), string(h.Trail))
+	tally.applied++
+	if dryRun || bytes.Equal(current, h.Trail) {
+		return
+	}
+	if err := storage.ReplaceTrailFile(path, h.Trail); err != nil {
+		refuse("%v", err)
+		tally.applied--
+		return
+	}
+	if db == nil {
+		return
+	}
+	v, err := saveTrailVersion(ctx, db, path, "", h.Trail)
+	if err != nil {
+		fmt.Fprintf(w, "  the file is rewritten, but no version was saved in the database: %v\n", err)
+		return
+	}
+	fmt.Fprintf(w, "  saved as trail %s, version %d\n", v.Slug, v.Version)
+}
+
+func healedSteps(steps []heal.HealedStep) string {
+	if len(steps) == 1 {
+		return fmt.Sprintf("step %d", steps[0].Step)
+	}
+	return fmt.Sprintf("%d steps", len(steps))
+}
+
+// oneLineText keeps a text on one line of the command's output.
+func oneLineText(s string) string {
+	return string(bytes.ReplaceAll([]byte(s), []byte("\n"), []byte(" ")))
+}

@@ -1,0 +1,230 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"strings"
+
+	"github.com/trailpin/trailpin/recorder/trail"
+	"github.com/trailpin/trailpin/replay"
+	"github.com/trailpin/trailpin/replay/agent"
+	"github.com/trailpin/trailpin/replay/heal"
+	"github.com/trailpin/trailpin/storage"
+)
+
+// A healKeeper writes what the verified heals of a run become (DESIGN §9):
+// in read-write mode the trail file's healed steps are rewritten in place
+// (and the trail gets a new version in the database when there is one); in
+// read-only mode the healed trail goes to the results folder for `host
+// accept`. Nothing it writes holds a secret value.
+type healKeeper struct {
+	// projectDir is the folder of trailpin.yaml: healed records name their
+	// trail file relative to it. "" without a project.
+	projectDir string
+	// secrets returns the secret values the trail can reach; none may be in
+	// a file written. Nil when there are none.
+	secrets func(*trail.Trail) []string
+	// db is where a saved heal becomes a new trail version; nil without a
+	// database (CI).
+	db *storage.DB
+}
+
+// keep decides and writes what becomes of the saveable heals of one
+// attempt (replay.Heal.Saveable with no Decision yet), setting each one's
+// Decision and Reason. It is never called for a cancelled run.
+func (k *healKeeper) keep(ctx context.Context, st replay.SuiteTrail, res *replay.TrailResult, mode, results string) {
+	if mode == heal.ModeReadOnly && res.Attempt <= 1 {
+		// A healed trail from an earlier run is not this run's to accept.
+		_ = heal.RemoveHealed(results, st.Slug)
+	}
+	var todo []int
+	for i := range res.Steps {
+		h := res.Steps[i].Heal
+		if !h.Saveable() || h.Decision != "" || i >= len(st.Trail.Steps) {
+			continue
+		}
+		d := heal.Decide(healFacts(res.Steps[i]), mode)
+		h.Decision, h.Reason = string(d.Action), d.Reason
+		if d.Action == heal.Saved || (d.Action == heal.Reported && mode == heal.ModeReadOnly) {
+			todo = append(todo, i)
+		}
+	}
+	if len(todo) == 0 {
+		return
+	}
+	notWritten := func(why string) {
+		for _, i := range todo {
+			h := res.Steps[i].Heal
+			h.Decision, h.Reason = replay.HealDropped, "not written: "+why
+		}
+	}
+	healed, src, err := k.healedTrail(st, res, todo)
+	if err != nil {
+		notWritten(err.Error())
+		return
+	}
+	switch mode {
+	case heal.ModeReadWrite:
+		k.save(ctx, st, res, todo, healed)
+	case heal.ModeReadOnly:
+		if st.Trail.File == "" {
+			k.appendReason(res, todo, "; a trail from the database has no file to heal in the results folder")
+			return
+		}
+		rec := heal.Record{Title: st.Trail.Title, Source: k.recordPath(st.Trail.File), SourceSHA256: heal.Digest(src)}
+		for _, i := range todo {
+			sr := res.Steps[i]
+			rec.Steps = append(rec.Steps, heal.HealedStep{Step: sr.Index, Intent: sr.Intent,
+				Reason: "healed by the agent (" + sr.Heal.Summary + "); the check after it passed (" + sr.Heal.Check + ")", Calls: sr.Heal.Calls})
+		}
+		path, err := heal.WriteHealed(results, st.Slug, rec, healed)
+		if err != nil {
+			notWritten(err.Error())
+			return
+		}
+		k.appendReason(res, todo, " ("+path+")")
+	}
+}
+
+// healFacts are the facts of the decision in a step's result.
+func healFacts(sr replay.StepResult) heal.Facts {
+	h := sr.Heal
+	return heal.Facts{
+		ModelAnswered: h.Verdict != string(agent.VerdictModelError),
+		Verdict:       h.Verdict, Reason: h.Summary,
+		StepPassed: sr.Status == replay.StatusHealed || sr.Status == replay.StatusPassed,
+		Stopped:    string(h.Stopped), Actions: h.Actions, CheckPassed: h.Check,
+	}
+}
+
+// healedTrail returns the trail file (or, for a trail from the database,
+// its canonical YAML) with the recordings of the steps todo replaced, and
+// the bytes it was made from. The file must still hold the trail the run
+// replayed.
+func (k *healKeeper) healedTrail(st replay.SuiteTrail, res *replay.TrailResult, todo []int) (healed, src []byte, err error) {
+	file := st.Trail.File
+	if file == "" {
+		t := *st.Trail
+		t.Steps = append([]trail.Step(nil), t.Steps...)
+		for _, i := range todo {
+			t.Steps[i].Actions, t.Steps[i].Key = res.Steps[i].Heal.Actions, healKey(t.Steps[i], res.Steps[i].Heal)
+		}
+		out, err := trail.MarshalTrail(&t)
+		return out, nil, err
+	}
+	src, err = storage.ReadTrailBytes(file)
+	if err != nil {
+		return nil, nil, err
+	}
+	if now, err := trail.LoadTrail(file, src); err != nil || !now.Equal(st.Trail) {
+		return nil, nil, fmt.Errorf("%s changed while the trail ran: run it again to heal the file as it is now", file)
+	}
+	healed = src
+	for _, i := range todo {
+		step := st.Trail.Steps[i]
+		rec := trail.Recording{Actions: res.Steps[i].Heal.Actions, End: step.End, Key: healKey(step, res.Steps[i].Heal)}
+		if healed, err = trail.ReplaceRecording(file, healed, i, rec); err != nil {
+			return nil, nil, err
+		}
+	}
+	t, err := trail.LoadTrail(file, healed)
+	if err != nil {
+		return nil, nil, err
+	}
+	if k.secrets != nil {
+		if err := trail.CheckNoSecrets(t, k.secrets(st.Trail)); err != nil {
+			return nil, nil, err
+		}
+	}
+	return healed, src, nil
+}
+
+// healKey is the key a healed step's recording is saved with.
+func healKey(s trail.Step, h *replay.Heal) string {
+	config := h.ConfigKey
+	if config == "" {
+		config = agent.ConfigKey()
+	}
+	return trail.StepKey(s, config)
+}
+
+// save writes a read-write run's heals: the trail file, then a new version
+// in the database.
+func (k *healKeeper) save(ctx context.Context, st replay.SuiteTrail, res *replay.TrailResult, todo []int, healed []byte) {
+	if file := st.Trail.File; file != "" {
+		if err := storage.ReplaceTrailFile(file, healed); err != nil {
+			for _, i := range todo {
+				res.Steps[i].Heal.Decision, res.Steps[i].Heal.Reason = replay.HealDropped, "not written: "+err.Error()
+			}
+			return
+		}
+		k.appendReason(res, todo, "; "+file+" rewritten")
+	}
+	if k.db == nil {
+		if st.Trail.File == "" {
+			for _, i := range todo {
+				res.Steps[i].Heal.Decision, res.Steps[i].Heal.Reason = replay.HealDropped, "not written: the trail is in no file and there is no database"
+			}
+		}
+		return
+	}
+	v, err := saveTrailVersion(ctx, k.db, st.Trail.File, st.Slug, healed)
+	if err != nil {
+		k.appendReason(res, todo, "; no new version in the database: "+err.Error())
+		return
+	}
+	k.appendReason(res, todo, fmt.Sprintf("; trail %s version %d in the database", v.Slug, v.Version))
+}
+
+// saveTrailVersion stores a healed trail as the next version of its trail:
+// the trail its file names (as host import does), or slug for a trail from
+// the database.
+func saveTrailVersion(ctx context.Context, db *storage.DB, file, slug string, healed []byte) (storage.TrailVersion, error) {
+	t, err := trail.LoadTrail(file, healed)
+	if err != nil {
+		return storage.TrailVersion{}, err
+	}
+	if file != "" {
+		if slug, err = importSlug(file, t.Title); err != nil {
+			return storage.TrailVersion{}, err
+		}
+	}
+	content, err := trail.MarshalTrail(t)
+	if err != nil {
+		return storage.TrailVersion{}, err
+	}
+	return db.SaveTrail(ctx, storage.TrailInput{Slug: slug, Title: t.Title, App: t.App, Content: content})
+}
+
+func (k *healKeeper) appendReason(res *replay.TrailResult, todo []int, more string) {
+	for _, i := range todo {
+		res.Steps[i].Heal.Reason += more
+	}
+}
+
+// recordPath is how a healed record names its trail file: relative to the
+// project's folder, with forward slashes, when the file is inside it.
+func (k *healKeeper) recordPath(file string) string {
+	abs, err := filepath.Abs(file)
+	if err != nil {
+		return filepath.ToSlash(file)
+	}
+	if k.projectDir != "" {
+		dir, _ := filepath.Abs(k.projectDir)
+		if rel, err := filepath.Rel(dir, abs); err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+			return filepath.ToSlash(rel)
+		}
+	}
+	return abs
+}
+
+// acceptPath is the file a healed record names, on this machine: a
+// relative name is in the project's folder (else the working directory).
+func acceptPath(projectDir, source string) string {
+	p := filepath.FromSlash(source)
+	if filepath.IsAbs(p) || projectDir == "" {
+		return p
+	}
+	return filepath.Join(projectDir, p)
+}

@@ -1,0 +1,188 @@
+package main
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/trailpin/trailpin/recorder/selector"
+	"github.com/trailpin/trailpin/recorder/trail"
+	"github.com/trailpin/trailpin/replay"
+	"github.com/trailpin/trailpin/replay/agent"
+	"github.com/trailpin/trailpin/replay/heal"
+	"github.com/trailpin/trailpin/storage"
+)
+
+// discountTrail is a trail kept by hand whose Apply button became Redeem.
+const discountTrail = `# Checkout, kept by hand.
+version: 1
+trail: Apply a discount
+app: shop
+start: /checkout
+steps:
+  # The code comes first.
+  - intent: Apply the discount code SUMMER
+    actions:
+      - type: {selector: {role: textbox, name: Discount code}, text: SUMMER}
+      - tap: {selector: {role: button, name: Apply}}   # renamed since
+  - intent: The total shows 10% off   # the check that proves a heal
+    actions:
+      - assertVisible: {selector: {role: status, text: 10% off}}
+`
+
+// healedRun is the result of an attempt whose first step the agent healed
+// by tapping Redeem, with the check after it passed.
+func healedRun(file string) (replay.SuiteTrail, *replay.TrailResult) {
+	t, err := trail.LoadTrail(file, []byte(discountTrail))
+	if err != nil {
+		panic(err)
+	}
+	h := &replay.Heal{Cache: replay.CacheHandOff, Stopped: replay.StopTargetNotFound, Replayed: 1, Verdict: string(agent.VerdictDone),
+		Summary: "tapped Redeem", Check: "assertVisible (line 15)", ConfigKey: agent.ConfigKey(), Calls: 2,
+		Actions: []trail.Action{
+			trail.TypeText{Selector: selector.Selector{Role: "textbox", Name: "Discount code"}, Text: "SUMMER"},
+			trail.Tap{Selector: selector.Selector{Role: "button", Name: "Redeem"}},
+		}}
+	res := &replay.TrailResult{File: file, Slug: "apply-a-discount", Title: t.Title, Attempt: 1, Status: replay.StatusHealed,
+		Steps: []replay.StepResult{
+			{Index: 1, Intent: t.Steps[0].Intent, Status: replay.StatusHealed, Cache: replay.CacheHandOff, Heal: h},
+			{Index: 2, Intent: t.Steps[1].Intent, Status: replay.StatusPassed, Cache: replay.CacheHit},
+		}}
+	return replay.SuiteTrail{Trail: t, Slug: "apply-a-discount"}, res
+}
+
+func writeDiscountTrail(t *testing.T, dir string) string {
+	t.Helper()
+	file := filepath.Join(dir, "trails", "apply-a-discount.trail.yaml")
+	if err := os.MkdirAll(filepath.Dir(file), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(file, []byte(discountTrail), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return file
+}
+
+// wantHealedFile checks a healed discount trail: step 1 taps Redeem and has
+// its key, everything else is the bytes it was.
+func wantHealedFile(t *testing.T, got []byte) {
+	t.Helper()
+	want := strings.Replace(discountTrail,
+		"      - tap: {selector: {role: button, name: Apply}}   # renamed since\n",
+		"      - tap: {selector: {role: button, name: Redeem}}\n    key: "+trail.StepKey(trail.Step{Intent: "Apply the discount code SUMMER"}, agent.ConfigKey())+"\n", 1)
+	if string(got) != want {
+		t.Errorf("healed trail file =\n%s\nwant\n%s", got, want)
+	}
+}
+
+func TestKeepHealsReadWriteRewritesTheStepAndSavesAVersion(t *testing.T) {
+	dir := t.TempDir()
+	file := writeDiscountTrail(t, dir)
+	db, err := storage.Open(context.Background(), filepath.Join(dir, "trailpin.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	k := &healKeeper{projectDir: dir, db: db}
+	st, res := healedRun(file)
+	k.keep(context.Background(), st, res, heal.ModeReadWrite, filepath.Join(dir, "results"))
+	h := res.Steps[0].Heal
+	if h.Decision != replay.HealSaved || !strings.Contains(h.Reason, "saved: the check after it passed (assertVisible (line 15))") ||
+		!strings.Contains(h.Reason, "version 1 in the database") {
+		t.Errorf("decision = %q %q", h.Decision, h.Reason)
+	}
+	got, _ := os.ReadFile(file)
+	wantHealedFile(t, got)
+	v, err := db.Trail(context.Background(), "apply-a-discount")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(v.Content), "name: Redeem") {
+		t.Errorf("the database's version does not hold the heal:\n%s", v.Content)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "results")); !os.IsNotExist(err) {
+		t.Errorf("a read-write run wrote a results folder (%v)", err)
+	}
+	// The file now replays the healed flow: the step's key belongs to it.
+	saved, err := trail.LoadTrail(file, got)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if miss := trail.RecordingMiss(saved.Steps[0], agent.ConfigKey()); miss != "" {
+		t.Errorf("the saved recording is a miss at once: %s", miss)
+	}
+}
+
+func TestKeepHealsReadOnlyWritesTheResultsFolder(t *testing.T) {
+	dir := t.TempDir()
+	file := writeDiscountTrail(t, dir)
+	results := filepath.Join(dir, "results")
+	k := &healKeeper{projectDir: dir}
+	st, res := healedRun(file)
+	k.keep(context.Background(), st, res, heal.ModeReadOnly, results)
+	h := res.Steps[0].Heal
+	if h.Decision != replay.HealReported || !strings.Contains(h.Reason, "host accept") || !strings.Contains(h.Reason, heal.HealedTrailFile) {
+		t.Errorf("decision = %q %q", h.Decision, h.Reason)
+	}
+	if got, _ := os.ReadFile(file); string(got) != discountTrail {
+		t.Errorf("a read-only run changed the trail file:\n%s", got)
+	}
+	healed, problems, err := heal.ReadHealed(results)
+	if err != nil || len(problems) > 0 || len(healed) != 1 {
+		t.Fatalf("ReadHealed = %d, %v, %v", len(healed), problems, err)
+	}
+	rec := healed[0].Record
+	if rec.Source != "trails/apply-a-discount.trail.yaml" || rec.SourceSHA256 != heal.Digest([]byte(discountTrail)) ||
+		len(rec.Steps) != 1 || rec.Steps[0].Step != 1 || rec.Steps[0].Calls != 2 {
+		t.Errorf("healed record = %+v", rec)
+	}
+	wantHealedFile(t, healed[0].Trail)
+}
+
+func TestKeepHealsWritesNothingUnverified(t *testing.T) {
+	tests := []struct {
+		name   string
+		mode   string
+		change func(file string, res *replay.TrailResult)
+		want   string
+		says   string
+	}{
+		{"cache off", heal.ModeOff, func(string, *replay.TrailResult) {}, replay.HealReported, "cache.mode is off"},
+		{"the file changed during the run", heal.ModeReadWrite, func(file string, _ *replay.TrailResult) {
+			os.WriteFile(file, []byte(strings.Replace(discountTrail, "SUMMER}", "WINTER}", 1)), 0o644)
+		}, replay.HealDropped, "changed while the trail ran"},
+		{"a secret value in the flow", heal.ModeReadWrite, func(_ string, res *replay.TrailResult) {
+			res.Steps[0].Heal.Actions[0] = trail.TypeText{Selector: selector.Selector{Role: "textbox", Name: "Discount code"}, Text: "hunter2-secret"}
+		}, replay.HealDropped, "not written"},
+		{"the engine's reason stands", heal.ModeReadWrite, func(_ string, res *replay.TrailResult) {
+			res.Steps[0].Heal.NotSaved, res.Steps[0].Heal.Decision = "the agent had to repair an end-mismatch", replay.HealDropped
+		}, replay.HealDropped, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := t.TempDir()
+			file := writeDiscountTrail(t, dir)
+			st, res := healedRun(file)
+			tt.change(file, res)
+			before, _ := os.ReadFile(file)
+			k := &healKeeper{projectDir: dir, secrets: func(*trail.Trail) []string { return []string{"hunter2-secret"} }}
+			results := filepath.Join(dir, "results")
+			k.keep(context.Background(), st, res, tt.mode, results)
+			h := res.Steps[0].Heal
+			if h.Decision != tt.want || !strings.Contains(h.Reason, tt.says) {
+				t.Errorf("decision = %q %q, want %q saying %q", h.Decision, h.Reason, tt.want, tt.says)
+			}
+			if strings.Contains(h.Reason, "hunter2-secret") {
+				t.Errorf("the reason repeats the secret value: %s", h.Reason)
+			}
+			if after, _ := os.ReadFile(file); string(after) != string(before) {
+				t.Errorf("the trail file was written:\n%s", after)
+			}
+			if got, _, _ := heal.ReadHealed(results); len(got) > 0 {
+				t.Errorf("a healed trail was written to the results folder")
+			}
+		})
+	}
+}
