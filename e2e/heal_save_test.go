@@ -5,6 +5,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -115,6 +116,10 @@ func checkHealedStep(t *testing.T, got []byte) {
 	}
 }
 
+// redeemOnScreen is the renamed button's line in the snapshot text a
+// request shows the model.
+var redeemOnScreen = regexp.MustCompile(`button "?Redeem"? \[ref=e\d+\]`)
+
 // checkHealRequests checks what the model server received in a healing
 // run: the hand-off sentence, the snapshot with refs, tools and no
 // selector, never the API key.
@@ -125,6 +130,9 @@ func checkHealRequests(t *testing.T, reqs []modeltest.Request) {
 	}
 	if first := reqs[0].LastUserText(); !strings.Contains(first, "Replay stopped (target-not-found) after 1 of 2 recorded actions.") {
 		t.Errorf("the first request lacks the hand-off sentence:\n%s", first)
+	}
+	if first := reqs[0].LastUserText(); !redeemOnScreen.MatchString(first) {
+		t.Errorf("the first request does not show the screen with refs:\n%s", first)
 	}
 	for i, r := range reqs {
 		if bytes.Contains(r.Body, []byte(healModelKey)) {

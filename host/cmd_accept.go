@@ -110,6 +110,8 @@ func runAccept(cmd *cobra.Command, e *env, results string, dryRun bool) error {
 			plural(tally.applied, "healed trail"), plural(tally.refused+len(problems), "healed trail"))}
 	case dryRun:
 		fmt.Fprintf(e.stdout, "dry run: %s would be applied, nothing written\n", plural(tally.applied, "healed trail"))
+	default:
+		fmt.Fprintf(e.stdout, "accepted: %s applied, %d already applied\n", plural(tally.applied, "healed trail"), tally.already)
 	}
 	return nil
 }

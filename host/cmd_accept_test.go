@@ -47,6 +47,7 @@ func TestAcceptAppliesAHealedTrailAndSavesAVersion(t *testing.T) {
 		"-       - tap: {selector: {role: button, name: Apply}}   # renamed since",
 		"+       - tap: {selector: {role: button, name: Redeem}}",
 		"saved as trail apply-a-discount, version 1",
+		"accepted: 1 healed trail applied, 0 already applied",
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("host accept output lacks %q:\n%s", want, out)

@@ -1,10 +1,12 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"path/filepath"
 	"strings"
+	"sync"
 
 	"github.com/trailpin/trailpin/recorder/trail"
 	"github.com/trailpin/trailpin/replay"
@@ -28,6 +30,12 @@ type healKeeper struct {
 	// db is where a saved heal becomes a new trail version; nil without a
 	// database (CI).
 	db *storage.DB
+
+	// saved holds what this run wrote into each trail file, so that a
+	// retry of the trail, which replays the recording it loaded, does not
+	// take the healed file for one a person changed.
+	mu    sync.Mutex
+	saved map[string][]byte
 }
 
 // keep decides and writes what becomes of the saveable heals of one
@@ -117,6 +125,9 @@ func (k *healKeeper) healedTrail(st replay.SuiteTrail, res *replay.TrailResult, 
 	if err != nil {
 		return nil, nil, err
 	}
+	if k.savedEarlier(file, src) {
+		return nil, nil, fmt.Errorf("an earlier attempt of this run saved its heal in %s; a step is healed once per run", file)
+	}
 	if now, err := trail.LoadTrail(file, src); err != nil || !now.Equal(st.Trail) {
 		return nil, nil, fmt.Errorf("%s changed while the trail ran: run it again to heal the file as it is now", file)
 	}
@@ -140,6 +151,14 @@ func (k *healKeeper) healedTrail(st replay.SuiteTrail, res *replay.TrailResult, 
 	return healed, src, nil
 }
 
+// savedEarlier reports whether src is what this run saved into file.
+func (k *healKeeper) savedEarlier(file string, src []byte) bool {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	w, ok := k.saved[file]
+	return ok && bytes.Equal(w, src)
+}
+
 // healKey is the key a healed step's recording is saved with.
 func healKey(s trail.Step, h *replay.Heal) string {
 	config := h.ConfigKey
@@ -159,6 +178,12 @@ func (k *healKeeper) save(ctx context.Context, st replay.SuiteTrail, res *replay
 			}
 			return
 		}
+		k.mu.Lock()
+		if k.saved == nil {
+			k.saved = map[string][]byte{}
+		}
+		k.saved[file] = healed
+		k.mu.Unlock()
 		k.appendReason(res, todo, "; "+file+" rewritten")
 	}
 	if k.db == nil {

@@ -105,6 +105,19 @@ func TestKeepHealsReadWriteRewritesTheStepAndSavesAVersion(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(dir, "results")); !os.IsNotExist(err) {
 		t.Errorf("a read-write run wrote a results folder (%v)", err)
 	}
+	// A retry of the trail replays the recording it loaded and heals the
+	// step again: the file this run saved is not taken for a person's edit,
+	// and is not written twice.
+	st2, res2 := healedRun(file)
+	st2.Trail = st.Trail
+	res2.Attempt = 2
+	k.keep(context.Background(), st2, res2, heal.ModeReadWrite, filepath.Join(dir, "results"))
+	if h2 := res2.Steps[0].Heal; h2.Decision != replay.HealDropped || !strings.Contains(h2.Reason, "an earlier attempt of this run saved its heal") {
+		t.Errorf("a retry's heal: %q %q", h2.Decision, h2.Reason)
+	}
+	if again, _ := os.ReadFile(file); string(again) != string(got) {
+		t.Errorf("a retry rewrote the saved file:\n%s", again)
+	}
 	// The file now replays the healed flow: the step's key belongs to it.
 	saved, err := trail.LoadTrail(file, got)
 	if err != nil {
