@@ -122,6 +122,15 @@
     onPicked: () => {},
     /** @type {Element[]} elements marked sensitive in this document */
     sensitive: [],
+    /**
+     * @type {string[]} what the person typed into secret fields: kept in
+     * the page only, so that no capture carries it where the app shows it
+     * again (an API explorer's request with its key, a greeting with the
+     * name typed into a masked field)
+     */
+    secretValues: [],
+    /** @type {{el: Element, value: string} | null} the secret field being typed into, with its value now */
+    typingSecret: null,
     /** @type {Element | null} the recording bar's host: never recorded */
     bar: null,
     /** @type {ReturnType<typeof setTimeout> | undefined} */
@@ -189,7 +198,7 @@
    */
   function captureNow(how) {
     const t0 = performance.now();
-    const wire = pm().captureWire({ sensitive: { elements: state.sensitive }, incremental: true, fresh: how?.fresh === true });
+    const wire = pm().captureWire({ sensitive: sensitiveNow(), incremental: true, fresh: how?.fresh === true });
     state.hover = pm().hoverRevealed();
     state.counter++;
     const captured = { id: `${pm().documentToken()}-${state.counter}`, wire };
@@ -418,6 +427,36 @@
   }
 
   /**
+   * A value shorter than this, typed so far into a secret field, is not
+   * yet kept out of captures: one or two characters would blank every
+   * text that holds them. The value is kept out whole once typed, however
+   * short, and from this many characters on while it is being typed (what
+   * the leak scanner counts as a leak: storage.MinLeakPrefix).
+   */
+  const SECRET_PREFIX_MIN = 4;
+
+  /** What the page model must keep out of a capture. */
+  function sensitiveNow() {
+    const values = [...state.secretValues];
+    const live = state.typingSecret;
+    if (live && live.value.length >= SECRET_PREFIX_MIN && !values.includes(live.value))
+      values.push(live.value);
+    return { elements: state.sensitive, values };
+  }
+
+  /**
+   * Follows the value of a secret field as it is typed, and keeps it once
+   * the typing ends.
+   * @param {Element} el @param {boolean} done
+   */
+  function followSecret(el, done) {
+    const value = 'value' in el ? String(/** @type {HTMLInputElement} */ (el).value) : '';
+    state.typingSecret = done ? null : { el, value };
+    if (done && value !== '' && !state.secretValues.includes(value))
+      state.secretValues.push(value);
+  }
+
+  /**
    * The name of the secret a secret field's value is read from: its label
    * (or name, placeholder, id) in lower-case words joined by dashes.
    * @param {Element} el
@@ -456,6 +495,7 @@
     state.typing = null;
     const el = t.el;
     if (isSecret(el)) {
+      followSecret(el, true);
       send({ kind: 'type', ref: t.ref, secret: secretName(el), time: t.time }, t.screen);
       return;
     }
@@ -476,6 +516,8 @@
    */
   function typed(el) {
     forgetOver();
+    if (isSecret(el))
+      followSecret(el, false);
     if (state.typing && state.typing.el === el)
       return;
     flushTyping();
@@ -1161,6 +1203,8 @@
       send(i, i.kind === 'assertUrl' || i.kind === 'assertNotVisible' ? currentScreen() : null);
     },
     flush: flushTyping,
+    /** The screen now, in the wire form, with what the session keeps secret left out. */
+    screenWire: () => pm().captureWire({ sensitive: sensitiveNow() }),
     /** Timings for the benchmark, in ms. */
     timings: () => ({ interaction: [...state.timings], capture: [...state.captureTimings] }),
   });

@@ -750,7 +750,10 @@ export class Recorder {
         target: { tabId: front, frameIds: [0] },
         func: () => {
           const g = /** @type {any} */ (globalThis);
-          g.__trailpinRecorder?.flush();
+          const recorder = g.__trailpinRecorder;
+          recorder?.flush();
+          // The recorder's capture: what it marked sensitive stays out.
+          if (recorder?.screenWire) return recorder.screenWire();
           return g.__trailpinPageModel ? g.__trailpinPageModel.captureWire() : '';
         },
       });
