@@ -18,8 +18,8 @@ import (
 // the churned copy of the app looks and behaves as the unchanged one.
 type flowAct struct {
 	// Do is the action: click, dblclick, rightclick, hover, type, press,
-	// or one of the recording bar's checks: assertVisible, assertValue,
-	// assertURL.
+	// one of the recording bar's checks: assertVisible, assertValue,
+	// assertURL, or its markSensitive (the next typing there is a secret).
 	Do string `json:"do"`
 	// CSS names the element acted on, as written for the unchanged app
 	// (the churned copy's flow renames its class selectors).
@@ -223,6 +223,12 @@ func driveFlow(t *testing.T, app context.Context, flow []flowAct) {
 			x, y := pickPoint(t, app, a.CSS)
 			clickAt(t, app, x, y, input.MouseButtonLeft, 1, 0)
 			waitAX(t, app, "StaticText", "Added: the field's value must stay.")
+		case "markSensitive":
+			clickAX(t, app, "button", "Mark sensitive")
+			waitAX(t, app, "StaticText", "Click the element whose value must never be written down.")
+			x, y := pickPoint(t, app, a.CSS)
+			clickAt(t, app, x, y, input.MouseButtonLeft, 1, 0)
+			waitAX(t, app, "StaticText", "Marked: what it shows stays out of the trail.")
 		case "assertURL":
 			clickAX(t, app, "button", "Assert URL")
 			waitAXPrefix(t, app, "StaticText", "Added: the URL is ")

@@ -59,9 +59,29 @@ type realApp struct {
 	// as a rebuild of the app's own styles would not rename a class a
 	// library adds or looks for (Bootstrap's "show", DataTables' "sorting").
 	libraryJS []string
+	// churnDOM renames the app's classes where its scripts write them into
+	// the page and look for them there (class attributes, className,
+	// classList, the selectors they query) instead of in the scripts'
+	// source. For a minified bundle that holds the app with its libraries
+	// and uses its class names as data too (Swagger UI's "description",
+	// "parameters" and "required" are also OpenAPI keys it reads): a
+	// rewrite of its string literals changes what the app reads, and a
+	// scan for literals misreads the regular expressions and templates of
+	// minified code. What the page holds is what a rebuild with hashed
+	// class names gives.
+	churnDOM bool
 	// extra serves paths that are not files of the package (the API a
 	// spec names); nil for none.
 	extra http.Handler
+	// volatile lists regular expressions (JavaScript's) of text that
+	// differs between any two runs of the unchanged app, such as a
+	// response's Date header: the churn check reads it as <volatile>.
+	volatile []string
+	// secrets are the values the flow types into fields it marks
+	// sensitive, by the name the trail reads each from
+	// (${secret:NAME}): replay gets them from the environment, and none
+	// may appear in anything the recording or a replay wrote.
+	secrets map[string]string
 }
 
 // nodeModules is the folder npm ci installs the corpus into.
@@ -180,13 +200,12 @@ func (a *realApp) rewrite(src, ext string) string {
 // person sees changes but every selector that named a class or an id by
 // its old name breaks.
 type churn struct {
+	// names maps each churned name (letters, digits, _ and -) to its new
+	// name; a name is renamed only where it stands whole.
 	names map[string]string
-	// name matches a name (whole or not: replaceWords checks its ends; a
-	// name is letters, digits, _ and -).
-	name *regexp.Regexp
-	// selector matches a class selector in CSS.
-	selector *regexp.Regexp
-	js       map[string]bool
+	js    map[string]bool
+	// dom says the pages get churnDOMScript.
+	dom bool
 }
 
 var (
@@ -264,17 +283,7 @@ func (a *realApp) churn(t *testing.T, root string) *churn {
 	if len(names) < 10 {
 		t.Fatalf("churn: only %d class names found for %s; the churn would prove little", len(names), a.name)
 	}
-	alts := make([]string, 0, len(names))
-	for n := range names {
-		alts = append(alts, regexp.QuoteMeta(n))
-	}
-	sort.Slice(alts, func(i, j int) bool { return len(alts[i]) > len(alts[j]) })
-	ch := &churn{
-		names:    names,
-		name:     regexp.MustCompile(strings.Join(alts, "|")),
-		selector: regexp.MustCompile(`(\.)(` + strings.Join(alts, "|") + `)($|[^\w-])`),
-		js:       map[string]bool{},
-	}
+	ch := &churn{names: names, js: map[string]bool{}, dom: a.churnDOM}
 	for _, f := range a.churnJS {
 		ch.js["/"+f] = true
 	}
@@ -311,19 +320,36 @@ func stripCSSComments(src string) string { return cssComment.ReplaceAllString(sr
 // replaceWords renames every whole name in s, except where the name is
 // part of a path or a file name ("examples/", "learn.json").
 func (c *churn) replaceWords(s string) string {
+	return c.renameNames(s, func(i, j int) bool {
+		return !(i > 0 && s[i-1] == '/') && !(j < len(s) && s[j] == '/') && !fileExt.MatchString(s[j:])
+	})
+}
+
+// renameNames renames each whole name of s (a run of name bytes) that the
+// churn renames and rename(start, end) allows. A scan rather than one
+// regular expression of every name: an app's stylesheet can hold thousands
+// (a utility-class library), and a script megabytes of strings.
+func (c *churn) renameNames(s string, rename func(i, j int) bool) string {
 	var b strings.Builder
 	last := 0
-	for _, m := range c.name.FindAllStringIndex(s, -1) {
-		i, j := m[0], m[1]
-		if (i > 0 && isNameByte(s[i-1])) || (j < len(s) && isNameByte(s[j])) {
+	for i := 0; i < len(s); {
+		if !isNameByte(s[i]) {
+			i++
 			continue
 		}
-		if (i > 0 && s[i-1] == '/') || (j < len(s) && s[j] == '/') || fileExt.MatchString(s[j:]) {
-			continue
+		j := i
+		for j < len(s) && isNameByte(s[j]) {
+			j++
 		}
-		b.WriteString(s[last:i])
-		b.WriteString(c.names[s[i:j]])
-		last = j
+		if to, ok := c.names[s[i:j]]; ok && rename(i, j) {
+			b.WriteString(s[last:i])
+			b.WriteString(to)
+			last = j
+		}
+		i = j
+	}
+	if last == 0 {
+		return s
 	}
 	b.WriteString(s[last:])
 	return b.String()
@@ -345,12 +371,8 @@ func (c *churn) css(src string) string {
 		case '{':
 			sel := src[start:i]
 			if !strings.HasPrefix(strings.TrimSpace(sel), "@") {
-				for range 2 {
-					sel = c.selector.ReplaceAllStringFunc(sel, func(m string) string {
-						sub := c.selector.FindStringSubmatch(m)
-						return sub[1] + c.names[sub[2]] + sub[3]
-					})
-				}
+				classes := sel
+				sel = c.renameNames(classes, func(i, _ int) bool { return i > 0 && classes[i-1] == '.' })
 			}
 			b.WriteString(sel)
 			b.WriteByte('{')
@@ -370,6 +392,16 @@ func (c *churn) jsStrings(src string) string {
 	return jsString.ReplaceAllStringFunc(src, c.replaceWords)
 }
 
+// jsSelectors renames the class selectors inside a script's string
+// literals, and no other word: what a flow's waits need ('tr' in
+// "tr[data-param-name=status]" is an element, even where a utility class
+// has the same name).
+func (c *churn) jsSelectors(src string) string {
+	return jsString.ReplaceAllStringFunc(src, func(lit string) string {
+		return c.renameNames(lit, func(i, _ int) bool { return i > 0 && lit[i-1] == '.' })
+	})
+}
+
 // apply churns one file.
 func (c *churn) apply(p, src, ext string) string {
 	switch ext {
@@ -385,7 +417,7 @@ func (c *churn) apply(p, src, ext string) string {
 		sub := htmlClassAttr.FindStringSubmatch(m)
 		return sub[1] + c.replaceWords(sub[2])
 	})
-	return styleOrScript.ReplaceAllStringFunc(src, func(m string) string {
+	src = styleOrScript.ReplaceAllStringFunc(src, func(m string) string {
 		sub := styleOrScript.FindStringSubmatch(m)
 		if sub[1] != "" {
 			return sub[1] + c.css(sub[2]) + sub[3]
@@ -395,6 +427,45 @@ func (c *churn) apply(p, src, ext string) string {
 		}
 		return sub[4] + c.jsStrings(sub[5]) + sub[6]
 	})
+	if c.dom {
+		// After the rest: the script's own strings are not the app's.
+		src = c.injectDOMScript(src)
+	}
+	return src
+}
+
+// churnDOMScript renames, in the page, every class name the churn renames:
+// in class attributes and className as scripts set them, in classList
+// calls, and in the selectors scripts query with. The class names the
+// app's scripts read back stay churned, as a rebuild's would.
+const churnDOMScript = `<script>(() => {
+  const names = new Map(Object.entries(%s));
+  const classes = (v) => String(v).split(/(\s+)/).map((t) => names.get(t) ?? t).join('');
+  const selector = (v) => typeof v !== 'string' ? v : v.replace(/\.(-?[_a-zA-Z][\w-]*)/g, (m, n) => names.has(n) ? '.' + names.get(n) : m);
+  const wrap = (proto, method, map) => {
+    const native = proto[method];
+    proto[method] = function (...args) { return native.apply(this, map(args)); };
+  };
+  wrap(Element.prototype, 'setAttribute', ([n, v, ...rest]) => [n, String(n).toLowerCase() === 'class' ? classes(v) : v, ...rest]);
+  const className = Object.getOwnPropertyDescriptor(Element.prototype, 'className');
+  Object.defineProperty(Element.prototype, 'className', {...className, set(v) { className.set.call(this, classes(v)); }});
+  for (const m of ['add', 'remove', 'toggle', 'contains', 'replace'])
+    wrap(DOMTokenList.prototype, m, (args) => args.map((a, i) => m === 'toggle' && i > 0 ? a : typeof a === 'string' ? names.get(a) ?? a : a));
+  for (const proto of [Element.prototype, Document.prototype, DocumentFragment.prototype])
+    for (const m of ['querySelector', 'querySelectorAll', 'matches', 'closest'])
+      if (proto[m]) wrap(proto, m, ([sel, ...rest]) => [selector(sel), ...rest]);
+  for (const proto of [Element.prototype, Document.prototype])
+    wrap(proto, 'getElementsByClassName', ([v]) => [classes(v)]);
+})();</script>`
+
+// injectDOMScript puts churnDOMScript first into a page.
+func (c *churn) injectDOMScript(html string) string {
+	names, _ := json.Marshal(c.names)
+	script := fmt.Sprintf(churnDOMScript, names)
+	if i := strings.Index(strings.ToLower(html), "<head>"); i >= 0 {
+		return html[:i+6] + script + html[i+6:]
+	}
+	return script + html
 }
 
 // translate renames the class selectors of a CSS selector the flow

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -17,6 +18,7 @@ import (
 
 	"github.com/trailpin/trailpin/recorder/selector"
 	"github.com/trailpin/trailpin/recorder/trail"
+	"github.com/trailpin/trailpin/replay/secrets"
 )
 
 // The real-app tests: for each app of the corpus, the flow is recorded once
@@ -176,13 +178,29 @@ func valueChecks(tr *trail.Trail) []valueCheck {
 	return out
 }
 
-// replayOn replays the trail with --format status against base and returns
-// the run; when it fails, the test's log gets the start of the trace page.
-func replayOn(t *testing.T, path, base string) HostRun {
+// replayOn replays the trail with --format status against base, with the
+// app's secrets in the environment, and returns the run; when it fails, the
+// test's log gets the start of the trace page. Every output of the run is
+// searched for the secrets.
+func replayOn(t *testing.T, a *realApp, path, base string) HostRun {
 	t.Helper()
 	results := TempDir(t)
-	run := RunHost(t, append(replayEnv(t, false), "CI=true"), nil, "replay", "--base-url", base,
+	env := append(replayEnv(t, false), "CI=true")
+	for name, value := range a.secrets {
+		env = append(env, secrets.SecretEnv(name)+"="+value)
+	}
+	run := RunHost(t, env, nil, "replay", "--base-url", base,
 		"--format", "status", "--results", results, path)
+	for _, value := range a.secrets {
+		sources := []LeakSource{LeakBytes("status lines", run.Stdout), LeakBytes("standard error", run.Stderr)}
+		_ = filepath.WalkDir(results, func(p string, d fs.DirEntry, err error) error {
+			if err == nil && !d.IsDir() {
+				sources = append(sources, LeakFile(p))
+			}
+			return err
+		})
+		CheckNoSecretLeaks(t, value, sources...)
+	}
 	if run.ExitCode != 0 {
 		traces, _ := filepath.Glob(filepath.Join(results, "*", "trace.md"))
 		for _, f := range traces {
@@ -255,6 +273,12 @@ func runRealApp(t *testing.T, a *realApp, flow []flowAct) {
 		}
 	}
 	res.indexes = countIndexes(rec.trail)
+	for name, value := range a.secrets {
+		if !strings.Contains(string(rec.yaml), "${secret:"+name+"}") {
+			t.Errorf("%s: the trail types no ${secret:%s}", a.name, name)
+		}
+		rec.rig.checkNoSecret(t, value, rec.path)
+	}
 	t.Logf("%s: recorded %d actions as %d steps, %d act: steps, %d index selectors\n%s\n--- review notes\n%s",
 		a.name, res.actions, res.steps, res.acts, res.indexes, rec.yaml, rec.notes)
 	if res.actions < 30 {
@@ -276,7 +300,7 @@ func runRealApp(t *testing.T, a *realApp, flow []flowAct) {
 	}
 	t.Run("unchanged", func(t *testing.T) {
 		defer func() { count(!t.Failed()) }()
-		run := replayOn(t, rec.path, srv.URL)
+		run := replayOn(t, a, rec.path, srv.URL)
 		ok := run.ExitCode == 0 && strings.HasPrefix(statusLine(run, "RUN_COMPLETED"), "RUN_COMPLETED|passed|")
 		if !ok {
 			t.Errorf("%s: the recorded trail failed on the unchanged app (exit %d):\n%s\n%s", a.name, run.ExitCode, run.Stdout, run.Stderr)
@@ -288,7 +312,7 @@ func runRealApp(t *testing.T, a *realApp, flow []flowAct) {
 		defer func() { count(!t.Failed()) }()
 		churned := serveApp(t, a, serveOptions{churn: true})
 		checkChurnUnseen(t, a, flow, srv.URL, churned.URL)
-		run := replayOn(t, rec.path, churned.URL)
+		run := replayOn(t, a, rec.path, churned.URL)
 		ok := run.ExitCode == 0 && strings.HasPrefix(statusLine(run, "RUN_COMPLETED"), "RUN_COMPLETED|passed|")
 		if !ok {
 			t.Errorf("%s: the recorded trail failed on the churned copy (exit %d):\n%s\n%s", a.name, run.ExitCode, run.Stdout, run.Stderr)
@@ -328,7 +352,7 @@ func runRealApp(t *testing.T, a *realApp, flow []flowAct) {
 		wg.Go(func() {
 			sem <- struct{}{}
 			defer func() { <-sem }()
-			vr.run = replayOn(t, rec.path, variant.URL)
+			vr.run = replayOn(t, a, rec.path, variant.URL)
 		})
 	}
 	wg.Wait()
@@ -367,7 +391,7 @@ func checkChurnUnseen(t *testing.T, a *realApp, flow []flowAct, unchangedURL, ch
 	churnedFlow := make([]flowAct, len(flow))
 	for i, f := range flow {
 		f.CSS = ch.translate(f.CSS)
-		f.Wait = ch.jsStrings(f.Wait)
+		f.Wait = ch.jsSelectors(f.Wait)
 		churnedFlow[i] = f
 	}
 	if slicesEqualFlows(flow, churnedFlow) {
@@ -380,7 +404,7 @@ func checkChurnUnseen(t *testing.T, a *realApp, flow []flowAct, unchangedURL, ch
 		base string
 		flow []flowAct
 	}{{unchangedURL, flow}, {churnedURL, churnedFlow}} {
-		wg.Go(func() { seen[i], errs[i] = playFlow(t, node, run.base+a.start, run.flow) })
+		wg.Go(func() { seen[i], errs[i] = playFlow(t, node, run.base+a.start, run.flow, a.volatile) })
 	}
 	wg.Wait()
 	for i, err := range errs {
@@ -409,15 +433,16 @@ func slicesEqualFlows(a, b []flowAct) bool {
 }
 
 // playFlow runs testdata/realapps/flow.mjs on url and returns what the page
-// read after each action (its ARIA snapshot, URL and field values).
-func playFlow(t *testing.T, node, url string, flow []flowAct) ([]string, error) {
+// read after each action (its ARIA snapshot, URL and field values), with
+// the page's origin and the volatile texts masked.
+func playFlow(t *testing.T, node, url string, flow []flowAct, volatile []string) ([]string, error) {
 	in, err := json.Marshal(flow)
 	if err != nil {
 		return nil, err
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), RunTimeout)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, node, filepath.Join(RepoRoot(), "e2e", "testdata", "realapps", "flow.mjs"), url)
+	cmd := exec.CommandContext(ctx, node, append([]string{filepath.Join(RepoRoot(), "e2e", "testdata", "realapps", "flow.mjs"), url}, volatile...)...)
 	cmd.Stdin = strings.NewReader(string(in))
 	cmd.Dir = RepoRoot()
 	cmd.Env = append(os.Environ(), "TMPDIR="+TempDir(t))
@@ -465,7 +490,7 @@ func repeatRealApp(t *testing.T, a *realApp, flow []flowAct, base string, first 
 		}
 	}
 	for i := 1; i <= n; i++ {
-		run := replayOn(t, first.path, base)
+		run := replayOn(t, a, first.path, base)
 		if run.ExitCode == 0 && strings.HasPrefix(statusLine(run, "RUN_COMPLETED"), "RUN_COMPLETED|passed|") {
 			passed++
 		} else {

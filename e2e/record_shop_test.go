@@ -326,6 +326,12 @@ func (r *recordingRig) hostEnv() []string {
 // the native messages both ways.
 func (r *recordingRig) checkNoPassword(t *testing.T, exports ...string) {
 	t.Helper()
+	r.checkNoSecret(t, demo.Password, exports...)
+}
+
+// checkNoSecret searches the same places for secret.
+func (r *recordingRig) checkNoSecret(t *testing.T, secret string, exports ...string) {
+	t.Helper()
 	sources := LeakDatabase(filepath.Join(r.b.DataDir, "trailpin.db"))
 	for _, f := range exports {
 		sources = append(sources, LeakFile(f))
@@ -343,5 +349,5 @@ func (r *recordingRig) checkNoPassword(t *testing.T, exports ...string) {
 			t.Errorf("the scan would miss %s: %v", f, err)
 		}
 	}
-	CheckNoSecretLeaks(t, demo.Password, sources...)
+	CheckNoSecretLeaks(t, secret, sources...)
 }

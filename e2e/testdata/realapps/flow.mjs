@@ -3,13 +3,19 @@
 // snapshot, its URL and the values of its fields. The Go test runs it on the
 // unchanged app and on the churned copy and compares the two.
 //
-//   node e2e/testdata/realapps/flow.mjs <start URL> < flow.json
+//   node e2e/testdata/realapps/flow.mjs <start URL> [volatile regex…] < flow.json
+//
+// The copies are served from two origins, so the page's own origin where it
+// shows one (an API explorer's request URL) reads as <origin>; each volatile
+// regex names text that differs between any two runs of the same app (a
+// response's Date header) and reads as <volatile>.
 //
 // The recording bar's checks (assertVisible, assertValue, assertURL) act on
 // nothing here: Playwright reads the page after them as after any action.
 import { chromium } from 'playwright-core';
 
-const [start] = process.argv.slice(2);
+const [start, ...volatile] = process.argv.slice(2);
+const volatileRes = volatile.map((v) => new RegExp(v, 'g'));
 const executablePath = process.env.CHROME_PATH || '/usr/bin/chromium';
 
 const chunks = [];
@@ -38,7 +44,7 @@ try {
         if (a.text.endsWith('\r')) await page.keyboard.press('Enter');
         break;
       case 'press': await page.keyboard.press([...modifiers, a.key].join('+')); break;
-      case 'assertVisible': case 'assertValue': await el.waitFor({ state: 'visible' }); break;
+      case 'assertVisible': case 'assertValue': case 'markSensitive': await el.waitFor({ state: 'visible' }); break;
       case 'assertURL': break;
       default: throw new Error(`action ${i + 1}: unknown ${a.do}`);
     }
@@ -73,5 +79,9 @@ async function read(page) {
       : f instanceof HTMLSelectElement ? [...f.selectedOptions].map((o) => o.value).join(',') : /** @type {HTMLInputElement} */ (f).value)
     .join('|'));
   const url = new URL(page.url());
-  return `${url.pathname}${url.search}${url.hash}\n${values}\n${await page.locator('body').ariaSnapshot()}`;
+  let text = `${url.pathname}${url.search}${url.hash}\n${values}\n${await page.locator('body').ariaSnapshot()}`;
+  text = text.split(url.origin).join('<origin>');
+  for (const re of volatileRes)
+    text = text.replace(re, '<volatile>');
+  return text;
 }
