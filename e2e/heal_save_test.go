@@ -3,6 +3,7 @@ package e2e
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -58,11 +59,11 @@ type healProject struct {
 	env                              []string
 }
 
-func newHealProject(t *testing.T, ci bool) *healProject {
+func newHealProject(t *testing.T, ci bool, policy ...agenttest.PolicyOption) *healProject {
 	t.Helper()
 	page := ServeDir(t, filepath.Join(RepoRoot(), "e2e", "testdata", "heal"))
 	p := &healProject{dir: TempDir(t)}
-	p.model = modeltest.Start(t, modeltest.WithKey(healModelKey), modeltest.WithPolicy(agenttest.Policy()))
+	p.model = modeltest.Start(t, modeltest.WithKey(healModelKey), modeltest.WithPolicy(agenttest.Policy(policy...)))
 	p.config = filepath.Join(p.dir, "trailpin.yaml")
 	cfg := "apps:\n  shop:\n    baseURL: " + page.URL + "\nreplay:\n  actionTimeout: 5s\n  replayTimeout: 3s\n"
 	if err := os.WriteFile(p.config, []byte(cfg), 0o600); err != nil {
@@ -262,4 +263,59 @@ func TestHealReportedInCIAndAccepted(t *testing.T) {
 	if _, err := os.Stat(healedPath); !os.IsNotExist(err) {
 		t.Errorf("the run that healed nothing left the old healed trail to accept (%v)", err)
 	}
+}
+
+// TestWrongHealIsNeverSaved is issue 12's sixth scenario for what is
+// written: the model taps the wrong control, or never answers usably; the
+// trail fails, its file is byte for byte what it was, and no healed trail
+// is left to accept, locally and in CI.
+func TestWrongHealIsNeverSaved(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name   string
+		policy []agenttest.PolicyOption
+		script []modeltest.Reply
+		says   string
+		flow   string // the trace page's "Healed flow:" decision
+	}{
+		{name: "the wrong control", policy: []agenttest.PolicyOption{agenttest.TapWrong()}, says: "the check after it failed", flow: "dropped"},
+		{name: "the model answers 500", script: repeatReply(modeltest.Status(500), 12), says: "verdict `model-error`: the agent's model gave no usable answer", flow: "kept"},
+	}
+	for _, tt := range tests {
+		for _, ci := range []bool{false, true} {
+			t.Run(fmt.Sprintf("%s, CI %v", tt.name, ci), func(t *testing.T) {
+				t.Parallel()
+				p := newHealProject(t, ci, tt.policy...)
+				p.model.Script(tt.script...)
+				run := p.replay(t)
+				out := string(run.Stdout) + string(run.Stderr)
+				if run.ExitCode == 0 {
+					t.Fatalf("a run the agent did not heal passed:\n%s", out)
+				}
+				if len(p.model.Requests()) == 0 {
+					t.Errorf("the agent was not asked:\n%s", out)
+				}
+				// The trace page of the failed trail says why the flow was
+				// not saved.
+				trace, err := os.ReadFile(filepath.Join(p.results, "apply-a-discount", "trace.md"))
+				if err != nil || !strings.Contains(string(trace), tt.says) || !strings.Contains(string(trace), "- Healed flow: "+tt.flow) {
+					t.Errorf("the trace page does not say %q (%v):\n%s\n%s", tt.says, err, trace, out)
+				}
+				if now, _ := os.ReadFile(p.file); string(now) != healTrail {
+					t.Errorf("the trail file changed:\n%s", now)
+				}
+				if healed, _, _ := heal.ReadHealed(p.results); len(healed) > 0 {
+					t.Errorf("a healed trail was written to the results folder")
+				}
+			})
+		}
+	}
+}
+
+func repeatReply(r modeltest.Reply, n int) []modeltest.Reply {
+	out := make([]modeltest.Reply, n)
+	for i := range out {
+		out[i] = r
+	}
+	return out
 }
