@@ -76,3 +76,15 @@ func TestVariantFor(t *testing.T) {
 		t.Errorf("the variant's script is not first in the head:\n%s", page)
 	}
 }
+
+func TestInStatusLine(t *testing.T) {
+	line := `ASSERTION_FAILED|swagger-flow-11|app-bug: assertVisible {text: "\\"Bird of paradise\\""}: expected "\\"Bird of paradise\\"", the page shows "\\"Bire of paradise\\""`
+	for _, tt := range []struct {
+		value string
+		want  bool
+	}{{`"Bird of paradise"`, true}, {`"Bire of paradise"`, true}, {`"Bird of paradise!"`, false}, {"404", false}} {
+		if got := inStatusLine(line, tt.value); got != tt.want {
+			t.Errorf("inStatusLine(%q) = %v, want %v", tt.value, got, tt.want)
+		}
+	}
+}

@@ -250,6 +250,14 @@ func typedByThePerson(flow []flowAct, value string) bool {
 	return false
 }
 
+// inStatusLine says whether a status line quotes value: the line escapes
+// the quotes of the message it carries, which quotes the value again
+// ("\\"Bird of paradise\\"" for a value with quotes of its own), so both
+// are read without their backslashes.
+func inStatusLine(line, value string) bool {
+	return strings.Contains(strings.ReplaceAll(line, `\`, ""), strings.ReplaceAll(value, `\`, ""))
+}
+
 // statusLine finds the first status line of kind.
 func statusLine(run HostRun, kind string) string {
 	for _, l := range strings.Split(string(run.Stdout), "\n") {
@@ -362,7 +370,7 @@ func runRealApp(t *testing.T, a *realApp, flow []flowAct) {
 			failed := statusLine(run, "ASSERTION_FAILED")
 			want := fmt.Sprintf("ASSERTION_FAILED|%s-%d|app-bug: ", slug, vc.step)
 			ok := run.ExitCode == 1 && strings.HasPrefix(failed, want) &&
-				strings.Contains(failed, vc.value) && strings.Contains(failed, strings.Replace(vc.value, v.from, v.to, 1))
+				inStatusLine(failed, vc.value) && inStatusLine(failed, strings.Replace(vc.value, v.from, v.to, 1))
 			count(ok)
 			if !ok {
 				t.Errorf("%s: with %s, want the replay to fail at step %d as app-bug with expected vs actual (%s…); it exited %d with\n  %s\n%s",
