@@ -199,3 +199,58 @@ func TestKeepHealsWritesNothingUnverified(t *testing.T) {
 		})
 	}
 }
+
+// A trail replayed from the database has no file: its heal becomes the
+// trail's next version, and a read-only run has nothing to put in the
+// results folder.
+func TestKeepHealsOfATrailFromTheDatabase(t *testing.T) {
+	dir := t.TempDir()
+	db, err := storage.Open(context.Background(), filepath.Join(dir, "trailpin.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	st, res := healedRun("")
+	st.Trail.File, res.File = "", ""
+	k := &healKeeper{db: db}
+	k.keep(context.Background(), st, res, heal.ModeReadWrite, filepath.Join(dir, "results"))
+	h := res.Steps[0].Heal
+	if h.Decision != replay.HealSaved || !strings.Contains(h.Reason, "trail apply-a-discount version 1 in the database") {
+		t.Fatalf("decision = %q %q", h.Decision, h.Reason)
+	}
+	v, err := db.Trail(context.Background(), "apply-a-discount")
+	if err != nil || !strings.Contains(string(v.Content), "name: Redeem") || !strings.Contains(string(v.Content), "key: agent-") {
+		t.Errorf("version in the database (%v):\n%s", err, v.Content)
+	}
+	st, res = healedRun("")
+	st.Trail.File, res.File = "", ""
+	(&healKeeper{}).keep(context.Background(), st, res, heal.ModeReadOnly, filepath.Join(dir, "results"))
+	if h := res.Steps[0].Heal; h.Decision != replay.HealReported || !strings.Contains(h.Reason, "no file to heal") {
+		t.Errorf("read-only decision = %q %q", h.Decision, h.Reason)
+	}
+}
+
+// A bare goal the agent performed gets its recording after its act:.
+func TestKeepHealsRecordsABareGoal(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "bare.trail.yaml")
+	src := "version: 1\ntrail: Apply a discount\napp: shop\nstart: /checkout\nsteps:\n  - intent: Apply the discount code SUMMER\n    act: Apply the discount code SUMMER   # the agent does it\n  - intent: The total shows 10% off\n    actions:\n      - assertVisible: {selector: {role: status, text: 10% off}}\n"
+	os.WriteFile(file, []byte(src), 0o644)
+	tr, err := trail.LoadTrail(file, []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, res := healedRun(file)
+	h := res.Steps[0].Heal
+	h.Cache, h.Stopped, h.Replayed = replay.CacheAgent, "", 0
+	(&healKeeper{}).keep(context.Background(), replay.SuiteTrail{Trail: tr, Slug: "bare"}, res, heal.ModeReadWrite, filepath.Join(dir, "results"))
+	if h.Decision != replay.HealSaved {
+		t.Fatalf("decision = %q %q", h.Decision, h.Reason)
+	}
+	got, _ := os.ReadFile(file)
+	want := strings.Replace(src, "# the agent does it\n", "# the agent does it\n    actions:\n      - type: {selector: {role: textbox, name: Discount code}, text: SUMMER}\n      - tap: {selector: {role: button, name: Redeem}}\n    key: "+
+		trail.StepKey(tr.Steps[0], agent.ConfigKey())+"\n", 1)
+	if string(got) != want {
+		t.Errorf("the bare goal's file =\n%s\nwant\n%s", got, want)
+	}
+}
