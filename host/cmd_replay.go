@@ -70,7 +70,7 @@ func newReplayCmd(e *env) *cobra.Command {
 	f.StringVar(&o.format, "format", formatText, "output on standard output: text (a summary) or status (status lines, see docs/ci.md)")
 	f.StringVar(&o.junit, "junit", "", "write a JUnit XML report to this file")
 	f.StringVar(&o.trace, "trace", "", "trace pages to keep: on, off or retain-on-failure (default: trace in trailpin.yaml, else retain-on-failure)")
-	f.StringVar(&o.results, "results", report.DefaultResultsDir, "folder for trace pages and screenshots")
+	f.StringVar(&o.results, "results", report.DefaultResultsDir, "folder for trace pages, screenshots and the healed trails a read-only run leaves for host accept")
 	f.BoolVar(&o.strict, "strict", false, "fail a step whose recording no longer replays with REPLAY_STALE instead of handing it to the agent (cache.strict)")
 	f.BoolVar(&o.failOnHeal, "fail-on-heal", false, "count a trail the agent healed as failed (exit 1)")
 	return cmd
