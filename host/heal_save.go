@@ -91,7 +91,7 @@ func (k *healKeeper) keep(ctx context.Context, st replay.SuiteTrail, res *replay
 			notWritten(err.Error())
 			return
 		}
-		k.appendReason(res, todo, " ("+path+")")
+		k.appendReason(res, todo, " (written to "+path+")")
 	}
 }
 

@@ -93,7 +93,7 @@ func Decide(f Facts, mode string) Decision {
 	case ModeReadWrite:
 		return Decision{Saved, "saved: " + proof}
 	case ModeReadOnly:
-		return Decision{Reported, "not saved, cache.mode is read-only: " + proof + "; the healed trail is in the results folder, apply it with `host accept`"}
+		return Decision{Reported, "not saved in the trail file, cache.mode is read-only: " + proof + "; apply the healed trail with `host accept`"}
 	case ModeOff:
 		return Decision{Reported, "not saved, cache.mode is off (recordings are neither replayed nor written): " + proof}
 	}
