@@ -97,7 +97,7 @@ func classify(f facts) FailureClass {
 		return ClassAppBug
 	}
 	switch e.Reason {
-	case StopTargetNotFound, StopAmbiguous, StopEndMismatch, StopAssertionFailed:
+	case StopTargetNotFound, StopAmbiguous, StopEndMismatch, StopAssertionFailed, StopKeyMismatch:
 		return ClassSelectorDrift
 	}
 	return ClassEnvIssue

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/trailpin/trailpin/recorder/trail"
 	"github.com/trailpin/trailpin/replay/agent"
 )
 
@@ -49,10 +50,20 @@ func (r *trailRun) replayOrHandOff(ctx context.Context, i int) stepRun {
 	sr := &r.res.Steps[i]
 	agentOnly := len(st.Actions) == 0 || r.opts.CacheMode == CacheModeOff
 	var run stepRun
-	if agentOnly {
+	miss := ""
+	if !agentOnly && (r.canHandOff() || r.opts.Strict) {
+		// Without an agent to run it live, the recording is still the
+		// best there is: it replays as long as it matches.
+		miss = trail.RecordingMiss(st, agent.ConfigKey())
+	}
+	switch {
+	case miss != "":
+		run = stepRun{reason: StopKeyMismatch, err: &stepError{Reason: StopKeyMismatch, Line: st.Line,
+			Msg: fmt.Sprintf("the recording of step %d is not replayed: %s", i+1, miss)}}
+	case agentOnly:
 		run = stepRun{err: &stepError{Reason: StopNeedsAgent, Class: ClassMissingTestData, Line: st.Line}}
 		run.reason = StopNeedsAgent
-	} else {
+	default:
 		run = r.runStep(ctx, i)
 		if run.err == nil {
 			sr.Cache = CacheHit
@@ -67,6 +78,8 @@ func (r *trailRun) replayOrHandOff(ctx context.Context, i int) stepRun {
 	switch {
 	case agentOnly:
 		cache = CacheAgent
+	case miss != "":
+		cache = CacheMiss
 	case run.performed > 0:
 		cache = CacheHandOff
 	}
@@ -101,7 +114,7 @@ func healable(se *stepError) bool {
 		return false
 	}
 	switch se.Reason {
-	case StopNeedsAgent:
+	case StopNeedsAgent, StopKeyMismatch:
 		return true
 	case StopTargetNotFound, StopAmbiguous, StopEndMismatch, StopActionFailed, StopActionUncertain:
 		return se.Class == ""

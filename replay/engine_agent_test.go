@@ -166,3 +166,48 @@ steps:
 		t.Errorf("a bare goal got a hand-off notice:\n%s", first)
 	}
 }
+
+// A recording made for another wording of the goal is a miss: the agent
+// performs the step from the beginning, with no hand-off notice, and
+// replay does not touch the old recording; under cache.strict it is
+// REPLAY_STALE.
+func TestRunTrailKeyMismatchIsAMiss(t *testing.T) {
+	t.Parallel()
+	old := trail.StepKey(trail.Step{Intent: "apply the code SUMMER"}, agent.ConfigKey())
+	src := `version: 1
+trail: Discount
+app: fixture
+start: /agent_checkout.html
+steps:
+  - intent: apply the discount code SUMMER with the staff PIN ${secret:staff-pin}
+    actions:
+      - type: {selector: {role: textbox, name: Discount code}, text: SUMMER}
+      - type: {selector: {role: textbox, name: Staff PIN}, text: "${secret:staff-pin}"}
+      - tap: {selector: {role: button, name: Redeem}}
+    end:
+      shows:
+        - {role: status, text: 10% off}
+    key: ` + old + "\n"
+	for _, strict := range []bool{false, true} {
+		tr := inlineTrail(t, src)
+		if tr.Steps[0].Key != old {
+			t.Fatalf("the trail's step has key %q, want %q:\n%s", tr.Steps[0].Key, old, src)
+		}
+		opts, srv := agentOptions(t)
+		opts.Strict = strict
+		res := replayOn(t, tr, site.URL, opts)
+		st := res.Steps[0]
+		if strict {
+			if res.Status != StatusFailed || !strings.HasPrefix(res.Error, "REPLAY_STALE: ") || len(srv.Requests()) != 0 {
+				t.Errorf("strict: got %s, error %q, %d requests; want REPLAY_STALE and none", res.Status, res.Error, len(srv.Requests()))
+			}
+			continue
+		}
+		if res.Status != StatusHealed || st.Cache != CacheMiss || st.Performed != 0 || st.Actions[0].Status != StatusSkipped {
+			t.Fatalf("got %s, cache %s, performed %d, error %q; want healed by a miss, nothing replayed", res.Status, st.Cache, st.Performed, res.Error)
+		}
+		if first := srv.Requests()[0].LastUserText(); strings.Contains(first, "Replay stopped") {
+			t.Errorf("a miss got a hand-off notice:\n%s", first)
+		}
+	}
+}

@@ -54,6 +54,10 @@ const (
 	StopActionUncertain StopReason = "action-uncertain" // failed, and may have reached the app
 	StopAssertionFailed StopReason = "assertion-failed"
 	StopNeedsAgent      StopReason = "needs-agent" // a bare goal (act:) with no recording
+	// StopKeyMismatch: the step's recording was made for another wording
+	// of its goal or another agent configuration (its key: says which), so
+	// it is not replayed: a miss.
+	StopKeyMismatch StopReason = "key-mismatch"
 	StopMissingData     StopReason = "missing-data"
 	StopTimeout         StopReason = "timeout"
 	StopCancelled       StopReason = "cancelled"
