@@ -208,9 +208,7 @@ func (r *trailRun) agentGoal(i int, run stepRun) agent.Goal {
 		for _, d := range run.done[:run.performed] {
 			h.Performed = append(h.Performed, red.String(d.summary))
 		}
-		if run.err != nil {
-			h.Detail = red.String(run.err.Msg)
-		}
+		h.Detail = stopDetail(st, run)
 		g.HandOff = h
 	}
 	if st.End != nil {
@@ -226,4 +224,24 @@ func (r *trailRun) agentGoal(i int, run stepRun) agent.Goal {
 		}
 	}
 	return g
+}
+
+// stopDetail says why replay stopped in words the agent can use: which
+// recorded action, of what kind, and what went wrong, never its selector
+// (the agent acts by refs of the screen it is shown, and a recorded
+// selector would only invite it to look for the old control).
+func stopDetail(st trail.Step, run stepRun) string {
+	if run.reason == StopEndMismatch {
+		return "every recorded action ran, but the screen does not show the step's recorded end state"
+	}
+	what := map[StopReason]string{
+		StopTargetNotFound:  "found no element on the screen that is the control it was recorded on",
+		StopAmbiguous:       "found several elements that could be the control it was recorded on, so it did nothing",
+		StopActionFailed:    "failed before it reached the app",
+		StopActionUncertain: "failed, and may have reached the app",
+	}[run.reason]
+	if what == "" || run.performed >= len(st.Actions) {
+		return ""
+	}
+	return fmt.Sprintf("recorded action %d of %d (%s) %s", run.performed+1, len(st.Actions), st.Actions[run.performed].Kind(), what)
 }

@@ -76,6 +76,9 @@ func TestRunTrailHandOffHeals(t *testing.T) {
 		if bytes.Contains(req.Body, []byte(staffPIN)) || bytes.Contains(req.Body, []byte(agentModelKey)) {
 			t.Errorf("request %d holds the PIN or the API key", i+1)
 		}
+		if bytes.Contains(req.Body, []byte("{role:")) || bytes.Contains(req.Body, []byte(`name: Apply`)) {
+			t.Errorf("request %d shows the model a recorded selector:\n%s", i+1, req.LastUserText())
+		}
 	}
 }
 
