@@ -215,8 +215,10 @@ func newHeal(out *agent.Outcome, cache string, run stepRun) *Heal {
 	}
 	h.PromptTokens, h.CompletionTokens = out.Tokens()
 	for _, t := range out.Turns {
-		if isAgentAction(t.Tool) && t.Result != "" {
-			h.Did = append(h.Did, t.Result)
+		if isAgentAction(t.Tool) && t.Result != "" && !strings.HasPrefix(t.Result, "Refused") {
+			// What it did, without the budget the model was told of.
+			did, _, _ := strings.Cut(t.Result, ". You can act ")
+			h.Did = append(h.Did, did)
 		}
 	}
 	return h
