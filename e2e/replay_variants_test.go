@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/trailpin/trailpin/host/demo"
+	"github.com/trailpin/trailpin/replay"
 	"github.com/trailpin/trailpin/replay/report"
 )
 
@@ -141,6 +142,19 @@ func TestReplayVariants(t *testing.T) {
 			}
 			if failed == "" || !strings.Contains(unescape(t, failed), tc.status) {
 				t.Errorf("the status lines say %q, want an ASSERTION_FAILED line with %q:\n%s", failed, tc.status, out)
+			}
+			// No model is configured: a recording the agent could have
+			// healed says how to configure one; an app's wrong answer or a
+			// missing secret does not.
+			switch hint := strings.Contains(string(run.Stderr), replay.ModelHint); tc.class {
+			case "selector-drift":
+				if !hint {
+					t.Errorf("a stale recording without a model does not say how to configure one:\n%s", run.Stderr)
+				}
+			case "app-bug", "missing-test-data":
+				if hint {
+					t.Errorf("a %s failure offers the agent:\n%s", tc.class, run.Stderr)
+				}
 			}
 			if !strings.Contains(string(run.Stderr), "class:    "+tc.class) {
 				t.Errorf("the summary does not give the class %s:\n%s", tc.class, run.Stderr)
