@@ -258,6 +258,7 @@ func runSuite(ctx context.Context, e *env, o replayFlags, s *replaySetup, browse
 		s.store.start(storeCtx, e)
 	}
 	var writeErr firstError
+	var earlier healedFlows
 	var tracesMu sync.Mutex
 	r := &suiteRunner{
 		workers: o.workers, retries: o.retries, now: time.Now,
@@ -277,10 +278,12 @@ func runSuite(ctx context.Context, e *env, o replayFlags, s *replaySetup, browse
 					progress.StepStarted(st.Slug, sr.Index+1, steps[sr.Index].Intent)
 				}
 			}
+			opts.EarlierHeals = earlier.of(st.Slug)
 			res := replay.RunTrail(ctx, browser, st.Trail, opts)
 			if ctx.Err() == nil { // a cancelled run writes nothing
 				s.keepHeals(ctx, st, res, s.cacheMode, o.results)
 			}
+			earlier.add(st.Slug, res)
 			return res
 		},
 		started: func(st replay.SuiteTrail, n int) {

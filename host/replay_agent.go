@@ -2,8 +2,11 @@ package main
 
 import (
 	"fmt"
+	"maps"
+	"sync"
 
 	"github.com/trailpin/trailpin/host/config"
+	"github.com/trailpin/trailpin/recorder/trail"
 	"github.com/trailpin/trailpin/replay"
 	"github.com/trailpin/trailpin/replay/agent"
 	"github.com/trailpin/trailpin/replay/model"
@@ -62,4 +65,39 @@ func setupAgent(e *env, cfg *config.Config, s *replaySetup) (*agentSetup, error)
 	}
 	a.cfg.Calls = model.NewCallBudget(maxCalls)
 	return a, nil
+}
+
+// healedFlows are the flows the run's attempts healed, by trail slug and
+// step index: a retry replays them, and does not heal a step twice.
+type healedFlows struct {
+	mu    sync.Mutex
+	flows map[string]map[int][]trail.Action
+}
+
+// add keeps the verified heals of an attempt.
+func (h *healedFlows) add(slug string, res *replay.TrailResult) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	for i, sr := range res.Steps {
+		if sr.Status != replay.StatusHealed || sr.Heal == nil || len(sr.Heal.Actions) == 0 {
+			continue
+		}
+		if h.flows == nil {
+			h.flows = map[string]map[int][]trail.Action{}
+		}
+		if h.flows[slug] == nil {
+			h.flows[slug] = map[int][]trail.Action{}
+		}
+		h.flows[slug][i] = sr.Heal.Actions
+	}
+}
+
+// of is a copy of a trail's healed flows (nil when none).
+func (h *healedFlows) of(slug string) map[int][]trail.Action {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if len(h.flows[slug]) == 0 {
+		return nil
+	}
+	return maps.Clone(h.flows[slug])
 }

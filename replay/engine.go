@@ -87,6 +87,11 @@ type Options struct {
 	// Strict is cache.strict: a step whose recording no longer replays
 	// fails with REPLAY_STALE, and no model is called.
 	Strict bool
+	// EarlierHeals are the flows earlier attempts of this run healed, by
+	// step index (0-based): a step healed once is never handed to the
+	// agent again in the run, and its healed flow replays in place of its
+	// recording.
+	EarlierHeals map[int][]trail.Action
 	// ReplayTimeout is replay.replayTimeout: how long a recorded action
 	// waits for its target when the agent could take over; zero means
 	// DefaultReplayTimeout.
@@ -185,8 +190,9 @@ func RunTrail(ctx context.Context, b *Browser, t *trail.Trail, opts Options) *Tr
 }
 
 func newTrailRun(b *Browser, t *trail.Trail, opts Options) *trailRun {
-	r := &trailRun{browser: b, trail: t, opts: opts.withDefaults(), log: newEventLog(),
+	r := &trailRun{browser: b, trail: withEarlierHeals(t, opts.EarlierHeals), opts: opts.withDefaults(), log: newEventLog(),
 		pages: map[target.ID]*tab{}, failed: -1}
+	t = r.trail
 	r.res = newResult(t, r.opts.Attempt)
 	if r.opts.Slug != "" {
 		r.res.Slug = r.opts.Slug

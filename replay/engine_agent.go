@@ -3,6 +3,7 @@ package replay
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -94,6 +95,10 @@ func (r *trailRun) replayOrHandOff(ctx context.Context, i int) stepRun {
 			staleCode, i+1, run.reason, run.performed, len(st.Actions), se.Msg)
 		return run
 	}
+	if _, ok := r.opts.EarlierHeals[i]; ok {
+		se.Msg += "; the agent healed this step in an earlier attempt of this run, and a step is healed at most once per run"
+		return run
+	}
 	if !r.canHandOff() {
 		se.Msg += "; " + ModelHint
 		return run
@@ -103,6 +108,23 @@ func (r *trailRun) replayOrHandOff(ctx context.Context, i int) stepRun {
 		return run
 	}
 	return r.heal(ctx, i, run, cache)
+}
+
+// withEarlierHeals is t with the flows earlier attempts of the run healed
+// in place of their steps' recordings (t itself, shared by the attempts,
+// is left as it is). A healed flow belongs to the step's intent as it is.
+func withEarlierHeals(t *trail.Trail, heals map[int][]trail.Action) *trail.Trail {
+	if len(heals) == 0 {
+		return t
+	}
+	cp := *t
+	cp.Steps = slices.Clone(t.Steps)
+	for i, acts := range heals {
+		if i >= 0 && i < len(cp.Steps) && len(acts) > 0 {
+			cp.Steps[i].Actions, cp.Steps[i].Key = acts, ""
+		}
+	}
+	return &cp
 }
 
 // healable reports whether a stop is one the agent may take over from:

@@ -214,3 +214,32 @@ steps:
 		}
 	}
 }
+
+// A retry replays the flow an earlier attempt of the run healed, and never
+// hands the step to the agent again: a step is healed at most once per run.
+func TestRunTrailEarlierHeal(t *testing.T) {
+	t.Parallel()
+	tr := agentTrail(t, `type: {selector: {role: textbox, name: Discount code}, text: SUMMER}`)
+	opts, srv := agentOptions(t)
+	first := replayOn(t, tr, site.URL, opts)
+	if first.Status != StatusHealed {
+		t.Fatalf("first attempt: %s, %q", first.Status, first.Error)
+	}
+	calls := len(srv.Requests())
+	opts.EarlierHeals = map[int][]trail.Action{0: first.Steps[0].Heal.Actions}
+	again := replayOn(t, tr, site.URL, opts)
+	if again.Status != StatusPassed || again.Steps[0].Cache != CacheHit || len(srv.Requests()) != calls {
+		t.Errorf("the retry: %s, cache %s, %d more requests, error %q; want the healed flow replayed, no request",
+			again.Status, again.Steps[0].Cache, len(srv.Requests())-calls, again.Error)
+	}
+	if tap, ok := tr.Steps[0].Actions[2].(trail.Tap); !ok || tap.Selector.Name != "Apply" {
+		t.Errorf("the retry changed the trail the attempts share: %+v", tr.Steps[0].Actions[2])
+	}
+	// The healed flow no longer replays either: the step fails, and the
+	// agent is not asked again.
+	opts.EarlierHeals = map[int][]trail.Action{0: tr.Steps[0].Actions}
+	stale := replayOn(t, tr, site.URL, opts)
+	if stale.Status != StatusFailed || !strings.Contains(stale.Error, "a step is healed at most once per run") || len(srv.Requests()) != calls {
+		t.Errorf("a stale retry: %s, %d more requests, error %q", stale.Status, len(srv.Requests())-calls, stale.Error)
+	}
+}

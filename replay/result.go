@@ -58,9 +58,9 @@ const (
 	// of its goal or another agent configuration (its key: says which), so
 	// it is not replayed: a miss.
 	StopKeyMismatch StopReason = "key-mismatch"
-	StopMissingData     StopReason = "missing-data"
-	StopTimeout         StopReason = "timeout"
-	StopCancelled       StopReason = "cancelled"
+	StopMissingData StopReason = "missing-data"
+	StopTimeout     StopReason = "timeout"
+	StopCancelled   StopReason = "cancelled"
 )
 
 // A TrailResult is one attempt at one trail.
