@@ -244,6 +244,13 @@
     if (/** @type {Element} */ (e.target).closest?.('button'))
       e.preventDefault();
   });
+  // The bar's presses, clicks and keys end at the bar: a page that closes
+  // its menu on a click anywhere else (Bootstrap's drop-downs listen on the
+  // document) keeps it open while the person checks what it shows. The
+  // page's capturing listeners see them before the bar can say so.
+  for (const type of ['pointerdown', 'pointerup', 'mousedown', 'mouseup', 'click', 'dblclick', 'auxclick',
+    'contextmenu', 'touchstart', 'touchend', 'keydown', 'keyup', 'keypress'])
+    root.addEventListener(type, (e) => e.stopPropagation());
   // The arrow keys widen and narrow the highlight also when the focus is on
   // the bar (the page's keys go to the recorder first).
   root.addEventListener('keydown', (/** @type {Event} */ e) => {
