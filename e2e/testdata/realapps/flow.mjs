@@ -56,6 +56,7 @@ try {
       });
     // What the page reads once it holds still: a fade or a slide (a
     // script's timers as much as CSS) must not make two copies differ.
+    await settle(page, i);
     let last = '';
     for (let tries = 0; tries < 20; tries++) {
       const now = await read(page);
@@ -69,6 +70,27 @@ try {
   process.stdout.write(JSON.stringify(seen));
 } finally {
   await browser.close();
+}
+
+/**
+ * Waits until no effect is running: no finite CSS animation or transition
+ * (a drop-down growing in, a modal fading) and no jQuery effect (a link
+ * fading in as the page scrolls, a smooth scroll). Reading the page in the
+ * middle of one gives what a moment of timing decides, not what the copy
+ * shows; two identical reads a moment apart can both fall inside a fade.
+ * @param {import('playwright-core').Page} page
+ * @param {number} i the action's index
+ */
+async function settle(page, i) {
+  await page.waitForFunction(() => {
+    const $ = /** @type {any} */ (window).jQuery;
+    const effects = $ && $.timers ? $.timers.length : 0;
+    const running = document.getAnimations().filter((a) => a.playState === 'running'
+      && a.effect && a.effect.getComputedTiming().endTime !== Infinity);
+    return effects === 0 && running.length === 0;
+  }, null, { timeout: 30000, polling: 50 }).catch((e) => {
+    throw new Error(`action ${i + 1}: the page never held still (an effect kept running): ${e.message}`);
+  });
 }
 
 /** @param {import('playwright-core').Page} page */
