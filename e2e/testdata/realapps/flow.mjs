@@ -82,6 +82,9 @@ try {
  * @param {number} i the action's index
  */
 async function settle(page, i) {
+  // A scroll the action made fires its event at the next rendering of the
+  // page, and an effect it starts (a fade) begins there: let two frames pass.
+  await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
   await page.waitForFunction(() => {
     const $ = /** @type {any} */ (window).jQuery;
     const effects = $ && $.timers ? $.timers.length : 0;
