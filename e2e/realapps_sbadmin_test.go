@@ -22,12 +22,18 @@ var sbAdmin = &realApp{
 	css:     []string{"css/sb-admin-2.css"},
 	pages:   []string{"index.html", "cards.html", "tables.html", "login.html", "forgot-password.html"},
 	churnJS: []string{"js/sb-admin-2.min.js", "js/demo/datatables-demo.js"},
+	// The password field is a secret: the trail reads it as
+	// ${secret:password}, named after the field.
+	secrets: map[string]string{"password": sbPassword},
 	libraryJS: []string{
 		"vendor/jquery/jquery.min.js", "vendor/bootstrap/js/bootstrap.bundle.min.js",
 		"vendor/jquery-easing/jquery.easing.min.js", "vendor/chart.js/Chart.min.js",
 		"vendor/datatables/jquery.dataTables.min.js", "vendor/datatables/dataTables.bootstrap4.min.js",
 	},
 }
+
+// sbPassword is what the flow types into the login form's password field.
+const sbPassword = "Sb-admin-2-demo"
 
 // sbSettled is a wait: no jQuery effect (the scroll-to-top link's fade,
 // a smooth scroll) and no CSS transition or animation (a drop-down's
@@ -72,14 +78,14 @@ var sbAdminFlow = sbSettle([]flowAct{
 	click("#messagesDropdown", sbOpen("messagesDropdown", true)),
 	assertVisible(sbMenu("messagesDropdown", "a.dropdown-item:nth-of-type(1) .small")),
 	click("#userDropdown", all(sbOpen("messagesDropdown", false), sbOpen("userDropdown", true))),
-	click(sbMenu("userDropdown", `a[data-target="#logoutModal"]`), "document.querySelector('#logoutModal').classList.contains('show')"),
+	click(sbMenu("userDropdown", `a[data-target="#logoutModal"]`), "document.querySelector('#logoutModal').matches('.show')"),
 	assertVisible("#exampleModalLabel"),
 	click("#logoutModal .modal-footer button", "getComputedStyle(document.querySelector('#logoutModal')).display === 'none'"),
 	// The sidebar: open a group, go to Cards, fold the sidebar and unfold it.
-	click(`a[data-target="#collapseTwo"]`, "document.querySelector('#collapseTwo').classList.contains('show')"),
+	click(`a[data-target="#collapseTwo"]`, "document.querySelector('#collapseTwo').matches('.show')"),
 	sbLoad(`#collapseTwo a[href="cards.html"]`, "location.pathname === '/cards.html'"),
-	click("#sidebarToggle", "document.body.classList.contains('sidebar-toggled')"),
-	click("#sidebarToggle", "!document.body.classList.contains('sidebar-toggled')"),
+	click("#sidebarToggle", "document.body.matches('.sidebar-toggled')"),
+	click("#sidebarToggle", "!document.body.matches('.sidebar-toggled')"),
 	sbLoad(`#accordionSidebar a.nav-link[href="tables.html"]`, "location.pathname === '/tables.html'"),
 	// The data table: its counter, a sort, the page length, the pages.
 	assertVisible(sbInfo),
@@ -104,12 +110,15 @@ var sbAdminFlow = sbSettle([]flowAct{
 	assertVisible(sbInfo),
 	// Log out through the modal, to the login page.
 	click("#userDropdown", sbOpen("userDropdown", true)),
-	click(sbMenu("userDropdown", `a[data-target="#logoutModal"]`), "document.querySelector('#logoutModal').classList.contains('show')"),
+	click(sbMenu("userDropdown", `a[data-target="#logoutModal"]`), "document.querySelector('#logoutModal').matches('.show')"),
 	sbLoad("#logoutModal .modal-footer a", "location.pathname === '/login.html'"),
 	assertVisible("h1"),
-	// The login form: an address and Remember Me, then Forgot Password?
+	// The login form: an address, a password and Remember Me, then Forgot
+	// Password?
 	click("#exampleInputEmail", "document.activeElement.id === 'exampleInputEmail'"),
 	typeText("douglas.mcgee@example.com", valueIs("#exampleInputEmail", "douglas.mcgee@example.com")),
+	click("#exampleInputPassword", "document.activeElement.id === 'exampleInputPassword'"),
+	typeText(sbPassword, valueIs("#exampleInputPassword", sbPassword)),
 	click("label[for=customCheck]", "document.querySelector('#customCheck').checked"),
 	assertValue("#exampleInputEmail"),
 	sbLoad(`a[href="forgot-password.html"]`, "location.pathname === '/forgot-password.html'"),
