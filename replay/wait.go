@@ -314,7 +314,7 @@ func (p *tab) ready(ctx context.Context, s *screen.Screen, m *selector.Matcher, 
 }
 
 // aim scrolls the element of ref to the middle of the viewport and returns
-// where it was right after the scroll and one frame later.
+// where it was right after the scroll and two frames later.
 func (p *tab) aim(ctx context.Context, ref, document string) (first, second *RefPoint, err error) {
 	if strings.HasPrefix(ref, "f") {
 		return p.aimInFrame(ctx, ref, document)

@@ -1,7 +1,10 @@
-// Scrolls the element of a ref in the top document into view, waits for the
-// next animation frame (or a short time, on a page that paints none) and says
-// where the element was before and after it: one round trip for what tells a
-// steady target from a moving one. Null when the page model is missing.
+// Scrolls the element of a ref in the top document into view, waits two
+// animation frames (or a short time, on a page that paints none) and says
+// where the element was before and after them: one round trip for what tells
+// a steady target from a moving one. Two frames, because a page that eases a
+// dialog in commonly starts the transition from a nested
+// requestAnimationFrame: one frame after it appears, it has not begun to move.
+// Null when the page model is missing.
 (async function aim(/** @type {string} */ ref, token = '') {
   const pm = /** @type {{__trailpinPageModel?: TrailpinPageModel}} */ (/** @type {unknown} */ (globalThis)).__trailpinPageModel;
   if (!pm)
@@ -11,6 +14,6 @@
   const first = pm.scrollIntoView(ref);
   if ('error' in first && first.error)
     return JSON.stringify(first);
-  await new Promise((r) => { requestAnimationFrame(() => r(0)); setTimeout(() => r(0), 100); });
+  await new Promise((r) => { requestAnimationFrame(() => requestAnimationFrame(() => r(0))); setTimeout(() => r(0), 100); });
   return JSON.stringify({ first, second: pm.point(ref) });
 })
