@@ -445,7 +445,7 @@ func checkStoredRun(t *testing.T, path string, ci bool, source string, trailID i
 		t.Errorf("stored trail id %d, want one only for a trail from the database", tr.TrailID)
 	}
 	if len(tr.Steps) != 1 || tr.Steps[0].Status != storage.StepPassed || tr.Steps[0].Intent != "The help page opens" ||
-		tr.Steps[0].ActionsPerformed != 1 || tr.Steps[0].ActionsTotal != 1 || tr.Steps[0].CacheDecision != "none" {
+		tr.Steps[0].ActionsPerformed != 1 || tr.Steps[0].ActionsTotal != 1 || tr.Steps[0].CacheDecision != "hit" {
 		t.Errorf("stored steps %+v", tr.Steps)
 	}
 }
