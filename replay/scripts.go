@@ -27,7 +27,7 @@ var (
 	captureScript = extension.ReplayScript("capture.js")
 	// aimScript scrolls a target into view and reads it twice (aim).
 	aimScript = extension.ReplayScript("aim.js")
-	// nextFrameScript waits for the page's next frame (aimInFrame).
+	// nextFrameScript waits two of the page's frames (aimInFrame).
 	nextFrameScript = extension.ReplayScript("next-frame.js")
 	// watchScript installs the change watcher (see wait.go).
 	watchScript = extension.ReplayScript("watch.js")

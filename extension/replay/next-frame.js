@@ -1,5 +1,6 @@
-// Resolves on the next animation frame, or after a short time on a page that
-// paints none.
+// Resolves after two animation frames (a transition started from a nested
+// requestAnimationFrame has begun by then; see aim.js), or after a short
+// time on a page that paints none.
 (function nextFrame() {
-  return new Promise((r) => { requestAnimationFrame(() => r(0)); setTimeout(() => r(0), 100); });
+  return new Promise((r) => { requestAnimationFrame(() => requestAnimationFrame(() => r(0))); setTimeout(() => r(0), 100); });
 })
