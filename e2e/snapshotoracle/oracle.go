@@ -111,43 +111,79 @@ func moduleRoot() (string, error) {
 	}
 }
 
-// Compare renders each URL with Trailpin's page model, in a new tab of the
+// A Page is one page state both tools render: the page at URL once it
+// has loaded and, when Script is set, once that JavaScript expression
+// (awaited when it gives a promise) has run in it, to wait for what the app
+// renders late or to bring it to a state after some use (items added, a
+// panel opened). The script must leave the page in the same state whichever
+// browser runs it.
+type Page struct {
+	URL, Script string
+}
+
+// Pages are the URLs as they load.
+func Pages(urls ...string) []Page {
+	out := make([]Page, len(urls))
+	for i, u := range urls {
+		out[i] = Page{URL: u}
+	}
+	return out
+}
+
+// Compare renders each page with Trailpin's page model, in a new tab of the
 // browser that browserCtx (a chromedp context) belongs to, and with
 // playwright-core in a browser of its own, and returns two Results per
-// URL: aria, then ai. A page's state must not depend on who loads it first.
-func Compare(browserCtx context.Context, tools Tools, urls ...string) ([]Result, error) {
-	theirs, err := Playwright(browserCtx, tools, urls...)
+// page: aria, then ai. A page's state must not depend on who loads it first.
+func Compare(browserCtx context.Context, tools Tools, pages ...Page) ([]Result, error) {
+	theirs, err := Playwright(browserCtx, tools, pages...)
 	if err != nil {
 		return nil, err
 	}
 	var out []Result
-	for i, u := range urls {
-		aria, ai, err := Trailpin(browserCtx, u)
+	for i, p := range pages {
+		aria, ai, err := Trailpin(browserCtx, p)
 		if err != nil {
 			return nil, err
 		}
 		out = append(out,
-			Result{URL: u, Mode: screen.ModeAria, Trailpin: aria, Playwright: theirs[i].Aria},
-			Result{URL: u, Mode: screen.ModeAI, Trailpin: ai, Playwright: withoutRefs(theirs[i].AI)})
+			Result{URL: p.URL, Mode: screen.ModeAria, Trailpin: aria, Playwright: theirs[i].Aria},
+			Result{URL: p.URL, Mode: screen.ModeAI, Trailpin: ai, Playwright: withoutRefs(theirs[i].AI)})
 	}
 	return out, nil
 }
 
-// Trailpin captures url in a new tab and renders both modes as Compare
+// Trailpin captures the page in a new tab and renders both modes as Compare
 // compares them.
-func Trailpin(browserCtx context.Context, url string) (aria, ai string, err error) {
-	tab, cancel := chromedp.NewContext(browserCtx)
-	defer cancel()
-	if err := chromedp.Do(tab, chromedp.EmulateViewport(ViewportWidth, ViewportHeight), chromedp.Navigate(url)); err != nil {
-		return "", "", fmt.Errorf("loading %s: %w", url, err)
-	}
-	s, err := replay.Capture(tab, replay.CaptureOptions{})
+func Trailpin(browserCtx context.Context, p Page) (aria, ai string, err error) {
+	s, err := capturePage(browserCtx, p)
 	if err != nil {
-		return "", "", fmt.Errorf("capturing %s: %w", url, err)
+		return "", "", err
 	}
 	aria = screen.RenderSnapshot(s, screen.SnapshotOptions{Mode: screen.ModeAria, Quoted: true})
 	ai = withoutRefs(screen.RenderSnapshot(s, screen.SnapshotOptions{Mode: screen.ModeAI, Quoted: true}))
 	return aria, ai, nil
+}
+
+// capturePage loads the page in a new tab of browserCtx's browser, runs its
+// script and captures it. The tab has a browser context of its own, as each
+// page of Playwright's has: what one page stored (an app's localStorage)
+// does not reach the next.
+func capturePage(browserCtx context.Context, p Page) (*screen.Screen, error) {
+	tab, cancel := chromedp.NewContext(browserCtx, chromedp.WithNewBrowserContext())
+	defer cancel()
+	if err := chromedp.Do(tab, chromedp.EmulateViewport(ViewportWidth, ViewportHeight), chromedp.Navigate(p.URL)); err != nil {
+		return nil, fmt.Errorf("loading %s: %w", p.URL, err)
+	}
+	if p.Script != "" {
+		if _, err := chromedp.Run(tab, chromedp.Evaluate[chromedp.Void](p.Script, chromedp.EvalAwaitPromise)); err != nil {
+			return nil, fmt.Errorf("running the script of %s: %w", p.URL, err)
+		}
+	}
+	s, err := replay.Capture(tab, replay.CaptureOptions{})
+	if err != nil {
+		return nil, fmt.Errorf("capturing %s: %w", p.URL, err)
+	}
+	return s, nil
 }
 
 // A PlaywrightSnapshot is what playwright-core wrote for one page.
@@ -157,8 +193,8 @@ type PlaywrightSnapshot struct {
 	AI   string `json:"ai"`
 }
 
-// Playwright runs playwright-core on the URLs, one browser for all.
-func Playwright(ctx context.Context, tools Tools, urls ...string) ([]PlaywrightSnapshot, error) {
+// Playwright runs playwright-core on the pages, one browser for all.
+func Playwright(ctx context.Context, tools Tools, pages ...Page) ([]PlaywrightSnapshot, error) {
 	dir, err := os.MkdirTemp("", "trailpin-snapshotoracle-")
 	if err != nil {
 		return nil, err
@@ -168,7 +204,20 @@ func Playwright(ctx context.Context, tools Tools, urls ...string) ([]PlaywrightS
 	if err := os.WriteFile(script, playwrightScript, 0o600); err != nil {
 		return nil, err
 	}
-	cmd := exec.CommandContext(ctx, tools.Node, append([]string{script}, urls...)...)
+	type wirePage struct {
+		URL    string `json:"url"`
+		Script string `json:"script,omitempty"`
+	}
+	list := make([]wirePage, len(pages))
+	for i, p := range pages {
+		list[i] = wirePage{p.URL, p.Script}
+	}
+	input, err := json.Marshal(list)
+	if err != nil {
+		return nil, err
+	}
+	cmd := exec.CommandContext(ctx, tools.Node, script)
+	cmd.Stdin = bytes.NewReader(input)
 	cmd.Env = append(os.Environ(),
 		"TRAILPIN_PLAYWRIGHT_CORE="+tools.PlaywrightCore,
 		"TRAILPIN_CHROMIUM="+tools.Chromium,
@@ -183,8 +232,8 @@ func Playwright(ctx context.Context, tools Tools, urls ...string) ([]PlaywrightS
 	if err := json.Unmarshal(stdout.Bytes(), &out); err != nil {
 		return nil, fmt.Errorf("reading playwright-core's snapshots: %w", err)
 	}
-	if len(out) != len(urls) {
-		return nil, fmt.Errorf("playwright-core gave %d snapshots for %d pages", len(out), len(urls))
+	if len(out) != len(pages) {
+		return nil, fmt.Errorf("playwright-core gave %d snapshots for %d pages", len(out), len(pages))
 	}
 	return out, nil
 }
@@ -194,21 +243,16 @@ var refMark = regexp.MustCompile(` \[ref=(?:f\d+)*e\d+\]`)
 // withoutRefs removes [ref=…] marks.
 func withoutRefs(s string) string { return refMark.ReplaceAllString(s, "") }
 
-// CheckInteractive captures url in a new tab of browserCtx's browser and
-// runs screen.CheckDistinguishable on it: in the interactive form, no two
-// interactive lines may read the same with their context.
-func CheckInteractive(browserCtx context.Context, url string) error {
-	tab, cancel := chromedp.NewContext(browserCtx)
-	defer cancel()
-	if err := chromedp.Do(tab, chromedp.EmulateViewport(ViewportWidth, ViewportHeight), chromedp.Navigate(url)); err != nil {
-		return fmt.Errorf("loading %s: %w", url, err)
-	}
-	s, err := replay.Capture(tab, replay.CaptureOptions{})
+// CheckInteractive captures the page in a new tab of browserCtx's browser
+// and runs screen.CheckDistinguishable on it: in the interactive form, no
+// two interactive lines may read the same with their context.
+func CheckInteractive(browserCtx context.Context, p Page) error {
+	s, err := capturePage(browserCtx, p)
 	if err != nil {
-		return fmt.Errorf("capturing %s: %w", url, err)
+		return err
 	}
 	if err := screen.CheckDistinguishable(s); err != nil {
-		return fmt.Errorf("%s: %w", url, err)
+		return fmt.Errorf("%s: %w", p.URL, err)
 	}
 	return nil
 }

@@ -1,25 +1,35 @@
 // Prints Playwright's own snapshots of pages, for snapshotoracle.Compare:
 //
-//   node playwright.cjs URL...
+//   node playwright.cjs < pages.json
 //
+// pages.json is a JSON list of {url, script}: script, when given, is a
+// JavaScript expression evaluated in the page after it loads (and awaited
+// when it gives a promise), to bring the page to the state compared.
 // playwright-core comes from $TRAILPIN_PLAYWRIGHT_CORE (the repository's
 // node_modules/playwright-core), Chromium from $TRAILPIN_CHROMIUM. Writes a
-// JSON list to stdout, one {url, aria, ai} per URL: aria is
+// JSON list to stdout, one {url, aria, ai} per page: aria is
 // locator('body').ariaSnapshot(), ai is page.ariaSnapshot({mode: 'ai'}).
 'use strict';
 
 const { chromium } = require(process.env.TRAILPIN_PLAYWRIGHT_CORE || 'playwright-core');
 
+async function readStdin() {
+  const chunks = [];
+  for await (const c of process.stdin) chunks.push(c);
+  return JSON.parse(Buffer.concat(chunks).toString('utf8'));
+}
+
 async function main() {
-  const urls = process.argv.slice(2);
+  const pages = await readStdin();
   const width = Number(process.env.TRAILPIN_VIEWPORT_WIDTH) || 1280;
   const height = Number(process.env.TRAILPIN_VIEWPORT_HEIGHT) || 720;
   const browser = await chromium.launch({ executablePath: process.env.TRAILPIN_CHROMIUM || '/usr/bin/chromium' });
   const out = [];
   try {
-    for (const url of urls) {
+    for (const { url, script } of pages) {
       const page = await browser.newPage({ viewport: { width, height } });
       await page.goto(url, { waitUntil: 'load' });
+      if (script) await page.evaluate(script);
       const aria = await page.locator('body').ariaSnapshot();
       const ai = await page.ariaSnapshot({ mode: 'ai' });
       out.push({ url, aria, ai });
