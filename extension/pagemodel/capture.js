@@ -490,8 +490,11 @@
     const roleValue = roleOf(el);
     const role = roleValue || 'generic';
     node.role = role;
+    // An option group of a drop-down is not rendered, as Chromium's
+    // checkVisibility() says and Playwright follows: its options are
+    // listed under the drop-down itself.
     const strictHidden = (html && IGNORED_FOR_ARIA.has(tag)) || gone || ariaHidden || inert ||
-      (!styleShown && tag !== 'slot') || (inSelect && hiddenForAria(el));
+      (!styleShown && tag !== 'slot') || (inSelect && (tag === 'optgroup' || hiddenForAria(el)));
     if (roleValue !== null || hasAttrs) {
       const { name, fromTitle } = accessibleName(el, strictHidden);
       if (name)

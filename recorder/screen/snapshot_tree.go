@@ -53,7 +53,7 @@ func snapshotTree(s *Screen, mode SnapshotMode, interactive bool) []*SnapshotNod
 		return nil
 	}
 	body := documentBody(s.Root)
-	b := treeBuilder{focused: s.Focused, body: body, mode: mode, visited: map[*Node]bool{}, ids: map[string]*Node{}, made: map[*Node]*SnapshotNode{}}
+	b := treeBuilder{focused: s.Focused, body: body, mode: mode, interactive: interactive, visited: map[*Node]bool{}, ids: map[string]*Node{}, made: map[*Node]*SnapshotNode{}}
 	b.knowsDisplay = indexIDs(s.Root, b.ids)
 	fragment := &SnapshotNode{}
 	b.visit(fragment, body, true, false, true, false)
@@ -91,6 +91,8 @@ type treeBuilder struct {
 	// body is the top document's body, which is focused when no element is.
 	body *Node
 	mode SnapshotMode
+	// interactive is set for the interactive form, which keeps every name.
+	interactive bool
 	// visited holds the nodes already placed: an element aria-owns moves
 	// appears once, under its owner, as in Playwright.
 	visited map[*Node]bool
@@ -409,6 +411,12 @@ func (b *treeBuilder) element(n *Node) *SnapshotNode {
 	name := normalizeSnapshotSpace(n.Name)
 	if !inAriaTree(n) {
 		// Shown to a person only: Playwright gives it no name.
+		name = ""
+	}
+	if n.Tag == "optgroup" && !b.interactive {
+		// Playwright names no option group (its accname has no rule for
+		// the label attribute); the interactive form keeps the name, which
+		// tells the options of two groups apart.
 		name = ""
 	}
 	el := &SnapshotNode{

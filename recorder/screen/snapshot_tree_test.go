@@ -203,3 +203,25 @@ func TestRenderSnapshotInteractive(t *testing.T) {
 		t.Errorf("interactive form (%d bytes) is not smaller than the full one (%d)", len(got), len(full))
 	}
 }
+
+// An option group is written without its name, as Playwright writes it,
+// except in the interactive form, where its name tells two groups' options
+// apart.
+func TestOptionGroupName(t *testing.T) {
+	s := snapScreen("", snapEl("select", "listbox", "Basket",
+		snapEl("option", "option", "Bread", snapText("Bread")),
+		snapEl("optgroup", "group", "Dairy",
+			snapEl("option", "option", "Milk", snapText("Milk")))))
+	for _, tc := range []struct {
+		opts SnapshotOptions
+		want string
+	}{
+		{SnapshotOptions{Mode: ModeAria}, "  - group:\n"},
+		{SnapshotOptions{Mode: ModeAI}, "  - group [ref=e4]:\n"},
+		{SnapshotOptions{Interactive: true}, `- group "Dairy":`},
+	} {
+		if got := RenderSnapshot(s, tc.opts); !strings.Contains(got, tc.want) {
+			t.Errorf("RenderSnapshot(%+v) =\n%s\nwant a line %q", tc.opts, got, tc.want)
+		}
+	}
+}
