@@ -57,3 +57,50 @@ func TestCheckDistinguishableFindsSameLines(t *testing.T) {
 		t.Errorf("distinguishable(four bare checkbox lines, rows with text) = %v, want the checkbox line counted 4 times", err)
 	}
 }
+
+// captionedFields are two fields with the same label, the first under a
+// caption that is part of that label (UIkit's form gallery).
+func captionedFields() *Screen {
+	field := func() *Node {
+		return snapEl("div", "generic", "", snapEl("input", "textbox", "Not clickable icon"))
+	}
+	caption := snapWith(snapEl("span", "generic", "", snapText("Not clickable")), func(n *Node) { n.Text = "Not clickable" })
+	return snapScreen("", snapEl("form", "form", "Icons",
+		snapWith(snapEl("div", "generic", "", caption, field()), func(n *Node) { n.Text = "Not clickable"; n.Block = true }),
+		snapWith(snapEl("div", "generic", "", field()), func(n *Node) { n.Block = true })))
+}
+
+func TestInteractiveFormKeepsACaptionThatIsPartOfTheLabel(t *testing.T) {
+	got := RenderSnapshot(captionedFields(), SnapshotOptions{Interactive: true})
+	if want := "- generic:\n    - text: Not clickable\n    - textbox \"Not clickable icon\""; !strings.Contains(got, want) {
+		t.Errorf("interactive form lacks %q:\n%s", want, got)
+	}
+	if err := CheckDistinguishable(captionedFields()); err != nil {
+		t.Errorf("CheckDistinguishable(two fields, one captioned) = %v, want nil", err)
+	}
+}
+
+// Two drop-downs, each beside the option it shows: one in a run of text,
+// one in a plain element of its own. A reader sees the same, and so does the check,
+// however deep the wrappers go.
+func TestCheckDistinguishableReadsWhatAReaderReads(t *testing.T) {
+	shown := func(inElement bool) *Node {
+		text := snapText("Option 01")
+		if inElement {
+			text = snapWith(snapEl("div", "generic", "", text), func(n *Node) { n.Text = "Option 01"; n.Block = true })
+		}
+		return snapWith(snapEl("div", "generic", "", snapEl("select", "combobox", "Custom controls"), text),
+			func(n *Node) { n.Text = "Option 01"; n.Block = true })
+	}
+	s := snapScreen("", snapEl("form", "form", "Custom",
+		shown(false),
+		snapWith(snapEl("div", "generic", "", shown(true)), func(n *Node) { n.Text = "Option 01"; n.Block = true })))
+	full := snapshotTree(s, ModeAI, true)
+	r := readings(full)
+	if len(r.order) != 2 || r.of[r.order[0]] != r.of[r.order[1]] {
+		t.Errorf("readings of the two drop-downs in the full outline = %q, want the same reading twice", r.of)
+	}
+	if err := CheckDistinguishable(s); err != nil {
+		t.Errorf("CheckDistinguishable(two drop-downs the page does not tell apart) = %v, want nil", err)
+	}
+}

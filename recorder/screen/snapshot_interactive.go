@@ -158,15 +158,17 @@ func (k *collector) copy(n *SnapshotNode) *SnapshotNode {
 // addsContext reports whether a generic wrapper says more about the
 // controls in it than their names do (a field's caption beside an
 // unlabelled drop-down), and so is kept as a context line. Its text must
-// be its own: a wrapper whose text is only its controls' labels adds
-// nothing.
+// be its own: a wrapper whose text is only its control's label adds
+// nothing. (A caption that is part of the label does: "Not clickable"
+// above one of two fields labelled "Not clickable icon" tells that one
+// apart.)
 func addsContext(n *SnapshotNode) bool {
 	text := contextText(n)
 	if text == "" {
 		return false
 	}
 	for _, c := range n.Children {
-		if !c.IsText() && interactiveRoles[c.Role] && c.Name != "" && strings.Contains(c.Name, text) {
+		if !c.IsText() && interactiveRoles[c.Role] && c.Name == text {
 			return false
 		}
 	}
@@ -317,6 +319,11 @@ func readInteractive(nodes []*SnapshotNode, context []string, r *lineReadings) {
 		}
 		line := readLine(n)
 		switch {
+		case line == "generic":
+			// A wrapper with neither name nor text tells a reader
+			// nothing: how deep a control sits is not something one
+			// reads.
+			readInteractive(n.Children, context, r)
 		case interactiveRoles[n.Role]:
 			if n.Ref != "" {
 				if _, ok := r.of[n.Ref]; !ok {
@@ -334,7 +341,11 @@ func readInteractive(nodes []*SnapshotNode, context []string, r *lineReadings) {
 }
 
 // readLine is a node's line as a reader sees it: role, name, marks, and
-// the text or /url that follows, without the ref.
+// the text or /url that follows, without the ref. A line that holds
+// other lines reads with the text it shows besides its controls, as the
+// interactive form's context lines do: whether that text sits in the
+// element itself or in a plain element inside it is no difference to a
+// reader.
 func readLine(n *SnapshotNode) string {
 	c := *n
 	c.Ref = ""
@@ -342,13 +353,15 @@ func readLine(n *SnapshotNode) string {
 	line := buildSnapshotKey(&c, true, true)
 	if text, ok := soleText(n); ok {
 		line += ": " + text
-	} else {
+	} else if interactiveRoles[n.Role] {
 		for _, k := range n.Children {
 			if k.IsText() {
 				line += " / " + k.Text
 				break
 			}
 		}
+	} else if text := contextText(n); text != "" && text != n.Name {
+		line += " / " + text
 	}
 	if n.URL != "" {
 		line += " /url: " + n.URL
