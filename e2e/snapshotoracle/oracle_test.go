@@ -67,16 +67,6 @@ var stillDifferent = map[string]*Difference{
 		Playwright: []string{`    - generic "Less"`},
 		Why:        "a generic shown only to a person is printed with its text, not its name",
 	},
-	"replay/testdata/states.html aria": {
-		Trailpin:   []string{`- heading "No level" [level=2]`},
-		Playwright: []string{`- heading "No level"`},
-		Why:        "role=heading without aria-level prints the default [level=2]",
-	},
-	"replay/testdata/states.html ai": {
-		Trailpin:   []string{`  - heading "No level" [level=2]`},
-		Playwright: []string{`  - heading "No level"`},
-		Why:        "role=heading without aria-level prints the default [level=2]",
-	},
 }
 
 // oracleTimeout bounds the whole comparison: a hang guard on a busy

@@ -142,8 +142,10 @@
       const level = Number(el.getAttribute('aria-level'));
       if (Number.isInteger(level) && level >= 1)
         node.level = level;
-      else if (role === 'heading')
+      else if (role === 'heading') {
         node.level = 2; // ARIA's default level for role=heading
+        node.impliedLevel = true; // which Playwright does not print
+      }
     }
     const native = tag === 'input' || tag === 'select' || tag === 'textarea';
     if ((native && el.hasAttribute('required')) || (REQUIRED_ROLES.has(role) && el.getAttribute('aria-required') === 'true'))

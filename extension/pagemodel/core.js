@@ -52,6 +52,7 @@
  * @property {boolean} [selected]
  * @property {boolean} [disabled]
  * @property {number} [level]
+ * @property {boolean} [impliedLevel] level is ARIA's default for role=heading, which no attribute gives
  * @property {boolean} [required]
  * @property {boolean} [readonly]
  * @property {boolean} [invalid]

@@ -79,9 +79,13 @@ type Node struct {
 	Selected *bool  `json:"selected,omitempty"`
 	Disabled bool   `json:"disabled,omitempty"`
 	Level    int    `json:"level,omitempty"`
-	Required bool   `json:"required,omitempty"`
-	ReadOnly bool   `json:"readonly,omitempty"`
-	Invalid  bool   `json:"invalid,omitempty"`
+	// ImpliedLevel is set when Level is ARIA's default for role=heading (2),
+	// which no aria-level gives: snapshots print no level then, as
+	// Playwright does.
+	ImpliedLevel bool `json:"impliedLevel,omitempty"`
+	Required     bool `json:"required,omitempty"`
+	ReadOnly     bool `json:"readonly,omitempty"`
+	Invalid      bool `json:"invalid,omitempty"`
 
 	Box     *Box `json:"box,omitempty"`
 	Visible bool `json:"visible,omitempty"`

@@ -432,6 +432,10 @@ func (b *treeBuilder) element(n *Node) *SnapshotNode {
 		Level:    max(n.Level, 0),
 		pointer:  n.PointerCursor,
 	}
+	if n.ImpliedLevel && !b.interactive {
+		// Playwright prints a level only where the page gives one.
+		el.Level = 0
+	}
 	if n.Checked == "true" || n.Checked == "mixed" {
 		el.Checked = n.Checked
 	}

@@ -225,3 +225,23 @@ func TestOptionGroupName(t *testing.T) {
 		}
 	}
 }
+
+// A role=heading without aria-level has ARIA's default level 2 in the
+// screen; Playwright prints no level for it, and neither does the snapshot
+// but for the interactive form, which always says a heading's level.
+func TestImpliedHeadingLevel(t *testing.T) {
+	s := snapScreen("", snapWith(snapEl("div", "heading", "No level", snapText("No level")), func(n *Node) { n.Level, n.ImpliedLevel = 2, true }),
+		snapEl("button", "button", "Go", snapText("Go")))
+	for _, tc := range []struct {
+		opts SnapshotOptions
+		want string
+	}{
+		{SnapshotOptions{Mode: ModeAria}, "- heading \"No level\"\n"},
+		{SnapshotOptions{Mode: ModeAI}, "- heading \"No level\" [ref=e2]\n"},
+		{SnapshotOptions{Interactive: true}, "- heading \"No level\" [level=2]\n"},
+	} {
+		if got := RenderSnapshot(s, tc.opts); !strings.Contains(got, tc.want) {
+			t.Errorf("RenderSnapshot(%+v) =\n%s\nwant a line %q", tc.opts, got, tc.want)
+		}
+	}
+}
