@@ -39,11 +39,6 @@ var stillDifferent = map[string]*Difference{
 		Playwright: []string{"  - iframe:", "    "},
 		Why:        "the frame of another origin is captured without its content",
 	},
-	"recorder/selector/testdata/selectors/pages/cart.html ai": {
-		Trailpin:   []string{`  - heading "Saved for later (2 Items)" [level=2]`},
-		Playwright: []string{`  - heading "Saved for later (2 Items)" [level=2]: Saved for later(2 Items)`},
-		Why:        "a heading whose text differs from its name only by a space loses the text",
-	},
 	"recorder/selector/testdata/selectors/pages/shadow.html ai": {
 		Trailpin:   []string{`  - region "Dark mode":`, `  - region "Notifications":`},
 		Playwright: []string{"  - region:", "  - region:"},

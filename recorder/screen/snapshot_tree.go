@@ -243,6 +243,10 @@ func (b *treeBuilder) content(into *SnapshotNode, n *Node, visible, secret, alig
 	}
 	for i, c := range n.Children {
 		switch {
+		case b.mode == ModeAI && (isLineBreak(c) || i > 0 && isLineBreak(n.Children[i-1])) && (gaps == nil || strings.TrimSpace(gaps[i]) == ""):
+			// The AI snapshot keeps a <br> as an element of its own, which
+			// takes the space it puts around itself with it when it goes:
+			// "later<br>(2 Items)" reads "later(2 Items)" there.
 		case gaps == nil && i > 0:
 			// Without n's text to say how two runs met, they are read
 			// apart, the more common reading.
@@ -264,6 +268,9 @@ func (b *treeBuilder) content(into *SnapshotNode, n *Node, visible, secret, alig
 		into.Children = append(into.Children, textGap)
 	}
 }
+
+// isLineBreak reports whether n is a <br>.
+func isLineBreak(n *Node) bool { return n != nil && n.Tag == "br" }
 
 // shows reports whether n is part of the snapshot: for ariaSnapshot(), when
 // assistive technology sees it; for the AI snapshot, also when a person

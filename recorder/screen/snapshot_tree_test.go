@@ -245,3 +245,25 @@ func TestImpliedHeadingLevel(t *testing.T) {
 		}
 	}
 }
+
+// A <br> reads as a space in ariaSnapshot() but as nothing in the AI
+// snapshot, where it is an element of its own that takes its space with it.
+func TestLineBreakText(t *testing.T) {
+	shown := func(s string) *Node { return snapWith(snapText(s), func(n *Node) { n.Visible = true }) }
+	heading := func() *Screen {
+		return snapScreen("", snapWith(snapEl("h2", "heading", "Saved for later (2 Items)",
+			shown("Saved for later"), snapEl("br", "generic", ""), shown("(2 Items)")),
+			func(n *Node) { n.Level, n.Text, n.Block = 2, "Saved for later\n(2 Items)", true }))
+	}
+	for _, tc := range []struct {
+		mode SnapshotMode
+		want string
+	}{
+		{ModeAria, "- heading \"Saved for later (2 Items)\" [level=2]"},
+		{ModeAI, "- heading \"Saved for later (2 Items)\" [level=2] [ref=e2]: Saved for later(2 Items)"},
+	} {
+		if got := RenderSnapshot(heading(), SnapshotOptions{Mode: tc.mode}); got != tc.want {
+			t.Errorf("RenderSnapshot(--mode %s) = %q, want %q", tc.mode, got, tc.want)
+		}
+	}
+}
