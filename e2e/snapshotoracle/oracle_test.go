@@ -52,16 +52,6 @@ var stillDifferent = map[string]*Difference{
 		Playwright: slices.Repeat([]string{"      - text: ×"}, 2),
 		Why:        "deliberate: Playwright prints the ::after of a display:none button; generated content of what is not rendered is left out (docs/screen-schema.md)",
 	},
-	"replay/testdata/shadow.html ai": {
-		Trailpin:   []string{`    - button "Open report":`, "      - text: Open", "      - generic: report"},
-		Playwright: []string{`    - button "Open report"`},
-		Why:        "a shadow-root button shows text that repeats its name",
-	},
-	"replay/testdata/visibility.html ai": {
-		Trailpin:   []string{"    - generic: Less"},
-		Playwright: []string{`    - generic "Less"`},
-		Why:        "a generic shown only to a person is printed with its text, not its name",
-	},
 }
 
 // oracleTimeout bounds the whole comparison: a hang guard on a busy

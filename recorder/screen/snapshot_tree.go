@@ -135,6 +135,22 @@ func (b *treeBuilder) isInline(n *Node) bool {
 	return isInlineTag(n.Tag)
 }
 
+// boxIsInline reports whether Playwright counts n's box as inline where
+// it folds a generic holding only text into its parent: an inline element,
+// or a display:contents one (rendered, yet without a box of its own) whose
+// first shown child is a run of text, as a slot's fallback text is.
+func (b *treeBuilder) boxIsInline(n *Node) bool {
+	if !b.knowsDisplay || !n.Block || n.Box != nil {
+		return b.isInline(n)
+	}
+	for _, c := range n.Children {
+		if c != nil && c.Visible {
+			return c.IsText()
+		}
+	}
+	return false
+}
+
 // indexIDs records the first element of each id in each document, and
 // reports whether any element is marked as a block.
 func indexIDs(n *Node, ids map[string]*Node) bool {
@@ -409,7 +425,7 @@ func (b *treeBuilder) element(n *Node) *SnapshotNode {
 	if role == "presentation" || role == "none" {
 		return nil
 	}
-	if role == "generic" && (b.mode == ModeAria || b.isInline(n) && len(n.Children) == 1 && n.Children[0] != nil && n.Children[0].IsText()) {
+	if role == "generic" && (b.mode == ModeAria || b.boxIsInline(n) && len(n.Children) == 1 && n.Children[0] != nil && n.Children[0].IsText()) {
 		// ariaSnapshot() has no generic nodes: their content goes to the
 		// parent. The AI snapshot keeps them, but an inline one holding
 		// only a run of text gives it to its parent.

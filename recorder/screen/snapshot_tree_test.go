@@ -267,3 +267,17 @@ func TestLineBreakText(t *testing.T) {
 		}
 	}
 }
+
+// A display:contents element (a slot showing its fallback text) whose first
+// shown child is text folds into its parent as an inline one does, so a
+// button reading "Open report" across a slot prints its name alone.
+func TestContentsElementHoldingTextFolds(t *testing.T) {
+	shown := func(s string) *Node { return snapWith(snapText(s), func(n *Node) { n.Visible = true }) }
+	slot := snapWith(snapEl("slot", "generic", "", shown("report")), func(n *Node) { n.Block, n.Text = true, "report" })
+	button := snapWith(snapEl("button", "button", "Open report", shown("Open"), slot), func(n *Node) {
+		n.Block, n.Text, n.Box = true, "Open report", &Box{Width: 80, Height: 20}
+	})
+	if got, want := RenderSnapshot(snapScreen("", button), SnapshotOptions{Mode: ModeAI}), `- button "Open report" [ref=e2]`; got != want {
+		t.Errorf("RenderSnapshot(button holding a slot's text) = %q, want %q", got, want)
+	}
+}
