@@ -497,7 +497,9 @@
     // listed under the drop-down itself.
     const strictHidden = (html && IGNORED_FOR_ARIA.has(tag)) || gone || ariaHidden || inert ||
       (!styleShown && tag !== 'slot') || (inSelect && (tag === 'optgroup' || hiddenForAria(el)));
-    if (roleValue !== null || hasAttrs) {
+    // An element with neither role nor attributes has no name, but for a
+    // <summary>, which HTML-AAM names by its content.
+    if (roleValue !== null || hasAttrs || (html && tag === 'summary')) {
       const { name, fromTitle } = accessibleName(el, strictHidden);
       if (name)
         node.name = name;
