@@ -39,11 +39,6 @@ var stillDifferent = map[string]*Difference{
 		Playwright: []string{"  - iframe:", "    "},
 		Why:        "the frame of another origin is captured without its content",
 	},
-	"recorder/selector/testdata/selectors/pages/shadow.html ai": {
-		Trailpin:   []string{`  - region "Dark mode":`, `  - region "Notifications":`},
-		Playwright: []string{"  - region:", "  - region:"},
-		Why:        "a name from aria-labelledby inside a shadow root is kept",
-	},
 	"recorder/selector/testdata/selectors/pages/todos.html ai": {
 		Playwright: slices.Repeat([]string{"      - text: ×"}, 6),
 		Why:        "deliberate: Playwright prints the ::after of a display:none button; generated content of what is not rendered is left out (docs/screen-schema.md)",

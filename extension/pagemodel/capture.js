@@ -214,12 +214,14 @@
 
   /**
    * The ids in an id-list attribute of el (aria-owns, aria-labelledby) that
-   * name an element of its document, as written and in order.
-   * @param {Element} el @param {string} attr @returns {string[]}
+   * name an element of its document, or, with inTree, of the tree el is in
+   * (its shadow root, where aria-labelledby looks), as written and in order.
+   * @param {Element} el @param {string} attr @param {boolean} [inTree] @returns {string[]}
    */
-  function idsIn(el, attr) {
-    const doc = el.ownerDocument;
-    return (el.getAttribute(attr) || '').split(/\s+/).filter(id => !!id && !!doc.getElementById(id));
+  function idsIn(el, attr, inTree) {
+    const root = inTree ? /** @type {Document | ShadowRoot} */ (el.getRootNode()) : null;
+    const scope = root && typeof root.getElementById === 'function' ? root : el.ownerDocument;
+    return (el.getAttribute(attr) || '').split(/\s+/).filter(id => !!id && !!scope.getElementById(id));
   }
 
   /** Controls whose label a person uses to find them. @param {Element} el @param {string} role */
@@ -555,7 +557,7 @@
         node.owns = owns;
     }
     if (node.name && hasAttrs && el.hasAttribute('aria-labelledby')) {
-      const by = idsIn(el, 'aria-labelledby');
+      const by = idsIn(el, 'aria-labelledby', true);
       if (by.length)
         node.labelledBy = by;
     }

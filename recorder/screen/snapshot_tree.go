@@ -53,7 +53,7 @@ func snapshotTree(s *Screen, mode SnapshotMode, interactive bool) []*SnapshotNod
 		return nil
 	}
 	body := documentBody(s.Root)
-	b := treeBuilder{focused: s.Focused, body: body, mode: mode, interactive: interactive, visited: map[*Node]bool{}, ids: map[string]*Node{}, made: map[*Node]*SnapshotNode{}}
+	b := treeBuilder{focused: s.Focused, body: body, mode: mode, interactive: interactive, visited: map[*Node]bool{}, ids: map[string][]*Node{}, made: map[*Node]*SnapshotNode{}}
 	b.knowsDisplay = indexIDs(s.Root, b.ids)
 	fragment := &SnapshotNode{}
 	b.visit(fragment, body, true, false, true, false)
@@ -96,9 +96,10 @@ type treeBuilder struct {
 	// visited holds the nodes already placed: an element aria-owns moves
 	// appears once, under its owner, as in Playwright.
 	visited map[*Node]bool
-	// ids finds the element an aria-owns id names, per document (the key
-	// is the document's ref prefix, a space, and the id).
-	ids map[string]*Node
+	// ids finds the elements an id names, per document (the key is the
+	// document's ref prefix, a space, and the id), in document order: the
+	// first is the one aria-owns names; shadow roots may each hold one.
+	ids map[string][]*Node
 	// made maps the screen's elements to their snapshot nodes, and seq
 	// numbers those in document order (see nameIsShown).
 	made map[*Node]*SnapshotNode
@@ -121,9 +122,25 @@ type pendingName struct {
 func (b *treeBuilder) resolveNamedBy([]*SnapshotNode) {
 	for _, p := range b.pendingNames {
 		for _, id := range p.n.LabelledBy {
-			p.el.namedBy = append(p.el.namedBy, b.made[b.ids[refDocument(p.n.Ref)+" "+id]])
+			p.el.namedBy = append(p.el.namedBy, b.labelFor(p.el, b.ids[refDocument(p.n.Ref)+" "+id]))
 		}
 	}
+}
+
+// labelFor picks, of the elements with the id an aria-labelledby of el
+// names, the snapshot node of the one it means: one inside el (the heading
+// of a component's section, where each component's shadow root has its
+// own), else the first.
+func (b *treeBuilder) labelFor(el *SnapshotNode, found []*Node) *SnapshotNode {
+	for _, n := range found {
+		if m := b.made[n]; m != nil && m.seq > el.seq && m.seq <= el.last {
+			return m
+		}
+	}
+	if len(found) == 0 {
+		return nil
+	}
+	return b.made[found[0]]
 }
 
 // isInline reports whether n's display is inline: from the screen, or from
@@ -151,17 +168,15 @@ func (b *treeBuilder) boxIsInline(n *Node) bool {
 	return false
 }
 
-// indexIDs records the first element of each id in each document, and
-// reports whether any element is marked as a block.
-func indexIDs(n *Node, ids map[string]*Node) bool {
+// indexIDs records the elements of each id in each document, and reports
+// whether any element is marked as a block.
+func indexIDs(n *Node, ids map[string][]*Node) bool {
 	if n == nil || n.IsText() {
 		return false
 	}
 	if n.ID != "" {
 		key := refDocument(n.Ref) + " " + n.ID
-		if _, ok := ids[key]; !ok {
-			ids[key] = n
-		}
+		ids[key] = append(ids[key], n)
 	}
 	block := n.Block
 	for _, c := range n.Children {
@@ -273,8 +288,8 @@ func (b *treeBuilder) content(into *SnapshotNode, n *Node, visible, secret, alig
 		b.visit(into, c, visible, secret, false, gaps != nil)
 	}
 	for _, id := range n.Owns {
-		if owned := b.ids[refDocument(n.Ref)+" "+id]; owned != nil && !owned.IsText() {
-			b.visit(into, owned, visible, secret, false, false)
+		if owned := b.ids[refDocument(n.Ref)+" "+id]; len(owned) > 0 && !owned[0].IsText() {
+			b.visit(into, owned[0], visible, secret, false, false)
 		}
 	}
 	if gaps != nil && gaps[len(n.Children)] != "" {

@@ -281,3 +281,25 @@ func TestContentsElementHoldingTextFolds(t *testing.T) {
 		t.Errorf("RenderSnapshot(button holding a slot's text) = %q, want %q", got, want)
 	}
 }
+
+// Two components' shadow roots each hold a heading with id "t" that names
+// their section: each section's name comes from its own heading, so the AI
+// snapshot drops the name of the one whose heading shows, even when the
+// other's heading (the first with that id) is hidden.
+func TestLabelledByInsideTheNamedElement(t *testing.T) {
+	shown := func(s string) *Node { return snapWith(snapText(s), func(n *Node) { n.Visible = true }) }
+	section := func(title string, headingShown bool) *Node {
+		h := snapWith(snapEl("h2", "heading", title, shown(title)), func(n *Node) { n.ID, n.Level, n.Text, n.Block = "t", 2, title, true })
+		if !headingShown {
+			h = snapWith(h, func(n *Node) { n.Visible, n.Box = false, nil })
+		}
+		return snapWith(snapEl("section", "region", title, h, snapEl("button", "button", "Enable", shown("Enable"))),
+			func(n *Node) { n.LabelledBy, n.Block = []string{"t"}, true })
+	}
+	got := RenderSnapshot(snapScreen("", section("Dark mode", false), section("Notifications", true)), SnapshotOptions{Mode: ModeAI})
+	for _, want := range []string{`- region "Dark mode" [ref=e2]:`, "- region [ref=e5]:\n"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("RenderSnapshot =\n%s\nwant a line %q", got, want)
+		}
+	}
+}
