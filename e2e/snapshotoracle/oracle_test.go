@@ -37,7 +37,7 @@ var stillDifferent = map[string]*Difference{
 	"e2e/testdata/record/pages/form.html ai": {
 		Trailpin:   []string{"  - iframe"},
 		Playwright: []string{"  - iframe:", "    "},
-		Why:        "the frame of another origin is captured without its content",
+		Why:        "deliberate: an empty frame (about:blank) is written without content; Playwright writes a line of spaces below it (docs/screen-schema.md)",
 	},
 	"recorder/selector/testdata/selectors/pages/todos.html ai": {
 		Playwright: slices.Repeat([]string{"      - text: ×"}, 6),
