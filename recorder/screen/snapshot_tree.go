@@ -580,10 +580,12 @@ func distil(parent *SnapshotNode, pointerAbove, dropShownNames bool) {
 // aria-labelledby, is kept; Playwright drops it when those are shown.)
 func nameIsShown(n *SnapshotNode) bool {
 	if n.namedBy != nil {
-		// Named by other elements: the name is shown when all of them are,
-		// as elements of their own, before n ends.
+		// Named by other elements: the name is shown when all of them are
+		// shown inside n, as elements of their own. (Playwright counts a
+		// name's sources from where n starts: a tab shown before its panel
+		// leaves the panel its name.)
 		for _, by := range n.namedBy {
-			if by == nil || by.Ref == "" || by.seq > n.last || isLeafGeneric(by) {
+			if by == nil || by.Ref == "" || by.seq <= n.seq || by.seq > n.last || isLeafGeneric(by) {
 				return false
 			}
 		}
@@ -606,6 +608,14 @@ func nameIsShown(n *SnapshotNode) bool {
 // drop) did.
 func shownContent(b *strings.Builder, nodes []*SnapshotNode) (elements, loose bool) {
 	for _, c := range nodes {
+		if v, ok := embeddedValue(c); ok {
+			// A control inside a name gives it its value (accname 1.2,
+			// step 2C), not its own name.
+			b.WriteString(v)
+			elements = true
+			b.WriteByte(' ')
+			continue
+		}
 		switch {
 		case c.IsText():
 			b.WriteString(c.Text)
@@ -627,6 +637,38 @@ func shownContent(b *strings.Builder, nodes []*SnapshotNode) (elements, loose bo
 		b.WriteByte(' ')
 	}
 	return elements, loose
+}
+
+// embeddedValue is what a control gives the name of an element around it:
+// a text field or range its value, a drop-down or list box its chosen
+// options. ok is false for anything else.
+func embeddedValue(c *SnapshotNode) (v string, ok bool) {
+	switch c.Role {
+	case "textbox", "searchbox", "slider", "spinbutton":
+		return firstText(c), true
+	case "combobox", "listbox":
+		var chosen []string
+		for _, o := range c.Children {
+			if o.Role == "option" && o.Selected {
+				chosen = append(chosen, o.Name)
+			}
+		}
+		if len(chosen) == 0 {
+			return firstText(c), true // a text field with a list
+		}
+		return strings.Join(chosen, " "), true
+	}
+	return "", false
+}
+
+// firstText is the first text child of n (a field's value), or "".
+func firstText(n *SnapshotNode) string {
+	for _, c := range n.Children {
+		if c.IsText() {
+			return c.Text
+		}
+	}
+	return ""
 }
 
 // isLeafGeneric reports whether n is a generic holding text alone.

@@ -303,3 +303,35 @@ func TestLabelledByInsideTheNamedElement(t *testing.T) {
 		}
 	}
 }
+
+// A panel named by a tab shown before it keeps its name in the AI
+// snapshot: Playwright drops a name only when what gave it shows inside the
+// named element.
+func TestNameFromAnEarlierElementIsKept(t *testing.T) {
+	shown := func(s string) *Node { return snapWith(snapText(s), func(n *Node) { n.Visible = true }) }
+	tab := snapWith(snapEl("button", "tab", "Example Value", shown("Example Value")), func(n *Node) { n.ID, n.Text, n.Block = "t1", "Example Value", true })
+	panel := snapWith(snapEl("div", "tabpanel", "Example Value", snapWith(snapEl("code", "code", "", shown("[1, 2]")), func(n *Node) { n.Text = "[1, 2]" })),
+		func(n *Node) { n.LabelledBy, n.Text, n.Block = []string{"t1"}, "[1, 2]", true })
+	got := RenderSnapshot(snapScreen("", snapEl("ul", "tablist", "", tab), panel), SnapshotOptions{Mode: ModeAI})
+	if want := `- tabpanel "Example Value" [ref=e4]:`; !strings.Contains(got, want) {
+		t.Errorf("RenderSnapshot =\n%s\nwant a line %q", got, want)
+	}
+}
+
+// A cell named by its text and the value of the drop-down in it shows both:
+// the AI snapshot drops the name, as the drop-down gives the name its
+// chosen option, not its own name or every option.
+func TestNameFromAControlsValueIsShown(t *testing.T) {
+	shown := func(s string) *Node { return snapWith(snapText(s), func(n *Node) { n.Visible = true }) }
+	option := func(name string, selected bool) *Node {
+		return snapWith(snapEl("option", "option", name, shown(name)), func(n *Node) { n.Selected = snapBool(selected) })
+	}
+	cell := snapWith(snapEl("td", "cell", "Only plants with this status available",
+		snapWith(snapEl("p", "paragraph", "", shown("Only plants with this status")), func(n *Node) { n.Text, n.Block = "Only plants with this status", true }),
+		snapWith(snapEl("select", "combobox", "", option("--", false), option("available", true), option("sold", false)), func(n *Node) { n.Block, n.Value = true, "available" })),
+		func(n *Node) { n.Block = true })
+	got := RenderSnapshot(snapScreen("", snapEl("table", "table", "", snapEl("tr", "row", "", cell))), SnapshotOptions{Mode: ModeAI})
+	if want := "- cell [ref=e4]:\n"; !strings.Contains(got, want) {
+		t.Errorf("RenderSnapshot =\n%s\nwant a line %q", got, want)
+	}
+}
