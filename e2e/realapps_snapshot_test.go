@@ -3,6 +3,7 @@ package e2e
 import (
 	"context"
 	"encoding/json"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -80,6 +81,20 @@ var snapshotStates = map[string][]snapshotState{
   for (const o of document.querySelector('#form-h-multiple').options) o.selected = o.text === 'Option 02' || o.text === 'Option A';
 })()`,
 	}},
+	swaggerUI.name: {{
+		// Not executed: a response shows the time it was sent, which the
+		// two tools' runs would not share.
+		name: "an operation open, tried out", path: swaggerUI.start,
+		script: `(async () => {
+  const shown = async (css) => {
+    for (let i = 0; i < 100 && !document.querySelector(css); i++) await new Promise((r) => setTimeout(r, 100));
+    return document.querySelector(css);
+  };
+  (await shown('#operations-plants-listPlants .opblock-summary-control')).click();
+  (await shown('#operations-plants-listPlants .try-out__btn')).click();
+  await shown('#operations-plants-listPlants .execute');
+})()`,
+	}},
 }
 
 // todoAdd starts a script that adds to-dos as the new-to-do field does on
@@ -98,10 +113,12 @@ func todoAdd(titles ...string) string {
 }
 
 // knownRealAppDifferences are the real-app pages (and modes) whose snapshot
-// is not Playwright's, with exactly the lines that differ and why; each is a
-// deliberate difference listed in docs/screen-schema.md. The key is the
-// app's name, the page's path (and state), and the mode. The test holds
-// each page to exactly these lines (snapshotoracle.Check).
+// is not Playwright's, with exactly the lines that differ and why: a
+// deliberate difference listed in docs/screen-schema.md or, otherwise, a
+// defect still to fix. The key is the app's name, the page's path (and
+// state), and the mode. The test holds each page to exactly these lines
+// (snapshotoracle.Check), so the list only shrinks and says what it
+// excuses.
 var knownRealAppDifferences = map[string]*snapshotoracle.Difference{
 	// The list's section is display:none while the list is empty; its
 	// mark-all checkbox draws "»" with ::before. With that text the app's
@@ -118,10 +135,28 @@ var knownRealAppDifferences = map[string]*snapshotoracle.Difference{
 		Playwright: []string{"            - text: ✖", "            - text: ✖", "          - text: ✔ ✖"},
 		Why:        hiddenGeneratedContent,
 	},
+	"swagger /index.html ai":                                swaggerSchemas,
+	"swagger /index.html (an operation open, tried out) ai": swaggerSchemas,
 	"todomvc /examples/vanillajs/index.html (the completed filter) ai": {
 		Playwright: []string{"            - text: ✖"},
 		Why:        hiddenGeneratedContent,
 	},
+}
+
+// swaggerSchemaButtons is a defect: Swagger UI's schema buttons hold their
+// name in a <strong> beside a toggle icon drawn by an empty ::after shown
+// as a block. Playwright counts the icon as part of the name (a block
+// pseudo-element reads as spaces), and a name part the snapshot does not
+// show keeps the name; the screen does not say the icon gave anything, so
+// the name is dropped as one the <strong> already shows.
+const swaggerSchemaButtons = "defect: a button named across an icon drawn by an empty block ::after keeps its name in Playwright's AI snapshot"
+
+// swaggerSchemas are the lines of Swagger UI's schema buttons.
+var swaggerSchemas = &snapshotoracle.Difference{
+	Trailpin: slices.Repeat([]string{"          - button [cursor=pointer]:"}, 4),
+	Playwright: []string{`          - button "Plant" [cursor=pointer]:`, `          - button "NewPlant" [cursor=pointer]:`,
+		`          - button "Order" [cursor=pointer]:`, `          - button "Error" [cursor=pointer]:`},
+	Why: swaggerSchemaButtons,
 }
 
 // hiddenGeneratedContent is the deliberate difference the TodoMVC pages
@@ -157,7 +192,7 @@ func snapshotPages(a *realApp, base string) []realAppSnapshotPage {
 }
 
 // snapshotApps is the corpus as the snapshot test serves it.
-var snapshotApps = []*realApp{todoMVC, uikit}
+var snapshotApps = []*realApp{todoMVC, uikit, swaggerUI}
 
 // realAppSnapshotTimeout bounds one app's comparison: a hang guard on a busy
 // machine, not a speed claim.
