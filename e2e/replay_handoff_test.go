@@ -157,8 +157,9 @@ type handoffRun struct {
 
 // handoffOptions say how a scenario runs.
 type handoffOptions struct {
-	noModel bool
-	strict  bool
+	noModel    bool
+	strict     bool
+	failOnHeal bool
 	more    string // more trailpin.yaml
 	agent   string // the agent block's settings (default: a 60s step deadline)
 	script  []modeltest.Reply
@@ -194,6 +195,9 @@ func replayHandoff(t *testing.T, app *httptest.Server, src string, o handoffOpti
 		"--results", hr.results, "--junit", hr.junit, "--db", hr.db}
 	if o.strict {
 		args = append(args, "--strict")
+	}
+	if o.failOnHeal {
+		args = append(args, "--fail-on-heal")
 	}
 	start := time.Now()
 	hr.run = RunHost(t, env, nil, append(args, hr.file)...)
@@ -366,6 +370,31 @@ func TestReplayHandOff(t *testing.T) {
 				checkRequests(t, hr.requests)
 				if !strings.Contains(hr.stderrLines, "(miss: replay stopped (target-not-found) before acting)") {
 					t.Errorf("the summary does not call it a miss:\n%s", hr.stderrLines)
+				}
+			}},
+		{name: "--fail-on-heal: healed counts as failed", app: renamed, src: discountTrail, opts: handoffOptions{failOnHeal: true}, exit: 1,
+			check: func(t *testing.T, hr *handoffRun) {
+				if !strings.Contains(hr.status, "RUN_COMPLETED|failed|1 trail in ") || !strings.Contains(hr.stderrLines, "HEALED (counted as failed: --fail-on-heal) apply-a-discount") {
+					t.Errorf("--fail-on-heal did not fail the healed run:\n%s\n%s", hr.status, hr.stderrLines)
+				}
+			}},
+		{name: "cache.mode off: the agent performs every goal", app: checkoutApp{button: "Apply", field: "Discount code"}, src: discountTrail,
+			opts: handoffOptions{more: "cache:\n  mode: off\n"}, exit: 0,
+			check: func(t *testing.T, hr *handoffRun) {
+				if len(hr.requests) == 0 {
+					t.Fatal("cache.mode off made no model request")
+				}
+				if first := hr.requests[0].LastUserText(); strings.Contains(first, "Replay stopped") {
+					t.Errorf("cache.mode off sent a hand-off notice:\n%s", first)
+				}
+				if got := hr.line(t, "STEP_DONE", 1); !strings.Contains(got, "|healed: the agent: ") {
+					t.Errorf("STEP_DONE of step 1 under cache.mode off: %q", got)
+				}
+				if !strings.Contains(hr.stderrLines, "(performed by the agent)") || !strings.Contains(hr.stderrLines, "cache.mode is off") {
+					t.Errorf("the summary does not say the agent performed the step and nothing was saved:\n%s", hr.stderrLines)
+				}
+				if !bytes.Equal(hr.before, hr.after) {
+					t.Error("cache.mode off changed the trail file")
 				}
 			}},
 		{name: "no model: today's class with the hint", app: renamed, src: discountTrail, opts: handoffOptions{noModel: true}, exit: 1,

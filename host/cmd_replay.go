@@ -274,7 +274,7 @@ func runSuite(ctx context.Context, e *env, o replayFlags, s *replaySetup, browse
 				progress.StepStarted(st.Slug, 1, steps[0].Intent)
 			}
 			opts.OnStep = func(sr replay.StepResult) {
-				if sr.Index < len(steps) && sr.Status == replay.StatusPassed {
+				if sr.Index < len(steps) && (sr.Status == replay.StatusPassed || sr.Status == replay.StatusHealed) {
 					progress.StepStarted(st.Slug, sr.Index+1, steps[sr.Index].Intent)
 				}
 			}

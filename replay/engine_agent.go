@@ -49,7 +49,10 @@ func (r *trailRun) targetTimeout() time.Duration {
 func (r *trailRun) replayOrHandOff(ctx context.Context, i int) stepRun {
 	st := r.trail.Steps[i]
 	sr := &r.res.Steps[i]
-	agentOnly := len(st.Actions) == 0 || r.opts.CacheMode == CacheModeOff
+	// In cache mode off the agent performs every step's goal; a step of
+	// assertions only is a check, not a way to reach a goal, and runs as
+	// written.
+	agentOnly := len(st.Actions) == 0 || r.opts.CacheMode == CacheModeOff && !onlyChecks(st)
 	var run stepRun
 	miss := ""
 	if !agentOnly && (r.canHandOff() || r.opts.Strict) {
@@ -125,6 +128,16 @@ func withEarlierHeals(t *trail.Trail, heals map[int][]trail.Action) *trail.Trail
 		}
 	}
 	return &cp
+}
+
+// onlyChecks reports whether every action of a step is an assertion.
+func onlyChecks(st trail.Step) bool {
+	for _, a := range st.Actions {
+		if !a.Kind().IsAssertion() {
+			return false
+		}
+	}
+	return true
 }
 
 // healable reports whether a stop is one the agent may take over from:

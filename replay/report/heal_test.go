@@ -88,6 +88,13 @@ func TestHealedReports(t *testing.T) {
 	if code := run.ExitCode(); code != replay.ExitPassed {
 		t.Errorf("a healed run exits %d, want %d", code, replay.ExitPassed)
 	}
+	var progress bytes.Buffer
+	p := NewProgress(&progress, 1)
+	p.TrailFinished(run.Trails[0])
+	p.Close()
+	if !strings.Contains(progress.String(), "HEALED discount 1.00s (1/1): passed with the agent (1 step)") {
+		t.Errorf("progress: %q", progress.String())
+	}
 }
 
 // --fail-on-heal: a healed trail counts as failed.

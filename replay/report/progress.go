@@ -132,6 +132,8 @@ func (p *Progress) TrailFinished(t TrailRun) {
 		detail = ": " + oneLine(failureReason(final, failedStep(final), nil))
 	case replay.StatusFlaky:
 		detail = fmt.Sprintf(": passed on attempt %d", final.Attempt)
+	case replay.StatusHealed:
+		detail = fmt.Sprintf(": passed with the agent (%s)", plural(healedSteps(final), "step"))
 	case replay.StatusSkipped:
 		if final.Error != "" {
 			detail = ": " + oneLine(final.Error)
@@ -142,6 +144,7 @@ func (p *Progress) TrailFinished(t TrailRun) {
 			replay.StatusPassed:  colorGrn + "✓" + colorOff,
 			replay.StatusFailed:  colorRed + "✗" + colorOff,
 			replay.StatusFlaky:   colorYel + "~" + colorOff,
+			replay.StatusHealed:  colorYel + "✚" + colorOff,
 			replay.StatusSkipped: colorDim + "-" + colorOff,
 		}[status]
 		p.above(fmt.Sprintf("  %s %s %s%s%s%s", mark, slug, colorDim, took, colorOff, detail))
@@ -149,7 +152,7 @@ func (p *Progress) TrailFinished(t TrailRun) {
 	}
 	word := map[replay.Status]string{
 		replay.StatusPassed: "PASS", replay.StatusFailed: "FAIL",
-		replay.StatusFlaky: "FLAKY", replay.StatusSkipped: "SKIP",
+		replay.StatusFlaky: "FLAKY", replay.StatusSkipped: "SKIP", replay.StatusHealed: "HEALED",
 	}[status]
 	p.plain("%s %s %s (%d/%d)%s", word, slug, took, p.done, p.total, detail)
 }
@@ -248,4 +251,15 @@ func cutColumns(s string, n int) string {
 		return string(runes[:max(n, 0)])
 	}
 	return string(runes[:n-1]) + "…"
+}
+
+// healedSteps counts the steps of an attempt the agent healed.
+func healedSteps(res replay.TrailResult) int {
+	n := 0
+	for _, st := range res.Steps {
+		if st.Status == replay.StatusHealed {
+			n++
+		}
+	}
+	return n
 }
