@@ -160,10 +160,10 @@ type handoffOptions struct {
 	noModel    bool
 	strict     bool
 	failOnHeal bool
-	more    string // more trailpin.yaml
-	agent   string // the agent block's settings (default: a 60s step deadline)
-	script  []modeltest.Reply
-	policy  []agenttest.PolicyOption
+	more       string // more trailpin.yaml
+	agent      string // the agent block's settings (default: a 60s step deadline)
+	script     []modeltest.Reply
+	policy     []agenttest.PolicyOption
 }
 
 // replayHandoff writes src as a trail file in a project of its own, with
