@@ -319,3 +319,43 @@ func repeatReply(r modeltest.Reply, n int) []modeltest.Reply {
 	}
 	return out
 }
+
+// TestRewordedIntentIsAMiss: a recording the agent made belongs to the
+// goal it was made for. Once the step's intent is reworded, its key no
+// longer matches: the recording is not replayed, the agent performs the
+// step from the beginning (no hand-off notice), and the new flow is saved
+// with the new key; the run after that asks no model.
+func TestRewordedIntentIsAMiss(t *testing.T) {
+	t.Parallel()
+	p := newHealProject(t, false)
+	if run := p.replay(t); run.ExitCode != 0 {
+		t.Fatalf("the healing run exited %d:\n%s\n%s", run.ExitCode, run.Stdout, run.Stderr)
+	}
+	healed, _ := os.ReadFile(p.file)
+	const reworded = "Redeem the discount code SUMMER"
+	edited := strings.Replace(string(healed), "  - intent: Apply the discount code SUMMER\n", "  - intent: "+reworded+"\n", 1)
+	if err := os.WriteFile(p.file, []byte(edited), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	calls := len(p.model.Requests())
+	run := p.replay(t)
+	if run.ExitCode != 0 {
+		t.Fatalf("the run after rewording exited %d:\n%s\n%s", run.ExitCode, run.Stdout, run.Stderr)
+	}
+	reqs := p.model.Requests()[calls:]
+	if len(reqs) == 0 {
+		t.Fatalf("the reworded step replayed the old recording without the agent:\n%s", run.Stdout)
+	}
+	if first := reqs[0].LastUserText(); strings.Contains(first, "Replay stopped") || !strings.Contains(first, reworded) {
+		t.Errorf("a miss must give the agent the step from the beginning, no hand-off notice:\n%s", first)
+	}
+	now, _ := os.ReadFile(p.file)
+	key := trail.StepKey(trail.Step{Intent: reworded}, agent.ConfigKey())
+	if !strings.Contains(string(now), "    key: "+key+"\n") || !strings.Contains(string(now), "# the check that proves the heal") {
+		t.Errorf("the reworded step is not saved with its new key %s:\n%s", key, now)
+	}
+	calls = len(p.model.Requests())
+	if again := p.replay(t); again.ExitCode != 0 || len(p.model.Requests()) != calls {
+		t.Errorf("the run after the new recording exited %d with %d model requests, want 0 and 0", again.ExitCode, len(p.model.Requests())-calls)
+	}
+}
