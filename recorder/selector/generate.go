@@ -6,6 +6,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/trailpin/trailpin/recorder/screen"
 )
@@ -127,6 +128,9 @@ type scope struct {
 	sel   Selector
 	cost  int
 	valid *int8 // 0 unknown, 1 names the container alone, -1 does not
+	// titled: a plain container found by the line it opens with
+	// (ContainerTitle).
+	titled bool
 }
 
 func newGenerator(purpose Purpose, targetRef string, m *Matcher, sensitive []string) (*generator, error) {
@@ -238,6 +242,12 @@ func (g *generator) atoms() ownAtoms {
 	}
 	if g.usable(n.Placeholder) {
 		a.ids = append(a.ids, atom{set: func(s *Selector) { s.Placeholder = n.Placeholder }, cost: costPlaceholder})
+	}
+	if n.Label == "" && n.Name == "" {
+		// <span>Country</span> <input>: what a person reads as its label.
+		if adj := AdjacentText(g.m, g.pos); g.usable(adj) {
+			a.ids = append(a.ids, atom{set: func(s *Selector) { s.Label = adj }, cost: costAdjacentLabel})
+		}
 	}
 	if !IsUnnamedRole(n.Role) && g.usable(n.Name) {
 		a.roleName = &atom{set: func(s *Selector) { s.Role, s.Name = n.Role, n.Name }, cost: costRoleName, role: true}
@@ -407,6 +417,7 @@ func (g *generator) scopes() []scope {
 	g.scopesSet = true
 	m := g.m
 	field, fieldTitle := g.fieldGroup()
+	rowTitles := g.rowTitles()
 	depth := 0
 	for a := m.parent[g.pos]; a >= 0; a = m.parent[a] {
 		depth++
@@ -415,10 +426,12 @@ func (g *generator) scopes() []scope {
 			continue // the whole page scopes nothing
 		}
 		base := costWithin + depth*costScopeDepth
-		addScope := func(sel Selector, cost int) {
-			if sel.Validate() == nil {
-				g.scopeList = append(g.scopeList, scope{pos: a, sel: sel, cost: base + cost, valid: new(int8)})
+		addScope := func(sel Selector, cost int) bool {
+			if sel.Validate() != nil {
+				return false
 			}
+			g.scopeList = append(g.scopeList, scope{pos: a, sel: sel, cost: base + cost, valid: new(int8)})
+			return true
 		}
 		if g.usableID(n.TestID) {
 			addScope(Selector{TestID: n.TestID}, costTestID)
@@ -428,7 +441,7 @@ func (g *generator) scopes() []scope {
 		}
 		// A row named by its content carries every cell, prices and counts
 		// too: it is found by its title instead.
-		if !IsUnnamedRole(n.Role) && g.usable(n.Name) && !(IsRowRole(n.Role) && n.Name == screen.CollapseSpace(n.Text)) && !g.carriesValue(n.Name) {
+		if !IsUnnamedRole(n.Role) && g.usable(n.Name) && !g.carriesValue(n.Name) && !g.namedByContent(a) {
 			addScope(Selector{Role: n.Role, Name: n.Name}, costRoleName)
 		}
 		// A row whose text is the target's own adds nothing to it.
@@ -445,6 +458,21 @@ func (g *generator) scopes() []scope {
 		if a == field {
 			if exact, pattern := rowScopeText(n.Text, fieldTitle); exact != "" || pattern != "" {
 				addScope(Selector{Role: n.Role, Text: exact, TextRegex: pattern}, costFieldTitle)
+			}
+		} else if IsUnnamedRole(n.Role) && n.Text != g.node.Text {
+			// A plain container (a form, a field group, a section) found
+			// by the heading, legend or label it starts with.
+			// Inside a row with the same title, the row says it better.
+			if title, heading := g.containerTitle(a); g.usable(title) && !slices.Contains(rowTitles, title) {
+				if exact, pattern := rowScopeText(n.Text, title); exact != "" || pattern != "" {
+					cost := costLabelTitle
+					if heading {
+						cost = costHeadingTitle
+					}
+					if addScope(Selector{Role: n.Role, Text: exact, TextRegex: pattern}, cost) {
+						g.scopeList[len(g.scopeList)-1].titled = true
+					}
+				}
 			}
 		}
 	}
@@ -484,6 +512,54 @@ func FieldGroup(m *Matcher, pos int32) (int32, string) {
 		return a, title
 	}
 	return -1, ""
+}
+
+// rowTitles are the titles of the rows around the target.
+func (g *generator) rowTitles() []string {
+	var out []string
+	for a := g.m.parent[g.pos]; a >= 0; a = g.m.parent[a] {
+		if IsRowRole(g.m.nodes[a].Role) {
+			out = append(out, RowTitle(g.m, a))
+		}
+	}
+	return out
+}
+
+// namedByContent reports whether the container at a is named by what it
+// holds rather than by a name of its own: a name longer than a title
+// (maxScopeName), or a row's name that is its text, or that starts with its
+// title and goes on (a response row named "200 Response body … date: …").
+// Such a name changes with the content, the date a response was sent, the
+// price in a row; the container is found by its title instead.
+func (g *generator) namedByContent(a int32) bool {
+	n := g.m.nodes[a]
+	if utf8.RuneCountInString(n.Name) > maxScopeName {
+		return true
+	}
+	if !IsRowRole(n.Role) {
+		return false
+	}
+	if n.Name == screen.CollapseSpace(n.Text) {
+		return true
+	}
+	title := screen.CollapseSpace(RowTitle(g.m, a))
+	return title != "" && title != n.Name && strings.HasPrefix(n.Name, title)
+}
+
+// containerTitle is the title a plain container at a is found by (see
+// ContainerTitle), "" when it has none or its title lies in the target.
+func (g *generator) containerTitle(a int32) (string, bool) {
+	title, by, heading := containerTitle(g.m, a)
+	if by == nil {
+		return "", false
+	}
+	if by == g.node || title == g.node.Name || title == g.node.Text {
+		return "", false // the target's own text names nothing around it
+	}
+	if p, ok := g.m.Position(by.Ref); ok && by.Ref != "" && g.m.Inside(p, g.pos) {
+		return "", false
+	}
+	return title, heading
 }
 
 func (g *generator) fieldGroup() (int32, string) {
@@ -590,7 +666,9 @@ func (g *generator) revealer() int32 {
 // one button shown looks unique only because the pointer rests on its row,
 // and at replay the row is hovered first, then the button is found in it.
 func (g *generator) bestRevealed(rp int32) (option, bool) {
-	if o, ok := g.bestInScopes(func(sc scope) bool { return sc.pos == rp || g.m.Inside(sc.pos, rp) }); ok {
+	// A plain wrapper found only by its first line is what the hover rule
+	// names, not what a person names: the row around it is.
+	if o, ok := g.bestInScopes(func(sc scope) bool { return (sc.pos == rp || g.m.Inside(sc.pos, rp)) && !sc.titled }); ok {
 		return o, true
 	}
 	return g.bestInScopes(func(sc scope) bool { return g.m.Inside(rp, sc.pos) && IsRowRole(g.m.nodes[sc.pos].Role) })

@@ -19,6 +19,11 @@ const (
 	costLabel = 34
 	// costPlaceholder: a hint, reworded more freely than labels.
 	costPlaceholder = 38
+	// costAdjacentLabel: the short text right before an unlabelled field
+	// (<span>Country</span> <input>) names it only while the layout keeps
+	// the two side by side; a row's title or a wrapper named by that text
+	// is preferred, a position never.
+	costAdjacentLabel = 150
 	// costText: for an action, its text is what changes between runs
 	// (prices, counts, names); used when nothing steadier is unique.
 	costText = 60
@@ -48,6 +53,14 @@ const (
 	// text does, like a row's title, but a wrapper is more often rearranged
 	// than a row; a row's title or a named group is preferred.
 	costFieldTitle = 36
+	// costHeadingTitle: a plain container found by the heading or legend
+	// it opens with (a form under "Horizontal", a fieldset's "Shipping")
+	// holds while that title does, like a row's title.
+	costHeadingTitle = 30
+	// costLabelTitle: a plain container found by the label-like line it
+	// opens with (a field group's "Radio", a form's first field label) is
+	// as steady as a field group's title.
+	costLabelTitle = 36
 	// costScopeDepth: among scopes that cost the same, the nearer container
 	// is the one a reader expects.
 	costScopeDepth = 1
@@ -60,6 +73,12 @@ const (
 	// "Delete") holds longer.
 	costIndexCandidate = 5
 )
+
+// maxScopeName is the longest name a container is scoped by: a dialog's,
+// a region's or a group's name is a few words ("Remove address", "Shipping
+// options"); a longer one is the container's content read out, which
+// changes with it.
+const maxScopeName = 60
 
 // Roles that name nothing: "generic" is a plain div or span, "none" and
 // "presentation" have had their role removed. Their name, if any, is not

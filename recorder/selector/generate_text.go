@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/trailpin/trailpin/recorder/screen"
 )
@@ -104,6 +105,66 @@ func RowTitle(m *Matcher, row int32) string {
 		}
 		return first.Text
 	}
+}
+
+// Container titles.
+//
+// A plain container (a <form>, a <div> grouping fields, a section under its
+// heading) has no role or name a selector can use, but a person tells it
+// apart by the heading, legend or label it opens with: the form that starts
+// "Shipping", the group that starts "Radio". ContainerTitle is that line:
+// the first single-line text read in the container that holds no control
+// and comes after no control (the label of a field before its field, not
+// the text after a checkbox, which is that checkbox's name), a few words long
+// (maxAdjacentText): a sentence, a paragraph or a block of content is not a
+// name, and pinning one would break when the content changes.
+
+// ContainerTitle returns the title of the plain container at pos, and
+// whether it comes from a heading, a legend or a caption; "" when the
+// container opens with no such line.
+func ContainerTitle(m *Matcher, pos int32) (string, bool) {
+	title, _, heading := containerTitle(m, pos)
+	return title, heading
+}
+
+// containerTitle is ContainerTitle with the node the title is read from.
+func containerTitle(m *Matcher, pos int32) (string, *screen.Node, bool) {
+	cur := m.nodes[pos]
+	for {
+		var first *screen.Node
+		afterControl := false
+		for _, c := range cur.Children {
+			if c.Text != "" && !IsDecoration(c) && (c.IsText() || c.Visible || hasVisible(c)) {
+				first = c
+				break
+			}
+			afterControl = afterControl || !c.IsText() && holdsControl(c)
+		}
+		if first == nil || afterControl {
+			return "", nil, false // the text after a control is its label
+		}
+		if first.IsText() {
+			line, _, _ := strings.Cut(first.Text, "\n")
+			if !isTitleLine(line) {
+				return "", nil, false
+			}
+			return line, cur, false
+		}
+		if first.Text == cur.Text || strings.Contains(first.Text, "\n") || holdsControl(first) {
+			cur = first
+			continue
+		}
+		if !isTitleLine(first.Text) {
+			return "", nil, false
+		}
+		return first.Text, first, first.Role == "heading" || first.Tag == "legend" || first.Tag == "caption"
+	}
+}
+
+// isTitleLine reports whether a line reads as a name: a few words, not
+// decoration.
+func isTitleLine(line string) bool {
+	return line != "" && utf8.RuneCountInString(line) <= maxAdjacentText && strings.ContainsFunc(line, isWordRune)
 }
 
 func hasVisible(n *screen.Node) bool {

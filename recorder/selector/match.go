@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"regexp"
+	"strings"
 
 	"github.com/trailpin/trailpin/recorder/screen"
 )
@@ -16,8 +17,9 @@ import (
 //   - Every property set must hold (a conjunction); comparisons are exact and
 //     case-sensitive on the normalised strings of the screen: name is the
 //     accessible name, text the node's normalised text, label and placeholder
-//     the node's Label and Placeholder. textRegex is RE2, anchored only where
-//     the pattern says (^, $).
+//     the node's Label (for a field with no name or label of its own, the
+//     label-like text right before it: AdjacentText) and Placeholder.
+//     textRegex is RE2, anchored only where the pattern says (^, $).
 //   - Only elements with a ref can match, never text runs.
 //   - Only shown nodes match: a node that is visible, or that holds a visible
 //     node (a container whose own box collapsed). A hidden copy of a control —
@@ -33,7 +35,9 @@ import (
 //     and placeholder still match what a person sees.
 //   - A text selector names the element the text belongs to, not the wrappers
 //     around it: when a matching node holds another matching node with the
-//     same text, the outer one is only a wrapper and is not counted.
+//     same text, the outer one is only a wrapper and is not counted; for a
+//     textRegex, also when the outer text goes on, on a new line, after
+//     the inner one's whole text (the page around a section it opens).
 //   - within: the node must lie strictly inside the node that the within
 //     selector resolves to, by these same rules — exactly one node, or the
 //     one its own index picks. A within that matches nothing or several is an
@@ -182,7 +186,7 @@ func (m *Matcher) allIn(sel *Selector, lo, hi int32, cfg matchConfig) ([]int32, 
 			(sel.Text != "" && n.Text != sel.Text) ||
 			(sel.TestID != "" && n.TestID != sel.TestID) ||
 			(sel.ID != "" && n.ID != sel.ID) ||
-			(sel.Label != "" && n.Label != sel.Label) ||
+			(sel.Label != "" && !m.labelled(p, sel.Label)) ||
 			(sel.Placeholder != "" && n.Placeholder != sel.Placeholder) ||
 			(re != nil && !re.MatchString(n.Text)) {
 			return
@@ -199,9 +203,21 @@ func (m *Matcher) allIn(sel *Selector, lo, hi int32, cfg matchConfig) ([]int32, 
 		}
 	}
 	if sel.Text != "" || sel.TextRegex != "" {
-		out = m.dropWrappers(out)
+		out = m.dropWrappers(out, sel.TextRegex != "")
 	}
 	return out, nil
+}
+
+// labelled reports whether the node at p has the label l: its own label
+// (<label>, aria-labelledby, aria-label), or, for a field with no name or
+// label of its own, the short text right before it that a person reads as
+// its label (AdjacentText: <span>Country</span> <input>).
+func (m *Matcher) labelled(p int32, l string) bool {
+	n := m.nodes[p]
+	if n.Label != "" || n.Name != "" || !fieldRoles[n.Role] {
+		return n.Label == l
+	}
+	return AdjacentText(m, p) == l
 }
 
 // seed picks the shortest indexed list that every match must be in, so a
@@ -234,9 +250,13 @@ func (m *Matcher) seed(sel *Selector) ([]int32, bool) {
 }
 
 // dropWrappers removes each match that holds another match with the same
-// text: the outer node only wraps the one the text belongs to. Matches are in
-// document order, so the nearest enclosing match is on top of the stack.
-func (m *Matcher) dropWrappers(matches []int32) []int32 {
+// text: the outer node only wraps the one the text belongs to. For a
+// pattern (prefix true), an outer match whose text goes on after the inner
+// one's whole text, on a line of its own, wraps it too: the section that
+// opens with the form reads "^Shipping\n" only because the form does.
+// Matches are in document order, so the nearest enclosing match is on top
+// of the stack.
+func (m *Matcher) dropWrappers(matches []int32, prefix bool) []int32 {
 	if len(matches) < 2 {
 		return matches
 	}
@@ -248,7 +268,8 @@ func (m *Matcher) dropWrappers(matches []int32) []int32 {
 		}
 		if len(stack) > 0 {
 			top := stack[len(stack)-1]
-			if m.nodes[matches[top]].Text == m.nodes[p].Text {
+			outer, inner := m.nodes[matches[top]].Text, m.nodes[p].Text
+			if outer == inner || prefix && len(outer) > len(inner) && outer[len(inner)] == '\n' && strings.HasPrefix(outer, inner) {
 				wrapper[top] = true
 			}
 		}

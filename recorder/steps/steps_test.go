@@ -417,7 +417,9 @@ func TestBuildStepsSecrets(t *testing.T) {
 			},
 			start: "/account",
 			want: []string{
-				"Check that the text marked sensitive is shown :: assertVisible",
+				// Found by the line that opens its container, not by its
+				// position among the page's plain elements.
+				"Check that the text marked sensitive in Signed in as is shown :: assertVisible",
 				"Check that the text marked sensitive is shown :: assertVisible",
 				`Click the first Remove button :: tap => /account {role: dialog, name: "Remove address"}`,
 			},
