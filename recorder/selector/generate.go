@@ -249,8 +249,9 @@ func (g *generator) atoms() ownAtoms {
 			a.ids = append(a.ids, atom{set: func(s *Selector) { s.Label = adj }, cost: costAdjacentLabel})
 		}
 	}
-	if !IsUnnamedRole(n.Role) && g.usable(n.Name) {
-		a.roleName = &atom{set: func(s *Selector) { s.Role, s.Name = n.Role, n.Name }, cost: costRoleName, role: true}
+	// A name is written as the matcher compares it: without icon glyphs.
+	if name := g.m.name(g.pos); !IsUnnamedRole(n.Role) && g.usable(name) {
+		a.roleName = &atom{set: func(s *Selector) { s.Role, s.Name = n.Role, name }, cost: costRoleName, role: true}
 	}
 	// A checkbox's ☐ from ::after is its state drawn, not its text: it
 	// turns into ☑ when the box is checked. A drop-down's text is the
@@ -305,7 +306,7 @@ func (g *generator) pin(a ownAtoms) *atom {
 	case a.roleName != nil:
 		return &atom{set: a.roleName.set, cost: costPinned, role: true}
 	case g.usable(g.node.Name):
-		name := g.node.Name
+		name := g.m.name(g.pos)
 		return &atom{set: func(s *Selector) { s.Name = name }, cost: costPinned}
 	}
 	return nil
@@ -442,7 +443,7 @@ func (g *generator) scopes() []scope {
 		// A row named by its content carries every cell, prices and counts
 		// too: it is found by its title instead.
 		if !IsUnnamedRole(n.Role) && g.usable(n.Name) && !g.carriesValue(n.Name) && !g.namedByContent(a) {
-			addScope(Selector{Role: n.Role, Name: n.Name}, costRoleName)
+			addScope(Selector{Role: n.Role, Name: g.m.name(a)}, costRoleName)
 		}
 		// A row whose text is the target's own adds nothing to it.
 		if IsRowRole(n.Role) && n.Text != g.node.Text {

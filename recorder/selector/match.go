@@ -16,7 +16,7 @@ import (
 // The rules (DESIGN §4):
 //   - Every property set must hold (a conjunction); comparisons are exact and
 //     case-sensitive on the normalised strings of the screen: name is the
-//     accessible name, text the node's normalised text, label and placeholder
+//     accessible name without icon-font glyphs (StripIconGlyphs), text the node's normalised text, label and placeholder
 //     the node's Label (for a field with no name or label of its own, the
 //     label-like text right before it: AdjacentText) and Placeholder.
 //     textRegex is RE2, anchored only where the pattern says (^, $).
@@ -167,13 +167,14 @@ func (m *Matcher) allIn(sel *Selector, lo, hi int32, cfg matchConfig) ([]int32, 
 		prefix, _ := re.LiteralPrefix()
 		minLen = len(prefix)
 	}
+	name := StripIconGlyphs(sel.Name)
 	var out []int32
 	test := func(p int32) {
 		if !cfg.includeHidden && !m.shown[p] {
 			return
 		}
 		if (sel.Role != "" && m.roles[p] != sel.Role) ||
-			(sel.Name != "" && int(m.nameLens[p]) != len(sel.Name)) ||
+			(name != "" && int(m.nameLens[p]) != len(name)) ||
 			(sel.Text != "" && int(m.textLens[p]) != len(sel.Text)) ||
 			(re != nil && int(m.textLens[p]) < minLen) {
 			return
@@ -182,7 +183,7 @@ func (m *Matcher) allIn(sel *Selector, lo, hi int32, cfg matchConfig) ([]int32, 
 		if n.AriaHidden && !cfg.includeHidden && (sel.Role != "" || sel.Name != "" || sel.Label != "") {
 			return // out of the accessibility tree: it has no role, name or label
 		}
-		if (sel.Name != "" && n.Name != sel.Name) ||
+		if (name != "" && m.name(p) != name) ||
 			(sel.Text != "" && n.Text != sel.Text) ||
 			(sel.TestID != "" && n.TestID != sel.TestID) ||
 			(sel.ID != "" && n.ID != sel.ID) ||

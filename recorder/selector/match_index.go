@@ -44,6 +44,10 @@ type Matcher struct {
 	listMu    sync.Mutex
 	byRole    map[string][]int32
 	byTextLen map[int32][]int32
+
+	// plainNames: the names of the nodes whose name holds icon-font
+	// glyphs, without them (StripIconGlyphs); nameLens has their length.
+	plainNames map[int32]string
 }
 
 // NewMatcher indexes s. A nil screen, or one without a root, gives a Matcher
@@ -152,7 +156,7 @@ func (m *Matcher) add(n *screen.Node, parent int32) {
 		m.nodes = append(m.nodes, n)
 		m.refs = append(m.refs, n.Ref)
 		m.roles = append(m.roles, n.Role)
-		m.nameLens = append(m.nameLens, int32(len(n.Name)))
+		m.nameLens = append(m.nameLens, int32(len(m.plainName(pos, n.Name))))
 		m.textLens = append(m.textLens, int32(len(n.Text)))
 		m.parent = append(m.parent, parent)
 		m.end = append(m.end, 0)
@@ -170,6 +174,31 @@ func (m *Matcher) add(n *screen.Node, parent int32) {
 	for _, c := range n.Children {
 		m.add(c, parent)
 	}
+}
+
+// plainName records the name of the node at pos without its icon glyphs,
+// when it has some, and returns the name it is compared by.
+func (m *Matcher) plainName(pos int32, name string) string {
+	if !hasIconGlyph(name) {
+		return name
+	}
+	plain := StripIconGlyphs(name)
+	if m.plainNames == nil {
+		m.plainNames = map[int32]string{}
+	}
+	m.plainNames[pos] = plain
+	return plain
+}
+
+// name is the accessible name of the node at p as selectors compare it:
+// without icon-font glyphs.
+func (m *Matcher) name(p int32) string {
+	if m.plainNames != nil {
+		if s, ok := m.plainNames[p]; ok {
+			return s
+		}
+	}
+	return m.nodes[p].Name
 }
 
 // rolePositions returns the positions with the given role, in document

@@ -58,7 +58,7 @@ var roleWords = map[string]string{
 // usableText returns s with white space collapsed and cut to max runes,
 // or "" when it shows a sensitive value.
 func (b *builder) usableText(s string, max int) string {
-	s = screen.CollapseSpace(s)
+	s = selector.StripIconGlyphs(screen.CollapseSpace(s))
 	if s == "" || b.taint.Leaks(s) {
 		return ""
 	}
