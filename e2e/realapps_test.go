@@ -295,6 +295,15 @@ func runRealApp(t *testing.T, a *realApp, flow []flowAct) {
 	if res.acts > 0 {
 		t.Errorf("%s: the trail has %d act: steps (actions the recorder did not record)", a.name, res.acts)
 	}
+	// An index is recorded only where the page offers nothing else: each
+	// one is checked against the screens it was recorded on.
+	problems, kept := indexesWithAlternatives(t, rec)
+	for _, p := range problems {
+		t.Errorf("%s: an index selector where a selector without one names the element alone: %s", a.name, p)
+	}
+	for _, k := range kept {
+		t.Logf("%s: index kept: %s", a.name, k)
+	}
 
 	var mu sync.Mutex
 	count := func(ok bool) {
