@@ -25,7 +25,10 @@ import (
 //     minHexHashLength characters with both digits and letters (8f3a2c), or
 //     mixes letters and digits back and forth (4kx9q2, 1x2y3z);
 //   - a long id changes character class very often (x7Fq9LmZ2), the way
-//     Playwright's generator spots GUID-like ids.
+//     Playwright's generator spots GUID-like ids;
+//   - it is random bytes written in base64: base64 letters only, with the
+//     padding = at its end or a + or / inside (Swagger UI's tab panels:
+//     3aadtPg=, 2hd+t6c=), which words and names never have.
 func LooksGenerated(id string) bool {
 	if id == "" {
 		return false
@@ -33,7 +36,7 @@ func LooksGenerated(id string) bool {
 	if len(id) > maxStableIDLength {
 		return true
 	}
-	if reactUseID.MatchString(id) || uuidPattern.MatchString(id) || frameworkCounterID.MatchString(id) {
+	if reactUseID.MatchString(id) || uuidPattern.MatchString(id) || frameworkCounterID.MatchString(id) || isBase64Bytes(id) {
 		return true
 	}
 	digits, alnum, run, longestRun := 0, 0, 0, 0
@@ -65,6 +68,9 @@ func LooksGenerated(id string) bool {
 }
 
 const (
+	// minBase64ID: four base64 characters carry three bytes; "a=b" is not
+	// one.
+	minBase64ID = 4
 	// maxStableIDLength: ids people write name a thing in a few words.
 	maxStableIDLength = 64
 	// minDigitRun: four digits in a row are a year, a timestamp or a key
@@ -185,4 +191,29 @@ func classChanges(id string) int {
 		last = kind
 	}
 	return changes
+}
+
+// isBase64Bytes reports whether id reads as base64 bytes: letters, digits,
+// + and / only, up to two = at the end (minBase64ID characters at least),
+// and padding, or a + or / among digits and letters of both cases.
+func isBase64Bytes(id string) bool {
+	body := strings.TrimRight(id, "=")
+	if len(id)-len(body) > 2 || len(id) < minBase64ID || body == "" {
+		return false
+	}
+	var mark, digit, upper, lower bool
+	for _, r := range body {
+		switch {
+		case r == '+' || r == '/':
+			mark = true
+		case r > unicode.MaxASCII || !unicode.IsLetter(r) && !unicode.IsDigit(r):
+			return false
+		}
+		digit = digit || unicode.IsDigit(r)
+		upper = upper || unicode.IsUpper(r)
+		lower = lower || unicode.IsLower(r)
+	}
+	// Padding says base64; a + or / does when the rest looks random too
+	// (docs/intro is a path).
+	return len(body) < len(id) || mark && digit && upper && lower
 }
