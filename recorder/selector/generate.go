@@ -3,6 +3,7 @@ package selector
 import (
 	"errors"
 	"fmt"
+	"regexp"
 	"slices"
 	"sort"
 	"strings"
@@ -451,6 +452,9 @@ func (g *generator) scopes() []scope {
 				if exact, pattern := rowScopeText(n.Text, title); exact != "" || pattern != "" {
 					addScope(Selector{Role: n.Role, Text: exact, TextRegex: pattern}, costRowTitle)
 				}
+				if pattern := g.rowLeadingLines(a, title); pattern != "" {
+					addScope(Selector{Role: n.Role, TextRegex: pattern}, costRowTitle+costRowSecondLine)
+				}
 			}
 		}
 		if IsScopeRole(n.Role) {
@@ -513,6 +517,43 @@ func FieldGroup(m *Matcher, pos int32) (int32, string) {
 		return a, title
 	}
 	return -1, ""
+}
+
+// rowLeadingLines pins a row by its title and the line after it, for rows
+// that share their title (the documented 200 response and the live one,
+// whose next line is "Response body"): "^200\nResponse body(\n|$)". The
+// second line must read as a name, and come from no control (a drop-down's
+// choice) and not hold the target's value; "" otherwise.
+func (g *generator) rowLeadingLines(row int32, title string) string {
+	m := g.m
+	text := m.nodes[row].Text
+	if !strings.HasPrefix(text, title+"\n") {
+		return ""
+	}
+	second, _, _ := strings.Cut(text[len(title)+1:], "\n")
+	if !isTitleLine(second) || !g.usable(second) || nameHolds(second, g.node.Value) {
+		return ""
+	}
+	src := lineSource(m, row, second)
+	if src < 0 || src == g.pos || m.Inside(src, g.pos) || IsControlRole(m.nodes[src].Role) || holdsControl(m.nodes[src]) {
+		return ""
+	}
+	return "^" + regexp.QuoteMeta(title) + `\n` + regexp.QuoteMeta(second) + `(\n|$)`
+}
+
+// lineSource is the innermost element in the row at row whose text opens
+// with line: where that line is read from; -1 when none.
+func lineSource(m *Matcher, row int32, line string) int32 {
+	src := int32(-1)
+	for q := row + 1; q < m.end[row]; q++ {
+		if src >= 0 && !m.Inside(q, src) {
+			break // past the first element reading it
+		}
+		if first, _, _ := strings.Cut(m.nodes[q].Text, "\n"); first == line {
+			src = q
+		}
+	}
+	return src
 }
 
 // rowTitles are the titles of the rows around the target.

@@ -263,3 +263,65 @@ func TestMatchPatternSkipsWrappersOpeningTheSame(t *testing.T) {
 		}
 	}
 }
+
+// TestGenerateScopesByTheRowsLeadingLines: Swagger UI's documented
+// responses and its live response both have a row titled 200, each with a
+// Media Type drop-down; the live row is told apart by its second line
+// ("Response body"), never by everything in it.
+func TestGenerateScopesByTheRowsLeadingLines(t *testing.T) {
+	media := func(ref, value string) *st.Spec {
+		return st.El("cell", st.Kids(st.El("combobox", st.Tag("select"), st.Ref(ref), st.Name("Media Type"), st.Kids(st.Txt(value)),
+			st.Node(func(n *screen.Node) { n.Value = value }))))
+	}
+	page := st.Page(
+		st.El("table", st.Kids(
+			st.El("row", st.Kids(st.Leaf("cell", "200", st.Ref("doc-200")), st.Leaf("cell", "Successful operation"), media("doc-200-media", "b"))),
+			st.El("row", st.Kids(st.Leaf("cell", "400", st.Ref("doc-400")), st.Leaf("cell", "Invalid status value"), media("doc-400-media", "a"))),
+		)),
+		st.Leaf("heading", "Server response", st.Tag("h4")),
+		st.El("table", st.Kids(st.El("row", st.Kids(
+			st.Leaf("cell", "200", st.Ref("live-200")),
+			st.El("cell", st.Kids(
+				st.Leaf("heading", "Response body", st.Tag("h5")),
+				st.Leaf("code", "[]"),
+				st.Leaf("code", "date: Wed, 02 Dec 2026 07:30:08 GMT"),
+			)),
+		)))),
+	)
+	tests := []struct {
+		purpose Purpose
+		ref     string
+		want    string
+	}{
+		{PurposeSelect, "doc-200-media", `{role: combobox, name: "Media Type", within: {role: row, textRegex: "^200\\nSuccessful operation(\\n|$)"}}`},
+		{PurposeAssert, "live-200", `{text: "200", within: {role: row, textRegex: "^200\\nResponse body(\\n|$)"}}`},
+		{PurposeAssert, "doc-200", `{text: "200", within: {role: row, textRegex: "^200\\nSuccessful operation(\\n|$)"}}`},
+	}
+	for _, tt := range tests {
+		got, err := Generate(tt.purpose, tt.ref, page, nil)
+		if err != nil {
+			t.Fatalf("Generate(%s %s) error: %v", tt.purpose, tt.ref, err)
+		}
+		if got.String() != tt.want {
+			t.Errorf("Generate(%s %s) = %q, want %q", tt.purpose, tt.ref, got, tt.want)
+		}
+	}
+}
+
+// TestGenerateNeverScopesByAControlsValue: a row whose line after its title
+// is a drop-down's choice is not found by that line, which the next choice
+// changes.
+func TestGenerateNeverScopesByAControlsValue(t *testing.T) {
+	row := func(ref, value string) *st.Spec {
+		return st.El("row", st.Kids(st.Leaf("cell", "200", st.Ref(ref)), st.El("cell", st.Kids(
+			st.El("combobox", st.Tag("select"), st.Name("Media Type"), st.Kids(st.Txt(value)))))))
+	}
+	page := st.Page(st.El("table", st.Kids(row("a", "application/json"), row("b", "application/xml"))))
+	got, err := Generate(PurposeAssert, "a", page, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(got.String(), "application") {
+		t.Errorf("Generate(assert a) = %q: scoped by a drop-down's choice", got)
+	}
+}

@@ -53,6 +53,10 @@ const (
 	// text does, like a row's title, but a wrapper is more often rearranged
 	// than a row; a row's title or a named group is preferred.
 	costFieldTitle = 36
+	// costRowSecondLine: a row found by its title and the line after it
+	// depends on two lines staying the same; tried when the title alone is
+	// shared.
+	costRowSecondLine = 4
 	// costHeadingTitle: a plain container found by the heading or legend
 	// it opens with (a form under "Horizontal", a fieldset's "Shipping")
 	// holds while that title does, like a row's title.
