@@ -448,11 +448,20 @@ func (g *generator) scopes() []scope {
 		}
 		// A row whose text is the target's own adds nothing to it.
 		if IsRowRole(n.Role) && n.Text != g.node.Text {
-			if title := RowTitle(m, a); g.usable(title) {
+			if title := RowTitle(m, a); g.usable(title) && g.claims(title) {
+				// An assertion on the row's title (the status code of a
+				// response row) would pin its claim in the scope too: a
+				// changed value would fail as a missing row, not as the
+				// check that it is. The row is found by its next line.
+				if second := g.secondLine(a, title); second != "" {
+					addScope(Selector{Role: n.Role, TextRegex: "(?m)^" + regexp.QuoteMeta(second) + "$"}, costRowTitle+costRowSecondLine)
+				}
+			} else if g.usable(title) {
 				if exact, pattern := rowScopeText(n.Text, title); exact != "" || pattern != "" {
 					addScope(Selector{Role: n.Role, Text: exact, TextRegex: pattern}, costRowTitle)
 				}
-				if pattern := g.rowLeadingLines(a, title); pattern != "" {
+				if second := g.secondLine(a, title); second != "" {
+					pattern := "^" + regexp.QuoteMeta(title) + `\n` + regexp.QuoteMeta(second) + `(\n|$)`
 					addScope(Selector{Role: n.Role, TextRegex: pattern}, costRowTitle+costRowSecondLine)
 				}
 			}
@@ -519,12 +528,12 @@ func FieldGroup(m *Matcher, pos int32) (int32, string) {
 	return -1, ""
 }
 
-// rowLeadingLines pins a row by its title and the line after it, for rows
-// that share their title (the documented 200 response and the live one,
-// whose next line is "Response body"): "^200\nResponse body(\n|$)". The
-// second line must read as a name, and come from no control (a drop-down's
-// choice) and not hold the target's value; "" otherwise.
-func (g *generator) rowLeadingLines(row int32, title string) string {
+// secondLine is the line after a row's title, which tells apart rows that
+// share their title (the documented 200 response and the live one, whose
+// next line is "Response body": "^200\nResponse body(\n|$)"). It must read
+// as a name, come from no control (a drop-down's choice) and not hold the
+// target's value; "" otherwise.
+func (g *generator) secondLine(row int32, title string) string {
 	m := g.m
 	text := m.nodes[row].Text
 	if !strings.HasPrefix(text, title+"\n") {
@@ -538,7 +547,13 @@ func (g *generator) rowLeadingLines(row int32, title string) string {
 	if src < 0 || src == g.pos || m.Inside(src, g.pos) || IsControlRole(m.nodes[src].Role) || holdsControl(m.nodes[src]) {
 		return ""
 	}
-	return "^" + regexp.QuoteMeta(title) + `\n` + regexp.QuoteMeta(second) + `(\n|$)`
+	return second
+}
+
+// claims reports whether an assertion on the target checks text: the
+// title of a row around it that is its own text.
+func (g *generator) claims(title string) bool {
+	return g.purpose == PurposeAssert && title == g.node.Text
 }
 
 // lineSource is the innermost element in the row at row whose text opens

@@ -294,8 +294,12 @@ func TestGenerateScopesByTheRowsLeadingLines(t *testing.T) {
 		want    string
 	}{
 		{PurposeSelect, "doc-200-media", `{role: combobox, name: "Media Type", within: {role: row, textRegex: "^200\\nSuccessful operation(\\n|$)"}}`},
-		{PurposeAssert, "live-200", `{text: "200", within: {role: row, textRegex: "^200\\nResponse body(\\n|$)"}}`},
-		{PurposeAssert, "doc-200", `{text: "200", within: {role: row, textRegex: "^200\\nSuccessful operation(\\n|$)"}}`},
+		// An assertion on the code: the code is its claim, so the row
+		// is found by its next line alone, and a changed code fails the
+		// check, not the scope.
+		{PurposeAssert, "live-200", `{text: "200", within: {role: row, textRegex: "(?m)^Response body$"}}`},
+		{PurposeAssert, "doc-200", `{text: "200", within: {role: row, textRegex: "(?m)^Successful operation$"}}`},
+		{PurposeTap, "live-200", `{role: cell, name: "200", within: {role: row, textRegex: "^200\\nResponse body(\\n|$)"}}`},
 	}
 	for _, tt := range tests {
 		got, err := Generate(tt.purpose, tt.ref, page, nil)
