@@ -68,13 +68,14 @@ func newSnapshotCmd(e *env) *cobra.Command {
 	return cmd
 }
 
-// parseViewport reads "1280x720".
+// parseViewport reads "1280x720"; a malformed value is a usage error
+// (exit 2), as for every other flag.
 func parseViewport(s string) (int, int, error) {
 	ws, hs, ok := strings.Cut(strings.ToLower(strings.TrimSpace(s)), "x")
 	w, errW := strconv.Atoi(ws)
 	h, errH := strconv.Atoi(hs)
 	if !ok || errW != nil || errH != nil || w <= 0 || h <= 0 {
-		return 0, 0, fmt.Errorf("--viewport %q: give WIDTHxHEIGHT in CSS pixels, for example 1280x720", s)
+		return 0, 0, &exitError{code: 2, err: fmt.Errorf("--viewport %q: give WIDTHxHEIGHT in CSS pixels, for example 1280x720", s)}
 	}
 	return w, h, nil
 }

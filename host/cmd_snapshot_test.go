@@ -123,8 +123,8 @@ func TestSnapshotCommand(t *testing.T) {
 	}
 
 	err := Run(ctx, []string{"snapshot", "--viewport", "wide", srv.URL}, strings.NewReader(""), &out, &errOut)
-	if err == nil || !strings.Contains(err.Error(), "WIDTHxHEIGHT") {
-		t.Errorf("snapshot --viewport wide: error %v, want one that shows the expected form", err)
+	if exitCode(err) != 2 || !strings.Contains(err.Error(), "WIDTHxHEIGHT") {
+		t.Errorf("snapshot --viewport wide: error %v (exit %d), want a usage error (exit 2) that shows the expected form", err, exitCode(err))
 	}
 	err = Run(ctx, []string{"snapshot", "--mode", "yaml", srv.URL}, strings.NewReader(""), &out, &errOut)
 	if exitCode(err) != 2 || !strings.Contains(err.Error(), "use ai") {
