@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"reflect"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
@@ -61,7 +62,7 @@ func ReplaceRecording(file string, src []byte, step int, rec Recording) ([]byte,
 	if err != nil {
 		return nil, fmt.Errorf("replacing the recording of step %d in %s: %w", step+1, file, err)
 	}
-	out, err := e.apply(rec)
+	out, err := e.apply(rec, t.Steps[step])
 	if err != nil {
 		return nil, fmt.Errorf("replacing the recording of step %d in %s: %w", step+1, file, err)
 	}
@@ -219,7 +220,15 @@ type splice struct {
 	text             string
 }
 
-func (e *stepEdit) apply(rec Recording) ([]byte, error) {
+// An end or key the new recording shares with old is left as written (a
+// block-style end keeps its layout and its comments); only what changed is
+// rewritten in the writer's style.
+func (e *stepEdit) apply(rec Recording, old Step) ([]byte, error) {
+	unchanged := map[string]bool{
+		"end": rec.End != nil && old.End != nil &&
+			reflect.DeepEqual(withoutPositions(reflect.ValueOf(*rec.End)).Interface(), withoutPositions(reflect.ValueOf(*old.End)).Interface()),
+		"key": rec.Key != "" && rec.Key == old.Key,
+	}
 	parts := map[string]string{}
 	actions, err := actionsNode(rec.Actions)
 	if err != nil {
@@ -246,6 +255,9 @@ func (e *stepEdit) apply(rec Recording) ([]byte, error) {
 			continue
 		}
 		have[en.name] = true
+		if unchanged[en.name] {
+			continue
+		}
 		text := parts[en.name]
 		col := en.key.Column - 1
 		if text == "" {
