@@ -145,6 +145,13 @@
     preInput: null,
     /** @type {Captured | null} the screen of the click being handled, for the change it makes */
     clickScreen: null,
+    /**
+     * @type {{i: Record<string, unknown>, screen: Captured | null, e: KeyboardEvent} | null}
+     * an Enter in a text area whose handlers have not yet said whether the
+     * page took it: settled before anything else is sent, so a click that
+     * comes first in the task queue does not overtake it
+     */
+    pendingEnter: null,
     /** ms of a press not yet counted with its click */
     carriedMs: 0,
     /** @type {number[]} ms spent in each interaction's handlers */
@@ -278,6 +285,8 @@
    * @param {Captured | null} screen
    */
   function send(interaction, screen) {
+    if (state.pendingEnter)
+      settleEnter();
     if (crossOriginFrame) {
       // Its screen would be a page of another origin, which a trail of this
       // app cannot name: the host leaves the action out and says so.
@@ -695,14 +704,27 @@
     }
     if (e.key === 'Enter' && !mods.length && el && isMultiline(el)) {
       // In a text area Enter types a line break, part of the typing, unless
-      // the page takes it (a chat's Enter sends): which, its handlers say.
-      setTimeout(() => {
-        if (e.defaultPrevented)
-          send(i, screen);
-      }, 0);
+      // the page takes it (a chat's Enter sends): which, its handlers say,
+      // once they have run: at the next task, or before the next thing sent
+      // (input is queued ahead of timers, so a click may come first).
+      if (state.pendingEnter)
+        settleEnter();
+      i.time = Date.now();
+      state.pendingEnter = { i, screen, e };
+      setTimeout(settleEnter, 0);
       return;
     }
     send(i, screen);
+  }
+
+  /** Sends the pending Enter if the page took it, and forgets it. */
+  function settleEnter() {
+    const p = state.pendingEnter;
+    if (!p)
+      return;
+    state.pendingEnter = null;
+    if (p.e.defaultPrevented)
+      send(p.i, p.screen);
   }
 
   /** Whether Enter in el types a line break. @param {Element} el */
