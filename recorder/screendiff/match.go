@@ -208,27 +208,61 @@ func (m Matcher) toHolds(c Change) bool {
 //     subtree (what was added, or carried along): the node is the root or
 //     inside it;
 //   - content: the node is the changed one or holds it (its text changed);
-//   - state, style, resized: the node itself.
+//   - state and style: the node itself, or a node inside it whose
+//     inherited field (disabled, visible) changed the same way and was
+//     folded into it;
+//   - resized: the node itself.
 //
 // An added matcher reads only the after side of a possible replacement, a
 // removed one only the before side.
 func (r *Result) nodeMatches(m Matcher, sel resolved, c Change) bool {
 	readB := c.Before != nil && sel.before >= 0 && (c.Kind != PossibleReplacement || m.Change != Added)
 	readA := c.After != nil && sel.after >= 0 && (c.Kind != PossibleReplacement || m.Change != Removed)
-	return readB && r.relates(r.before, c.Kind, c.Before.Ref, sel.before) ||
-		readA && r.relates(r.after, c.Kind, c.After.Ref, sel.after)
+	return readB && r.relates(m, r.before, c, c.Before.Ref, sel.before) ||
+		readA && r.relates(m, r.after, c, c.After.Ref, sel.after)
 }
 
-func (r *Result) relates(t *tree, k Kind, changeRef string, p int32) bool {
+func (r *Result) relates(m Matcher, t *tree, c Change, changeRef string, p int32) bool {
 	q, ok := t.position(changeRef)
 	if !ok {
 		return false
 	}
-	switch k {
+	switch c.Kind {
 	case Added, Removed, PossibleReplacement, Moved:
 		return t.inside(p, q)
 	case Content:
 		return t.inside(q, p)
+	case State, Style:
+		return p == q || t.inside(p, q) && r.folded(m, c, t.nodes[p].Ref)
 	}
 	return p == q
+}
+
+// folded reports whether the node with ref, inside change c's node, had an
+// inherited field of c change the same way (and so was folded into c), and
+// m asks only about such fields.
+func (r *Result) folded(m Matcher, c Change, ref string) bool {
+	i, okB := r.before.position(ref)
+	j, okA := r.after.position(ref)
+	if !okB || !okA || r.NewDocument {
+		return false
+	}
+	inherited := map[string]field{}
+	for _, f := range append(slices.Clone(stateFields), styleFields...) {
+		if f.inherited {
+			inherited[f.name] = f
+		}
+	}
+	for k := range m.To {
+		if _, ok := inherited[k]; !ok {
+			return false
+		}
+	}
+	for _, d := range c.Deltas {
+		f, ok := inherited[d.Field]
+		if ok && f.get(r.before, i) == d.From && f.get(r.after, j) == d.To {
+			return true
+		}
+	}
+	return false
 }
