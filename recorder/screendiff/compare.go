@@ -5,15 +5,21 @@ import "github.com/trailpin/trailpin/recorder/screen"
 // comparePair lists the content, state and style changes of one paired
 // node and notes whether its box changed size.
 func (d *differ) comparePair(i, j int32) {
-	if ds := d.deltas(contentFields, i, j); ds != nil {
-		d.add(Change{Kind: Content, Before: nodeRef(d.b.nodes[i]), After: nodeRef(d.a.nodes[j]), Deltas: ds}, i, j)
-	}
-	if ds := d.deltas(stateFields, i, j); ds != nil {
-		d.add(Change{Kind: State, Before: nodeRef(d.b.nodes[i]), After: nodeRef(d.a.nodes[j]), Deltas: ds}, i, j)
-	}
 	bn, an := d.b.nodes[i], d.a.nodes[j]
+	// The field tables are only read for a node where something differs:
+	// most nodes of a diff did not change.
+	if !sameContent(bn, an) || d.b.ownText[i] != d.a.ownText[j] {
+		if ds := d.deltas(contentFields, i, j); ds != nil {
+			d.add(Change{Kind: Content, Before: nodeRef(bn), After: nodeRef(an), Deltas: ds}, i, j)
+		}
+	}
+	if !sameState(bn, an) {
+		if ds := d.deltas(stateFields, i, j); ds != nil {
+			d.add(Change{Kind: State, Before: nodeRef(bn), After: nodeRef(an), Deltas: ds}, i, j)
+		}
+	}
 	d.visibleChanged[j] = bn.Visible != an.Visible
-	if ds := d.deltas(styleFields, i, j); ds != nil {
+	if ds := d.styleDeltas(i, j); ds != nil {
 		d.add(Change{Kind: Style, Before: nodeRef(bn), After: nodeRef(an), Deltas: ds}, i, j)
 	}
 	if bn.Box != nil && an.Box != nil {
@@ -23,6 +29,25 @@ func (d *differ) comparePair(i, j int32) {
 		// much as a resize.
 		d.rawResized[j] = (bn.Box == nil) != (an.Box == nil)
 	}
+}
+
+func sameContent(a, b *screen.Node) bool {
+	return a.Name == b.Name && a.Description == b.Description && a.Value == b.Value && a.Placeholder == b.Placeholder
+}
+
+func sameState(a, b *screen.Node) bool {
+	return a.Checked == b.Checked && a.Pressed == b.Pressed && sameOpt(a.Expanded, b.Expanded) && sameOpt(a.Selected, b.Selected) &&
+		a.Disabled == b.Disabled && a.Level == b.Level && a.Required == b.Required && a.ReadOnly == b.ReadOnly && a.Invalid == b.Invalid
+}
+
+func sameOpt(a, b *bool) bool { return a == nil && b == nil || a != nil && b != nil && *a == *b }
+
+func (d *differ) styleDeltas(i, j int32) []Delta {
+	bn, an := d.b.nodes[i], d.a.nodes[j]
+	if bn.Visible == an.Visible && (bn.Covered == nil || an.Covered == nil || *bn.Covered == *an.Covered) {
+		return nil
+	}
+	return d.deltas(styleFields, i, j)
 }
 
 // deltas compares fields of before node i and after node j; nil when none

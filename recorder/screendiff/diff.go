@@ -30,7 +30,8 @@ func Diff(before, after *screen.Screen, opts Options) (*Result, error) {
 	if before == nil || before.Root == nil || after == nil || after.Root == nil {
 		return nil, ErrNoScreen
 	}
-	d := &differ{b: newTree(before), a: newTree(after)}
+	d := &differ{b: newTree(before, 0)}
+	d.a = newTree(after, len(d.b.nodes))
 	d.newDocument = before.Document != "" && after.Document != "" && before.Document != after.Document
 	ignored, err := resolveIgnore(d, opts.Ignore)
 	if err != nil {
@@ -116,7 +117,7 @@ func (d *differ) pair() {
 		return
 	}
 	for j, n := range d.a.nodes {
-		if i, ok := d.b.byRef[n.Ref]; ok && d.pairB[i] < 0 {
+		if i, ok := d.b.position(n.Ref); ok && d.pairB[i] < 0 {
 			d.pairA[j] = i
 			d.pairB[i] = int32(j)
 		}

@@ -19,37 +19,73 @@ type tree struct {
 	end []int32
 	// ownText is the text of the node's text runs, a line each.
 	ownText []string
-	byRef   map[string]int32
+	// byNum finds a top-document ref e<N> by its number (most refs), byRef
+	// the others: frame refs, and numbers far past the screen's size.
+	byNum []int32
+	byRef map[string]int32
 }
 
-func newTree(s *screen.Screen) *tree {
+// newTree flattens s; capacity is how many elements to expect (the other
+// screen's count is a good guess), 0 for unknown.
+func newTree(s *screen.Screen, capacity int) *tree {
 	t := &tree{screen: s}
 	if s == nil || s.Root == nil {
 		return t
 	}
-	n := countElements(s.Root)
-	t.nodes = make([]*screen.Node, 0, n)
-	t.parent = make([]int32, 0, n)
-	t.end = make([]int32, 0, n)
-	t.ownText = make([]string, 0, n)
-	t.byRef = make(map[string]int32, n)
+	if capacity > 0 {
+		capacity += capacity / 8
+		t.nodes = make([]*screen.Node, 0, capacity)
+		t.parent = make([]int32, 0, capacity)
+		t.end = make([]int32, 0, capacity)
+		t.ownText = make([]string, 0, capacity)
+	}
 	t.add(s.Root, -1)
+	t.index()
 	return t
 }
 
-func countElements(n *screen.Node) int {
-	c := 0
-	if n.Ref != "" && !n.IsText() {
-		c = 1
+// index builds the ref lookups.
+func (t *tree) index() {
+	limit := 4*len(t.nodes) + 1024
+	t.byNum = make([]int32, 0, len(t.nodes)+1)
+	for p, n := range t.nodes {
+		num, ok := refNumber(n.Ref)
+		if !ok || num >= limit {
+			if t.byRef == nil {
+				t.byRef = map[string]int32{}
+			}
+			if _, dup := t.byRef[n.Ref]; !dup {
+				t.byRef[n.Ref] = int32(p)
+			}
+			continue
+		}
+		for len(t.byNum) <= num {
+			t.byNum = append(t.byNum, -1)
+		}
+		if t.byNum[num] < 0 {
+			t.byNum[num] = int32(p)
+		}
 	}
-	for _, k := range n.Children {
-		c += countElements(k)
+}
+
+// refNumber is N of a ref e<N>.
+func refNumber(ref string) (int, bool) {
+	if len(ref) < 2 || len(ref) > 10 || ref[0] != 'e' {
+		return 0, false
 	}
-	return c
+	n := 0
+	for i := 1; i < len(ref); i++ {
+		c := ref[i]
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		n = n*10 + int(c-'0')
+	}
+	return n, true
 }
 
 func (t *tree) add(n *screen.Node, parent int32) {
-	if n.IsText() {
+	if n.Tag == screen.TextTag {
 		if parent >= 0 && n.Text != "" {
 			if t.ownText[parent] == "" {
 				t.ownText[parent] = n.Text
@@ -70,9 +106,6 @@ func (t *tree) add(n *screen.Node, parent int32) {
 	t.parent = append(t.parent, parent)
 	t.end = append(t.end, 0)
 	t.ownText = append(t.ownText, "")
-	if _, dup := t.byRef[n.Ref]; !dup {
-		t.byRef[n.Ref] = p
-	}
 	for _, k := range n.Children {
 		t.add(k, p)
 	}
@@ -85,6 +118,11 @@ func (t *tree) len() int32 { return int32(len(t.nodes)) }
 func (t *tree) inside(j, i int32) bool { return i <= j && j < t.end[i] }
 
 func (t *tree) position(ref string) (int32, bool) {
+	if num, ok := refNumber(ref); ok && num < len(t.byNum) {
+		if p := t.byNum[num]; p >= 0 {
+			return p, true
+		}
+	}
 	p, ok := t.byRef[ref]
 	return p, ok
 }
