@@ -27,7 +27,7 @@ func resolveIgnore(d *differ, ignore []selector.Selector) (ignoredSets, error) {
 			t     *tree
 			roots *[]int32
 		}{{d.b, &rootsB}, {d.a, &rootsA}} {
-			nodes, err := selector.Match(side.t.screen, sel, selector.IncludeHidden())
+			nodes, err := side.t.selectors().Match(sel, selector.IncludeHidden())
 			var amb *selector.AmbiguousError
 			var nf *selector.NotFoundError
 			switch {

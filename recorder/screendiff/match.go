@@ -69,7 +69,8 @@ func (e *InvalidMatcherError) Error() string { return "invalid change matcher: "
 
 // Match finds the changes m names. A matcher whose selector is ambiguous
 // on a screen it reads, or that is invalid, is an error: a check built on it
-// must fail with the reason, never pass.
+// must fail with the reason, never pass. Match is safe for concurrent use;
+// each screen is indexed for selectors once, on first use.
 func (r *Result) Match(m Matcher) (MatchResult, error) {
 	if err := m.validate(); err != nil {
 		return MatchResult{}, err
@@ -148,7 +149,7 @@ func (r *Result) resolve(m Matcher) (resolved, error) {
 	}
 	res := resolved{before: -1, after: -1, readsB: m.Change != Added, readsA: m.Change != Removed, selString: m.Selector.String()}
 	side := func(t *tree, name string) (int32, error) {
-		nodes, err := selector.Match(t.screen, *m.Selector)
+		nodes, err := t.selectors().Match(*m.Selector)
 		var nf *selector.NotFoundError
 		if errors.As(err, &nf) {
 			return -1, nil

@@ -2,8 +2,10 @@ package screendiff
 
 import (
 	"strings"
+	"sync"
 
 	"github.com/trailpin/trailpin/recorder/screen"
+	"github.com/trailpin/trailpin/recorder/selector"
 )
 
 // A tree is one screen flattened for diffing: its elements with a ref in
@@ -23,6 +25,16 @@ type tree struct {
 	// the others: frame refs, and numbers far past the screen's size.
 	byNum []int32
 	byRef map[string]int32
+
+	// matcher indexes the screen for selectors, once, on the first
+	// Result.Match that needs it.
+	matcherOnce sync.Once
+	matcher     *selector.Matcher
+}
+
+func (t *tree) selectors() *selector.Matcher {
+	t.matcherOnce.Do(func() { t.matcher = selector.NewMatcher(t.screen) })
+	return t.matcher
 }
 
 // newTree flattens s; capacity is how many elements to expect (the other
