@@ -108,6 +108,18 @@ func TestDiffCapturedScreens(t *testing.T) {
 			},
 		},
 		{
+			// Sorted again under the same keys, React moves its elements:
+			// the refs go with them, so the tasks are moved, not replaced.
+			page: "keyed-sort", step: "after",
+			kinds: map[Kind]int{Moved: 3},
+			matchers: []matchCase{
+				{name: "moved up", m: Matcher{Change: Moved, Selector: sel(selector.Selector{Text: "Water the plants"})}, want: Found},
+				{name: "moved down", m: Matcher{Change: Moved, Selector: sel(selector.Selector{Text: "Buy milk"})}, want: Found},
+				{name: "not replaced", m: Matcher{Change: PossibleReplacement}, want: NotFound},
+				{name: "not added", m: Matcher{Change: Added, Selector: sel(selector.Selector{Text: "Buy milk"})}, want: NotFound},
+			},
+		},
+		{
 			page: "soft-nav", step: "after", navigated: true,
 			kinds: map[Kind]int{Removed: 1, Added: 1},
 			matchers: []matchCase{
@@ -186,7 +198,7 @@ func TestDiffCapturedScreens(t *testing.T) {
 }
 
 func TestDiffSameScreenIsNoChange(t *testing.T) {
-	for _, page := range []string{"details", "menu", "keyed-list", "layout", "transition", "soft-nav"} {
+	for _, page := range []string{"details", "menu", "keyed-list", "keyed-sort", "layout", "transition", "soft-nav"} {
 		s := loadScreen(t, page, "before")
 		r, err := Diff(s, s, Options{})
 		if err != nil {
