@@ -30,8 +30,8 @@ func Diff(before, after *screen.Screen, opts Options) (*Result, error) {
 	if before == nil || before.Root == nil || after == nil || after.Root == nil {
 		return nil, ErrNoScreen
 	}
-	d := &differ{b: newTree(before, 0)}
-	d.a = newTree(after, len(d.b.nodes))
+	d := &differ{b: newTree(before, countElements(before.Root))}
+	d.a = newTree(after, len(d.b.nodes)+len(d.b.nodes)/8) // most screens after an action are alike
 	d.newDocument = before.Document != "" && after.Document != "" && before.Document != after.Document
 	ignored, err := resolveIgnore(d, opts.Ignore)
 	if err != nil {

@@ -37,15 +37,14 @@ func (t *tree) selectors() *selector.Matcher {
 	return t.matcher
 }
 
-// newTree flattens s; capacity is how many elements to expect (the other
-// screen's count is a good guess), 0 for unknown.
+// newTree flattens s; capacity is how many elements to expect, 0 for
+// unknown.
 func newTree(s *screen.Screen, capacity int) *tree {
 	t := &tree{screen: s}
 	if s == nil || s.Root == nil {
 		return t
 	}
 	if capacity > 0 {
-		capacity += capacity / 8
 		t.nodes = make([]*screen.Node, 0, capacity)
 		t.parent = make([]int32, 0, capacity)
 		t.end = make([]int32, 0, capacity)
@@ -54,6 +53,18 @@ func newTree(s *screen.Screen, capacity int) *tree {
 	t.add(s.Root, -1)
 	t.index()
 	return t
+}
+
+// countElements counts the elements with a ref under n, n included.
+func countElements(n *screen.Node) int {
+	c := 0
+	if n.Ref != "" && n.Tag != screen.TextTag {
+		c = 1
+	}
+	for _, k := range n.Children {
+		c += countElements(k)
+	}
+	return c
 }
 
 // index builds the ref lookups.
