@@ -64,29 +64,29 @@ var (
 
 // A Change is one thing that changed between two screens.
 type Change struct {
-	Kind Kind
+	Kind Kind `json:"kind"`
 	// Before is the node in the before screen; nil for Added.
-	Before *NodeRef
+	Before *NodeRef `json:"before,omitempty"`
 	// After is the node in the after screen; nil for Removed.
-	After *NodeRef
+	After *NodeRef `json:"after,omitempty"`
 	// Deltas are the fields that changed, for Content, State and Style,
 	// in the order of ContentFields, StateFields and StyleFields.
-	Deltas []Delta
+	Deltas []Delta `json:"deltas,omitempty"`
 }
 
 // A NodeRef is a node as one screen showed it. Its Ref is valid in that
 // screen's document only: after a navigation it is history, not something
 // to act on.
 type NodeRef struct {
-	Ref  string
-	Role string
-	Name string
-	Tag  string
+	Ref  string `json:"ref"`
+	Role string `json:"role,omitempty"`
+	Name string `json:"name,omitempty"`
+	Tag  string `json:"tag,omitempty"`
 	// Text is the start of the node's text, for telling an unnamed node
 	// apart when reading a diff: its first line, shortened.
-	Text string
+	Text string `json:"text,omitempty"`
 	// Box is the node's box on that screen, nil when it had none.
-	Box *screen.Box
+	Box *screen.Box `json:"box,omitempty"`
 }
 
 // A Delta is one field of a node, before and after. Values are written as
@@ -94,9 +94,9 @@ type NodeRef struct {
 // or the string itself; "" when the field is absent (an unset
 // aria-expanded, a coverage the page model did not test).
 type Delta struct {
-	Field string
-	From  string
-	To    string
+	Field string `json:"field"`
+	From  string `json:"from"`
+	To    string `json:"to"`
 }
 
 // Delta returns the change's delta of field, and whether it has one.
@@ -109,22 +109,23 @@ func (c Change) Delta(field string) (Delta, bool) {
 	return Delta{}, false
 }
 
-// A Result is the diff of two screens.
+// A Result is the diff of two screens. It keeps both screens, for Match;
+// its JSON form is the evidence without them.
 type Result struct {
 	// BeforeURL is the before screen's URL: the baseline a later check
 	// names when the page moved under it.
-	BeforeURL string
-	AfterURL  string
+	BeforeURL string `json:"beforeUrl"`
+	AfterURL  string `json:"afterUrl"`
 	// Navigated is set when the URL changed: a soft navigation
 	// (history.pushState) diffs two pages of one document; with
 	// NewDocument, the page loaded another document.
-	Navigated bool
+	Navigated bool `json:"navigated"`
 	// NewDocument is set when the screens are of two documents: no node is
 	// paired by ref, and refs of the before screen name nothing after.
-	NewDocument bool
+	NewDocument bool `json:"newDocument,omitempty"`
 	// Changes in document order of the after screen; removed subtrees
 	// where they were.
-	Changes []Change
+	Changes []Change `json:"changes"`
 
 	before, after *tree
 	ignored       ignoredSets

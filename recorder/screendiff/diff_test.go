@@ -1,6 +1,7 @@
 package screendiff
 
 import (
+	"encoding/json"
 	"errors"
 	"reflect"
 	"testing"
@@ -284,5 +285,25 @@ func TestMatchErrors(t *testing.T) {
 		if _, err := r.Match(c.m); !c.check(err) {
 			t.Errorf("%s: Match(%+v) error = %v", c.name, c.m, err)
 		}
+	}
+}
+
+// The JSON form of a result is the evidence a check carries: the changes
+// with their deltas and where the page was, read back the same.
+func TestResultJSON(t *testing.T) {
+	r, err := Diff(loadScreen(t, "menu", "before"), loadScreen(t, "menu", "after"), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, err := json.Marshal(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var back Result
+	if err := json.Unmarshal(data, &back); err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(back.Changes, r.Changes) || back.AfterURL != r.AfterURL || back.Navigated != r.Navigated {
+		t.Errorf("the result read back from %s is\n%s\nwant\n%s", data, &back, r)
 	}
 }
