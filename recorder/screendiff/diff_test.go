@@ -307,3 +307,24 @@ func TestResultJSON(t *testing.T) {
 		t.Errorf("the result read back from %s is\n%s\nwant\n%s", data, &back, r)
 	}
 }
+
+func TestUnmatched(t *testing.T) {
+	r, err := Diff(loadScreen(t, "details", "before"), loadScreen(t, "details", "after"), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	only := []Matcher{
+		{Change: Added, Selector: sel(selector.Selector{Role: "region", Name: "Details"})},
+		{Change: Content},
+	}
+	got, err := r.Unmatched(only)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 1 || r.Changes[got[0]].Kind != Removed {
+		t.Errorf("Unmatched(added region, any content) = %v, want only the removed notice; the diff:\n%s", got, r)
+	}
+	if _, err := r.Unmatched([]Matcher{{Change: "appeared"}}); err == nil {
+		t.Error("Unmatched with an invalid matcher succeeded")
+	}
+}

@@ -267,3 +267,26 @@ func (r *Result) folded(m Matcher, c Change, ref string) bool {
 	}
 	return false
 }
+
+// Unmatched lists the positions in Changes of the changes none of ms
+// matches, in order: what `only` forbids. A change matched only through a
+// possible replacement counts as matched here; Match says which were.
+func (r *Result) Unmatched(ms []Matcher) ([]int, error) {
+	matched := make([]bool, len(r.Changes))
+	for _, m := range ms {
+		res, err := r.Match(m)
+		if err != nil {
+			return nil, err
+		}
+		for _, k := range res.Changes {
+			matched[k] = true
+		}
+	}
+	var out []int
+	for k, ok := range matched {
+		if !ok {
+			out = append(out, k)
+		}
+	}
+	return out, nil
+}
