@@ -128,7 +128,6 @@ type Result struct {
 	Changes []Change `json:"changes"`
 
 	before, after *tree
-	ignored       ignoredSets
 }
 
 // Changed reports whether anything changed.

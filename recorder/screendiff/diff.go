@@ -45,7 +45,6 @@ func Diff(before, after *screen.Screen, opts Options) (*Result, error) {
 		NewDocument: d.newDocument,
 		before:      d.b,
 		after:       d.a,
-		ignored:     ignored,
 	}
 	r.Changes = d.result(ignored)
 	return r, nil
@@ -66,7 +65,7 @@ type differ struct {
 	// Per after position:
 	rawResized []bool
 	// visibleChanged is set where the visibility changed at all, folded
-	// or not: a sibling appearing or vanishing moves what follows.
+	// or not: a box around it changes size because of it.
 	visibleChanged []bool
 	// pushB, pushA and textChanged: see markLayout.
 	pushB, pushA []size
