@@ -5,6 +5,8 @@
 //     ARIA snapshot text, rendered and parsed back.
 //   - selector: selectors on a screen: the model, the one matcher and the
 //     generator (with the candidates a review offers).
+//   - screendiff: what changed between two screens (the diff an
+//     assertChange checks), and the matchers that read it.
 //   - trail: the trail format: its types, the strict loader, the writer,
 //     migration of older files and trail file names.
 //   - steps: from the interactions of a recording to the steps of a trail,
@@ -13,6 +15,7 @@
 //     did-you-mean), shared by trails and host configuration.
 //
 // Imports point downward only: steps imports trail, selector and screen;
+// screendiff imports selector and screen;
 // trail imports selector, screen and yamlerr; selector imports screen and
 // yamlerr; screen and yamlerr import none of the others (TestImportsPointDown
 // keeps it so). Test helpers that build screens sit in internal/screentest,

@@ -23,6 +23,7 @@ var mayImport = map[string][]string{
 	"recorder/yamlerr":             {},
 	"recorder/screen":              {},
 	"recorder/selector":            {"recorder/screen", "recorder/yamlerr"},
+	"recorder/screendiff":          {"recorder/screen", "recorder/selector"},
 	"recorder/trail":               {"recorder/screen", "recorder/selector", "recorder/yamlerr"},
 	"recorder/steps":               {"recorder/screen", "recorder/selector", "recorder/trail"},
 	"recorder/internal/screentest": {"recorder/screen"},

@@ -1,0 +1,84 @@
+package screendiff
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+
+	"github.com/trailpin/trailpin/e2e/browsertest"
+	"github.com/trailpin/trailpin/replay"
+)
+
+var update = flag.Bool("update", false, "rewrite the captured screen files from what the page model sees now")
+
+// fixtureDir is the diff package's testdata.
+var fixtureDir = filepath.Join("..", "..", "recorder", "screendiff", "testdata")
+
+// fixtureHost is the name the pages are loaded under: the browser resolves
+// it to the loopback server, so the URLs in the screens do not carry the
+// server's random port.
+const fixtureHost = "screendiff.test"
+
+const fixtureOrigin = "http://" + fixtureHost
+
+// pageTimeout bounds loading, stepping and capturing one page; generous,
+// as the machine is shared.
+const pageTimeout = 2 * time.Minute
+
+// browserCtx is the one headless browser the tests share; each page is
+// loaded in a fresh browser context of its own.
+var browserCtx context.Context
+
+func TestMain(m *testing.M) {
+	flag.Parse()
+	os.Exit(run(m))
+}
+
+func run(m *testing.M) int {
+	srv := httptest.NewServer(fixtures())
+	defer srv.Close()
+	u, err := url.Parse(srv.URL)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	dir, err := os.MkdirTemp("", "trailpin-screendiff-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	defer os.RemoveAll(dir)
+	opts, err := replay.AllocatorOptions(replay.LaunchOptions{Headless: true, UserDataDir: dir})
+	if err != nil {
+		return browsertest.MissingInMain(err)
+	}
+	opts = append(opts, chromedp.Flag("host-resolver-rules", "MAP "+fixtureHost+" "+u.Host))
+	actx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
+	defer cancelAlloc()
+	bctx, cancel := chromedp.NewContext(actx)
+	defer cancel()
+	if err := chromedp.Do(bctx); err != nil {
+		fmt.Fprintln(os.Stderr, "starting Chromium:", err)
+		return 1
+	}
+	browserCtx = bctx
+	return m.Run()
+}
+
+// fixtures serves the pages, and the real frameworks they load from the
+// repository's node_modules.
+func fixtures() http.Handler {
+	mux := http.NewServeMux()
+	mux.Handle("/", http.FileServer(http.Dir(filepath.Join(fixtureDir, "pages"))))
+	mux.Handle("/node_modules/", http.StripPrefix("/node_modules/", http.FileServer(http.Dir(filepath.Join("..", "..", "node_modules")))))
+	return mux
+}
