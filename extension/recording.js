@@ -202,6 +202,8 @@ export class Recorder {
     this.agentTab = -1;
     /** The host's id of the goal under way. */
     this.agentGoal = '';
+    /** @type {Promise<void>|null} the end of the goal, while its agentEnd goes out */
+    this.agentEnding = null;
   }
 
   /** Forgets the recording (the host keeps what it stored). */
@@ -930,7 +932,9 @@ export class Recorder {
     } catch {
       // The host is gone: the goal ended with it.
     }
-    // agent.done came before the reply; without a host it will not come.
+    // agent.done came before the reply (its end may still be under way);
+    // without a host it will not come.
+    if (this.agentEnding) await this.agentEnding;
     if (this.agent.state === 'running') await this.agentEnded({ state: 'stopped', message: 'stopped before the goal was reached' });
   }
 
@@ -950,7 +954,7 @@ export class Recorder {
         return;
       }
       case 'agent.progress':
-        if (this.agent.state === 'running' && m.session === this.session && this.agent.action !== 'Stopping…') {
+        if (this.agent.state === 'running' && !this.agentEnding && m.session === this.session && this.agent.action !== 'Stopping…') {
           this.agent.action = String(m.action ?? '');
           this.agentBars();
           this.changed();
@@ -981,24 +985,37 @@ export class Recorder {
    * @param {{state: string, message: string, calls?: number, actions?: number}} end
    */
   async agentEnded(end) {
+    if (this.agentEnding) return this.agentEnding;
+    this.agentEnding = this.endAgent(end);
+    try {
+      await this.agentEnding;
+    } finally {
+      this.agentEnding = null;
+    }
+  }
+
+  /** @param {{state: string, message: string, calls?: number, actions?: number}} end */
+  async endAgent(end) {
     const tabId = this.agentTab;
-    this.agent.state = /** @type {AgentView['state']} */ (['done', 'stopped', 'failed'].includes(end.state) ? end.state : 'failed');
+    const state = /** @type {AgentView['state']} */ (['done', 'stopped', 'failed'].includes(end.state) ? end.state : 'failed');
     await this.chrome.scripting.executeScript({
       target: { tabId, frameIds: [0] },
       func: () => { /** @type {any} */ (globalThis).__trailpinRecorder?.flush(); },
     }).catch(() => {});
     await new Promise((r) => setTimeout(r, STOP_SETTLE_MS));
     /** @type {Record<string, unknown>} */
-    const i = { kind: 'agentEnd', time: Date.now(), tab: tabId, state: this.agent.state };
+    const i = { kind: 'agentEnd', time: Date.now(), tab: tabId, state };
     if (end.message) i.message = end.message;
     this.push(i);
     await this.live.detach();
     const calls = end.calls ? ` (${end.calls} model call${end.calls === 1 ? '' : 's'})` : '';
     const said = end.message ? `: ${end.message}` : '';
+    // State and words change together: the popup never shows one without the other.
     this.agent.action = '';
-    this.agent.result = this.agent.state === 'done' ? `Done${said}${calls}`
-      : this.agent.state === 'stopped' ? `Stopped${calls}. What it did is kept in the recording.`
+    this.agent.result = state === 'done' ? `Done${said}${calls}`
+      : state === 'stopped' ? `Stopped${calls}. What it did is kept in the recording.`
       : `The agent failed${said}${calls}. What it did is kept in the recording.`;
+    this.agent.state = state;
     this.agentGoal = '';
     this.agentBars();
     this.changed();
