@@ -3,6 +3,8 @@ package e2e
 import (
 	"context"
 	"database/sql"
+	"encoding/binary"
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -13,6 +15,7 @@ import (
 
 	"github.com/chromedp/chromedp"
 
+	"github.com/trailpin/trailpin/host/demo"
 	"github.com/trailpin/trailpin/recorder/trail"
 	"github.com/trailpin/trailpin/replay/agent/agenttest"
 	"github.com/trailpin/trailpin/replay/model/modeltest"
@@ -279,4 +282,99 @@ func TestRecordAskAgentNoModel(t *testing.T) {
 	if n := Eval[int](t, popup, `document.querySelectorAll('#steps > li').length`); n < 2 {
 		t.Errorf("the review shows %d steps, want the login's", n)
 	}
+}
+
+// TestRecordAskAgentSecret: a goal that types a secret by its reference.
+// The model is told the reference only; the host fills the value in at the
+// last moment, in the one agent.page request the extension types it from.
+// The value is in no model request, and nowhere else the recording wrote
+// (the database, the trail, the logs, the other native messages).
+func TestRecordAskAgentSecret(t *testing.T) {
+	t.Parallel()
+	model := modeltest.Start(t, modeltest.WithKey(askModelKey), modeltest.WithPolicy(agenttest.Policy()))
+	r := newRecordingRig(t, append(askModelEnv(model), "TRAILPIN_SECRET_DEMO_PASSWORD="+demo.Password)...)
+	popup, app := r.recordStart(t)
+	goal := `Sign in as "ada" with ${secret:demo-password}`
+	askAgent(t, popup, goal)
+	askState(t, popup, "done")
+	appAt(t, app, "/products")
+
+	path, content := r.stopSaveExport(t, popup, false)
+	tr, err := trail.LoadTrail(path, content)
+	if err != nil {
+		t.Fatalf("the exported trail does not load: %v\n%s", err, content)
+	}
+	steps := agentSteps(tr)
+	if len(steps) != 1 || steps[0].Intent != goal {
+		t.Fatalf("the trail's steps by the agent are %+v, want one with the goal %q as intent:\n%s", steps, goal, content)
+	}
+	typed := ""
+	for _, a := range steps[0].Actions {
+		if ty, ok := a.(trail.TypeText); ok && strings.Contains(ty.Text, "${secret:") {
+			typed = ty.Text
+		}
+	}
+	if typed != "${secret:demo-password}" {
+		t.Errorf("the agent's step types %q into the password, want the reference ${secret:demo-password}:\n%s", typed, content)
+	}
+
+	// The model was told the reference, never the value.
+	var bodies []byte
+	for _, req := range model.Requests() {
+		bodies = append(bodies, req.Body...)
+	}
+	if !strings.Contains(string(bodies), "${secret:demo-password}") {
+		t.Error("no model request names ${secret:demo-password}: the model was not told how to type the secret")
+	}
+	// The host's messages to the extension: only the agent.page request
+	// that types the value may carry it.
+	carriers, rest := splitFrames(t, filepath.Join(r.wire, "from-host.bin"), func(m map[string]any) bool {
+		return m["type"] == "agent.page" && m["op"] == "type"
+	})
+	if !strings.Contains(string(carriers), demo.Password) {
+		t.Error("no agent.page request typed the password: the secret reached the page some other way, or not at all")
+	}
+	sources := append(LeakDatabase(filepath.Join(r.b.DataDir, "trailpin.db")),
+		LeakFile(path), LeakFile(filepath.Join(r.b.DataDir, "host.log")), LeakFile(filepath.Join(r.wire, "host-stderr.log")),
+		LeakFile(filepath.Join(r.wire, "to-host.bin")), LeakBytes("the host's other messages to the extension", rest),
+		LeakBytes("model requests", bodies))
+	CheckNoSecretLeaks(t, demo.Password, sources...)
+
+	// And it replays: the recorder wrote the secret by name.
+	env := append(replayEnv(t, true), askModelEnv(model)...)
+	asked := len(model.Requests())
+	run := RunHost(t, env, nil, "replay", "--headless", "--config", filepath.Join(r.project, "trailpin.yaml"),
+		"--format", "status", "--results", TempDir(t), path)
+	if run.ExitCode != 0 {
+		t.Fatalf("host replay of the recorded trail exited %d:\n%s\n%s\n--- trail\n%s", run.ExitCode, run.Stdout, run.Stderr, content)
+	}
+	if n := len(model.Requests()) - asked; n != 0 {
+		t.Errorf("host replay sent %d requests to the model, want none", n)
+	}
+}
+
+// splitFrames reads a file of native-messaging frames (a 4-byte
+// little-endian length, then JSON) and returns the frames pick chooses and
+// the others, each concatenated as framed.
+func splitFrames(t *testing.T, file string, pick func(map[string]any) bool) (picked, rest []byte) {
+	t.Helper()
+	b, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for len(b) >= 4 {
+		n := int(binary.LittleEndian.Uint32(b))
+		if 4+n > len(b) {
+			t.Fatalf("%s ends inside a frame", file)
+		}
+		frame, body := b[:4+n], b[4:4+n]
+		b = b[4+n:]
+		var m map[string]any
+		if json.Unmarshal(body, &m) == nil && pick(m) {
+			picked = append(picked, frame...)
+		} else {
+			rest = append(rest, frame...)
+		}
+	}
+	return picked, rest
 }

@@ -187,6 +187,20 @@ func (r *recordingRig) recordShopFlow(t *testing.T, between func(point int)) (po
 // returns once the tab shows /products.
 func (r *recordingRig) recordLogin(t *testing.T) (popup, app context.Context) {
 	t.Helper()
+	popup, app = r.recordStart(t)
+	clickCSS(t, app, "#username")
+	typeKeys(t, app, demo.Username)
+	clickCSS(t, app, "#password")
+	typeKeys(t, app, demo.Password)
+	clickCSS(t, app, "form button.primary")
+	appAt(t, app, "/products")
+	return popup, app
+}
+
+// recordStart opens the shop's login page and starts recording it through
+// the popup, naming the project and the app.
+func (r *recordingRig) recordStart(t *testing.T) (popup, app context.Context) {
+	t.Helper()
 	app = r.b.OpenTab(t, r.shop.URL+"/login")
 	r.app = app
 	// The viewport the trail records, whatever the window's size.
@@ -210,12 +224,6 @@ func (r *recordingRig) recordLogin(t *testing.T) (popup, app context.Context) {
 	WaitFor[bool](t, popup, `document.querySelector('#rec-app').textContent.startsWith('shop ')`)
 
 	appAt(t, app, "/login")
-	clickCSS(t, app, "#username")
-	typeKeys(t, app, demo.Username)
-	clickCSS(t, app, "#password")
-	typeKeys(t, app, demo.Password)
-	clickCSS(t, app, "form button.primary")
-	appAt(t, app, "/products")
 	return popup, app
 }
 

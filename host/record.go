@@ -357,6 +357,17 @@ func (r *recording) learnSecrets(p *config.Project) []string {
 			found["credentials."+user+".password"] = v
 		}
 	}
+	r.learnValues(found)
+	values := make([]string, 0, len(found))
+	for _, v := range found {
+		values = append(values, v)
+	}
+	return values
+}
+
+// learnValues adds secret values, by name, to what storage and the log
+// redact.
+func (r *recording) learnValues(found map[string]string) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	changed := false
@@ -373,9 +384,4 @@ func (r *recording) learnSecrets(p *config.Project) []string {
 	if changed {
 		r.s.Secrets.learn(r.secretValues, known, r.s.Log)
 	}
-	values := make([]string, 0, len(found))
-	for _, v := range found {
-		values = append(values, v)
-	}
-	return values
 }

@@ -124,9 +124,10 @@ func (a *agentRunner) getenv(name string) string {
 	return os.Getenv(name)
 }
 
-// setup makes the agent of a recording in projectDir; errNoModel when no
-// model is configured.
-func (a *agentRunner) setup(projectDir string) (*recordAgent, error) {
+// setup makes the agent of a recording in projectDir for goal ("" to ask
+// whether it can be made); errNoModel when no model is configured. The
+// secrets it may type are the project's and those the goal names.
+func (a *agentRunner) setup(projectDir, goal string) (*recordAgent, error) {
 	cfg, err := a.configFor(projectDir)
 	if err != nil {
 		return nil, err
@@ -153,13 +154,35 @@ func (a *agentRunner) setup(projectDir string) (*recordAgent, error) {
 	// Every value the agent could meet, named as a model request names it.
 	var list []redact.Secret
 	var values []string
+	names := map[string]bool{}
 	for name := range sc.Secrets {
+		names[name] = true
+	}
+	refs, err := trail.ParseRefs(goal)
+	if err != nil {
+		return nil, badRequest("goal: %v", err)
+	}
+	for _, ref := range refs {
+		if ref.Kind != trail.RefSecret || names[ref.Name] {
+			continue
+		}
+		if _, err := res.Secret(ref.Name); err != nil {
+			return nil, badRequest("the goal types %s, which has no value: set %s where Chrome starts, or secrets.%s in trailpin.yaml",
+				ref, secrets.SecretEnv(ref.Name), ref.Name)
+		}
+		names[ref.Name] = true
+	}
+	known := map[string]string{}
+	for name := range names {
 		ra.secrets = append(ra.secrets, name)
 		if v, err := res.Secret(name); err == nil && v != "" {
 			list = append(list, redact.Secret{Name: "secret:" + name, Value: v})
 			values = append(values, v)
+			known[name] = v
 		}
 	}
+	// Storage and the log hide them too, should one reach them anyway.
+	a.r.learnValues(known)
 	for user := range sc.Credentials {
 		if v, err := res.User(user, "password"); err == nil && v != "" {
 			list = append(list, redact.Secret{Name: "user:" + user + ".password", Value: v})
@@ -215,7 +238,7 @@ func (a *agentRunner) status(ctx context.Context, req *nativemsg.Request) (nativ
 		return nativemsg.Reply{}, err
 	}
 	out := agentStatusReply{}
-	ra, err := a.setup(dir)
+	ra, err := a.setup(dir, "")
 	var ne *nativemsg.Error
 	switch {
 	case err == nil:
@@ -297,7 +320,7 @@ func (a *agentRunner) ask(ctx context.Context, req *nativemsg.Request) (nativems
 	if stopped || !sess.SavedAt.IsZero() {
 		return nativemsg.Reply{}, badRequest("session %s is stopped: the agent acts only while recording; start a new recording", sess.ID)
 	}
-	ra, err := a.setup(sess.ProjectDir)
+	ra, err := a.setup(sess.ProjectDir, goal)
 	if errors.Is(err, errNoModel) {
 		return nativemsg.Reply{}, badRequest("%s", noModelMessage)
 	}
