@@ -258,28 +258,31 @@ func (a *agentRunner) status(ctx context.Context, req *nativemsg.Request) (nativ
 	return nativemsg.Reply{Body: out}, nil
 }
 
-// projectOf is the project folder of a session ("" for none, or for no
-// session named).
+// projectOf is the project folder of a session: the one it was started
+// in, else the current project (the popup's project.set), as record.stop
+// finds it; "" for none.
 func (a *agentRunner) projectOf(ctx context.Context, session string) (string, error) {
-	if session == "" {
-		p, _, err := a.r.currentProject()
-		if err != nil || p == nil {
+	if session != "" {
+		if err := checkSessionID(session); err != nil {
 			return "", err
 		}
-		return p.Dir, nil
+		db, err := a.r.database(ctx)
+		if err != nil {
+			return "", err
+		}
+		sess, err := db.Session(ctx, session)
+		if err != nil {
+			return "", storageError(err)
+		}
+		if sess.ProjectDir != "" {
+			return sess.ProjectDir, nil
+		}
 	}
-	if err := checkSessionID(session); err != nil {
+	p, _, err := a.r.currentProject()
+	if err != nil || p == nil {
 		return "", err
 	}
-	db, err := a.r.database(ctx)
-	if err != nil {
-		return "", err
-	}
-	sess, err := db.Session(ctx, session)
-	if err != nil {
-		return "", storageError(err)
-	}
-	return sess.ProjectDir, nil
+	return p.Dir, nil
 }
 
 type askRequest struct {
@@ -320,7 +323,11 @@ func (a *agentRunner) ask(ctx context.Context, req *nativemsg.Request) (nativems
 	if stopped || !sess.SavedAt.IsZero() {
 		return nativemsg.Reply{}, badRequest("session %s is stopped: the agent acts only while recording; start a new recording", sess.ID)
 	}
-	ra, err := a.setup(sess.ProjectDir, goal)
+	dir, err := a.projectOf(ctx, sess.ID)
+	if err != nil {
+		return nativemsg.Reply{}, err
+	}
+	ra, err := a.setup(dir, goal)
 	if errors.Is(err, errNoModel) {
 		return nativemsg.Reply{}, badRequest("%s", noModelMessage)
 	}
