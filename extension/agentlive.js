@@ -15,6 +15,8 @@ const QUIET_MAX_MS = 2_000;
 const LOAD_MAX_MS = 30_000;
 /** How soon after an act a navigation it caused starts. */
 const NAVIGATION_START_MS = 400;
+/** Longest a capture or the goal's end waits for a tab that is loading. */
+const LOADING_WAIT_MS = 5_000;
 /** How often an act looks again for a target that is not ready. */
 const RETRY_MS = 100;
 
@@ -162,6 +164,7 @@ export class LiveAgent {
    */
   async screen(tabId) {
     const deadline = Date.now() + LOAD_MAX_MS;
+    await this.loaded(tabId);
     let last = '';
     while (Date.now() < deadline) {
       try {
@@ -202,6 +205,20 @@ export class LiveAgent {
       await sleep(RETRY_MS);
     }
     return { ok: false, reason: 'failed', error: `the recorded tab gave no screen within ${LOAD_MAX_MS / 1000} s: ${last}` };
+  }
+
+  /**
+   * Waits, a few seconds at most, while the tab is loading a page (an act's
+   * navigation that started later than watch saw).
+   * @param {number} tabId
+   */
+  async loaded(tabId) {
+    const until = Date.now() + LOADING_WAIT_MS;
+    while (Date.now() < until) {
+      const tab = await this.chrome.tabs.get(tabId).catch(() => null);
+      if (!tab || tab.status !== 'loading') return;
+      await sleep(RETRY_MS);
+    }
   }
 
   /**

@@ -998,6 +998,8 @@ export class Recorder {
   async endAgent(end) {
     const tabId = this.agentTab;
     const state = /** @type {AgentView['state']} */ (['done', 'stopped', 'failed'].includes(end.state) ? end.state : 'failed');
+    // A page the agent's last act is loading is part of its goal.
+    await this.live.loaded(tabId);
     await this.chrome.scripting.executeScript({
       target: { tabId, frameIds: [0] },
       func: () => { /** @type {any} */ (globalThis).__trailpinRecorder?.flush(); },
