@@ -378,3 +378,36 @@ func splitFrames(t *testing.T, file string, pick func(map[string]any) bool) (pic
 	}
 	return picked, rest
 }
+
+// TestRecordAskAgentModelError: a model that answers 500 ends the goal; the
+// popup and the bar say so in words that name the model, and what was
+// recorded before is all there.
+func TestRecordAskAgentModelError(t *testing.T) {
+	t.Parallel()
+	model := modeltest.Start(t, modeltest.WithKey(askModelKey))
+	model.Script(repeatReply(modeltest.Status(500), 20)...)
+	r := newRecordingRig(t, askModelEnv(model)...)
+	popup, app := r.recordLogin(t)
+	askAgent(t, popup, askGoal)
+	said := askState(t, popup, "failed")
+	if !strings.Contains(said, "the agent's model gave no usable answer") || !strings.Contains(said, "kept in the recording") {
+		t.Errorf("after the model failed the popup says %q, want it to name the model's failure and say nothing is lost", said)
+	}
+	bar := waitAXPrefix(t, app, "StaticText", "Agent: "+askGoal+" — The agent failed")
+	if !strings.Contains(bar, "model gave no usable answer") {
+		t.Errorf("the recording bar says %q, want the model's failure", bar)
+	}
+	// The person goes on; the goal can be asked again.
+	if Eval[bool](t, popup, `document.querySelector('#ask-goal').disabled`) {
+		t.Error("after a failed goal the Ask the agent field stays disabled")
+	}
+	clickCSS(t, popup, "#stop")
+	popupPhase(t, popup, "stopped")
+	intents := Eval[[]string](t, popup, `[...document.querySelectorAll('#steps > li > input')].map((i) => i.value)`)
+	if len(intents) != 3 || !strings.Contains(intents[2], "Sign in") {
+		t.Errorf("the review's steps are %q, want the person's login (username, password, sign in)", intents)
+	}
+	if notes := Eval[string](t, popup, `document.querySelector('#notes').textContent`); !strings.Contains(notes, `The agent recorded nothing for "`+askGoal+`"`) {
+		t.Errorf("the review's notes are %q, want one saying the agent recorded nothing", notes)
+	}
+}
