@@ -411,3 +411,74 @@ func TestRecordAskAgentModelError(t *testing.T) {
 		t.Errorf("the review's notes are %q, want one saying the agent recorded nothing", notes)
 	}
 }
+
+// TestRecordAskAgentInput: each of the agent's acts (extension/agentlive.js,
+// run here from an extension page on the recorded tab) is trusted input
+// the recorder captures as a person's: typing over a field's text, a
+// choice in a drop-down with the keyboard, a key, a navigation typed in as
+// an address, and a click; a ref of a document the page left is refused.
+func TestRecordAskAgentInput(t *testing.T) {
+	t.Parallel()
+	const page = `<!doctype html><title>Order</title><main>
+		<form action="/page.html" onsubmit="event.preventDefault(); document.querySelector('#said').textContent = 'Sent for ' + document.querySelector('#name').value">
+		<label>Name <input id="name" value="Bob"></label>
+		<label>Country <select id="country"><option>France</option><option>Germany</option><option>Spain</option></select></label>
+		<button>Send</button></form><p id="said" role="status"></p><a href="/page.html?next=1">Next</a></main>`
+	var stale map[string]any
+	p := recordPageWith(t, page, func(popup, app context.Context) {
+		run := func(js string) map[string]any {
+			t.Helper()
+			ctx, cancel := context.WithTimeout(popup, WaitTimeout)
+			defer cancel()
+			out, err := chromedp.Run(ctx, chromedp.Evaluate[map[string]any](`(async () => {
+				const { LiveAgent } = await import('./agentlive.js');
+				const [tab] = (await chrome.tabs.query({})).filter((t) => (t.url || '').includes('/page.html'));
+				const live = globalThis.__live ??= new LiveAgent({ chrome });
+				const at = async (css) => {
+					const [{ result }] = await chrome.scripting.executeScript({ target: { tabId: tab.id, frameIds: [0] }, args: [css],
+						func: (css) => ({ ref: __trailpinPageModel.refForElement(document.querySelector(css)), document: __trailpinPageModel.documentToken() }) });
+					return result;
+				};
+				`+js+`
+			})()`, chromedp.EvalAwaitPromise))
+			if err != nil {
+				t.Fatalf("running the agent's act %s: %v", js, err)
+			}
+			return out
+		}
+		for _, js := range []string{
+			`return live.perform(tab.id, { op: 'type', ...(await at('#name')), text: 'Ada', timeoutMs: 5000 });`,
+			`return live.perform(tab.id, { op: 'select', ...(await at('#country')), option: 'Spain', timeoutMs: 5000 });`,
+			`return live.perform(tab.id, { op: 'tap', ...(await at('button')), timeoutMs: 5000 });`,
+		} {
+			if got := run(js); got["ok"] != true {
+				t.Fatalf("the agent's act %s answered %v", js, got)
+			}
+		}
+		waitAcrossLoads(t, app, `document.querySelector('#said').textContent === 'Sent for Ada'`)
+		if got := run(`globalThis.__before = await at('a'); return live.perform(tab.id, { op: 'navigate', url: location.origin === '' ? '' : tab.url.replace(/\?.*$/, '') + '?next=2' });`); got["ok"] != true {
+			t.Fatalf("navigate answered %v", got)
+		}
+		appAt(t, app, "/page.html?next=2")
+		stale = run(`const r = await live.perform(tab.id, { op: 'tap', ...globalThis.__before, timeoutMs: 2000 }); await live.detach(); return r;`)
+	})
+	if stale["ok"] != false || stale["reason"] != "stale" {
+		t.Errorf("a tap on a ref of the document the page left answered %v, want it refused as stale", stale)
+	}
+	got := p.actions(t)
+	want := []string{"type ", "select ", "tap {role: button, name: Send}", "navigate "}
+	if len(got) != len(want) {
+		t.Fatalf("the agent's acts were recorded as %q, want a type, a select, the tap and the navigation:\n%s", got, p.yaml)
+	}
+	for i := range want {
+		if !strings.HasPrefix(got[i], want[i]) {
+			t.Errorf("action %d was recorded as %q, want %q…:\n%s", i+1, got[i], want[i], p.yaml)
+		}
+	}
+	for _, s := range []string{"text: Ada", "Spain", "navigate: /page.html?next=2"} {
+		if !strings.Contains(string(p.yaml), s) {
+			t.Errorf("the trail does not hold %q:\n%s", s, p.yaml)
+		}
+	}
+	p.replayGreen(t)
+}
