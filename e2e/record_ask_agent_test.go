@@ -107,6 +107,7 @@ func TestRecordAskAgent(t *testing.T) {
 	waitAcrossLoads(t, app, `document.body.innerText.includes('Added iPhone 17 to your cart.')`)
 	appAt(t, app, "/products")
 	waitAXPrefix(t, app, "StaticText", "Agent: "+askGoal+" — Done")
+	keepScreenshot(t, "recording-bar-agent.png", screenshotBar(t, app))
 	asked := len(model.Requests())
 	if asked == 0 {
 		t.Fatalf("the agent reached its goal (%q) without a request to the model", said)
