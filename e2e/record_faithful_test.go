@@ -35,6 +35,12 @@ type pageRecording struct {
 // and returns the saved trail.
 func recordPage(t *testing.T, html string, drive func(app context.Context)) *pageRecording {
 	t.Helper()
+	return recordPageWith(t, html, func(_, app context.Context) { drive(app) })
+}
+
+// recordPageWith is recordPage whose drive is given the popup too.
+func recordPageWith(t *testing.T, html string, drive func(popup, app context.Context)) *pageRecording {
+	t.Helper()
 	r := &recordingRig{project: TempDir(t), wire: TempDir(t)}
 	if err := os.WriteFile(filepath.Join(r.project, "trailpin.yaml"), []byte("trails:\n  dir: trails\n"), 0o600); err != nil {
 		t.Fatal(err)
@@ -62,7 +68,7 @@ func recordPage(t *testing.T, html string, drive func(app context.Context)) *pag
 	WaitFor[bool](t, popup, `document.querySelector('#rec-app').textContent.startsWith('page ')`)
 	appAt(t, app, "/page.html")
 
-	drive(app)
+	drive(popup, app)
 
 	clickCSS(t, popup, "#stop")
 	popupPhase(t, popup, "stopped")

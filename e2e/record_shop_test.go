@@ -39,7 +39,7 @@ type recordingRig struct {
 	app     context.Context // the recorded tab, once recordShopFlow opened it
 }
 
-func newRecordingRig(t *testing.T) *recordingRig {
+func newRecordingRig(t *testing.T, env ...string) *recordingRig {
 	t.Helper()
 	r := &recordingRig{project: TempDir(t), wire: TempDir(t)}
 	// A project that knows no app yet: the popup asks for one.
@@ -50,7 +50,7 @@ func newRecordingRig(t *testing.T) *recordingRig {
 	t.Cleanup(r.shop.Close)
 	r.b = StartBrowser(t, Options{
 		HostPath: teeHost(t, r.wire),
-		Env:      []string{"TZ=UTC", "LANG=en_US.UTF-8", "LANGUAGE=en_US"},
+		Env:      append([]string{"TZ=UTC", "LANG=en_US.UTF-8", "LANGUAGE=en_US"}, env...),
 	})
 	return r
 }
@@ -144,36 +144,7 @@ func (r *recordingRig) recordShopFlow(t *testing.T, between func(point int)) (po
 	if between == nil {
 		between = func(int) {}
 	}
-	app = r.b.OpenTab(t, r.shop.URL+"/login")
-	r.app = app
-	// The viewport the trail records, whatever the window's size.
-	if err := chromedp.Do(app, chromedp.EmulateViewport(1280, 800)); err != nil {
-		t.Fatal(err)
-	}
-	popup = r.openPopupFor(t, r.shop.URL)
-
-	clickCSS(t, popup, "#record")
-	popupPhase(t, popup, "recording")
-	if badge := badgeText(t, popup); badge != "REC" {
-		t.Errorf("while recording the toolbar button's badge is %q, want REC", badge)
-	}
-	// The popup asks for the project, then for a name of the shop's origin.
-	WaitFor[bool](t, popup, `!document.querySelector('#project-form').hidden`)
-	fill(t, popup, "#project-dir", r.project)
-	clickCSS(t, popup, "#project-form button[type=submit]")
-	WaitFor[bool](t, popup, `!document.querySelector('#app-form').hidden`)
-	fill(t, popup, "#app-name", "shop")
-	clickCSS(t, popup, "#app-form button[type=submit]")
-	WaitFor[bool](t, popup, `document.querySelector('#rec-app').textContent.startsWith('shop ')`)
-
-	appAt(t, app, "/login")
-	clickCSS(t, app, "#username")
-	typeKeys(t, app, demo.Username)
-	clickCSS(t, app, "#password")
-	typeKeys(t, app, demo.Password)
-	clickCSS(t, app, "form button.primary")
-
-	appAt(t, app, "/products")
+	popup, app = r.recordLogin(t)
 	between(1)
 	clickCSS(t, app, "input[type=search]")
 	typeKeys(t, app, "iphone\r")
@@ -208,6 +179,51 @@ func (r *recordingRig) recordShopFlow(t *testing.T, between func(point int)) (po
 	waitAX(t, app, "StaticText", "Added: the element must be visible.")
 	clickAX(t, app, "button", "Assert URL")
 	waitAX(t, app, "StaticText", "Added: the URL is /checkout")
+	return popup, app
+}
+
+// recordLogin opens the shop's login page, starts recording it through the
+// popup (naming the project and the app), signs in as the demo user and
+// returns once the tab shows /products.
+func (r *recordingRig) recordLogin(t *testing.T) (popup, app context.Context) {
+	t.Helper()
+	popup, app = r.recordStart(t)
+	clickCSS(t, app, "#username")
+	typeKeys(t, app, demo.Username)
+	clickCSS(t, app, "#password")
+	typeKeys(t, app, demo.Password)
+	clickCSS(t, app, "form button.primary")
+	appAt(t, app, "/products")
+	return popup, app
+}
+
+// recordStart opens the shop's login page and starts recording it through
+// the popup, naming the project and the app.
+func (r *recordingRig) recordStart(t *testing.T) (popup, app context.Context) {
+	t.Helper()
+	app = r.b.OpenTab(t, r.shop.URL+"/login")
+	r.app = app
+	// The viewport the trail records, whatever the window's size.
+	if err := chromedp.Do(app, chromedp.EmulateViewport(1280, 800)); err != nil {
+		t.Fatal(err)
+	}
+	popup = r.openPopupFor(t, r.shop.URL)
+
+	clickCSS(t, popup, "#record")
+	popupPhase(t, popup, "recording")
+	if badge := badgeText(t, popup); badge != "REC" {
+		t.Errorf("while recording the toolbar button's badge is %q, want REC", badge)
+	}
+	// The popup asks for the project, then for a name of the shop's origin.
+	WaitFor[bool](t, popup, `!document.querySelector('#project-form').hidden`)
+	fill(t, popup, "#project-dir", r.project)
+	clickCSS(t, popup, "#project-form button[type=submit]")
+	WaitFor[bool](t, popup, `!document.querySelector('#app-form').hidden`)
+	fill(t, popup, "#app-name", "shop")
+	clickCSS(t, popup, "#app-form button[type=submit]")
+	WaitFor[bool](t, popup, `document.querySelector('#rec-app').textContent.startsWith('shop ')`)
+
+	appAt(t, app, "/login")
 	return popup, app
 }
 

@@ -19,8 +19,11 @@ const connection = new HostConnection({
     const connected = c.state === 'connected';
     // A host that came back (restarted, or crashed) gets what it missed.
     if (connected && !wasConnected) recorder.resync();
+    // The agent's goal ran in the host that went away.
+    if (!connected && wasConnected) recorder.hostLost();
     wasConnected = connected;
   },
+  onHostMessage: (m) => afterRestore(() => recorder.fromHost(m)),
 });
 
 const recorder = new Recorder({
@@ -90,6 +93,11 @@ chrome.runtime.onMessage.addListener((/** @type {PageRequest} */ msg, sender, se
     case 'record-stop':
       afterRestore(() => {
         if (sender.tab?.id !== undefined && recorder.tabs.has(sender.tab.id)) recorder.handle({ op: 'stop' });
+      });
+      return false;
+    case 'agent-stop':
+      afterRestore(() => {
+        if (sender.tab?.id !== undefined && recorder.tabs.has(sender.tab.id)) recorder.handle({ op: 'askStop' });
       });
       return false;
     case 'record':

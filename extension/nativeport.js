@@ -164,6 +164,18 @@ export class HostConnection {
     });
   }
 
+  /**
+   * Answers a message the host started (its id is "host-…"): no reply to
+   * this one is awaited.
+   * @param {string} id the host's message id
+   * @param {string} type
+   * @param {Record<string, unknown>} [body]
+   */
+  answer(id, type, body = {}) {
+    if (!this.port || this.state !== 'connected') throw new HostError(`not connected to the host (${this.state})`);
+    this.port.postMessage({ ...body, v: PROTOCOL_VERSION, id, type });
+  }
+
   /** @param {Message} m */
   receive(m) {
     if (m.type === 'chunk') {

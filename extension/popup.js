@@ -227,6 +227,7 @@ function renderRecording(r) {
 
   el('record').hidden = r.phase !== 'idle';
   el('stop').hidden = r.phase !== 'recording';
+  renderAgent(r);
 
   const reviewing = r.phase === 'stopped' && !!r.review;
   el('review').hidden = !reviewing;
@@ -247,6 +248,39 @@ function renderRecording(r) {
   if (before?.phase !== r.phase) showTarget();
 }
 
+/**
+ * What the popup says about the agent: why it cannot be asked, what it is
+ * doing, or how its last goal ended.
+ * @param {import('./protocol.js').AgentView} a
+ * @returns {string}
+ */
+export function agentText(a) {
+  if (!a.known) return 'Checking whether a model is configured…';
+  if (!a.configured) return a.message;
+  switch (a.state) {
+    case 'running': return `Working on “${a.goal}”: ${a.action || 'starting'}`;
+    case 'done':
+    case 'stopped':
+    case 'failed': return `“${a.goal}”: ${a.result}`;
+  }
+  return `The agent (${a.model}) acts in the recorded tab; what it does for a goal is recorded as one step.`;
+}
+
+/** Shows the Ask the agent field while recording. @param {RecordingView} r */
+function renderAgent(r) {
+  const a = r.agent;
+  const recording = r.phase === 'recording' && !!a;
+  el('ask-form').hidden = !recording;
+  if (!recording) return;
+  const running = a.state === 'running';
+  /** @type {HTMLInputElement} */ (el('ask-goal')).disabled = !a.configured || running;
+  /** @type {HTMLButtonElement} */ (el('ask')).disabled = !a.configured || running;
+  el('ask-stop').hidden = !running;
+  const status = el('ask-status');
+  status.textContent = agentText(a);
+  status.dataset.state = !a.known ? 'checking' : !a.configured ? 'unconfigured' : a.state;
+}
+
 /** Shows record.stop's steps, secrets and notes for review. @param {Record<string, any>} review */
 function renderReview(review) {
   /** @type {HTMLInputElement} */ (el('trail-title')).value = String(review.title ?? '');
@@ -259,8 +293,15 @@ function renderReview(review) {
     input.value = String(step.intent ?? step.act ?? '');
     input.dataset.original = input.value;
     input.dataset.index = String(i);
-    input.setAttribute('aria-label', `Intent of step ${i + 1}`);
+    input.setAttribute('aria-label', `Intent of step ${i + 1}${step.by === 'agent' ? ' (performed by the agent)' : ''}`);
     li.append(input);
+    if (step.by === 'agent') {
+      const by = document.createElement('span');
+      by.className = 'by detail';
+      by.textContent = 'Performed by the agent';
+      li.dataset.by = 'agent';
+      li.append(by);
+    }
     const actions = document.createElement('ul');
     actions.className = 'actions';
     for (const a of step.actions ?? []) {
@@ -325,6 +366,15 @@ el('record').addEventListener('click', async () => {
   }
 });
 el('stop').addEventListener('click', () => recordOp({ op: 'stop' }));
+el('ask-form').addEventListener('submit', async (e) => {
+  e.preventDefault();
+  const input = /** @type {HTMLInputElement} */ (el('ask-goal'));
+  const goal = input.value.trim();
+  if (!goal) return;
+  const view = await recordOp({ op: 'ask', goal });
+  if (!view.error) input.value = '';
+});
+el('ask-stop').addEventListener('click', () => recordOp({ op: 'askStop' }));
 el('project-form').addEventListener('submit', (e) => {
   e.preventDefault();
   recordOp({

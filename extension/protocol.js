@@ -59,6 +59,7 @@ export const ErrorCode = Object.freeze({
  *   | {to: 'background', kind: 'request', type: string, body?: Record<string, unknown>, timeoutMs?: number}
  *   | ({to: 'background', kind: 'record'} & RecordOp)
  *   | {to: 'background', kind: 'record-stop'}
+ *   | {to: 'background', kind: 'agent-stop'}
  *   | {to: 'background', kind: 'interaction', interaction: Record<string, unknown>, screen?: string}} PageRequest
  */
 
@@ -74,7 +75,24 @@ export const ErrorCode = Object.freeze({
  *   | {op: 'addApp', name: string}
  *   | {op: 'save', title: string, secrets?: Record<string, string>, intents?: Record<string, string>}
  *   | {op: 'discard'}
- *   | {op: 'export'}} RecordOp
+ *   | {op: 'export'}
+ *   | {op: 'ask', goal: string}
+ *   | {op: 'askStop'}
+ *   | {op: 'agentStatus'}} RecordOp
+ */
+
+/**
+ * What the agent does in a recording ("Ask the agent"), for the popup and
+ * the recording bar.
+ * @typedef {object} AgentView
+ * @property {'idle'|'running'|'done'|'stopped'|'failed'} state
+ * @property {boolean} known whether the host said if a model is configured
+ * @property {boolean} configured a model is configured: the agent can be asked
+ * @property {string} model the model's name
+ * @property {string} message why the agent cannot be asked, and how to fix it; '' when it can
+ * @property {string} goal the goal asked last
+ * @property {string} action what the agent is doing now
+ * @property {string} result how the last goal ended, in words
  */
 
 /**
@@ -98,6 +116,7 @@ export const ErrorCode = Object.freeze({
  * @property {string} error the last failure, in words; '' when none
  * @property {string} warning a risk to what was recorded, in words (the session storage is full, the host's database is damaged); '' when none
  * @property {boolean} damaged the host said its database is damaged (error 7): nothing is sent until the person reconnects
+ * @property {AgentView} agent what the agent does in the recorded tab
  */
 
 /**

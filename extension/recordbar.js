@@ -42,6 +42,11 @@
     .ask { display: flex; gap: 6px; flex: 1 1 100%; }
     .ask[hidden], .picked[hidden] { display: none; }
     .picked { display: flex; gap: 6px; flex: 1 1 100%; }
+    .agent { display: flex; align-items: center; gap: 6px; flex: 1 1 100%; padding: 4px 6px; border-radius: 4px;
+      background: #1f3366; }
+    .agent[hidden] { display: none; }
+    .agent p { flex: 1; margin: 0; }
+    .agent button[hidden] { display: none; }
     input { font: inherit; flex: 1; padding: 3px 6px; border-radius: 4px; border: 1px solid #555; }
     .outline { position: fixed; pointer-events: none; z-index: 2147483646; border: 2px solid #3b5bdb;
       background: #3b5bdb22; display: none; }
@@ -55,6 +60,10 @@
       <span class="dot" aria-hidden="true"></span>
       <p class="status" role="status" aria-live="polite">Recording</p>
       <p class="warn" role="alert" hidden></p>
+      <div class="agent" role="group" aria-label="The agent" hidden>
+        <p class="agent-status" role="status" aria-live="polite"></p>
+        <button type="button" data-do="agentStop" hidden>Stop the agent</button>
+      </div>
       <button type="button" data-do="assertVisible" aria-pressed="false">Assert visible</button>
       <button type="button" data-do="assertValue" aria-pressed="false">Assert value</button>
       <button type="button" data-do="assertNotVisible">Assert text absent</button>
@@ -84,6 +93,20 @@
   const warning = q('.warn');
   const pickedControls = q('.picked');
   const takeButton = q('button[data-do="take"]');
+  const agentBox = q('.agent');
+  const agentStatus = q('.agent-status');
+  const agentStop = q('button[data-do="agentStop"]');
+
+  /**
+   * Shows what the agent is doing ("Ask the agent" in the popup), with a
+   * button that stops it while it acts; '' hides it.
+   * @param {{running: boolean, text: string}} v
+   */
+  function agent(v) {
+    agentStatus.textContent = v.text;
+    agentBox.hidden = !v.text;
+    agentStop.hidden = !v.running;
+  }
 
   /**
    * Shows what the background says is at risk ('' hides it).
@@ -199,6 +222,10 @@
         q('button[data-do="move"]').textContent = top ? 'Move to bottom' : 'Move to top';
         return;
       }
+      case 'agentStop':
+        agentStatus.textContent = `${agentStatus.textContent.replace(/ — .*$/, '')} — Stopping…`;
+        chrome.runtime.sendMessage({ to: 'background', kind: 'agent-stop' }).catch(() => {});
+        return;
       case 'stop':
         recorder.setPick(null);
         recorder.flush();
@@ -272,6 +299,7 @@
   g.__trailpinRecordBar = Object.freeze({
     show,
     warn,
+    agent,
     remove: () => host.remove(),
   });
 })();

@@ -641,7 +641,12 @@
       flushTyping();
       const sel = /** @type {HTMLSelectElement} */ (el);
       const options = [...sel.selectedOptions].map((o) => (o.label || o.text).trim());
-      send({ kind: 'select', ref: pm().refForElement(el), options }, currentScreen());
+      // Chosen with a key: the screen from before the key, which shows the
+      // choice before it.
+      const pre = state.preInput && state.preInput.el === el && Date.now() - state.preInput.time < PRESS_MAX_MS ? state.preInput : null;
+      if (pre)
+        state.preInput = null;
+      send({ kind: 'select', ref: pm().refForElement(el), options }, pre ? pre.screen : currentScreen());
       return;
     }
     if (tag !== 'input') {
@@ -676,6 +681,12 @@
     forgetOver();
     if (el && isTextField(el) && !(state.typing && state.typing.el === el))
       state.preInput = { el, screen: currentScreen(), time: Date.now() };
+    if (el && el.localName === 'select') {
+      // A key chooses in a drop-down at once: the typing before ends here,
+      // and the screen before the choice is the one now.
+      flushTyping();
+      state.preInput = { el, screen: currentScreen(), time: Date.now() };
+    }
     const mods = modifiersOf(e).filter((m) => m !== 'Shift');
     const aria = el && valueControl(el);
     if (aria && isAriaRange(aria) && WIDGET_KEYS.has(e.key) && !mods.length) {

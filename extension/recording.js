@@ -10,6 +10,7 @@
 
 import { PAGE_MODEL_FILES } from './pagemodel-files.js';
 import { ErrorCode } from './protocol.js';
+import { LiveAgent } from './agentlive.js';
 
 /** @typedef {import('./protocol.js').Message} Message */
 /** @typedef {import('./protocol.js').RecordingView} RecordingView */
@@ -54,7 +55,16 @@ const BIG_SCREEN_CHARS = 2_000_000;
  * @typedef {object} Host
  * @property {string} state
  * @property {(type: string, body?: Record<string, unknown>, timeoutMs?: number) => Promise<Message>} request
+ * @property {(id: string, type: string, body?: Record<string, unknown>) => void} [answer] answers a message the host started
+ * @property {{types: string[]} | null} [host] the host's hello
  */
+
+/** @typedef {import('./protocol.js').AgentView} AgentView */
+
+/** The agent's state before anything was asked. */
+const AGENT_IDLE = Object.freeze({ state: 'idle', configured: false, known: false, model: '', message: '', goal: '', action: '', result: '' });
+/** How long Stop waits for the host to end the agent's goal. */
+const AGENT_STOP_MS = 15_000;
 
 /**
  * One interaction waiting for its acknowledgement.
@@ -184,6 +194,16 @@ export class Recorder {
     this.damaged = '';
     /** @type {Promise<unknown>} the storage writes, one after another, in order */
     this.writes = Promise.resolve();
+    /** The agent's hands in the recorded tab. */
+    this.live = new LiveAgent({ chrome });
+    /** @type {AgentView} what the agent does, for the popup and the bar */
+    this.agent = { ...AGENT_IDLE };
+    /** The tab the agent acts in, -1 when none. */
+    this.agentTab = -1;
+    /** The host's id of the goal under way. */
+    this.agentGoal = '';
+    /** @type {Promise<void>|null} the end of the goal, while its agentEnd goes out */
+    this.agentEnding = null;
   }
 
   /** Forgets the recording (the host keeps what it stored). */
@@ -207,6 +227,10 @@ export class Recorder {
     this.error = '';
     this.unkept = new Set();
     this.checkLost = false;
+    this.agent = { ...AGENT_IDLE };
+    this.agentTab = -1;
+    this.agentGoal = '';
+    this.live.detach();
     this.write(() => this.clearPending());
     this.changed();
   }
@@ -230,6 +254,7 @@ export class Recorder {
       error: this.error,
       warning: this.warning(),
       damaged: !!this.damaged,
+      agent: { ...this.agent },
     };
   }
 
@@ -402,6 +427,9 @@ export class Recorder {
         case 'save': await this.save(op.title, op.secrets, op.intents); break;
         case 'discard': await this.discard(); break;
         case 'export': await this.exportTrail(); break;
+        case 'ask': await this.ask(op.goal); break;
+        case 'askStop': await this.stopAgent(); break;
+        case 'agentStatus': await this.agentStatus(); break;
       }
     } catch (e) {
       if (!this.noteDamage(e)) this.error = e instanceof Error ? e.message : String(e);
@@ -450,6 +478,9 @@ export class Recorder {
       this.phase = 'recording';
       this.changed();
       await this.inject(tabId);
+      await this.agentStatus().catch((e) => {
+        Object.assign(this.agent, { known: true, configured: false, message: `The host could not say whether the agent can be asked: ${e instanceof Error ? e.message : e}` });
+      });
     } catch (e) {
       if (this.phase === 'starting') this.phase = 'idle';
       throw e;
@@ -473,6 +504,7 @@ export class Recorder {
     // The two worlds do not wait for each other; the bar needs the recorder.
     await Promise.all([run({ files: MAIN_FILES, world: 'MAIN' }), run({ files: ISOLATED_FILES }).then(bar)]);
     if (this.barWarning && (!frameIds || frameIds.includes(0))) await this.warnBar(tabId);
+    if (this.agent.state !== 'idle' && (!frameIds || frameIds.includes(0))) await this.agentBar(tabId);
   }
 
   /**
@@ -740,6 +772,8 @@ export class Recorder {
     if (this.phase !== 'recording' && this.phase !== 'stopping') throw new Error('nothing is being recorded');
     // The pages go on recording while the person moves the file aside.
     if (this.damaged) throw new Error(this.damaged);
+    // The agent's goal ends first: what it did so far is part of the recording.
+    if (this.agent.state === 'running') await this.stopAgent();
     this.phase = 'stopping';
     this.changed();
     /** @type {Record<string, unknown>} */
@@ -787,6 +821,8 @@ export class Recorder {
     await this.chrome.storage?.local.set({ project: reply.project?.dir ?? dir });
     if (this.start) Object.assign(this.start, { project: reply.project, app: reply.app, needsProject: false, needsApp: !!reply.needsApp });
     if (this.review) Object.assign(this.review, { needsProject: false });
+    // The project's trailpin.yaml may name the agent's model.
+    await this.agentStatus().catch(() => {});
   }
 
   /** @param {string} name */
@@ -832,5 +868,182 @@ export class Recorder {
     const body = { trail: this.saved.trail };
     if (this.start?.project?.dir) body.project = this.start.project.dir;
     this.exported = await this.host.request('trail.export', body);
+  }
+
+  // -------------------------------------------------------------------------
+  // Ask the agent (host/PROTOCOL.md, The agent while recording)
+
+  /**
+   * Asks the host whether the agent can be asked in this recording (a model
+   * is configured), for the popup's Ask the agent field.
+   */
+  async agentStatus() {
+    if (!this.session || this.phase !== 'recording') return;
+    const types = this.host.host?.types;
+    if (types && !types.includes('agent.ask')) {
+      Object.assign(this.agent, { known: true, configured: false, message: 'This host cannot run the agent: build and install a newer host (go build -o bin/host ./host).' });
+      return;
+    }
+    const reply = await this.host.request('agent.status', { session: this.session });
+    Object.assign(this.agent, { known: true, configured: !!reply.configured, model: String(reply.model ?? ''), message: String(reply.message ?? '') });
+  }
+
+  /**
+   * Runs a goal with the agent in the recorded tab. The goal's
+   * interactions are recorded between an agentStart and an agentEnd, which
+   * make them one step whose intent is the goal.
+   * @param {string} goal
+   */
+  async ask(goal) {
+    const text = String(goal ?? '').trim();
+    if (this.phase !== 'recording') throw new Error('the agent acts only while recording: press Record first');
+    if (!text) throw new Error('say what the agent should do, such as “Add the iPhone to the cart”');
+    if (this.agent.state === 'running') throw new Error(`the agent is performing “${this.agent.goal}” already: wait for it, or stop it`);
+    const tabId = this.tabs.has(this.activeTab) ? this.activeTab : this.startTab;
+    /** @type {{url?: string, title?: string}} */
+    let tab = {};
+    try {
+      tab = await this.chrome.tabs.get(tabId);
+    } catch {
+      throw new Error('the recorded tab is gone');
+    }
+    this.agentTab = tabId;
+    Object.assign(this.agent, { state: 'running', goal: text, action: 'Starting', result: '' });
+    this.push({ kind: 'agentStart', time: Date.now(), tab: tabId, url: tab.url ?? '', title: tab.title ?? '', text });
+    this.agentBars();
+    try {
+      const reply = await this.host.request('agent.ask', { session: this.session, goal: text });
+      this.agentGoal = String(reply.goal ?? '');
+      if (reply.model) this.agent.model = String(reply.model);
+    } catch (e) {
+      // Nothing was done: the goal ends here, and says why.
+      await this.agentEnded({ state: 'failed', message: e instanceof Error ? e.message : String(e) });
+    }
+  }
+
+  /** Stops the agent's goal; what it did so far stays recorded. */
+  async stopAgent() {
+    if (this.agent.state !== 'running') return;
+    this.agent.action = 'Stopping…';
+    this.agentBars();
+    this.changed();
+    try {
+      await this.host.request('agent.stop', { session: this.session }, AGENT_STOP_MS);
+    } catch {
+      // The host is gone: the goal ended with it.
+    }
+    // agent.done came before the reply (its end may still be under way);
+    // without a host it will not come.
+    if (this.agentEnding) await this.agentEnding;
+    if (this.agent.state === 'running') await this.agentEnded({ state: 'stopped', message: 'stopped before the goal was reached' });
+  }
+
+  /**
+   * A message the host started.
+   * @param {Message} m
+   */
+  async fromHost(m) {
+    switch (m.type) {
+      case 'agent.page': {
+        if (this.agent.state !== 'running' || m.session !== this.session) {
+          this.answerHost(m.id, { ok: false, reason: 'gone', error: 'no goal of the agent is under way in this recording' });
+          return;
+        }
+        const answer = await this.live.perform(this.agentTab, /** @type {any} */ (m));
+        this.answerHost(m.id, answer);
+        return;
+      }
+      case 'agent.progress':
+        if (this.agent.state === 'running' && !this.agentEnding && m.session === this.session && this.agent.action !== 'Stopping…') {
+          this.agent.action = String(m.action ?? '');
+          this.agentBars();
+          this.changed();
+        }
+        return;
+      case 'agent.done':
+        if (m.session === this.session && this.agent.state === 'running') {
+          await this.agentEnded({ state: String(m.state ?? 'failed'), message: String(m.message ?? ''), calls: Number(m.calls ?? 0), actions: Number(m.actions ?? 0) });
+        }
+    }
+  }
+
+  /**
+   * @param {string} id
+   * @param {Record<string, unknown>} body
+   */
+  answerHost(id, body) {
+    try {
+      this.host.answer?.(id, 'agent.pageResult', body);
+    } catch {
+      // Disconnected: the host's goal ends with the connection.
+    }
+  }
+
+  /**
+   * The goal ended: the recorder's last typing goes out, then the
+   * agentEnd that closes the goal's interactions; the debugger lets go.
+   * @param {{state: string, message: string, calls?: number, actions?: number}} end
+   */
+  async agentEnded(end) {
+    if (this.agentEnding) return this.agentEnding;
+    this.agentEnding = this.endAgent(end);
+    try {
+      await this.agentEnding;
+    } finally {
+      this.agentEnding = null;
+    }
+  }
+
+  /** @param {{state: string, message: string, calls?: number, actions?: number}} end */
+  async endAgent(end) {
+    const tabId = this.agentTab;
+    const state = /** @type {AgentView['state']} */ (['done', 'stopped', 'failed'].includes(end.state) ? end.state : 'failed');
+    // A page the agent's last act is loading is part of its goal.
+    await this.live.loaded(tabId);
+    await this.chrome.scripting.executeScript({
+      target: { tabId, frameIds: [0] },
+      func: () => { /** @type {any} */ (globalThis).__trailpinRecorder?.flush(); },
+    }).catch(() => {});
+    await new Promise((r) => setTimeout(r, STOP_SETTLE_MS));
+    /** @type {Record<string, unknown>} */
+    const i = { kind: 'agentEnd', time: Date.now(), tab: tabId, state };
+    if (end.message) i.message = end.message;
+    this.push(i);
+    await this.live.detach();
+    const calls = end.calls ? ` (${end.calls} model call${end.calls === 1 ? '' : 's'})` : '';
+    const said = end.message ? `: ${end.message}` : '';
+    // State and words change together: the popup never shows one without the other.
+    this.agent.action = '';
+    this.agent.result = state === 'done' ? `Done${said}${calls}`
+      : state === 'stopped' ? `Stopped${calls}. What it did is kept in the recording.`
+      : `The agent failed${said}${calls}. What it did is kept in the recording.`;
+    this.agent.state = state;
+    this.agentGoal = '';
+    this.agentBars();
+    this.changed();
+  }
+
+  /** The host went away while the agent acted: its goal is over. */
+  hostLost() {
+    if (this.agent.state === 'running') {
+      this.agentEnded({ state: 'failed', message: 'the connection to the host was lost' }).catch(() => {});
+    }
+  }
+
+  /** Shows the agent's state in the recorded tabs' bars. */
+  agentBars() {
+    for (const tabId of this.tabs) this.agentBar(tabId);
+  }
+
+  /** @param {number} tabId */
+  async agentBar(tabId) {
+    const a = this.agent;
+    const text = a.state === 'running' ? `Agent: ${a.goal} — ${a.action || 'working'}`
+      : a.state === 'idle' ? '' : `Agent: ${a.goal} — ${a.result}`;
+    await this.chrome.scripting.executeScript({
+      target: { tabId, frameIds: [0] },
+      args: [{ running: a.state === 'running', text }],
+      func: (/** @type {{running: boolean, text: string}} */ v) => { /** @type {any} */ (globalThis).__trailpinRecordBar?.agent?.(v); },
+    }).catch(() => {});
   }
 }

@@ -62,6 +62,8 @@ type recording struct {
 	// closed is set by close: a database check still under way must not
 	// open the database after it.
 	closed bool
+	// agent runs the goals the person asks the agent for while recording.
+	agent *agentRunner
 }
 
 // A recSession is what this process knows about one session.
@@ -92,6 +94,7 @@ func registerRecording(srv *nativemsg.Server, s *nativeSession) *recording {
 	handle(typeProjectList, r.projectList)
 	handle(typeProjectSet, r.projectSet)
 	handle(typeProjectAddApp, r.projectAddApp)
+	r.agent = registerAgent(srv, r, handle)
 	return r
 }
 
@@ -149,6 +152,9 @@ func (r *recording) checkDatabase(ctx context.Context) {
 
 // close closes the database, when it was opened.
 func (r *recording) close() {
+	if r.agent != nil {
+		r.agent.close()
+	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.closed = true
@@ -351,6 +357,17 @@ func (r *recording) learnSecrets(p *config.Project) []string {
 			found["credentials."+user+".password"] = v
 		}
 	}
+	r.learnValues(found)
+	values := make([]string, 0, len(found))
+	for _, v := range found {
+		values = append(values, v)
+	}
+	return values
+}
+
+// learnValues adds secret values, by name, to what storage and the log
+// redact.
+func (r *recording) learnValues(found map[string]string) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	changed := false
@@ -367,9 +384,4 @@ func (r *recording) learnSecrets(p *config.Project) []string {
 	if changed {
 		r.s.Secrets.learn(r.secretValues, known, r.s.Log)
 	}
-	values := make([]string, 0, len(found))
-	for _, v := range found {
-		values = append(values, v)
-	}
-	return values
 }

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -18,6 +19,7 @@ import (
 	"github.com/trailpin/trailpin/recorder/screen"
 	"github.com/trailpin/trailpin/recorder/steps"
 	"github.com/trailpin/trailpin/recorder/trail"
+	"github.com/trailpin/trailpin/replay/agent"
 	"github.com/trailpin/trailpin/storage"
 )
 
@@ -111,7 +113,14 @@ func (r *recording) build(ctx context.Context, db *storage.DB, sess storage.Sess
 // trailOf makes the trail file of a built recording.
 func (b *built) trailOf(title string) *trail.Trail {
 	t := &trail.Trail{Version: trail.TrailVersion, Title: title, Viewport: b.sess.Viewport,
-		Locale: b.sess.Locale, TimeZone: b.sess.TimeZone, Start: b.trail.Start, Steps: b.trail.Steps}
+		Locale: b.sess.Locale, TimeZone: b.sess.TimeZone, Start: b.trail.Start, Steps: slices.Clone(b.trail.Steps)}
+	// A recording the agent made belongs to its goal as the trail says it
+	// (edited intents included) and to this agent configuration.
+	for i, s := range t.Steps {
+		if s.By == trail.ByAgent && len(s.Actions) > 0 {
+			t.Steps[i].Key = trail.StepKey(s, agent.ConfigKey())
+		}
+	}
 	if b.app != nil {
 		t.App = b.app.Name
 	}
@@ -147,7 +156,9 @@ type previewEnd struct {
 }
 
 type previewStep struct {
-	Intent  string          `json:"intent"`
+	Intent string `json:"intent"`
+	// By is agent for a goal the agent performed (trail's by:).
+	By      string          `json:"by,omitempty"`
 	Act     string          `json:"act,omitempty"`
 	Actions []previewAction `json:"actions"`
 	End     *previewEnd     `json:"end,omitempty"`
@@ -220,7 +231,7 @@ func modifierNames(ms []trail.Modifier) []string {
 func preview(steps []trail.Step) []previewStep {
 	out := make([]previewStep, 0, len(steps))
 	for _, s := range steps {
-		ps := previewStep{Intent: s.Intent, Act: s.Act, Actions: []previewAction{}}
+		ps := previewStep{Intent: s.Intent, By: s.By, Act: s.Act, Actions: []previewAction{}}
 		for _, a := range s.Actions {
 			pa := previewAction{Kind: string(a.Kind()), Text: strings.TrimSpace(actionText(a))}
 			if sel, ok := trail.ActionSelector(a); ok {
@@ -244,6 +255,8 @@ func (r *recording) stop(ctx context.Context, req *nativemsg.Request) (nativemsg
 	if err := decodeSession(req, &in); err != nil {
 		return nativemsg.Reply{}, err
 	}
+	// A goal the agent performs ends with the recording.
+	r.agent.cancelFor(in.Session)
 	var final *screen.Screen
 	if present(in.Screen) {
 		var err error

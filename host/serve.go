@@ -29,6 +29,13 @@ type nativeSession struct {
 	// Secrets hides the values of the secrets the host has loaded in the
 	// database and the log.
 	Secrets *secretFilter
+	// Getenv reads the environment Chrome started the host with (the
+	// model's key variable, TRAILPIN_SECRET_*); nil means os.Getenv.
+	Getenv func(string) string
+	// LoadConfig loads the configuration with a project's trailpin.yaml
+	// (its model and agent budgets win over the user config's); nil means
+	// Config alone.
+	LoadConfig func(projectFile string) (*config.Config, error)
 }
 
 // registerHandlers adds every feature's message handlers to srv. Features
@@ -64,7 +71,13 @@ func serveNative(ctx context.Context, e *env, origin string) error {
 	log.Info("session started", "origin", origin, "version", Version, "protocol", nativemsg.ProtocolVersion, "pid", os.Getpid())
 
 	srv := nativemsg.NewServer(Version, log)
-	release := registerHandlers(ctx, srv, &nativeSession{Origin: origin, Config: cfg, Log: log, Secrets: filter})
+	loadConfig := func(projectFile string) (*config.Config, error) {
+		o := e.configOptions(nil)
+		o.ConfigFile = projectFile
+		return config.Load(o)
+	}
+	release := registerHandlers(ctx, srv, &nativeSession{Origin: origin, Config: cfg, Log: log, Secrets: filter,
+		Getenv: e.getenv, LoadConfig: loadConfig})
 	defer release()
 	err := srv.Serve(ctx, e.stdin, e.stdout)
 	var fe *nativemsg.FrameError

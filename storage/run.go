@@ -111,7 +111,7 @@ type ModelCall struct {
 	RunID            int64
 	TrailResultID    int64
 	StepIndex        *int
-	Purpose          string // heal, review
+	Purpose          string // heal, review, record (the agent asked while recording)
 	Model            string
 	PromptTokens     int
 	CompletionTokens int

@@ -234,8 +234,15 @@ func (c *Conn) Send(id, typ string, body any) error {
 // gave it: "host-" and a counter, so it never collides with the extension's
 // ids.
 func (c *Conn) Notify(typ string, body any) (string, error) {
-	id := "host-" + strconv.FormatUint(c.nextID.Add(1), 10)
+	id := c.NewID()
 	return id, c.Send(id, typ, body)
+}
+
+// NewID returns the id of a message the host starts ("host-" and a
+// counter), for a caller that must know it before the message goes out:
+// a request whose answer (another message carrying this id) it waits for.
+func (c *Conn) NewID() string {
+	return "host-" + strconv.FormatUint(c.nextID.Add(1), 10)
 }
 
 func (c *Conn) sendError(id string, e *Error) error {

@@ -139,13 +139,18 @@ func (b *builder) step(g *group, number int) (trail.Step, bool, error) {
 		}
 	}
 	intent := intentFrom(phrases)
+	if g.goal != "" {
+		intent = g.goal
+	}
 	if len(unnamedWhy) > 0 {
-		return b.goalStep(number, intent, unnamedWhy[0])
+		step, ok, err := b.goalStep(number, intent, unnamedWhy[0])
+		step.By = g.by
+		return step, ok, err
 	}
 	if len(actions) == 0 {
 		return trail.Step{}, false, nil
 	}
-	step := trail.Step{Intent: intent, Actions: actions}
+	step := trail.Step{Intent: intent, By: g.by, Actions: actions}
 	if g.kind != groupAssert {
 		end, err := b.endOf(g, number)
 		if err != nil {

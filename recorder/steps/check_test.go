@@ -22,6 +22,9 @@ func trailOf(bt *BuiltTrail) *trail.Trail {
 // goal), end URL and shows.
 func stepLine(s trail.Step) string {
 	var b strings.Builder
+	if s.By != "" {
+		b.WriteString("[" + s.By + "] ")
+	}
 	b.WriteString(s.Intent)
 	b.WriteString(" :: ")
 	if s.Act != "" {

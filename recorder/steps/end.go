@@ -87,7 +87,7 @@ func (b *builder) screensAround(g *group) (before, after *screen.Screen) {
 	for i := g.last() + 1; i < len(b.recs); i++ {
 		r := &b.recs[i]
 		switch {
-		case r.Kind == InteractUndo:
+		case r.Kind == InteractUndo, r.Kind == InteractAgentStart, r.Kind == InteractAgentEnd:
 		case tab != 0 && r.Tab != 0 && r.Tab != tab:
 			elsewhere = true
 		case r.Before != nil:
@@ -187,6 +187,8 @@ func (b *builder) assertedAfter(g *group) []string {
 				return nil
 			}
 			checks = checks[:len(checks)-1]
+		case InteractAgentEnd:
+			// The person's checks right after the agent's goal.
 		default:
 			i = len(b.recs)
 		}

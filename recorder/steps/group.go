@@ -41,6 +41,17 @@ const (
 type group struct {
 	kind groupKind
 	recs []int
+	// goal is the goal the agent performed in this one step ("" for a
+	// person's); by is trail.ByAgent for the agent's input.
+	goal, by string
+}
+
+// An agentSpan is the agent's goal being recorded: its interactions make
+// the groups from index from on.
+type agentSpan struct {
+	from int
+	seq  int64
+	goal string
 }
 
 type groupKind int
@@ -61,6 +72,7 @@ func (g *group) last() int { return g.recs[len(g.recs)-1] }
 func (b *builder) group() []*group {
 	var groups []*group
 	prev := -1 // the interaction before this one (marks and unknown kinds do not count)
+	var agent *agentSpan
 	for i := range b.recs {
 		r := &b.recs[i]
 		var last *group
@@ -73,6 +85,20 @@ func (b *builder) group() []*group {
 		switch r.Kind {
 		case InteractMarkSensitive:
 			continue // its values were read by markedValues
+		case InteractAgentStart:
+			if agent != nil {
+				groups = b.agentEnded(groups, agent, AgentFailed, "another goal started before it ended")
+			}
+			// Nothing the agent does joins a person's step before it, and
+			// nothing after it joins the agent's.
+			agent, prev = &agentSpan{from: len(groups), seq: r.Seq, goal: r.Text}, -1
+			continue
+		case InteractAgentEnd:
+			if agent != nil {
+				groups = b.agentEnded(groups, agent, r.State, r.Message)
+			}
+			agent, prev = nil, -1
+			continue
 		case InteractUndo:
 			if last == nil {
 				b.note(fmt.Sprintf("Undo last step (interaction %d) came before any step: there was nothing to undo.", r.Seq), "")
@@ -188,7 +214,55 @@ func (b *builder) group() []*group {
 		}
 		prev = i
 	}
+	if agent != nil {
+		groups = b.agentEnded(groups, agent, AgentFailed, "the recording stopped before the agent finished")
+	}
 	return groups
+}
+
+// agentEnded makes the groups the agent's goal left (from span.from on)
+// its step: one step whose intent is the goal when the agent reached it,
+// else the steps a person's input would make, each marked as the agent's,
+// with a note saying the goal was not reached.
+func (b *builder) agentEnded(groups []*group, span *agentSpan, state, why string) []*group {
+	from := min(span.from, len(groups))
+	if from == len(groups) {
+		b.note(fmt.Sprintf("The agent recorded nothing for %q (%s).", span.goal, agentOutcome(state, why)), "The agent recorded nothing for its goal.")
+		return groups
+	}
+	if state != AgentDone {
+		for _, g := range groups[from:] {
+			g.by = trail.ByAgent
+		}
+		n := len(groups) - from
+		b.note(fmt.Sprintf("The agent did not reach %q (%s): what it did is kept as %d step%s of its own, marked by: agent, with intents written for its actions. Edit them, or undo them and record the goal again.",
+			span.goal, agentOutcome(state, why), n, plural(n)), "The agent did not reach its goal: what it did is kept as steps of their own, marked by: agent.")
+		return groups
+	}
+	one := &group{kind: groupAction, goal: span.goal, by: trail.ByAgent}
+	for _, g := range groups[from:] {
+		one.recs = append(one.recs, g.recs...)
+	}
+	return append(groups[:from], one)
+}
+
+// agentOutcome says how a goal ended that was not reached.
+func agentOutcome(state, why string) string {
+	s := map[string]string{AgentStopped: "it was stopped", AgentFailed: "it failed", AgentDone: "it said it was done"}[state]
+	if s == "" {
+		s = "it ended"
+	}
+	if why != "" {
+		s += ": " + why
+	}
+	return s
+}
+
+func plural(n int) string {
+	if n == 1 {
+		return ""
+	}
+	return "s"
 }
 
 // soleAction reports whether group g holds one action, after the hover

@@ -59,10 +59,12 @@ type Interaction struct {
 	// forward, redirect, script or form (a link, redirect, script or form
 	// navigation belongs to the step of the action that caused it).
 	Transition string `json:"transition,omitempty"`
-	// AssertNotVisible: the text that must not be shown.
+	// AssertNotVisible: the text that must not be shown. AgentStart: the
+	// goal the agent was asked to perform.
 	Text string `json:"text,omitempty"`
 	// AssertState: the state (checked, disabled, expanded, selected) and
-	// its expected value ("true", "false", "mixed").
+	// its expected value ("true", "false", "mixed"). AgentEnd: how the
+	// goal ended (State: done, stopped, failed).
 	State string `json:"state,omitempty"`
 	Want  string `json:"want,omitempty"`
 }
@@ -99,7 +101,27 @@ const (
 	// InteractMarkSensitive names an element (Ref in Screen) whose shown
 	// value must never be written down.
 	InteractMarkSensitive InteractionKind = "markSensitive"
+	// InteractAgentStart says that the agent starts performing the goal
+	// Text in the recorded tab ("Ask the agent"): the interactions after it,
+	// up to InteractAgentEnd, are the agent's trusted input, captured like a
+	// person's.
+	InteractAgentStart InteractionKind = "agentStart"
+	// InteractAgentEnd says that the agent's goal ended: State is done
+	// (the agent said the goal is reached), stopped (the person pressed
+	// Stop) or failed (the agent gave up, ran out of a budget, or no model
+	// answered); Message says why, in words.
+	InteractAgentEnd InteractionKind = "agentEnd"
 )
+
+// How an agent's goal ended (InteractAgentEnd's State).
+const (
+	AgentDone    = "done"
+	AgentStopped = "stopped"
+	AgentFailed  = "failed"
+)
+
+// AgentEndStates are the states an InteractAgentEnd may carry.
+var AgentEndStates = []string{AgentDone, AgentStopped, AgentFailed}
 
 // A RecordedInteraction is an interaction with the screen it happened on.
 type RecordedInteraction struct {

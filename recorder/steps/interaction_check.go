@@ -36,6 +36,8 @@ var interactionNeeds = map[InteractionKind][]need{
 	InteractAssertState:      {needURL, needState},
 	InteractUndo:             {},
 	InteractMarkSensitive:    {needURL, needTarget},
+	InteractAgentStart:       {needGoal},
+	InteractAgentEnd:         {needAgentState},
 }
 
 // DialogKinds are the dialogs a page can open.
@@ -59,6 +61,8 @@ var (
 	needDialogKind = need{"dialogKind", "alert, confirm, prompt or beforeunload", func(i *Interaction) bool { return slices.Contains(DialogKinds, i.DialogKind) }}
 	needText       = need{"text", "the text that must not show", func(i *Interaction) bool { return i.Text != "" }}
 	needState      = need{"state and want", "the state asserted and its expected value", func(i *Interaction) bool { return i.State != "" && i.Want != "" }}
+	needGoal       = need{"text", "the goal the agent was asked to perform", func(i *Interaction) bool { return i.Text != "" }}
+	needAgentState = need{"state", "done, stopped or failed", func(i *Interaction) bool { return slices.Contains(AgentEndStates, i.State) }}
 	needTarget     = need{"screen and ref", "the screen captured before it and the element's ref in it", func(i *Interaction) bool { return i.Screen != "" && i.Ref != "" }}
 )
 

@@ -22,7 +22,7 @@ const MaxTrailFileBytes = 4 << 20
 
 var (
 	trailKeys    = []string{"version", "trail", "app", "viewport", "locale", "timeZone", "start", "params", "steps"}
-	stepKeys     = []string{"intent", "act", "actions", "end", "key"}
+	stepKeys     = []string{"intent", "by", "act", "actions", "end", "key"}
 	endKeys      = []string{"url", "shows", "values"}
 	endValueKeys = []string{"selector", EndPropertyValue, StateChecked, StateSelected}
 	viewportKeys = []string{"width", "height"}
@@ -240,6 +240,9 @@ func (d *trailDecoder) step(n *yaml.Node, number int) Step {
 	if f, has := fields["intent"]; has {
 		s.Intent, _ = d.str(f, false)
 	}
+	if f, has := fields["by"]; has {
+		s.By = d.stepBy(f)
+	}
 	if f, has := fields["act"]; has {
 		s.Act, _ = d.str(f, false)
 	}
@@ -261,6 +264,21 @@ func (d *trailDecoder) step(n *yaml.Node, number int) Step {
 		s.Key = d.stepKey(f, hasActions)
 	}
 	return s
+}
+
+// stepBy reads who performed a step's recording: only agent is written;
+// a person's step has no by.
+func (d *trailDecoder) stepBy(f field) string {
+	by, ok := d.str(f, false)
+	if !ok {
+		return ""
+	}
+	if by != ByAgent {
+		d.invalid(f.val, "by", "write by: agent for a step the agent performed while recording, or remove by: for a person's step",
+			"by %q is not who performed a step (only agent is)", by)
+		return ""
+	}
+	return by
 }
 
 // stepKey reads a step's key (key.go). A key that no longer matches the

@@ -225,6 +225,9 @@ func (g trailGen) trail(i int) *Trail {
 		if g.chance(0.2) {
 			step.Act = g.text()
 		}
+		if g.chance(0.2) {
+			step.By = ByAgent
+		}
 		if step.Act == "" || g.chance(0.5) {
 			for range 1 + g.r.IntN(5) {
 				step.Actions = append(step.Actions, g.action())

@@ -54,6 +54,10 @@ type Step struct {
 	// Intent is the goal in words: the agent's instruction, or written for a
 	// person's action.
 	Intent string
+	// By says who performed the recording: ByAgent for a goal the agent
+	// performed while a person recorded ("Ask the agent"), "" for a
+	// person's own actions.
+	By string
 	// Act is a goal for the agent to perform when the step has no recording
 	// yet, or when its recording no longer replays.
 	Act string
@@ -67,6 +71,10 @@ type Step struct {
 	// Empty for a person's recording, which belongs to any.
 	Key string
 }
+
+// ByAgent is the value of a step's by: key when the agent performed the
+// step's recording for its intent while a person recorded.
+const ByAgent = "agent"
 
 // End is what the screen shows once a step has taken effect.
 type End struct {

@@ -117,6 +117,9 @@ func trailNode(t *Trail) (*yaml.Node, error) {
 func stepNode(s Step) (*yaml.Node, error) {
 	n := mapNode()
 	addKey(n, "intent", strNode(s.Intent))
+	if s.By != "" {
+		addKey(n, "by", strNode(s.By))
+	}
 	if s.Act != "" {
 		addKey(n, "act", strNode(s.Act))
 	}

@@ -1,0 +1,296 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/trailpin/trailpin/host/nativemsg"
+	"github.com/trailpin/trailpin/recorder/screen"
+	"github.com/trailpin/trailpin/recorder/selector"
+	"github.com/trailpin/trailpin/replay/agent"
+)
+
+// A liveTab is the agent's Page on the recorded tab: every call is an
+// agent.page request to the extension, which captures the page model's
+// screen there or acts with trusted input (chrome.debugger), and answers
+// with agent.pageResult. A ref is acted on only in the document of the
+// screen it came from: the extension refuses it (stale) otherwise, and
+// never takes it for another element.
+type liveTab struct {
+	a      *agentRunner
+	conn   *nativemsg.Conn
+	goal   *liveGoal
+	origin string
+	// fill puts the values of ${secret:…} and ${user:…} into a text at the
+	// moment it is typed; the model and the log only see references.
+	fill          func(string) (string, error)
+	actionTimeout time.Duration
+	// shown is the screen last given to the agent.
+	shown *screen.Screen
+}
+
+var _ agent.Page = (*liveTab)(nil)
+
+// pageRequestTimeout bounds one request to the extension: a capture waits
+// for a page load and for the page to be quiet, an act for its target to be
+// ready (replay.actionTimeout) first.
+func (p *liveTab) pageRequestTimeout() time.Duration { return p.actionTimeout + 30*time.Second }
+
+type pageRequest struct {
+	Session string `json:"session"`
+	Goal    string `json:"goal"`
+	Op      string `json:"op"`
+	// Document is the document token of the screen the ref is of.
+	Document string `json:"document,omitempty"`
+	Ref      string `json:"ref,omitempty"`
+	Text     string `json:"text,omitempty"`
+	Option   string `json:"option,omitempty"`
+	Key      string `json:"key,omitempty"`
+	// URL is where navigate goes (the app's origin and the path); History
+	// is back, forward or reload instead.
+	URL     string `json:"url,omitempty"`
+	History string `json:"history,omitempty"`
+	// TimeoutMs is how long an act waits for its target to be ready.
+	TimeoutMs int64 `json:"timeoutMs,omitempty"`
+}
+
+// request sends one agent.page request and waits for its answer.
+func (p *liveTab) request(ctx context.Context, req pageRequest) (pageAnswer, error) {
+	req.Session, req.Goal = p.goal.session, p.goal.id
+	if req.Op != "screen" {
+		req.TimeoutMs = p.actionTimeout.Milliseconds()
+	}
+	id := p.conn.NewID()
+	ch := p.a.await(id)
+	defer p.a.forget(id)
+	if err := p.conn.Send(id, typeAgentPage, req); err != nil {
+		return pageAnswer{}, fmt.Errorf("%w: the extension cannot be reached: %v", agent.ErrPageGone, err)
+	}
+	timer := time.NewTimer(p.pageRequestTimeout())
+	defer timer.Stop()
+	select {
+	case ans := <-ch:
+		if ans.OK {
+			return ans, nil
+		}
+		msg := ans.Error
+		if msg == "" {
+			msg = req.Op + " failed in the recorded tab"
+		}
+		switch ans.Reason {
+		case "stale":
+			return ans, fmt.Errorf("%w: %s", agent.ErrStaleRef, msg)
+		case "gone":
+			return ans, fmt.Errorf("%w: %s", agent.ErrPageGone, msg)
+		}
+		return ans, errors.New(msg)
+	case <-ctx.Done():
+		return pageAnswer{}, ctx.Err()
+	case <-timer.C:
+		return pageAnswer{}, fmt.Errorf("the extension did not answer %s within %s", req.Op, p.pageRequestTimeout())
+	}
+}
+
+// progress tells the recording bar what the agent is doing.
+func (p *liveTab) progress(what string) {
+	_, _ = p.conn.Notify(typeAgentProgress, map[string]string{"session": p.goal.session, "goal": p.goal.id, "goalText": p.goal.text, "action": what})
+}
+
+// Screen captures the recorded tab once it is quiet.
+func (p *liveTab) Screen(ctx context.Context) (*screen.Screen, error) {
+	ans, err := p.request(ctx, pageRequest{Op: "screen"})
+	if err != nil {
+		return nil, err
+	}
+	if !present(ans.Screen) {
+		return nil, errors.New("the recorded tab gave no screen")
+	}
+	s, err := decodeScreen(ans.Screen, "the recorded tab's screen")
+	if err != nil {
+		return nil, err
+	}
+	p.shown = s
+	p.progress("Asking the model what to do next")
+	return s, nil
+}
+
+// node is the element of ref on the screen last shown.
+func (p *liveTab) node(ref string) (*screen.Node, error) {
+	if p.shown == nil {
+		return nil, fmt.Errorf("%w: no screen was captured yet", agent.ErrStaleRef)
+	}
+	n := selector.NewMatcher(p.shown).Node(ref)
+	if n == nil {
+		return nil, fmt.Errorf("%w: %s is not on the screen shown", agent.ErrStaleRef, ref)
+	}
+	return n, nil
+}
+
+// onRef acts on the element of ref with op.
+func (p *liveTab) onRef(ctx context.Context, ref, verb string, req pageRequest) (*screen.Node, error) {
+	n, err := p.node(ref)
+	if err != nil {
+		return nil, err
+	}
+	p.progress(verb + " " + describeNode(n))
+	req.Ref, req.Document = ref, p.shown.Document
+	if _, err := p.request(ctx, req); err != nil {
+		return n, err
+	}
+	return n, nil
+}
+
+func (p *liveTab) Tap(ctx context.Context, ref string) (string, error) {
+	n, err := p.onRef(ctx, ref, "Tapping", pageRequest{Op: "tap"})
+	if err != nil {
+		return "", err
+	}
+	return "tapped " + describeNode(n), nil
+}
+
+// Type fills in the references of text and types it; what it says and
+// logs holds the references only.
+func (p *liveTab) Type(ctx context.Context, ref, text string) (string, error) {
+	value, err := p.fill(text)
+	if err != nil {
+		return "", fmt.Errorf("type %s: %v", ref, err)
+	}
+	n, err := p.onRef(ctx, ref, "Typing into", pageRequest{Op: "type", Text: value})
+	if err != nil {
+		return "", err
+	}
+	return fmt.Sprintf("typed %q into %s", text, describeNode(n)), nil
+}
+
+func (p *liveTab) Select(ctx context.Context, ref, option string) (string, error) {
+	n, err := p.onRef(ctx, ref, "Choosing "+fmt.Sprintf("%q in", option), pageRequest{Op: "select", Option: option})
+	if err != nil {
+		return "", err
+	}
+	return fmt.Sprintf("chose %q in %s", option, describeNode(n)), nil
+}
+
+func (p *liveTab) Press(ctx context.Context, key string) (string, error) {
+	p.progress("Pressing " + key)
+	if _, err := p.request(ctx, pageRequest{Op: "press", Key: key}); err != nil {
+		return "", err
+	}
+	return "pressed " + key, nil
+}
+
+func (p *liveTab) Navigate(ctx context.Context, path string) (string, error) {
+	req := pageRequest{Op: "navigate"}
+	switch path {
+	case "back", "forward", "reload":
+		req.History = path
+	default:
+		if !strings.HasPrefix(path, "/") || strings.HasPrefix(path, "//") {
+			return "", fmt.Errorf("navigate takes a path of the app such as /cart, not %q", path)
+		}
+		req.URL = p.origin + path
+	}
+	p.progress("Going to " + path)
+	if _, err := p.request(ctx, req); err != nil {
+		return "", err
+	}
+	return "went to " + path, nil
+}
+
+// poll captures the tab until check is satisfied or actionTimeout passes;
+// it returns check's last error.
+func (p *liveTab) poll(ctx context.Context, check func(*screen.Screen, *selector.Matcher) (bool, error)) error {
+	deadline := time.Now().Add(p.actionTimeout)
+	for {
+		ans, err := p.request(ctx, pageRequest{Op: "screen"})
+		if err != nil {
+			return err
+		}
+		s, err := decodeScreen(ans.Screen, "the recorded tab's screen")
+		if err != nil {
+			return err
+		}
+		ok, cerr := check(s, selector.NewMatcher(s))
+		if ok || errors.Is(cerr, agent.ErrStaleRef) || time.Now().After(deadline) {
+			return cerr
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(250 * time.Millisecond):
+		}
+	}
+}
+
+// AssertVisible checks, up to replay.actionTimeout, that the element of ref
+// is visible; the extension records nothing for it.
+func (p *liveTab) AssertVisible(ctx context.Context, ref string) (string, error) {
+	n, err := p.node(ref)
+	if err != nil {
+		return "", err
+	}
+	doc := p.shown.Document
+	p.progress("Checking " + describeNode(n))
+	err = p.poll(ctx, func(s *screen.Screen, m *selector.Matcher) (bool, error) {
+		if s.Document != doc {
+			return false, fmt.Errorf("%w: the page has loaded another document since", agent.ErrStaleRef)
+		}
+		now := m.Node(ref)
+		if now == nil {
+			return false, fmt.Errorf("%w: %s is not on the page any more", agent.ErrStaleRef, ref)
+		}
+		if !now.Visible {
+			return false, fmt.Errorf("%s is not visible", describeNode(now))
+		}
+		return true, nil
+	})
+	if err != nil {
+		return "", err
+	}
+	return "saw " + describeNode(n), nil
+}
+
+// AssertNotVisibleWithText checks, up to replay.actionTimeout, that no
+// visible element reads text.
+func (p *liveTab) AssertNotVisibleWithText(ctx context.Context, text string) (string, error) {
+	p.progress(fmt.Sprintf("Checking that nothing reads %q", text))
+	err := p.poll(ctx, func(s *screen.Screen, m *selector.Matcher) (bool, error) {
+		for _, sel := range []selector.Selector{{Text: text}, {Name: text}} {
+			nodes, err := m.Match(sel)
+			var amb *selector.AmbiguousError
+			if (err == nil || errors.As(err, &amb)) && len(nodes) > 0 {
+				return false, fmt.Errorf("%s is visible", describeNode(nodes[0]))
+			}
+		}
+		return true, nil
+	})
+	if err != nil {
+		return "", err
+	}
+	return fmt.Sprintf("nothing visible reads %q", text), nil
+}
+
+// describeNode names an element for the model and the recording bar: its
+// role and name (never a secret field's text).
+func describeNode(n *screen.Node) string {
+	role := n.Role
+	if role == "" || role == "none" || role == "presentation" {
+		role = "element"
+	}
+	clip := func(s string) string {
+		s = strings.Join(strings.Fields(s), " ")
+		if r := []rune(s); len(r) > 60 {
+			return string(r[:60]) + "…"
+		}
+		return s
+	}
+	switch {
+	case n.Name != "":
+		return fmt.Sprintf("%s %q", role, clip(n.Name))
+	case n.Text != "" && !n.Secret:
+		return fmt.Sprintf("%s %q", role, clip(n.Text))
+	}
+	return role
+}
