@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"bytes"
+	"cmp"
 	"fmt"
 	"io"
 	"net/http"
@@ -351,6 +352,7 @@ type mutationRun struct {
 	calls          int   // model requests during the run
 	healedCalls    []int // model calls of each healed step, by step
 	healedSteps    []int // the healed steps, from 1
+	failedStep     int   // the failed step, from 1 (0 for none)
 	before, after  []byte
 	wall           time.Duration
 	results        string
@@ -396,6 +398,9 @@ func (p *mutationProject) replay(t *testing.T, cfg string) *mutationRun {
 	tr := trails[0]
 	r.outcome, r.class, r.error = outcome(tr.Status), tr.FailureClass, tr.Error
 	for _, s := range tr.Steps {
+		if s.Status == storage.StepFailed && r.failedStep == 0 {
+			r.failedStep = s.Index + 1
+		}
 		if s.Status == storage.StepHealed {
 			r.healedSteps = append(r.healedSteps, s.Index+1)
 			r.healedCalls = append(r.healedCalls, s.ModelCalls)
@@ -404,14 +409,14 @@ func (p *mutationProject) replay(t *testing.T, cfg string) *mutationRun {
 	return r
 }
 
-// describe is the run's outcome for the table: "healed (steps 1, 4)" or
-// "failed (selector-drift)".
+// describe is the run's outcome for the table: "healed" or "failed
+// (selector-drift, step 10)".
 func (r *mutationRun) describe() string {
 	switch {
 	case r == nil:
 		return "—"
-	case r.outcome == outFailed && r.class != "":
-		return "failed (" + r.class + ")"
+	case r.outcome == outFailed:
+		return fmt.Sprintf("failed (%s, step %d)", cmp.Or(r.class, "no class"), r.failedStep)
 	case r.outcome == outHealed:
 		return "healed"
 	}
