@@ -23,7 +23,10 @@ type checkoutPage struct {
 	Totals totals
 	// DiscountError is the message after a code that did not apply.
 	DiscountError string
-	Countries     []string
+	// PendingCode is a valid code that waits for its confirmation
+	// (DiscountConfirm only).
+	PendingCode string
+	Countries   []string
 	// Name and Country are what the person entered, kept when the order was
 	// refused.
 	Name, Country string
@@ -61,6 +64,7 @@ func (s *shop) checkout(w http.ResponseWriter, r *http.Request, sess *session) {
 	}
 	c := s.checkoutFor(r, sess)
 	c.DiscountError, sess.discountError = sess.discountError, ""
+	c.PendingCode, sess.pendingDiscount = sess.pendingDiscount, ""
 	s.render(w, r, http.StatusOK, "checkout", signedInPage(r, sess, "Checkout", c))
 }
 
@@ -91,6 +95,10 @@ func (s *shop) checkoutDiscount(w http.ResponseWriter, r *http.Request, sess *se
 		sess.flash = "Discount code removed."
 	case code == "":
 		sess.discountError = "Enter a discount code first."
+	case code == discountCode && variantOf(r) == DiscountRefused:
+		sess.discountError = "“" + code + "” has expired."
+	case code == discountCode && variantOf(r) == DiscountConfirm && r.PostForm.Get("confirm") == "":
+		sess.pendingDiscount = code
 	case code == discountCode:
 		sess.discount = code
 	default:

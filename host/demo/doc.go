@@ -76,6 +76,24 @@
 //	ids-churned        generated ids (:r1:, ember101) change; header  every flow passes
 //	                   and footer links change order; test ids stay
 //	reordered          product lists come in reverse order            every flow passes
+//	apply-renamed      the Apply button reads Redeem                  selector-drift: the tap on Apply matches
+//	                                                                  nothing after the code was typed
+//	signin-renamed     the Sign in button reads Log in                selector-drift: the tap on Sign in matches
+//	                                                                  nothing after the fields were filled
+//	discount-moved     the discount section follows the delivery form every flow passes
+//	apply-wrapped      the Apply button sits inside a div and a span  every flow passes
+//	discount-confirm   a valid code asks "Apply SUMMER to this        selector-drift: the check after the discount
+//	                   order?"; only Confirm discount applies it      step finds no "SUMMER applied" message
+//	login-reordered    the sign-in form asks for the password first   every flow passes
+//	login-optional-field                                              every flow passes
+//	                   a new optional field on the sign-in form,
+//	                   One-time code (optional)
+//	discount-refused   Apply reads Redeem and SUMMER is refused as    selector-drift: the tap on Apply matches
+//	                   expired: nothing comes off the total           nothing; a heal cannot pass the check after it
+//
+// The last eight are the mutations of e2e TestReplayMutations, which replays
+// them with a model configured (docs/agent.md, "Mutation suite"): the
+// renamed buttons are where an agent is handed the step.
 //
 // Variants and VariantInfo give the same table to tests.
 //

@@ -52,6 +52,9 @@ type session struct {
 	discount string     // the applied code, or ""
 	// discountError is shown once, on the checkout page after a wrong code.
 	discountError string
+	// pendingDiscount is a valid code waiting for its confirmation, shown
+	// once (DiscountConfirm).
+	pendingDiscount string
 	// flash is a one-time message shown in the next page's status region.
 	flash  string
 	orders []*order

@@ -20,6 +20,17 @@ const (
 	CopyChanged      = "copy-changed"
 	IDsChurned       = "ids-churned"
 	Reordered        = "reordered"
+
+	// The mutations below change the shop the way a release changes an app
+	// under a recorded trail: the agent may heal some, others it must not.
+	ApplyRenamed       = "apply-renamed"
+	SignInRenamed      = "signin-renamed"
+	DiscountMoved      = "discount-moved"
+	ApplyWrapped       = "apply-wrapped"
+	DiscountConfirm    = "discount-confirm"
+	LoginReordered     = "login-reordered"
+	LoginOptionalField = "login-optional-field"
+	DiscountRefused    = "discount-refused"
 )
 
 // VariantHeader picks a variant for one request, overriding Options.Variant:
@@ -101,6 +112,50 @@ var variants = []Variant{
 		Name:   Reordered,
 		Change: "Product lists (the catalogue and search results) come in reverse order.",
 		Expect: "Every flow passes: a product is found by its name, not by its position.",
+	},
+	{
+		Name:   ApplyRenamed,
+		Change: "The discount form's Apply button reads Redeem.",
+		Expect: "The tap on Apply finds no target after the code was typed: a stale recording, which an agent may heal.",
+		Class:  "selector-drift",
+	},
+	{
+		Name:   SignInRenamed,
+		Change: "The sign-in form's Sign in button reads Log in.",
+		Expect: "The tap on Sign in finds no target after the fields were filled: a stale recording, which an agent may heal.",
+		Class:  "selector-drift",
+	},
+	{
+		Name:   DiscountMoved,
+		Change: "The discount section comes after the delivery form instead of before it.",
+		Expect: "Every flow passes: a control is found by its role and name, not by where it is.",
+	},
+	{
+		Name:   ApplyWrapped,
+		Change: "The discount form's Apply button is wrapped in two more elements (a div and a span).",
+		Expect: "Every flow passes: a control is found by its role and name, not by its ancestors.",
+	},
+	{
+		Name:   DiscountConfirm,
+		Change: "Applying a valid code asks first: the checkout shows \"Apply SUMMER to this order?\" with a Confirm discount button, and only that applies it.",
+		Expect: "The check after the discount step fails: no SUMMER applied message. The step itself replays, so nothing hands off without a recorded end state.",
+		Class:  "selector-drift",
+	},
+	{
+		Name:   LoginReordered,
+		Change: "The sign-in form asks for the password before the username.",
+		Expect: "Every flow passes: fields are found by their labels, not by their order.",
+	},
+	{
+		Name:   LoginOptionalField,
+		Change: "The sign-in form has a new optional field, One-time code (optional), which the shop ignores when empty.",
+		Expect: "Every flow passes: an optional field nobody fills changes nothing.",
+	},
+	{
+		Name:   DiscountRefused,
+		Change: "The discount form's Apply button reads Redeem (as in apply-renamed), and SUMMER is refused as expired: nothing comes off the total.",
+		Expect: "The tap on Apply finds no target; however the step is healed, the check after it fails: the discount is not applied.",
+		Class:  "selector-drift",
 	},
 }
 

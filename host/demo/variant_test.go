@@ -13,7 +13,8 @@ import (
 func TestVariantList(t *testing.T) {
 	names := Variants()
 	want := []string{PriceChanged, ControlRemoved, ServerError, Unauthorized, LoginRedirect,
-		DuplicateButtons, CopyChanged, IDsChurned, Reordered}
+		DuplicateButtons, CopyChanged, IDsChurned, Reordered, ApplyRenamed, SignInRenamed, DiscountMoved,
+		ApplyWrapped, DiscountConfirm, LoginReordered, LoginOptionalField, DiscountRefused}
 	if !slices.Equal(names, want) {
 		t.Fatalf("Variants() = %q, want %q", names, want)
 	}
@@ -333,4 +334,72 @@ func TestVariantHeader(t *testing.T) {
 			wantContains(t, "page", r.Body, tt.want)
 		})
 	}
+}
+
+// TestMutations: each mutation changes what its name says, and nothing a
+// flow checks unless the variant table says so.
+func TestMutations(t *testing.T) {
+	shop := func(variant string) *client {
+		c := newClient(t, newServer(t, Options{Variant: variant}))
+		c.login()
+		c.add("iphone-17", 1)
+		return c
+	}
+	t.Run(ApplyRenamed, func(t *testing.T) {
+		c := shop(ApplyRenamed)
+		wantContains(t, "checkout", c.get("/checkout").Body, `<button type="submit">Redeem</button>`)
+		wantNotContains(t, "checkout", c.get("/checkout").Body, `>Apply</button>`)
+		c.post("/checkout/discount", url.Values{"code": {"SUMMER"}})
+		wantContains(t, "checkout", c.get("/checkout").Body, "SUMMER applied: 10% off")
+	})
+	t.Run(SignInRenamed, func(t *testing.T) {
+		c := newClient(t, newServer(t, Options{Variant: SignInRenamed}))
+		login := c.get("/login").Body
+		wantContains(t, "login", login, `<button class="primary" type="submit">Log in</button>`)
+		wantNotContains(t, "login", login, ">Sign in</button>")
+	})
+	t.Run(DiscountMoved, func(t *testing.T) {
+		body := shop(DiscountMoved).get("/checkout").Body
+		if d, p := strings.Index(body, `class="discount"`), strings.Index(body, `data-testid="place-order"`); d < 0 || p < 0 || d < p {
+			t.Errorf("the discount section (at %d) does not follow the Place order button (at %d)", d, p)
+		}
+	})
+	t.Run(ApplyWrapped, func(t *testing.T) {
+		wantContains(t, "checkout", shop(ApplyWrapped).get("/checkout").Body,
+			`<div class="field-actions"><span class="button-wrap"><button type="submit">Apply</button></span></div>`)
+	})
+	t.Run(DiscountConfirm, func(t *testing.T) {
+		c := shop(DiscountConfirm)
+		c.post("/checkout/discount", url.Values{"code": {"summer"}})
+		page := c.get("/checkout").Body
+		wantContains(t, "checkout", page, "Apply SUMMER to this order?", ">Confirm discount</button>", `data-testid="order-total">$799.00<`)
+		wantNotContains(t, "checkout", page, "applied: 10% off")
+		if again := c.get("/checkout").Body; strings.Contains(again, "Confirm discount") {
+			t.Errorf("the question is shown again on the next visit")
+		}
+		c.post("/checkout/discount", url.Values{"code": {"SUMMER"}, "confirm": {"1"}})
+		wantContains(t, "checkout", c.get("/checkout").Body, "SUMMER applied: 10% off", `data-testid="order-total">$719.10<`)
+	})
+	t.Run(LoginReordered, func(t *testing.T) {
+		login := newClient(t, newServer(t, Options{Variant: LoginReordered})).get("/login").Body
+		if u, p := strings.Index(login, `id="username"`), strings.Index(login, `id="password"`); u < 0 || p < 0 || p > u {
+			t.Errorf("the password field (at %d) does not come before the username (at %d)", p, u)
+		}
+	})
+	t.Run(LoginOptionalField, func(t *testing.T) {
+		c := newClient(t, newServer(t, Options{Variant: LoginOptionalField}))
+		wantContains(t, "login", c.get("/login").Body, `<label for="one-time-code">One-time code (optional)</label>`)
+		c.login()
+		if r := c.get("/products"); r.Status != http.StatusOK {
+			t.Errorf("signing in without the optional field: GET /products = %d", r.Status)
+		}
+	})
+	t.Run(DiscountRefused, func(t *testing.T) {
+		c := shop(DiscountRefused)
+		wantContains(t, "checkout", c.get("/checkout").Body, `<button type="submit">Redeem</button>`)
+		c.post("/checkout/discount", url.Values{"code": {"SUMMER"}})
+		page := c.get("/checkout").Body
+		wantContains(t, "checkout", page, "“SUMMER” has expired.", `data-testid="order-total">$799.00<`)
+		wantNotContains(t, "checkout", page, "applied: 10% off")
+	})
 }
