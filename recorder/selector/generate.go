@@ -264,7 +264,8 @@ func (g *generator) atoms() ownAtoms {
 	if n.Secret || !g.usable(n.Text) || HasGeneratedText(n) || g.showsItsValue() {
 		return a
 	}
-	exact, pattern := PinText(n.Text)
+	// The text as it is compared: without icon-font glyphs.
+	exact, pattern := PinText(g.m.text(g.pos))
 	cost := costText
 	if pattern != "" {
 		cost += costCountTolerance
@@ -406,7 +407,7 @@ func (g *generator) combine(pins bool, atoms []atom) []option {
 func (g *generator) pinsValue(sel Selector) bool {
 	n := g.node
 	return sel.Text != "" || sel.TextRegex != "" ||
-		sel.Name != "" && (n.Text == "" || sel.Name == screen.CollapseSpace(n.Text))
+		sel.Name != "" && (n.Text == "" || sel.Name == screen.CollapseSpace(g.m.text(g.pos)))
 }
 
 func sortOptions(opts []option) {
