@@ -3,7 +3,6 @@ package e2e
 import (
 	"context"
 	"encoding/json"
-	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -135,28 +134,10 @@ var knownRealAppDifferences = map[string]*snapshotoracle.Difference{
 		Playwright: []string{"            - text: ✖", "            - text: ✖", "          - text: ✔ ✖"},
 		Why:        hiddenGeneratedContent,
 	},
-	"swagger /index.html ai":                                swaggerSchemas,
-	"swagger /index.html (an operation open, tried out) ai": swaggerSchemas,
 	"todomvc /examples/vanillajs/index.html (the completed filter) ai": {
 		Playwright: []string{"            - text: ✖"},
 		Why:        hiddenGeneratedContent,
 	},
-}
-
-// swaggerSchemaButtons is a defect: Swagger UI's schema buttons hold their
-// name in a <strong> beside a toggle icon drawn by an empty ::after shown
-// as a block. Playwright counts the icon as part of the name (a block
-// pseudo-element reads as spaces), and a name part the snapshot does not
-// show keeps the name; the screen does not say the icon gave anything, so
-// the name is dropped as one the <strong> already shows.
-const swaggerSchemaButtons = "defect: a button named across an icon drawn by an empty block ::after keeps its name in Playwright's AI snapshot"
-
-// swaggerSchemas are the lines of Swagger UI's schema buttons.
-var swaggerSchemas = &snapshotoracle.Difference{
-	Trailpin: slices.Repeat([]string{"          - button [cursor=pointer]:"}, 4),
-	Playwright: []string{`          - button "Plant" [cursor=pointer]:`, `          - button "NewPlant" [cursor=pointer]:`,
-		`          - button "Order" [cursor=pointer]:`, `          - button "Error" [cursor=pointer]:`},
-	Why: swaggerSchemaButtons,
 }
 
 // hiddenGeneratedContent is the deliberate difference the TodoMVC pages

@@ -502,9 +502,11 @@
     // An element with neither role nor attributes has no name, but for a
     // <summary>, which HTML-AAM names by its content.
     if (roleValue !== null || hasAttrs || (html && tag === 'summary')) {
-      const { name, fromTitle } = accessibleName(el, strictHidden);
+      const { name, fromTitle, blankPart } = accessibleName(el, strictHidden);
       if (name)
         node.name = name;
+      if (blankPart)
+        node.nameFromBlank = true;
       if (hasAttrs) {
         const description = accessibleDescription(el, strictHidden, fromTitle);
         if (description)
