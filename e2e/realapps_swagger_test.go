@@ -118,14 +118,3 @@ func TestRealAppSwagger(t *testing.T) {
 	t.Parallel()
 	runRealApp(t, swaggerUI, swaggerFlow)
 }
-
-// TestRealAppSwaggerChurnUnseen drives the flow with Playwright on the
-// unchanged app and on the churned copy: the copy loads, Execute gets the
-// same answers from the API, and every action leaves the page reading the
-// same.
-func TestRealAppSwaggerChurnUnseen(t *testing.T) {
-	t.Parallel()
-	srv := serveApp(t, swaggerUI, serveOptions{})
-	churned := serveApp(t, swaggerUI, serveOptions{churn: true})
-	checkChurnUnseen(t, swaggerUI, swaggerFlow, srv.URL, churned.URL)
-}
