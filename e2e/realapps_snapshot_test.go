@@ -3,7 +3,6 @@ package e2e
 import (
 	"context"
 	"encoding/json"
-	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -135,28 +134,28 @@ var knownRealAppDifferences = map[string]*snapshotoracle.Difference{
 		Playwright: []string{"            - text: ✖", "            - text: ✖", "          - text: ✔ ✖"},
 		Why:        hiddenGeneratedContent,
 	},
-	"swagger /index.html ai":                                swaggerSchemas,
-	"swagger /index.html (an operation open, tried out) ai": swaggerSchemas,
+	"sbadmin /index.html ai":  sbHiddenIcons("text"),
+	"sbadmin /cards.html ai":  sbHiddenIcons("text"),
+	"sbadmin /tables.html ai": sbHiddenIcons("generic"),
 	"todomvc /examples/vanillajs/index.html (the completed filter) ai": {
 		Playwright: []string{"            - text: ✖"},
 		Why:        hiddenGeneratedContent,
 	},
 }
 
-// swaggerSchemaButtons is a defect: Swagger UI's schema buttons hold their
-// name in a <strong> beside a toggle icon drawn by an empty ::after shown
-// as a block. Playwright counts the icon as part of the name (a block
-// pseudo-element reads as spaces), and a name part the snapshot does not
-// show keeps the name; the screen does not say the icon gave anything, so
-// the name is dropped as one the <strong> already shows.
-const swaggerSchemaButtons = "defect: a button named across an icon drawn by an empty block ::after keeps its name in Playwright's AI snapshot"
-
-// swaggerSchemas are the lines of Swagger UI's schema buttons.
-var swaggerSchemas = &snapshotoracle.Difference{
-	Trailpin: slices.Repeat([]string{"          - button [cursor=pointer]:"}, 4),
-	Playwright: []string{`          - button "Plant" [cursor=pointer]:`, `          - button "NewPlant" [cursor=pointer]:`,
-		`          - button "Order" [cursor=pointer]:`, `          - button "Error" [cursor=pointer]:`},
-	Why: swaggerSchemaButtons,
+// sbHiddenIcons is SB Admin 2's dashboard pages: the topbar's closed
+// drop-downs and the "scroll to top" link are display:none and draw Font
+// Awesome glyphs from ::before, which Playwright's AI snapshot prints; the
+// link's glyph gives the body a second child, so Playwright keeps the
+// body as a focused generic around the whole page. The sidebar toggle of
+// the topbar (shown on small screens only) prints as a text line, or as a
+// generic where its row holds more.
+func sbHiddenIcons(toggle string) *snapshotoracle.Difference {
+	return &snapshotoracle.Difference{
+		Playwright: []string{"        - " + toggle + ": \uf0c9", "          - text: \uf002 \uf002", "            - text: \uf15c \uf4b9 \uf071",
+			"            - text: \uf007 \uf085 \uf03a \uf2f5", "- text: \uf106"},
+		Why: hiddenGeneratedContent, Unwrap: "- generic [active]:",
+	}
 }
 
 // hiddenGeneratedContent is the deliberate difference the TodoMVC pages
@@ -192,7 +191,7 @@ func snapshotPages(a *realApp, base string) []realAppSnapshotPage {
 }
 
 // snapshotApps is the corpus as the snapshot test serves it.
-var snapshotApps = []*realApp{todoMVC, uikit, swaggerUI}
+var snapshotApps = []*realApp{todoMVC, uikit, swaggerUI, sbAdmin}
 
 // realAppSnapshotTimeout bounds one app's comparison: a hang guard on a busy
 // machine, not a speed claim.

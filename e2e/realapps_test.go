@@ -360,6 +360,13 @@ func runRealApp(t *testing.T, a *realApp, flow []flowAct) {
 			continue
 		}
 		v.only = variantRoles[vc.role]
+		// A value checked twice (the status 200 of two responses) makes
+		// the same copy for both checks: the first check fails on it, and
+		// its run says all that the second's would.
+		if j := slices.IndexFunc(runs, func(r *variantRun) bool { return *r.v == *v }); j >= 0 {
+			t.Logf("%s: step %d checks %q as step %d does: the copy of %s shows it", a.name, vc.step, vc.value, runs[j].vc.step, runs[j].name)
+			continue
+		}
 		runs = append(runs, &variantRun{name: fmt.Sprintf("variant-%d", i+1), vc: vc, v: v})
 	}
 	var wg sync.WaitGroup
@@ -377,13 +384,28 @@ func runRealApp(t *testing.T, a *realApp, flow []flowAct) {
 		t.Run(vr.name, func(t *testing.T) {
 			vc, v, run := vr.vc, vr.v, vr.run
 			failed := statusLine(run, "ASSERTION_FAILED")
+			// The copy changes the value wherever it shows (of the role
+			// checked): an earlier check of the same value may fail on it
+			// first, and that is the check of this value that fails.
+			steps := []int{vc.step}
+			for _, c := range checks {
+				if c.value == vc.value && c.step < vc.step {
+					steps = append(steps, c.step)
+				}
+			}
+			at := slices.IndexFunc(steps, func(step int) bool {
+				return strings.HasPrefix(failed, fmt.Sprintf("ASSERTION_FAILED|%s-%d|app-bug: ", slug, step))
+			})
 			want := fmt.Sprintf("ASSERTION_FAILED|%s-%d|app-bug: ", slug, vc.step)
-			ok := run.ExitCode == 1 && strings.HasPrefix(failed, want) &&
+			if len(steps) > 1 {
+				want = fmt.Sprintf("ASSERTION_FAILED|%s-<one of steps %v>|app-bug: ", slug, steps)
+			}
+			ok := run.ExitCode == 1 && at >= 0 &&
 				inStatusLine(failed, vc.value) && inStatusLine(failed, strings.Replace(vc.value, v.from, v.to, 1))
 			count(ok)
 			if !ok {
-				t.Errorf("%s: with %s, want the replay to fail at step %d as app-bug with expected vs actual (%s…); it exited %d with\n  %s\n%s",
-					a.name, v, vc.step, want, run.ExitCode, failed, run.Stdout)
+				t.Errorf("%s: with %s, want the replay to fail at its check as app-bug with expected vs actual (%s…); it exited %d with\n  %s\n%s",
+					a.name, v, want, run.ExitCode, failed, run.Stdout)
 			}
 		})
 	}

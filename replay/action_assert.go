@@ -150,17 +150,19 @@ func (r *trailRun) assertionFailed(p *tab, kind trail.ActionKind, sel selector.S
 // with other numbers on n (see changedValue): expected vs actual, and the
 // selector, so that the failure still lists the closest nodes.
 func changedValueError(what string, sel selector.Selector, n *screen.Node, err error) *stepError {
-	return &stepError{Reason: StopAssertionFailed, Expected: sel.Text, Actual: n.Text, Selector: &sel, Err: err,
+	shown := selector.StripTextGlyphs(n.Text) // as it was compared
+	return &stepError{Reason: StopAssertionFailed, Expected: sel.Text, Actual: shown, Selector: &sel, Err: err,
 		Msg: fmt.Sprintf("%s: expected %q, but %s shows %q in its place (the same text with other numbers)",
-			what, sel.Text, describeChanged(n), n.Text)}
+			what, sel.Text, describeChanged(n), shown)}
 }
 
 // changedWordsError is the error of an assertion whose pinned text shows
 // with some of its words changed on n (see changedWords).
 func changedWordsError(what string, sel selector.Selector, n *screen.Node, err error) *stepError {
-	return &stepError{Reason: StopAssertionFailed, Expected: sel.Text, Actual: n.Text, Selector: &sel, Err: err,
+	shown := selector.StripTextGlyphs(n.Text) // as it was compared
+	return &stepError{Reason: StopAssertionFailed, Expected: sel.Text, Actual: shown, Selector: &sel, Err: err,
 		Msg: fmt.Sprintf("%s: expected %q, but %s shows %q in its place (the same text with other words)",
-			what, sel.Text, describeChanged(n), n.Text)}
+			what, sel.Text, describeChanged(n), shown)}
 }
 
 // assertNotVisible: no visible element's text or name is text.

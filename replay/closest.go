@@ -174,10 +174,12 @@ func closeness(n *screen.Node, sel selector.Selector, re *regexp.Regexp) (float6
 	prop(weightName, "name", sel.Name, n.Name)
 	switch {
 	case sel.Text != "":
-		if len(n.Text) > 4*len(sel.Text)+40 {
+		// Texts are compared as the matcher compares them: without
+		// icon-font glyphs.
+		if text := selector.StripTextGlyphs(n.Text); len(text) > 4*len(sel.Text)+40 {
 			add(weightText, 0, "") // a container of much more text is not a near miss
 		} else {
-			prop(weightText, "text", sel.Text, n.Text)
+			prop(weightText, "text", sel.Text, text)
 		}
 	case re != nil:
 		score := 0.0

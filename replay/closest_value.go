@@ -210,7 +210,7 @@ func inPlace(s *screen.Screen, sel selector.Selector, ref string, closestFirst b
 		}
 	}
 	candidate := func(n *screen.Node) bool {
-		return n.Ref != "" && n.Visible && !n.IsText() && same(n.Text) &&
+		return n.Ref != "" && n.Visible && !n.IsText() && same(selector.StripTextGlyphs(n.Text)) &&
 			(allowed == nil || allowed[n.Ref]) && (scope == nil || scope[n.Ref])
 	}
 	near := nearness(s, ref)
@@ -222,7 +222,7 @@ func inPlace(s *screen.Screen, sel selector.Selector, ref string, closestFirst b
 		best = byRef[ranked[0].Ref]
 	} else {
 		walkAll(s.Root, func(n *screen.Node) {
-			if candidate(n) && (best == nil || near(n) > near(best) || near(n) == near(best) && dist(n.Text) < dist(best.Text)) {
+			if candidate(n) && (best == nil || near(n) > near(best) || near(n) == near(best) && dist(selector.StripTextGlyphs(n.Text)) < dist(selector.StripTextGlyphs(best.Text))) {
 				best = n
 			}
 		})
@@ -243,7 +243,7 @@ func inPlace(s *screen.Screen, sel selector.Selector, ref string, closestFirst b
 		}
 		return false
 	}
-	bestNear, bestDist := near(best), dist(best.Text)
+	bestNear, bestDist := near(best), dist(selector.StripTextGlyphs(best.Text))
 	clear := true
 	walkAll(s.Root, func(n *screen.Node) {
 		if !clear || n == best || !candidate(n) || related(n, best) {
@@ -252,7 +252,7 @@ func inPlace(s *screen.Screen, sel selector.Selector, ref string, closestFirst b
 		switch nn := near(n); {
 		case nn > bestNear:
 			clear = false
-		case nn == bestNear && bestDist > factor*dist(n.Text):
+		case nn == bestNear && bestDist > factor*dist(selector.StripTextGlyphs(n.Text)):
 			clear = false
 		}
 	})

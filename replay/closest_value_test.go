@@ -81,6 +81,16 @@ func assertVisibleFailure(t *testing.T, s *screen.Screen, sel selector.Selector,
 // page that shows the same element with another price, is an app-bug
 // with expected vs actual; an assertion whose words changed stays
 // selector-drift.
+// iconCard is a dashboard card's figure, before which its icon font draws
+// a calendar: its text holds the glyph, which its pinned text leaves out.
+func iconCard() *screen.Screen {
+	return &screen.Screen{Root: &screen.Node{Ref: "e1", Tag: "html", Visible: true, Children: []*screen.Node{
+		{Ref: "e2", Role: "main", Tag: "main", Visible: true, Children: []*screen.Node{
+			{Ref: "e3", Role: "paragraph", Tag: "p", Text: "\uf073 $40,001", Visible: true},
+		}},
+	}}}
+}
+
 func TestChangedValue(t *testing.T) {
 	tests := []struct {
 		name   string
@@ -138,6 +148,25 @@ func TestChangedValue(t *testing.T) {
 				t.Errorf("closest nodes %+v, want %s first, its numbers noted", got, tc.landed)
 			}
 		})
+	}
+}
+
+// TestChangedValueWithoutIconGlyphs: a figure drawn after an icon glyph,
+// pinned without it, that shows another number is the app showing
+// something else, expected vs actual as compared (without the glyph).
+func TestChangedValueWithoutIconGlyphs(t *testing.T) {
+	s := iconCard()
+	sel := selector.Selector{Text: "$40,000"}
+	n := changedValue(s, sel, "")
+	if n == nil || n.Ref != "e3" {
+		t.Fatalf("changedValue = %v, want the figure e3", n)
+	}
+	se := changedValueError("assertVisible "+sel.String(), sel, n, nil)
+	if se.Expected != "$40,000" || se.Actual != "$40,001" || !strings.Contains(se.Msg, `shows "$40,001"`) {
+		t.Errorf("expected %q, actual %q, message %q; want $40,000 and $40,001", se.Expected, se.Actual, se.Msg)
+	}
+	if got := closestNear(s, sel, ""); len(got) == 0 || got[0].Ref != "e3" || !strings.Contains(got[0].Why, "only its numbers differ") {
+		t.Errorf("closest nodes %+v, want e3 first, its numbers noted", got)
 	}
 }
 

@@ -388,9 +388,10 @@ func shownInPlace(se *stepError, m *selector.Matcher, p *tab, sel selector.Selec
 		how, n = "words", changedWords(m.Screen(), sel, p.lastTarget)
 	}
 	if n != nil {
-		se.Expected, se.Actual = sel.Text, n.Text
+		shown := selector.StripTextGlyphs(n.Text) // as it was compared
+		se.Expected, se.Actual = sel.Text, shown
 		se.Msg = fmt.Sprintf("the step's end state did not show %s: expected %q, but %s shows %q in its place (the same text with other %s)",
-			sel, sel.Text, describeChanged(n), n.Text, how)
+			sel, sel.Text, describeChanged(n), shown, how)
 	}
 }
 

@@ -15,6 +15,32 @@ import (
 type Difference struct {
 	Trailpin, Playwright []string
 	Why                  string
+	// Unwrap is a first line of Playwright's text that wraps all the rest
+	// only because of the listed lines: a generic it keeps because the
+	// lines it alone writes give it a second child (SB Admin 2's body,
+	// kept as "- generic [active]:" for the generated content of a hidden
+	// link). The lines are compared with that line taken out and what it
+	// held moved one level up; Check fails when Playwright's text does not
+	// start with it.
+	Unwrap string
+}
+
+// unwrapped is text without its first line, which must be line, and with
+// everything under that line one level up; ok is false when text does not
+// start with line.
+func unwrapped(text, line string) (string, bool) {
+	first, rest, _ := strings.Cut(text, "\n")
+	if first != line {
+		return text, false
+	}
+	lines := strings.Split(rest, "\n")
+	for i, l := range lines {
+		if !strings.HasPrefix(l, "  ") {
+			return text, false // a line not under it: it wraps not all
+		}
+		lines[i] = l[2:]
+	}
+	return strings.Join(lines, "\n"), true
 }
 
 // Diff returns the lines only Trailpin wrote and the lines only Playwright
@@ -60,6 +86,13 @@ func (r Result) Diff() (trailpinOnly, playwrightOnly []string) {
 // says what differs now, written as the Difference that would list it, so a
 // reader sees both the change and what a list would have to say.
 func Check(r Result, known *Difference) error {
+	if known != nil && known.Unwrap != "" {
+		text, ok := unwrapped(r.Playwright, known.Unwrap)
+		if !ok {
+			return fmt.Errorf("%s --mode %s: Playwright's text no longer opens with %q wrapping the rest (%s):\n%s", r.URL, r.Mode, known.Unwrap, known.Why, r)
+		}
+		r.Playwright = text
+	}
 	ours, theirs := r.Diff()
 	switch {
 	case known == nil && r.Equal():

@@ -41,6 +41,14 @@ func TestCheckHoldsAPageToItsListedLines(t *testing.T) {
 		{"listed but equal now", Result{URL: "p", Trailpin: "- a", Playwright: "- a"}, listed, "now matches"},
 		{"differs by one more line", Result{URL: "p", Trailpin: "- a\n- b\n- c", Playwright: "- a\n- B"}, listed, "otherwise than listed"},
 		{"one listed line no longer differs", differs, &Difference{Trailpin: []string{"- b", "- x"}, Playwright: []string{"- B"}}, "otherwise than listed"},
+		{"wrapped by a line, with the listed lines", Result{URL: "p", Trailpin: "- a\n- b", Playwright: "- w:\n  - a\n  - b\n  - z"},
+			&Difference{Playwright: []string{"- z"}, Unwrap: "- w:"}, ""},
+		{"wrapped, and a line more", Result{URL: "p", Trailpin: "- a\n- b", Playwright: "- w:\n  - a\n  - B\n  - z"},
+			&Difference{Playwright: []string{"- z"}, Unwrap: "- w:"}, "otherwise than listed"},
+		{"no longer wrapped", Result{URL: "p", Trailpin: "- a\n- b", Playwright: "- a\n- b\n- z"},
+			&Difference{Playwright: []string{"- z"}, Unwrap: "- w:"}, "no longer opens with"},
+		{"wrapping not all", Result{URL: "p", Trailpin: "- a", Playwright: "- w:\n  - a\n- z"},
+			&Difference{Playwright: []string{"- z"}, Unwrap: "- w:"}, "no longer opens with"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			err := Check(tc.r, tc.known)

@@ -255,8 +255,13 @@
     return '\n';
   }
 
-  /** Characters a text run drops or changes: soft hyphen, zero-width space, no-break space, icon glyphs. */
-  const UNUSUAL_CHARACTERS = /[\u00ad\u200b\u00a0\ue000-\uf8ff]/;
+  /**
+   * Characters a text run drops or changes: soft hyphen, zero-width space,
+   * no-break space. Icon-font glyphs (private use) are kept, as they render
+   * and Playwright's snapshots print them; selectors compare texts without
+   * them (recorder/selector StripTextGlyphs).
+   */
+  const UNUSUAL_CHARACTERS = /[\u00ad\u200b\u00a0]/;
 
   /**
    * Text of one text node as it renders: whitespace collapsed (line feeds
@@ -267,7 +272,7 @@
   function renderedRun(data, keepBreaks) {
     let s = data;
     if (UNUSUAL_CHARACTERS.test(s))
-      s = s.replace(/[\u00ad\u200b]/g, '').replace(/\u00a0/g, ' ').replace(/[\ue000-\uf8ff]/g, '');
+      s = s.replace(/[\u00ad\u200b]/g, '').replace(/\u00a0/g, ' ');
     if (keepBreaks)
       return s.replace(/\r\n?/g, '\n').replace(/[ \t\f]+/g, ' ');
     return s.replace(/[ \t\n\f\r]+/g, ' ');
@@ -502,9 +507,11 @@
     // An element with neither role nor attributes has no name, but for a
     // <summary>, which HTML-AAM names by its content.
     if (roleValue !== null || hasAttrs || (html && tag === 'summary')) {
-      const { name, fromTitle } = accessibleName(el, strictHidden);
+      const { name, fromTitle, blankPart } = accessibleName(el, strictHidden);
       if (name)
         node.name = name;
+      if (blankPart)
+        node.nameFromBlank = true;
       if (hasAttrs) {
         const description = accessibleDescription(el, strictHidden, fromTitle);
         if (description)

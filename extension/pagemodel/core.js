@@ -45,6 +45,7 @@
  * @property {string} [href] a link's href as written, when it differs from url
  * @property {string[]} [owns] the ids of aria-owns that name an element of the document
  * @property {string[]} [labelledBy] the ids of aria-labelledby that name an element, when the node has a name
+ * @property {boolean} [nameFromBlank] a plain element inside gave the name text that shows nothing (names.js blankPart)
  * @property {string} [value]
  * @property {string} [checked]
  * @property {string} [pressed]
@@ -151,6 +152,7 @@
  * @property {Map<Element, number>} flags what is known of an element's visibility (FLAG_* bits)
  * @property {Map<Element, string | null>} role
  * @property {Map<Element, string>} content name-from-content contributions in a plain descendant traversal
+ * @property {Set<Element>} blankInside the elements of `content` inside which an element showing nothing gave text (names.js)
  * @property {Map<Element, boolean>} secret
  * @property {Map<Element, boolean>} markedSecret
  * @property {Map<Document, Element | null>} modal
@@ -293,7 +295,7 @@
       return fn();
     cache = {
       style: new Map(), flags: new Map(), role: new Map(),
-      content: new Map(), secret: new Map(), markedSecret: new Map(), modal: new Map(),
+      content: new Map(), blankInside: new Set(), secret: new Map(), markedSecret: new Map(), modal: new Map(),
       contentScans: new Map(), hostContent: new Set(), probeAll: false, labels: new Map(),
       sensitiveValues: (sensitive.values || []).map(v => collapseSpaces(String(v))).filter(v => v.length > 0),
       sensitiveElements: new Set(sensitive.elements || []),

@@ -8,6 +8,7 @@
  * @property {boolean} all a style sheet could not be read: look at every element
  * @property {Set<Element>} pseudo elements a ::before/::after rule with content may match
  * @property {Set<Element>} own elements a rule gives `content` directly (alternative text)
+ * @property {Set<Element>} blank elements a ::before/::after rule with empty content may match (an icon box)
  */
 
 /**
@@ -25,7 +26,7 @@
  * What names.js gives the files after it, on the page model's namespace.
  * @typedef {object} PageModelNames
  * @property {(el: Element, includeHidden: boolean, nameFromTitle: boolean) => string} accessibleDescription
- * @property {(el: Element, includeHidden: boolean) => { name: string; fromTitle: boolean; }} accessibleName
+ * @property {(el: Element, includeHidden: boolean) => { name: string; fromTitle: boolean; blankPart?: boolean; }} accessibleName
  * @property {(s: string) => string} flat
  * @property {(el: Element) => Element[] | null} labelledByElements
  * @property {(el: Element) => HTMLLabelElement[]} labelsOf
@@ -181,9 +182,11 @@
     if (scan)
       return scan;
     /** @type {ContentScan} */
-    const result = { all: false, pseudo: new Set(), own: new Set() };
+    const result = { all: false, pseudo: new Set(), own: new Set(), blank: new Set() };
     /** @type {string[]} */
     const pseudoBases = [];
+    /** @type {string[]} */
+    const blankBases = [];
     /** @type {string[]} */
     const ownSelectors = [];
 
@@ -197,7 +200,19 @@
               return sel;
             return sel.includes('&') ? sel.split('&').join(':is(' + parent + ')') : ':is(' + parent + ') ' + sel;
           });
-          if (contentMayShowText(rule.style.getPropertyValue('content'))) {
+          const content = rule.style.getPropertyValue('content').trim();
+          if (content === '""' || content === "''") {
+            // An empty box: no text, but a block one gives a name spaces
+            // (blankPseudoBox).
+            for (const sel of selectors) {
+              const m = PSEUDO_ELEMENT.exec(sel);
+              if (m && !/::slotted|::part|:host/i.test(sel)) {
+                const base = sel.slice(0, m.index).trim();
+                blankBases.push(!base || /[>+~]$/.test(base) ? base + '*' : base);
+              }
+            }
+          }
+          if (contentMayShowText(content)) {
             for (const sel of selectors) {
               const m = PSEUDO_ELEMENT.exec(sel);
               if (!m) {
@@ -263,9 +278,31 @@
       };
       collect(pseudoBases, result.pseudo);
       collect(ownSelectors, result.own);
+      collect(blankBases, result.blank);
     }
     c.contentScans.set(root, result);
     return result;
+  }
+
+  /**
+   * Whether el draws an empty ::before or ::after box that is not inline
+   * (`content: ""; display: block`, an icon painted by its background):
+   * it shows no text, but gives a name it is part of spaces.
+   * @param {Element} el
+   */
+  function blankPseudoBox(el) {
+    const scan = contentScan(treeRoot(el));
+    if (!scan.all && !scan.blank.has(el))
+      return false;
+    const view = el.ownerDocument.defaultView;
+    if (!view)
+      return false;
+    for (const which of ['::before', '::after']) {
+      const st = view.getComputedStyle(el, which);
+      if ((st.content === '""' || st.content === "''") && st.display !== 'inline' && st.display !== 'none' && st.visibility === 'visible')
+        return true;
+    }
+    return false;
   }
 
   /** Whether a rule may give el a ::before or ::after box with text. @param {Element} el */
@@ -581,14 +618,34 @@
     const plainDescendant = w.target === 'descendant' && !w.labelledBy && !w.describedBy && !w.label && !w.nativeAlt && !w.includeHidden;
     if (plainDescendant) {
       const known = caches().content.get(el);
-      if (known !== undefined)
+      if (known !== undefined) {
+        if (caches().blankInside.has(el))
+          blankPart = true;
         return known;
+      }
     }
+    const outer = blankPart;
+    blankPart = false;
     const text = computeTextAlternative(el, w);
-    if (plainDescendant)
+    const inner = blankPart;
+    blankPart = outer || inner;
+    if (plainDescendant) {
       caches().content.set(el, text);
+      if (inner)
+        caches().blankInside.add(el);
+    }
     return text;
   }
+
+  /**
+   * Set while a name is computed when a plain element in the content gave
+   * it text that shows nothing: spaces alone, such as the spaces around an
+   * empty block ::after that draws an icon (Swagger UI's schema toggles).
+   * The name reads the same without it, but part of it came from an
+   * element a snapshot does not show, and Playwright's AI snapshot keeps
+   * such a name (accessibleName returns it as blankPart).
+   */
+  let blankPart = false;
 
   /** @param {Element} el @param {NameWalk} w @returns {string} */
   function computeTextAlternative(el, w) {
@@ -723,6 +780,11 @@
             out += data;
         } else if (isElement(n)) {
           const part = textAlternative(n, w);
+          if (w.target === 'descendant' && !hasText(part) && (part !== '' || (!hiddenForAria(n) && blankPseudoBox(n)))) {
+            const role = roleOf(n);
+            if (role === null || role === 'generic')
+              blankPart = true;
+          }
           const st = styleOf(n);
           const display = st ? st.display : 'inline';
           out += display !== 'inline' || tagOf(n) === 'br' ? ' ' + part + ' ' : part;
@@ -752,7 +814,9 @@
   /**
    * The accessible name of el. With includeHidden, hidden content counts as
    * if it were shown: a hidden node is named as it will be when it appears.
-   * @param {Element} el @param {boolean} includeHidden @returns {{name: string, fromTitle: boolean}}
+   * blankPart is set when a plain element in the content gave the name text
+   * that shows nothing (see blankPart).
+   * @param {Element} el @param {boolean} includeHidden @returns {{name: string, fromTitle: boolean, blankPart?: boolean}}
    */
   function accessibleName(el, includeHidden) {
     const role = roleOf(el);
@@ -775,9 +839,13 @@
         }
       }
     }
+    const before = blankPart;
+    blankPart = false;
     const name = flat(textAlternative(el, { visited: new Set(), includeHidden, target: 'self' }));
+    const blank = blankPart && name !== '';
+    blankPart = before;
     const title = el.getAttribute('title');
-    return { name, fromTitle: !!title && name === flat(title) };
+    return blank ? { name, fromTitle: !!title && name === flat(title), blankPart: true } : { name, fromTitle: !!title && name === flat(title) };
   }
 
   const NO_NAME = Object.freeze({ name: '', fromTitle: false });

@@ -145,6 +145,9 @@ type SnapshotNode struct {
 	// node's place in document order, and last the greatest seq below it.
 	namedBy   []*SnapshotNode
 	seq, last int
+	// nameFromBlank is the screen node's NameFromBlank: the name keeps a
+	// part no node shows.
+	nameFromBlank bool
 
 	// Line is the 1-based line the node was read from; 0 when built from a
 	// screen.

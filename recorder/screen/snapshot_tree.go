@@ -469,6 +469,8 @@ func (b *treeBuilder) element(n *Node) *SnapshotNode {
 		Active:   active,
 		Level:    max(n.Level, 0),
 		pointer:  n.PointerCursor,
+
+		nameFromBlank: n.NameFromBlank,
 	}
 	if n.ImpliedLevel && !b.interactive {
 		// Playwright prints a level only where the page gives one.
@@ -579,6 +581,12 @@ func distil(parent *SnapshotNode, pointerAbove, dropShownNames bool) {
 // in a generic) gave part of it. (A name taken from elements elsewhere,
 // aria-labelledby, is kept; Playwright drops it when those are shown.)
 func nameIsShown(n *SnapshotNode) bool {
+	if n.nameFromBlank {
+		// An element inside that shows nothing gave part of the name
+		// (spaces around an empty block icon): no content shows that
+		// part, so the name stays, as Playwright keeps it.
+		return false
+	}
 	if n.namedBy != nil {
 		// Named by other elements: the name is shown when all of them are
 		// shown inside n, as elements of their own. (Playwright counts a

@@ -335,3 +335,22 @@ func TestNameFromAControlsValueIsShown(t *testing.T) {
 		t.Errorf("RenderSnapshot =\n%s\nwant a line %q", got, want)
 	}
 }
+
+// A button named across an icon drawn by an empty block ::after keeps its
+// name in the AI snapshot, though its content reads the same: the page
+// model says a part of the name came from an element no line shows
+// (Swagger UI's schema buttons, as Playwright writes them).
+func TestNameFromABlankPartIsKept(t *testing.T) {
+	shown := func(s string) *Node { return snapWith(snapText(s), func(n *Node) { n.Visible = true }) }
+	button := func(name string, blank bool) *Node {
+		strong := snapWith(snapEl("strong", "strong", "", shown(name)), func(n *Node) { n.Text = name })
+		icon := snapWith(snapEl("span", "generic", ""), func(n *Node) { n.Block = true })
+		return snapWith(snapEl("button", "button", name, strong, icon), func(n *Node) { n.Text, n.NameFromBlank = name, blank })
+	}
+	got := RenderSnapshot(snapScreen("", button("Plant", true), button("Order", false)), SnapshotOptions{Mode: ModeAI})
+	for _, want := range []string{`- button "Plant" [ref=e2]:`, "- button [ref=e5]:\n"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("RenderSnapshot =\n%s\nwant a line %q", got, want)
+		}
+	}
+}

@@ -159,7 +159,8 @@ func (g *generator) allOptions() []option {
 		}
 		a := ambiguousBase{option: b, at: at, matches: len(all)}
 		out = append(out, a.withIndex())
-		for i, sc := range g.scopes() {
+		g.nestedScopes()
+		for i, sc := range g.scopeList {
 			o := a.within(sc, i)
 			if got, ok := g.resolves(o); ok {
 				out = append(out, got)

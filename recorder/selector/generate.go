@@ -108,6 +108,10 @@ type generator struct {
 
 	scopeList []scope
 	scopesSet bool
+	// nested are the positions in scopeList of the scopes nestedScopes
+	// added; nestedSet says they were looked for.
+	nested    []int
+	nestedSet bool
 }
 
 // An option is one selector the generator considers, with its cost.
@@ -260,7 +264,8 @@ func (g *generator) atoms() ownAtoms {
 	if n.Secret || !g.usable(n.Text) || HasGeneratedText(n) || g.showsItsValue() {
 		return a
 	}
-	exact, pattern := PinText(n.Text)
+	// The text as it is compared: without icon-font glyphs.
+	exact, pattern := PinText(g.m.text(g.pos))
 	cost := costText
 	if pattern != "" {
 		cost += costCountTolerance
@@ -402,7 +407,7 @@ func (g *generator) combine(pins bool, atoms []atom) []option {
 func (g *generator) pinsValue(sel Selector) bool {
 	n := g.node
 	return sel.Text != "" || sel.TextRegex != "" ||
-		sel.Name != "" && (n.Text == "" || sel.Name == screen.CollapseSpace(n.Text))
+		sel.Name != "" && (n.Text == "" || sel.Name == screen.CollapseSpace(g.m.text(g.pos)))
 }
 
 func sortOptions(opts []option) {
@@ -492,6 +497,50 @@ func (g *generator) scopes() []scope {
 	}
 	sort.SliceStable(g.scopeList, func(i, j int) bool { return g.scopeList[i].cost < g.scopeList[j].cost })
 	return g.scopeList
+}
+
+// nestedScopes adds to scopeList, once, the scopes that name their
+// container only within a container around it: Swagger UI's live response
+// row is found by its "Response body" line, but every open operation has
+// one, so it is found by that line within its operation
+// ({role: row, textRegex: "(?m)^Response body$", within: {id: …}}). Each
+// scope that does not name its container alone is nested in the cheapest
+// scope around it that does, and within which it does; one level, at the
+// cost of both. It returns their positions in scopeList.
+func (g *generator) nestedScopes() []int {
+	if g.nestedSet {
+		return g.nested
+	}
+	g.nestedSet = true
+	list := g.scopes()
+	n := len(list)
+	for i := 0; i < n; i++ {
+		inner := &g.scopeList[i]
+		if inner.sel.Within != nil || g.scopeValid(inner) {
+			continue
+		}
+		for j := 0; j < n; j++ {
+			outer := &g.scopeList[j]
+			if outer.pos == inner.pos || !g.m.Inside(inner.pos, outer.pos) || outer.sel.Within != nil || !g.scopeValid(outer) {
+				continue
+			}
+			all, err := g.m.allIn(&inner.sel, outer.pos+1, g.m.end[outer.pos], matchConfig{})
+			if err != nil || len(all) != 1 || all[0] != inner.pos {
+				continue
+			}
+			sel := inner.sel
+			w := outer.sel
+			sel.Within = &w
+			if sel.Validate() != nil {
+				continue
+			}
+			valid := int8(1)
+			g.scopeList = append(g.scopeList, scope{pos: inner.pos, sel: sel, cost: inner.cost + outer.cost, valid: &valid, titled: inner.titled})
+			g.nested = append(g.nested, len(g.scopeList)-1)
+			break // scopeList is sorted: the first that fits is the cheapest
+		}
+	}
+	return g.nested
 }
 
 // FieldGroup returns the plain wrapper an unlabelled field at pos shares
@@ -699,7 +748,30 @@ func (g *generator) best() (option, bool) {
 			found, ok = got, true
 		}
 	}
+	// No single scope told the target apart: a scope within another may,
+	// before a position is counted.
+	if !ok || hasIndex(found.sel) {
+		for _, a := range ambiguous {
+			for _, i := range g.nestedScopes() {
+				if o := a.within(g.scopeList[i], i); cheaper(o.cost) {
+					if got, yes := g.resolves(o); yes {
+						found, ok = got, true
+					}
+				}
+			}
+		}
+	}
 	return found, ok
+}
+
+// hasIndex reports whether sel or a scope of it counts a position.
+func hasIndex(sel Selector) bool {
+	for s := &sel; s != nil; s = s.Within {
+		if s.Index != nil {
+			return true
+		}
+	}
+	return false
 }
 
 // revealer returns the position of the element around the target whose

@@ -329,3 +329,41 @@ func TestGenerateNeverScopesByAControlsValue(t *testing.T) {
 		t.Errorf("Generate(assert a) = %q: scoped by a drop-down's choice", got)
 	}
 }
+
+// TestGenerateScopesAScopeSharedByOthers: two of Swagger UI's operations
+// are open, each with a live response (found by its "Response body" line)
+// and documented 200 and 404 responses. The live row is no scope alone, since
+// each operation has one, but it is one within its operation: the status
+// of the second is checked there, not counted among every "200".
+func TestGenerateScopesAScopeSharedByOthers(t *testing.T) {
+	op := func(id, live string) *st.Spec {
+		return st.El("generic", st.ID(id), st.Kids(
+			st.Leaf("heading", "Server response", st.Tag("h4")),
+			st.El("table", st.Kids(st.El("row", st.Kids(
+				st.Leaf("cell", live, st.Ref(id+"-live")),
+				st.El("cell", st.Kids(st.Leaf("heading", "Response body", st.Tag("h5")), st.Leaf("code", "{}"))),
+			)))),
+			st.Leaf("heading", "Responses", st.Tag("h4")),
+			st.El("table", st.Kids(
+				st.El("row", st.Kids(st.Leaf("cell", "200"), st.Leaf("cell", "The answer"))),
+				st.El("row", st.Kids(st.Leaf("cell", "404"), st.Leaf("cell", "Not there"))),
+			)),
+		))
+	}
+	page := st.Page(st.El("main", st.Kids(op("operations-getPlant", "404"), op("operations-getOrder", "200"))))
+	tests := []struct {
+		ref, want string
+	}{
+		{"operations-getOrder-live", `{text: "200", within: {role: row, textRegex: "(?m)^Response body$", within: {id: operations-getOrder}}}`},
+		{"operations-getPlant-live", `{text: "404", within: {role: row, textRegex: "(?m)^Response body$", within: {id: operations-getPlant}}}`},
+	}
+	for _, tt := range tests {
+		got, err := Generate(PurposeAssert, tt.ref, page, nil)
+		if err != nil {
+			t.Fatalf("Generate(assert %s) error: %v", tt.ref, err)
+		}
+		if got.String() != tt.want {
+			t.Errorf("Generate(assert %s) = %q, want %q", tt.ref, got, tt.want)
+		}
+	}
+}

@@ -37,6 +37,35 @@ func StripIconGlyphs(s string) string {
 	return plain
 }
 
+// StripTextGlyphs is StripIconGlyphs for a normalised text, line by line:
+// each line loses its glyphs and its spaces are collapsed again, and a line
+// that held nothing else is dropped (an icon drawn on a line of its own).
+// s itself when it has none, or when it is nothing but glyphs. Texts are
+// compared and pinned this way: an assertion on a card that draws a
+// calendar before "Earnings (Monthly)" checks the words.
+func StripTextGlyphs(s string) string {
+	if !hasIconGlyph(s) {
+		return s
+	}
+	lines := strings.Split(s, "\n")
+	out := lines[:0]
+	for _, line := range lines {
+		if line = StripIconGlyphs(line); line != "" && !isGlyphsOnly(line) {
+			out = append(out, line)
+		}
+	}
+	if len(out) == 0 {
+		return s
+	}
+	return strings.Join(out, "\n")
+}
+
+// isGlyphsOnly reports whether s holds private-use characters and spaces
+// alone (StripIconGlyphs keeps such a line as it is).
+func isGlyphsOnly(s string) bool {
+	return strings.TrimFunc(s, func(r rune) bool { return isIconGlyph(r) || r == ' ' }) == ""
+}
+
 // hasIconGlyph reports whether s holds a private-use character. Their
 // UTF-8 forms start with a byte of 0xEE or more (0xEE, 0xEF for
 // U+E000–U+F8FF, 0xF3, 0xF4 for planes 15 and 16), which most names never

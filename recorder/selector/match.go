@@ -16,10 +16,12 @@ import (
 // The rules (DESIGN §4):
 //   - Every property set must hold (a conjunction); comparisons are exact and
 //     case-sensitive on the normalised strings of the screen: name is the
-//     accessible name without icon-font glyphs (StripIconGlyphs), text the node's normalised text, label and placeholder
+//     accessible name without icon-font glyphs (StripIconGlyphs), text the
+//     node's normalised text without them (StripTextGlyphs), label and placeholder
 //     the node's Label (for a field with no name or label of its own, the
 //     label-like text right before it: AdjacentText) and Placeholder.
-//     textRegex is RE2, anchored only where the pattern says (^, $).
+//     textRegex is RE2, anchored only where the pattern says (^, $), and
+//     matches the text without its glyphs or with them.
 //   - Only elements with a ref can match, never text runs.
 //   - Only shown nodes match: a node that is visible, or that holds a visible
 //     node (a container whose own box collapsed). A hidden copy of a control —
@@ -168,6 +170,7 @@ func (m *Matcher) allIn(sel *Selector, lo, hi int32, cfg matchConfig) ([]int32, 
 		minLen = len(prefix)
 	}
 	name := StripIconGlyphs(sel.Name)
+	text := StripTextGlyphs(sel.Text)
 	var out []int32
 	test := func(p int32) {
 		if !cfg.includeHidden && !m.shown[p] {
@@ -175,7 +178,7 @@ func (m *Matcher) allIn(sel *Selector, lo, hi int32, cfg matchConfig) ([]int32, 
 		}
 		if (sel.Role != "" && m.roles[p] != sel.Role) ||
 			(name != "" && int(m.nameLens[p]) != len(name)) ||
-			(sel.Text != "" && int(m.textLens[p]) != len(sel.Text)) ||
+			(text != "" && int(m.textLens[p]) != len(text)) ||
 			(re != nil && int(m.textLens[p]) < minLen) {
 			return
 		}
@@ -184,12 +187,12 @@ func (m *Matcher) allIn(sel *Selector, lo, hi int32, cfg matchConfig) ([]int32, 
 			return // out of the accessibility tree: it has no role, name or label
 		}
 		if (name != "" && m.name(p) != name) ||
-			(sel.Text != "" && n.Text != sel.Text) ||
+			(text != "" && m.text(p) != text) ||
 			(sel.TestID != "" && n.TestID != sel.TestID) ||
 			(sel.ID != "" && n.ID != sel.ID) ||
 			(sel.Label != "" && !m.labelled(p, sel.Label)) ||
 			(sel.Placeholder != "" && n.Placeholder != sel.Placeholder) ||
-			(re != nil && !re.MatchString(n.Text)) {
+			(re != nil && !re.MatchString(m.text(p)) && !re.MatchString(n.Text)) {
 			return
 		}
 		out = append(out, p)
@@ -245,7 +248,7 @@ func (m *Matcher) seed(sel *Selector) ([]int32, bool) {
 		consider(m.rolePositions(sel.Role))
 	}
 	if sel.Text != "" {
-		consider(m.textLenPositions(len(sel.Text)))
+		consider(m.textLenPositions(len(StripTextGlyphs(sel.Text))))
 	}
 	return best, found
 }
@@ -269,7 +272,7 @@ func (m *Matcher) dropWrappers(matches []int32, prefix bool) []int32 {
 		}
 		if len(stack) > 0 {
 			top := stack[len(stack)-1]
-			outer, inner := m.nodes[matches[top]].Text, m.nodes[p].Text
+			outer, inner := m.text(matches[top]), m.text(p)
 			if outer == inner || prefix && len(outer) > len(inner) && outer[len(inner)] == '\n' && strings.HasPrefix(outer, inner) {
 				wrapper[top] = true
 			}

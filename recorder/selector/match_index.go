@@ -48,6 +48,9 @@ type Matcher struct {
 	// plainNames: the names of the nodes whose name holds icon-font
 	// glyphs, without them (StripIconGlyphs); nameLens has their length.
 	plainNames map[int32]string
+	// plainTexts: the same for texts (StripTextGlyphs); textLens has
+	// their length.
+	plainTexts map[int32]string
 }
 
 // NewMatcher indexes s. A nil screen, or one without a root, gives a Matcher
@@ -157,7 +160,7 @@ func (m *Matcher) add(n *screen.Node, parent int32) {
 		m.refs = append(m.refs, n.Ref)
 		m.roles = append(m.roles, n.Role)
 		m.nameLens = append(m.nameLens, int32(len(m.plainName(pos, n.Name))))
-		m.textLens = append(m.textLens, int32(len(n.Text)))
+		m.textLens = append(m.textLens, int32(len(m.plainText(pos, n.Text))))
 		m.parent = append(m.parent, parent)
 		m.end = append(m.end, 0)
 		m.shown = append(m.shown, n.Visible)
@@ -200,6 +203,35 @@ func (m *Matcher) name(p int32) string {
 	}
 	return m.nodes[p].Name
 }
+
+// plainText records the text of the node at pos without its icon glyphs,
+// when it has some, and returns the text it is compared by.
+func (m *Matcher) plainText(pos int32, text string) string {
+	if !hasIconGlyph(text) {
+		return text
+	}
+	plain := StripTextGlyphs(text)
+	if m.plainTexts == nil {
+		m.plainTexts = map[int32]string{}
+	}
+	m.plainTexts[pos] = plain
+	return plain
+}
+
+// text is the normalised text of the node at p as selectors compare it:
+// without icon-font glyphs.
+func (m *Matcher) text(p int32) string {
+	if m.plainTexts != nil {
+		if s, ok := m.plainTexts[p]; ok {
+			return s
+		}
+	}
+	return m.nodes[p].Text
+}
+
+// Text is the text of the element at Position p as selectors compare and
+// pin it: without icon-font glyphs (StripTextGlyphs).
+func (m *Matcher) Text(p int32) string { return m.text(p) }
 
 // rolePositions returns the positions with the given role, in document
 // order. Each role asked for costs one scan of the roles column; a screen

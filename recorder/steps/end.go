@@ -360,18 +360,21 @@ func (b *builder) presenceOptions(n *screen.Node) []selector.Selector {
 	}
 	named := !selector.IsUnnamedRole(n.Role) && n.Name != ""
 	fromContent := n.Text != "" && n.Name == screen.CollapseSpace(n.Text)
+	// Names and texts are written as they are compared: without icon-font
+	// glyphs, which change with the page's state.
+	name, text := selector.StripIconGlyphs(n.Name), selector.StripTextGlyphs(n.Text)
 	if named {
-		if exact, pattern := selector.PinText(n.Text); fromContent && exact == "" && pattern != "" {
+		if exact, pattern := selector.PinText(text); fromContent && exact == "" && pattern != "" {
 			out = append(out, selector.Selector{Role: n.Role, TextRegex: pattern})
-		} else if !hasDigit(n.Name) {
-			out = append(out, selector.Selector{Role: n.Role, Name: n.Name})
+		} else if !hasDigit(name) {
+			out = append(out, selector.Selector{Role: n.Role, Name: name})
 		}
 	}
 	if presenceRoles[n.Role] {
 		out = append(out, selector.Selector{Role: n.Role})
 	}
 	if !n.Secret && n.Text != "" && !fromContent {
-		exact, pattern := selector.PinText(n.Text)
+		exact, pattern := selector.PinText(text)
 		role := n.Role
 		if selector.IsUnnamedRole(role) {
 			role = ""
