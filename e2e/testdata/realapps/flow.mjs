@@ -63,7 +63,11 @@ try {
       if (now === last)
         break;
       last = now;
+      // Time for a script's timers, and frames for work it chains through
+      // animation frames (a framework booting in one frame and writing in a
+      // later one): on a busy machine 250 ms can pass without a frame.
       await page.waitForTimeout(250);
+      await frames(page);
     }
     seen.push(last);
   }
@@ -84,7 +88,7 @@ try {
 async function settle(page, i) {
   // A scroll the action made fires its event at the next rendering of the
   // page, and an effect it starts (a fade) begins there: let two frames pass.
-  await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
+  await frames(page);
   await page.waitForFunction(() => {
     const $ = /** @type {any} */ (window).jQuery;
     const effects = $ && $.timers ? $.timers.length : 0;
@@ -94,6 +98,14 @@ async function settle(page, i) {
   }, null, { timeout: 30000, polling: 50 }).catch((e) => {
     throw new Error(`action ${i + 1}: the page never held still (an effect kept running): ${e.message}`);
   });
+}
+
+/**
+ * Lets two animation frames of the page pass.
+ * @param {import('playwright-core').Page} page
+ */
+async function frames(page) {
+  await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
 }
 
 /** @param {import('playwright-core').Page} page */
