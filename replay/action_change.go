@@ -2,6 +2,7 @@ package replay
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -16,13 +17,6 @@ import (
 // the agent's is (agentQuiet, agentQuietMax): an app answers a tap a moment
 // later, and a diff taken in between would say the action did nothing.
 
-// observes reports whether replay observes action a: it is followed by an
-// assertChange and changes the page (an assertion changes nothing).
-func observes(a, next trail.Action) bool {
-	_, ok := next.(trail.AssertChange)
-	return ok && !a.Kind().IsAssertion()
-}
-
 // before is the screen an observed action starts from.
 func (r *trailRun) before(ctx context.Context, p *tab) (*screen.Screen, error) {
 	s, _, err := p.lookCovered(ctx)
@@ -32,25 +26,24 @@ func (r *trailRun) before(ctx context.Context, p *tab) (*screen.Screen, error) {
 // observed stores the diff of an action that ran: from before to the page
 // once it is quiet. When either screen is missing, the assertChange after
 // it has no baseline, and says why.
-func (r *trailRun) observed(ctx context.Context, a trail.Action, before *screen.Screen, beforeErr error) {
-	r.changes.forget()
+func (r *trailRun) observed(ctx context.Context, id string, a trail.Action, before *screen.Screen, beforeErr error) {
 	if beforeErr != nil {
-		r.changes.missing = fmt.Sprintf("the page could not be captured before %s (line %d): %v", a.Kind(), a.SourceLine(), beforeErr)
+		r.changes.fail(id, fmt.Sprintf("the page could not be captured before %s (line %d): %v", a.Kind(), a.SourceLine(), beforeErr))
 		return
 	}
 	p := r.page
 	p.awaitQuiet(ctx, agentQuiet, agentQuietMax)
 	after, _, err := p.lookCovered(ctx)
 	if err != nil {
-		r.changes.missing = fmt.Sprintf("the page could not be captured after %s (line %d): %v", a.Kind(), a.SourceLine(), err)
+		r.changes.fail(id, fmt.Sprintf("the page could not be captured after %s (line %d): %v", a.Kind(), a.SourceLine(), err))
 		return
 	}
 	res, err := screendiff.Diff(before, after, screendiff.Options{})
 	if err != nil {
-		r.changes.missing = fmt.Sprintf("the diff of %s (line %d) could not be taken: %v", a.Kind(), a.SourceLine(), err)
+		r.changes.fail(id, fmt.Sprintf("the diff of %s (line %d) could not be taken: %v", a.Kind(), a.SourceLine(), err))
 		return
 	}
-	r.changes.add(a.SourceLine(), before, res)
+	r.changes.add(id, a.SourceLine(), before, res)
 }
 
 // assertChange checks what the previous action changed: a stored diff, or
@@ -156,7 +149,11 @@ func (r *trailRun) liveChange(ctx context.Context, p *tab, a trail.AssertChange)
 		res, err := screendiff.Diff(base.before, s, screendiff.Options{Ignore: a.Ignore})
 		if err != nil {
 			ev = evidenceOf(EvidenceLive, base.id, nil)
-			ev.Checks = append(ev.Checks, ChangeCheck{Check: "ignore", Detail: err.Error()})
+			check := "ignore"
+			if errors.Is(err, screendiff.ErrNoScreen) {
+				check = "baseline"
+			}
+			ev.Checks = append(ev.Checks, ChangeCheck{Check: check, Detail: err.Error()})
 			ev.Attempts = attempt + 1
 			return ev, nil
 		}

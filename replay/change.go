@@ -103,10 +103,16 @@ type storedDiff struct {
 }
 
 // A changeStore keeps a run's diffs (the last maxStoredDiffs) and the
-// baseline of the live checks.
+// baseline of the live checks. Ids belong to the trail's places
+// (trail.DiffIDs), so an id names one action whatever replay skipped.
 type changeStore struct {
-	issued int
-	kept   []*storedDiff
+	// ids is how many ids the trail has (d1 … dN).
+	ids  int
+	kept []*storedDiff
+	// taken are the ids stored so far, evicted or not; failed, those whose
+	// capture failed, with why.
+	taken  map[string]bool
+	failed map[string]string
 	// last is the diff of the action right before the current
 	// assertChange; nil when that action was not observed.
 	last *storedDiff
@@ -118,11 +124,14 @@ type changeStore struct {
 	missing string
 }
 
-// add stores a diff, evicting the oldest past maxStoredDiffs, and makes it
-// the last one and the baseline.
-func (s *changeStore) add(line int, before *screen.Screen, res *screendiff.Result) *storedDiff {
-	s.issued++
-	d := &storedDiff{id: "d" + strconv.Itoa(s.issued), line: line, result: res, before: before}
+// add stores the diff of id, evicting the oldest past maxStoredDiffs, and
+// makes it the last one and the baseline.
+func (s *changeStore) add(id string, line int, before *screen.Screen, res *screendiff.Result) *storedDiff {
+	if s.taken == nil {
+		s.taken = map[string]bool{}
+	}
+	s.taken[id] = true
+	d := &storedDiff{id: id, line: line, result: res, before: before}
 	s.kept = append(s.kept, d)
 	if len(s.kept) > maxStoredDiffs {
 		s.kept[0] = nil
@@ -130,6 +139,16 @@ func (s *changeStore) add(line int, before *screen.Screen, res *screendiff.Resul
 	}
 	s.last, s.baseline, s.missing = d, d, ""
 	return d
+}
+
+// fail records that the action of id could not be observed.
+func (s *changeStore) fail(id, why string) {
+	s.forget()
+	if s.failed == nil {
+		s.failed = map[string]string{}
+	}
+	s.failed[id] = why
+	s.missing = why
 }
 
 // forget says the action just played was not observed: an assertChange
@@ -143,15 +162,26 @@ func (s *changeStore) lookup(id string) (*storedDiff, *ChangeError) {
 			return d, nil
 		}
 	}
+	unavailable := func(format string, args ...any) *ChangeError {
+		return &ChangeError{Code: ErrDiffUnavailable, Message: fmt.Sprintf(format, args...)}
+	}
 	n, err := strconv.Atoi(strings.TrimPrefix(id, "d"))
 	switch {
-	case !strings.HasPrefix(id, "d") || err != nil || n < 1 || n > s.issued:
-		return nil, &ChangeError{Code: ErrDiffUnavailable, Message: fmt.Sprintf(
-			"diff %s is unknown: this run has taken %d diff(s) so far (d1 … d%d)", id, s.issued, s.issued)}
-	default:
-		return nil, &ChangeError{Code: ErrDiffUnavailable, Message: fmt.Sprintf(
-			"diff %s was evicted: a run keeps its last %d diffs (d%d … d%d now)", id, maxStoredDiffs, s.issued-len(s.kept)+1, s.issued)}
+	case s.taken[id]:
+		return nil, unavailable("diff %s was evicted: a run keeps its last %d diffs (%s now)", id, maxStoredDiffs, s.keptIDs())
+	case s.failed[id] != "":
+		return nil, unavailable("diff %s was not taken: %s", id, s.failed[id])
+	case strings.HasPrefix(id, "d") && err == nil && n >= 1 && n <= s.ids:
+		return nil, unavailable("diff %s was not taken in this run: its action was not replayed (the agent performed its step)", id)
 	}
+	return nil, unavailable("diff %s is unknown: the trail's observed actions have the ids d1 … d%d", id, s.ids)
+}
+
+func (s *changeStore) keptIDs() string {
+	if len(s.kept) == 0 {
+		return "none"
+	}
+	return s.kept[0].id + " … " + s.kept[len(s.kept)-1].id
 }
 
 // evidenceOf is the evidence of a diff, before any check.

@@ -3,6 +3,7 @@ package replay
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -46,13 +47,14 @@ var (
 )
 
 func TestChangeStoreKeepsTheLastDiffs(t *testing.T) {
-	var s changeStore
+	s := changeStore{ids: 24}
 	_, res := fixtureDiff(t, "menu")
 	for i := range maxStoredDiffs + 4 {
-		s.add(i+1, nil, res)
+		s.add(fmt.Sprintf("d%d", i+1), i+1, nil, res)
 	}
-	if len(s.kept) != maxStoredDiffs || s.last.id != "d20" || s.baseline != s.last {
-		t.Fatalf("kept %d, last %v", len(s.kept), s.last.id)
+	s.fail("d21", "the page could not be captured before tap (line 30): gone")
+	if len(s.kept) != maxStoredDiffs || s.last != nil || s.missing == "" {
+		t.Fatalf("kept %d, last %v", len(s.kept), s.last)
 	}
 	if d, err := s.lookup("d5"); err != nil || d.id != "d5" {
 		t.Errorf("d5: %v %v", d, err)
@@ -60,7 +62,9 @@ func TestChangeStoreKeepsTheLastDiffs(t *testing.T) {
 	for id, want := range map[string]string{
 		"d4":  "diff d4 was evicted: a run keeps its last 16 diffs (d5 … d20 now)",
 		"d1":  "diff d1 was evicted",
-		"d21": "diff d21 is unknown: this run has taken 20 diff(s) so far",
+		"d21": "diff d21 was not taken: the page could not be captured before tap (line 30): gone",
+		"d22": "diff d22 was not taken in this run: its action was not replayed",
+		"d25": "diff d25 is unknown: the trail's observed actions have the ids d1 … d24",
 		"d0":  "diff d0 is unknown",
 		"x":   "diff x is unknown",
 	} {
@@ -79,7 +83,7 @@ func TestChangeStoreKeepsTheLastDiffs(t *testing.T) {
 func TestAssertChangePassesOnTheMenuDiff(t *testing.T) {
 	var s changeStore
 	before, res := fixtureDiff(t, "menu")
-	s.add(8, before, res)
+	s.add("d1", 8, before, res)
 	a := trail.AssertChange{Changed: &yes,
 		MustInclude: []trail.ChangeMatch{{Selector: sel(mainMenu)},
 			{Change: trail.ChangeState, Selector: sel(menuButton), To: []trail.ChangeTo{{Field: "expanded", Value: "true"}}}},
@@ -110,7 +114,7 @@ func TestAssertChangeFailsLoud(t *testing.T) {
 	_, keyed := fixtureDiff(t, "keyed-list")
 	_, nav := fixtureDiff(t, "soft-nav")
 	observed := func(res *screendiff.Result) func() *changeStore {
-		return func() *changeStore { s := &changeStore{}; s.add(8, nil, res); return s }
+		return func() *changeStore { s := &changeStore{ids: 1}; s.add("d1", 8, nil, res); return s }
 	}
 	cases := []struct {
 		name   string
@@ -127,12 +131,14 @@ func TestAssertChangeFailsLoud(t *testing.T) {
 			trail.AssertChange{Changed: &yes}, ClassMissingTestData, "no baseline: the page could not be captured before tap (line 8)"},
 		{"unknown id", observed(menu), trail.AssertChange{Changed: &yes, DiffID: "d9"}, ClassMissingTestData, "DIFF_UNAVAILABLE: diff d9 is unknown"},
 		{"evicted id", func() *changeStore {
-			s := &changeStore{}
-			for range maxStoredDiffs + 1 {
-				s.add(8, nil, menu)
+			s := &changeStore{ids: maxStoredDiffs + 1}
+			for i := range maxStoredDiffs + 1 {
+				s.add(fmt.Sprintf("d%d", i+1), 8, nil, menu)
 			}
 			return s
 		}, trail.AssertChange{Changed: &yes, DiffID: "d1"}, ClassMissingTestData, "DIFF_UNAVAILABLE: diff d1 was evicted"},
+		{"id of an action the agent performed", func() *changeStore { return &changeStore{ids: 2} },
+			trail.AssertChange{Changed: &yes, DiffID: "d2"}, ClassMissingTestData, "DIFF_UNAVAILABLE: diff d2 was not taken in this run"},
 		{"my action did something", observed(menu), trail.AssertChange{Changed: &no}, ClassAppBug, "changed: false: 4 change(s)"},
 		{"my action did nothing", observed(&screendiff.Result{Changes: []screendiff.Change{}}), trail.AssertChange{Changed: &yes}, ClassAppBug, "changed: true: nothing changed"},
 		{"wrong direction", observed(menu), trail.AssertChange{MustInclude: []trail.ChangeMatch{
@@ -173,7 +179,7 @@ func TestAssertChangeFailsLoud(t *testing.T) {
 	if err != nil || ev.Pass || ev.Error == nil || ev.Error.Code != ErrNoBaseline {
 		t.Errorf("live without a baseline: %+v %v", ev, err)
 	}
-	r.changes.add(8, nil, menu)
+	r.changes.add("d1", 8, nil, menu)
 	r.changes.baseline = nil
 	ev, _ = r.liveChange(context.Background(), nil, trail.AssertChange{Exists: []selector.Selector{mainMenu}})
 	if ev.Pass || ev.Error == nil || !strings.Contains(ev.Error.Message, "a live assertChange before this one consumed it") {

@@ -1,6 +1,9 @@
 package replay
 
 import (
+	"fmt"
+	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
 )
@@ -50,5 +53,57 @@ steps:
 	}
 	if byID := res.Steps[1].Actions[1].Change; byID == nil || !byID.Pass || byID.DiffID != "d1" {
 		t.Errorf("d1 read by id = %+v", byID)
+	}
+}
+
+// slidingPage: the Open button starts a CSS transition that slides a
+// curtain off the Save button over four seconds (it uncovers Save's
+// centre after about 3.7). Nothing in the DOM changes
+// while it runs, so the screen after the tap catches it mid-flight.
+const slidingPage = `<!doctype html><html lang="en"><title>Sliding</title>
+<style>
+  body { font: 16px sans-serif; margin: 0 }
+  #save { position: absolute; left: 40px; top: 120px; width: 120px; height: 40px }
+  #curtain { position: absolute; left: -1200px; top: 100px; width: 1400px; height: 80px; background: #ccc;
+    transition: transform 4000ms linear }
+  #curtain.open { transform: translateX(1400px) }
+</style>
+<button id="open" onclick="document.getElementById('curtain').classList.add('open')">Open</button>
+<button id="save">Save</button>
+<div id="curtain"></div>`
+
+// TestReplayLiveRetryWaitsOutATransition: a live notCovered right after
+// the tap fails (the curtain still covers Save), and passes with a retry
+// budget, captured again against the same baseline.
+func TestReplayLiveRetryWaitsOutATransition(t *testing.T) {
+	t.Parallel()
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		fmt.Fprint(w, slidingPage)
+	}))
+	t.Cleanup(srv.Close)
+	run := func(check string) *TrailResult {
+		return replayOn(t, inlineTrail(t, `version: 1
+trail: Sliding
+app: fixture
+viewport: {width: 1024, height: 700}
+start: /
+steps:
+  - intent: Open the curtain
+    actions:
+      - tap: {selector: {role: button, name: Open}}
+      - `+check+`
+`), srv.URL, Options{})
+	}
+	without := run(`assertChange: {notCovered: [{role: button, name: Save}]}`)
+	ev := without.Steps[0].Actions[1].Change
+	if without.Status != StatusFailed || without.Class != ClassAppBug || ev == nil || ev.Pass || ev.Attempts != 1 ||
+		!strings.Contains(without.Error, `notCovered {role: button, name: Save}: button "Save" is covered`) {
+		t.Errorf("without retry: %s %s %q %+v", without.Status, without.Class, without.Error, ev)
+	}
+	with := run(`assertChange: {notCovered: [{role: button, name: Save}], retry: {budgetMs: 10000}}`)
+	ev = with.Steps[0].Actions[1].Change
+	if with.Status != StatusPassed || ev == nil || !ev.Pass || ev.Attempts < 2 || ev.DiffID != "d1" {
+		t.Errorf("with retry: %s %q %+v", with.Status, with.Error, ev)
 	}
 }

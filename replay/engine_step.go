@@ -148,7 +148,7 @@ func (r *trailRun) runStep(ctx context.Context, i int) stepRun {
 	r.replaying = r.canHandOff()
 	defer func() { r.replaying = false }()
 	for j, a := range st.Actions {
-		d, err := r.perform(ctx, a, r.nextAction(i, j), &sr.Actions[j])
+		d, err := r.perform(ctx, a, r.nextAction(i, j), r.diffIDs[trail.ActionAt{Step: i, Action: j}], &sr.Actions[j])
 		run.done = append(run.done, d)
 		if err != nil {
 			return stop(asStepError(err))
@@ -189,9 +189,11 @@ func (r *trailRun) nextAction(i, j int) trail.Action {
 
 // perform plays one recorded action on the run's current tab and writes
 // what it did into its result: the runner's part is to arm a dialog answer
-// before the action that opens it, to follow a switch of tab, and to keep
-// the element it landed on for the closest nodes of a later failure.
-func (r *trailRun) perform(ctx context.Context, a, next trail.Action, ar *ActionResult) (done, error) {
+// before the action that opens it, to follow a switch of tab, to keep
+// the element it landed on for the closest nodes of a later failure, and
+// to observe the action an assertChange follows (diffID is its id, "" for
+// any other).
+func (r *trailRun) perform(ctx context.Context, a, next trail.Action, diffID string, ar *ActionResult) (done, error) {
 	start := time.Now()
 	if d, ok := next.(trail.Dialog); ok {
 		r.dialogs.arm(d)
@@ -199,7 +201,7 @@ func (r *trailRun) perform(ctx context.Context, a, next trail.Action, ar *Action
 	p := r.page
 	// Only an action an assertChange checks pays for the screen before it
 	// and the diff after it.
-	observe := observes(a, next)
+	observe := diffID != ""
 	var before *screen.Screen
 	var beforeErr error
 	if observe {
@@ -211,7 +213,7 @@ func (r *trailRun) perform(ctx context.Context, a, next trail.Action, ar *Action
 	}
 	switch _, check := a.(trail.AssertChange); {
 	case err == nil && observe:
-		r.observed(ctx, a, before, beforeErr)
+		r.observed(ctx, diffID, a, before, beforeErr)
 	case !check:
 		r.changes.forget()
 	}

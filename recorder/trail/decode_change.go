@@ -266,6 +266,7 @@ func (d *trailDecoder) changeBaselines(steps []Step) {
 	var prev Action   // the last action before, assertChange skipped
 	var consumed bool // a live assertChange consumed the baseline since prev
 	observed := 0     // actions observed so far: the ids d1 … dN
+	ids := DiffIDs(steps)
 	for si, st := range steps {
 		if len(st.Actions) == 0 && st.Act != "" {
 			// The agent performs the step: replay knows what it did.
@@ -275,7 +276,7 @@ func (d *trailDecoder) changeBaselines(steps []Step) {
 		for j, a := range st.Actions {
 			c, ok := a.(AssertChange)
 			if !ok {
-				if !a.Kind().IsAssertion() && nextIsChange(steps, si, j) {
+				if _, ok := ids[ActionAt{si, j}]; ok {
 					observed++
 				}
 				prev, consumed = a, false
@@ -304,6 +305,26 @@ func (d *trailDecoder) changeBaselines(steps []Step) {
 			}
 		}
 	}
+}
+
+// An ActionAt is the place of an action in a trail: its step and its
+// position in the step's actions, both from 0.
+type ActionAt struct{ Step, Action int }
+
+// DiffIDs gives each action replay observes (one an assertChange follows,
+// that is not itself an assertion) the id of its diff: d1 for the first in
+// the trail, d2 for the next. The ids belong to the places, so a diffId
+// names the same action whatever replay skipped.
+func DiffIDs(steps []Step) map[ActionAt]string {
+	ids := map[ActionAt]string{}
+	for i, st := range steps {
+		for j, a := range st.Actions {
+			if !a.Kind().IsAssertion() && nextIsChange(steps, i, j) {
+				ids[ActionAt{i, j}] = "d" + strconv.Itoa(len(ids)+1)
+			}
+		}
+	}
+	return ids
 }
 
 // nextIsChange reports whether the action after action j of step i, in
