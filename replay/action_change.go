@@ -164,6 +164,9 @@ func (r *trailRun) liveChange(ctx context.Context, p *tab, a trail.AssertChange)
 			return ev, ctx.Err()
 		}
 		p.waitChange(ctx, p.seq, min(backoff(attempt), time.Until(deadline)+time.Millisecond))
+		// A transition moves boxes without a DOM change the watcher
+		// counts: capture again whatever it says.
+		p.acted()
 	}
 }
 

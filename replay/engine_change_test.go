@@ -57,15 +57,16 @@ steps:
 }
 
 // slidingPage: the Open button starts a CSS transition that slides a
-// curtain off the Save button over four seconds (it uncovers Save's
-// centre after about 3.7). Nothing in the DOM changes
-// while it runs, so the screen after the tap catches it mid-flight.
+// curtain off the Save button over six seconds (it uncovers Save's
+// centre after about 5.6, well after the tap and its quiet wait of at
+// most two). Nothing in the DOM changes while it runs, so the screen
+// after the tap catches it mid-flight.
 const slidingPage = `<!doctype html><html lang="en"><title>Sliding</title>
 <style>
   body { font: 16px sans-serif; margin: 0 }
   #save { position: absolute; left: 40px; top: 120px; width: 120px; height: 40px }
   #curtain { position: absolute; left: -1200px; top: 100px; width: 1400px; height: 80px; background: #ccc;
-    transition: transform 4000ms linear }
+    transition: transform 6000ms linear }
   #curtain.open { transform: translateX(1400px) }
 </style>
 <button id="open" onclick="document.getElementById('curtain').classList.add('open')">Open</button>
@@ -101,7 +102,7 @@ steps:
 		!strings.Contains(without.Error, `notCovered {role: button, name: Save}: button "Save" is covered`) {
 		t.Errorf("without retry: %s %s %q %+v", without.Status, without.Class, without.Error, ev)
 	}
-	with := run(`assertChange: {notCovered: [{role: button, name: Save}], retry: {budgetMs: 10000}}`)
+	with := run(`assertChange: {notCovered: [{role: button, name: Save}], retry: {budgetMs: 15000}}`)
 	ev = with.Steps[0].Actions[1].Change
 	if with.Status != StatusPassed || ev == nil || !ev.Pass || ev.Attempts < 2 || ev.DiffID != "d1" {
 		t.Errorf("with retry: %s %q %+v", with.Status, with.Error, ev)
