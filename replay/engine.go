@@ -176,6 +176,10 @@ type trailRun struct {
 	// pending is a healed step whose proof is a later check: the next
 	// assertion or end state that passes; nil when none waits.
 	pending *Heal
+	// changes are the run's stored diffs and the live checks' baseline;
+	// diffIDs the ids of the actions replay observes (trail.DiffIDs).
+	changes changeStore
+	diffIDs map[trail.ActionAt]string
 }
 
 // RunTrail replays t in a fresh browser context of b: its viewport, locale
@@ -193,6 +197,8 @@ func newTrailRun(b *Browser, t *trail.Trail, opts Options) *trailRun {
 	r := &trailRun{browser: b, trail: withEarlierHeals(t, opts.EarlierHeals), opts: opts.withDefaults(), log: newEventLog(),
 		pages: map[target.ID]*tab{}, failed: -1}
 	t = r.trail
+	r.diffIDs = trail.DiffIDs(t.Steps)
+	r.changes.ids = len(r.diffIDs)
 	r.res = newResult(t, r.opts.Attempt)
 	if r.opts.Slug != "" {
 		r.res.Slug = r.opts.Slug

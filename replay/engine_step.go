@@ -73,6 +73,11 @@ func (r *trailRun) playStep(ctx context.Context, i int) bool {
 	r.stepStartedWithPassword = hasPasswordField(before)
 
 	run := r.replayOrHandOff(ctx, i)
+	if sr.Cache != CacheHit {
+		// The agent acted, unobserved: no diff of a recorded action
+		// describes the page it left.
+		r.changes.forget()
+	}
 
 	sr.Duration = time.Since(sr.Started)
 	sr.Performed, sr.Stopped = run.performed, run.reason
@@ -143,7 +148,7 @@ func (r *trailRun) runStep(ctx context.Context, i int) stepRun {
 	r.replaying = r.canHandOff()
 	defer func() { r.replaying = false }()
 	for j, a := range st.Actions {
-		d, err := r.perform(ctx, a, r.nextAction(i, j), &sr.Actions[j])
+		d, err := r.perform(ctx, a, r.nextAction(i, j), r.diffIDs[trail.ActionAt{Step: i, Action: j}], &sr.Actions[j])
 		run.done = append(run.done, d)
 		if err != nil {
 			return stop(asStepError(err))
@@ -184,18 +189,35 @@ func (r *trailRun) nextAction(i, j int) trail.Action {
 
 // perform plays one recorded action on the run's current tab and writes
 // what it did into its result: the runner's part is to arm a dialog answer
-// before the action that opens it, to follow a switch of tab, and to keep
-// the element it landed on for the closest nodes of a later failure.
-func (r *trailRun) perform(ctx context.Context, a, next trail.Action, ar *ActionResult) (done, error) {
+// before the action that opens it, to follow a switch of tab, to keep
+// the element it landed on for the closest nodes of a later failure, and
+// to observe the action an assertChange follows (diffID is its id, "" for
+// any other).
+func (r *trailRun) perform(ctx context.Context, a, next trail.Action, diffID string, ar *ActionResult) (done, error) {
 	start := time.Now()
 	if d, ok := next.(trail.Dialog); ok {
 		r.dialogs.arm(d)
 	}
 	p := r.page
+	// Only an action an assertChange checks pays for the screen before it
+	// and the diff after it.
+	observe := diffID != ""
+	var before *screen.Screen
+	var beforeErr error
+	if observe {
+		before, beforeErr = r.before(ctx, p)
+	}
 	d, err := r.play(a)(ctx, p)
 	if d.page != nil {
 		r.page = d.page
 	}
+	switch _, check := a.(trail.AssertChange); {
+	case err == nil && observe:
+		r.observed(ctx, diffID, a, before, beforeErr)
+	case !check:
+		r.changes.forget()
+	}
+	ar.Change = d.change
 	if d.node != nil {
 		p.lastTarget = d.node.Ref
 	}

@@ -23,3 +23,7 @@ const maxTrailErrors = 30
 func quoteList(words []string) string {
 	return strings.Join(words, ", ")
 }
+
+// ErrLegacyForm is a key written in a form version 1 files used before
+// (assertChange's retry as a bare number), which `host migrate` rewrites.
+var ErrLegacyForm = errors.New("legacy form")

@@ -133,6 +133,7 @@ func (d *trailDecoder) trail(root *yaml.Node) *Trail {
 	}
 	if f, has := fields["steps"]; has {
 		t.Steps = d.steps(f)
+		d.changeBaselines(t.Steps)
 	}
 	return t
 }

@@ -47,7 +47,8 @@ func MigrationIncomplete(report []MigrationNote) bool {
 
 // Migrate rewrites a trail file that uses the legacy expectedText and
 // textMatchMode keys (DESIGN §5), folding each check into its selector by
-// the rules of migrateText. Comments and the layout of everything else are
+// the rules of migrateText, and assertChange's retry written as a bare
+// number into the budget it is now (migrateRetry). Comments and the layout of everything else are
 // kept as far as the YAML library allows.
 //
 // The report has a note per legacy check. When any note is Left, out is nil:
@@ -165,6 +166,7 @@ func (m *migration) action(step int, kindNode, body *yaml.Node) {
 	if body.Kind != yaml.MappingNode {
 		return
 	}
+	m.migrateRetry(step, kindNode, body)
 	textKey, textVal := mappingEntry(body, "expectedText")
 	modeKey, modeVal := mappingEntry(body, "textMatchMode")
 	if textKey == nil && modeKey == nil {

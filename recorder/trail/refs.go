@@ -222,7 +222,7 @@ func expandedTexts(a Action) []string {
 		out = append(out, a.URL)
 	case AssertChange:
 		out = append(out, a.URL)
-		for _, list := range [][]selector.Selector{a.BecameVisible, a.BecameCovered, a.Exists, a.NotCovered} {
+		for _, list := range [][]selector.Selector{a.BecameVisible, a.BecameCovered, a.Exists, a.NotCovered, a.Ignore} {
 			for _, sel := range list {
 				out = append(out, selectorTexts(sel)...)
 			}

@@ -186,14 +186,23 @@ func (g trailGen) assertChange() AssertChange {
 		if g.chance(0.5) {
 			a.NotCovered = g.selectors(1)
 		}
-		a.SettleMs, a.Retry = n(), n()
+		a.SettleMs = n()
+		a.Retry = &Retry{BudgetMs: 1 + g.r.IntN(MaxRetryBudgetMs)}
+		if g.chance(0.5) {
+			keep := g.chance(0.5)
+			a.KeepBaseline = &keep
+			a.Ignore = g.selectors(1)
+		}
 		return a
 	}
 	b := g.chance(0.5)
 	a.Changed = &b
 	if g.chance(0.5) {
 		s := g.selector(0)
-		a.MustInclude = []ChangeMatch{{Change: ChangeAdded, Selector: &s}, {Change: ChangeResized}}
+		a.MustInclude = []ChangeMatch{{Change: ChangeAdded, Selector: &s}, {Change: ChangeResized},
+			{Change: ChangeState, Selector: &s, To: []ChangeTo{{Field: "expanded", Value: "true"}, {Field: "level", Value: "2"}}},
+			{To: []ChangeTo{{Field: "checked", Value: "mixed"}, {Field: "visible", Value: "false"}}},
+			{Change: ChangePossibleReplacement}}
 	}
 	if g.chance(0.3) {
 		s := g.selector(0)
@@ -204,6 +213,9 @@ func (g trailGen) assertChange() AssertChange {
 		a.MaxChanges = n()
 		a.BecameVisible = g.selectors(1)
 		a.BecameCovered = g.selectors(2)
+	}
+	if g.chance(0.3) {
+		a.DiffID = fmt.Sprintf("d%d", 1+g.r.IntN(40))
 	}
 	return a
 }
@@ -230,7 +242,14 @@ func (g trailGen) trail(i int) *Trail {
 		}
 		if step.Act == "" || g.chance(0.5) {
 			for range 1 + g.r.IntN(5) {
-				step.Actions = append(step.Actions, g.action())
+				a := g.action()
+				if c, ok := a.(AssertChange); ok {
+					// An assertChange checks the action right before it.
+					c.DiffID = ""
+					step.Actions = append(step.Actions, Tap{Selector: g.selector(0), Count: 1, Button: ButtonLeft})
+					a = c
+				}
+				step.Actions = append(step.Actions, a)
 			}
 			if g.chance(0.5) {
 				step.End = &End{}

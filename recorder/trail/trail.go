@@ -352,31 +352,54 @@ type AssertURL struct {
 	Pattern string
 }
 
-// The kinds of change a ChangeMatch can name (DESIGN §10).
+// The kinds of change a ChangeMatch can name (DESIGN §10), as
+// recorder/screendiff names them.
 const (
-	ChangeAdded   = "added"
-	ChangeRemoved = "removed"
-	ChangeContent = "content"
-	ChangeState   = "state"
-	ChangeStyle   = "style"
-	ChangeMoved   = "moved"
-	ChangeResized = "resized"
+	ChangeAdded               = "added"
+	ChangeRemoved             = "removed"
+	ChangeContent             = "content"
+	ChangeState               = "state"
+	ChangeStyle               = "style"
+	ChangeMoved               = "moved"
+	ChangeResized             = "resized"
+	ChangePossibleReplacement = "possible-replacement"
 )
 
 // A ChangeMatch names changes in a diff: of a kind, on nodes matching a
-// selector, or both.
+// selector, with states or styles that ended at a value, or any of these
+// together.
 type ChangeMatch struct {
 	Change   string
 	Selector *selector.Selector
+	// To lists fields of a state or style change and the value each must
+	// have after it (`to: {expanded: true}`: the menu button is now open),
+	// in the order written.
+	To []ChangeTo
 }
 
-// AssertChange checks what the previous action changed (DESIGN §10). The
-// file format fixes its keys; replay gives them meaning in a later version.
-// Checks against a stored diff (Changed … BecameCovered) and live checks
-// (URL … Retry) cannot be mixed in one assertion.
+// A ChangeTo is one field a change must end at: a state (expanded,
+// checked, …) or a style (visible, covered), and its value as a screen
+// writes it ("true", "false", "mixed", "3").
+type ChangeTo struct {
+	Field string
+	Value string
+}
+
+// Retry is how long a live assertChange captures the page again, against
+// the same baseline, until its checks pass.
+type Retry struct {
+	BudgetMs int
+}
+
+// AssertChange checks what the previous action changed (DESIGN §10). Checks
+// against a stored diff (Changed … BecameCovered, DiffID) read the diff
+// replay took around the action before the assertion (or the earlier one
+// DiffID names); live checks (URL … KeepBaseline) read the page now, against
+// the screen taken before that action. The two cannot be mixed in one
+// assertion.
 type AssertChange struct {
 	Origin
-	// Checks against the diff of the previous action.
+	// Checks against the stored diff of the previous action.
 	Changed        *bool
 	MustInclude    []ChangeMatch
 	MustNotInclude []ChangeMatch
@@ -384,12 +407,25 @@ type AssertChange struct {
 	MaxChanges     *int
 	BecameVisible  []selector.Selector
 	BecameCovered  []selector.Selector
-	// Live checks.
-	URL        string
-	Exists     []selector.Selector
-	NotCovered []selector.Selector
-	SettleMs   *int
-	Retry      *int
+	// DiffID names an earlier stored diff of the run ("d1" is the first
+	// action observed for an assertChange) instead of the previous
+	// action's; empty for the previous action's.
+	DiffID string
+	// Live checks, and how they read the page.
+	URL          string
+	Exists       []selector.Selector
+	NotCovered   []selector.Selector
+	SettleMs     *int
+	Retry        *Retry
+	KeepBaseline *bool
+	Ignore       []selector.Selector
+}
+
+// IsLive reports whether the assertion reads the page now (any live key is
+// set) rather than a stored diff.
+func (a AssertChange) IsLive() bool {
+	return a.URL != "" || a.Exists != nil || a.NotCovered != nil || a.SettleMs != nil || a.Retry != nil ||
+		a.KeepBaseline != nil || a.Ignore != nil
 }
 
 func (Navigate) Kind() ActionKind         { return ActionNavigate }

@@ -285,6 +285,14 @@ func changeBody(b *yaml.Node, a AssertChange) {
 				if cm.Selector != nil {
 					addKey(cn, "selector", selectorNode(*cm.Selector, col+indentStep))
 				}
+				if len(cm.To) > 0 {
+					tn := mapNode()
+					for _, t := range cm.To {
+						addKey(tn, t.Field, toValueNode(t.Value))
+					}
+					tn.Style = yaml.FlowStyle
+					addKey(cn, "to", tn)
+				}
 				fitFlow(cn, col)
 				seq.Content = append(seq.Content, cn)
 			}
@@ -302,6 +310,9 @@ func changeBody(b *yaml.Node, a AssertChange) {
 			addKey(b, l.key, selectorSeq(l.sels, col))
 		}
 	}
+	if a.DiffID != "" {
+		addKey(b, "diffId", strNode(a.DiffID))
+	}
 	if a.URL != "" {
 		addKey(b, "url", strNode(a.URL))
 	}
@@ -317,8 +328,32 @@ func changeBody(b *yaml.Node, a AssertChange) {
 		addKey(b, "settleMs", intNode(*a.SettleMs))
 	}
 	if a.Retry != nil {
-		addKey(b, "retry", intNode(*a.Retry))
+		rn := mapNode()
+		addKey(rn, "budgetMs", intNode(a.Retry.BudgetMs))
+		rn.Style = yaml.FlowStyle
+		addKey(b, "retry", rn)
 	}
+	if a.KeepBaseline != nil {
+		addKey(b, "keepBaseline", boolNode(*a.KeepBaseline))
+	}
+	if len(a.Ignore) > 0 {
+		addKey(b, "ignore", selectorSeq(a.Ignore, col))
+	}
+}
+
+// toValueNode writes the value a to: field must end at: true and false as
+// booleans, a level as a number, mixed as a word.
+func toValueNode(v string) *yaml.Node {
+	switch v {
+	case "true":
+		return boolNode(true)
+	case "false":
+		return boolNode(false)
+	}
+	if i, err := strconv.Atoi(v); err == nil {
+		return intNode(i)
+	}
+	return strNode(v)
 }
 
 const (
