@@ -34,6 +34,7 @@ var interactionNeeds = map[InteractionKind][]need{
 	InteractAssertURL:        {needURL},
 	InteractAssertValue:      {needURL},
 	InteractAssertState:      {needURL, needState},
+	InteractAssertChange:     {needURL, needScreen, needPicks},
 	InteractUndo:             {},
 	InteractMarkSensitive:    {needURL, needTarget},
 }
@@ -59,6 +60,8 @@ var (
 	needDialogKind = need{"dialogKind", "alert, confirm, prompt or beforeunload", func(i *Interaction) bool { return slices.Contains(DialogKinds, i.DialogKind) }}
 	needText       = need{"text", "the text that must not show", func(i *Interaction) bool { return i.Text != "" }}
 	needState      = need{"state and want", "the state asserted and its expected value", func(i *Interaction) bool { return i.State != "" && i.Want != "" }}
+	needScreen     = need{"screen", "the screen captured after the action, when Assert change was pressed", func(i *Interaction) bool { return i.Screen != "" }}
+	needPicks      = need{"changes or only", "the keys of the changes that must be included, or only: true", func(i *Interaction) bool { return len(i.Changes) > 0 || i.Only }}
 	needTarget     = need{"screen and ref", "the screen captured before it and the element's ref in it", func(i *Interaction) bool { return i.Screen != "" && i.Ref != "" }}
 )
 
