@@ -64,6 +64,8 @@ type done struct {
 	// page is the tab the following actions act on, when the action
 	// changed it (switchTab).
 	page *tab
+	// change is the evidence of an assertChange.
+	change *ChangeEvidence
 }
 
 // markInput records the tab's navigation counters just before input.
@@ -130,8 +132,7 @@ func (r *trailRun) plan(a trail.Action) Action[done] {
 	case trail.AssertURL:
 		return r.assertURL(a)
 	case trail.AssertChange:
-		return fails(&stepError{Reason: StopActionFailed, Class: ClassMissingTestData, Line: a.SourceLine(),
-			Msg: "assertChange is not supported yet: replay will check what an action changed in a later version; remove the assertion or replace it with assertVisible or assertNotVisible"})
+		return r.assertChange(a)
 	}
 	return fails(fmt.Errorf("unknown action %T", a))
 }

@@ -176,6 +176,8 @@ type trailRun struct {
 	// pending is a healed step whose proof is a later check: the next
 	// assertion or end state that passes; nil when none waits.
 	pending *Heal
+	// changes are the run's stored diffs and the live checks' baseline.
+	changes changeStore
 }
 
 // RunTrail replays t in a fresh browser context of b: its viewport, locale

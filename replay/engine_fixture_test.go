@@ -264,11 +264,11 @@ func TestReplayStops(t *testing.T) {
 		{"a bare goal needs the agent", `
   - intent: Log in as the admin
     act: Log in as the admin`, Options{}, ClassMissingTestData, StopNeedsAgent, "no model is configured: configure a model"},
-		{"assertChange is not run yet", `
+		{"a tap that changes nothing", `
   - intent: Something changes
     actions:
       - tap: {selector: {role: button, name: Twice}}
-      - assertChange: {changed: true}`, Options{}, ClassMissingTestData, StopActionFailed, "not supported yet"},
+      - assertChange: {changed: true}`, Options{}, ClassAppBug, StopAssertionFailed, "assertChange on the stored diff d1: changed: true: nothing changed"},
 		{"an upload file that is not there", `
   - intent: Attach a file
     actions:

@@ -34,6 +34,8 @@ type tab struct {
 	seq     int64
 	commit  int
 	stale   bool
+	// covered: screen was captured with the hit tests (lookCovered).
+	covered bool
 	// model is the page model's world of the top document, kept while
 	// the document stays (modelCommit is the navigation it belongs to).
 	model       *frameModel

@@ -73,6 +73,11 @@ func (r *trailRun) playStep(ctx context.Context, i int) bool {
 	r.stepStartedWithPassword = hasPasswordField(before)
 
 	run := r.replayOrHandOff(ctx, i)
+	if sr.Cache != CacheHit {
+		// The agent acted, unobserved: no diff of a recorded action
+		// describes the page it left.
+		r.changes.forget()
+	}
 
 	sr.Duration = time.Since(sr.Started)
 	sr.Performed, sr.Stopped = run.performed, run.reason
@@ -192,10 +197,25 @@ func (r *trailRun) perform(ctx context.Context, a, next trail.Action, ar *Action
 		r.dialogs.arm(d)
 	}
 	p := r.page
+	// Only an action an assertChange checks pays for the screen before it
+	// and the diff after it.
+	observe := observes(a, next)
+	var before *screen.Screen
+	var beforeErr error
+	if observe {
+		before, beforeErr = r.before(ctx, p)
+	}
 	d, err := r.play(a)(ctx, p)
 	if d.page != nil {
 		r.page = d.page
 	}
+	switch _, check := a.(trail.AssertChange); {
+	case err == nil && observe:
+		r.observed(ctx, a, before, beforeErr)
+	case !check:
+		r.changes.forget()
+	}
+	ar.Change = d.change
 	if d.node != nil {
 		p.lastTarget = d.node.Ref
 	}

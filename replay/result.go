@@ -225,6 +225,9 @@ type ActionResult struct {
 	// action ran: those it caused (a link, a form sent, navigate).
 	Navigations int
 	Error       string
+	// Change is the evidence of an assertChange: its checks and the diff
+	// they read, passed or not.
+	Change *ChangeEvidence `json:",omitempty"`
 }
 
 // LogKind is what a LogEntry records.

@@ -128,6 +128,17 @@ func (p *tab) waitChange(ctx context.Context, seq int64, max time.Duration) {
 // look returns the page's screen: the last capture when nothing changed
 // since, a new one otherwise.
 func (p *tab) look(ctx context.Context) (*screen.Screen, *selector.Matcher, error) {
+	return p.lookWith(ctx, false)
+}
+
+// lookCovered is look with the page model's hit tests: interactive nodes
+// say whether they are covered. Only what an assertChange reads pays for
+// them (replay's own waits test the one target they act on).
+func (p *tab) lookCovered(ctx context.Context) (*screen.Screen, *selector.Matcher, error) {
+	return p.lookWith(ctx, true)
+}
+
+func (p *tab) lookWith(ctx context.Context, coverage bool) (*screen.Screen, *selector.Matcher, error) {
 	if err := p.nav.gone(); err != nil {
 		return nil, nil, err
 	}
@@ -139,18 +150,20 @@ func (p *tab) look(ctx context.Context) (*screen.Screen, *selector.Matcher, erro
 	p.nav.mu.Lock()
 	commit := p.nav.committed
 	p.nav.mu.Unlock()
-	if p.screen != nil && !p.stale && seq == p.seq && commit == p.commit {
+	if p.screen != nil && !p.stale && seq == p.seq && commit == p.commit && (p.covered || !coverage) {
 		return p.screen, p.matcher, nil
 	}
 	var s *screen.Screen
-	opts := p.r.captureOptions().pageModelOptions()
+	co := p.r.captureOptions()
+	co.NoCoverage = !coverage
+	opts := co.pageModelOptions()
 	if err := p.inWorld(ctx, func(m *frameModel) error {
 		s, err = captureTop(ctx, m, opts)
 		return err
 	}); err != nil {
 		return nil, nil, err
 	}
-	p.screen, p.matcher, p.seq, p.commit, p.stale = s, selector.NewMatcher(s), seq, commit, false
+	p.screen, p.matcher, p.seq, p.commit, p.stale, p.covered = s, selector.NewMatcher(s), seq, commit, false, coverage
 	if p.byPath != nil {
 		p.byPath[p.r.appPath(s.URL)] = s
 	}

@@ -345,6 +345,47 @@ func (p *tracePage) action(n int, act replay.ActionResult) {
 	if act.Error != "" {
 		p.line("     - error: %s", p.text(act.Error))
 	}
+	if act.Change != nil {
+		p.changeEvidence(act.Change)
+	}
+}
+
+// changeEvidence shows what an assertChange checked and the diff it read,
+// one change a line as the diff writes it.
+func (p *tracePage) changeEvidence(e *replay.ChangeEvidence) {
+	head := "     - evidence: " + e.Source
+	if e.DiffID != "" {
+		head += " diff " + p.code(e.DiffID)
+	}
+	if e.BaselineURL != "" {
+		head += ", baseline " + p.code(e.BaselineURL)
+	}
+	if e.Navigated {
+		head += ", navigated to " + p.code(e.URL)
+	}
+	if e.Attempts > 1 {
+		head += fmt.Sprintf(", %d captures", e.Attempts)
+	}
+	p.line("%s", head)
+	if e.Error != nil {
+		p.line("       - %s: %s", p.code(e.Error.Code), p.text(e.Error.Message))
+		return
+	}
+	for _, c := range e.Checks {
+		mark := "passed"
+		if !c.Pass {
+			mark = "FAILED"
+		}
+		p.line("       - %s %s: %s", mark, p.code(c.Check), p.text(c.Detail))
+	}
+	if len(e.Lines) == 0 {
+		p.line("       - changes: none")
+		return
+	}
+	p.line("       - changes (%d):", len(e.Lines))
+	for _, l := range e.Lines {
+		p.line("         - %s", p.code(l))
+	}
 }
 
 func logOf(a replay.TrailResult, step int) []replay.LogEntry {

@@ -1,0 +1,353 @@
+package replay
+
+import (
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/trailpin/trailpin/recorder/screen"
+	"github.com/trailpin/trailpin/recorder/screendiff"
+	"github.com/trailpin/trailpin/recorder/selector"
+	"github.com/trailpin/trailpin/recorder/trail"
+)
+
+// Assertions on change (DESIGN §10). The action right before an
+// assertChange is observed: the page is captured before it and, once quiet,
+// after it, and the diff of the two is stored with an id for the run. A
+// stored assertChange checks a stored diff and never looks at the page; a
+// live one reads the page now, against the screen from before the action
+// (the baseline). Whatever cannot be checked (no baseline, an id the store
+// does not hold, an invalid matcher) fails with its reason: nothing that
+// confuses replay reads as a pass.
+
+// maxStoredDiffs is how many diffs a run keeps: enough for the checks a
+// trail makes a few actions later, while the screens each holds (two
+// whole pages) stay bounded on a long trail. Older ones are evicted.
+const maxStoredDiffs = 16
+
+// Evidence sources.
+const (
+	EvidenceStored = "stored"
+	EvidenceLive   = "live"
+)
+
+// ErrDiffUnavailable is the code of a check whose stored diff the run does
+// not hold: an unknown or evicted id, or no observed action before it.
+const ErrDiffUnavailable = "DIFF_UNAVAILABLE"
+
+// A ChangeEvidence is what an assertChange checked and the diff it read:
+// every assertChange result carries one, passed or not.
+type ChangeEvidence struct {
+	Pass bool `json:"pass"`
+	// Source is "stored" (a kept diff) or "live" (the page now against
+	// the baseline).
+	Source string `json:"evidenceSource"`
+	// DiffID is the stored diff read, or the diff the live check was
+	// taken against (the baseline's).
+	DiffID      string `json:"diffId,omitempty"`
+	HasBaseline bool   `json:"hasBaseline"`
+	// BaselineURL is the URL of the screen before the action, and
+	// Navigated says the page moved since (a soft navigation diffs two
+	// pages of one document; NewDocument, two documents: the baseline's
+	// refs are history, not something to act on).
+	BaselineURL string `json:"baselineUrl,omitempty"`
+	URL         string `json:"url,omitempty"`
+	Navigated   bool   `json:"navigated,omitempty"`
+	NewDocument bool   `json:"newDocument,omitempty"`
+	// Attempts counts the captures of a live check (more than one with
+	// retry).
+	Attempts int           `json:"attempts,omitempty"`
+	Checks   []ChangeCheck `json:"checks"`
+	// Changes is the diff, and Lines the same in words (one per change,
+	// as Change.String writes it).
+	Changes []screendiff.Change `json:"changes"`
+	Lines   []string            `json:"changesText"`
+	// Error is set when there was nothing to check against.
+	Error *ChangeError `json:"error,omitempty"`
+}
+
+// A ChangeError says why an assertChange had no evidence to check.
+type ChangeError struct {
+	Code    string `json:"code"`
+	Message string `json:"message"`
+}
+
+// A ChangeCheck is one check of an assertChange and how it fared.
+type ChangeCheck struct {
+	// Check names it: "changed", "mustInclude {change: added, …}", ….
+	Check string `json:"check"`
+	Pass  bool   `json:"pass"`
+	// Detail says what was found: the changes it matched or that broke
+	// it, or why it could not be decided.
+	Detail string `json:"detail"`
+}
+
+// failed lists the checks that did not pass, in words.
+func (e *ChangeEvidence) failed() []string {
+	var out []string
+	for _, c := range e.Checks {
+		if !c.Pass {
+			out = append(out, c.Check+": "+c.Detail)
+		}
+	}
+	return out
+}
+
+// A storedDiff is one observed action's diff.
+type storedDiff struct {
+	id     string
+	line   int // the line of the action observed
+	result *screendiff.Result
+	before *screen.Screen
+}
+
+// A changeStore keeps a run's diffs (the last maxStoredDiffs) and the
+// baseline of the live checks.
+type changeStore struct {
+	issued int
+	kept   []*storedDiff
+	// last is the diff of the action right before the current
+	// assertChange; nil when that action was not observed.
+	last *storedDiff
+	// baseline is the screen live checks diff against (last's before
+	// screen) until a live check consumes it; nil then.
+	baseline *storedDiff
+	// missing says why the last observed action has no diff, when a
+	// capture failed.
+	missing string
+}
+
+// add stores a diff, evicting the oldest past maxStoredDiffs, and makes it
+// the last one and the baseline.
+func (s *changeStore) add(line int, before *screen.Screen, res *screendiff.Result) *storedDiff {
+	s.issued++
+	d := &storedDiff{id: "d" + strconv.Itoa(s.issued), line: line, result: res, before: before}
+	s.kept = append(s.kept, d)
+	if len(s.kept) > maxStoredDiffs {
+		s.kept[0] = nil
+		s.kept = s.kept[1:]
+	}
+	s.last, s.baseline, s.missing = d, d, ""
+	return d
+}
+
+// forget says the action just played was not observed: an assertChange
+// after it has no diff and no baseline.
+func (s *changeStore) forget() { s.last, s.baseline, s.missing = nil, nil, "" }
+
+// lookup finds a stored diff by id, or says why the run does not hold it.
+func (s *changeStore) lookup(id string) (*storedDiff, *ChangeError) {
+	for _, d := range s.kept {
+		if d.id == id {
+			return d, nil
+		}
+	}
+	n, err := strconv.Atoi(strings.TrimPrefix(id, "d"))
+	switch {
+	case !strings.HasPrefix(id, "d") || err != nil || n < 1 || n > s.issued:
+		return nil, &ChangeError{Code: ErrDiffUnavailable, Message: fmt.Sprintf(
+			"diff %s is unknown: this run has taken %d diff(s) so far (d1 … d%d)", id, s.issued, s.issued)}
+	default:
+		return nil, &ChangeError{Code: ErrDiffUnavailable, Message: fmt.Sprintf(
+			"diff %s was evicted: a run keeps its last %d diffs (d%d … d%d now)", id, maxStoredDiffs, s.issued-len(s.kept)+1, s.issued)}
+	}
+}
+
+// evidenceOf is the evidence of a diff, before any check.
+func evidenceOf(source, id string, res *screendiff.Result) *ChangeEvidence {
+	e := &ChangeEvidence{Source: source, DiffID: id, HasBaseline: true, Checks: []ChangeCheck{}, Changes: []screendiff.Change{}, Lines: []string{}}
+	if res == nil {
+		return e
+	}
+	e.BaselineURL, e.URL, e.Navigated, e.NewDocument = res.BeforeURL, res.AfterURL, res.Navigated, res.NewDocument
+	e.Changes = res.Changes
+	for _, c := range res.Changes {
+		e.Lines = append(e.Lines, c.String())
+	}
+	return e
+}
+
+// unavailable is the evidence of an assertChange with nothing to check.
+func unavailable(source string, err *ChangeError) *ChangeEvidence {
+	return &ChangeEvidence{Source: source, Checks: []ChangeCheck{}, Changes: []screendiff.Change{}, Lines: []string{}, Error: err}
+}
+
+// checkStored runs the stored checks of a (its references already filled
+// in) against a diff, adding each to e, and sets e.Pass.
+func checkStored(e *ChangeEvidence, res *screendiff.Result, a trail.AssertChange) {
+	add := func(check string, pass bool, detail string) {
+		e.Checks = append(e.Checks, ChangeCheck{Check: check, Pass: pass, Detail: detail})
+	}
+	if a.Changed != nil {
+		got := res.Changed()
+		detail := "nothing changed"
+		if got {
+			detail = fmt.Sprintf("%d change(s)", len(res.Changes))
+		}
+		add("changed: "+strconv.FormatBool(*a.Changed), got == *a.Changed, detail)
+	}
+	for _, m := range a.MustInclude {
+		check := "mustInclude " + describeMatch(m)
+		mr, err := res.Match(toMatcher(m))
+		switch {
+		case err != nil:
+			add(check, false, err.Error())
+		case mr.Outcome == screendiff.Found:
+			add(check, true, "found: "+changesAt(res, mr.Changes))
+		case mr.Outcome == screendiff.FoundAmbiguous:
+			add(check, false, mr.Outcome.String()+" ("+changesAt(res, mr.Changes)+"): the node may have been there before the action; match change: possible-replacement if a re-render is what the action does")
+		default:
+			add(check, false, "not found among "+countChanges(res))
+		}
+	}
+	for _, m := range a.MustNotInclude {
+		check := "mustNotInclude " + describeMatch(m)
+		mr, err := res.Match(toMatcher(m))
+		switch {
+		case err != nil:
+			add(check, false, err.Error())
+		case mr.Outcome == screendiff.NotFound:
+			add(check, true, "not found")
+		default:
+			add(check, false, mr.Outcome.String()+": "+changesAt(res, mr.Changes))
+		}
+	}
+	if a.Only != nil {
+		ms := make([]screendiff.Matcher, len(a.Only))
+		var names []string
+		for i, m := range a.Only {
+			ms[i] = toMatcher(m)
+			names = append(names, describeMatch(m))
+		}
+		check := "only " + strings.Join(names, ", ")
+		extra, err := res.Unmatched(ms)
+		switch {
+		case err != nil:
+			add(check, false, err.Error())
+		case len(extra) == 0:
+			add(check, true, "every change matches: "+countChanges(res))
+		default:
+			add(check, false, fmt.Sprintf("%d change(s) match none of them: %s", len(extra), changesAt(res, extra)))
+		}
+	}
+	if a.MaxChanges != nil {
+		add(fmt.Sprintf("maxChanges: %d", *a.MaxChanges), len(res.Changes) <= *a.MaxChanges, countChanges(res))
+	}
+	became := func(key, field string, sels []selector.Selector) {
+		for _, sel := range sels {
+			s := sel
+			check := key + " " + sel.String()
+			mr, err := res.Match(screendiff.Matcher{Change: screendiff.Style, Selector: &s, To: map[string]string{field: "true"}})
+			switch {
+			case err != nil:
+				add(check, false, err.Error())
+			case mr.Outcome == screendiff.Found:
+				add(check, true, "found: "+changesAt(res, mr.Changes))
+			default:
+				add(check, false, fmt.Sprintf("no change made it %s: true among %s", field, countChanges(res)))
+			}
+		}
+	}
+	became("becameVisible", "visible", a.BecameVisible)
+	became("becameCovered", "covered", a.BecameCovered)
+	e.Pass = allPass(e.Checks)
+}
+
+func allPass(cs []ChangeCheck) bool {
+	for _, c := range cs {
+		if !c.Pass {
+			return false
+		}
+	}
+	return len(cs) > 0
+}
+
+// toMatcher is a trail matcher as the diff reads it.
+func toMatcher(m trail.ChangeMatch) screendiff.Matcher {
+	out := screendiff.Matcher{Change: screendiff.Kind(m.Change), Selector: m.Selector}
+	if len(m.To) > 0 {
+		out.To = map[string]string{}
+		for _, t := range m.To {
+			out.To[t.Field] = t.Value
+		}
+	}
+	return out
+}
+
+// describeMatch writes a matcher as the trail does.
+func describeMatch(m trail.ChangeMatch) string {
+	var parts []string
+	if m.Change != "" {
+		parts = append(parts, "change: "+m.Change)
+	}
+	if m.Selector != nil {
+		parts = append(parts, "selector: "+m.Selector.String())
+	}
+	if len(m.To) > 0 {
+		var to []string
+		for _, t := range m.To {
+			to = append(to, t.Field+": "+t.Value)
+		}
+		parts = append(parts, "to: {"+strings.Join(to, ", ")+"}")
+	}
+	return "{" + strings.Join(parts, ", ") + "}"
+}
+
+// changesAt lists the changes at positions in words.
+func changesAt(res *screendiff.Result, at []int) string {
+	var out []string
+	for _, k := range at {
+		out = append(out, res.Changes[k].String())
+	}
+	return strings.Join(out, "; ")
+}
+
+func countChanges(res *screendiff.Result) string {
+	switch len(res.Changes) {
+	case 0:
+		return "no changes"
+	case 1:
+		return "1 change"
+	}
+	return fmt.Sprintf("%d changes", len(res.Changes))
+}
+
+// checkLive runs the live checks of a against the page now (s, with the
+// diff res from the baseline), adding each to e, and sets e.Pass.
+func checkLive(e *ChangeEvidence, s *screen.Screen, at string, a trail.AssertChange) {
+	add := func(check string, pass bool, detail string) {
+		e.Checks = append(e.Checks, ChangeCheck{Check: check, Pass: pass, Detail: detail})
+	}
+	if a.URL != "" {
+		add("url: "+a.URL, samePath(at, a.URL), "the page is at "+at)
+	}
+	m := selector.NewMatcher(s)
+	for _, sel := range a.Exists {
+		nodes, err := m.Match(sel)
+		var amb *selector.AmbiguousError
+		switch {
+		case err == nil:
+			add("exists "+sel.String(), true, "found "+describe(nodes[0]))
+		case errors.As(err, &amb) && len(nodes) > 0:
+			add("exists "+sel.String(), true, fmt.Sprintf("found %d, the first %s", len(nodes), describe(nodes[0])))
+		default:
+			add("exists "+sel.String(), false, err.Error())
+		}
+	}
+	for _, sel := range a.NotCovered {
+		check := "notCovered " + sel.String()
+		nodes, err := m.Match(sel)
+		switch {
+		case err != nil:
+			add(check, false, err.Error())
+		case nodes[0].Covered == nil:
+			add(check, false, describe(nodes[0])+" was not tested for coverage (the page model tests interactive nodes in the viewport): name an interactive node")
+		case *nodes[0].Covered:
+			add(check, false, describe(nodes[0])+" is covered: another element takes a click at its centre")
+		default:
+			add(check, true, describe(nodes[0])+" is not covered")
+		}
+	}
+	e.Pass = allPass(e.Checks)
+}
