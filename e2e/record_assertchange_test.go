@@ -11,9 +11,9 @@ import (
 	"github.com/trailpin/trailpin/recorder/trail"
 )
 
-// menuPage opens a menu on its Menu button: the button says so with
+// assertMenuPage opens a menu on its Menu button: the button says so with
 // aria-expanded, and the menu is put into the page.
-const menuPage = `<!doctype html>
+const assertMenuPage = `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>Home</title></head>
 <body>
 <h1>Home</h1>
@@ -66,11 +66,12 @@ func clickAXPrefix(t *testing.T, ctx context.Context, role, prefix string) {
 // TestRecordAssertChange records "open the menu" with the recording bar's
 // Assert change: the bar lists what the click changed, the person ticks the
 // menu (added) and the button's expanded state, and the exported trail holds
-// an assertChange right after the click with both, which loads. A second
-// Assert change, cancelled, records nothing.
+// an assertChange right after the click with both, which loads and replays
+// green; against the page whose click does nothing it fails as an app-bug
+// at that step. A second Assert change, cancelled, records nothing.
 func TestRecordAssertChange(t *testing.T) {
 	t.Parallel()
-	rec := recordPage(t, menuPage, func(app context.Context) {
+	rec := recordPage(t, assertMenuPage, func(app context.Context) {
 		clickCSS(t, app, "nav button")
 		WaitFor[bool](t, app, `!!document.querySelector('[role=menu]')`)
 		clickAX(t, app, "button", "Assert change")
@@ -121,5 +122,14 @@ func TestRecordAssertChange(t *testing.T) {
 	}
 	if !strings.Contains(string(rec.yaml), "to: {expanded: true}") {
 		t.Errorf("the trail does not write to: {expanded: true}:\n%s", rec.yaml)
+	}
+	rec.replayGreen(t)
+	dead := strings.Replace(assertMenuPage, "const open = button.getAttribute('aria-expanded') !== 'true';", "return;", 1)
+	if dead == assertMenuPage {
+		t.Fatal("the variant whose click does nothing was not made")
+	}
+	status := rec.replayVariant(t, dead)
+	if step, why := failedAt(t, status); step != tapAt+1 || !strings.HasPrefix(why, "app-bug: ") || !strings.Contains(why, "assertChange") {
+		t.Errorf("with a click that does nothing, the replay failed at step %d: %s\nwant step %d, an app-bug of the assertChange\n%s", step, why, tapAt+1, status)
 	}
 }
