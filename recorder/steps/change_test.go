@@ -161,3 +161,43 @@ func TestBuildStepsAssertChangeLeftOut(t *testing.T) {
 		}
 	}
 }
+
+// A change that would show a value marked sensitive is listed without it,
+// cannot be ticked, and "nothing else changes" is not offered; the
+// assertChange interaction that names it anyway records nothing.
+func TestPreviewChangeKeepsSensitiveValuesOut(t *testing.T) {
+	const email = "ada.lovelace@example.com"
+	page := func(shown string) *screen.Screen {
+		return shopPage("/", "d", "Shop",
+			el("save", "button", screentest.Name("Save"), screentest.Kids(screentest.Txt("Save"))),
+			el("who", "paragraph", screentest.Kids(screentest.Txt(shown))))
+	}
+	before, after := page("nobody"), page(email)
+	s := newSession().click(before, "save")
+	p, err := PreviewChange(s.recs, after, BuildOptions{BaseURL: shopOrigin, Sensitive: []string{email}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(p.Changes) != 1 || p.Only {
+		t.Fatalf("PreviewChange() = %+v, want the one change, only not offered", p)
+	}
+	c := p.Changes[0]
+	if strings.Contains(c.Text+c.Matcher+c.Why+p.OnlyWhy, email) || c.Matcher != "" {
+		t.Errorf("the change shows the sensitive value or can be ticked: %+v (onlyWhy %q)", c, p.OnlyWhy)
+	}
+	s.assertChange(after, true, c.Key)
+	bt, err := BuildSteps(s.recs, after, BuildOptions{BaseURL: shopOrigin, Sensitive: []string{email}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, st := range bt.Steps {
+		for _, a := range st.Actions {
+			if _, ok := a.(trail.AssertChange); ok {
+				t.Errorf("an assertChange naming a sensitive change was recorded: %+v", a)
+			}
+		}
+	}
+	if strings.Contains(strings.Join(bt.Notes, "\n"), email) {
+		t.Errorf("the notes show the sensitive value: %q", bt.Notes)
+	}
+}
