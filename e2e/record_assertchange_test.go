@@ -65,10 +65,10 @@ func clickAXPrefix(t *testing.T, ctx context.Context, role, prefix string) {
 
 // TestRecordAssertChange records "open the menu" with the recording bar's
 // Assert change: the bar lists what the click changed, the person ticks the
-// menu (added) and the button's expanded state, and the exported trail holds
-// an assertChange right after the click with both, which loads and replays
-// green; against the page whose click does nothing it fails as an app-bug
-// at that step. A second Assert change, cancelled, records nothing.
+// menu (added), the button's expanded state and "nothing else changes", and
+// the exported trail holds an assertChange right after the click with both
+// and only, which loads and replays green; against the page whose click
+// does nothing it fails as an app-bug at that step. A second Assert change, cancelled, records nothing.
 func TestRecordAssertChange(t *testing.T) {
 	t.Parallel()
 	rec := recordPage(t, assertMenuPage, func(app context.Context) {
@@ -78,8 +78,9 @@ func TestRecordAssertChange(t *testing.T) {
 		waitAX(t, app, "StaticText", "Tick what must change, then Add assertion.")
 		clickAXPrefix(t, app, "checkbox", `added menu "Main"`)
 		clickAXPrefix(t, app, "checkbox", `state button "Menu"`)
+		clickAX(t, app, "checkbox", "Nothing else changes")
 		clickAX(t, app, "button", "Add assertion")
-		waitAX(t, app, "StaticText", "Added: 2 changes must happen.")
+		waitAX(t, app, "StaticText", "Added: 2 changes must happen, and nothing else changes.")
 		// Cancel records nothing.
 		clickAX(t, app, "button", "Assert change")
 		waitAX(t, app, "StaticText", "Tick what must change, then Add assertion.")
@@ -117,8 +118,13 @@ func TestRecordAssertChange(t *testing.T) {
 		got[m.Change] = m.Selector.String() + " " + strings.Join(to, ", ")
 	}
 	want := map[string]string{"added": "{role: menu, name: Main} ", "state": "{role: button, name: Menu} expanded: true"}
-	if len(got) != len(want) || got["added"] != want["added"] || got["state"] != want["state"] || ac.Only != nil {
-		t.Errorf("assertChange mustInclude = %v, want %v and no only\n--- trail\n%s", got, want, rec.yaml)
+	if len(got) != len(want) || got["added"] != want["added"] || got["state"] != want["state"] {
+		t.Errorf("assertChange mustInclude = %v, want %v\n--- trail\n%s", got, want, rec.yaml)
+	}
+	// Nothing else changes: only names every change the click made, the
+	// same two.
+	if len(ac.Only) != 2 {
+		t.Errorf("assertChange only = %+v, want the click's two changes\n--- trail\n%s", ac.Only, rec.yaml)
 	}
 	if !strings.Contains(string(rec.yaml), "to: {expanded: true}") {
 		t.Errorf("the trail does not write to: {expanded: true}:\n%s", rec.yaml)
