@@ -68,7 +68,8 @@ func clickAXPrefix(t *testing.T, ctx context.Context, role, prefix string) {
 // menu (added), the button's expanded state and "nothing else changes", and
 // the exported trail holds an assertChange right after the click with both
 // and only, which loads and replays green; against the page whose click
-// does nothing it fails as an app-bug at that step. A second Assert change, cancelled, records nothing.
+// does nothing it fails as an app-bug at that step. A second Assert change,
+// cancelled, records nothing.
 func TestRecordAssertChange(t *testing.T) {
 	t.Parallel()
 	rec := recordPage(t, assertMenuPage, func(app context.Context) {
