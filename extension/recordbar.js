@@ -124,11 +124,13 @@
    */
   let changeShown = null;
 
-  // Assert change is offered once an action is recorded in this page.
-  recorder.onAction(() => {
+  // Assert change is offered once an action is recorded (in this page, or
+  // before it loaded: the background says so).
+  function offerChange() {
     changeButton.disabled = false;
     changeButton.removeAttribute('title');
-  });
+  }
+  recorder.onAction(offerChange);
 
   function hideChanges() {
     changeBox.hidden = true;
@@ -402,6 +404,7 @@
   g.__trailpinRecordBar = Object.freeze({
     show,
     warn,
+    offerChange,
     remove: () => host.remove(),
   });
 })();

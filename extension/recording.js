@@ -473,6 +473,15 @@ export class Recorder {
     // The two worlds do not wait for each other; the bar needs the recorder.
     await Promise.all([run({ files: MAIN_FILES, world: 'MAIN' }), run({ files: ISOLATED_FILES }).then(bar)]);
     if (this.barWarning && (!frameIds || frameIds.includes(0))) await this.warnBar(tabId);
+    // A page loaded after something was recorded (a link's click, say):
+    // its bar offers Assert change at once; the host says what to do when
+    // what came last was no action.
+    if (this.nextSeq > 1 && (!frameIds || frameIds.includes(0))) {
+      await this.chrome.scripting.executeScript({
+        target: { tabId, frameIds: [0] },
+        func: () => { /** @type {any} */ (globalThis).__trailpinRecordBar?.offerChange(); },
+      }).catch(() => {});
+    }
   }
 
   /**
