@@ -1,8 +1,10 @@
 package e2e
 
 import (
+	"bytes"
 	"encoding/json"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -106,5 +108,37 @@ func TestHostRecordChanges(t *testing.T) {
 	}
 	if got["added"] != "{role: menu, name: Main} " || got["state"] != "{role: button, name: Menu} expanded=true" {
 		t.Errorf("mustInclude = %v, want the menu added and the button's expanded: true:\n%s", got, data)
+	}
+}
+
+// TestHostRecordChangesKeepsSecretsOut: a project secret the page shows
+// after the action never comes back in record.changes: the screen now is
+// redacted as the stored one was, and a change that would show the value
+// is listed without it.
+func TestHostRecordChangesKeepsSecretsOut(t *testing.T) {
+	home := NewHostHome(t)
+	dir := newProjectDir(t, home)
+	conf := "apps:\n  shop:\n    baseURL: " + recOrigin + "\ntrails:\n  dir: trails\nsecrets:\n  shop_password: null\n"
+	if err := os.WriteFile(filepath.Join(dir, "trailpin.yaml"), []byte(conf), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	h := StartHostProc(t, home, "TRAILPIN_SECRET_SHOP_PASSWORD="+recPassword)
+	start := recStart("r-changes-secret")
+	start["project"] = dir
+	session := h.MustRequest("record.start", start).Str("session")
+	closed := recMenu(false)
+	shown := recMenu(true)
+	p := recEl("m7", "paragraph", "p", "", 200, recText("Your key: "+recPassword))
+	p.Text = "Your key: " + recPassword
+	shown.Root.Children[0].Children[0].Children = append(shown.Root.Children[0].Children[0].Children, p)
+	sendInteraction(t, h, interactionStep(session, 1, map[string]any{"kind": "click", "url": recOrigin + "/home", "screen": "s1", "ref": "m4"}, closed), true)
+	m := h.MustRequest("record.changes", map[string]any{"session": session, "screen": json.RawMessage(WireScreen(shown))})
+	expectOK(t, m, "record.changes")
+	raw, _ := json.Marshal(m)
+	if bytes.Contains(raw, []byte(recPassword)) || bytes.Contains(raw, []byte(`vörtex`)) {
+		t.Fatalf("record.changes shows the secret's value: %s", raw)
+	}
+	if len(m["changes"].([]any)) < 2 {
+		t.Errorf("record.changes = %s, want the click's changes still listed", raw)
 	}
 }

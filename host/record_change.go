@@ -1,12 +1,14 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 
 	"github.com/trailpin/trailpin/host/nativemsg"
+	"github.com/trailpin/trailpin/recorder/screen"
 	"github.com/trailpin/trailpin/recorder/steps"
 	"github.com/trailpin/trailpin/recorder/trail"
 )
@@ -61,6 +63,13 @@ func (r *recording) changes(ctx context.Context, req *nativemsg.Request) (native
 	if err != nil {
 		return nativemsg.Reply{}, err
 	}
+	// The screen before was stored through the database's redactor; the
+	// screen now goes through it too, so both read alike (a secret the page
+	// shows is no change) and the diff is the one the assertChange
+	// interaction's stored screen will give.
+	if after, err = r.redactedScreen(after); err != nil {
+		return nativemsg.Reply{}, err
+	}
 	out := changesReply{Session: sess.ID}
 	p, err := steps.PreviewChange(recs, after, b.buildOptions(r))
 	var nb *steps.NoBaselineError
@@ -80,6 +89,24 @@ func (r *recording) changes(ctx context.Context, req *nativemsg.Request) (native
 		out.Message = fmt.Sprintf("The last action (%s) changed nothing visible on the page: there is nothing to tick.", p.Action)
 	}
 	return nativemsg.Reply{Body: out}, nil
+}
+
+// redactedScreen is s as the database stores it: each secret value this
+// host knows replaced by its reference.
+func (r *recording) redactedScreen(s *screen.Screen) (*screen.Screen, error) {
+	raw, err := json.Marshal(s)
+	if err != nil {
+		return nil, err
+	}
+	red := r.s.Secrets.database(raw)
+	if bytes.Equal(red, raw) {
+		return s, nil
+	}
+	var out screen.Screen
+	if err := json.Unmarshal(red, &out); err != nil {
+		return nil, fmt.Errorf("the screen after the action, with secrets redacted, does not read back: %w", err)
+	}
+	return &out, nil
 }
 
 func upperFirst(s string) string {
