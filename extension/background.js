@@ -100,6 +100,9 @@ chrome.runtime.onMessage.addListener((/** @type {PageRequest} */ msg, sender, se
         if (sender.tab?.id !== undefined && recorder.tabs.has(sender.tab.id)) recorder.handle({ op: 'askStop' });
       });
       return false;
+    case 'record-changes':
+      restored.then(() => recorder.changesFromPage(msg, sender)).then(sendResponse);
+      return true;
     case 'record':
       restored.then(() => recorder.handle(msg)).then(sendResponse);
       return true;

@@ -60,6 +60,7 @@ export const ErrorCode = Object.freeze({
  *   | ({to: 'background', kind: 'record'} & RecordOp)
  *   | {to: 'background', kind: 'record-stop'}
  *   | {to: 'background', kind: 'agent-stop'}
+ *   | {to: 'background', kind: 'record-changes', screen: string}
  *   | {to: 'background', kind: 'interaction', interaction: Record<string, unknown>, screen?: string}} PageRequest
  */
 

@@ -12,13 +12,19 @@
  * highlighted before a click on it, or the bar's button, takes it. Assert
  * text absent asks for the text;
  * Assert URL records the current URL; Undo last step and Stop do what they
- * say. A classic script in the extension's isolated world.
+ * say. Assert change, once an action was recorded, asks the host what the
+ * last action changed (record.changes) and lists the changes in words with
+ * a box each to tick what must be included, and one for "nothing else
+ * changes"; Add assertion records an assertChange in the action's step,
+ * Cancel nothing (the list's logic: changelist.js). A classic script in the
+ * extension's isolated world.
  */
 (() => {
   'use strict';
   const g = /** @type {Record<string, any>} */ (/** @type {unknown} */ (globalThis));
   const recorder = g.__trailpinRecorder;
-  if (!recorder || window !== window.top)
+  const changeList = g.__trailpinChangeList;
+  if (!recorder || !changeList || window !== window.top)
     return;
   if (g.__trailpinRecordBar) {
     g.__trailpinRecordBar.show();
@@ -48,6 +54,13 @@
     .agent p { flex: 1; margin: 0; }
     .agent button[hidden] { display: none; }
     input { font: inherit; flex: 1; padding: 3px 6px; border-radius: 4px; border: 1px solid #555; }
+    .change { flex: 1 1 100%; display: flex; flex-direction: column; gap: 4px; max-height: 50vh; overflow: auto; }
+    .change[hidden], .change [hidden] { display: none; }
+    .change p { margin: 0; }
+    .change ul { list-style: none; margin: 0; padding: 0; display: flex; flex-direction: column; gap: 2px; }
+    .change label { display: flex; gap: 6px; align-items: baseline; }
+    .change .why { color: #b9bcc4; font-size: 12px; }
+    .change .row { display: flex; gap: 6px; }
     .outline { position: fixed; pointer-events: none; z-index: 2147483646; border: 2px solid #3b5bdb;
       background: #3b5bdb22; display: none; }
   `;
@@ -68,6 +81,7 @@
       <button type="button" data-do="assertValue" aria-pressed="false">Assert value</button>
       <button type="button" data-do="assertNotVisible">Assert text absent</button>
       <button type="button" data-do="assertUrl">Assert URL</button>
+      <button type="button" data-do="assertChange" disabled title="Press it after an action">Assert change</button>
       <button type="button" data-do="markSensitive" aria-pressed="false">Mark sensitive</button>
       <button type="button" data-do="undo">Undo last step</button>
       <button type="button" data-do="stop">Stop</button>
@@ -76,6 +90,16 @@
         <button type="button" data-do="wider" aria-keyshortcuts="ArrowUp">Wider</button>
         <button type="button" data-do="narrower" aria-keyshortcuts="ArrowDown">Narrower</button>
         <button type="button" data-do="take"></button>
+      </div>
+      <div class="change" role="group" aria-label="Assert change" hidden>
+        <p class="change-head"></p>
+        <ul class="change-list"></ul>
+        <label class="change-only"><input type="checkbox" data-only> <span>Nothing else changes</span></label>
+        <p class="why change-only-why"></p>
+        <div class="row">
+          <button type="button" data-do="changeAdd">Add assertion</button>
+          <button type="button" data-do="changeCancel">Cancel</button>
+        </div>
       </div>
       <form class="ask" hidden>
         <input type="text" aria-label="Text that must not be shown" required>
@@ -106,6 +130,104 @@
     agentStatus.textContent = v.text;
     agentBox.hidden = !v.text;
     agentStop.hidden = !v.running;
+  }
+
+  const changeButton = q('button[data-do="assertChange"]');
+  const changeBox = q('.change');
+  const changeHead = q('.change-head');
+  const changeItems = q('.change-list');
+  const changeOnly = q('.change-only');
+  const changeOnlyBox = q('.change-only input');
+  const changeOnlyWhy = q('.change-only-why');
+  const changeAdd = q('button[data-do="changeAdd"]');
+
+  /**
+   * The list on show: its model and the screen it was read on (the
+   * assertChange is recorded on that screen).
+   * @type {{model: any, screen: {id: string, wire: string}} | null}
+   */
+  let changeShown = null;
+
+  // Assert change is offered once an action is recorded (in this page, or
+  // before it loaded: the background says so).
+  function offerChange() {
+    changeButton.disabled = false;
+    changeButton.removeAttribute('title');
+  }
+  recorder.onAction(offerChange);
+
+  function hideChanges() {
+    changeBox.hidden = true;
+    changeItems.replaceChildren();
+    changeOnlyBox.checked = false;
+    changeShown = null;
+  }
+
+  /** Asks the host what the last action changed and lists it. */
+  function askChanges() {
+    hideChanges();
+    say('Reading what the last action changed…');
+    const screen = recorder.changeScreen();
+    chrome.runtime.sendMessage({ to: 'background', kind: 'record-changes', screen: screen.wire }).then((res) => {
+      if (!res?.ok) {
+        say(`Assert change: ${res?.error || 'no answer from the extension'}`);
+        return;
+      }
+      showChanges(changeList.listModel(res.reply), screen);
+    }, (e) => say(`Assert change: ${e instanceof Error ? e.message : e}`));
+  }
+
+  /** @param {any} model @param {{id: string, wire: string}} screen */
+  function showChanges(model, screen) {
+    const tickable = model.rows.some((/** @type {any} */ r) => r.tickable) || model.only.offered;
+    if (model.message && !tickable) {
+      say(model.message);
+      return;
+    }
+    changeShown = { model, screen };
+    changeHead.textContent = model.heading;
+    for (const r of model.rows) {
+      const li = document.createElement('li');
+      const label = document.createElement('label');
+      const box = document.createElement('input');
+      box.type = 'checkbox';
+      box.dataset.key = r.key;
+      box.disabled = !r.tickable;
+      const text = document.createElement('span');
+      text.textContent = r.text;
+      label.append(box, ' ', text);
+      li.append(label);
+      if (!r.tickable) {
+        const why = document.createElement('span');
+        why.className = 'why';
+        why.textContent = `Cannot be ticked: ${r.why}.`;
+        li.append(why);
+      } else {
+        label.title = `Records ${r.matcher}`;
+      }
+      changeItems.append(li);
+    }
+    changeOnly.hidden = !model.only.offered;
+    changeOnlyWhy.hidden = model.only.offered || !model.only.why;
+    changeOnlyWhy.textContent = model.only.why;
+    changeBox.hidden = false;
+    say(model.message || 'Tick what must change, then Add assertion.');
+  }
+
+  function addChange() {
+    if (!changeShown)
+      return;
+    const ticked = [...changeItems.querySelectorAll('input[data-key]')]
+      .filter((/** @type {HTMLInputElement} */ b) => b.checked)
+      .map((/** @type {HTMLInputElement} */ b) => String(b.dataset.key));
+    const i = changeList.interactionFor(changeShown.model, ticked, changeOnlyBox.checked);
+    if (!i) {
+      say('Tick a change (or “Nothing else changes”) first, or Cancel.');
+      return;
+    }
+    recorder.recordChange(i, changeShown.screen);
+    hideChanges();
+    say(changeList.addedText(i));
   }
 
   /**
@@ -194,6 +316,17 @@
       case 'cancel':
         ask.hidden = true;
         askInput.value = '';
+        say('Recording');
+        return;
+      case 'assertChange':
+        recorder.setPick(null);
+        askChanges();
+        return;
+      case 'changeAdd':
+        addChange();
+        return;
+      case 'changeCancel':
+        hideChanges();
         say('Recording');
         return;
       case 'assertUrl':
@@ -300,6 +433,7 @@
     show,
     warn,
     agent,
+    offerChange,
     remove: () => host.remove(),
   });
 })();

@@ -112,6 +112,8 @@
     pick: null,
     /** @type {(p: Pick, taken: boolean) => void} */
     onPick: () => {},
+    /** @type {() => void} told when an action is sent (the bar's Assert change) */
+    onAction: () => {},
     /** @type {Picked} */
     picked: { from: null, at: null },
     /** @type {Picked} the highlight the pointer last rested on, or the person adjusted */
@@ -314,6 +316,8 @@
       // The extension was reloaded: this script is an orphan now.
       stop();
     }
+    if (!/^(assert|undo$|markSensitive$)/.test(String(interaction.kind)))
+      state.onAction();
   }
 
   /**
@@ -1235,6 +1239,25 @@
       flushTyping();
       send(i, i.kind === 'assertUrl' || i.kind === 'assertNotVisible' ? currentScreen() : null);
     },
+    /**
+     * For Assert change: what is typed goes out first, then the screen as
+     * it is now (settled after the action), kept for the assertChange.
+     * @returns {Captured}
+     */
+    changeScreen() {
+      flushTyping();
+      return currentScreen();
+    },
+    /**
+     * Records the assertChange the bar made, on the screen changeScreen gave.
+     * @param {Record<string, unknown>} i @param {Captured} screen
+     */
+    recordChange(i, screen) {
+      flushTyping();
+      send(i, screen);
+    },
+    /** Called when an action (not a check the bar made) is sent. @param {() => void} fn */
+    onAction(fn) { state.onAction = fn; },
     flush: flushTyping,
     /** The screen now, in the wire form, with what the session keeps secret left out. */
     screenWire: () => pm().captureWire({ sensitive: sensitiveNow() }),

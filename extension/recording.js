@@ -21,7 +21,7 @@ const ISOLATED_FILES = [...PAGE_MODEL_FILES, 'recorder.js'];
 /** The dialog hook, in the page's own world. */
 const MAIN_FILES = ['dialogs.js'];
 /** The recording bar, in the top frame only. */
-const BAR_FILES = ['recordbar.js'];
+const BAR_FILES = ['changelist.js', 'recordbar.js'];
 /** How long Stop waits for the pages' last interactions to arrive. */
 const STOP_SETTLE_MS = 150;
 /** How long Stop waits for the host to acknowledge what is queued. */
@@ -505,6 +505,15 @@ export class Recorder {
     await Promise.all([run({ files: MAIN_FILES, world: 'MAIN' }), run({ files: ISOLATED_FILES }).then(bar)]);
     if (this.barWarning && (!frameIds || frameIds.includes(0))) await this.warnBar(tabId);
     if (this.agent.state !== 'idle' && (!frameIds || frameIds.includes(0))) await this.agentBar(tabId);
+    // A page loaded after something was recorded (a link's click, say):
+    // its bar offers Assert change at once; the host says what to do when
+    // what came last was no action.
+    if (this.nextSeq > 1 && (!frameIds || frameIds.includes(0))) {
+      await this.chrome.scripting.executeScript({
+        target: { tabId, frameIds: [0] },
+        func: () => { /** @type {any} */ (globalThis).__trailpinRecordBar?.offerChange(); },
+      }).catch(() => {});
+    }
   }
 
   /**
@@ -562,6 +571,29 @@ export class Recorder {
       i.title = sender.tab?.title ?? '';
     }
     this.push(i, typeof msg.screen === 'string' ? msg.screen : undefined);
+  }
+
+  /**
+   * What the last action changed, for the recording bar's Assert change
+   * (host/PROTOCOL.md, record.changes): once every interaction before it is
+   * acknowledged (the action must be stored), the host diffs the screen
+   * before the action with the screen the bar sent.
+   * @param {{screen?: unknown}} msg
+   * @param {{tab?: {id?: number}}} sender
+   * @returns {Promise<{ok: true, reply: Record<string, unknown>} | {ok: false, error: string}>}
+   */
+  async changesFromPage(msg, sender) {
+    try {
+      const tabId = sender.tab?.id;
+      if (this.phase !== 'recording' || tabId === undefined || !this.tabs.has(tabId)) throw new Error('this tab is not being recorded');
+      if (typeof msg.screen !== 'string') throw new Error('the page sent no screen');
+      await this.drained();
+      const reply = await this.host.request('record.changes', { session: this.session, screen: JSON.parse(msg.screen) },
+        msg.screen.length > BIG_SCREEN_CHARS ? 60_000 : undefined);
+      return { ok: true, reply };
+    } catch (e) {
+      return { ok: false, error: e instanceof Error ? e.message : String(e) };
+    }
   }
 
   /** @param {number} tabId */

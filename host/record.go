@@ -88,6 +88,7 @@ func registerRecording(srv *nativemsg.Server, s *nativeSession) *recording {
 	handle(typeRecordResume, r.resume)
 	handle(typeRecordStatus, r.status)
 	handle(typeRecordStop, r.stop)
+	handle(typeRecordChanges, r.changes)
 	handle(typeRecordSave, r.save)
 	handle(typeRecordDiscard, r.discard)
 	handle(typeTrailExport, r.export)

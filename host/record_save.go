@@ -45,6 +45,29 @@ type built struct {
 // build turns the session's stored interactions, and the screen record.stop
 // sent, into steps.
 func (r *recording) build(ctx context.Context, db *storage.DB, sess storage.Session, final *screen.Screen) (*built, error) {
+	b, err := r.prepare(sess)
+	if err != nil {
+		return nil, err
+	}
+	recs, err := r.storedInteractions(ctx, db, sess.ID)
+	if err != nil {
+		return nil, err
+	}
+	b.trail, err = steps.BuildSteps(recs, final, b.buildOptions(r))
+	var fe *trail.ForeignOriginError
+	switch {
+	case errors.Is(err, steps.ErrNoSteps):
+		return nil, badRequest("%v", err)
+	case errors.As(err, &fe):
+		return nil, badRequest("%v: record one app per trail", err)
+	case err != nil:
+		return nil, fmt.Errorf("building the steps: %w", err)
+	}
+	return b, nil
+}
+
+// prepare finds the session's project and app.
+func (r *recording) prepare(sess storage.Session) (*built, error) {
 	b := &built{sess: sess}
 	var err error
 	if sess.ProjectDir != "" {
@@ -63,7 +86,12 @@ func (r *recording) build(ctx context.Context, db *storage.DB, sess storage.Sess
 	if b.project != nil {
 		b.app = appFor(b.project, b.origin)
 	}
-	list, err := db.Interactions(ctx, sess.ID)
+	return b, nil
+}
+
+// storedInteractions reads a session's interactions with their screens.
+func (r *recording) storedInteractions(ctx context.Context, db *storage.DB, id string) ([]steps.RecordedInteraction, error) {
+	list, err := db.Interactions(ctx, id)
 	if err != nil {
 		return nil, err
 	}
@@ -87,27 +115,23 @@ func (r *recording) build(ctx context.Context, db *storage.DB, sess storage.Sess
 		}
 		recs = append(recs, rec)
 	}
+	return recs, nil
+}
+
+// buildOptions are the options steps are built with: the app's base URL,
+// and the project's secret values, so that a configured secret's value
+// typed into a field the page does not mark as secret is written as a
+// reference too, and is never shown.
+func (b *built) buildOptions(r *recording) steps.BuildOptions {
 	base := b.origin
 	if b.app != nil {
 		base = b.app.BaseURL
 	}
-	// A configured secret's value typed into a field the page does not
-	// mark as secret is written as a reference too.
 	var sensitive []string
 	if b.project != nil {
 		sensitive = r.learnSecrets(b.project)
 	}
-	b.trail, err = steps.BuildSteps(recs, final, steps.BuildOptions{BaseURL: base, Sensitive: sensitive})
-	var fe *trail.ForeignOriginError
-	switch {
-	case errors.Is(err, steps.ErrNoSteps):
-		return nil, badRequest("%v", err)
-	case errors.As(err, &fe):
-		return nil, badRequest("%v: record one app per trail", err)
-	case err != nil:
-		return nil, fmt.Errorf("building the steps: %w", err)
-	}
-	return b, nil
+	return steps.BuildOptions{BaseURL: base, Sensitive: sensitive}
 }
 
 // trailOf makes the trail file of a built recording.

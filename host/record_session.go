@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 	"unicode/utf8"
 
@@ -20,6 +21,8 @@ const (
 	maxTitleRunes    = 1000
 	maxLocaleBytes   = 64
 	maxViewportPixel = 100000
+	// maxChangeKeys bounds the changes an assertChange ticks.
+	maxChangeKeys = 500
 )
 
 type projectRef struct {
@@ -270,6 +273,10 @@ func checkInteraction(it *steps.Interaction) error {
 		return badRequest("interaction %d: ref %q is not a page model ref such as e12", it.Seq, truncate(it.Ref, 80))
 	case it.Ref != "" && it.Screen == "":
 		return badRequest("interaction %d: ref is set without screen: name the screen the ref is in", it.Seq)
+	case len(it.Changes) > maxChangeKeys:
+		return badRequest("interaction %d: changes lists %d keys, more than %d: tick fewer changes", it.Seq, len(it.Changes), maxChangeKeys)
+	case slices.ContainsFunc(it.Changes, func(k string) bool { return k == "" || len(k) > 200 }):
+		return badRequest("interaction %d: a key in changes is empty or too long: send the keys record.changes gave", it.Seq)
 	case it.Secret != "" && (it.Value != "" || it.PromptText != ""):
 		return badRequest("interaction %d: a secret field's value must never leave the page: send secret (the name) without value; nothing was stored", it.Seq)
 	case it.Secret != "" && !config.IsSecretName(it.Secret):

@@ -497,3 +497,27 @@ test('a damaged database found at Record is said once and starts nothing', async
   assert.equal(view.warning, 'the database … is damaged');
   assert.equal(host.requests.length, 1);
 });
+
+test('Assert change: the host is asked once what came before is acknowledged; a page loaded later offers it', async () => {
+  const host = new FakeHost();
+  const order = [];
+  const request = host.request.bind(host);
+  host.request = async (type, body) => {
+    order.push(type === 'record.interaction' ? `interaction ${body.interaction.seq}` : type);
+    if (type === 'record.changes') return { type, session: body.session, seq: 1, action: 'click Menu', changes: [], only: false, screen: body.screen };
+    return request(type, body);
+  };
+  const chrome = fakeChrome();
+  const r = new Recorder({ host, chrome });
+  await r.handle({ op: 'start', tab: 7 });
+  const offered = () => chrome.scripts.filter((s) => s.func && String(s.func).includes('offerChange')).length;
+  assert.equal(offered(), 0, 'nothing recorded yet: the bar does not offer Assert change');
+  r.fromPage({ interaction: { kind: 'click', screen: 's1', ref: 'e3' }, screen: '{"schema":1}' }, { tab: { id: 7 } });
+  const res = await r.changesFromPage({ screen: '{"schema":1,"n":2}' }, { tab: { id: 7 } });
+  assert.equal(res.ok, true);
+  assert.deepEqual(res.reply.screen, { schema: 1, n: 2 });
+  assert.deepEqual(order.slice(-2), ['interaction 1', 'record.changes']);
+  assert.equal((await r.changesFromPage({ screen: '{}' }, { tab: { id: 99 } })).ok, false, 'a tab not recorded is refused');
+  await r.inject(7);
+  assert.equal(offered(), 1, 'a page loaded after an action offers Assert change');
+});

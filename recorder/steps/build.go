@@ -92,7 +92,7 @@ func (b *builder) step(g *group, number int) (trail.Step, bool, error) {
 	var actions []trail.Action
 	var unnamedWhy []string
 	for k, i := range g.recs {
-		if b.is(i, InteractHover) && k+1 < len(g.recs) && !b.hoverRevealed(i, g.recs[k+1]) {
+		if b.is(i, InteractHover) && k+1 < len(g.recs) && !b.is(g.recs[k+1], InteractAssertChange) && !b.hoverRevealed(i, g.recs[k+1]) {
 			continue // the pointer passed by: the click's element showed without it
 		}
 		out, err := b.convert(k, i)
@@ -229,6 +229,8 @@ func (b *builder) convert(k, i int) (built, error) {
 		return b.assertValue(i)
 	case InteractAssertState:
 		return b.assertState(i)
+	case InteractAssertChange:
+		return b.assertChange(i)
 	}
 	return built{}, leftOut("the host does not know this kind of interaction")
 }

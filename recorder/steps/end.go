@@ -78,6 +78,13 @@ func (b *builder) screensAround(g *group) (before, after *screen.Screen) {
 			}
 		}
 	}
+	// An Assert change ending the step captured the screen after its
+	// action.
+	for _, i := range g.recs {
+		if b.recs[i].Kind == InteractAssertChange && b.recs[i].Before != nil {
+			return before, b.recs[i].Before
+		}
+	}
 	// The screen after is the next one captured in the step's tab. An
 	// interaction without a screen (a navigation, a dialog) changes the page
 	// before any capture shows the step's effect alone: then there is none.

@@ -208,6 +208,20 @@ func (b *builder) group() []*group {
 			}
 		case InteractAssertVisible, InteractAssertNotVisible, InteractAssertURL, InteractAssertValue, InteractAssertState:
 			push(groupAssert)
+		case InteractAssertChange:
+			// It checks what the step's last action changed, so it ends
+			// that step.
+			if !follows || last.kind == groupAssert {
+				b.note(fmt.Sprintf("Assert change (interaction %d) follows no action and was left out: press it right after an action.", r.Seq), "")
+				continue
+			}
+			a, err := b.observedAction(last)
+			if err != nil {
+				b.note(fmt.Sprintf("Assert change (interaction %d) was left out: %v.", r.Seq, err), "")
+				continue
+			}
+			b.observed[i] = a
+			last.recs = append(last.recs, i)
 		default:
 			b.note(fmt.Sprintf("Interaction %d has a kind this host does not know (%q) and was left out; update the host.", r.Seq, r.Kind), "")
 			continue

@@ -67,6 +67,11 @@ type Interaction struct {
 	// goal ended (State: done, stopped, failed).
 	State string `json:"state,omitempty"`
 	Want  string `json:"want,omitempty"`
+	// AssertChange: the keys (ChangeKey) of the changes of the last
+	// action's diff that must be included, and whether nothing else may
+	// change. Screen is the screen after the action, when the person asked.
+	Changes []string `json:"changes,omitempty"`
+	Only    bool     `json:"only,omitempty"`
 }
 
 // InteractionKind says what an Interaction was.
@@ -95,6 +100,9 @@ const (
 	InteractAssertURL        InteractionKind = "assertUrl"
 	InteractAssertValue      InteractionKind = "assertValue"
 	InteractAssertState      InteractionKind = "assertState"
+	// InteractAssertChange: what the action before it changed, picked
+	// from its diff in the recording bar (PreviewChange).
+	InteractAssertChange InteractionKind = "assertChange"
 	// InteractUndo removes the step built from the interactions before it
 	// (the recording bar's Undo last step).
 	InteractUndo InteractionKind = "undo"

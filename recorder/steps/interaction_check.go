@@ -34,6 +34,7 @@ var interactionNeeds = map[InteractionKind][]need{
 	InteractAssertURL:        {needURL},
 	InteractAssertValue:      {needURL},
 	InteractAssertState:      {needURL, needState},
+	InteractAssertChange:     {needURL, needScreen, needPicks},
 	InteractUndo:             {},
 	InteractMarkSensitive:    {needURL, needTarget},
 	InteractAgentStart:       {needGoal},
@@ -63,6 +64,8 @@ var (
 	needState      = need{"state and want", "the state asserted and its expected value", func(i *Interaction) bool { return i.State != "" && i.Want != "" }}
 	needGoal       = need{"text", "the goal the agent was asked to perform", func(i *Interaction) bool { return i.Text != "" }}
 	needAgentState = need{"state", "done, stopped or failed", func(i *Interaction) bool { return slices.Contains(AgentEndStates, i.State) }}
+	needScreen     = need{"screen", "the screen captured after the action, when Assert change was pressed", func(i *Interaction) bool { return i.Screen != "" }}
+	needPicks      = need{"changes or only", "the keys of the changes that must be included, or only: true", func(i *Interaction) bool { return len(i.Changes) > 0 || i.Only }}
 	needTarget     = need{"screen and ref", "the screen captured before it and the element's ref in it", func(i *Interaction) bool { return i.Screen != "" && i.Ref != "" }}
 )
 

@@ -151,13 +151,16 @@ type builder struct {
 	sensitive []string
 	startPath string
 
+	// observed maps an assertChange interaction to the action interaction
+	// whose change it checks.
+	observed  map[int]int
 	matchers  map[*screen.Screen]*selector.Matcher
 	positions map[*screen.Screen]map[string]int32
 	notes     []string
 }
 
 func newBuilder(recs []RecordedInteraction, final *screen.Screen, o BuildOptions) (*builder, error) {
-	b := &builder{final: final, matchers: map[*screen.Screen]*selector.Matcher{}, positions: map[*screen.Screen]map[string]int32{}}
+	b := &builder{final: final, observed: map[int]int{}, matchers: map[*screen.Screen]*selector.Matcher{}, positions: map[*screen.Screen]map[string]int32{}}
 	b.recs = withoutLoneModifiers(inSeqOrder(recs))
 	base := o.BaseURL
 	if base == "" {

@@ -1,0 +1,142 @@
+package e2e
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/chromedp/cdproto/dom"
+	"github.com/chromedp/chromedp"
+
+	"github.com/trailpin/trailpin/recorder/trail"
+)
+
+// assertMenuPage opens a menu on its Menu button: the button says so with
+// aria-expanded, and the menu is put into the page.
+const assertMenuPage = `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>Home</title></head>
+<body>
+<h1>Home</h1>
+<nav>
+  <button type="button" aria-expanded="false">Menu</button>
+</nav>
+<p>Welcome back.</p>
+<script>
+  // No ids: the selectors are the roles and names a person reads.
+  const button = document.querySelector('nav button');
+  let menu = null;
+  button.addEventListener('click', () => {
+    const open = button.getAttribute('aria-expanded') !== 'true';
+    button.setAttribute('aria-expanded', String(open));
+    if (open) {
+      menu = document.createElement('ul');
+      menu.setAttribute('role', 'menu');
+      menu.setAttribute('aria-label', 'Main');
+      for (const name of ['Profile', 'Settings', 'Sign out']) {
+        const li = document.createElement('li');
+        li.setAttribute('role', 'menuitem');
+        li.textContent = name;
+        menu.append(li);
+      }
+      button.after(menu);
+    } else {
+      menu?.remove();
+      menu = null;
+    }
+  });
+</script>
+</body></html>`
+
+// clickAXPrefix clicks the node with the role whose name starts with
+// prefix (a change's words end with its refs, which the test does not know).
+func clickAXPrefix(t *testing.T, ctx context.Context, role, prefix string) {
+	t.Helper()
+	name := waitAXPrefix(t, ctx, role, prefix)
+	n := waitAX(t, ctx, role, name)
+	actx, cancel := context.WithTimeout(ctx, WaitTimeout)
+	defer cancel()
+	quads, err := chromedp.Call(actx, dom.GetContentQuads, dom.GetContentQuadsParams{BackendNodeID: n.backend})
+	if err != nil || len(quads.Quads) == 0 || len(quads.Quads[0]) < 8 {
+		t.Fatalf("finding where %s %q is: %v", role, name, err)
+	}
+	q := quads.Quads[0]
+	mouseClick(t, ctx, (q[0]+q[2]+q[4]+q[6])/4, (q[1]+q[3]+q[5]+q[7])/4)
+}
+
+// TestRecordAssertChange records "open the menu" with the recording bar's
+// Assert change: the bar lists what the click changed, the person ticks the
+// menu (added), the button's expanded state and "nothing else changes", and
+// the exported trail holds an assertChange right after the click with both
+// and only, which loads and replays green; against the page whose click
+// does nothing it fails as an app-bug at that step. A second Assert change,
+// cancelled, records nothing.
+func TestRecordAssertChange(t *testing.T) {
+	t.Parallel()
+	rec := recordPage(t, assertMenuPage, func(app context.Context) {
+		clickCSS(t, app, "nav button")
+		WaitFor[bool](t, app, `!!document.querySelector('[role=menu]')`)
+		clickAX(t, app, "button", "Assert change")
+		waitAX(t, app, "StaticText", "Tick what must change, then Add assertion.")
+		clickAXPrefix(t, app, "checkbox", `added menu "Main"`)
+		clickAXPrefix(t, app, "checkbox", `state button "Menu"`)
+		clickAX(t, app, "checkbox", "Nothing else changes")
+		clickAX(t, app, "button", "Add assertion")
+		waitAX(t, app, "StaticText", "Added: 2 changes must happen, and nothing else changes.")
+		// Cancel records nothing.
+		clickAX(t, app, "button", "Assert change")
+		waitAX(t, app, "StaticText", "Tick what must change, then Add assertion.")
+		clickAXPrefix(t, app, "checkbox", `added menu "Main"`)
+		clickAX(t, app, "button", "Cancel")
+		waitAX(t, app, "StaticText", "Recording")
+	})
+	var changes []trail.AssertChange
+	tapAt := -1
+	for si, s := range rec.trail.Steps {
+		for j, a := range s.Actions {
+			switch a := a.(type) {
+			case trail.AssertChange:
+				changes = append(changes, a)
+				if j == 0 || si != tapAt {
+					t.Errorf("the assertChange is not right after the click in its step:\n%s", rec.yaml)
+				}
+			case trail.Tap:
+				if a.Selector.String() == "{role: button, name: Menu}" {
+					tapAt = si
+				}
+			}
+		}
+	}
+	if len(changes) != 1 {
+		t.Fatalf("the trail has %d assertChange actions, want 1 (the cancelled one records nothing):\n%s", len(changes), rec.yaml)
+	}
+	ac := changes[0]
+	got := map[string]string{}
+	for _, m := range ac.MustInclude {
+		var to []string
+		for _, t := range m.To {
+			to = append(to, t.Field+": "+t.Value)
+		}
+		got[m.Change] = m.Selector.String() + " " + strings.Join(to, ", ")
+	}
+	want := map[string]string{"added": "{role: menu, name: Main} ", "state": "{role: button, name: Menu} expanded: true"}
+	if len(got) != len(want) || got["added"] != want["added"] || got["state"] != want["state"] {
+		t.Errorf("assertChange mustInclude = %v, want %v\n--- trail\n%s", got, want, rec.yaml)
+	}
+	// Nothing else changes: only names every change the click made, the
+	// same two.
+	if len(ac.Only) != 2 {
+		t.Errorf("assertChange only = %+v, want the click's two changes\n--- trail\n%s", ac.Only, rec.yaml)
+	}
+	if !strings.Contains(string(rec.yaml), "to: {expanded: true}") {
+		t.Errorf("the trail does not write to: {expanded: true}:\n%s", rec.yaml)
+	}
+	rec.replayGreen(t)
+	dead := strings.Replace(assertMenuPage, "const open = button.getAttribute('aria-expanded') !== 'true';", "return;", 1)
+	if dead == assertMenuPage {
+		t.Fatal("the variant whose click does nothing was not made")
+	}
+	status := rec.replayVariant(t, dead)
+	if step, why := failedAt(t, status); step != tapAt+1 || !strings.HasPrefix(why, "app-bug: ") || !strings.Contains(why, "assertChange") {
+		t.Errorf("with a click that does nothing, the replay failed at step %d: %s\nwant step %d, an app-bug of the assertChange\n%s", step, why, tapAt+1, status)
+	}
+}

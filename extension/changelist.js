@@ -1,0 +1,88 @@
+// @ts-check
+/**
+ * The recording bar's Assert change list, without the page: what the
+ * host's record.changes reply (host/PROTOCOL.md) offers to tick, and the
+ * assertChange interaction the person's ticks make. A classic script
+ * injected before recordbar.js (and loaded by the node tests); it defines
+ * globalThis.__trailpinChangeList.
+ */
+(() => {
+  'use strict';
+  const g = /** @type {Record<string, any>} */ (/** @type {unknown} */ (globalThis));
+  if (g.__trailpinChangeList)
+    return;
+
+  /**
+   * @typedef {{key: string, text: string, matcher?: string, why?: string}} Offer
+   * @typedef {{seq?: number, action?: string, navigated?: boolean, changes?: Offer[], only?: boolean, onlyWhy?: string, message?: string}} ChangesReply
+   * @typedef {{key: string, text: string, matcher: string, tickable: boolean, why: string}} Row
+   * @typedef {{heading: string, message: string, rows: Row[], only: {offered: boolean, why: string}}} ListModel
+   */
+
+  /**
+   * What the bar lists for a record.changes reply: a heading naming the
+   * action, each change with whether it can be ticked, and whether
+   * "nothing else changes" can be. A reply with nothing to tick gives its
+   * message and no rows.
+   * @param {ChangesReply} reply
+   * @returns {ListModel}
+   */
+  function listModel(reply) {
+    const changes = Array.isArray(reply?.changes) ? reply.changes : [];
+    /** @type {Row[]} */
+    const rows = changes.map((c) => ({
+      key: String(c.key),
+      text: String(c.text),
+      matcher: c.matcher ? String(c.matcher) : '',
+      tickable: !!c.matcher,
+      why: c.matcher ? '' : String(c.why || 'it cannot be named'),
+    }));
+    let message = reply?.message ? String(reply.message) : '';
+    if (!message && rows.length === 0)
+      message = 'The last action changed nothing visible on the page: there is nothing to tick.';
+    if (!message && !rows.some((r) => r.tickable))
+      message = 'No change of the last action can be named by a selector: there is nothing to tick.';
+    const heading = reply?.action
+      ? `What “${reply.action}” changed${reply.navigated ? ' (the page moved to another address)' : ''}:`
+      : '';
+    return {
+      heading: rows.length ? heading : '',
+      message,
+      rows,
+      only: { offered: rows.length > 0 && !!reply?.only, why: reply?.onlyWhy ? String(reply.onlyWhy) : '' },
+    };
+  }
+
+  /**
+   * The assertChange interaction for the ticked changes, or null when
+   * nothing is ticked (confirming then records nothing).
+   * @param {ListModel} model
+   * @param {Iterable<string>} ticked keys of the ticked rows
+   * @param {boolean} only "nothing else changes" is ticked
+   * @returns {{kind: 'assertChange', changes: string[], only: boolean} | null}
+   */
+  function interactionFor(model, ticked, only) {
+    const want = new Set(ticked);
+    const changes = model.rows.filter((r) => r.tickable && want.has(r.key)).map((r) => r.key);
+    const withOnly = only && model.only.offered;
+    if (changes.length === 0 && !withOnly)
+      return null;
+    return { kind: 'assertChange', changes, only: withOnly };
+  }
+
+  /**
+   * What the bar says once the assertion is added.
+   * @param {{changes: string[], only: boolean}} i
+   */
+  function addedText(i) {
+    const n = i.changes.length;
+    const parts = [];
+    if (n)
+      parts.push(n === 1 ? '1 change must happen' : `${n} changes must happen`);
+    if (i.only)
+      parts.push('nothing else changes');
+    return `Added: ${parts.join(', and ')}.`;
+  }
+
+  g.__trailpinChangeList = Object.freeze({ listModel, interactionFor, addedText });
+})();
