@@ -14,9 +14,9 @@
 //   - yamlerr: the error of a strict YAML reader (file, line, key, fix,
 //     did-you-mean), shared by trails and host configuration.
 //
-// Imports point downward only: steps imports trail, selector and screen;
-// screendiff imports selector and screen;
-// trail imports selector, screen and yamlerr; selector imports screen and
+// Imports point downward only: steps imports trail, screendiff, selector and
+// screen; trail imports screendiff (the kinds and fields a change matcher may
+// name), selector, screen and yamlerr; screendiff imports selector and screen; selector imports screen and
 // yamlerr; screen and yamlerr import none of the others (TestImportsPointDown
 // keeps it so). Test helpers that build screens sit in internal/screentest,
 // on top of screen only.

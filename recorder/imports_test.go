@@ -24,8 +24,8 @@ var mayImport = map[string][]string{
 	"recorder/screen":              {},
 	"recorder/selector":            {"recorder/screen", "recorder/yamlerr"},
 	"recorder/screendiff":          {"recorder/screen", "recorder/selector"},
-	"recorder/trail":               {"recorder/screen", "recorder/selector", "recorder/yamlerr"},
-	"recorder/steps":               {"recorder/screen", "recorder/selector", "recorder/trail"},
+	"recorder/trail":               {"recorder/screen", "recorder/screendiff", "recorder/selector", "recorder/yamlerr"},
+	"recorder/steps":               {"recorder/screen", "recorder/screendiff", "recorder/selector", "recorder/trail"},
 	"recorder/internal/screentest": {"recorder/screen"},
 }
 
