@@ -148,12 +148,13 @@
     /** @type {Captured | null} the screen of the click being handled, for the change it makes */
     clickScreen: null,
     /**
-     * @type {{i: Record<string, unknown>, screen: Captured | null, e: KeyboardEvent} | null}
-     * an Enter in a text area whose handlers have not yet said whether the
-     * page took it: settled before anything else is sent, so a click that
-     * comes first in the task queue does not overtake it
+     * @type {(() => void) | null} what to send once the page's own handlers
+     * of an event have run (whether a chat took an Enter, the selection a
+     * list box shows after a click): at the next task, or before anything
+     * else is sent, as Chromium runs queued input ahead of timers and the
+     * next click would overtake it
      */
-    pendingEnter: null,
+    pending: null,
     /** ms of a press not yet counted with its click */
     carriedMs: 0,
     /** @type {number[]} ms spent in each interaction's handlers */
@@ -287,8 +288,7 @@
    * @param {Captured | null} screen
    */
   function send(interaction, screen) {
-    if (state.pendingEnter)
-      settleEnter();
+    settlePending();
     if (crossOriginFrame) {
       // Its screen would be a page of another origin, which a trail of this
       // app cannot name: the host leaves the action out and says so.
@@ -600,10 +600,11 @@
       // handler ran: one select of the list box, named by its label, with
       // no tap of the option or press of the key held for it.
       const boxRef = pm().refForElement(listbox);
-      setTimeout(() => {
+      const time = Date.now();
+      afterHandlers(() => {
         const options = listbox.isConnected ? selectedInListbox(listbox) : [];
-        send(options.length ? { kind: 'select', ref: boxRef, options } : i, screen);
-      }, 0);
+        send(options.length ? { kind: 'select', ref: boxRef, options, time } : { ...i, time }, screen);
+      });
       return;
     }
     send(i, screen);
@@ -719,27 +720,34 @@
     }
     if (e.key === 'Enter' && !mods.length && el && isMultiline(el)) {
       // In a text area Enter types a line break, part of the typing, unless
-      // the page takes it (a chat's Enter sends): which, its handlers say,
-      // once they have run: at the next task, or before the next thing sent
-      // (input is queued ahead of timers, so a click may come first).
-      if (state.pendingEnter)
-        settleEnter();
+      // the page takes it (a chat's Enter sends): which, its handlers say.
       i.time = Date.now();
-      state.pendingEnter = { i, screen, e };
-      setTimeout(settleEnter, 0);
+      afterHandlers(() => {
+        if (e.defaultPrevented)
+          send(i, screen);
+      });
       return;
     }
     send(i, screen);
   }
 
-  /** Sends the pending Enter if the page took it, and forgets it. */
-  function settleEnter() {
-    const p = state.pendingEnter;
-    if (!p)
-      return;
-    state.pendingEnter = null;
-    if (p.e.defaultPrevented)
-      send(p.i, p.screen);
+  /**
+   * Runs fn once the page's handlers of the event being handled have run
+   * (see state.pending).
+   * @param {() => void} fn
+   */
+  function afterHandlers(fn) {
+    settlePending();
+    state.pending = fn;
+    setTimeout(settlePending, 0);
+  }
+
+  /** Runs what waits for the page's handlers, if anything does. */
+  function settlePending() {
+    const fn = state.pending;
+    state.pending = null;
+    if (fn)
+      fn();
   }
 
   /** Whether Enter in el types a line break. @param {Element} el */
