@@ -42,6 +42,11 @@ func TestRecordSurvivesHostKills(t *testing.T) {
 	r := newRecordingRig(t)
 	kills := 0
 	kill := func(point, pid int) {
+		// Each point kills a host that has answered its hello: one killed
+		// while Chrome is still starting it (a reconnection is slow on a
+		// busy machine) never answers, and the counts below could not be
+		// reached.
+		r.waitHellos(t, kills+1)
 		if err := syscall.Kill(pid, syscall.SIGKILL); err != nil {
 			t.Fatalf("killing the host %d at point %d: %v", pid, point, err)
 		}
