@@ -218,7 +218,7 @@ func checkStored(e *ChangeEvidence, res *screendiff.Result, a trail.AssertChange
 		add("changed: "+strconv.FormatBool(*a.Changed), got == *a.Changed, detail)
 	}
 	for _, m := range a.MustInclude {
-		check := "mustInclude " + describeMatch(m)
+		check := "mustInclude " + m.String()
 		mr, err := res.Match(toMatcher(m))
 		switch {
 		case err != nil:
@@ -232,7 +232,7 @@ func checkStored(e *ChangeEvidence, res *screendiff.Result, a trail.AssertChange
 		}
 	}
 	for _, m := range a.MustNotInclude {
-		check := "mustNotInclude " + describeMatch(m)
+		check := "mustNotInclude " + m.String()
 		mr, err := res.Match(toMatcher(m))
 		switch {
 		case err != nil:
@@ -248,7 +248,7 @@ func checkStored(e *ChangeEvidence, res *screendiff.Result, a trail.AssertChange
 		var names []string
 		for i, m := range a.Only {
 			ms[i] = toMatcher(m)
-			names = append(names, describeMatch(m))
+			names = append(names, m.String())
 		}
 		check := "only " + strings.Join(names, ", ")
 		extra, err := res.Unmatched(ms)
@@ -303,25 +303,6 @@ func toMatcher(m trail.ChangeMatch) screendiff.Matcher {
 		}
 	}
 	return out
-}
-
-// describeMatch writes a matcher as the trail does.
-func describeMatch(m trail.ChangeMatch) string {
-	var parts []string
-	if m.Change != "" {
-		parts = append(parts, "change: "+m.Change)
-	}
-	if m.Selector != nil {
-		parts = append(parts, "selector: "+m.Selector.String())
-	}
-	if len(m.To) > 0 {
-		var to []string
-		for _, t := range m.To {
-			to = append(to, t.Field+": "+t.Value)
-		}
-		parts = append(parts, "to: {"+strings.Join(to, ", ")+"}")
-	}
-	return "{" + strings.Join(parts, ", ") + "}"
 }
 
 // changesAt lists the changes at positions in words.

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-	"strings"
 
 	"github.com/trailpin/trailpin/recorder/screen"
 	"github.com/trailpin/trailpin/recorder/screendiff"
@@ -181,7 +180,7 @@ func (b *builder) changeOffers(before, after *screen.Screen) (*screendiff.Result
 			o.Why = why
 		} else {
 			o.match = m
-			o.Matcher = matcherString(*m)
+			o.Matcher = m.String()
 		}
 		offers = append(offers, o)
 	}
@@ -259,22 +258,6 @@ func sidesAndPurposes(n int) []sideAndPurpose {
 		out = append(out, sideAndPurpose{i, selector.PurposeTap}, sideAndPurpose{i, selector.PurposeAssert})
 	}
 	return out
-}
-
-// matcherString writes a matcher as the trail does, in flow style.
-func matcherString(m trail.ChangeMatch) string {
-	parts := []string{"change: " + m.Change}
-	if m.Selector != nil {
-		parts = append(parts, "selector: "+m.Selector.String())
-	}
-	if len(m.To) > 0 {
-		var to []string
-		for _, t := range m.To {
-			to = append(to, t.Field+": "+t.Value)
-		}
-		parts = append(parts, "to: {"+strings.Join(to, ", ")+"}")
-	}
-	return "{" + strings.Join(parts, ", ") + "}"
 }
 
 // assertChange builds the assertChange interaction i asks for: the ticked

@@ -346,3 +346,23 @@ func nextIsChange(steps []Step, i, j int) bool {
 	}
 	return false
 }
+
+// String writes the matcher as a trail does, in flow style:
+// {change: state, selector: {role: button, name: Menu}, to: {expanded: true}}.
+func (m ChangeMatch) String() string {
+	var parts []string
+	if m.Change != "" {
+		parts = append(parts, "change: "+m.Change)
+	}
+	if m.Selector != nil {
+		parts = append(parts, "selector: "+m.Selector.String())
+	}
+	if len(m.To) > 0 {
+		to := make([]string, len(m.To))
+		for i, t := range m.To {
+			to[i] = t.Field + ": " + t.Value
+		}
+		parts = append(parts, "to: {"+strings.Join(to, ", ")+"}")
+	}
+	return "{" + strings.Join(parts, ", ") + "}"
+}
