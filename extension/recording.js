@@ -163,6 +163,8 @@ export class Recorder {
     this.activeTab = -1;
     /** @type {Map<number, number>} last history index of each tab's top frame */
     this.historyIndex = new Map();
+    /** @type {Map<number, Promise<void>>} each tab's latest history index read, in commit order */
+    this.commits = new Map();
     /** @type {Set<number>} tabs the app opened whose first page is not a navigation of its own */
     this.opened = new Set();
     this.nextSeq = 1;
@@ -214,6 +216,7 @@ export class Recorder {
     this.startTab = -1;
     this.activeTab = -1;
     this.historyIndex = new Map();
+    this.commits = new Map();
     this.opened = new Set();
     this.nextSeq = 1;
     this.queue = [];
@@ -617,7 +620,7 @@ export class Recorder {
 
   /**
    * A navigation committed in a frame of a tab (chrome.webNavigation.onCommitted).
-   * @param {{tabId: number, frameId: number, url: string, transitionType: string, transitionQualifiers: string[], timeStamp: number}} d
+   * @param {{tabId: number, frameId: number, documentId?: string, url: string, transitionType: string, transitionQualifiers: string[], timeStamp: number}} d
    */
   async committed(d) {
     if (!this.tabs.has(d.tabId) || (this.phase !== 'recording' && this.phase !== 'stopping')) return;
@@ -635,19 +638,40 @@ export class Recorder {
     let resolve = () => {};
     const ready = new Promise((r) => { resolve = () => r(undefined); });
     if (!first) this.push(i, undefined, ready);
+    // Back and forward are told apart by comparing this page's history
+    // index with the one before it. The index is read the moment the page
+    // commits, in the document that committed (a read that waits for the
+    // page to load may run on a later page, whose index says nothing of
+    // this one), and compared in commit order: a forward right after a back
+    // is compared with the back's page, whichever read answers first.
+    const target = d.documentId ? { tabId: d.tabId, documentIds: [d.documentId] } : { tabId: d.tabId, frameIds: [0] };
+    const index = this.chrome.scripting.executeScript({
+      target,
+      injectImmediately: true,
+      func: () => ({ index: /** @type {any} */ (globalThis).navigation?.currentEntry?.index ?? -1 }),
+    }).then((/** @type {any} */ [{ result }]) => Number(result?.index ?? -1), () => -1);
+    const compared = (this.commits.get(d.tabId) ?? Promise.resolve()).then(async () => {
+      const at = await index;
+      if (at < 0) {
+        // Not known (the page went on already): the next traversal is
+        // not compared with a page before this one.
+        this.historyIndex.delete(d.tabId);
+        return;
+      }
+      const before = this.historyIndex.get(d.tabId) ?? -1;
+      if (transition === 'back' && at > before && before >= 0) i.transition = 'forward';
+      this.historyIndex.set(d.tabId, at);
+    });
+    this.commits.set(d.tabId, compared);
     try {
       if (inject) await this.inject(d.tabId, [0]);
-      const [{ result }] = await this.chrome.scripting.executeScript({
-        target: { tabId: d.tabId, frameIds: [0] },
-        func: () => ({ index: /** @type {any} */ (globalThis).navigation?.currentEntry?.index ?? -1, title: document.title }),
-      });
-      const before = this.historyIndex.get(d.tabId) ?? -1;
-      if (transition === 'back' && result.index > before && before >= 0) i.transition = 'forward';
-      this.historyIndex.set(d.tabId, result.index);
-      if (result.title) i.title = result.title;
+      const [{ result }] = await this.chrome.scripting.executeScript({ target, func: () => ({ title: document.title }) });
+      if (result?.title) i.title = result.title;
     } catch {
       // The page went on to another one already.
     }
+    await compared;
+    if (this.commits.get(d.tabId) === compared) this.commits.delete(d.tabId);
     resolve();
   }
 

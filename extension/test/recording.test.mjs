@@ -170,6 +170,37 @@ test('a navigation is recorded with its transition; back and forward by history 
   assert.deepEqual(got, ['forward', 'back']);
 });
 
+test('a forward right after a back is compared with the back\'s page, and each page is read where it committed', async () => {
+  const host = new FakeHost();
+  const chrome = fakeChrome();
+  const r = new Recorder({ host, chrome });
+  await r.handle({ op: 'start', tab: 4 });
+  r.historyIndex.set(4, 2);
+  // The back's page (index 1) answers only after the forward's (index 2)
+  // has committed and answered.
+  const indexOf = { back: 1, fwd: 2 };
+  let release = () => {};
+  const late = new Promise((res) => { release = res; });
+  const targets = [];
+  chrome.scripting.executeScript = async (o) => {
+    if (!o.func) return [{}];
+    if (/currentEntry|document\.title/.test(String(o.func))) targets.push(o.target);
+    const doc = o.target.documentIds?.[0];
+    if (doc === 'back' && o.injectImmediately) await late;
+    return [{ result: { index: indexOf[doc], title: doc } }];
+  };
+  const back = r.committed({ tabId: 4, frameId: 0, documentId: 'back', url: 'http://127.0.0.1:1/a', transitionType: 'link', transitionQualifiers: ['forward_back'], timeStamp: 1 });
+  const fwd = r.committed({ tabId: 4, frameId: 0, documentId: 'fwd', url: 'http://127.0.0.1:1/b', transitionType: 'link', transitionQualifiers: ['forward_back'], timeStamp: 2 });
+  await settle();
+  release();
+  await Promise.all([back, fwd]);
+  await settle();
+  const got = [...host.stored.values()].map((s) => `${s.interaction.transition} ${s.interaction.title}`);
+  assert.deepEqual(got, ['back back', 'forward fwd']);
+  assert.equal(targets.length, 4);
+  assert.ok(targets.every((t) => t.documentIds && !t.frameIds), 'every read names the document that committed');
+});
+
 test('stop waits for the host to store everything, then asks it for the steps', async () => {
   const host = new FakeHost();
   const r = new Recorder({ host, chrome: fakeChrome() });
