@@ -38,27 +38,9 @@ func run(m *testing.M) int {
 	defer site.Close()
 	crossSite = httptest.NewServer(fixtures())
 	defer crossSite.Close()
-
-	dir, err := os.MkdirTemp("", "trailpin-replay-test-")
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		return 1
-	}
-	defer os.RemoveAll(dir)
-	opts, err := AllocatorOptions(LaunchOptions{Headless: true, UserDataDir: dir})
-	if err != nil {
-		return browsertest.MissingInMain(err)
-	}
-	actx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
-	defer cancelAlloc()
-	bctx, cancel := chromedp.NewContext(actx)
-	defer cancel()
-	if err := chromedp.Do(bctx); err != nil {
-		fmt.Fprintln(os.Stderr, "starting Chromium:", err)
-		return 1
-	}
-	browserCtx = bctx
-	return m.Run()
+	return browsertest.RunShared(m, func(dir string) ([]chromedp.ExecAllocatorOption, error) {
+		return AllocatorOptions(LaunchOptions{Headless: true, UserDataDir: dir})
+	}, &browserCtx)
 }
 
 // fixtures serves testdata, plus pages that embed another origin's frame.

@@ -1,9 +1,13 @@
 package browsertest
 
 import (
+	"context"
 	"fmt"
+	"net/url"
 	"os"
 	"testing"
+
+	"github.com/chromedp/chromedp"
 )
 
 // Hint says how to get a browser the tests can start.
@@ -45,4 +49,47 @@ func message(why error) string {
 		state = "failed, as CI is set"
 	}
 	return fmt.Sprintf("needs Chromium (%v): %s. To run it, %s", why, state, Hint)
+}
+
+// Options gives the launch options of a headless browser whose profile is
+// the fresh directory userDataDir: the caller's replay.AllocatorOptions,
+// as this package imports nothing of Trailpin's.
+type Options func(userDataDir string) ([]chromedp.ExecAllocatorOption, error)
+
+// RunShared is the TestMain of a package whose tests share one headless
+// browser: it starts the browser in a fresh profile with options and
+// extra, sets *browser to its context, runs the tests and returns the test
+// binary's exit status. Without a browser it answers as MissingInMain.
+func RunShared(m *testing.M, options Options, browser *context.Context, extra ...chromedp.ExecAllocatorOption) int {
+	dir, err := os.MkdirTemp("", "trailpin-browser-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	defer os.RemoveAll(dir)
+	opts, err := options(dir)
+	if err != nil {
+		return MissingInMain(err)
+	}
+	actx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), append(opts, extra...)...)
+	defer cancelAlloc()
+	bctx, cancel := chromedp.NewContext(actx)
+	defer cancel()
+	if err := chromedp.Do(bctx); err != nil {
+		fmt.Fprintln(os.Stderr, "starting Chromium:", err)
+		return 1
+	}
+	*browser = bctx
+	return m.Run()
+}
+
+// MapHost makes the browser resolve the host name to the server at
+// serverURL, so that pages load under a fixed name and the URLs in what
+// they capture do not carry the server's random port.
+func MapHost(name, serverURL string) (chromedp.ExecAllocatorOption, error) {
+	u, err := url.Parse(serverURL)
+	if err != nil {
+		return nil, err
+	}
+	return chromedp.Flag("host-resolver-rules", "MAP "+name+" "+u.Host), nil
 }

@@ -47,26 +47,9 @@ func TestMain(m *testing.M) { os.Exit(run(m)) }
 func run(m *testing.M) int {
 	server = httptest.NewServer(handler())
 	defer server.Close()
-	dir, err := os.MkdirTemp("", "trailpin-oracles-")
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		return 1
-	}
-	defer os.RemoveAll(dir)
-	opts, err := replay.AllocatorOptions(replay.LaunchOptions{Headless: true, UserDataDir: dir})
-	if err != nil {
-		return browsertest.MissingInMain(err)
-	}
-	actx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
-	defer cancelAlloc()
-	bctx, cancel := chromedp.NewContext(actx)
-	defer cancel()
-	if err := chromedp.Do(bctx); err != nil {
-		fmt.Fprintln(os.Stderr, "starting Chromium:", err)
-		return 1
-	}
-	browserCtx = bctx
-	return m.Run()
+	return browsertest.RunShared(m, func(dir string) ([]chromedp.ExecAllocatorOption, error) {
+		return replay.AllocatorOptions(replay.LaunchOptions{Headless: true, UserDataDir: dir})
+	}, &browserCtx)
 }
 
 // handler serves the WPT files at the paths the pages expect, our stand-ins

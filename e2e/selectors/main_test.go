@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
-	"net/url"
 	"os"
 	"path/filepath"
 	"testing"
@@ -48,33 +47,17 @@ func TestMain(m *testing.M) {
 func run(m *testing.M) int {
 	srv := httptest.NewServer(fixtures())
 	defer srv.Close()
-	u, err := url.Parse(srv.URL)
+	mapped, err := browsertest.MapHost(corpusHost, srv.URL)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 1
 	}
+	return browsertest.RunShared(m, headless, &browserCtx, mapped)
+}
 
-	dir, err := os.MkdirTemp("", "trailpin-selectors-")
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		return 1
-	}
-	defer os.RemoveAll(dir)
-	opts, err := replay.AllocatorOptions(replay.LaunchOptions{Headless: true, UserDataDir: dir})
-	if err != nil {
-		return browsertest.MissingInMain(err)
-	}
-	opts = append(opts, chromedp.Flag("host-resolver-rules", "MAP "+corpusHost+" "+u.Host))
-	actx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
-	defer cancelAlloc()
-	bctx, cancel := chromedp.NewContext(actx)
-	defer cancel()
-	if err := chromedp.Do(bctx); err != nil {
-		fmt.Fprintln(os.Stderr, "starting Chromium:", err)
-		return 1
-	}
-	browserCtx = bctx
-	return m.Run()
+// headless is how the tests launch their browser.
+func headless(dir string) ([]chromedp.ExecAllocatorOption, error) {
+	return replay.AllocatorOptions(replay.LaunchOptions{Headless: true, UserDataDir: dir})
 }
 
 // fixtures serves the corpus pages, and the generated large page.
