@@ -248,12 +248,6 @@ func (r *Result) folded(m Matcher, c Change, ref string) bool {
 	if !okB || !okA || r.NewDocument {
 		return false
 	}
-	inherited := map[string]field{}
-	for _, f := range append(slices.Clone(stateFields), styleFields...) {
-		if f.inherited {
-			inherited[f.name] = f
-		}
-	}
 	for k := range m.To {
 		if _, ok := inherited[k]; !ok {
 			return false
@@ -267,6 +261,17 @@ func (r *Result) folded(m Matcher, c Change, ref string) bool {
 	}
 	return false
 }
+
+// inherited are the fields that follow a change of the parent, by name.
+var inherited = func() map[string]field {
+	out := map[string]field{}
+	for _, f := range append(slices.Clone(stateFields), styleFields...) {
+		if f.inherited {
+			out[f.name] = f
+		}
+	}
+	return out
+}()
 
 // Unmatched lists the positions in Changes of the changes none of ms
 // matches, in order: what `only` forbids. A change matched only through a

@@ -8,6 +8,7 @@ import (
 	"unicode"
 
 	"github.com/trailpin/trailpin/recorder/screen"
+	"github.com/trailpin/trailpin/recorder/screendiff"
 	"github.com/trailpin/trailpin/recorder/selector"
 	"github.com/trailpin/trailpin/recorder/trail"
 )
@@ -18,8 +19,28 @@ import (
 //
 // The screen before is the one captured before the step's first
 // interaction; the screen after is the one captured before the next
-// interaction in the same tab, or the final screen. Nodes are compared by
-// ref within one document and by content across documents.
+// interaction in the same tab, or the final screen. What changed between
+// them is what screendiff.Diff says, the diff an assertChange and the
+// recording bar's Assert change read, so that an end and a check on change
+// agree on what a step changed (docs/screen-diffs.md, Ends). The nodes an
+// end may pin are the after side of the changes that show something new:
+//   - added and possible-replacement: the root and every node inside it. A
+//     whole subtree is a candidate, not only its root, because the end pins
+//     a node that says one thing: a dialog or a status that appeared is
+//     pinned itself (it ranks first), a menu or a list of several lines is
+//     pinned by its items, and a node chosen takes what is inside it and
+//     around it out of the running;
+//   - content and state: the changed node (for disabled, with the fields
+//     disabled with it);
+//   - style, when the node became visible: the node and what was shown
+//     with it (the items of a menu).
+//
+// Moves, resizes, a change of coverage and removals show nothing a
+// presence selector could check. Across documents (a full navigation) the
+// diff pairs nothing and lists the new page as one added root: every node
+// of it is a candidate, and the rule below that a selector match nothing
+// on the screen before compares the two pages by what they show, so the
+// banner and the menu both pages have are left out.
 //
 // The selectors are presence checks, built here rather than by Generate: an
 // end needs a node to be there (at least one visible match at replay), not
@@ -217,7 +238,7 @@ func (b *builder) endShows(before, after *screen.Screen, asserted []string) []se
 	if before != nil {
 		mb = b.matcher(before)
 	}
-	cands := b.endCandidates(mb, ma)
+	cands := b.endCandidates(before, ma)
 	var out []selector.Selector
 	var chosen []int32
 	if len(asserted) > 0 {
@@ -252,27 +273,16 @@ func (b *builder) endShows(before, after *screen.Screen, asserted []string) []se
 	return out
 }
 
-// endCandidates lists the shown nodes of the screen after that appeared or
-// changed, most telling first.
-func (b *builder) endCandidates(mb, ma *selector.Matcher) []endCandidate {
-	var old map[string]int32
-	if mb != nil && documentOf(mb.Screen()) == documentOf(ma.Screen()) {
-		old = b.refPositions(mb)
-	}
+// endCandidates lists the shown nodes of the screen after that the step
+// made or changed, as the diff of the two screens says, most telling first.
+func (b *builder) endCandidates(before *screen.Screen, ma *selector.Matcher) []endCandidate {
+	marks := b.endChanges(before, ma)
 	var cands []endCandidate
 	for p, n := range ma.Nodes() {
-		if !ma.Shown(int32(p)) || n.Secret || n.AriaHidden || n.RevealedBy != "" {
+		if marks[p] == unchanged || !ma.Shown(int32(p)) || n.Secret || n.AriaHidden || n.RevealedBy != "" {
 			// What the pointer alone shows (a row's delete button under the
 			// pointer) is no effect of the step: replay never hovers there.
 			continue
-		}
-		// Most nodes are as they were: that is settled first, cheaply.
-		appeared := true
-		if q, ok := old[n.Ref]; ok && mb.Shown(q) {
-			if !changed(mb.Nodes()[q], n) {
-				continue
-			}
-			appeared = false
 		}
 		class := endClass(n)
 		if class == endNone {
@@ -283,7 +293,7 @@ func (b *builder) endCandidates(mb, ma *selector.Matcher) []endCandidate {
 			// (products, orders), which changes more than the page does.
 			class = endContent
 		}
-		cands = append(cands, endCandidate{pos: int32(p), class: class, appeared: appeared, level: n.Level})
+		cands = append(cands, endCandidate{pos: int32(p), class: class, appeared: marks[p] == appeared, level: n.Level})
 	}
 	sort.SliceStable(cands, func(i, j int) bool {
 		a, c := cands[i], cands[j]
@@ -298,6 +308,75 @@ func (b *builder) endCandidates(mb, ma *selector.Matcher) []endCandidate {
 	return cands
 }
 
+// What the diff says of a node of the screen after, for its end.
+const (
+	unchanged = iota
+	// changedNode: the after side of a content or state change.
+	changedNode
+	// appeared: in an added or possibly replaced subtree, or shown by a
+	// style change (visible: false → true) with what was shown with it.
+	appeared
+)
+
+// endChanges marks the nodes of ma's screen (the screen after) by what the
+// diff from before says of them. Moves, resizes, a change of coverage and
+// removals show nothing new that a presence selector could check.
+func (b *builder) endChanges(before *screen.Screen, ma *selector.Matcher) []uint8 {
+	marks := make([]uint8, ma.Len())
+	if before == ma.Screen() {
+		// One capture before and after (an assertion's step, a step whose
+		// screen after is the next step's): nothing changed.
+		return marks
+	}
+	var res *screendiff.Result
+	if before != nil && before.Root != nil {
+		// A screen without a document token (a hand-built one) is told
+		// apart by its URL, as everywhere in steps.
+		res, _ = screendiff.Diff(withDocument(before), withDocument(ma.Screen()), screendiff.Options{})
+	}
+	if res == nil {
+		// Nothing to compare with (without an ignore list, Diff fails
+		// only so): all of the screen is new.
+		for p := range marks {
+			marks[p] = appeared
+		}
+		return marks
+	}
+	pos := b.refPositions(ma)
+	for k, c := range res.Changes {
+		var mark uint8
+		switch c.Kind {
+		case screendiff.Added, screendiff.PossibleReplacement:
+			mark = appeared
+		case screendiff.Content, screendiff.State:
+			mark = changedNode
+		case screendiff.Style:
+			if d, ok := c.Delta("visible"); !ok || d.To != "true" {
+				continue
+			}
+			mark = appeared
+		default:
+			continue
+		}
+		for _, ref := range res.AfterRefs(k) {
+			if p, ok := pos[ref]; ok {
+				marks[p] = max(marks[p], mark)
+			}
+		}
+	}
+	return marks
+}
+
+// withDocument is s with its document named as documentOf names it.
+func withDocument(s *screen.Screen) *screen.Screen {
+	if s.Document != "" {
+		return s
+	}
+	c := *s
+	c.Document = documentOf(s)
+	return &c
+}
+
 // inRow reports whether the node at p lies in a row, card or list item.
 func inRow(m *selector.Matcher, p int32) bool {
 	for a := m.Parent(p); a >= 0; a = m.Parent(a) {
@@ -306,31 +385,6 @@ func inRow(m *selector.Matcher, p int32) bool {
 		}
 	}
 	return false
-}
-
-// changed reports whether the node shows something else than before: its
-// name, value, a state, or its own text (not counting text that changed
-// inside a child element, which is a candidate of its own).
-func changed(was, n *screen.Node) bool {
-	return was.Name != n.Name || was.Value != n.Value || was.Checked != n.Checked ||
-		was.Pressed != n.Pressed || !sameBool(was.Expanded, n.Expanded) ||
-		!sameBool(was.Selected, n.Selected) || was.Disabled != n.Disabled ||
-		was.Invalid != n.Invalid || was.Text != n.Text && ownText(n) != ownText(was)
-}
-
-func sameBool(a, b *bool) bool {
-	return (a == nil) == (b == nil) && (a == nil || *a == *b)
-}
-
-// ownText is the text of a node's own text runs.
-func ownText(n *screen.Node) string {
-	var parts []string
-	for _, c := range n.Children {
-		if c.IsText() {
-			parts = append(parts, c.Text)
-		}
-	}
-	return strings.Join(parts, "\n")
 }
 
 // presenceSelector returns a selector that finds the node at pos on the

@@ -113,3 +113,7 @@ func inChosenListbox(m *selector.Matcher, p int32, acted map[string]bool) bool {
 	}
 	return false
 }
+
+func sameBool(a, b *bool) bool {
+	return (a == nil) == (b == nil) && (a == nil || *a == *b)
+}
