@@ -337,6 +337,7 @@ func (r *run) assertChange(ctx context.Context, call model.ToolCall) result {
 			return r.lookAgain(ctx, "assertChange failed: "+err.Error(), false)
 		}
 		rep = got
+		relabel(rep, a)
 		if spec.IsLive() && (spec.KeepBaseline == nil || !*spec.KeepBaseline) {
 			last.consumed = true
 		}
@@ -404,4 +405,84 @@ func failedLine(rep *ChangeReport) string {
 		return "no check passed"
 	}
 	return strings.Join(out, "; ")
+}
+
+// relabel names each check of rep in the model's own words (its kinds,
+// refs, roles, names and texts) rather than as the selectors they became:
+// the model never reads a selector. The checks come in the order the
+// trail's assertChange makes them; a report of another shape is left as
+// it is.
+func relabel(rep *ChangeReport, a changeArgs) {
+	var labels []string
+	target := func(t changeTarget) string {
+		var parts []string
+		for _, f := range []struct {
+			k string
+			v *string
+		}{{"ref", t.Ref}, {"role", t.Role}, {"name", t.Name}, {"text", t.Text}} {
+			if str(f.v) != "" {
+				parts = append(parts, fmt.Sprintf("%s %q", f.k, str(f.v)))
+			}
+		}
+		return strings.Join(parts, ", ")
+	}
+	match := func(m changeMatcher) string {
+		var parts []string
+		if str(m.Kind) != "" {
+			parts = append(parts, "kind "+str(m.Kind))
+		}
+		if t := target(m.changeTarget); t != "" {
+			parts = append(parts, t)
+		}
+		for _, f := range changeStates {
+			if v := m.To[f]; v != nil {
+				parts = append(parts, fmt.Sprintf("to %s %v", f, *v))
+			}
+		}
+		return "(" + strings.Join(parts, ", ") + ")"
+	}
+	if a.Changed != nil {
+		labels = append(labels, fmt.Sprintf("changed: %v", *a.Changed))
+	}
+	for _, m := range a.MustInclude {
+		labels = append(labels, "mustInclude "+match(m))
+	}
+	for _, m := range a.MustNotInclude {
+		labels = append(labels, "mustNotInclude "+match(m))
+	}
+	if a.Only != nil {
+		var ms []string
+		for _, m := range a.Only {
+			ms = append(ms, match(m))
+		}
+		labels = append(labels, "only "+strings.Join(ms, ", "))
+	}
+	if a.MaxChanges != nil {
+		labels = append(labels, fmt.Sprintf("maxChanges: %d", *a.MaxChanges))
+	}
+	for _, l := range []struct {
+		key string
+		ts  []changeTarget
+	}{{"becameVisible", a.BecameVisible}, {"becameCovered", a.BecameCovered}} {
+		for _, t := range l.ts {
+			labels = append(labels, l.key+" ("+target(t)+")")
+		}
+	}
+	if a.URL != nil {
+		labels = append(labels, "url: "+str(a.URL))
+	}
+	for _, l := range []struct {
+		key string
+		ts  []changeTarget
+	}{{"exists", a.Exists}, {"notCovered", a.NotCovered}} {
+		for _, t := range l.ts {
+			labels = append(labels, l.key+" ("+target(t)+")")
+		}
+	}
+	if len(labels) != len(rep.Checks) {
+		return
+	}
+	for i := range rep.Checks {
+		rep.Checks[i].Check = labels[i]
+	}
 }

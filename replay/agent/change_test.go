@@ -84,7 +84,7 @@ func TestAssertChange(t *testing.T) {
 			script: []modeltest.Reply{typeCode, tapRedeem,
 				changeCall(map[string]any{"changed": true, "maxChanges": 1, "only": []any{matcher("added", "e6", "", "", "", nil)}}), done},
 			verdict:  agent.VerdictDone,
-			result:   []string{`"pass":true`, `only {change: added, selector: {text: \"10% off\"}}`, `"diffId":"a2"`},
+			result:   []string{`"pass":true`, `only (kind added, ref \"e6\")`, `"diffId":"a2"`},
 			recorded: true,
 		},
 		{
@@ -192,6 +192,11 @@ func TestAssertChange(t *testing.T) {
 				t.Errorf("page calls = %q, want %q", s.page.log2(), tc.pageLog)
 			}
 			checkSafeRequests(t, s)
+			for i, r := range s.srv.Requests() {
+				if strings.Contains(string(r.Body), "selector: {") || strings.Contains(string(r.Body), "{role:") {
+					t.Errorf("request %d shows the model a selector:\n%s", i+1, r.LastUserText())
+				}
+			}
 		})
 	}
 }
