@@ -110,7 +110,7 @@ func checkStoredIn(s *changeStore, a trail.AssertChange) *ChangeEvidence {
 
 // noBaseline says why there is no diff to check.
 func (s *changeStore) noBaseline() *ChangeError {
-	msg := "no baseline: the action right before this assertChange was not observed (the agent performed it, or it failed)"
+	msg := "no baseline: the action right before this assertChange was not observed (it failed, or the agent did not reach the goal of its step)"
 	if s.missing != "" {
 		msg = "no baseline: " + s.missing
 	}
