@@ -10,6 +10,8 @@ import (
 	"github.com/trailpin/trailpin/host/nativemsg"
 	"github.com/trailpin/trailpin/recorder/screen"
 	"github.com/trailpin/trailpin/recorder/selector"
+	"github.com/trailpin/trailpin/recorder/trail"
+	"github.com/trailpin/trailpin/replay"
 	"github.com/trailpin/trailpin/replay/agent"
 )
 
@@ -115,6 +117,25 @@ func (p *liveTab) Screen(ctx context.Context) (*screen.Screen, error) {
 	p.shown = s
 	p.progress("Asking the model what to do next")
 	return s, nil
+}
+
+// AssertChange checks the agent's assertChange with the code replay runs
+// a trail's with (replay.CheckChange), on the screens the recorded tab gave
+// around the agent's last action; a live check captures the tab again.
+// The check is the agent's own: the recording is the person's input as
+// the recorder captured it, so it adds no step.
+func (p *liveTab) AssertChange(ctx context.Context, spec trail.AssertChange, id string, before, after *screen.Screen) (*agent.ChangeReport, error) {
+	path := func(u string) string {
+		if rel, err := trail.AppPath(u, p.origin); err == nil {
+			return rel
+		}
+		return u
+	}
+	ev, err := replay.CheckChange(ctx, spec, id, before, after, p.Screen, path)
+	if err != nil {
+		return nil, err
+	}
+	return ev.Report(), nil
 }
 
 // node is the element of ref on the screen last shown.

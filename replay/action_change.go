@@ -27,23 +27,30 @@ func (r *trailRun) before(ctx context.Context, p *tab) (*screen.Screen, error) {
 // once it is quiet. When either screen is missing, the assertChange after
 // it has no baseline, and says why.
 func (r *trailRun) observed(ctx context.Context, id string, a trail.Action, before *screen.Screen, beforeErr error) {
+	r.observe(ctx, id, fmt.Sprintf("%s (line %d)", a.Kind(), a.SourceLine()), a.SourceLine(), before, beforeErr)
+}
+
+// observe stores the diff of what happened since before under id; what
+// names it (an action and its line, the agent's part of a step) in the
+// reason a missing screen gives.
+func (r *trailRun) observe(ctx context.Context, id, what string, line int, before *screen.Screen, beforeErr error) {
 	if beforeErr != nil {
-		r.changes.fail(id, fmt.Sprintf("the page could not be captured before %s (line %d): %v", a.Kind(), a.SourceLine(), beforeErr))
+		r.changes.fail(id, fmt.Sprintf("the page could not be captured before %s: %v", what, beforeErr))
 		return
 	}
 	p := r.page
 	p.awaitQuiet(ctx, agentQuiet, agentQuietMax)
 	after, _, err := p.lookCovered(ctx)
 	if err != nil {
-		r.changes.fail(id, fmt.Sprintf("the page could not be captured after %s (line %d): %v", a.Kind(), a.SourceLine(), err))
+		r.changes.fail(id, fmt.Sprintf("the page could not be captured after %s: %v", what, err))
 		return
 	}
 	res, err := screendiff.Diff(before, after, screendiff.Options{})
 	if err != nil {
-		r.changes.fail(id, fmt.Sprintf("the diff of %s (line %d) could not be taken: %v", a.Kind(), a.SourceLine(), err))
+		r.changes.fail(id, fmt.Sprintf("the diff of %s could not be taken: %v", what, err))
 		return
 	}
-	r.changes.add(id, a.SourceLine(), before, res)
+	r.changes.add(id, line, before, res)
 }
 
 // assertChange checks what the previous action changed: a stored diff, or
@@ -103,7 +110,7 @@ func checkStoredIn(s *changeStore, a trail.AssertChange) *ChangeEvidence {
 
 // noBaseline says why there is no diff to check.
 func (s *changeStore) noBaseline() *ChangeError {
-	msg := "no baseline: the action right before this assertChange was not observed (the agent performed it, or it failed)"
+	msg := "no baseline: the action right before this assertChange was not observed (it failed, or the agent did not reach the goal of its step)"
 	if s.missing != "" {
 		msg = "no baseline: " + s.missing
 	}
@@ -129,6 +136,25 @@ func (r *trailRun) liveChange(ctx context.Context, p *tab, a trail.AssertChange)
 	if a.KeepBaseline == nil || !*a.KeepBaseline {
 		defer func() { r.changes.baseline = nil }()
 	}
+	look := func(ctx context.Context) (*screen.Screen, error) {
+		s, _, err := p.lookCovered(ctx)
+		return s, err
+	}
+	wait := func(ctx context.Context, attempt int, deadline time.Time) {
+		p.waitChange(ctx, p.seq, min(backoff(attempt), time.Until(deadline)+time.Millisecond))
+		// A transition moves boxes without a DOM change the watcher
+		// counts: capture again whatever it says.
+		p.acted()
+	}
+	return liveChecks(ctx, a, base.id, base.before, look, wait, r.appPath)
+}
+
+// liveChecks is the loop of a live assertChange: it captures the page
+// (look), diffs it against the baseline before and checks a, once or, with
+// retry, again after wait until the checks pass or the budget runs out.
+// path gives a URL as the trail writes it.
+func liveChecks(ctx context.Context, a trail.AssertChange, id string, before *screen.Screen,
+	look func(context.Context) (*screen.Screen, error), wait func(context.Context, int, time.Time), path func(string) string) (*ChangeEvidence, error) {
 	if a.SettleMs != nil && *a.SettleMs > 0 {
 		select {
 		case <-ctx.Done():
@@ -142,13 +168,13 @@ func (r *trailRun) liveChange(ctx context.Context, p *tab, a trail.AssertChange)
 	}
 	var ev *ChangeEvidence
 	for attempt := 0; ; attempt++ {
-		s, _, err := p.lookCovered(ctx)
+		s, err := look(ctx)
 		if err != nil {
 			return nil, err
 		}
-		res, err := screendiff.Diff(base.before, s, screendiff.Options{Ignore: a.Ignore})
+		res, err := screendiff.Diff(before, s, screendiff.Options{Ignore: a.Ignore})
 		if err != nil {
-			ev = evidenceOf(EvidenceLive, base.id, nil)
+			ev = evidenceOf(EvidenceLive, id, nil)
 			check := "ignore"
 			if errors.Is(err, screendiff.ErrNoScreen) {
 				check = "baseline"
@@ -157,17 +183,52 @@ func (r *trailRun) liveChange(ctx context.Context, p *tab, a trail.AssertChange)
 			ev.Attempts = attempt + 1
 			return ev, nil
 		}
-		ev = evidenceOf(EvidenceLive, base.id, res)
-		checkLive(ev, s, r.appPath(s.URL), a)
+		ev = evidenceOf(EvidenceLive, id, res)
+		checkLive(ev, s, path(s.URL), a)
 		ev.Attempts = attempt + 1
 		if ev.Pass || a.Retry == nil || time.Now().After(deadline) || ctx.Err() != nil {
 			return ev, ctx.Err()
 		}
-		p.waitChange(ctx, p.seq, min(backoff(attempt), time.Until(deadline)+time.Millisecond))
-		// A transition moves boxes without a DOM change the watcher
-		// counts: capture again whatever it says.
-		p.acted()
+		wait(ctx, attempt, deadline)
 	}
+}
+
+// CheckChange runs an assertChange a for the agent, through the code a
+// trail's assertChange runs: its stored checks on the diff from before to
+// after (the screens around the agent's last action, id naming it), or its
+// live checks on the page now (look captures it, with coverage) against
+// before. path gives a URL as the trail writes it (path and query). a's
+// references must be filled in. A page that cannot be captured is an
+// error; anything else that cannot be checked is a result that does not
+// pass.
+func CheckChange(ctx context.Context, a trail.AssertChange, id string, before, after *screen.Screen,
+	look func(context.Context) (*screen.Screen, error), path func(string) string) (*ChangeEvidence, error) {
+	if before == nil {
+		return unavailable(sourceOf(a), &ChangeError{Code: ErrNoBaseline, Message: "no baseline: no action was taken since the step started"}), nil
+	}
+	if a.IsLive() {
+		wait := func(ctx context.Context, attempt int, deadline time.Time) {
+			select {
+			case <-ctx.Done():
+			case <-time.After(min(backoff(attempt), time.Until(deadline)+time.Millisecond)):
+			}
+		}
+		return liveChecks(ctx, a, id, before, look, wait, path)
+	}
+	res, err := screendiff.Diff(before, after, screendiff.Options{})
+	if err != nil {
+		return unavailable(EvidenceStored, &ChangeError{Code: ErrDiffUnavailable, Message: "the diff could not be taken: " + err.Error()}), nil
+	}
+	ev := evidenceOf(EvidenceStored, id, res)
+	checkStored(ev, res, a)
+	return ev, nil
+}
+
+func sourceOf(a trail.AssertChange) string {
+	if a.IsLive() {
+		return EvidenceLive
+	}
+	return EvidenceStored
 }
 
 // changeFailed is the step error of an assertChange that did not pass: an

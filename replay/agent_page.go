@@ -45,11 +45,13 @@ const (
 )
 
 // Screen captures the page once it is quiet (the last capture when
-// nothing changed). Secret values on it are left to the agent's redactor,
-// which hides them from every request and turn.
+// nothing changed), with the page model's hit tests: two screens around an
+// action are what the agent's assertChange diffs, and covered is part of
+// a diff. Secret values on it are left to the agent's redactor, which
+// hides them from every request and turn.
 func (a *agentPage) Screen(ctx context.Context) (*screen.Screen, error) {
 	a.r.page.awaitQuiet(ctx, agentQuiet, agentQuietMax)
-	s, _, err := a.r.page.look(ctx)
+	s, _, err := a.r.page.lookCovered(ctx)
 	if err != nil {
 		return nil, agentError(err)
 	}
@@ -162,6 +164,22 @@ func (a *agentPage) AssertVisible(ctx context.Context, ref string) (string, erro
 
 func (a *agentPage) AssertNotVisibleWithText(ctx context.Context, text string) (string, error) {
 	return a.play(ctx, a.r.assertNotVisible(text))
+}
+
+// AssertChange checks the agent's assertChange with the code a trail's
+// runs (CheckChange): the stored checks on the diff of the screens around
+// its last action, the live ones on the page now.
+func (a *agentPage) AssertChange(ctx context.Context, spec trail.AssertChange, id string, before, after *screen.Screen) (*agent.ChangeReport, error) {
+	look := func(ctx context.Context) (*screen.Screen, error) {
+		a.r.page.acted() // a live check reads the page now, whatever the watcher says
+		s, _, err := a.r.page.lookCovered(ctx)
+		return s, err
+	}
+	ev, err := CheckChange(ctx, spec, id, before, after, look, a.r.appPath)
+	if err != nil {
+		return nil, agentError(err)
+	}
+	return ev.Report(), nil
 }
 
 // agentError is what the agent is told of a failed find or act: a ref

@@ -3,6 +3,7 @@ package replay
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -10,6 +11,7 @@ import (
 	"github.com/trailpin/trailpin/recorder/screendiff"
 	"github.com/trailpin/trailpin/recorder/selector"
 	"github.com/trailpin/trailpin/recorder/trail"
+	"github.com/trailpin/trailpin/replay/agent"
 )
 
 // Assertions on change (DESIGN §10). The action right before an
@@ -83,6 +85,21 @@ type ChangeCheck struct {
 	Detail string `json:"detail"`
 }
 
+// Report is the evidence as the agent's model is shown it: the same
+// checks and the changes in words.
+func (e *ChangeEvidence) Report() *agent.ChangeReport {
+	rep := &agent.ChangeReport{Pass: e.Pass, Source: e.Source, DiffID: e.DiffID, HasBaseline: e.HasBaseline,
+		BaselineURL: e.BaselineURL, URL: e.URL, Navigated: e.Navigated, NewDocument: e.NewDocument, Attempts: e.Attempts,
+		Checks: []agent.ChangeCheck{}, Changes: append([]string{}, e.Lines...)}
+	for _, c := range e.Checks {
+		rep.Checks = append(rep.Checks, agent.ChangeCheck{Check: c.Check, Pass: c.Pass, Detail: c.Detail})
+	}
+	if e.Error != nil {
+		rep.Pass, rep.Error = false, e.Error.Code+": "+e.Error.Message
+	}
+	return rep
+}
+
 // failed lists the checks that did not pass, in words.
 func (e *ChangeEvidence) failed() []string {
 	var out []string
@@ -132,6 +149,10 @@ func (s *changeStore) add(id string, line int, before *screen.Screen, res *scree
 	}
 	s.taken[id] = true
 	d := &storedDiff{id: id, line: line, result: res, before: before}
+	// An id is taken again when the agent takes over a step whose last
+	// recorded action replay observed (an end-mismatch): the diff of the
+	// agent's part replaces it.
+	s.kept = slices.DeleteFunc(s.kept, func(k *storedDiff) bool { return k.id == id })
 	s.kept = append(s.kept, d)
 	if len(s.kept) > maxStoredDiffs {
 		s.kept[0] = nil

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/trailpin/trailpin/recorder/screen"
 	"github.com/trailpin/trailpin/recorder/trail"
 	"github.com/trailpin/trailpin/replay/agent"
 )
@@ -203,8 +204,28 @@ func (r *trailRun) heal(ctx context.Context, i int, run stepRun, cache string) s
 	if cache == CacheAgent {
 		run = stepRun{err: run.err, reason: run.reason}
 	}
+	// An assertChange after the step checks what the agent did, as it
+	// checks a recorded action: the page is captured before the hand-off
+	// and once quiet after the agent's done.
+	obsID, observe := r.agentObservation(i)
+	var before *screen.Screen
+	var beforeErr error
+	if observe {
+		before, beforeErr = r.before(ctx, r.page)
+	}
 	out := agent.Run(ctx, cfg, newAgentPage(r), r.agentGoal(i, run))
 	r.page.acted() // the agent changed the page: look afresh
+	observed := false
+	if observe && out.Verdict == agent.VerdictDone && ctx.Err() == nil {
+		r.observe(ctx, obsID, fmt.Sprintf("the agent's part of step %d", i+1), st.Line, before, beforeErr)
+		observed = true
+	}
+	if observe {
+		// The trail's assertChange after the step reads its last action:
+		// checks of the agent's own at the end of its flow would stand
+		// between them.
+		out.Actions = trimTrailingChecks(out.Actions)
+	}
 
 	h := newHeal(out, cache, run)
 	if cache != CacheAgent {
@@ -229,7 +250,7 @@ func (r *trailRun) heal(ctx context.Context, i int, run stepRun, cache string) s
 			se := asStepError(err)
 			se.Msg = fmt.Sprintf("the agent said it reached the goal (%s), but %s", oneLine(out.Reason), se.Msg)
 			h.NotSaved = "the check after it failed: " + se.Msg
-			return stepRun{performed: run.performed, reason: se.Reason, err: se, done: run.done}
+			return stepRun{performed: run.performed, reason: se.Reason, err: se, done: run.done, observed: observed}
 		}
 		h.Check = fmt.Sprintf("the end state of step %d (line %d)", i+1, st.End.Line)
 	} else if r.checkFollows(i) {
@@ -238,7 +259,32 @@ func (r *trailRun) heal(ctx context.Context, i int, run stepRun, cache string) s
 		h.NotSaved = "no check after the step passed: record an end state or add an assertion after it"
 	}
 	sr.Status = StatusHealed
-	return stepRun{performed: run.performed, reason: run.reason, done: run.done}
+	return stepRun{performed: run.performed, reason: run.reason, done: run.done, observed: observed}
+}
+
+// agentObservation says whether the agent's part of step i is observed:
+// when an assertChange follows the step. Its id is that of the step's last
+// recorded action when the trail gives it one (trail.DiffIDs), else one of
+// the step's own, which no diffId names.
+func (r *trailRun) agentObservation(i int) (string, bool) {
+	st := r.trail.Steps[i]
+	last := len(st.Actions) - 1
+	if _, ok := r.nextAction(i, last).(trail.AssertChange); !ok {
+		return "", false
+	}
+	if id := r.diffIDs[trail.ActionAt{Step: i, Action: last}]; id != "" {
+		return id, true
+	}
+	return fmt.Sprintf("step-%d", i+1), true
+}
+
+// trimTrailingChecks drops the assertions at the end of a flow: a
+// trail's assertChange must follow the action whose change it checks.
+func trimTrailingChecks(acts []trail.Action) []trail.Action {
+	for len(acts) > 0 && acts[len(acts)-1].Kind().IsAssertion() {
+		acts = acts[:len(acts)-1]
+	}
+	return acts
 }
 
 // newHeal is the record of the agent's work on a step.

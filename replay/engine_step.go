@@ -73,7 +73,7 @@ func (r *trailRun) playStep(ctx context.Context, i int) bool {
 	r.stepStartedWithPassword = hasPasswordField(before)
 
 	run := r.replayOrHandOff(ctx, i)
-	if sr.Cache != CacheHit {
+	if sr.Cache != CacheHit && !run.observed {
 		// The agent acted, unobserved: no diff of a recorded action
 		// describes the page it left.
 		r.changes.forget()
@@ -127,6 +127,9 @@ type stepRun struct {
 	// done is what each action it ran did, in order, the one that stopped
 	// included.
 	done []done
+	// observed says the agent's part of the step was observed for the
+	// assertChange after it (its diff is the last one stored).
+	observed bool
 }
 
 // runStep replays step i's recording from its first action, in order,

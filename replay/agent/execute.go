@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/trailpin/trailpin/recorder/screen"
 	"github.com/trailpin/trailpin/recorder/selector"
@@ -22,6 +23,10 @@ type result struct {
 // execute runs one tool call on the page.
 func (r *run) execute(ctx context.Context, call model.ToolCall) result {
 	var a toolArgs
+	if call.Name == ToolAssertChange {
+		// Its arguments are of their own shape (change.go).
+		return r.assertChange(ctx, call)
+	}
 	if err := call.Decode(&a); err != nil {
 		// The client checked the arguments against the schema; this is a
 		// schema and a struct that disagree.
@@ -30,6 +35,16 @@ func (r *run) execute(ctx context.Context, call model.ToolCall) result {
 	}
 	switch call.Name {
 	case ToolDone:
+		if len(r.out.FailedChecks) > 0 {
+			// A failed assertChange never passes a step, whatever the
+			// model concludes after it.
+			v := VerdictBlocked
+			if r.failedOnEvidence {
+				v = VerdictAppBug
+			}
+			r.stop(v, "the agent called done after its assertChange failed: "+strings.Join(r.out.FailedChecks, "; "))
+			return result{outcome: "done refused: an assertChange of this step failed", stop: true}
+		}
 		r.stop(VerdictDone, a.Summary)
 		return result{outcome: "done: " + oneLine(a.Summary), stop: true}
 	case ToolFail:
@@ -75,8 +90,19 @@ func (r *run) execute(ctx context.Context, call model.ToolCall) result {
 	default:
 		return r.lookAgain(ctx, fmt.Sprintf("%s failed: %v", call.Name, err), false)
 	}
+	before := len(r.out.Actions)
 	r.record(call.Name, a, acted)
-	return r.lookAgain(ctx, summary+r.actionsLeft(call.Name), false)
+	res := r.lookAgain(ctx, summary+r.actionsLeft(call.Name), false)
+	if acts(call.Name) && !res.stop {
+		// What an assertChange after it checks: from the screen it
+		// started from to the one right after it.
+		recorded := -1
+		if len(r.out.Actions) == before+1 {
+			recorded = len(r.out.Actions)
+		}
+		r.last = &lastAction{id: fmt.Sprintf("a%d", r.out.Acted), before: acted, after: r.shown, recorded: recorded}
+	}
+	return res
 }
 
 // perform calls the Page method of a tool.

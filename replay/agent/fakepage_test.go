@@ -3,9 +3,12 @@ package agent_test
 import (
 	"context"
 	"fmt"
+	"strings"
 	"sync"
 
 	"github.com/trailpin/trailpin/recorder/screen"
+	"github.com/trailpin/trailpin/recorder/trail"
+	"github.com/trailpin/trailpin/replay"
 	"github.com/trailpin/trailpin/replay/agent"
 )
 
@@ -189,4 +192,16 @@ func (p *checkoutPage) log2() []string {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	return append([]string(nil), p.calls...)
+}
+
+// AssertChange checks through replay's code, as replay's and the
+// recorded tab's Pages do.
+func (p *checkoutPage) AssertChange(ctx context.Context, spec trail.AssertChange, id string, before, after *screen.Screen) (*agent.ChangeReport, error) {
+	p.log("assertChange " + id)
+	path := func(u string) string { return strings.TrimPrefix(u, "http://shop.test") }
+	ev, err := replay.CheckChange(ctx, spec, id, before, after, p.Screen, path)
+	if err != nil {
+		return nil, err
+	}
+	return ev.Report(), nil
 }

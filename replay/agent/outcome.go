@@ -118,6 +118,9 @@ type Outcome struct {
 	// NotRecorded lists the actions performed for which no selector could
 	// be generated; a flow with any is not a recording to save.
 	NotRecorded []string
+	// FailedChecks are the agent's assertChange calls that did not pass,
+	// each in a line: with any, the step does not pass (done is refused).
+	FailedChecks []string
 	// Acted counts the actions it took (toward agent.maxActions, with the
 	// replayed ones).
 	Acted int

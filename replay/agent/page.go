@@ -5,6 +5,7 @@ import (
 	"errors"
 
 	"github.com/trailpin/trailpin/recorder/screen"
+	"github.com/trailpin/trailpin/recorder/trail"
 )
 
 // A Page is the page the agent acts on. Refs are those of the last screen
@@ -38,6 +39,13 @@ type Page interface {
 	// AssertNotVisibleWithText checks that no visible element's text or
 	// name is text.
 	AssertNotVisibleWithText(ctx context.Context, text string) (string, error)
+	// AssertChange checks spec (its references filled in) through the
+	// code a trail's assertChange runs: its stored checks on the diff from
+	// before to after, the screens around the agent's last action (id
+	// names it), or its live checks on the page now against before. An
+	// error is a page that could not be read; a check that cannot be made
+	// is a report that does not pass.
+	AssertChange(ctx context.Context, spec trail.AssertChange, id string, before, after *screen.Screen) (*ChangeReport, error)
 }
 
 var (

@@ -15,7 +15,8 @@ Act only through the tools, one call at a time, naming elements by the ref the l
 You never see secret values. To type a secret, type its reference exactly as listed, such as ${secret:NAME}; it is filled in for you.
 Reach the step's goal, then call done with what the screen shows that proves it. Call done only when the screen shows the goal is reached.
 If the app is broken (an error page, a wrong result, a control that does nothing), call fail with kind app-bug. If you cannot tell how to reach the goal, call fail with kind blocked. Failing never passes the step.
-The interactive snapshot leaves out text; call snapshot with full true to read all of the screen.`
+The interactive snapshot leaves out text; call snapshot with full true to read all of the screen.
+To check what your last action changed (a menu opened, nothing else changed, the click did nothing), call assertChange. A failed assertChange never passes the step.`
 
 // Marks the messages use, which a reader of a request (a test's policy,
 // a person reading a trace) can find: the step's line, the list of texts

@@ -45,6 +45,12 @@ type run struct {
 	exchanges []exchange // the calls answered so far
 	shown     *screen.Screen
 	matcher   *selector.Matcher
+	// last is the agent's last action, which assertChange checks; nil
+	// before its first.
+	last *lastAction
+	// failedOnEvidence: an assertChange failed on what the page did (not
+	// on a spec that could not be checked).
+	failedOnEvidence bool
 }
 
 // An exchange is one answered call: what the tool did and, for the last

@@ -59,6 +59,7 @@ var Tools = []model.Tool{
 	{Name: ToolAssertVisible, Description: "Check that the element of a ref is visible.", Parameters: json.RawMessage(refActionArgsSchema)},
 	{Name: ToolAssertNotWith, Description: "Check that no visible element shows this text.", Parameters: json.RawMessage(
 		`{"type":"object","properties":{"text":{"type":"string","description":"` + notVisibleDesc + `"}},"required":["text"],"additionalProperties":false}`)},
+	{Name: ToolAssertChange, Description: changeToolDescription, Parameters: json.RawMessage(changeArgsSchema)},
 	{Name: ToolSnapshot, Description: "Look at the screen again, interactive elements only or in full.", Parameters: json.RawMessage(
 		`{"type":"object","properties":{"full":{"type":"boolean","description":"` + fullDescription + `"}},"required":["full"],"additionalProperties":false}`)},
 	{Name: ToolDone, Description: "Say that the step's goal is reached. Only when the screen shows it.", Parameters: json.RawMessage(
@@ -71,7 +72,9 @@ var Tools = []model.Tool{
 // system prompt or the first message changes meaning: a recording belongs
 // to the agent configuration that made it (DESIGN §9), so a new version is
 // a miss.
-const PromptVersion = "agent-1"
+const PromptVersion = "agent-2"
+
+// agent-2 added the assertChange tool and its line in the instructions.
 
 // ConfigKey identifies the agent configuration a recording belongs to: the
 // prompt's version and a digest of the tools and their schemas. The model

@@ -19,8 +19,43 @@ type PolicyOption func(*policy)
 // least (the wrong element) instead of the best one.
 func TapWrong() PolicyOption { return func(p *policy) { p.wrong = true } }
 
+// CheckChange makes the policy call assertChange with args right after
+// each of its taps (once per tap), before it goes on; keys args leaves
+// out are sent as null, as the tool's strict schema has them.
+func CheckChange(args map[string]any) PolicyOption {
+	return func(p *policy) { p.change = args }
+}
+
+// ChangeArgs is args with every key of assertChange, those it leaves out
+// null.
+func ChangeArgs(args map[string]any) map[string]any {
+	full := map[string]any{}
+	for _, k := range changeKeys {
+		full[k] = args[k]
+	}
+	return full
+}
+
+// changeKeys are the keys of assertChange's arguments.
+var changeKeys = []string{"changed", "mustInclude", "mustNotInclude", "only", "maxChanges", "becameVisible", "becameCovered",
+	"url", "exists", "notCovered", "settleMs", "retryMs", "keepBaseline"}
+
+// Matcher is a change matcher of assertChange by role, name and text
+// (empty ones null), with no states.
+func Matcher(kind, role, name, text string) map[string]any {
+	orNull := func(s string) any {
+		if s == "" {
+			return nil
+		}
+		return s
+	}
+	return map[string]any{"kind": orNull(kind), "ref": nil, "role": orNull(role), "name": orNull(name), "text": orNull(text), "to": nil}
+}
+
 type policy struct {
 	wrong bool
+	// change: assertChange's arguments after each tap, nil for none.
+	change map[string]any
 }
 
 // Policy is the generic policy, for modeltest.WithPolicy: each request
@@ -47,6 +82,9 @@ func (p policy) answer(st step) modeltest.Reply {
 		return modeltest.Call("fail", map[string]string{"reason": "the request holds no screen the policy can read", "kind": "blocked"})
 	}
 	elems := elements(st.screen)
+	if p.change != nil && len(st.calls) > 0 && st.calls[len(st.calls)-1].name == "tap" {
+		return modeltest.Call("assertChange", ChangeArgs(p.change))
+	}
 	if t, ok := shownExpectation(st); ok {
 		return modeltest.Call("done", map[string]string{"summary": "the screen shows " + quote(t)})
 	}
