@@ -249,3 +249,55 @@ func TestRecordHoverOpenedMenu(t *testing.T) {
 		t.Errorf("replay on a menu that opens only on a click exited %d, want a failure at step 1's tap:\n%s\n%s", run.ExitCode, out, run.Stderr)
 	}
 }
+
+// nestedChoresPage is choresPage with its style written in nested CSS, in
+// a layer and a media query: the rows reveal their remove button from
+// `.row { &:hover .remove {…} }`, and the button's × comes from a nested
+// `&::after`.
+var nestedChoresPage = strings.NewReplacer(
+	`  .remove { display: none; margin-left: auto; border: 0; background: none; font-size: 20px; }
+  .remove::after { content: "×"; }
+  li:hover .remove { display: block; }`,
+	`  @layer app {
+    .remove { display: none; margin-left: auto; border: 0; background: none; font-size: 20px;
+      &::after { content: "×"; } }
+    @media (min-width: 1px) {
+      .row { &:hover .remove { display: block; } }
+    }
+  }`,
+	`<li>`, `<li class="row">`,
+	`<label>Feed`, `<label data-t="Feed the cat">Feed`,
+	`<label>Water`, `<label data-t="Water the plants">Water`,
+	`<label>Post`, `<label data-t="Post the letter">Post`,
+).Replace(choresPage)
+
+// TestRecordHoverNestedRule: a remove button that a nested `&:hover` rule
+// reveals is recorded as for the flat rule: a hover over its row, then the
+// tap within the row, and the trail replays green.
+func TestRecordHoverNestedRule(t *testing.T) {
+	t.Parallel()
+	if !strings.Contains(nestedChoresPage, "&:hover") || strings.Contains(nestedChoresPage, "li:hover") {
+		t.Fatal("the page's style was not rewritten in nested CSS")
+	}
+	rec := recordPage(t, nestedChoresPage, func(app context.Context) {
+		hoverRow(t, app, "Water the plants")
+		x, y := centreOf(t, app, rowLabel("Water the plants")+` ~ .remove`)
+		moveMouse(t, app, x, y)
+		mouseClick(t, app, x, y)
+		WaitFor[bool](t, app, `document.querySelector('#status').textContent === 'Removed Water the plants'`)
+		waitAX(t, app, "toolbar", "Trailpin recording")
+	})
+	var got []string
+	for _, s := range rec.trail.Steps {
+		for _, a := range s.Actions {
+			sel, _ := trail.ActionSelector(a)
+			got = append(got, string(a.Kind())+" "+sel.String())
+		}
+	}
+	row := `{role: listitem, textRegex: "(?m)^Water the plants$"}`
+	want := []string{"hover " + row, `tap {role: button, name: "×", within: ` + row + "}"}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("the trail's actions are\n  %s\nwant\n  %s\n--- trail\n%s\n--- notes\n%s", strings.Join(got, "\n  "), strings.Join(want, "\n  "), rec.yaml, rec.notes)
+	}
+	rec.replayGreen(t)
+}

@@ -8,6 +8,7 @@
 /** @type {readonly string[]} */
 export const PAGE_MODEL_FILES = Object.freeze([
   'pagemodel/core.js',
+  'pagemodel/sheets.js',
   'pagemodel/refs.js',
   'pagemodel/visibility.js',
   'pagemodel/hover.js',

@@ -169,7 +169,7 @@
 /**
  * What the files share while the page model is installed: what each file
  * adds, and the state of the capture in progress.
- * @typedef {PageModelCore & PageModelRefs & PageModelVisibility & PageModelHover & PageModelRoles & PageModelNames &
+ * @typedef {PageModelCore & PageModelSheets & PageModelRefs & PageModelVisibility & PageModelHover & PageModelRoles & PageModelNames &
  *   PageModelCapture & PageModelWire & PageModelIncremental & PageModelState} PageModelInternals
  *
  * @typedef {object} PageModelState

@@ -29,17 +29,19 @@
   // The second condition keeps out the rules that only restyle what shows
   // anyway (`a:hover {opacity: 0.8}`). Comparing with the :hover chain alone
   // cannot tell which of a hovered row's descendants would hide without it.
-  // Rules in sheets of another origin cannot be read and are not seen.
+  // Rules come from sheets.js, nested ones made absolute (`.row { &:hover
+  // .remove {…} }` reads as `:is(.row):hover .remove`). Rules in sheets of
+  // another origin cannot be read and are not seen.
 
   /**
    * One rule that shows or hides, by the selector of one of its list items.
    * @typedef {object} VisibilityRule
-   * @property {CSSStyleRule} rule
+   * @property {StyleRuleEntry} rule
    * @property {string} selector
    * @property {string} prefix the selector up to its last compound with :hover ('' for a hiding rule)
    * @property {number} props which properties it sets as the reveal or hide (PROP_* bits)
    *
-   * @typedef {{length: number, reveal: VisibilityRule[], hide: VisibilityRule[]}} SheetRules
+   * @typedef {{reveal: VisibilityRule[], hide: VisibilityRule[]}} SheetVisibility
    */
 
   const PROP_DISPLAY = 1;
@@ -52,7 +54,7 @@
   /** @param {string} v @returns {boolean} a size that draws a box ('18px', 'auto', '100%') */
   const someLength = (v) => v !== '' && !zeroLength(v) && v !== 'none';
 
-  /** What each sheet's rules were, by the number of its top-level rules. @type {WeakMap<CSSStyleSheet, SheetRules>} */
+  /** The rules of each sheet that show or hide, by what sheets.js found in it. @type {WeakMap<SheetRules, SheetVisibility>} */
   const bySheet = new WeakMap();
 
   /** @param {CSSStyleDeclaration} style @returns {number} the properties that show */
@@ -90,40 +92,6 @@
   }
 
   /**
-   * Splits a selector list at its top-level commas.
-   * @param {string} text @returns {string[]}
-   */
-  function splitList(text) {
-    /** @type {string[]} */
-    const parts = [];
-    let depth = 0, start = 0;
-    /** @type {string | null} */
-    let quote = null;
-    for (let i = 0; i < text.length; i++) {
-      const c = text[i];
-      if (quote) {
-        if (c === '\\')
-          i++;
-        else if (c === quote)
-          quote = null;
-      } else if (c === '"' || c === "'") {
-        quote = c;
-      } else if (c === '\\') {
-        i++;
-      } else if (c === '(' || c === '[') {
-        depth++;
-      } else if (c === ')' || c === ']') {
-        depth--;
-      } else if (c === ',' && depth === 0) {
-        parts.push(text.slice(start, i).trim());
-        start = i + 1;
-      }
-    }
-    parts.push(text.slice(start).trim());
-    return parts;
-  }
-
-  /**
    * The selector up to the end of the compound that holds its last :hover:
    * what the hovered element matches (`ul li:hover` of `ul li:hover .remove`).
    * '' when no :hover applies positively.
@@ -147,62 +115,33 @@
   }
 
   /**
-   * Adds the rules of a list (a sheet's, or a grouping rule's) that show
-   * under :hover or hide without it.
-   * @param {CSSRuleList} rules @param {SheetRules} into
+   * The rules of a sheet (sheets.js: nested rules made absolute, grouping
+   * rules walked into) that show under :hover or hide without it.
+   * @param {CSSStyleSheet} sheet @returns {SheetVisibility}
    */
-  function collect(rules, into) {
-    for (const rule of Array.from(rules)) {
-      const style = /** @type {CSSStyleRule} */ (rule);
-      if (typeof style.selectorText === 'string' && style.style) {
-        const text = style.selectorText;
-        if (text.includes('&'))
-          continue; // nested rules are relative to their parent: not read
-        const shows = text.includes(':hover') ? showing(style.style) : 0;
-        const hides = hiding(style.style);
-        if (shows || hides) {
-          for (const part of splitList(text)) {
-            const prefix = shows ? hoverPrefix(part) : '';
-            if (prefix)
-              into.reveal.push({ rule: style, selector: part, prefix, props: shows });
-            else if (hides && !part.includes(':hover'))
-              into.hide.push({ rule: style, selector: part, prefix: '', props: hides });
-          }
-        }
-      }
-      const group = /** @type {CSSGroupingRule} */ (/** @type {unknown} */ (rule));
-      if (group.cssRules && !(typeof style.selectorText === 'string'))
-        collect(group.cssRules, into);
-    }
-  }
-
-  /** @param {CSSStyleSheet} sheet @returns {SheetRules | null} */
   function rulesOf(sheet) {
-    let rules;
-    try {
-      rules = sheet.cssRules;
-    } catch {
-      return null; // another origin's sheet
-    }
-    const known = bySheet.get(sheet);
-    if (known && known.length === rules.length)
+    const rules = pm.sheetRules(sheet);
+    const known = bySheet.get(rules);
+    if (known)
       return known;
-    /** @type {SheetRules} */
-    const out = { length: rules.length, reveal: [], hide: [] };
-    collect(rules, out);
-    bySheet.set(sheet, out);
-    return out;
-  }
-
-  /** Whether a rule's @media conditions (if any) hold now. @param {CSSRule} rule */
-  function applies(rule) {
-    for (let p = rule.parentRule; p; p = p.parentRule) {
-      const media = /** @type {CSSMediaRule} */ (p).media;
-      if (media && media.mediaText && typeof matchMedia === 'function' && !matchMedia(media.mediaText).matches)
-        return false;
+    /** @type {SheetVisibility} */
+    const out = { reveal: [], hide: [] };
+    for (const rule of rules.rules) {
+      const hover = rule.selectors.some((s) => s.includes(':hover'));
+      const shows = hover ? showing(rule.style) : 0;
+      const hides = hiding(rule.style);
+      if (!shows && !hides)
+        continue;
+      for (const part of rule.selectors) {
+        const prefix = shows ? hoverPrefix(part) : '';
+        if (prefix)
+          out.reveal.push({ rule, selector: part, prefix, props: shows });
+        else if (hides && !part.includes(':hover'))
+          out.hide.push({ rule, selector: part, prefix: '', props: hides });
+      }
     }
-    const sheet = rule.parentStyleSheet;
-    return !sheet || !sheet.disabled;
+    bySheet.set(rules, out);
+    return out;
   }
 
   /** @param {Element} el @param {string} sel */
@@ -212,17 +151,6 @@
     } catch {
       return false;
     }
-  }
-
-  /** @param {Document | ShadowRoot} root @returns {CSSStyleSheet[]} */
-  function sheetsOf(root) {
-    /** @type {CSSStyleSheet[]} */
-    const out = [];
-    for (const s of Array.from(root.styleSheets || []))
-      out.push(/** @type {CSSStyleSheet} */ (s));
-    for (const s of root.adoptedStyleSheets || [])
-      out.push(s);
-    return out;
   }
 
   /**
@@ -244,18 +172,18 @@
     const reveal = [];
     /** @type {VisibilityRule[]} */
     const hide = [];
-    for (const sheet of sheetsOf(root)) {
+    // A sheet of another origin cannot be read (sheets.js lists it): what
+    // its rules reveal is not seen.
+    for (const sheet of pm.styleSheetsOf(root)) {
       const r = rulesOf(sheet);
-      if (r) {
-        reveal.push(...r.reveal);
-        hide.push(...r.hide);
-      }
+      reveal.push(...r.reveal);
+      hide.push(...r.hide);
     }
     if (!reveal.length || !hide.length)
       return out;
     for (const rule of reveal) {
       const by = chain.filter((el) => matches(el, rule.prefix));
-      if ((!by.length && !(host && rule.prefix.includes(':host'))) || !applies(rule.rule))
+      if ((!by.length && !(host && rule.prefix.includes(':host'))) || !pm.ruleApplies(rule.rule))
         continue;
       let found;
       try {
@@ -266,7 +194,7 @@
       for (const el of Array.from(found)) {
         if (out.has(el))
           continue;
-        const hidden = hide.some((h) => (h.props & rule.props) !== 0 && matches(el, h.selector) && applies(h.rule));
+        const hidden = hide.some((h) => (h.props & rule.props) !== 0 && matches(el, h.selector) && pm.ruleApplies(h.rule));
         if (!hidden)
           continue;
         // The deepest hovered element the rule's :hover names: the row

@@ -33,7 +33,7 @@
  * @property {string} viewKey viewport size and scroll
  * @property {Element | null} modal
  * @property {CSSStyleSheet[]} sheets
- * @property {number[]} sheetRules
+ * @property {SheetRules[]} sheetRules what sheets.js found in each of sheets (the same object while a sheet is unchanged)
  * @property {boolean} dynamicRules a rule uses :hover, :active or :focus
  * @property {boolean} hasRules a rule uses :has() (or a sheet cannot be read)
  * @property {Set<ShadowRoot>} shadowRoots shadow roots the captures met
@@ -415,39 +415,33 @@
 
   /** Every style sheet of the document and the shadow roots observed. @param {IncState} st */
   function incSheets(st) {
-    /** @type {CSSStyleSheet[]} */
-    const sheets = [];
-    /** @param {Document | ShadowRoot} tree */
-    const add = (tree) => {
-      for (const s of Array.from(tree.styleSheets))
-        sheets.push(/** @type {CSSStyleSheet} */ (s));
-      for (const s of tree.adoptedStyleSheets || [])
-        sheets.push(s);
-    };
-    add(st.doc);
+    const sheets = pm.styleSheetsOf(st.doc);
     for (const root of st.shadowRoots)
-      add(root);
+      sheets.push(...pm.styleSheetsOf(root));
     return sheets;
   }
 
-  /** Scans rules for pseudo-classes that change without a DOM change. @param {IncState} st @param {CSSStyleSheet[]} sheets */
+  /**
+   * Scans the rules (sheets.js: nested ones made absolute, grouping rules
+   * walked into, imports followed) for pseudo-classes that change what
+   * shows without a DOM change. A sheet that cannot be read may hold any:
+   * assume the worst.
+   * @param {IncState} st @param {CSSStyleSheet[]} sheets
+   */
   function incScanRules(st, sheets) {
     st.dynamicRules = false;
     st.hasRules = false;
     for (const sheet of sheets) {
-      let rules;
-      try {
-        rules = sheet.cssRules;
-      } catch {
-        st.hasRules = true; // cannot be read: assume the worst
-        continue;
-      }
-      for (const rule of Array.from(rules)) {
-        const text = rule.cssText;
-        if (text.includes(':has('))
-          st.hasRules = true;
-        if (/:(hover|active|focus)/.test(text))
-          st.dynamicRules = true;
+      const found = pm.sheetRules(sheet);
+      if (found.unreadable.length)
+        st.hasRules = true;
+      for (const rule of found.rules) {
+        for (const sel of rule.selectors) {
+          if (sel.includes(':has('))
+            st.hasRules = true;
+          if (/:(hover|active|focus)/.test(sel))
+            st.dynamicRules = true;
+        }
       }
     }
   }
@@ -526,15 +520,10 @@
       modal = null;
     }
     const sheets = incSheets(st);
-    const sheetRules = sheets.map((s) => {
-      try {
-        return s.cssRules.length;
-      } catch {
-        return -1;
-      }
-    });
+    // A sheet's walk is the same object while its rules are (sheets.js).
+    const sheetRules = sheets.map((s) => pm.sheetRules(s));
     const sheetsChanged = !sameList(/** @type {any[]} */ (sheets), /** @type {any[]} */ (st.sheets)) ||
-      sheetRules.some((n, i) => n !== st.sheetRules[i]);
+      sheetRules.some((r, i) => r !== st.sheetRules[i]);
     if (sheetsChanged)
       incScanRules(st, sheets);
     const full = options.fresh === true || st.full || sheetsChanged || st.hasRules || optionsKey !== st.optionsKey || viewKey !== st.viewKey ||

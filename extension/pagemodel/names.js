@@ -134,33 +134,6 @@
     return parts.join('');
   }
 
-  /** Splits a selector list at its top-level commas. @param {string} list */
-  function splitSelectors(list) {
-    /** @type {string[]} */
-    const out = [];
-    let depth = 0, start = 0, quote = '';
-    for (let i = 0; i < list.length; i++) {
-      const ch = list[i];
-      if (quote) {
-        if (ch === '\\')
-          i++;
-        else if (ch === quote)
-          quote = '';
-      } else if (ch === '"' || ch === "'") {
-        quote = ch;
-      } else if (ch === '(' || ch === '[') {
-        depth++;
-      } else if (ch === ')' || ch === ']') {
-        depth--;
-      } else if (ch === ',' && depth === 0) {
-        out.push(list.slice(start, i).trim());
-        start = i + 1;
-      }
-    }
-    out.push(list.slice(start).trim());
-    return out.filter(Boolean);
-  }
-
   /** A `content` value that may produce text. @param {string} v */
   function contentMayShowText(v) {
     const t = v.trim();
@@ -190,79 +163,50 @@
     /** @type {string[]} */
     const ownSelectors = [];
 
-    /** @param {CSSRuleList} rules @param {string} parent */
-    const visitRules = (rules, parent) => {
-      for (let i = 0; i < rules.length; i++) {
-        const rule = rules[i];
-        if (rule instanceof CSSStyleRule) {
-          const selectors = splitSelectors(rule.selectorText).map(sel => {
-            if (!parent)
-              return sel;
-            return sel.includes('&') ? sel.split('&').join(':is(' + parent + ')') : ':is(' + parent + ') ' + sel;
-          });
-          const content = rule.style.getPropertyValue('content').trim();
-          if (content === '""' || content === "''") {
-            // An empty box: no text, but a block one gives a name spaces
-            // (blankPseudoBox).
-            for (const sel of selectors) {
-              const m = PSEUDO_ELEMENT.exec(sel);
-              if (m && !/::slotted|::part|:host/i.test(sel)) {
-                const base = sel.slice(0, m.index).trim();
-                blankBases.push(!base || /[>+~]$/.test(base) ? base + '*' : base);
-              }
-            }
+    // Every style rule of the tree (sheets.js: nested rules made absolute,
+    // @media, @supports and @layer walked into, @import followed). A sheet
+    // that cannot be read could give any element content: every element is
+    // looked at.
+    const tree = pm.treeRules(root);
+    if (tree.unreadable.length)
+      result.all = true;
+    for (const rule of tree.rules) {
+      const selectors = rule.selectors;
+      const content = rule.style.getPropertyValue('content').trim();
+      if (content === '""' || content === "''") {
+        // An empty box: no text, but a block one gives a name spaces
+        // (blankPseudoBox).
+        for (const sel of selectors) {
+          const m = PSEUDO_ELEMENT.exec(sel);
+          if (m && !/::slotted|::part|:host/i.test(sel)) {
+            const base = sel.slice(0, m.index).trim();
+            blankBases.push(!base || /[>+~]$/.test(base) ? base + '*' : base);
           }
-          if (contentMayShowText(content)) {
-            for (const sel of selectors) {
-              const m = PSEUDO_ELEMENT.exec(sel);
-              if (!m) {
-                ownSelectors.push(sel);
-                continue;
-              }
-              if (/::slotted|::part/i.test(sel)) {
-                // these reach into other trees: look at every element
-                c.probeAll = true;
-                continue;
-              }
-              let base = sel.slice(0, m.index).trim();
-              if (/:host/i.test(base)) {
-                if (root.nodeType === 11)
-                  c.hostContent.add(/** @type {ShadowRoot} */ (root).host);
-                continue;
-              }
-              if (!base || /[>+~]$/.test(base))
-                base += '*';
-              pseudoBases.push(base);
-            }
-          }
-          if (rule.cssRules && rule.cssRules.length)
-            visitRules(rule.cssRules, selectors.join(', '));
-        } else if (rule instanceof CSSImportRule) {
-          if (rule.styleSheet)
-            visitSheet(rule.styleSheet);
-        } else if ('cssRules' in rule && /** @type {CSSGroupingRule} */ (rule).cssRules) {
-          visitRules(/** @type {CSSGroupingRule} */ (rule).cssRules, parent);
         }
       }
-    };
-    /** @param {CSSStyleSheet} sheet */
-    const visitSheet = (sheet) => {
-      let rules;
-      try {
-        rules = sheet.cssRules;
-      } catch {
-        result.all = true; // a cross-origin sheet without CORS
-        return;
+      if (contentMayShowText(content)) {
+        for (const sel of selectors) {
+          const m = PSEUDO_ELEMENT.exec(sel);
+          if (!m) {
+            ownSelectors.push(sel);
+            continue;
+          }
+          if (/::slotted|::part/i.test(sel)) {
+            // these reach into other trees: look at every element
+            c.probeAll = true;
+            continue;
+          }
+          let base = sel.slice(0, m.index).trim();
+          if (/:host/i.test(base)) {
+            if (root.nodeType === 11)
+              c.hostContent.add(/** @type {ShadowRoot} */ (root).host);
+            continue;
+          }
+          if (!base || /[>+~]$/.test(base))
+            base += '*';
+          pseudoBases.push(base);
+        }
       }
-      visitRules(rules, '');
-    };
-    try {
-      for (const sheet of Array.from(root.styleSheets))
-        visitSheet(sheet);
-      for (const sheet of root.adoptedStyleSheets || [])
-        visitSheet(sheet);
-    } catch {
-      result.all = true;
     }
     if (!result.all) {
       /** @param {string[]} selectors @param {Set<Element>} into */

@@ -60,6 +60,12 @@ func StripTextGlyphs(s string) string {
 	return strings.Join(out, "\n")
 }
 
+// IsIconGlyphsOnly reports whether s holds icon-font glyphs and nothing
+// else but spaces: the name or text of an icon-only control (SB Admin 2's
+// sidebar toggle is named "\uf104"). Matching keeps such a name, having
+// nothing else to compare; a person reads nothing in it.
+func IsIconGlyphsOnly(s string) bool { return hasIconGlyph(s) && isGlyphsOnly(s) }
+
 // isGlyphsOnly reports whether s holds private-use characters and spaces
 // alone (StripIconGlyphs keeps such a line as it is).
 func isGlyphsOnly(s string) bool {

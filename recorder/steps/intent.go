@@ -2,6 +2,7 @@ package steps
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -55,11 +56,13 @@ var roleWords = map[string]string{
 	"progressbar": "progress bar", "meter": "meter", "separator": "separator",
 }
 
-// usableText returns s with white space collapsed and cut to max runes,
-// or "" when it shows a sensitive value.
+// usableText returns s with white space collapsed, without icon-font
+// glyphs, and cut to max runes, or "" when it shows a sensitive value or
+// nothing but glyphs (an icon drawn from a private-use character reads as
+// nothing to a person: the intent names the control by what is around it).
 func (b *builder) usableText(s string, max int) string {
 	s = selector.StripIconGlyphs(screen.CollapseSpace(s))
-	if s == "" || b.taint.Leaks(s) {
+	if s == "" || selector.IsIconGlyphsOnly(s) || b.taint.Leaks(s) {
 		return ""
 	}
 	return selector.Shorten(s, max)
@@ -106,10 +109,16 @@ func (b *builder) fieldTitle(n *screen.Node) string {
 // thing names an element with its kind and, when its selector needs one,
 // the container or position that tells it apart: "the Checkout button",
 // "the Add to cart button in iPhone 17", "the second Delete button",
-// ""Free shipping"" (text without a kind).
+// ""Free shipping"" (text without a kind). An element with no title of its
+// own (an icon-only button) is named by its place when its selector does
+// not scope it: "the button in the sidebar".
 func (b *builder) thing(s *screen.Screen, n *screen.Node, sel selector.Selector) string {
 	t := b.title(n)
 	word := roleWords[n.Role]
+	scope := ""
+	if sel.Within != nil {
+		scope = b.scopeTitle(s, *sel.Within)
+	}
 	var out string
 	switch {
 	case t == "" && n.Secret && selector.IsControlRole(n.Role):
@@ -124,17 +133,138 @@ func (b *builder) thing(s *screen.Screen, n *screen.Node, sel selector.Selector)
 		if sel.Index != nil {
 			out = "the " + ordinal(sel.Index) + out
 		}
+	case word != "" && scope == "":
+		if p := b.placePhrase(s, n, word); p != "" {
+			return p
+		}
+		out = "the " + ordinal(sel.Index) + word
 	case word != "":
 		out = "the " + ordinal(sel.Index) + word
 	default:
 		out = "the " + ordinal(sel.Index) + "element"
 	}
-	if sel.Within != nil {
-		if scope := b.scopeTitle(s, *sel.Within); scope != "" {
-			out += " in " + scope
-		}
+	if scope != "" {
+		out += " in " + scope
 	}
 	return out
+}
+
+// placePhrase names a control with no title of its own by the part of the
+// page it lies in and, when that part holds other such controls of its
+// kind, its position among them: "the button in the sidebar", "the first
+// button in the navigation". The part is the nearest container a person
+// can point at: a row (by its title), a landmark or named group (by its
+// name or kind), or an element whose stable id names a part of the page
+// (SB Admin 2's accordionSidebar is "the sidebar"). It is "" when nothing
+// around the control names a part.
+func (b *builder) placePhrase(s *screen.Screen, n *screen.Node, word string) string {
+	m := b.matcher(s)
+	p, ok := m.Position(n.Ref)
+	if !ok {
+		return ""
+	}
+	for a := m.Parent(p); a >= 0; a = m.Parent(a) {
+		place := b.placeTitle(m, a)
+		if place == "" {
+			continue
+		}
+		// Its position among the controls of its kind in that part that
+		// have no title either (the titled ones are named by theirs).
+		nth, count := 0, 0
+		for j := a + 1; j < m.End(a); j++ {
+			c := m.Nodes()[j]
+			if c.Role != n.Role || !m.Shown(j) && j != p || b.title(c) != "" {
+				continue
+			}
+			if j == p {
+				nth = count
+			}
+			count++
+		}
+		if count > 1 {
+			return "the " + ordinal(&nth) + word + " in " + place
+		}
+		return "the " + word + " in " + place
+	}
+	return ""
+}
+
+// placeWords name the landmarks a person calls by their kind when they
+// have no name: "the header", "the sidebar".
+var placeWords = map[string]string{
+	"banner": "the header", "contentinfo": "the footer", "complementary": "the sidebar",
+	"navigation": "the navigation", "main": "the main content", "search": "the search",
+	"toolbar": "the toolbar", "menubar": "the menu bar", "menu": "the menu", "tablist": "the tabs",
+	"dialog": "the dialog", "alertdialog": "the dialog",
+}
+
+// placeNouns are the words of an id that name a part of a page: an id
+// whose words hold one ("accordionSidebar", "main-nav", "page_footer")
+// names the part by it.
+var placeNouns = map[string]string{
+	"sidebar": "sidebar", "topbar": "topbar", "navbar": "navigation bar", "nav": "navigation",
+	"navigation": "navigation", "header": "header", "footer": "footer", "toolbar": "toolbar",
+	"menubar": "menu bar", "menu": "menu", "panel": "panel", "drawer": "drawer", "modal": "dialog",
+	"dialog": "dialog", "breadcrumb": "breadcrumb", "breadcrumbs": "breadcrumbs",
+	"pagination": "pagination", "tabs": "tabs", "tabbar": "tab bar", "statusbar": "status bar",
+}
+
+// placeTitle names the container at position a as a part of the page, or
+// "" when a person would not point at it by itself.
+func (b *builder) placeTitle(m *selector.Matcher, a int32) string {
+	c := m.Nodes()[a]
+	if selector.IsRowRole(c.Role) {
+		return b.usableText(selector.RowTitle(m, a), maxIntentName)
+	}
+	if kind, ok := placeWords[c.Role]; ok {
+		if t := b.usableText(c.Name, maxIntentName); t != "" {
+			return "the " + t + " " + strings.TrimPrefix(kind, "the ")
+		}
+		return kind
+	}
+	if contextRoles[c.Role] {
+		if t := b.usableText(c.Name, maxIntentName); t != "" {
+			return "the " + t + " " + roleWords[c.Role]
+		}
+	}
+	if c.ID != "" && !selector.LooksGenerated(c.ID) {
+		for _, w := range idWords(c.ID) {
+			if noun, ok := placeNouns[w]; ok {
+				return "the " + noun
+			}
+		}
+	}
+	return ""
+}
+
+// idWords splits an id into its lower-case words at case changes and at
+// - _ . : ("accordionSidebar" is accordion, sidebar), last word first: the
+// head of a compound is its last word ("sidebarToggle" is a toggle).
+func idWords(id string) []string {
+	var words []string
+	var cur []rune
+	flush := func() {
+		if len(cur) > 0 {
+			words = append(words, strings.ToLower(string(cur)))
+			cur = cur[:0]
+		}
+	}
+	prevLower := false
+	for _, r := range id {
+		switch {
+		case !unicode.IsLetter(r) && !unicode.IsDigit(r):
+			flush()
+			prevLower = false
+			continue
+		case unicode.IsUpper(r) && prevLower:
+			flush()
+		}
+		cur = append(cur, r)
+		prevLower = unicode.IsLower(r) || unicode.IsDigit(r)
+	}
+	flush()
+	slices.Reverse(words)
+	return words
 }
 
 // scopeTitle names the container a within selector resolves to: a row or

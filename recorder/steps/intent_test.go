@@ -29,6 +29,21 @@ func TestIntents(t *testing.T) {
 		{"click on an icon button is named by its label", func() *session {
 			return newSession().click(page(el("x", "button", screentest.Name("Close"), screentest.Kids(el("icon", "img")))), "icon")
 		}, "Click the Close button"},
+		// SB Admin 2's sidebar toggle draws its chevron from ::after in an
+		// icon font: its name is a private-use glyph, which reads as
+		// nothing. The toggle is named by the part of the page it is in.
+		{"click on an icon-only button is named by its place", func() *session {
+			return newSession().click(iconPage(), "toggle")
+		}, "Click the button in the sidebar"},
+		{"icon-only buttons of a landmark are told apart by their position", func() *session {
+			return newSession().click(iconPage(), "bell")
+		}, "Click the second button in the navigation"},
+		{"an icon-only button with a title is named by it", func() *session {
+			return newSession().click(iconPage(), "search")
+		}, "Click the Search button"},
+		{"hover over an icon-only button", func() *session {
+			return newSession().hover(iconPage(), "toggle")
+		}, "Hover over the button in the sidebar"},
 		{"type", func() *session {
 			return newSession().typ(page(el("code", "textbox", labelled("Discount code"))), "code", "SUMMER")
 		}, "Type SUMMER into Discount code"},
@@ -140,4 +155,25 @@ func TestIntentFrom(t *testing.T) {
 			t.Errorf("intentFrom(%q) = %q, want %q", tt.phrases, got, tt.want)
 		}
 	}
+}
+
+// iconPage is SB Admin 2 in small: a sidebar (a list whose id names it)
+// ending with an icon-only toggle, and a topbar navigation with icon-only
+// buttons, one of them titled.
+func iconPage() *screen.Screen {
+	glyph := func(ref, g string, opts ...screentest.Opt) *screentest.Spec {
+		return el(ref, "button", append([]screentest.Opt{screentest.Tag("button"), screentest.Name(g), screentest.Text(g)}, opts...)...)
+	}
+	return shopPage("/cards.html", "icons", "Cards",
+		el("sidebar", "list", screentest.ID("accordionSidebar"), screentest.Kids(
+			el("li1", "listitem", screentest.Kids(leaf("dash", "link", "\uf3fd Dashboard"))),
+			el("li2", "listitem", screentest.Kids(leaf("cards", "link", "\uf013 Components \uf105"))),
+			el("toggle-box", "generic", screentest.Kids(glyph("toggle", "\uf104", screentest.ID("sidebarToggle")))),
+		)),
+		el("topbar", "navigation", screentest.Kids(
+			glyph("menu", "\uf0c9"),
+			glyph("search", "\uf002", screentest.Node(func(n *screen.Node) { n.Title = "Search" })),
+			glyph("bell", "\uf0f3"),
+		)),
+	)
 }
