@@ -102,9 +102,9 @@ func (r *trailRun) plan(a trail.Action) Action[done] {
 	case trail.Tap:
 		return settled(onElement(r.find(a.Selector, needActionable), func(f found) Action[done] { return r.tap(f, a) }))
 	case trail.TypeText:
-		return settled(onElement(r.find(a.Selector, needActionable), func(f found) Action[done] { return r.typeInto(f, a.Text) }))
+		return settled(onElement(r.find(a.Selector, needEditable), func(f found) Action[done] { return r.typeInto(f, a.Text) }))
 	case trail.Set:
-		return settled(onElement(r.find(a.Selector, needActionable), func(f found) Action[done] { return r.set(f, a) }))
+		return settled(onElement(r.find(a.Selector, needEditable), func(f found) Action[done] { return r.set(f, a) }))
 	case trail.Press:
 		return settled(r.press(a))
 	case trail.SelectOption:

@@ -113,7 +113,7 @@ func (a *agentPage) Tap(ctx context.Context, ref string) (string, error) {
 // Type types text into the field of ref; its ${secret:…} references are
 // filled in by typeInto at the moment it types.
 func (a *agentPage) Type(ctx context.Context, ref, text string) (string, error) {
-	return a.onRef(ctx, ref, needActionable, func(f found) Action[done] { return a.r.typeInto(f, text) })
+	return a.onRef(ctx, ref, needEditable, func(f found) Action[done] { return a.r.typeInto(f, text) })
 }
 
 func (a *agentPage) Select(ctx context.Context, ref, option string) (string, error) {

@@ -272,6 +272,9 @@ func (r *trailRun) actionError(a trail.Action, d done, err error) *stepError {
 		se.Selector = &sel
 	case errors.As(err, &notReady):
 		se.Expected = "visible, enabled, stable and not covered"
+		if notReady.state == "read-only" {
+			se.Expected = "editable (not read-only)"
+		}
 		se.Actual = notReady.state
 		se.Msg = fmt.Sprintf("%s: waited %s, but %s", what, r.targetTimeout(), err)
 	case errors.Is(err, context.DeadlineExceeded), errors.Is(err, context.Canceled):

@@ -187,6 +187,10 @@ const (
 	// needAttached: exactly one match, hidden or not (a file input, set
 	// through the protocol).
 	needAttached
+	// needEditable: actionable and not read-only (typing, setting a value):
+	// a person cannot change a read-only field, and a script could, so
+	// replay waits for it to become editable as for a disabled one.
+	needEditable
 )
 
 // notActionableError says why a matched element could not be acted on.
@@ -296,8 +300,10 @@ func (p *tab) ready(ctx context.Context, s *screen.Screen, m *selector.Matcher, 
 	switch {
 	case !n.Visible:
 		return found{}, "not visible (its box is empty or hidden)", nil
-	case need == needActionable && n.Disabled:
+	case (need == needActionable || need == needEditable) && n.Disabled:
 		return found{}, "disabled", nil
+	case need == needEditable && n.ReadOnly:
+		return found{}, "read-only", nil
 	case n.Inert:
 		return found{}, "inert (behind a modal dialog)", nil
 	}
