@@ -11,6 +11,7 @@
  * @property {CoverItem[]} toCover
  * @property {Map<Document, Walk>} walks
  * @property {Map<Document | ShadowRoot, Map<Element, Element>>} [hover] what the pointer reveals, per tree (hover.js)
+ * @property {Map<Document, Set<Element>>} [leaving] what a running transition is hiding, per document
  */
 
 /**
@@ -377,7 +378,8 @@
     // Options of a drop-down select only show in its popup: never painted here.
     const inSelect = up.inSelect;
     const styleShown = !st || st.visibility === 'visible';
-    const paints = !gone && !up.clipped && !inSelect && styleShown;
+    const fading = !gone && leaving(el);
+    const paints = !gone && !up.clipped && !inSelect && styleShown && !fading;
     let x = 0, y = 0, width = 0, height = 0;
     const hasBox = !gone && display !== 'contents';
     if (hasBox) {
@@ -390,7 +392,7 @@
     if (pm.incRun && hasBox)
       pm.incRun.boxes.set(el, [x, y, width, height]);
     const zeroSize = width <= 0 || height <= 0;
-    const clipped = up.clipped || (hasBox && zeroSize && !!st && (st.overflowX !== 'visible' || st.overflowY !== 'visible'));
+    const clipped = up.clipped || fading || (hasBox && zeroSize && !!st && (st.overflowX !== 'visible' || st.overflowY !== 'visible'));
 
     // Shown only while the pointer is over an element around it (or over
     // itself): its text is no part of its ancestors' (see hoverReveals).
@@ -629,6 +631,56 @@
       shown: visible || acc.shown,
       ownNone,
     };
+  }
+
+  /** The properties whose transition can carry an element out of sight. */
+  const HIDING_TRANSITIONS = new Map([
+    ['opacity', 'opacity'], ['visibility', 'visibility'], ['width', 'width'], ['height', 'height'],
+    ['max-width', 'maxWidth'], ['max-height', 'maxHeight'],
+  ]);
+
+  /** @param {string} prop @param {unknown} v @returns {boolean} whether v, the end of prop's transition, hides */
+  function hidingValue(prop, v) {
+    if (typeof v !== 'string')
+      return false;
+    if (prop === 'opacity')
+      return parseFloat(v) === 0;
+    if (prop === 'visibility')
+      return v === 'hidden' || v === 'collapse';
+    return /^0(\.0+)?[a-z%]*$/.test(v.trim());
+  }
+
+  /**
+   * Whether el is on its way out of sight: a running CSS transition carries
+   * it to a value that hides it (Swagger UI's copy buttons shrink to width 0
+   * over half a second once the pointer leaves their row). It counts as
+   * hidden, with what it holds, as it will be a moment later: what a capture
+   * shows does not depend on how far into the transition it ran, and a
+   * step's end never pins what is leaving.
+   * @param {Element} el
+   */
+  function leaving(el) {
+    const r = /** @type {CaptureRun} */ (pm.run);
+    if (!r.leaving)
+      r.leaving = new Map();
+    const doc = el.ownerDocument;
+    let out = r.leaving.get(doc);
+    if (!out) {
+      out = new Set();
+      r.leaving.set(doc, out);
+      const all = typeof doc.getAnimations === 'function' ? doc.getAnimations() : [];
+      for (const a of all) {
+        const prop = /** @type {{transitionProperty?: string}} */ (/** @type {unknown} */ (a)).transitionProperty;
+        const key = prop ? HIDING_TRANSITIONS.get(prop) : undefined;
+        if (!key || a.playState !== 'running' || !(a.effect instanceof KeyframeEffect) || !a.effect.target)
+          continue;
+        const frames = a.effect.getKeyframes();
+        const end = frames.length ? frames[frames.length - 1] : null;
+        if (end && hidingValue(prop || '', end[key]))
+          out.add(a.effect.target);
+      }
+    }
+    return out.size > 0 && out.has(el);
   }
 
   /**

@@ -1,0 +1,37 @@
+package replay
+
+import (
+	"testing"
+
+	"github.com/chromedp/chromedp"
+)
+
+// TestCaptureLeavingIsHidden: an element a running CSS transition carries
+// out of sight (a width shrinking to 0, an opacity fading to 0) is hidden
+// with what it holds, as it will be a moment later, so a capture does not
+// depend on how far into the transition it ran; one fading in is shown.
+func TestCaptureLeavingIsHidden(t *testing.T) {
+	t.Parallel()
+	ctx := newTab(t, site.URL+"/leaving.html")
+	before := capture(t, ctx, CaptureOptions{})
+	for _, id := range []string{"copy", "copy-button", "toast", "menu"} {
+		if !byID(t, before, id).Visible {
+			t.Errorf("#%s before any transition: hidden, want visible", id)
+		}
+	}
+	if _, err := chromedp.Run(ctx, chromedp.Evaluate[any](`(() => { window.start(); return document.getAnimations().length; })()`)); err != nil {
+		t.Fatal(err)
+	}
+	s := capture(t, ctx, CaptureOptions{})
+	for _, id := range []string{"copy", "copy-button", "toast"} {
+		if byID(t, s, id).Visible {
+			t.Errorf("#%s while its transition hides it: visible, want hidden", id)
+		}
+	}
+	if !byID(t, s, "menu-before").Visible {
+		t.Errorf("#menu-before while it fades in: hidden, want visible")
+	}
+	if got := byID(t, s, "copy-button").Name; got != "Copy" {
+		t.Errorf("the leaving button's name is %q, want Copy", got)
+	}
+}
