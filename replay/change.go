@@ -234,7 +234,11 @@ func checkStored(e *ChangeEvidence, res *screendiff.Result, a trail.AssertChange
 		got := res.Changed()
 		detail := "nothing changed"
 		if got {
-			detail = fmt.Sprintf("%d change(s)", len(res.Changes))
+			all := make([]int, len(res.Changes))
+			for i := range all {
+				all[i] = i
+			}
+			detail = countChanges(res) + ": " + changesAt(res, all)
 		}
 		add("changed: "+strconv.FormatBool(*a.Changed), got == *a.Changed, detail)
 	}
@@ -327,9 +331,19 @@ func toMatcher(m trail.ChangeMatch) screendiff.Matcher {
 }
 
 // changesAt lists the changes at positions in words.
+// listedChanges is how many changes a check's detail spells out; the
+// evidence (and the trace page) lists every one.
+const listedChanges = 8
+
+// changesAt lists the changes at the given indexes, the first
+// listedChanges of them in words.
 func changesAt(res *screendiff.Result, at []int) string {
 	var out []string
-	for _, k := range at {
+	for i, k := range at {
+		if i == listedChanges {
+			out = append(out, fmt.Sprintf("and %d more (the trace lists them all)", len(at)-i))
+			break
+		}
 		out = append(out, res.Changes[k].String())
 	}
 	return strings.Join(out, "; ")

@@ -139,7 +139,7 @@ func TestAssertChangeFailsLoud(t *testing.T) {
 		}, trail.AssertChange{Changed: &yes, DiffID: "d1"}, ClassMissingTestData, "DIFF_UNAVAILABLE: diff d1 was evicted"},
 		{"id of an action the agent performed", func() *changeStore { return &changeStore{ids: 2} },
 			trail.AssertChange{Changed: &yes, DiffID: "d2"}, ClassMissingTestData, "DIFF_UNAVAILABLE: diff d2 was not taken in this run"},
-		{"my action did something", observed(menu), trail.AssertChange{Changed: &no}, ClassAppBug, "changed: false: 4 change(s)"},
+		{"my action did something", observed(menu), trail.AssertChange{Changed: &no}, ClassAppBug, `changed: false: 4 changes: state button "Menu" [e4]: expanded false → true; state checkbox "Accept the terms" [e6]`},
 		{"my action did nothing", observed(&screendiff.Result{Changes: []screendiff.Change{}}), trail.AssertChange{Changed: &yes}, ClassAppBug, "changed: true: nothing changed"},
 		{"wrong direction", observed(menu), trail.AssertChange{MustInclude: []trail.ChangeMatch{
 			{Change: trail.ChangeState, Selector: sel(menuButton), To: []trail.ChangeTo{{Field: "expanded", Value: "false"}}}}},
@@ -210,5 +210,21 @@ func TestLiveChecksReadTheScreen(t *testing.T) {
 	checkLive(ev, after, "/menu.html", trail.AssertChange{URL: "/other", Exists: []selector.Selector{{Role: "dialog"}}, NotCovered: []selector.Selector{mainMenu}})
 	if ev.Pass || len(ev.failed()) != 3 {
 		t.Errorf("live checks: %q", ev.failed())
+	}
+}
+
+func TestChangesAtListsTheFirstFewInWords(t *testing.T) {
+	res := &screendiff.Result{}
+	var at []int
+	for i := range listedChanges + 3 {
+		res.Changes = append(res.Changes, screendiff.Change{Kind: screendiff.Added, After: &screendiff.NodeRef{Ref: fmt.Sprintf("e%d", i+1), Role: "listitem"}})
+		at = append(at, i)
+	}
+	got := changesAt(res, at)
+	if !strings.HasPrefix(got, "added listitem [e1]; added listitem [e2]") || !strings.HasSuffix(got, "; added listitem [e8]; and 3 more (the trace lists them all)") {
+		t.Errorf("changesAt = %q", got)
+	}
+	if got := changesAt(res, at[:2]); got != "added listitem [e1]; added listitem [e2]" {
+		t.Errorf("changesAt of two = %q", got)
 	}
 }
