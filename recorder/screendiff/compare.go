@@ -195,6 +195,26 @@ func (d *differ) anchors() {
 	}
 }
 
+// graphics marks the after nodes inside an <svg>.
+func (d *differ) graphics() {
+	d.inGraphic = make([]bool, d.a.len())
+	for j := int32(0); j < d.a.len(); j++ {
+		if p := d.a.parent[j]; p >= 0 {
+			d.inGraphic[j] = d.inGraphic[p] || d.a.nodes[p].Tag == "svg"
+		}
+	}
+}
+
+// drawn reports whether after node j's box is no part of the page's
+// layout, so that its moving or changing size is no change of its own:
+//   - the root: its box moves only when the page scrolls;
+//   - a shape inside an <svg>: its box is how the picture is drawn. An
+//     icon whose bars turn from + to − (UIkit's accordion) moves and
+//     resizes each bar; the picture's own box is what the page lays out.
+func (d *differ) drawn(j int32) bool {
+	return d.a.parent[j] < 0 || d.inGraphic[j]
+}
+
 // shift is how far a paired node's box moved.
 func (d *differ) shift(i, j int32) (dx, dy float64, ok bool) {
 	bb, ab := d.b.nodes[i].Box, d.a.nodes[j].Box
@@ -208,7 +228,7 @@ func (d *differ) shift(i, j int32) (dx, dy float64, ok bool) {
 // not with its anchor (the parent's move carries it) and not as a reflow.
 func (d *differ) move(i, j int32) {
 	dx, dy, ok := d.shift(i, j)
-	if !ok || abs(dx) < MinMove && abs(dy) < MinMove {
+	if !ok || abs(dx) < MinMove && abs(dy) < MinMove || d.drawn(j) {
 		return
 	}
 	if k := d.boxAnchor[j]; k >= 0 {
@@ -272,7 +292,7 @@ func (d *differ) resizes() {
 	}
 	for j := int32(0); j < n; j++ {
 		i := d.pairA[j]
-		if i < 0 || !d.rawResized[j] || !hasBoxes(d.b.nodes[i], d.a.nodes[j]) {
+		if i < 0 || !d.rawResized[j] || !hasBoxes(d.b.nodes[i], d.a.nodes[j]) || d.drawn(j) {
 			continue
 		}
 		e := d.a.end[j]

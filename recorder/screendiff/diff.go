@@ -73,6 +73,9 @@ type differ struct {
 	// boxAnchor is the nearest paired ancestor with a box on both
 	// screens, -1 for none: what carries a node when it moves.
 	boxAnchor []int32
+	// inGraphic is set inside an <svg>: a shape of a picture, whose box
+	// is how the picture is drawn (see drawn).
+	inGraphic []bool
 	changes   []keyed
 }
 
@@ -101,6 +104,7 @@ func (d *differ) run() {
 	}
 	d.markLayout()
 	d.anchors()
+	d.graphics()
 	for j := int32(0); j < n; j++ {
 		if i := d.pairA[j]; i >= 0 {
 			d.move(i, j)
@@ -132,18 +136,40 @@ func filled(n int32, v int32) []int32 {
 }
 
 // roots finds the unpaired nodes whose parent is paired (or that have no
-// parent): the roots of the added and removed subtrees.
+// parent): the roots of the added and removed subtrees. A wrapper is
+// neither (see wrapper).
 func (d *differ) roots() {
 	for i := int32(0); i < d.b.len(); i++ {
-		if p := d.b.parent[i]; d.pairB[i] < 0 && (p < 0 || d.pairB[p] >= 0) {
+		if p := d.b.parent[i]; d.pairB[i] < 0 && (p < 0 || d.pairB[p] >= 0) && !wrapper(d.b, d.pairB, i) {
 			d.removedRoots = append(d.removedRoots, i)
 		}
 	}
 	for j := int32(0); j < d.a.len(); j++ {
-		if p := d.a.parent[j]; d.pairA[j] < 0 && (p < 0 || d.pairA[p] >= 0) {
+		if p := d.a.parent[j]; d.pairA[j] < 0 && (p < 0 || d.pairA[p] >= 0) && !wrapper(d.a, d.pairA, j) {
 			d.addedRoots = append(d.addedRoots, j)
 		}
 	}
+}
+
+// wrapper reports whether node p of t, which has no counterpart, only
+// wraps nodes that are on the other screen too: an element with no role of
+// its own, no name and no text of its own, all of whose children are
+// paired. A widget that puts a <div> around content to animate its height
+// (UIkit's accordion) added nothing a person sees; the content it holds
+// is compared as ever. The same holds for a wrapper taken away.
+func wrapper(t *tree, pair []int32, p int32) bool {
+	n := t.nodes[p]
+	if n.Role != "generic" && n.Role != "" || n.Name != "" || t.ownText[p] != "" || t.parent[p] < 0 {
+		return false
+	}
+	kids := 0
+	for k := p + 1; k < t.end[p]; k = t.end[k] {
+		if pair[k] < 0 {
+			return false
+		}
+		kids++
+	}
+	return kids > 0
 }
 
 // result drops the ignored changes and sorts the rest into document order.

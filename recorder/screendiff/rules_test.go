@@ -2,6 +2,7 @@ package screendiff
 
 import (
 	"encoding/json"
+	"strings"
 	"testing"
 
 	"github.com/trailpin/trailpin/recorder/internal/screentest"
@@ -135,6 +136,92 @@ func TestGeometryThresholds(t *testing.T) {
 		}
 		if got != c.want {
 			t.Errorf("%s: Diff = %s, want kinds %q", c.name, r, c.want)
+		}
+	}
+}
+
+// A page that scrolled, and an icon whose bars turned: the root's box and
+// the shapes inside an <svg> are drawn, not laid out, and neither moves nor
+// resizes; the <svg> itself, and a box beside it, still do.
+func TestDrawnBoxesNeitherMoveNorResize(t *testing.T) {
+	box := func(x, y, w, h float64) screentest.Opt {
+		return screentest.Node(func(n *screen.Node) { n.Box = &screen.Box{X: x, Y: y, Width: w, Height: h} })
+	}
+	page := func(scroll, bar, icon, note float64) *screen.Screen {
+		s := screentest.Screen(screentest.El("document", screentest.Tag("html"), screentest.Ref("e1"), box(0, -scroll, 1280, 2000), screentest.Kids(
+			screentest.El("generic", screentest.Tag("body"), screentest.Ref("e2"), box(0, -scroll, 1280, 2000), screentest.Kids(
+				screentest.El("button", screentest.Ref("e3"), screentest.Name("Item 2"), box(10, 100-scroll, 200, 20), screentest.Kids(
+					screentest.El("generic", screentest.Tag("svg"), screentest.Ref("e4"), box(190, 104-scroll, 13+icon, 13), screentest.Kids(
+						screentest.El("generic", screentest.Tag("rect"), screentest.Ref("e5"), box(190+bar, 110-scroll-bar, 13-2*bar, 1+2*bar)),
+					)),
+				)),
+				screentest.El("note", screentest.Ref("e6"), screentest.Name("Saved"), box(10+note, 300-scroll, 100+note, 20)),
+			)),
+		)))
+		return s
+	}
+	for _, c := range []struct {
+		name  string
+		after *screen.Screen
+		want  string
+	}{
+		{"the page scrolled", page(194, 0, 0, 0), ""},
+		{"the icon's bar turned", page(0, 6, 0, 0), ""},
+		{"both", page(194, 6, 0, 0), ""},
+		{"the icon grew", page(0, 0, 5, 0), "resized generic [e4]"},
+		{"a box beside it moved and grew", page(194, 6, 0, 40), "moved note \"Saved\" [e6]: (10, 300) → (50, 106); resized note \"Saved\" [e6]: 100×20 → 140×20"},
+	} {
+		r, err := Diff(page(0, 0, 0, 0), c.after, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, ch := range r.Changes {
+			got = append(got, ch.String())
+		}
+		if g := strings.Join(got, "; "); !strings.HasPrefix(g, c.want) || (c.want == "") != (g == "") {
+			t.Errorf("%s: Diff = %s, want %q", c.name, g, c.want)
+		}
+	}
+}
+
+// A <div> put around content that was there adds nothing: the content is
+// compared as ever, the wrapper is no change; taken away again, neither.
+// A wrapper that brings something of its own is added.
+func TestWrapperAroundExistingContentIsNoChange(t *testing.T) {
+	content := func(hidden bool) *screentest.Spec {
+		opts := []screentest.Opt{screentest.Ref("e5"), screentest.Name("Item 2"), screentest.Kids(screentest.Leaf("paragraph", "Lorem ipsum", screentest.Ref("e6")))}
+		if hidden {
+			opts = append(opts, screentest.Hidden())
+		}
+		return screentest.El("region", opts...)
+	}
+	bare := screentest.Page(screentest.El("listitem", screentest.Ref("e3"), screentest.Kids(
+		screentest.El("button", screentest.Ref("e4"), screentest.Name("Item 2")), content(true))))
+	wrapped := func(extra ...*screentest.Spec) *screen.Screen {
+		return screentest.Page(screentest.El("listitem", screentest.Ref("e3"), screentest.Kids(
+			screentest.El("button", screentest.Ref("e4"), screentest.Name("Item 2")),
+			screentest.El("generic", screentest.Tag("div"), screentest.Ref("e9"), screentest.Kids(append([]*screentest.Spec{content(false)}, extra...)...)))))
+	}
+	for _, c := range []struct {
+		name          string
+		before, after *screen.Screen
+		want          string
+	}{
+		{"wrapped and shown", bare, wrapped(), `style region "Item 2" [e5]: visible false → true`},
+		{"unwrapped and hidden", wrapped(), bare, `style region "Item 2" [e5]: visible true → false`},
+		{"a wrapper with a new note", bare, wrapped(screentest.Leaf("note", "New", screentest.Ref("e10"))), `added generic [e9] text "Lorem ipsum"; style region "Item 2" [e5]: visible false → true`},
+	} {
+		r, err := Diff(c.before, c.after, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, ch := range r.Changes {
+			got = append(got, ch.String())
+		}
+		if g := strings.Join(got, "; "); g != c.want {
+			t.Errorf("%s: Diff = %s, want %s", c.name, g, c.want)
 		}
 	}
 }
