@@ -48,13 +48,18 @@ const assertMenuPage = `<!doctype html>
 </body></html>`
 
 // clickAXPrefix clicks the node with the role whose name starts with
-// prefix (a change's words end with its refs, which the test does not know).
+// prefix (a change's words end with its refs, which the test does not know),
+// scrolled into view.
 func clickAXPrefix(t *testing.T, ctx context.Context, role, prefix string) {
 	t.Helper()
 	name := waitAXPrefix(t, ctx, role, prefix)
 	n := waitAX(t, ctx, role, name)
 	actx, cancel := context.WithTimeout(ctx, WaitTimeout)
 	defer cancel()
+	// A long list scrolls in the bar: the person scrolls to the row first.
+	if _, err := chromedp.Call(actx, dom.ScrollIntoViewIfNeeded, dom.ScrollIntoViewIfNeededParams{BackendNodeID: n.backend}); err != nil {
+		t.Fatalf("scrolling to %s %q: %v", role, name, err)
+	}
 	quads, err := chromedp.Call(actx, dom.GetContentQuads, dom.GetContentQuadsParams{BackendNodeID: n.backend})
 	if err != nil || len(quads.Quads) == 0 || len(quads.Quads[0]) < 8 {
 		t.Fatalf("finding where %s %q is: %v", role, name, err)
@@ -139,4 +144,46 @@ func TestRecordAssertChange(t *testing.T) {
 	if step, why := failedAt(t, status); step != tapAt+1 || !strings.HasPrefix(why, "app-bug: ") || !strings.Contains(why, "assertChange") {
 		t.Errorf("with a click that does nothing, the replay failed at step %d: %s\nwant step %d, an app-bug of the assertChange\n%s", step, why, tapAt+1, status)
 	}
+}
+
+// slidePage slides a toast 300 px to the right over 600 ms when the button
+// is clicked: one class change, then nothing but the transition.
+const slidePage = `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>Slide</title>
+<style>
+  .toast { position: absolute; left: 20px; top: 200px; width: 120px; transition: transform 600ms linear; }
+  .toast.out { transform: translateX(300px); }
+</style></head>
+<body>
+<button type="button">Dismiss</button>
+<p class="toast" role="status">Saved</p>
+<script>
+  document.querySelector('button').addEventListener('click', () => document.querySelector('.toast').classList.add('out'));
+</script>
+</body></html>`
+
+// TestRecordAssertChangeAfterATransition: the bar lists what an action
+// changed once its transition ended, not the capture taken while it ran —
+// the toast moved the whole 300 px (its top margin puts it at y 216), as
+// replay's diff will say.
+func TestRecordAssertChangeAfterATransition(t *testing.T) {
+	t.Parallel()
+	recordPage(t, slidePage, func(app context.Context) {
+		clickAX(t, app, "button", "Dismiss")
+		WaitFor[bool](t, app, `document.querySelector('.toast').getAnimations().length === 0 && document.querySelector('.toast').getBoundingClientRect().left >= 319`)
+		clickAX(t, app, "button", "Assert change")
+		waitAX(t, app, "StaticText", "Tick what must change, then Add assertion.")
+		waitAXPrefix(t, app, "StaticText", "moved status [e")
+		var moved []string
+		for _, n := range axNodes(t, app) {
+			if n.role == "StaticText" && strings.HasPrefix(n.name, "moved ") {
+				moved = append(moved, n.name)
+			}
+		}
+		if len(moved) != 1 || !strings.HasSuffix(moved[0], ": (20, 216) → (320, 216)") {
+			t.Errorf("the bar lists the moves %q, want the toast's whole move (20, 216) → (320, 216)", moved)
+		}
+		clickAX(t, app, "button", "Cancel")
+		waitAX(t, app, "StaticText", "Recording")
+	})
 }

@@ -1142,6 +1142,12 @@
       if (d && typeof d.kind === 'string')
         handlers.dialog({ kind: d.kind, message: String(d.message ?? ''), accept: !!d.accept, promptText: d.promptText ? String(d.promptText) : undefined });
     }],
+    // A transition or animation that ended changed what the page shows
+    // without a mutation (an icon's bars turned, a panel eased open): the
+    // capture taken while it ran is stale. Replay's change watcher counts
+    // the same events, so both sides diff the page once it came to rest.
+    ['transitionend', (/** @type {Event} */ e) => { if (!onBar(e)) pageChanged(); }],
+    ['animationend', (/** @type {Event} */ e) => { if (!onBar(e)) pageChanged(); }],
   ];
 
   /**

@@ -634,8 +634,9 @@
   }
 
   /** The properties whose transition can carry an element out of sight. */
+  // Not opacity: an element at opacity 0 counts as visible (see paints).
   const HIDING_TRANSITIONS = new Map([
-    ['opacity', 'opacity'], ['visibility', 'visibility'], ['width', 'width'], ['height', 'height'],
+    ['visibility', 'visibility'], ['width', 'width'], ['height', 'height'],
     ['max-width', 'maxWidth'], ['max-height', 'maxHeight'],
   ]);
 
@@ -643,8 +644,6 @@
   function hidingValue(prop, v) {
     if (typeof v !== 'string')
       return false;
-    if (prop === 'opacity')
-      return parseFloat(v) === 0;
     if (prop === 'visibility')
       return v === 'hidden' || v === 'collapse';
     return /^0(\.0+)?[a-z%]*$/.test(v.trim());
