@@ -54,7 +54,8 @@
     .agent p { flex: 1; margin: 0; }
     .agent button[hidden] { display: none; }
     input { font: inherit; flex: 1; padding: 3px 6px; border-radius: 4px; border: 1px solid #555; }
-    .change { flex: 1 1 100%; display: flex; flex-direction: column; gap: 4px; max-height: 50vh; overflow: auto; }
+    .change { flex: 1 1 100%; display: flex; flex-direction: column; gap: 4px; }
+    .change-list { max-height: 40vh; overflow: auto; }
     .change[hidden], .change [hidden] { display: none; }
     .change p { margin: 0; }
     .change ul { list-style: none; margin: 0; padding: 0; display: flex; flex-direction: column; gap: 2px; }
