@@ -187,3 +187,32 @@ func TestRecordAssertChangeAfterATransition(t *testing.T) {
 		waitAX(t, app, "StaticText", "Recording")
 	})
 }
+
+// TestRecordAssertChangeNothingChanges records a click that does nothing
+// with the bar's "Nothing changes": the trail's assertChange says changed:
+// false, replays green, and on a page whose click shows a note it fails
+// naming the note.
+func TestRecordAssertChangeNothingChanges(t *testing.T) {
+	t.Parallel()
+	const page = `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>Archive</title></head>
+<body><h1>Archive</h1><button type="button">Delete all</button><p>12 letters</p></body></html>`
+	rec := recordPage(t, page, func(app context.Context) {
+		clickAX(t, app, "button", "Delete all")
+		clickAX(t, app, "button", "Assert change")
+		waitAXPrefix(t, app, "StaticText", "The last action (click the Delete all button) changed nothing visible on the page. Tick “Nothing changes”")
+		clickAX(t, app, "checkbox", "Nothing changes")
+		clickAX(t, app, "button", "Add assertion")
+		waitAX(t, app, "StaticText", "Added: the action changes nothing.")
+	})
+	if !strings.Contains(string(rec.yaml), "assertChange: {changed: false}") {
+		t.Fatalf("the trail does not record assertChange: {changed: false}:\n%s", rec.yaml)
+	}
+	rec.replayGreen(t)
+	live := strings.Replace(page, `<button type="button">Delete all</button>`,
+		`<button type="button" onclick="document.querySelector('p').textContent = '0 letters'">Delete all</button>`, 1)
+	status := rec.replayVariant(t, live)
+	if _, why := failedAt(t, status); !strings.HasPrefix(why, "app-bug: ") || !strings.Contains(why, "changed: false: 1 change: content") || !strings.Contains(why, "0 letters") {
+		t.Errorf("with a click that deletes, the replay failed with %q, want an app-bug naming the change to 0 letters\n%s", why, status)
+	}
+}

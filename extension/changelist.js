@@ -16,14 +16,16 @@
    * @typedef {{key: string, text: string, matcher?: string, why?: string}} Offer
    * @typedef {{seq?: number, action?: string, navigated?: boolean, changes?: Offer[], only?: boolean, onlyWhy?: string, message?: string}} ChangesReply
    * @typedef {{key: string, text: string, matcher: string, tickable: boolean, why: string}} Row
-   * @typedef {{heading: string, message: string, rows: Row[], only: {offered: boolean, why: string}}} ListModel
+   * @typedef {{heading: string, message: string, rows: Row[], only: {offered: boolean, why: string, label: string}}} ListModel
    */
 
   /**
    * What the bar lists for a record.changes reply: a heading naming the
    * action, each change with whether it can be ticked, and whether
    * "nothing else changes" can be. A reply with nothing to tick gives its
-   * message and no rows.
+   * message and no rows. An action that changed nothing offers "Nothing
+   * changes" (the trail's changed: false: the action must keep doing
+   * nothing) where the host says so.
    * @param {ChangesReply} reply
    * @returns {ListModel}
    */
@@ -37,9 +39,12 @@
       tickable: !!c.matcher,
       why: c.matcher ? '' : String(c.why || 'it cannot be named'),
     }));
+    const offered = !!reply?.only && (rows.length > 0 || !!reply?.action);
     let message = reply?.message ? String(reply.message) : '';
     if (!message && rows.length === 0)
-      message = 'The last action changed nothing visible on the page: there is nothing to tick.';
+      message = offered
+        ? 'The last action changed nothing visible on the page. Tick “Nothing changes” to assert that it never does, or Cancel.'
+        : 'The last action changed nothing visible on the page: there is nothing to tick.';
     if (!message && !rows.some((r) => r.tickable))
       message = 'No change of the last action can be named by a selector: there is nothing to tick.';
     const heading = reply?.action
@@ -49,7 +54,11 @@
       heading: rows.length ? heading : '',
       message,
       rows,
-      only: { offered: rows.length > 0 && !!reply?.only, why: reply?.onlyWhy ? String(reply.onlyWhy) : '' },
+      only: {
+        offered,
+        why: reply?.onlyWhy ? String(reply.onlyWhy) : '',
+        label: rows.length ? 'Nothing else changes' : 'Nothing changes',
+      },
     };
   }
 
@@ -76,6 +85,8 @@
    */
   function addedText(i) {
     const n = i.changes.length;
+    if (n === 0 && i.only)
+      return 'Added: the action changes nothing.';
     const parts = [];
     if (n)
       parts.push(n === 1 ? '1 change must happen' : `${n} changes must happen`);

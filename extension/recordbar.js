@@ -139,6 +139,7 @@
   const changeItems = q('.change-list');
   const changeOnly = q('.change-only');
   const changeOnlyBox = q('.change-only input');
+  const changeOnlyLabel = q('.change-only span');
   const changeOnlyWhy = q('.change-only-why');
   const changeAdd = q('button[data-do="changeAdd"]');
 
@@ -209,6 +210,7 @@
       changeItems.append(li);
     }
     changeOnly.hidden = !model.only.offered;
+    changeOnlyLabel.textContent = model.only.label;
     changeOnlyWhy.hidden = model.only.offered || !model.only.why;
     changeOnlyWhy.textContent = model.only.why;
     changeBox.hidden = false;

@@ -86,7 +86,7 @@ func (r *recording) changes(ctx context.Context, req *nativemsg.Request) (native
 	}
 	out.ChangePreview = p
 	if len(p.Changes) == 0 {
-		out.Message = fmt.Sprintf("The last action (%s) changed nothing visible on the page: there is nothing to tick.", p.Action)
+		out.Message = fmt.Sprintf("The last action (%s) changed nothing visible on the page. Tick “Nothing changes” to assert that it never does, or Cancel.", p.Action)
 	}
 	return nativemsg.Reply{Body: out}, nil
 }

@@ -27,7 +27,7 @@ test('lists each change, tickable when it has a matcher', () => {
   assert.equal(m.message, '');
   assert.deepEqual(m.rows.map((r) => [r.key, r.tickable]), [['state:m4:m4', true], ['added::m5', true], ['moved:m9:m9', false]]);
   assert.equal(m.rows[2].why, 'no selector names its element alone');
-  assert.deepEqual(m.only, { offered: false, why: menuReply.onlyWhy });
+  assert.deepEqual(m.only, { offered: false, why: menuReply.onlyWhy, label: 'Nothing else changes' });
 });
 
 test('the ticks make one assertChange interaction; nothing ticked records nothing', () => {
@@ -54,4 +54,17 @@ test('nothing to tick: the host’s message, or a plain one', () => {
   const nothing = listModel({ seq: 2, action: 'click Save', changes: [], only: false });
   assert.match(nothing.message, /changed nothing visible/);
   assert.equal(interactionFor(nothing, [], true), null);
+});
+
+test('an action that changed nothing offers “Nothing changes”', () => {
+  const m = listModel({ seq: 2, action: 'click Save', changes: [], only: true });
+  assert.equal(m.rows.length, 0);
+  assert.deepEqual(m.only, { offered: true, why: '', label: 'Nothing changes' });
+  assert.match(m.message, /Tick “Nothing changes” to assert that it never does/);
+  assert.equal(interactionFor(m, [], false), null);
+  const i = interactionFor(m, [], true);
+  assert.deepEqual(i, { kind: 'assertChange', changes: [], only: true });
+  assert.equal(addedText(i), 'Added: the action changes nothing.');
+  // With changes listed, the same box says "Nothing else changes".
+  assert.equal(listModel({ ...menuReply, only: true }).only.label, 'Nothing else changes');
 });

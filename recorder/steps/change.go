@@ -45,7 +45,8 @@ type ChangePreview struct {
 	Navigated bool          `json:"navigated"`
 	Changes   []ChangeOffer `json:"changes"`
 	// Only says whether "nothing else changes" can be recorded: every
-	// change must have a matcher. OnlyWhy says why not.
+	// change must have a matcher. With no changes it records "nothing
+	// changes" (changed: false). OnlyWhy says why not.
 	Only    bool   `json:"only"`
 	OnlyWhy string `json:"onlyWhy,omitempty"`
 }
@@ -110,7 +111,9 @@ func PreviewChange(recs []RecordedInteraction, after *screen.Screen, o BuildOpti
 	if err != nil {
 		return nil, err
 	}
-	p := &ChangePreview{Seq: r.Seq, Action: b.actionWords(a), Navigated: res.Navigated, Changes: offers, Only: len(offers) > 0}
+	// With no change at all, Only records that nothing changes (changed:
+	// false): the action must keep doing nothing.
+	p := &ChangePreview{Seq: r.Seq, Action: b.actionWords(a), Navigated: res.Navigated, Changes: offers, Only: true}
 	for _, c := range offers {
 		if c.match == nil {
 			p.Only, p.OnlyWhy = false, "“Nothing else changes” needs every change named, and one cannot be: "+c.Text

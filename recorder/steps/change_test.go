@@ -64,13 +64,13 @@ func TestPreviewChangeListsTheLastActionsDiff(t *testing.T) {
 		t.Errorf("the action in words = %q, want it to name the Menu button", p.Action)
 	}
 
-	// Nothing changed: said, nothing to tick.
+	// Nothing changed: no change to tick, and "nothing changes" offered.
 	p, err = PreviewChange(s.recs, closed, BuildOptions{BaseURL: shopOrigin})
 	if err != nil {
 		t.Fatalf("PreviewChange(no change) failed: %v", err)
 	}
-	if len(p.Changes) != 0 || p.Only {
-		t.Errorf("PreviewChange(no change) = %+v, want no changes and nothing to tick", p)
+	if len(p.Changes) != 0 || !p.Only {
+		t.Errorf("PreviewChange(no change) = %+v, want no changes and only offered (changed: false)", p)
 	}
 }
 
