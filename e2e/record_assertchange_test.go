@@ -216,3 +216,51 @@ func TestRecordAssertChangeNothingChanges(t *testing.T) {
 		t.Errorf("with a click that deletes, the replay failed with %q, want an app-bug naming the change to 0 letters\n%s", why, status)
 	}
 }
+
+// TestRecordAssertChangeMustNotChange records "open the menu" with Assert
+// change, the menu ticked and the welcome line picked with Must not
+// change…: the trail's assertChange has mustNotInclude naming the line, the
+// pick itself records no click, the trail replays green, and on a page
+// whose click also rewrites the line it fails naming that change.
+func TestRecordAssertChangeMustNotChange(t *testing.T) {
+	t.Parallel()
+	rec := recordPage(t, assertMenuPage, func(app context.Context) {
+		clickCSS(t, app, "nav button")
+		WaitFor[bool](t, app, `!!document.querySelector('[role=menu]')`)
+		clickAX(t, app, "button", "Assert change")
+		waitAX(t, app, "StaticText", "Tick what must change, then Add assertion.")
+		clickAXPrefix(t, app, "checkbox", `added menu "Main"`)
+		clickAX(t, app, "button", "Must not change…")
+		waitAX(t, app, "StaticText", "Click the element that must not change.")
+		clickCSS(t, app, "body > p")
+		waitAX(t, app, "StaticText", "Picked: it must not change. Pick another, tick changes, or Add assertion.")
+		waitAX(t, app, "StaticText", "Must not change: “Welcome back.”")
+		clickAX(t, app, "button", "Add assertion")
+		waitAX(t, app, "StaticText", "Added: 1 change must happen, and 1 element must not change.")
+	})
+	var ac *trail.AssertChange
+	taps := 0
+	for _, s := range rec.trail.Steps {
+		for _, a := range s.Actions {
+			switch a := a.(type) {
+			case trail.AssertChange:
+				ac = &a
+			case trail.Tap:
+				taps++
+			}
+		}
+	}
+	if taps != 1 {
+		t.Errorf("the trail has %d taps, want the Menu click alone (a pick is no click):\n%s", taps, rec.yaml)
+	}
+	if ac == nil || len(ac.MustNotInclude) != 1 || !strings.Contains(ac.MustNotInclude[0].String(), "Welcome back.") || len(ac.MustInclude) != 1 {
+		t.Fatalf("the assertChange = %+v, want the menu included and the welcome line in mustNotInclude:\n%s", ac, rec.yaml)
+	}
+	rec.replayGreen(t)
+	side := strings.Replace(assertMenuPage, "button.setAttribute('aria-expanded', String(open));",
+		"button.setAttribute('aria-expanded', String(open)); document.querySelector('body > p').textContent = 'Welcome back, again.';", 1)
+	status := rec.replayVariant(t, side)
+	if _, why := failedAt(t, status); !strings.HasPrefix(why, "app-bug: ") || !strings.Contains(why, "mustNotInclude") || !strings.Contains(why, "Welcome back, again.") {
+		t.Errorf("with a click that also rewrites the welcome line, the replay failed with %q, want an app-bug of mustNotInclude naming the new line\n%s", why, status)
+	}
+}

@@ -63,33 +63,43 @@
   }
 
   /**
-   * The assertChange interaction for the ticked changes, or null when
-   * nothing is ticked (confirming then records nothing).
+   * The assertChange interaction for the ticked changes and the elements
+   * picked as ones that must not change, or null when there is neither
+   * (confirming then records nothing).
    * @param {ListModel} model
    * @param {Iterable<string>} ticked keys of the ticked rows
    * @param {boolean} only "nothing else changes" is ticked
-   * @returns {{kind: 'assertChange', changes: string[], only: boolean} | null}
+   * @param {Iterable<string>} [unchanged] refs of the elements that must not change
+   * @returns {{kind: 'assertChange', changes: string[], only: boolean, unchanged?: string[]} | null}
    */
-  function interactionFor(model, ticked, only) {
+  function interactionFor(model, ticked, only, unchanged = []) {
     const want = new Set(ticked);
     const changes = model.rows.filter((r) => r.tickable && want.has(r.key)).map((r) => r.key);
     const withOnly = only && model.only.offered;
-    if (changes.length === 0 && !withOnly)
+    const refs = [...new Set(unchanged)].filter((r) => typeof r === 'string' && r !== '');
+    if (changes.length === 0 && !withOnly && refs.length === 0)
       return null;
-    return { kind: 'assertChange', changes, only: withOnly };
+    /** @type {{kind: 'assertChange', changes: string[], only: boolean, unchanged?: string[]}} */
+    const i = { kind: 'assertChange', changes, only: withOnly };
+    if (refs.length)
+      i.unchanged = refs;
+    return i;
   }
 
   /**
    * What the bar says once the assertion is added.
-   * @param {{changes: string[], only: boolean}} i
+   * @param {{changes: string[], only: boolean, unchanged?: string[]}} i
    */
   function addedText(i) {
     const n = i.changes.length;
-    if (n === 0 && i.only)
+    const u = i.unchanged?.length ?? 0;
+    if (n === 0 && i.only && u === 0)
       return 'Added: the action changes nothing.';
     const parts = [];
     if (n)
       parts.push(n === 1 ? '1 change must happen' : `${n} changes must happen`);
+    if (u)
+      parts.push(u === 1 ? '1 element must not change' : `${u} elements must not change`);
     if (i.only)
       parts.push('nothing else changes');
     return `Added: ${parts.join(', and ')}.`;

@@ -97,7 +97,9 @@
         <ul class="change-list"></ul>
         <label class="change-only"><input type="checkbox" data-only> <span>Nothing else changes</span></label>
         <p class="why change-only-why"></p>
+        <ul class="change-unchanged" aria-label="Must not change"></ul>
         <div class="row">
+          <button type="button" data-do="changeMustNot" aria-pressed="false">Must not change…</button>
           <button type="button" data-do="changeAdd">Add assertion</button>
           <button type="button" data-do="changeCancel">Cancel</button>
         </div>
@@ -141,6 +143,7 @@
   const changeOnlyBox = q('.change-only input');
   const changeOnlyLabel = q('.change-only span');
   const changeOnlyWhy = q('.change-only-why');
+  const changeUnchanged = q('.change-unchanged');
   const changeAdd = q('button[data-do="changeAdd"]');
 
   /**
@@ -161,9 +164,27 @@
   function hideChanges() {
     changeBox.hidden = true;
     changeItems.replaceChildren();
+    changeUnchanged.replaceChildren();
+    unchangedRefs = [];
     changeOnlyBox.checked = false;
     changeShown = null;
+    if (recorder.pick() === 'changeMustNot')
+      recorder.setPick(null);
   }
+
+  /** @type {string[]} refs of the elements picked as ones that must not change */
+  let unchangedRefs = [];
+
+  // An element picked with Must not change… joins the list of the
+  // Assert change on show, once.
+  recorder.onUnchanged((/** @type {string} */ ref, /** @type {Element} */ el) => {
+    if (!changeShown || !ref || unchangedRefs.includes(ref))
+      return;
+    unchangedRefs.push(ref);
+    const li = document.createElement('li');
+    li.textContent = `Must not change: ${pickedWords(el)}`;
+    changeUnchanged.append(li);
+  });
 
   /** Asks the host what the last action changed and lists it. */
   function askChanges() {
@@ -223,9 +244,9 @@
     const ticked = [...changeItems.querySelectorAll('input[data-key]')]
       .filter((/** @type {HTMLInputElement} */ b) => b.checked)
       .map((/** @type {HTMLInputElement} */ b) => String(b.dataset.key));
-    const i = changeList.interactionFor(changeShown.model, ticked, changeOnlyBox.checked);
+    const i = changeList.interactionFor(changeShown.model, ticked, changeOnlyBox.checked, unchangedRefs);
     if (!i) {
-      say('Tick a change (or “Nothing else changes”) first, or Cancel.');
+      say('Tick a change (or “Nothing else changes”), or pick what must not change, first, or Cancel.');
       return;
     }
     recorder.recordChange(i, changeShown.screen);
@@ -260,6 +281,11 @@
     } else if (pick === 'markSensitive') {
       say('Click the element whose value must never be written down.');
       takeButton.textContent = 'Mark this element';
+    } else if (pick === 'changeMustNot') {
+      say('Click the element that must not change.');
+      takeButton.textContent = 'This must not change';
+    } else if (taken && picking === 'changeMustNot') {
+      say('Picked: it must not change. Pick another, tick changes, or Add assertion.');
     } else if (!taken) {
       say('Recording');
     } else if (picking === 'assertVisible') {
@@ -291,12 +317,20 @@
     const r = el.getBoundingClientRect();
     Object.assign(outline.style, { display: 'block', left: `${r.left}px`, top: `${r.top}px`, width: `${r.width}px`, height: `${r.height}px` });
     // What an element to mark sensitive shows is not repeated, not even here.
+    say(`Highlighted: ${picking === 'assertVisible' || picking === 'changeMustNot' ? pickedWords(el) : `${el.localName} element`}`);
+  }
+
+  /**
+   * An element in words for the bar: the start of the text it shows, or its
+   * tag.
+   * @param {Element} el
+   */
+  function pickedWords(el) {
     const h = /** @type {HTMLElement} */ (el);
-    let text = picking !== 'assertVisible' ? ''
-      : (typeof h.innerText === 'string' ? h.innerText : el.textContent || '').replace(/\s+/g, ' ').trim();
+    let text = (typeof h.innerText === 'string' ? h.innerText : el.textContent || '').replace(/\s+/g, ' ').trim();
     if (text.length > QUOTE_MAX)
       text = `${text.slice(0, QUOTE_MAX - 1)}…`;
-    say(text ? `Highlighted: “${text}”` : `Highlighted: ${el.localName} element`);
+    return text ? `“${text}”` : `${el.localName} element`;
   }
   recorder.onPicked(showPicked);
 
@@ -327,6 +361,11 @@
         return;
       case 'changeAdd':
         addChange();
+        return;
+      case 'changeMustNot':
+        recorder.setPick(recorder.pick() === kind ? null : kind);
+        if (recorder.pick() === null)
+          say('Tick what must change, then Add assertion.');
         return;
       case 'changeCancel':
         hideChanges();

@@ -87,7 +87,7 @@
   /**
    * @typedef {{id: string, wire: string}} Captured
    * @typedef {{el: HTMLInputElement | HTMLTextAreaElement | HTMLElement, screen: Captured, ref: string, time: number, start?: string | null}} Typing
-   * @typedef {'assertVisible' | 'assertValue' | 'markSensitive' | null} Pick
+   * @typedef {'assertVisible' | 'assertValue' | 'markSensitive' | 'changeMustNot' | null} Pick
    * @typedef {{from: Element | null, at: Element | null}} Picked the element under the pointer, and the one the pick takes
    * @typedef {{el: Element, screen: Captured, time: number}} Over
    */
@@ -122,6 +122,8 @@
     restTimer: undefined,
     /** @type {(el: Element | null) => void} */
     onPicked: () => {},
+    /** @type {(ref: string, el: Element) => void} told of an element picked as one that must not change */
+    onUnchanged: () => {},
     /** @type {Element[]} elements marked sensitive in this document */
     sensitive: [],
     /**
@@ -586,7 +588,7 @@
     if (state.pick) {
       // What the bar highlighted for this element, as widened or narrowed.
       const { from, at } = state.picked;
-      takePick(from === el && at ? at : state.pick === 'assertVisible' ? readAsOne(el) : el, screen);
+      takePick(from === el && at ? at : readsAsOne(state.pick) ? readAsOne(el) : el, screen);
       return;
     }
     /** @type {Record<string, unknown>} */
@@ -848,7 +850,7 @@
   function pointPick(el) {
     if (!state.pick || el === state.picked.from)
       return;
-    setPicked(state.pick === 'assertVisible' ? readAsOne(el) : el, el, false);
+    setPicked(readsAsOne(state.pick) ? readAsOne(el) : el, el, false);
     state.restTimer = setTimeout(() => { state.rested = state.picked; }, PICK_REST_MS);
   }
 
@@ -900,7 +902,17 @@
   }
 
   /**
-   * The pick takes el: the assertion or the mark is recorded.
+   * Whether a pick takes what a person reads as one piece of text (an
+   * assertion's target) rather than the element under the pointer.
+   * @param {Pick} p
+   */
+  function readsAsOne(p) {
+    return p === 'assertVisible' || p === 'changeMustNot';
+  }
+
+  /**
+   * The pick takes el: the assertion or the mark is recorded (an element
+   * that must not change goes to the bar's Assert change).
    * @param {Element} el @param {Captured} screen the screen before the pick
    */
   function takePick(el, screen) {
@@ -913,6 +925,11 @@
     if (kind === 'assertValue' && !field)
       return;
     setPick(null, true);
+    if (kind === 'changeMustNot') {
+      // Kept by the bar for its Assert change, not recorded on its own.
+      state.onUnchanged(pm().refForElement(el), el);
+      return;
+    }
     if (kind === 'markSensitive') {
       state.sensitive.push(el);
       changed();
@@ -1235,6 +1252,8 @@
     picked: () => state.picked.at,
     /** @param {(el: Element | null) => void} fn told when the highlighted element changes */
     onPicked(fn) { state.onPicked = fn; },
+    /** @param {(ref: string, el: Element) => void} fn told of an element picked as one that must not change */
+    onUnchanged(fn) { state.onUnchanged = fn; },
     pointPick,
     holdPick,
     widenPick,

@@ -277,6 +277,12 @@ func checkInteraction(it *steps.Interaction) error {
 		return badRequest("interaction %d: changes lists %d keys, more than %d: tick fewer changes", it.Seq, len(it.Changes), maxChangeKeys)
 	case slices.ContainsFunc(it.Changes, func(k string) bool { return k == "" || len(k) > 200 }):
 		return badRequest("interaction %d: a key in changes is empty or too long: send the keys record.changes gave", it.Seq)
+	case len(it.Unchanged) > maxChangeKeys:
+		return badRequest("interaction %d: unchanged lists %d refs, more than %d: pick fewer elements", it.Seq, len(it.Unchanged), maxChangeKeys)
+	case slices.ContainsFunc(it.Unchanged, func(r string) bool { return !refRule.MatchString(r) }):
+		return badRequest("interaction %d: a ref in unchanged is not a page model ref such as e12", it.Seq)
+	case len(it.Unchanged) > 0 && it.Screen == "":
+		return badRequest("interaction %d: unchanged is set without screen: name the screen its refs are in", it.Seq)
 	case it.Secret != "" && (it.Value != "" || it.PromptText != ""):
 		return badRequest("interaction %d: a secret field's value must never leave the page: send secret (the name) without value; nothing was stored", it.Seq)
 	case it.Secret != "" && !config.IsSecretName(it.Secret):

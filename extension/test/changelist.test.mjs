@@ -68,3 +68,12 @@ test('an action that changed nothing offers “Nothing changes”', () => {
   // With changes listed, the same box says "Nothing else changes".
   assert.equal(listModel({ ...menuReply, only: true }).only.label, 'Nothing else changes');
 });
+
+test('elements picked as ones that must not change go with the ticks, once each', () => {
+  const m = listModel({ ...menuReply, only: true });
+  assert.deepEqual(interactionFor(m, [], false, ['e7', 'e7', '', 'e9']),
+    { kind: 'assertChange', changes: [], only: false, unchanged: ['e7', 'e9'] });
+  assert.deepEqual(interactionFor(m, ['added::m5'], false, []), { kind: 'assertChange', changes: ['added::m5'], only: false });
+  assert.equal(addedText({ changes: ['a'], only: false, unchanged: ['e7'] }), 'Added: 1 change must happen, and 1 element must not change.');
+  assert.equal(addedText({ changes: [], only: false, unchanged: ['e7', 'e9'] }), 'Added: 2 elements must not change.');
+});

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/trailpin/trailpin/recorder/screen"
 	"github.com/trailpin/trailpin/recorder/screendiff"
@@ -272,7 +273,7 @@ func (b *builder) assertChange(i int) (built, error) {
 	if !ok {
 		return built{}, leftOut("it follows no action of its step")
 	}
-	_, offers, err := b.changeOffers(b.recs[a].Before, r.Before)
+	res, offers, err := b.changeOffers(b.recs[a].Before, r.Before)
 	if err != nil {
 		return built{}, leftOut("the screens around its action cannot be compared (%v)", err)
 	}
@@ -303,8 +304,48 @@ func (b *builder) assertChange(i int) (built, error) {
 			ac.Only = append(ac.Only, *o.match)
 		}
 	}
-	if len(ac.MustInclude) == 0 && ac.Only == nil && ac.Changed == nil {
+	for _, ref := range r.Unchanged {
+		m, err := b.unchangedMatch(res, r.Before, ref)
+		if err != nil {
+			return built{}, err
+		}
+		ac.MustNotInclude = append(ac.MustNotInclude, *m)
+	}
+	if len(ac.MustInclude) == 0 && ac.Only == nil && ac.Changed == nil && ac.MustNotInclude == nil {
 		return built{}, leftOut("it ticks no change")
 	}
 	return built{action: ac}, nil
+}
+
+// unchangedMatch makes the mustNotInclude matcher of an element the person
+// picked as one that must not change: any change of it, named by the
+// selector an assertion on it would use (its text pinned). The element
+// must not have changed in the action's own diff: that assertion would
+// fail on the app it was recorded on.
+func (b *builder) unchangedMatch(res *screendiff.Result, after *screen.Screen, ref string) (*trail.ChangeMatch, error) {
+	sel, _, err := b.generate(selector.PurposeAssert, ref, after)
+	if err != nil {
+		return nil, leftOut("no selector names the element picked to stay unchanged alone (%v)", err)
+	}
+	mr, err := res.Match(screendiff.Matcher{Selector: &sel})
+	switch {
+	case err != nil:
+		return nil, leftOut("the selector %s of the element picked to stay unchanged does not name one element (%v)", sel, err)
+	case mr.Outcome != screendiff.NotFound:
+		return nil, leftOut("the element picked to stay unchanged (%s) did change: %s", sel, changeWords(res, mr.Changes))
+	}
+	if b.taint.Leaks(sel.String()) {
+		return nil, leftOut("the selector of the element picked to stay unchanged would show a value marked sensitive")
+	}
+	esc := escapeSelector(sel)
+	return &trail.ChangeMatch{Selector: &esc}, nil
+}
+
+// changeWords says the changes at the given indexes of res, in words.
+func changeWords(res *screendiff.Result, at []int) string {
+	var out []string
+	for _, k := range at {
+		out = append(out, res.Changes[k].String())
+	}
+	return strings.Join(out, "; ")
 }

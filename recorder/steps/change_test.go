@@ -201,3 +201,39 @@ func TestPreviewChangeKeepsSensitiveValuesOut(t *testing.T) {
 		t.Errorf("the notes show the sensitive value: %q", bt.Notes)
 	}
 }
+
+// An element the person picked as one that must not change is written as a
+// mustNotInclude matcher; one that did change in the action's own diff is
+// refused with the change in words, as the assertion would fail where it
+// was recorded.
+func TestBuildStepsAssertChangeUnchangedPicks(t *testing.T) {
+	closed, open := menuPages()
+	unchanged := func(refs ...string) *session {
+		return newSession().click(closed, "menu-button").add(InteractAssertChange, open, "", func(it *Interaction) { it.Unchanged = refs })
+	}
+	bt, err := BuildSteps(unchanged("d-home").recs, open, BuildOptions{BaseURL: shopOrigin})
+	if err != nil {
+		t.Fatalf("BuildSteps() failed: %v", err)
+	}
+	if len(bt.Steps) != 1 || len(bt.Steps[0].Actions) != 2 {
+		t.Fatalf("steps = %+v, want the click and its assertChange", bt.Steps)
+	}
+	ac, ok := bt.Steps[0].Actions[1].(trail.AssertChange)
+	if !ok || len(ac.MustNotInclude) != 1 || ac.MustNotInclude[0].Change != "" || !strings.Contains(ac.MustNotInclude[0].Selector.String(), "Trailpin Shop") {
+		t.Fatalf("assertChange = %+v, want one mustNotInclude naming the home link, of any kind", bt.Steps[0].Actions[1])
+	}
+	if len(ac.MustInclude) != 0 || ac.Only != nil || ac.Changed != nil {
+		t.Errorf("assertChange = %+v, want only the mustNotInclude", ac)
+	}
+
+	bt, err = BuildSteps(unchanged("menu-button").recs, open, BuildOptions{BaseURL: shopOrigin})
+	if err != nil {
+		t.Fatalf("BuildSteps() failed: %v", err)
+	}
+	if len(bt.Steps) != 1 || len(bt.Steps[0].Actions) != 1 {
+		t.Errorf("steps = %+v, want the click alone: the button it picked did change", bt.Steps)
+	}
+	if notes := strings.Join(bt.Notes, "\n"); !strings.Contains(notes, "did change: state button \"Menu\"") {
+		t.Errorf("notes = %q, want the refusal with the button's change in words", notes)
+	}
+}

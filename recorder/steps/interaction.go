@@ -69,9 +69,12 @@ type Interaction struct {
 	Want  string `json:"want,omitempty"`
 	// AssertChange: the keys (ChangeKey) of the changes of the last
 	// action's diff that must be included, and whether nothing else may
-	// change. Screen is the screen after the action, when the person asked.
-	Changes []string `json:"changes,omitempty"`
-	Only    bool     `json:"only,omitempty"`
+	// change; Unchanged are the refs (on Screen) of elements the person
+	// picked that must not change. Screen is the screen after the action,
+	// when the person asked.
+	Changes   []string `json:"changes,omitempty"`
+	Only      bool     `json:"only,omitempty"`
+	Unchanged []string `json:"unchanged,omitempty"`
 }
 
 // InteractionKind says what an Interaction was.
