@@ -43,6 +43,11 @@ var stillDifferent = map[string]*Difference{
 		Playwright: slices.Repeat([]string{"      - text: ×"}, 6),
 		Why:        "deliberate: Playwright prints the ::after of a display:none button; generated content of what is not rendered is left out (docs/screen-schema.md)",
 	},
+	"replay/testdata/svgstyle.html ai": {
+		Trailpin:   []string{"  - link [cursor=pointer]:"},
+		Playwright: []string{"  - link \"Home\" [cursor=pointer]:"},
+		Why:        "defect still to fix: a link named by its icon's SVG <title> only; Playwright keeps the name, as the <title> it came from is not shown, but the screen does not record which elements gave a name and the AI snapshot drops one its content (img \"Home\") reads (docs/screen-schema.md)",
+	},
 	"replay/testdata/hover.html ai": {
 		Playwright: slices.Repeat([]string{"      - text: ×"}, 2),
 		Why:        "deliberate: Playwright prints the ::after of a display:none button; generated content of what is not rendered is left out (docs/screen-schema.md)",

@@ -24,9 +24,9 @@
   if (!internals)
     return; // this version of the page model or a newer one is installed (core.js)
   const pm = internals;
-  const { ARIA_EXCLUDED, ARIA_EXCLUDED_KNOWN, IGNORED_FOR_ARIA, INSIDE_MODAL, INSIDE_MODAL_KNOWN, NOT_RENDERED,
-    NOT_RENDERED_KNOWN, caches, containsAcross, flatParent, isHTML, knownFlag, owningSelect, parentOrHost,
-    setFlag, styleOf, tagOf } = pm;
+  const { ARIA_EXCLUDED, ARIA_EXCLUDED_KNOWN, INSIDE_MODAL, INSIDE_MODAL_KNOWN, NOT_RENDERED,
+    NOT_RENDERED_KNOWN, caches, containsAcross, flatParent, ignoredForAria, isHTML, knownFlag, owningSelect,
+    parentOrHost, setFlag, styleOf, tagOf } = pm;
 
   // ---------------------------------------------------------------------------
   // Visibility
@@ -143,7 +143,7 @@
 
   /** Whether el is hidden for accessibility purposes (accname "hidden"). @param {Element} el @returns {boolean} */
   function hiddenForAria(el) {
-    if (isHTML(el) && IGNORED_FOR_ARIA.has(tagOf(el)))
+    if (ignoredForAria(el))
       return true;
     const select = owningSelect(el);
     if (select)
