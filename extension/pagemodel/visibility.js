@@ -25,8 +25,8 @@
     return; // this version of the page model or a newer one is installed (core.js)
   const pm = internals;
   const { ARIA_EXCLUDED, ARIA_EXCLUDED_KNOWN, INSIDE_MODAL, INSIDE_MODAL_KNOWN, NOT_RENDERED,
-    NOT_RENDERED_KNOWN, caches, containsAcross, flatParent, ignoredForAria, isHTML, knownFlag, owningSelect,
-    parentOrHost, setFlag, styleOf, tagOf } = pm;
+    NOT_RENDERED_KNOWN, caches, containsAcross, flatParent, ignoredForAria, isHTML, isOmitted, knownFlag,
+    owningSelect, parentOrHost, setFlag, styleOf, tagOf } = pm;
 
   // ---------------------------------------------------------------------------
   // Visibility
@@ -63,7 +63,10 @@
 
   /**
    * Whether el produces no box: display:none on it or an ancestor, content
-   * skipped by an ancestor, or a light child no slot takes.
+   * skipped by an ancestor, a light child no slot takes, or an SVG
+   * definition (<defs>, <symbol>, a gradient, <title>, <desc>, <style>…)
+   * or what it holds, which is never painted where it stands whatever its
+   * computed display says.
    * @param {Element} el @returns {boolean}
    */
   function notRendered(el) {
@@ -71,7 +74,7 @@
     if (r !== undefined)
       return r;
     const st = styleOf(el);
-    if (!el.isConnected || (st !== null && st.display === 'none')) {
+    if (!el.isConnected || (st !== null && st.display === 'none') || (!isHTML(el) && isOmitted(el))) {
       r = true;
     } else {
       const parent = flatParent(el);
