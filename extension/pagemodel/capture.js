@@ -49,10 +49,10 @@
   if (!internals)
     return; // this version of the page model or a newer one is installed (core.js)
   const pm = internals;
-  const { ARIA_EXCLUDED, ARIA_EXCLUDED_KNOWN, DEFAULT_TEST_ID_ATTRIBUTES, IGNORED_FOR_ARIA, INSIDE_MODAL,
+  const { ARIA_EXCLUDED, ARIA_EXCLUDED_KNOWN, DEFAULT_TEST_ID_ATTRIBUTES, INSIDE_MODAL,
     INSIDE_MODAL_KNOWN, NOT_RENDERED, NOT_RENDERED_KNOWN, RANGE_ROLES, SCREEN_SCHEMA, accessibleDescription,
     accessibleName, caches, collapseSpaces, containsAcross, flat, flatChildSource, frameNumberOfDoc,
-    frameNumberOfRemote, frameRegistryOf, hasValidTabIndex, hiddenForAria, hoverReveals, isHTML, isOmitted, isSecret,
+    frameNumberOfRemote, frameRegistryOf, hasValidTabIndex, hiddenForAria, hoverReveals, ignoredForAria, isHTML, isOmitted, isSecret,
     isSelectDropDown, labelledByElements, labelsOf, mayHavePseudoText, modalOf, nameFromLabels,
     nativelyDisabled, parentOrHost, pseudoText, refName, refStateOf, resolveRef, roleOf, showsSensitive,
     skippedChildren, styleOf, tagOf, textAlternative, withCaches } = pm;
@@ -504,7 +504,7 @@
     // An option group of a drop-down is not rendered, as Chromium's
     // checkVisibility() says and Playwright follows: its options are
     // listed under the drop-down itself.
-    const strictHidden = (html && IGNORED_FOR_ARIA.has(tag)) || gone || ariaHidden || inert ||
+    const strictHidden = ignoredForAria(el, tag, html) || gone || ariaHidden || inert ||
       (!styleShown && tag !== 'slot') || (inSelect && (tag === 'optgroup' || hiddenForAria(el)));
     // An element with neither role nor attributes has no name, but for a
     // <summary>, which HTML-AAM names by its content.

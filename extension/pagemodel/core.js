@@ -205,6 +205,7 @@
  * @property {(el: Element) => ArrayLike<Node> | null} flatChildren
  * @property {(n: Node) => Element | null} flatParent
  * @property {(el: Element, list: string | null) => Element[]} idRefs
+ * @property {(el: Element, tag?: string, html?: boolean) => boolean} ignoredForAria
  * @property {(n: Node) => n is Element} isElement
  * @property {(el: Element) => boolean} isHTML
  * @property {(el: Element, tag?: string, html?: boolean) => boolean} isOmitted
@@ -249,7 +250,11 @@
     'radialGradient', 'pattern', 'filter', 'symbol', 'marker', 'style', 'script']);
   /** Elements whose children are not rendered as part of the page. */
   const CHILDREN_NOT_RENDERED = new Set(['textarea', 'video', 'audio', 'canvas', 'object', 'embed', 'iframe', 'frame', 'img', 'input']);
-  /** Tags that are never part of the accessibility tree (accname step 2A). */
+  /**
+   * Tags that are never part of the accessibility tree (accname step 2A),
+   * in HTML and in SVG alike: an icon's own <style> or <script> is no more
+   * read than the page's (see ignoredForAria).
+   */
   const IGNORED_FOR_ARIA = new Set(['script', 'style', 'noscript', 'template']);
   const HTML_NS = 'http://www.w3.org/1999/xhtml';
   const SVG_NS = 'http://www.w3.org/2000/svg';
@@ -328,6 +333,17 @@
 
   /** @param {Element} el */
   function isHTML(el) { return el.namespaceURI === HTML_NS; }
+
+  /**
+   * Whether el is never part of the accessibility tree by its nature: a
+   * style sheet, a script, a template. An inline SVG may hold its own
+   * <style> or <script> (UIkit's icons do): CSS is never read, whichever
+   * namespace holds it, as Playwright also treats it.
+   * @param {Element} el @param {string} [tag] @param {boolean} [html]
+   */
+  function ignoredForAria(el, tag = tagOf(el), html = isHTML(el)) {
+    return (html || el.namespaceURI === SVG_NS) && IGNORED_FOR_ARIA.has(tag);
+  }
 
   /**
    * The parent in the flat tree: the slot a node is assigned to, the shadow
@@ -588,7 +604,7 @@
   const provides = { API_NAME, ARIA_EXCLUDED, ARIA_EXCLUDED_KNOWN, DEFAULT_TEST_ID_ATTRIBUTES,
     IGNORED_FOR_ARIA, INSIDE_MODAL, INSIDE_MODAL_KNOWN, NOT_RENDERED, NOT_RENDERED_KNOWN, PSEUDO, PSEUDO_KNOWN,
     RANGE_ROLES, SCREEN_SCHEMA, SCRIPT_VERSION, SVG_NS, caches, closestAcrossShadow, collapseSpaces,
-    containsAcross, flatChildSource, flatChildren, flatParent, idRefs, isElement, isHTML, isOmitted, isSecret,
+    containsAcross, flatChildSource, flatChildren, flatParent, idRefs, ignoredForAria, isElement, isHTML, isOmitted, isSecret,
     isSelectDropDown, knownFlag, markedSecret, owningSelect, parentOrHost, secretControl, setFlag,
     showsSensitive, styleOf, tagOf, treeRoot, withCaches };
   /** @type {PageModelState} */

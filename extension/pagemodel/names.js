@@ -44,8 +44,8 @@
   if (!internals)
     return; // this version of the page model or a newer one is installed (core.js)
   const pm = internals;
-  const { IGNORED_FOR_ARIA, PSEUDO, PSEUDO_KNOWN, RANGE_ROLES, SVG_NS, ariaExcluded, caches, flatChildren,
-    hiddenForAria, idRefs, isElement, isHTML, isSecret, knownFlag, notRendered, roleOf, setFlag,
+  const { PSEUDO, PSEUDO_KNOWN, RANGE_ROLES, SVG_NS, ariaExcluded, caches, flatChildren,
+    hiddenForAria, idRefs, ignoredForAria, isElement, isHTML, isSecret, knownFlag, notRendered, roleOf, setFlag,
     showsSensitive, styleOf, tagOf, treeRoot } = pm;
 
   /** Roles that cannot be named (ARIA 1.2 "name from: prohibited"). */
@@ -607,7 +607,7 @@
     // 2A: hidden, and not reached through a reference to a hidden node.
     if (!w.includeHidden) {
       const viaHidden = !!(w.labelledBy?.hidden || w.describedBy?.hidden || w.nativeAlt?.hidden || w.label?.hidden);
-      if ((isHTML(el) && IGNORED_FOR_ARIA.has(tagOf(el))) || (!viaHidden && hiddenForAria(el))) {
+      if (ignoredForAria(el) || (!viaHidden && hiddenForAria(el))) {
         w.visited.add(el);
         // visibility:hidden can be undone below: such children still count.
         return onlyVisibilityHidden(el) ? visibleDescendantsText(el, childWalk) : '';
@@ -681,7 +681,7 @@
 
   /** Whether el is hidden only by visibility, which a descendant can undo. @param {Element} el */
   function onlyVisibilityHidden(el) {
-    if (notRendered(el) || ariaExcluded(el) || (isHTML(el) && IGNORED_FOR_ARIA.has(tagOf(el))))
+    if (notRendered(el) || ariaExcluded(el) || ignoredForAria(el))
       return false;
     const st = styleOf(el);
     return !!st && st.visibility !== 'visible';

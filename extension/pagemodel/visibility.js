@@ -24,9 +24,9 @@
   if (!internals)
     return; // this version of the page model or a newer one is installed (core.js)
   const pm = internals;
-  const { ARIA_EXCLUDED, ARIA_EXCLUDED_KNOWN, IGNORED_FOR_ARIA, INSIDE_MODAL, INSIDE_MODAL_KNOWN, NOT_RENDERED,
-    NOT_RENDERED_KNOWN, caches, containsAcross, flatParent, isHTML, knownFlag, owningSelect, parentOrHost,
-    setFlag, styleOf, tagOf } = pm;
+  const { ARIA_EXCLUDED, ARIA_EXCLUDED_KNOWN, INSIDE_MODAL, INSIDE_MODAL_KNOWN, NOT_RENDERED,
+    NOT_RENDERED_KNOWN, caches, containsAcross, flatParent, ignoredForAria, isHTML, isOmitted, knownFlag,
+    owningSelect, parentOrHost, setFlag, styleOf, tagOf } = pm;
 
   // ---------------------------------------------------------------------------
   // Visibility
@@ -63,7 +63,10 @@
 
   /**
    * Whether el produces no box: display:none on it or an ancestor, content
-   * skipped by an ancestor, or a light child no slot takes.
+   * skipped by an ancestor, a light child no slot takes, or an SVG
+   * definition (<defs>, <symbol>, a gradient, <title>, <desc>, <style>…)
+   * or what it holds, which is never painted where it stands whatever its
+   * computed display says.
    * @param {Element} el @returns {boolean}
    */
   function notRendered(el) {
@@ -71,7 +74,7 @@
     if (r !== undefined)
       return r;
     const st = styleOf(el);
-    if (!el.isConnected || (st !== null && st.display === 'none')) {
+    if (!el.isConnected || (st !== null && st.display === 'none') || (!isHTML(el) && isOmitted(el))) {
       r = true;
     } else {
       const parent = flatParent(el);
@@ -143,7 +146,7 @@
 
   /** Whether el is hidden for accessibility purposes (accname "hidden"). @param {Element} el @returns {boolean} */
   function hiddenForAria(el) {
-    if (isHTML(el) && IGNORED_FOR_ARIA.has(tagOf(el)))
+    if (ignoredForAria(el))
       return true;
     const select = owningSelect(el);
     if (select)
