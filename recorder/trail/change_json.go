@@ -195,6 +195,13 @@ func CheckWritable(a AssertChange) error {
 	if err == nil {
 		return nil
 	}
+	return errors.New(Problems(err))
+}
+
+// Problems says what MarshalTrail or LoadTrail found wrong, each problem's
+// message and fix, without the file and line of a trail that was only
+// written to be checked.
+func Problems(err error) string {
 	var list yamlerr.List
 	if errors.As(err, &list) && len(list) > 0 {
 		var why []string
@@ -205,14 +212,14 @@ func CheckWritable(a AssertChange) error {
 			}
 			why = append(why, s)
 		}
-		return errors.New(strings.Join(why, "; "))
+		return strings.Join(why, "; ")
 	}
 	var one *yamlerr.Error
 	if errors.As(err, &one) {
-		return errors.New(one.Msg)
+		return one.Msg
 	}
 	if _, after, ok := strings.Cut(err.Error(), ": "); ok {
-		return errors.New(after)
+		return after
 	}
-	return err
+	return err.Error()
 }
