@@ -183,3 +183,84 @@ func hasNote(stop HostMsg, text string) bool {
 	}
 	return false
 }
+
+// TestRecordAskAgentHostChecks: the check the agent passed comes in
+// agent.done, with the action it checked and when; sent back in the
+// goal's agentEnd, it is written after the recorded tap. What arrives
+// malformed in an agentEnd's checks is left out with a note, and loses
+// nothing else: the goal's end is stored, its step and its good check
+// are kept.
+func TestRecordAskAgentHostChecks(t *testing.T) {
+	t.Parallel()
+	model := modeltest.Start(t, modeltest.WithKey(askModelKey), modeltest.WithPolicy(agenttest.Policy(agenttest.CheckChange(map[string]any{"changed": true}))))
+	h, session := startAskRecording(t, model, "")
+	goal := `Sign in as "ada"`
+	agentMark(t, h, session, 3, map[string]any{"kind": "agentStart", "text": goal})
+	tab := &fakeTab{screens: []*screen.Screen{recLogin(""), recLogin("ada"), recHome(0)}}
+	_, done := askThroughHost(t, h, session, goal, tab)
+	if done.Str("state") != "done" {
+		t.Fatalf("agent.done: got %v, want done", done)
+	}
+	checks, _ := done["checks"].([]any)
+	if len(checks) != 1 {
+		t.Fatalf("agent.done carries the checks %v, want the one that passed", done["checks"])
+	}
+	check, _ := checks[0].(map[string]any)
+	spec, _ := check["assertChange"].(map[string]any)
+	from, _ := check["from"].(float64)
+	until, _ := check["until"].(float64)
+	if check["action"] != float64(2) || from <= 0 || until < from || len(spec) != 1 || spec["changed"] != true {
+		t.Fatalf("agent.done's check is %v, want the tap (action 2), when it began and was checked, and {changed: true}", check)
+	}
+
+	// The extension's capture of the agent's typing and tap, each when
+	// the page did it, then the goal's end with the check and two that
+	// cannot be read.
+	u := func(path string) string { return recOrigin + path }
+	at := func(s recStep, ms float64) recStep {
+		s.body["interaction"].(map[string]any)["time"] = int64(ms)
+		return s
+	}
+	sendInteraction(t, h, at(interactionStep(session, 4, map[string]any{"kind": "type", "url": u("/login"), "screen": "s1", "ref": "e5", "value": "ada"}, nil), from-1), true)
+	sendInteraction(t, h, at(interactionStep(session, 5, map[string]any{"kind": "click", "url": u("/login"), "screen": "s2", "ref": "e7"}, recLogin("ada")), from), true)
+	sendInteraction(t, h, at(interactionStep(session, 6, map[string]any{"kind": "navigate", "url": u("/home"), "transition": "form"}, nil), from+1), true)
+	agentMark(t, h, session, 7, map[string]any{"kind": "agentEnd", "state": "done", "checks": []any{
+		check,
+		map[string]any{"action": 2, "from": from, "until": until, "assertChange": map[string]any{"Changed": true}},
+		"a check",
+	}})
+	stop := h.MustRequest("record.stop", recStop(session))
+	yaml := stop.Str("yaml")
+	if !strings.Contains(yaml, "      - tap: {selector: {role: button, name: Sign in}}\n      - assertChange: {changed: true}\n") {
+		t.Errorf("the agent's check is not written right after its tap:\n%s", yaml)
+	}
+	if strings.Count(yaml, "assertChange") != 1 {
+		t.Errorf("the trail holds more than the one check:\n%s", yaml)
+	}
+	for _, want := range []string{
+		fmt.Sprintf(`While performing %q, the agent's check 2 was left out: its assertChange cannot be read: assertChange has a key this host does not know, "Changed"`, goal),
+		fmt.Sprintf(`While performing %q, the agent's check 3 was left out: it is not a check`, goal),
+	} {
+		if !hasNote(stop, want) {
+			t.Errorf("record.stop's notes %v, want one saying %q", stop["notes"], want)
+		}
+	}
+
+	// Checks that are no list at all: the goal's end is stored even so.
+	agentMark(t, h, session, 8, map[string]any{"kind": "agentStart", "text": "Add to the cart"})
+	sendInteraction(t, h, interactionStep(session, 9, map[string]any{"kind": "click", "url": u("/home"), "screen": "s3", "ref": "h7"}, recHome(0)), true)
+	agentMark(t, h, session, 10, map[string]any{"kind": "agentEnd", "state": "done", "checks": "all of them"})
+	stop = h.MustRequest("record.stop", recStop(session))
+	if !hasNote(stop, `While performing "Add to the cart", the agent's checks are not a list of checks`) {
+		t.Errorf("record.stop's notes %v, want one saying the checks are not a list", stop["notes"])
+	}
+	byAgent := 0
+	for _, s := range stop["steps"].([]any) {
+		if m, _ := s.(map[string]any); m["by"] == "agent" && m["intent"] == "Add to the cart" {
+			byAgent++
+		}
+	}
+	if byAgent != 1 {
+		t.Errorf("record.stop's steps %v, want the second goal's one step", stop["steps"])
+	}
+}

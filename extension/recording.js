@@ -1018,7 +1018,13 @@ export class Recorder {
         return;
       case 'agent.done':
         if (m.session === this.session && this.agent.state === 'running') {
-          await this.agentEnded({ state: String(m.state ?? 'failed'), message: String(m.message ?? ''), calls: Number(m.calls ?? 0), actions: Number(m.actions ?? 0) });
+          /** @type {{state: string, message: string, calls: number, actions: number, checks?: unknown}} */
+          const end = { state: String(m.state ?? 'failed'), message: String(m.message ?? ''), calls: Number(m.calls ?? 0), actions: Number(m.actions ?? 0) };
+          // The checks the agent passed go back as they came, in the
+          // agentEnd: the host reads them, and says in the review why it
+          // left one out.
+          if (m.checks !== undefined && m.checks !== null) end.checks = m.checks;
+          await this.agentEnded(end);
         }
     }
   }
@@ -1037,8 +1043,10 @@ export class Recorder {
 
   /**
    * The goal ended: the recorder's last typing goes out, then the
-   * agentEnd that closes the goal's interactions; the debugger lets go.
-   * @param {{state: string, message: string, calls?: number, actions?: number}} end
+   * agentEnd that closes the goal's interactions (with the checks the
+   * agent passed, for the step builder to write after the actions they
+   * checked); the debugger lets go.
+   * @param {{state: string, message: string, calls?: number, actions?: number, checks?: unknown}} end
    */
   async agentEnded(end) {
     if (this.agentEnding) return this.agentEnding;
@@ -1050,7 +1058,7 @@ export class Recorder {
     }
   }
 
-  /** @param {{state: string, message: string, calls?: number, actions?: number}} end */
+  /** @param {{state: string, message: string, calls?: number, actions?: number, checks?: unknown}} end */
   async endAgent(end) {
     const tabId = this.agentTab;
     const state = /** @type {AgentView['state']} */ (['done', 'stopped', 'failed'].includes(end.state) ? end.state : 'failed');
@@ -1064,6 +1072,7 @@ export class Recorder {
     /** @type {Record<string, unknown>} */
     const i = { kind: 'agentEnd', time: Date.now(), tab: tabId, state };
     if (end.message) i.message = end.message;
+    if (end.checks !== undefined && !(Array.isArray(end.checks) && end.checks.length === 0)) i.checks = end.checks;
     this.push(i);
     await this.live.detach();
     const calls = end.calls ? ` (${end.calls} model call${end.calls === 1 ? '' : 's'})` : '';

@@ -15,6 +15,7 @@ import (
 
 	"github.com/trailpin/trailpin/host/config"
 	"github.com/trailpin/trailpin/host/nativemsg"
+	"github.com/trailpin/trailpin/recorder/steps"
 	"github.com/trailpin/trailpin/recorder/trail"
 	"github.com/trailpin/trailpin/replay/agent"
 	"github.com/trailpin/trailpin/replay/model"
@@ -369,6 +370,22 @@ type agentDone struct {
 	Message string `json:"message"`
 	Actions int    `json:"actions"`
 	Calls   int    `json:"calls"`
+	// Checks are the agent's assertChange checks that passed, for the
+	// extension to send back in the goal's agentEnd: the step builder
+	// writes each after the recorded action it checked. A failed check
+	// is never among them.
+	Checks []steps.AgentCheck `json:"checks,omitempty"`
+}
+
+// agentChecks are the passed checks of an outcome, as agent.done carries
+// them.
+func agentChecks(out *agent.Outcome) []steps.AgentCheck {
+	var list []steps.AgentCheck
+	for _, c := range out.Checks {
+		list = append(list, steps.AgentCheck{Action: c.Action, From: c.Acted.UnixMilli(), Until: c.Checked.UnixMilli(),
+			AssertChange: trail.ChangeJSONOf(c.Check)})
+	}
+	return list
 }
 
 // run performs a goal and tells the extension how it ended.
@@ -384,7 +401,7 @@ func (a *agentRunner) run(ctx context.Context, g *liveGoal, ra *recordAgent, pag
 	}
 	a.mu.Unlock()
 	done := agentDone{Session: g.session, Goal: g.id, Verdict: string(out.Verdict), Message: out.Reason,
-		Actions: out.Acted, Calls: out.Calls()}
+		Actions: out.Acted, Calls: out.Calls(), Checks: agentChecks(out)}
 	switch {
 	case out.Verdict == agent.VerdictDone:
 		done.State = "done"
@@ -398,7 +415,7 @@ func (a *agentRunner) run(ctx context.Context, g *liveGoal, ra *recordAgent, pag
 	}
 	a.countCalls(g, ra, out)
 	a.r.s.Log.Info("agent goal ended", "session", g.session, "goal", g.id, "state", done.State, "verdict", out.Verdict,
-		"actions", out.Acted, "calls", done.Calls)
+		"actions", out.Acted, "calls", done.Calls, "checks", len(done.Checks))
 	if _, err := page.conn.Notify(typeAgentDone, done); err != nil {
 		a.r.s.Log.Warn("the end of the agent's goal could not be sent", "goal", g.id, "err", err)
 	}

@@ -310,13 +310,27 @@ func (r *recording) interaction(ctx context.Context, req *nativemsg.Request) (na
 	if !present(in.Interaction) {
 		return nativemsg.Reply{}, badRequest("interaction is missing: send the recorded interaction")
 	}
-	var it steps.Interaction
-	if err := json.Unmarshal(in.Interaction, &it); err != nil {
+	// An agentEnd's checks are read on their own, check by check: one
+	// that is malformed is left out (and the review says why), never the
+	// goal's end with it.
+	var wire struct {
+		steps.Interaction
+		Checks json.RawMessage `json:"checks"`
+	}
+	if err := json.Unmarshal(in.Interaction, &wire); err != nil {
 		var te *json.UnmarshalTypeError
 		if errors.As(err, &te) && te.Field != "" {
 			return nativemsg.Reply{}, badRequest("interaction.%s must be a %s (host/PROTOCOL.md, record.interaction)", te.Field, te.Type)
 		}
 		return nativemsg.Reply{}, badRequest("interaction must be an object (host/PROTOCOL.md, record.interaction)")
+	}
+	it := wire.Interaction
+	it.Checks, it.ChecksLeftOut = nil, nil
+	if it.Kind == steps.InteractAgentEnd {
+		it.Checks, it.ChecksLeftOut = steps.ReadAgentChecks(wire.Checks)
+		for _, why := range it.ChecksLeftOut {
+			r.s.Log.Warn("an agent's check was left out", "session", in.Session, "seq", it.Seq, "why", why)
+		}
 	}
 	if err := checkInteraction(&it); err != nil {
 		return nativemsg.Reply{}, err

@@ -133,6 +133,26 @@ test('a goal is framed by agentStart and agentEnd, and its acts are trusted inpu
   assert.equal(r.agent.result, 'Done: the cart shows 1 item (2 model calls)');
 });
 
+test('the checks the agent passed ride the agentEnd back to the host, as they came', async () => {
+  const { host, r } = await recording();
+  const checks = [{ action: 1, from: 1760000000000, until: 1760000001000, assertChange: { mustInclude: [{ change: 'added', selector: { role: 'dialog' } }] } }];
+  await r.handle({ op: 'ask', goal: 'Open the shipping info' });
+  await settle();
+  await r.fromHost({ type: 'agent.done', id: 'host-6', session: r.session, goal: 'g-1', state: 'done', message: 'tapped', calls: 2, checks });
+  await settle();
+  const end = host.stored.find((i) => i.kind === 'agentEnd');
+  assert.deepEqual(end.checks, checks);
+
+  // A goal whose agent.done carries none sends none.
+  await r.handle({ op: 'ask', goal: 'Close it' });
+  await settle();
+  await r.fromHost({ type: 'agent.done', id: 'host-7', session: r.session, goal: 'g-1', state: 'done', message: 'tapped', calls: 1, checks: [] });
+  await settle();
+  const ends = host.stored.filter((i) => i.kind === 'agentEnd');
+  assert.equal(ends.length, 2);
+  assert.equal('checks' in ends[1], false);
+});
+
 test('Stop ends the goal, and Stop of the recording stops the goal first', async () => {
   const { host, r } = await recording();
   await r.handle({ op: 'ask', goal: 'Buy an iPhone' });

@@ -47,15 +47,20 @@ type built struct {
 func (b *builder) steps(groups []*group) ([]trail.Step, error) {
 	var steps []trail.Step
 	for _, g := range groups {
+		b.building = len(steps)
 		step, ok, err := b.step(g, len(steps)+1)
 		if err != nil {
 			return nil, err
+		}
+		if !ok || len(step.Actions) == 0 {
+			// No action of it is written: no check goes after one.
+			unplace(g.checks, b.building)
 		}
 		if ok {
 			steps = append(steps, step)
 		}
 	}
-	return b.loadable(steps), nil
+	return b.loadable(b.writeChecks(steps, groups)), nil
 }
 
 // loadable returns the steps that MarshalTrail can write (so LoadTrail
@@ -136,6 +141,7 @@ func (b *builder) step(g *group, number int) (trail.Step, bool, error) {
 		}
 		if out.action != nil {
 			actions = append(actions, out.action)
+			b.placeChecks(g, i, len(actions))
 		}
 	}
 	intent := intentFrom(phrases)

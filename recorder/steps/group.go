@@ -44,6 +44,11 @@ type group struct {
 	// goal is the goal the agent performed in this one step ("" for a
 	// person's); by is trail.ByAgent for the agent's input.
 	goal, by string
+	// checks are the agent's passed checks of the goal the group's
+	// interactions belong to (every group of a goal it did not reach
+	// shares them): each goes after the last action of the group built
+	// from what the page recorded of the action it checked.
+	checks []*agentCheck
 }
 
 // An agentSpan is the agent's goal being recorded: its interactions make
@@ -87,7 +92,7 @@ func (b *builder) group() []*group {
 			continue // its values were read by markedValues
 		case InteractAgentStart:
 			if agent != nil {
-				groups = b.agentEnded(groups, agent, AgentFailed, "another goal started before it ended")
+				groups = b.agentEnded(groups, agent, AgentFailed, "another goal started before it ended", nil)
 			}
 			// Nothing the agent does joins a person's step before it, and
 			// nothing after it joins the agent's.
@@ -95,7 +100,7 @@ func (b *builder) group() []*group {
 			continue
 		case InteractAgentEnd:
 			if agent != nil {
-				groups = b.agentEnded(groups, agent, r.State, r.Message)
+				groups = b.agentEnded(groups, agent, r.State, r.Message, b.agentChecks(r, agent.goal))
 			}
 			agent, prev = nil, -1
 			continue
@@ -229,7 +234,7 @@ func (b *builder) group() []*group {
 		prev = i
 	}
 	if agent != nil {
-		groups = b.agentEnded(groups, agent, AgentFailed, "the recording stopped before the agent finished")
+		groups = b.agentEnded(groups, agent, AgentFailed, "the recording stopped before the agent finished", nil)
 	}
 	return groups
 }
@@ -238,7 +243,7 @@ func (b *builder) group() []*group {
 // its step: one step whose intent is the goal when the agent reached it,
 // else the steps a person's input would make, each marked as the agent's,
 // with a note saying the goal was not reached.
-func (b *builder) agentEnded(groups []*group, span *agentSpan, state, why string) []*group {
+func (b *builder) agentEnded(groups []*group, span *agentSpan, state, why string, checks []*agentCheck) []*group {
 	from := min(span.from, len(groups))
 	if from == len(groups) {
 		b.note(fmt.Sprintf("The agent recorded nothing for %q (%s).", span.goal, agentOutcome(state, why)), "The agent recorded nothing for its goal.")
@@ -246,14 +251,14 @@ func (b *builder) agentEnded(groups []*group, span *agentSpan, state, why string
 	}
 	if state != AgentDone {
 		for _, g := range groups[from:] {
-			g.by = trail.ByAgent
+			g.by, g.checks = trail.ByAgent, checks
 		}
 		n := len(groups) - from
 		b.note(fmt.Sprintf("The agent did not reach %q (%s): what it did is kept as %d step%s of its own, marked by: agent, with intents written for its actions. Edit them, or undo them and record the goal again.",
 			span.goal, agentOutcome(state, why), n, plural(n)), "The agent did not reach its goal: what it did is kept as steps of their own, marked by: agent.")
 		return groups
 	}
-	one := &group{kind: groupAction, goal: span.goal, by: trail.ByAgent}
+	one := &group{kind: groupAction, goal: span.goal, by: trail.ByAgent, checks: checks}
 	for _, g := range groups[from:] {
 		one.recs = append(one.recs, g.recs...)
 	}

@@ -75,6 +75,13 @@ type Interaction struct {
 	Changes   []string `json:"changes,omitempty"`
 	Only      bool     `json:"only,omitempty"`
 	Unchanged []string `json:"unchanged,omitempty"`
+	// AgentEnd: the assertChange checks the agent passed during the goal
+	// (AgentCheck), each to be written right after the recorded action it
+	// checked. ChecksLeftOut says, for each check that arrived and could
+	// not be read (ReadAgentChecks), why it was left out: the host fills
+	// it in on arrival, and the review shows it.
+	Checks        []AgentCheck `json:"checks,omitempty"`
+	ChecksLeftOut []string     `json:"checksLeftOut,omitempty"`
 }
 
 // InteractionKind says what an Interaction was.

@@ -153,7 +153,10 @@ type builder struct {
 
 	// observed maps an assertChange interaction to the action interaction
 	// whose change it checks.
-	observed  map[int]int
+	observed map[int]int
+	// building is the index the step being built gets, for the places
+	// of the agent's checks.
+	building  int
 	matchers  map[*screen.Screen]*selector.Matcher
 	positions map[*screen.Screen]map[string]int32
 	notes     []string

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/trailpin/trailpin/recorder/screen"
 	"github.com/trailpin/trailpin/recorder/selector"
@@ -183,6 +184,8 @@ const ErrInvalidSpec = "INVALID_SPEC"
 // one it started from and the one right after it.
 type lastAction struct {
 	id            string // a1, a2, … in the order the agent acted
+	n             int    // the number in id
+	started       time.Time
 	before, after *screen.Screen
 	// recorded is how many actions the outcome held right after this
 	// one was recorded; -1 when it was not recorded.
@@ -353,6 +356,7 @@ func (r *run) assertChange(ctx context.Context, call model.ToolCall) result {
 	}
 	if rep.Pass {
 		r.recordChange(spec, last)
+		r.keepCheck(spec, last)
 	} else {
 		r.out.FailedChecks = append(r.out.FailedChecks, r.cfg.Redact(failedLine(rep)))
 		if rep.Error == "" {
@@ -388,6 +392,16 @@ func (r *run) recordChange(spec trail.AssertChange, last *lastAction) {
 	}
 	last.checked = true
 	r.out.Actions = append(r.out.Actions, spec)
+}
+
+// keepCheck keeps a passed assertChange, with the action it checked and
+// when, for a recording of the agent's input; not one that would hold a
+// secret's value.
+func (r *run) keepCheck(spec trail.AssertChange, last *lastAction) {
+	if b, err := json.Marshal(trail.ChangeJSONOf(spec)); err != nil || r.cfg.Redact(string(b)) != string(b) {
+		return
+	}
+	r.out.Checks = append(r.out.Checks, PassedCheck{Action: last.n, Acted: last.started, Checked: time.Now(), Check: spec})
 }
 
 // failedLine says in one line why an assertChange did not pass.

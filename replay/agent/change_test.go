@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/trailpin/trailpin/recorder/trail"
 	"github.com/trailpin/trailpin/replay/agent"
@@ -230,4 +231,40 @@ func TestAssertChangeRecordedLoads(t *testing.T) {
 		t.Errorf("the trail does not hold the check:\n%s", src)
 	}
 	t.Logf("recorded flow:\n%s", src)
+}
+
+// Every passed assertChange is kept with the action it checked and when,
+// for a recording of the agent's input; a failed one is not.
+func TestAssertChangePassedChecks(t *testing.T) {
+	t.Parallel()
+	before := time.Now()
+	s := newSetup(t, nil,
+		modeltest.Call("type", map[string]string{"ref": "e1", "text": "SUMMER"}),
+		changeCall(map[string]any{"changed": true}),
+		modeltest.Call("tap", map[string]string{"ref": "e2"}),
+		changeCall(map[string]any{"mustInclude": []any{matcher("added", "", "status", "", "10% off", nil)}}),
+		changeCall(map[string]any{"mustInclude": []any{matcher("added", "", "dialog", "", "", nil)}}),
+		modeltest.Call("fail", map[string]string{"reason": "no dialog", "kind": "app-bug"}))
+	out := agent.Run(context.Background(), s.cfg, s.page, agent.Goal{Intent: discountIntent})
+	if out.Verdict != agent.VerdictAppBug {
+		t.Fatalf("Run = %s: %q\nturns: %s", out.Verdict, out.Reason, turns(out))
+	}
+	if len(out.Checks) != 2 || len(out.FailedChecks) != 1 {
+		t.Fatalf("Checks = %+v, FailedChecks = %q; want the two that passed and the one that failed", out.Checks, out.FailedChecks)
+	}
+	for i, want := range []int{1, 2} {
+		c := out.Checks[i]
+		if c.Action != want || c.Acted.Before(before) || c.Checked.Before(c.Acted) {
+			t.Errorf("check %d = action %d, acted %v, checked %v; want action %d, acted after the run began and checked after it acted", i+1, c.Action, c.Acted, c.Checked, want)
+		}
+	}
+	if out.Checks[1].Acted.Before(out.Checks[0].Checked) {
+		t.Errorf("the tap began (%v) before the first check passed (%v)", out.Checks[1].Acted, out.Checks[0].Checked)
+	}
+	if c := out.Checks[0].Check; c.Changed == nil || !*c.Changed {
+		t.Errorf("the first check is %+v, want changed: true", c)
+	}
+	if c := out.Checks[1].Check; len(c.MustInclude) != 1 || c.MustInclude[0].Change != trail.ChangeAdded {
+		t.Errorf("the second check is %+v, want the status added", c)
+	}
 }

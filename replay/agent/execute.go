@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/trailpin/trailpin/recorder/screen"
 	"github.com/trailpin/trailpin/recorder/selector"
@@ -71,7 +72,7 @@ func (r *run) execute(ctx context.Context, call model.ToolCall) result {
 		r.used++
 		r.out.Acted++
 	}
-	acted := r.shown
+	acted, started := r.shown, time.Now()
 	summary, err := r.perform(ctx, call.Name, a)
 	switch {
 	case err == nil:
@@ -100,7 +101,7 @@ func (r *run) execute(ctx context.Context, call model.ToolCall) result {
 		if len(r.out.Actions) == before+1 {
 			recorded = len(r.out.Actions)
 		}
-		r.last = &lastAction{id: fmt.Sprintf("a%d", r.out.Acted), before: acted, after: r.shown, recorded: recorded}
+		r.last = &lastAction{id: fmt.Sprintf("a%d", r.out.Acted), n: r.out.Acted, started: started, before: acted, after: r.shown, recorded: recorded}
 	}
 	return res
 }

@@ -121,6 +121,11 @@ type Outcome struct {
 	// FailedChecks are the agent's assertChange calls that did not pass,
 	// each in a line: with any, the step does not pass (done is refused).
 	FailedChecks []string
+	// Checks are the agent's assertChange calls that passed, in order,
+	// each with the action it checked and when: what a recording of the
+	// agent's input (Ask the agent) writes after the recorded action.
+	// One that would hold a secret's value is not among them.
+	Checks []PassedCheck
 	// Acted counts the actions it took (toward agent.maxActions, with the
 	// replayed ones).
 	Acted int
@@ -131,6 +136,20 @@ type Outcome struct {
 	Failure model.Failure
 	// Duration is the time Run took.
 	Duration time.Duration
+}
+
+// A PassedCheck is an assertChange of the agent that passed.
+type PassedCheck struct {
+	// Action is the agent's action it checked, from 1 (the a1, a2… of the
+	// diff ids the model is shown).
+	Action int
+	// Acted is when that action began, before its input was sent;
+	// Checked is when the check passed. What the page recorded of the
+	// action happened between the two.
+	Acted, Checked time.Time
+	// Check is the assertion, its elements named by the recorder's
+	// selector generator.
+	Check trail.AssertChange
 }
 
 // A Turn is one call of the model and what came of it.
