@@ -5,7 +5,8 @@ import "testing"
 // TestCaptureIgnoresStyleAndScript: the text of a <style> or <script>
 // element, in an inline SVG icon or among HTML content, is never part of a
 // name or a text: a person reads the button's word, the icon's title, the
-// paragraph's words, never CSS or JavaScript.
+// paragraph's words, never CSS or JavaScript — not even in the name of a
+// hidden node, named as if shown.
 func TestCaptureIgnoresStyleAndScript(t *testing.T) {
 	t.Parallel()
 	ctx := newTab(t, site.URL+"/svgstyle.html")
@@ -22,6 +23,7 @@ func TestCaptureIgnoresStyleAndScript(t *testing.T) {
 		{"delete", "Delete", "Removes the row", "X"},
 		{"phone", "Phone", "", ""},
 		{"phone-label", "", "", "Phone"},
+		{"item", "Item 2", "", "Details"},
 	} {
 		n := byID(t, s, c.id)
 		if n.Name != c.name {

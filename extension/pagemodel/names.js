@@ -604,10 +604,16 @@
       return '';
     }
 
-    // 2A: hidden, and not reached through a reference to a hidden node.
+    // 2A: never read (a style sheet, a script), however hidden content
+    // counts: a hidden node named as if shown reads no CSS either.
+    if (ignoredForAria(el)) {
+      w.visited.add(el);
+      return '';
+    }
+    // Hidden, and not reached through a reference to a hidden node.
     if (!w.includeHidden) {
       const viaHidden = !!(w.labelledBy?.hidden || w.describedBy?.hidden || w.nativeAlt?.hidden || w.label?.hidden);
-      if (ignoredForAria(el) || (!viaHidden && hiddenForAria(el))) {
+      if (!viaHidden && hiddenForAria(el)) {
         w.visited.add(el);
         // visibility:hidden can be undone below: such children still count.
         return onlyVisibilityHidden(el) ? visibleDescendantsText(el, childWalk) : '';
