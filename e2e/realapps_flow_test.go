@@ -19,7 +19,8 @@ import (
 type flowAct struct {
 	// Do is the action: click, dblclick, rightclick, hover, type, press,
 	// one of the recording bar's checks: assertVisible, assertValue,
-	// assertURL, or its markSensitive (the next typing there is a secret).
+	// assertURL, assertChange, or its markSensitive (the next typing there
+	// is a secret).
 	Do string `json:"do"`
 	// CSS names the element acted on, as written for the unchanged app
 	// (the churned copy's flow renames its class selectors).
@@ -35,6 +36,11 @@ type flowAct struct {
 	Wait string `json:"wait,omitempty"`
 	// Load says the action loads another page.
 	Load bool `json:"load,omitempty"`
+	// Ticks are the changes an assertChange ticks in the recording bar's
+	// list, each by the start of its words; Only ticks "Nothing else
+	// changes".
+	Ticks []string `json:"ticks,omitempty"`
+	Only  bool     `json:"only,omitempty"`
 }
 
 func click(css string, wait string) flowAct { return flowAct{Do: "click", CSS: css, Wait: wait} }
@@ -232,6 +238,17 @@ func driveFlow(t *testing.T, app context.Context, flow []flowAct) {
 		case "assertURL":
 			clickAX(t, app, "button", "Assert URL")
 			waitAXPrefix(t, app, "StaticText", "Added: the URL is ")
+		case "assertChange":
+			clickAX(t, app, "button", "Assert change")
+			waitAX(t, app, "StaticText", "Tick what must change, then Add assertion.")
+			for _, prefix := range a.Ticks {
+				clickAXPrefix(t, app, "checkbox", prefix)
+			}
+			if a.Only {
+				clickAXPrefix(t, app, "checkbox", "Nothing else changes")
+			}
+			clickAX(t, app, "button", "Add assertion")
+			waitAXPrefix(t, app, "StaticText", "Added: ")
 		default:
 			t.Fatalf("flow: unknown action %q", a.Do)
 		}
