@@ -690,9 +690,17 @@
       state.preInput = { el, screen: currentScreen(), time: Date.now() };
     if (el && el.localName === 'select') {
       // A key chooses in a drop-down at once: the typing before ends here,
-      // and the screen before the choice is the one now.
+      // and the screen before the choice is the one now — or, while keys go
+      // on working its open list, the one from before the first: the list
+      // shows the option each arrow moves to as the select's value before
+      // any change event, and a capture in between (a transition ending)
+      // would take the choice for the state before it.
       flushTyping();
-      state.preInput = { el, screen: currentScreen(), time: Date.now() };
+      const pre = state.preInput;
+      if (pre && pre.el === el && Date.now() - pre.time < PRESS_MAX_MS)
+        pre.time = Date.now();
+      else
+        state.preInput = { el, screen: currentScreen(), time: Date.now() };
     }
     const mods = modifiersOf(e).filter((m) => m !== 'Shift');
     const aria = el && valueControl(el);
