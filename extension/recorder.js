@@ -147,6 +147,13 @@
     down: null,
     /** @type {{el: Element, screen: Captured, time: number} | null} the screen when a key went down in a field not being typed into */
     preInput: null,
+    /**
+     * @type {{el: Element, screen: Captured} | null} the screen when the
+     * mouse went down on a select, before its list opened: the open list
+     * sets the select's value as the person moves through it, before any
+     * change event, and a capture in between would show the choice
+     */
+    selectOpened: null,
     /** @type {Captured | null} the screen of the click being handled, for the change it makes */
     clickScreen: null,
     /**
@@ -555,6 +562,8 @@
    */
   function mouseDown(el) {
     state.down = { el, screen: currentScreen(), time: Date.now() };
+    const select = el.closest('select');
+    state.selectOpened = select ? { el: select, screen: state.down.screen } : null;
   }
 
   /**
@@ -653,7 +662,10 @@
       const pre = state.preInput && state.preInput.el === el && Date.now() - state.preInput.time < PRESS_MAX_MS ? state.preInput : null;
       if (pre)
         state.preInput = null;
-      send({ kind: 'select', ref: pm().refForElement(el), options }, pre ? pre.screen : currentScreen());
+      // Chosen in the list a click opened: the screen from that click.
+      const opened = !pre && state.selectOpened && state.selectOpened.el === el ? state.selectOpened : null;
+      state.selectOpened = null;
+      send({ kind: 'select', ref: pm().refForElement(el), options }, pre ? pre.screen : opened ? opened.screen : currentScreen());
       return;
     }
     if (tag !== 'input') {

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 	"time"
 	"unicode/utf8"
 
@@ -320,7 +321,10 @@ func (r *recording) interaction(ctx context.Context, req *nativemsg.Request) (na
 	if err := json.Unmarshal(in.Interaction, &wire); err != nil {
 		var te *json.UnmarshalTypeError
 		if errors.As(err, &te) && te.Field != "" {
-			return nativemsg.Reply{}, badRequest("interaction.%s must be a %s (host/PROTOCOL.md, record.interaction)", te.Field, te.Type)
+			// The field's path, as the extension sends it (not through
+			// the embedded struct).
+			field := strings.TrimPrefix(te.Field, "Interaction.")
+			return nativemsg.Reply{}, badRequest("interaction.%s must be a %s (host/PROTOCOL.md, record.interaction)", field, te.Type)
 		}
 		return nativemsg.Reply{}, badRequest("interaction must be an object (host/PROTOCOL.md, record.interaction)")
 	}
