@@ -338,15 +338,10 @@ const listedChanges = 8
 // changesAt lists the changes at the given indexes, the first
 // listedChanges of them in words.
 func changesAt(res *screendiff.Result, at []int) string {
-	var out []string
-	for i, k := range at {
-		if i == listedChanges {
-			out = append(out, fmt.Sprintf("and %d more (the trace lists them all)", len(at)-i))
-			break
-		}
-		out = append(out, res.Changes[k].String())
+	if len(at) > listedChanges {
+		return res.Words(at[:listedChanges]) + fmt.Sprintf("; and %d more (the trace lists them all)", len(at)-listedChanges)
 	}
-	return strings.Join(out, "; ")
+	return res.Words(at)
 }
 
 func countChanges(res *screendiff.Result) string {

@@ -98,3 +98,13 @@ func (r *Result) String() string {
 	}
 	return b.String()
 }
+
+// Words says the changes at the given indexes of Changes in words, as
+// String writes each, joined by "; ".
+func (r *Result) Words(at []int) string {
+	out := make([]string, 0, len(at))
+	for _, k := range at {
+		out = append(out, r.Changes[k].String())
+	}
+	return strings.Join(out, "; ")
+}

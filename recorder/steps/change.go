@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-	"strings"
 
 	"github.com/trailpin/trailpin/recorder/screen"
 	"github.com/trailpin/trailpin/recorder/screendiff"
@@ -332,20 +331,11 @@ func (b *builder) unchangedMatch(res *screendiff.Result, after *screen.Screen, r
 	case err != nil:
 		return nil, leftOut("the selector %s of the element picked to stay unchanged does not name one element (%v)", sel, err)
 	case mr.Outcome != screendiff.NotFound:
-		return nil, leftOut("the element picked to stay unchanged (%s) did change: %s", sel, changeWords(res, mr.Changes))
+		return nil, leftOut("the element picked to stay unchanged (%s) did change: %s", sel, res.Words(mr.Changes))
 	}
 	if b.taint.Leaks(sel.String()) {
 		return nil, leftOut("the selector of the element picked to stay unchanged would show a value marked sensitive")
 	}
 	esc := escapeSelector(sel)
 	return &trail.ChangeMatch{Selector: &esc}, nil
-}
-
-// changeWords says the changes at the given indexes of res, in words.
-func changeWords(res *screendiff.Result, at []int) string {
-	var out []string
-	for _, k := range at {
-		out = append(out, res.Changes[k].String())
-	}
-	return strings.Join(out, "; ")
 }
