@@ -225,6 +225,9 @@ func (r *trailRun) heal(ctx context.Context, i int, run stepRun, cache string) s
 	if observe {
 		before, beforeErr = r.before(ctx, r.page)
 	}
+	// Whether an action replay was unsure of took effect is judged on the
+	// screen the agent is handed, before the agent changes it.
+	unsure := r.uncertainEvidence(ctx, i, run)
 	out := agent.Run(ctx, cfg, newAgentPage(r), r.agentGoal(i, run))
 	r.page.acted() // the agent changed the page: look afresh
 	observed := false
@@ -242,6 +245,13 @@ func (r *trailRun) heal(ctx context.Context, i int, run stepRun, cache string) s
 	h := newHeal(out, cache, run)
 	if cache != CacheAgent {
 		h.Actions = append(h.Actions, st.Actions[:run.performed]...)
+	}
+	if unsure != nil && out.Verdict == agent.VerdictDone {
+		keep, why := unsure.judge(out.Actions)
+		if keep {
+			h.Actions = append(h.Actions, unsure.action)
+		}
+		h.Uncertain = why
 	}
 	h.Actions = append(h.Actions, out.Actions...)
 	sr.Heal, sr.ModelCalls = h, h.Calls
