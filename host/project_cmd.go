@@ -134,6 +134,9 @@ func writeProject(w io.Writer, cfg *config.Config, getenv func(string) string) e
 // key's variable is set; never the key.
 func writeModelStatus(w io.Writer, cfg *config.Config, getenv func(string) string) {
 	m, err := cfg.Model()
+	if err == nil && m.InsecureNotice() != "" {
+		m.BaseURL += " over plain http (model.allowInsecureHTTP: true)"
+	}
 	switch {
 	case err != nil:
 		fmt.Fprintf(w, "model: cannot be used: %v\n", err)

@@ -122,6 +122,10 @@ func TestProjectShowModel(t *testing.T) {
 			"model: gpt-4.1-mini at https://api.openai.com/v1, key in $SHOP_MODEL_KEY: <missing> (set SHOP_MODEL_KEY)"},
 		{"local, no key", "model:\n  baseURL: http://localhost:11434/v1\n  name: qwen3\n", "", "model: qwen3 at http://localhost:11434/v1, no API key"},
 		{"cannot be used", "model:\n  baseURL: https://api.openai.com/v1\n  name: gpt-4.1-mini\n", "", "model: cannot be used: "},
+		{"key over plain http", "model:\n  baseURL: http://10.0.0.5:8000/v1\n  name: served\n  apiKeyEnv: SHOP_MODEL_KEY\n", key,
+			"model: cannot be used: invalid configuration: bad model configuration: model.baseURL \"http://10.0.0.5:8000/v1\" would send the API key in $SHOP_MODEL_KEY over plain http"},
+		{"key over plain http, allowed", "model:\n  baseURL: http://10.0.0.5:8000/v1\n  name: served\n  apiKeyEnv: SHOP_MODEL_KEY\n  allowInsecureHTTP: true\n", key,
+			"model: served at http://10.0.0.5:8000/v1 over plain http (model.allowInsecureHTTP: true), key in $SHOP_MODEL_KEY: <set>"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -38,7 +38,8 @@ func cacheSettings(cfg *config.Config, ci, strictFlag bool) (mode string, strict
 }
 
 // setupAgent makes the model client when a model is configured (nil
-// without one). Its redactor holds every secret the suite's trails can
+// without one), and says on stderr when model.allowInsecureHTTP lets its
+// key go over plain http. Its redactor holds every secret the suite's trails can
 // reach, in the form a model request carries them (${secret:NAME}); the
 // engine adds each trail's own as well. A model that is configured but
 // cannot be used (its key's variable is not set) is an error saying what
@@ -50,6 +51,10 @@ func setupAgent(e *env, cfg *config.Config, s *replaySetup) (*agentSetup, error)
 	}
 	if !mc.Configured() {
 		return nil, nil
+	}
+	if n := mc.InsecureNotice(); n != "" {
+		// The config allowed it in words; the run says so once.
+		fmt.Fprintf(e.stderr, "host: %s\n", n)
 	}
 	secrets := replay.Secrets(suiteTrails(s.suite), s.opts)
 	red := redact.New(secrets, func(name string) string { return "${" + name + "}" })

@@ -38,6 +38,8 @@ type found struct {
 	node  *screen.Node
 	point *RefPoint
 	reads []string
+	// on is the screen the element was found on.
+	on *screen.Screen
 }
 
 // A done is what an action did: the value every recorded action returns,
@@ -46,9 +48,12 @@ type done struct {
 	// summary says what was done in words ("tapped button \"Apply\"").
 	summary string
 	// node is the element it landed on or read; landed is its snapshot
-	// line, or what it landed on when that is no node (a dialog).
+	// line, or what it landed on when that is no node (a dialog). on is
+	// the screen an action on an element found it on: the page as it was
+	// just before the input.
 	node   *screen.Node
 	landed string
+	on     *screen.Screen
 	// reads lists what it read while it waited, each once, in order.
 	reads []string
 	// reached: input was sent, so a failure after it may have reached the
@@ -158,6 +163,7 @@ func onElement(find Action[found], act func(found) Action[done]) Action[done] {
 		if got.node == nil {
 			got.node = f.node
 		}
+		got.on = f.on
 		return got, err
 	}
 }

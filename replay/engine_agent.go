@@ -15,6 +15,8 @@ import (
 // The hand-off (DESIGN §9): a step's recording replays until it no longer
 // matches the screen; then, outside strict mode and with a model
 // configured, the agent finishes the step's goal from the current screen.
+// A step with no recording (a bare goal) goes to the agent in strict mode
+// too: strict mode fails stale recordings, and there is none.
 // Stopped before any action, it is a miss and the agent performs the step
 // from the beginning; stopped after, a hand-off, and the agent is told
 // what was done. Replay never guesses: the agent acts only on refs of the
@@ -93,17 +95,23 @@ func (r *trailRun) replayOrHandOff(ctx context.Context, i int) stepRun {
 		se.Msg = r.needsModel(i)
 		return run
 	}
-	if r.opts.Strict && !agentOnly {
-		sr.Cache = CacheStale
-		se.Msg = fmt.Sprintf("%s: the recording of step %d no longer replays (%s after %d of %d recorded actions): %s; cache.strict fails it without asking the agent",
-			staleCode, i+1, run.reason, run.performed, len(st.Actions), se.Msg)
-		return run
-	}
 	if _, ok := r.opts.EarlierHeals[i]; ok {
+		// Only a goal with no recording can have been healed under
+		// strict mode: the flow an earlier attempt made for it is not
+		// the trail's recording, so its failure is not REPLAY_STALE.
 		se.Msg += "; the agent healed this step in an earlier attempt of this run, and a step is healed at most once per run"
 		return run
 	}
-	if !r.canHandOff() {
+	// Strict mode judges recordings: a step with none (a bare goal, or
+	// every step in cache mode off) has nothing to be stale, and the
+	// agent performs it as in any other mode (docs/agent.md).
+	if r.opts.Strict && !agentOnly {
+		sr.Cache = CacheStale
+		se.Msg = fmt.Sprintf("%s: the recording of step %d no longer replays (%s after %d of %d recorded actions): %s; cache.strict fails it without asking the agent (to heal it, replay it once without cache.strict in read-write mode, or apply a heal a read-only run reported with host accept)",
+			staleCode, i+1, run.reason, run.performed, len(st.Actions), se.Msg)
+		return run
+	}
+	if !agentOnly && !r.canHandOff() {
 		se.Msg += "; " + ModelHint
 		return run
 	}
@@ -163,7 +171,11 @@ func (r *trailRun) needsModel(i int) string {
 	st := r.trail.Steps[i]
 	fix := "configure a model: model.baseURL and model.name in trailpin.yaml or your user config (docs/agent.md)"
 	if len(st.Actions) == 0 {
-		return fmt.Sprintf("step %d is a goal for the agent (act: %q) with no recorded actions, and no model is configured: %s", i+1, st.Act, fix)
+		msg := fmt.Sprintf("step %d is a goal for the agent (act: %q) with no recorded actions, and no model is configured: %s", i+1, st.Act, fix)
+		if r.opts.Strict {
+			msg += " (cache.strict does not change this: a step with no recording has nothing to replay, so only the agent can perform it)"
+		}
+		return msg
 	}
 	return fmt.Sprintf("cache.mode is off, so step %d runs with the agent, and no model is configured: %s, or set cache.mode to read-write", i+1, fix)
 }
@@ -213,6 +225,9 @@ func (r *trailRun) heal(ctx context.Context, i int, run stepRun, cache string) s
 	if observe {
 		before, beforeErr = r.before(ctx, r.page)
 	}
+	// Whether an action replay was unsure of took effect is judged on the
+	// screen the agent is handed, before the agent changes it.
+	unsure := r.uncertainEvidence(ctx, i, run)
 	out := agent.Run(ctx, cfg, newAgentPage(r), r.agentGoal(i, run))
 	r.page.acted() // the agent changed the page: look afresh
 	observed := false
@@ -230,6 +245,13 @@ func (r *trailRun) heal(ctx context.Context, i int, run stepRun, cache string) s
 	h := newHeal(out, cache, run)
 	if cache != CacheAgent {
 		h.Actions = append(h.Actions, st.Actions[:run.performed]...)
+	}
+	if unsure != nil && out.Verdict == agent.VerdictDone {
+		keep, why := unsure.judge(out.Actions)
+		if keep {
+			h.Actions = append(h.Actions, unsure.action)
+		}
+		h.Uncertain = why
 	}
 	h.Actions = append(h.Actions, out.Actions...)
 	sr.Heal, sr.ModelCalls = h, h.Calls

@@ -243,3 +243,35 @@ func TestRunTrailEarlierHeal(t *testing.T) {
 		t.Errorf("a stale retry: %s, %d more requests, error %q", stale.Status, len(srv.Requests())-calls, stale.Error)
 	}
 }
+
+// Under cache.strict a bare goal, which has no recording to be stale, still
+// runs the agent (a recorded step that no longer replays is REPLAY_STALE:
+// TestRunTrailStrictIsStale); without a model it says to configure one, and
+// that strict mode does not change this.
+func TestRunTrailStrictBareGoal(t *testing.T) {
+	t.Parallel()
+	src := `version: 1
+trail: Discount
+app: fixture
+start: /agent_checkout.html
+steps:
+  - intent: apply the discount code SUMMER with the staff PIN ${secret:staff-pin}
+    act: apply the discount code SUMMER with the staff PIN ${secret:staff-pin}
+  - intent: see the discount
+    actions:
+      - assertVisible: {selector: {role: status, text: 10% off}}
+`
+	opts, srv := agentOptions(t)
+	opts.Strict = true
+	res := replayOn(t, inlineTrail(t, src), site.URL, opts)
+	st := res.Steps[0]
+	if res.Status != StatusHealed || st.Cache != CacheAgent || st.Heal == nil || !st.Heal.Saveable() || len(srv.Requests()) == 0 {
+		t.Fatalf("strict: got %s, cache %s, %d requests, error %q; want the agent to perform the bare goal", res.Status, st.Cache, len(srv.Requests()), res.Error)
+	}
+	noModel := Options{ActionTimeout: 2 * time.Second, Lookup: pinLookup, Strict: true}
+	res = replayOn(t, inlineTrail(t, src), site.URL, noModel)
+	if res.Status != StatusFailed || res.Class != ClassMissingTestData || !strings.Contains(res.Error, "no model is configured: configure a model") ||
+		!strings.Contains(res.Error, "cache.strict") {
+		t.Errorf("strict without a model: got %s (%s), error %q; want missing-test-data saying to configure a model, strict or not", res.Status, res.Class, res.Error)
+	}
+}

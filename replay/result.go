@@ -174,8 +174,13 @@ type Heal struct {
 	// Actions is the step's new recording: the recorded actions replay
 	// performed, as the trail has them, then the agent's, with selectors
 	// the recorder's generator made from the screens it acted on. Nil when
-	// the agent did nothing that can be recorded.
+	// the agent did nothing that can be recorded. After action-uncertain,
+	// the action replay was unsure of stands between them when the
+	// evidence says it took effect (Uncertain says why).
 	Actions []trail.Action
+	// Uncertain says whether the recorded action replay stopped on with
+	// action-uncertain is part of Actions, and why; "" for other stops.
+	Uncertain string
 	// Check names the check that passed after the agent: the step's end
 	// state, or a later step's assertion or end state. "" when none passed.
 	Check string

@@ -259,7 +259,7 @@ func (p *tab) await(ctx context.Context, need readiness, pick func(s *screen.Scr
 				case perr != nil:
 					last = perr
 				case state == "":
-					got.reads = reads.items
+					got.reads, got.on = reads.items, s
 					return got, nil
 				default:
 					last = &notActionableError{node: n, state: state}

@@ -23,12 +23,15 @@ import (
 // with the key variable a person named for another endpoint. TRAILPIN_MODEL_*
 // variables override single keys over whichever file won.
 const (
-	KeyModelBaseURL      = "model.baseURL"
-	KeyModelName         = "model.name"
-	KeyModelAPIKeyEnv    = "model.apiKeyEnv"
-	KeyAgentMaxActions   = "agent.maxActions"
-	KeyAgentStepDeadline = "agent.stepDeadline"
-	KeyAgentMaxCalls     = "agent.maxCalls"
+	KeyModelBaseURL   = "model.baseURL"
+	KeyModelName      = "model.name"
+	KeyModelAPIKeyEnv = "model.apiKeyEnv"
+	// KeyModelAllowInsecureHTTP lets the key go over plain http to another
+	// machine, which is refused otherwise (docs/agent.md).
+	KeyModelAllowInsecureHTTP = "model.allowInsecureHTTP"
+	KeyAgentMaxActions        = "agent.maxActions"
+	KeyAgentStepDeadline      = "agent.stepDeadline"
+	KeyAgentMaxCalls          = "agent.maxCalls"
 )
 
 // Budgets of the agent (DESIGN §9).
@@ -46,13 +49,14 @@ const (
 )
 
 var (
-	modelKeys = []string{"baseURL", "name", "apiKeyEnv"}
+	modelKeys = []string{"baseURL", "name", "apiKeyEnv", "allowInsecureHTTP"}
 	agentKeys = []string{"maxActions", "stepDeadline", "maxCalls"}
 	// modelKeyDefs are layered in both files; none has a default.
 	modelKeyDefs = []keyDef{
 		{name: KeyModelBaseURL, parse: func(s string) (any, error) { return s, checkModelBaseURL(s) }},
 		{name: KeyModelName, parse: func(s string) (any, error) { return s, checkModelName(s) }},
 		{name: KeyModelAPIKeyEnv, parse: func(s string) (any, error) { return s, checkAPIKeyEnv(s) }},
+		{name: KeyModelAllowInsecureHTTP, parse: boolValue},
 	}
 	agentKeyDefs = []keyDef{
 		{name: KeyAgentMaxActions, def: defaultAgentMaxActions, parse: positiveIntValue},
@@ -80,6 +84,7 @@ type AgentConfig struct {
 // wrapping ErrInvalid that says what to set.
 func (c *Config) Model() (model.Config, error) {
 	m := model.Config{BaseURL: c.text(KeyModelBaseURL), Name: c.text(KeyModelName), APIKeyEnv: c.text(KeyModelAPIKeyEnv)}
+	m.AllowInsecureHTTP, _ = c.settings[KeyModelAllowInsecureHTTP].value.(bool)
 	if !m.Configured() && m.APIKeyEnv == "" {
 		return model.Config{}, nil
 	}
@@ -92,7 +97,7 @@ func (c *Config) Model() (model.Config, error) {
 // modelSource says where the model keys came from, for an error.
 func (c *Config) modelSource() string {
 	var srcs []string
-	for _, k := range []string{KeyModelBaseURL, KeyModelName, KeyModelAPIKeyEnv} {
+	for _, k := range []string{KeyModelBaseURL, KeyModelName, KeyModelAPIKeyEnv, KeyModelAllowInsecureHTTP} {
 		if r, ok := c.settings[k]; ok {
 			srcs = append(srcs, k+": "+r.src.String())
 		}
@@ -126,6 +131,12 @@ func (d *configDecoder) model(n *yaml.Node, set func(key string, value any, n *y
 	for _, f := range d.mapping(n, "model", modelKeys) {
 		key := "model." + f.name
 		if yamlNull(f.val) {
+			continue
+		}
+		if key == KeyModelAllowInsecureHTTP {
+			if b, ok := d.boolean(f.val, key); ok {
+				set(key, b, f.val)
+			}
 			continue
 		}
 		s, ok := d.str(f.val, key)

@@ -190,3 +190,50 @@ func TestLoadProjectReadsModelAsWritten(t *testing.T) {
 		t.Errorf("agent = %+v, want maxCalls 20 and the default maxActions", p.Agent)
 	}
 }
+
+// TestModelKeyOverPlainHTTP: a key over plain http to another machine is
+// refused with the fix, unless model.allowInsecureHTTP says so, in the
+// file the model comes from or in its variable; loopback needs nothing.
+func TestModelKeyOverPlainHTTP(t *testing.T) {
+	const remote = "model:\n  baseURL: http://10.0.0.5:8000/v1\n  name: m\n  apiKeyEnv: LAN_MODEL_KEY\n"
+	tests := []struct {
+		name, user, project string
+		vars                map[string]string
+		allowed             bool // Model() gives a model that allows it
+		refused             string
+	}{
+		{"refused", "", remote, nil, false, "use https (https://10.0.0.5:8000/v1), or, on a network you trust with the key, set model.allowInsecureHTTP: true"},
+		{"allowed in trailpin.yaml", "", remote + "  allowInsecureHTTP: true\n", nil, true, ""},
+		{"allowed in the user config", remote + "  allowInsecureHTTP: true\n", "", nil, true, ""},
+		{"allowed by its variable", "", remote, map[string]string{"TRAILPIN_MODEL_ALLOWINSECUREHTTP": "true"}, true, ""},
+		{"turned off by its variable", "", remote + "  allowInsecureHTTP: true\n", map[string]string{"TRAILPIN_MODEL_ALLOWINSECUREHTTP": "false"}, false, "set model.allowInsecureHTTP: true"},
+		// The model is taken whole from one file: the user's allowance is
+		// not the project's endpoint's.
+		{"the user's allowance, the project's model", "model:\n  allowInsecureHTTP: true\n", remote, nil, false, "set model.allowInsecureHTTP: true"},
+		{"loopback", "", "model:\n  baseURL: http://127.0.0.1:8000/v1\n  name: m\n  apiKeyEnv: LAN_MODEL_KEY\n", nil, false, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Setenv("TRAILPIN_MODEL_ALLOWINSECUREHTTP", "")
+			os.Unsetenv("TRAILPIN_MODEL_ALLOWINSECUREHTTP")
+			c, _, _, err := loadModel(t, tt.user, tt.project, tt.vars)
+			if err != nil {
+				t.Fatal(err)
+			}
+			m, err := c.Model()
+			if tt.refused != "" {
+				if !errors.Is(err, ErrInvalid) || !errors.Is(err, model.ErrBadConfig) || !strings.Contains(err.Error(), "over plain http") || !strings.Contains(err.Error(), tt.refused) {
+					t.Errorf("Model() = %+v, %v; want it refused, saying %q", m, err, tt.refused)
+				}
+				return
+			}
+			if err != nil || m.AllowInsecureHTTP != tt.allowed || (m.InsecureNotice() != "") != tt.allowed {
+				t.Errorf("Model() = %+v, %v (notice %q); want allowInsecureHTTP %v", m, err, m.InsecureNotice(), tt.allowed)
+			}
+		})
+	}
+	_, _, _, err := loadModel(t, "", remote+"  allowInsecureHTTP: yes please\n", nil)
+	if !errors.Is(err, ErrInvalid) || !strings.Contains(err.Error(), "trailpin.yaml:5: model.allowInsecureHTTP: must be true or false") {
+		t.Errorf("Load with allowInsecureHTTP in words = %v, want it refused at its line", err)
+	}
+}

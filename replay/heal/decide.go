@@ -51,11 +51,13 @@ const (
 	Kept Action = "kept"
 )
 
-// The cache modes (cache.mode, DESIGN §9).
+// The cache modes (cache.mode, DESIGN §9), and ModeStrict: cache.strict,
+// whatever cache.mode says, under which a run never writes a recording.
 const (
 	ModeReadWrite = "read-write"
 	ModeReadOnly  = "read-only"
 	ModeOff       = "off"
+	ModeStrict    = "strict"
 )
 
 // A Decision is what becomes of a healed step and why.
@@ -81,9 +83,11 @@ func WhyNotSaved(f Facts) string {
 }
 
 // Decide is what becomes of the step in cache mode mode ("read-write",
-// "read-only" or "off"; strict runs never reach the agent): saved into the
-// trail file only in read-write mode, reported otherwise, or one of the
-// reasons of WhyNotSaved.
+// "read-only", "off", or "strict" for cache.strict): saved into the trail
+// file only in read-write mode, reported otherwise, or one of the reasons
+// of WhyNotSaved. Under cache.strict the agent performs only steps with no
+// recording (docs/agent.md), and what it verified is reported, never
+// written: not into the trail file, nor the results folder.
 func Decide(f Facts, mode string) Decision {
 	if d := decideFacts(f); d.Reason != "" {
 		return d
@@ -96,6 +100,8 @@ func Decide(f Facts, mode string) Decision {
 		return Decision{Reported, "not saved in the trail file, cache.mode is read-only: " + proof + "; apply the healed trail with `host accept`"}
 	case ModeOff:
 		return Decision{Reported, "not saved, cache.mode is off (recordings are neither replayed nor written): " + proof}
+	case ModeStrict:
+		return Decision{Reported, "not saved, cache.strict never writes a recording: " + proof + "; to keep it, replay the trail once without cache.strict in read-write mode"}
 	}
 	return Decision{Dropped, fmt.Sprintf("not saved: cache.mode %q is not read-write", mode)}
 }

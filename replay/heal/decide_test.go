@@ -29,6 +29,8 @@ func TestDecide(t *testing.T) {
 		{"verified, read-only", func(*Facts) {}, ModeReadOnly, Reported, "read-only"},
 		{"verified, read-only points at host accept", func(*Facts) {}, ModeReadOnly, Reported, "host accept"},
 		{"verified, off", func(*Facts) {}, ModeOff, Reported, "cache.mode is off"},
+		{"a bare goal under cache.strict", func(f *Facts) { f.Stopped = "" }, ModeStrict, Reported, "not saved, cache.strict never writes a recording"},
+		{"no check under cache.strict", func(f *Facts) { f.Stopped, f.CheckPassed = "", "" }, ModeStrict, Dropped, "no check passed"},
 		{"a bare goal", func(f *Facts) { f.Stopped = "" }, ModeReadWrite, Saved, "saved"},
 		{"cancelled", func(f *Facts) { f.Cancelled = true }, ModeReadWrite, "", "nothing is written"},
 		{"cancelled agent", func(f *Facts) { f.Verdict = "cancelled" }, ModeReadWrite, "", "nothing is written"},

@@ -21,6 +21,11 @@ type Config struct {
 	// APIKeyEnv names the environment variable that holds the API key; ""
 	// for a server that takes none (a local Ollama, llama.cpp).
 	APIKeyEnv string
+	// AllowInsecureHTTP lets the key go over plain http to a host other
+	// than this machine (model.allowInsecureHTTP): anyone on the network
+	// between can read it, so it is refused unless the config says so in
+	// words, and said when it happens (InsecureNotice).
+	AllowInsecureHTTP bool
 }
 
 // ErrNotConfigured is wrapped when no model is configured: model.baseURL or
@@ -85,7 +90,32 @@ func (c Config) endpoint() (endpoint, error) {
 	if c.APIKeyEnv == "" && (ep.kind == kindAzure || isOpenAIHost(c.BaseURL)) {
 		return endpoint{}, fmt.Errorf("%w: %s needs an API key: set model.apiKeyEnv to the variable that holds it", ErrBadConfig, hostOf(c.BaseURL))
 	}
+	if c.keyInTheClear(ep) && !c.AllowInsecureHTTP {
+		secure, _ := url.Parse(c.BaseURL)
+		secure.Scheme = "https"
+		return endpoint{}, fmt.Errorf("%w: model.baseURL %q would send the API key in $%s over plain http to %s, which is not this machine, and anyone on the network between could read it: use https (%s), or, on a network you trust with the key, set model.allowInsecureHTTP: true",
+			ErrBadConfig, c.BaseURL, c.APIKeyEnv, hostOf(c.BaseURL), secure)
+	}
 	return ep, nil
+}
+
+// keyInTheClear reports whether the key would travel unencrypted beyond
+// this machine: a key, plain http, a host that is not loopback.
+func (c Config) keyInTheClear(ep endpoint) bool {
+	u, err := url.Parse(c.BaseURL)
+	return err == nil && c.APIKeyEnv != "" && !ep.loopback && u.Scheme == "http"
+}
+
+// InsecureNotice is what to say, once, when model.allowInsecureHTTP lets
+// the key go over plain http beyond this machine; "" otherwise (no key,
+// https, loopback, or a configuration Check refuses).
+func (c Config) InsecureNotice() string {
+	ep, err := c.endpoint()
+	if err != nil || !c.keyInTheClear(ep) {
+		return ""
+	}
+	u, _ := url.Parse(c.BaseURL)
+	return fmt.Sprintf("model.allowInsecureHTTP is true: the API key in $%s goes to %s over plain http, unencrypted", c.APIKeyEnv, u.Host)
 }
 
 // CheckBaseURL checks a model.baseURL as the client will use it; the
@@ -147,9 +177,9 @@ func parseBaseURL(raw string) (endpoint, error) {
 }
 
 // isLoopback reports whether host is this machine, as Azure's SDK decides
-// it: localhost or a loopback address.
+// it: localhost or a loopback address (127.0.0.0/8, ::1).
 func isLoopback(host string) bool {
-	if host == "localhost" {
+	if strings.EqualFold(host, "localhost") {
 		return true
 	}
 	ip := net.ParseIP(host)

@@ -67,3 +67,53 @@ func TestNewReadsTheKeyFromItsVariableOnly(t *testing.T) {
 		t.Errorf("New = %v", err)
 	}
 }
+
+// An API key goes over plain http only to this machine, unless the config
+// allows it in words; the allowance is then said (InsecureNotice).
+func TestConfigKeyOverPlainHTTP(t *testing.T) {
+	cases := []struct {
+		name    string
+		cfg     model.Config
+		refused bool
+		notice  bool
+	}{
+		{"another host with a key", model.Config{BaseURL: "http://10.0.0.5:8000/v1", Name: "m", APIKeyEnv: "K"}, true, false},
+		{"a name with a key", model.Config{BaseURL: "http://models.lan/v1", Name: "m", APIKeyEnv: "K"}, true, false},
+		{"HTTP in capitals", model.Config{BaseURL: "HTTP://10.0.0.5:8000/v1", Name: "m", APIKeyEnv: "K"}, true, false},
+		{"api.openai.com over http", model.Config{BaseURL: "http://api.openai.com/v1", Name: "m", APIKeyEnv: "K"}, true, false},
+		{"allowed in config", model.Config{BaseURL: "http://10.0.0.5:8000/v1", Name: "m", APIKeyEnv: "K", AllowInsecureHTTP: true}, false, true},
+		{"another host, no key", model.Config{BaseURL: "http://10.0.0.5:8000/v1", Name: "m"}, false, false},
+		{"localhost", model.Config{BaseURL: "http://localhost:8000/v1", Name: "m", APIKeyEnv: "K"}, false, false},
+		{"LOCALHOST", model.Config{BaseURL: "http://LOCALHOST:8000/v1", Name: "m", APIKeyEnv: "K"}, false, false},
+		{"127.0.0.1", model.Config{BaseURL: "http://127.0.0.1:8000/v1", Name: "m", APIKeyEnv: "K"}, false, false},
+		{"127.8.9.10", model.Config{BaseURL: "http://127.8.9.10:8000/v1", Name: "m", APIKeyEnv: "K"}, false, false},
+		{"::1", model.Config{BaseURL: "http://[::1]:8000/v1", Name: "m", APIKeyEnv: "K"}, false, false},
+		{"loopback, allowed needlessly", model.Config{BaseURL: "http://127.0.0.1:8000/v1", Name: "m", APIKeyEnv: "K", AllowInsecureHTTP: true}, false, false},
+		{"https", model.Config{BaseURL: "https://10.0.0.5:8000/v1", Name: "m", APIKeyEnv: "K", AllowInsecureHTTP: true}, false, false},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			err := tc.cfg.Check()
+			if tc.refused {
+				if !errors.Is(err, model.ErrBadConfig) || !strings.Contains(err.Error(), "over plain http") ||
+					!strings.Contains(err.Error(), "use https") || !strings.Contains(err.Error(), "model.allowInsecureHTTP: true") {
+					t.Errorf("Check(%+v) = %v, want it refused, saying to use https or set model.allowInsecureHTTP: true", tc.cfg, err)
+				}
+				if _, err := model.New(tc.cfg, model.WithGetenv(env("K", "tk-plain-http-1"))); !errors.Is(err, model.ErrBadConfig) {
+					t.Errorf("New(%+v) = %v, want the same refusal", tc.cfg, err)
+				}
+				return
+			}
+			if err != nil {
+				t.Errorf("Check(%+v) = %v, want nil", tc.cfg, err)
+			}
+			n := tc.cfg.InsecureNotice()
+			if tc.notice != (n != "") {
+				t.Errorf("InsecureNotice(%+v) = %q, want a notice: %v", tc.cfg, n, tc.notice)
+			}
+			if tc.notice && (!strings.Contains(n, "model.allowInsecureHTTP") || !strings.Contains(n, "$K") || !strings.Contains(n, "10.0.0.5:8000")) {
+				t.Errorf("InsecureNotice = %q, want it to name the setting, the key's variable and the endpoint", n)
+			}
+		})
+	}
+}

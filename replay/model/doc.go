@@ -22,7 +22,9 @@
 // leaves, and a body that still holds the key is not sent. The key is read
 // only from the environment variable model.apiKeyEnv names; it goes in the
 // Authorization (or Azure's api-key) header and nowhere else: no body, no
-// log line, no error message.
+// log line, no error message; and over plain http only to this machine,
+// unless model.allowInsecureHTTP says otherwise (Config.InsecureNotice is
+// what the caller then says).
 //
 // It imports storage/redact and the SDK only; it knows nothing of pages,
 // steps or the database.

@@ -118,3 +118,23 @@ func TestFailOnHeal(t *testing.T) {
 		t.Errorf("status with --fail-on-heal: %s", status.String())
 	}
 }
+
+// What became of the action replay was unsure of is in the summary and on
+// the trace page.
+func TestHealedReportsSayTheUnsureAction(t *testing.T) {
+	run := healedRun(false)
+	h := run.Trails[0].Attempts[0].Steps[1].Heal
+	h.Stopped = replay.StopActionUncertain
+	h.Uncertain = "recorded action 2 (tap) failed after its input reached the app; it took effect (the screen changed after it: added status) and the agent did not do it again, so the new flow keeps it"
+	var sum bytes.Buffer
+	if err := WriteSummary(&sum, run); err != nil {
+		t.Fatal(err)
+	}
+	if want := "  unsure:   " + h.Uncertain + "\n"; !strings.Contains(sum.String(), want) {
+		t.Errorf("summary lacks %q:\n%s", want, sum.String())
+	}
+	trace := string(RenderTrace(run.Trails[0], nil))
+	if want := "- The action replay was unsure of: recorded action 2 (tap) failed after its input reached the app; it took effect"; !strings.Contains(trace, want) {
+		t.Errorf("trace page lacks %q:\n%s", want, trace)
+	}
+}

@@ -158,6 +158,9 @@ func writeHeals(b *strings.Builder, res replay.TrailResult, r Redactor) {
 		if h.Check != "" {
 			fmt.Fprintf(b, "  checked:  %s\n", oneLine(r.apply(h.Check)))
 		}
+		if h.Uncertain != "" {
+			fmt.Fprintf(b, "  unsure:   %s\n", oneLine(r.apply(h.Uncertain)))
+		}
 		fmt.Fprintf(b, "  flow:     %s\n", oneLine(r.apply(HealDecision(h))))
 		fmt.Fprintf(b, "  model:    %d calls, %d prompt + %d completion tokens\n", h.Calls, h.PromptTokens, h.CompletionTokens)
 	}

@@ -455,6 +455,9 @@ func (p *tracePage) heal(st replay.StepResult, h *replay.Heal) {
 	if h.Check != "" {
 		p.line("- Checked after it: %s", p.text(h.Check))
 	}
+	if h.Uncertain != "" {
+		p.line("- The action replay was unsure of: %s", p.text(h.Uncertain))
+	}
 	p.line("- Healed flow: %s", p.text(HealDecision(h)))
 	if len(h.Turns) == 0 {
 		return
