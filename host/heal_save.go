@@ -5,7 +5,6 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
-	"strings"
 	"sync"
 
 	"github.com/trailpin/trailpin/recorder/trail"
@@ -229,7 +228,8 @@ func (k *healKeeper) appendReason(res *replay.TrailResult, todo []int, more stri
 }
 
 // recordPath is how a healed record names its trail file: relative to the
-// project's folder, with forward slashes, when the file is inside it.
+// project's folder, with forward slashes (with `..` for a trails folder
+// beside the project), which is the only form `host accept` takes.
 func (k *healKeeper) recordPath(file string) string {
 	abs, err := filepath.Abs(file)
 	if err != nil {
@@ -237,19 +237,9 @@ func (k *healKeeper) recordPath(file string) string {
 	}
 	if k.projectDir != "" {
 		dir, _ := filepath.Abs(k.projectDir)
-		if rel, err := filepath.Rel(dir, abs); err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		if rel, err := filepath.Rel(dir, abs); err == nil {
 			return filepath.ToSlash(rel)
 		}
 	}
 	return abs
-}
-
-// acceptPath is the file a healed record names, on this machine: a
-// relative name is in the project's folder (else the working directory).
-func acceptPath(projectDir, source string) string {
-	p := filepath.FromSlash(source)
-	if filepath.IsAbs(p) || projectDir == "" {
-		return p
-	}
-	return filepath.Join(projectDir, p)
 }
