@@ -8,7 +8,6 @@ import (
 	"io"
 	"io/fs"
 	"os"
-	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -199,14 +198,12 @@ func acceptOne(ctx context.Context, w io.Writer, h heal.Healed, p *config.Projec
 	}
 	if err := heal.CheckHealed(before, t, h.Record.Steps); err != nil {
 		refuse("%s/%s changes more than the recordings (actions, end, key) of the steps it healed: %v; nothing written",
-			h.Dir, heal.HealedTrailFile, strings.TrimPrefix(err.Error(), heal.ErrNotAHeal.Error()+": "))
+			h.Dir, heal.HealedTrailFile, err)
 		return
 	}
-	if secretValues != nil {
-		if err := trail.CheckNoSecrets(t, secretValues(t.References())); err != nil {
-			refuse("%v", err)
-			return
-		}
+	if err := trail.CheckNoSecrets(t, secretValues(t.References())); err != nil {
+		refuse("%v", err)
+		return
 	}
 	verb := "applied"
 	if dryRun {

@@ -27,6 +27,15 @@ var ErrNotATrailInTrails = errors.New("not a trail file inside the trails folder
 // recordings of the steps its record names.
 var ErrNotAHeal = errors.New("more than the healed steps' recordings changed")
 
+// A refusal says why in its own words, and wraps the error of its kind.
+type refusal struct {
+	kind error
+	why  string
+}
+
+func (r *refusal) Error() string { return r.why }
+func (r *refusal) Unwrap() error { return r.kind }
+
 // TrailPath returns the file a healed record's Source names on this
 // machine: Source is relative to projectDir (the folder of trailpin.yaml).
 // It is refused, with an error wrapping ErrNotATrailInTrails that says why,
@@ -36,7 +45,7 @@ var ErrNotAHeal = errors.New("more than the healed steps' recordings changed")
 // here: reading it says so.
 func TrailPath(projectDir, trailsDir, source string) (string, error) {
 	refuse := func(format string, args ...any) (string, error) {
-		return "", fmt.Errorf("%w: %s", ErrNotATrailInTrails, fmt.Sprintf(format, args...))
+		return "", &refusal{ErrNotATrailInTrails, fmt.Sprintf(format, args...)}
 	}
 	name := filepath.FromSlash(source)
 	if filepath.IsAbs(name) || filepath.VolumeName(name) != "" || strings.HasPrefix(source, "/") {
@@ -95,9 +104,9 @@ func CheckHealed(current, healed *trail.Trail, steps []HealedStep) error {
 	for _, s := range steps {
 		switch {
 		case s.Step < 1 || s.Step > len(current.Steps):
-			return fmt.Errorf("%w: the record names step %d as healed, and the trail file has %d steps", ErrNotAHeal, s.Step, len(current.Steps))
+			return &refusal{ErrNotAHeal, fmt.Sprintf("the record names step %d as healed, and the trail file has %d steps", s.Step, len(current.Steps))}
 		case set[s.Step-1]:
-			return fmt.Errorf("%w: the record names step %d twice", ErrNotAHeal, s.Step)
+			return &refusal{ErrNotAHeal, fmt.Sprintf("the record names step %d twice", s.Step)}
 		}
 		set[s.Step-1] = true
 	}
@@ -106,7 +115,7 @@ func CheckHealed(current, healed *trail.Trail, steps []HealedStep) error {
 	}
 	for _, s := range steps {
 		if len(healed.Steps[s.Step-1].Actions) == 0 {
-			return fmt.Errorf("%w: %s: the healed step has no actions", ErrNotAHeal, stepName(current, s.Step-1))
+			return &refusal{ErrNotAHeal, stepName(current, s.Step-1) + ": the healed step has no actions"}
 		}
 	}
 	return nil
@@ -120,7 +129,7 @@ func CheckHealed(current, healed *trail.Trail, steps []HealedStep) error {
 // name) and the file's layout and comments are not compared.
 func OnlyRecordingsChanged(before, after *trail.Trail, mayChange func(step int) bool) error {
 	differ := func(format string, args ...any) error {
-		return fmt.Errorf("%w: %s", ErrNotAHeal, fmt.Sprintf(format, args...))
+		return &refusal{ErrNotAHeal, fmt.Sprintf(format, args...)}
 	}
 	for _, f := range []struct {
 		name string
