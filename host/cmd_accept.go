@@ -11,6 +11,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/trailpin/trailpin/host/config"
 	"github.com/trailpin/trailpin/recorder/trail"
 	"github.com/trailpin/trailpin/replay/heal"
 	"github.com/trailpin/trailpin/replay/report"
@@ -32,14 +33,27 @@ into the trail file, every other line as it is, and saves the trail as a new ver
 in the database when there is one.
 
 RESULTS is the folder the run's --results named (default trailpin-results); for a
-CI run, download the job's results artifact and give its folder. Relative trail
-paths are found from the project's folder (the one holding trailpin.yaml), else
-from the working directory.
+CI run, download the job's results artifact and give its folder. accept runs in the
+project (the folder holding trailpin.yaml, or --config): trail paths are relative to it.
+
+A results folder is input from outside (a CI artifact, perhaps from a fork's pull
+request), so accept writes only what a heal may change, and refuses the rest:
+  - the file must be a trail file (*.trail.yaml) inside the project's trails folder
+    (trails.dir), once ".." and symbolic links are resolved; an absolute path, or
+    one that leads out of the trails folder, is refused;
+  - the healed trail must load and equal the trail file except for the actions, end
+    and key of the steps healed.json names: same title, app, start, params and
+    viewport, the same number of steps, every other step identical, and the healed
+    steps' intents unchanged.
+Each refusal says which path, or which field of which step, and nothing of that
+trail is written; the other healed trails are applied.
 
 A trail file that changed since the run is refused: the heal was made from other
 lines. Run the trail again (host replay FILE) to heal the file as it is now, or
 merge the healed trail by hand. A healed trail that is already applied is left
-alone.
+alone. The file is written as you keep it: a symbolic link stays a link (the file
+it points to is rewritten), its permissions are kept, and it is written only if
+nothing (an editor, another run) saved it since accept read it.
 
 Exit status: 0 when every healed trail is applied (or already was), 1 when one is
 refused or the results folder cannot be read.`,
@@ -82,13 +96,13 @@ func runAccept(cmd *cobra.Command, e *env, results string, dryRun bool) error {
 	if err != nil {
 		return err
 	}
-	projectDir := ""
-	var secretValues func([]trail.Ref) []string
-	if p := cfg.Project; p != nil {
-		projectDir = p.Dir
-		r := secrets.NewResolver(p.Secrets, e.getenv)
-		secretValues = func(refs []trail.Ref) []string { return r.Values(refs...) }
+	p := cfg.Project
+	if p == nil {
+		wd, _ := e.getwd()
+		return &exitError{code: 1, err: fmt.Errorf("accept writes healed trails only into a project's trails folder (trails.dir), and there is no project: %w", config.NoProjectError(wd))}
 	}
+	r := secrets.NewResolver(p.Secrets, e.getenv)
+	secretValues := func(refs []trail.Ref) []string { return r.Values(refs...) }
 	var db *storage.DB
 	if !dryRun {
 		if db, err = openAcceptDB(cmd.Context(), cfg.DBPath(), dbGiven(cfg)); err != nil {
@@ -102,7 +116,7 @@ func runAccept(cmd *cobra.Command, e *env, results string, dryRun bool) error {
 	}
 	var tally acceptTally
 	for _, h := range healed {
-		acceptOne(cmd.Context(), e.stdout, h, projectDir, secretValues, db, dryRun, &tally)
+		acceptOne(cmd.Context(), e.stdout, h, p, secretValues, db, dryRun, &tally)
 	}
 	switch {
 	case tally.refused > 0 || len(problems) > 0:
@@ -133,15 +147,25 @@ func openAcceptDB(ctx context.Context, path string, given bool) (*storage.DB, er
 	return db, nil
 }
 
-// acceptOne applies one healed trail, or says why not.
-func acceptOne(ctx context.Context, w io.Writer, h heal.Healed, projectDir string, secretValues func([]trail.Ref) []string,
+// acceptOne applies one healed trail, or says why not. A results folder
+// is outside input (a CI artifact, perhaps from a fork's pull request):
+// its trail is written only when it names a trail file inside the
+// project's trails folder, and only when it differs from that file in the
+// recordings of the steps it says were healed (heal.TrailPath,
+// heal.CheckHealed).
+func acceptOne(ctx context.Context, w io.Writer, h heal.Healed, p *config.Project, secretValues func([]trail.Ref) []string,
 	db *storage.DB, dryRun bool, tally *acceptTally) {
-	path := acceptPath(projectDir, h.Record.Source)
+	path, err := heal.TrailPath(p.Dir, p.TrailsPath(), h.Record.Source)
+	if err != nil {
+		fmt.Fprintf(w, "%s: refused: %v; nothing written\n", h.Dir, err)
+		tally.refused++
+		return
+	}
 	refuse := func(format string, args ...any) {
 		fmt.Fprintf(w, "%s: refused: %s\n", path, fmt.Sprintf(format, args...))
 		tally.refused++
 	}
-	current, err := os.ReadFile(path)
+	current, err := storage.ReadTrailBytes(path)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		refuse("the trail file no longer exists (the healed trail is %s/%s): restore the file, or run accept from the project the run was made in", h.Dir, heal.HealedTrailFile)
@@ -162,16 +186,24 @@ func acceptOne(ctx context.Context, w io.Writer, h heal.Healed, projectDir strin
 			h.Dir, heal.HealedRecordFile, path, h.Dir, heal.HealedTrailFile)
 		return
 	}
+	before, err := trail.LoadTrail(path, current)
+	if err != nil {
+		refuse("the trail file does not load, so the heal cannot be checked against it: %v", err)
+		return
+	}
 	t, err := trail.LoadTrail(path, h.Trail)
 	if err != nil {
 		refuse("the healed trail does not load: %v", err)
 		return
 	}
-	if secretValues != nil {
-		if err := trail.CheckNoSecrets(t, secretValues(t.References())); err != nil {
-			refuse("%v", err)
-			return
-		}
+	if err := heal.CheckHealed(before, t, h.Record.Steps); err != nil {
+		refuse("%s/%s changes more than the recordings (actions, end, key) of the steps it healed: %v; nothing written",
+			h.Dir, heal.HealedTrailFile, err)
+		return
+	}
+	if err := trail.CheckNoSecrets(t, secretValues(t.References())); err != nil {
+		refuse("%v", err)
+		return
 	}
 	verb := "applied"
 	if dryRun {
@@ -186,9 +218,13 @@ func acceptOne(ctx context.Context, w io.Writer, h heal.Healed, projectDir strin
 	if dryRun || bytes.Equal(current, h.Trail) {
 		return
 	}
-	if err := storage.ReplaceTrailFile(path, h.Trail); err != nil {
-		refuse("%v", err)
+	if err := storage.ReplaceTrailFileIfUnchanged(path, current, h.Trail); err != nil {
 		tally.applied--
+		if errors.Is(err, storage.ErrTrailFileChanged) {
+			refuse("the file changed since accept read it (another program saved it meanwhile); nothing written: run accept again")
+			return
+		}
+		refuse("%v", err)
 		return
 	}
 	if db == nil {

@@ -12,10 +12,15 @@ import (
 )
 
 // readOnlyRun leaves in dir a project with the discount trail and the
-// results folder a read-only run that healed its first step wrote.
+// results folder a read-only run that healed its first step wrote. dir is
+// two folders below the test's own, so that a path leaving it with
+// ../.. stays in the test's folder.
 func readOnlyRun(t *testing.T) (dir, file, results string) {
 	t.Helper()
-	dir = t.TempDir()
+	dir = filepath.Join(t.TempDir(), "work", "shop")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
 	if err := os.WriteFile(filepath.Join(dir, "trailpin.yaml"), []byte("apps:\n  shop:\n    baseURL: http://localhost:3000\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -122,9 +127,160 @@ func TestAcceptHelpSaysWhatItDoes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"read-only", "healed.trail.yaml", "--dry-run", "changed since the run is refused", "host replay FILE", "default trailpin-results", "new version"} {
+	for _, want := range []string{"read-only", "healed.trail.yaml", "--dry-run", "changed since the run is refused", "host replay FILE", "default trailpin-results", "new version",
+		"inside the project's trails folder", "absolute path", "actions, end\n    and key", "which field of which step", "symbolic link stays a link"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("host accept --help lacks %q:\n%s", want, out)
 		}
+	}
+}
+
+// A results folder is a CI artifact, perhaps from a fork's pull request:
+// what it names is written only when it is a trail file inside the trails
+// folder, and only when it changes no more than the healed steps'
+// recordings. Each case adds one such healed trail beside the run's proper
+// one: it is refused with its reason and nothing of it is written, while
+// the proper heal is still applied.
+func TestAcceptRefusesWhatItDidNotHeal(t *testing.T) {
+	tests := []struct {
+		name string
+		// victim is where a file with the discount trail's bytes is put
+		// (relative to the test's folder, two above the project); "" for
+		// none.
+		victim string
+		// source is what healed.json names; "" for the victim's path
+		// relative to the project, "abs" for its absolute path.
+		source string
+		// healed changes the proper healed trail into the one written.
+		healed func(string) string
+		says   string
+	}{
+		{name: "/etc/passwd", source: "/etc/passwd", says: `names the trail file by an absolute path, "/etc/passwd"`},
+		{name: "a path that leaves the project", victim: "x.trail.yaml", source: "../../x.trail.yaml", says: `"../../x.trail.yaml" is outside the trails folder`},
+		{name: "an absolute path to a trail outside the trails folder", victim: "work/other/y.trail.yaml", source: "abs", says: "names the trail file by an absolute path"},
+		{name: "a trail outside the trails folder", victim: "work/shop/notes/z.trail.yaml", says: `"notes/z.trail.yaml" is outside the trails folder`},
+		{name: "a healed trail that drops the assertion step", victim: "work/shop/trails/second.trail.yaml",
+			healed: func(s string) string { return s[:strings.Index(s, "  - intent: The total shows")] },
+			says:   "the trail file has 2 steps and the healed trail 1: a heal never adds or removes a step"},
+		{name: "a healed trail that changes another step's selector", victim: "work/shop/trails/second.trail.yaml",
+			healed: func(s string) string { return strings.Replace(s, "{role: status, text: 10% off}", "{role: status}", 1) },
+			says:   `step 2 ("The total shows 10% off", line 12): its actions changed, and it is not a step the run healed`},
+		{name: "a healed trail that changes the title", victim: "work/shop/trails/second.trail.yaml",
+			healed: func(s string) string { return strings.Replace(s, "trail: Apply a discount", "trail: Anything", 1) },
+			says:   `the trail's title (trail:) changed from "Apply a discount" to "Anything"`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir, file, results := readOnlyRun(t)
+			root := filepath.Dir(filepath.Dir(dir))
+			proper, err := os.ReadFile(filepath.Join(results, "apply-a-discount", heal.HealedTrailFile))
+			if err != nil {
+				t.Fatal(err)
+			}
+			source, victim := tt.source, ""
+			if tt.victim != "" {
+				victim = filepath.Join(root, filepath.FromSlash(tt.victim))
+				if err := os.MkdirAll(filepath.Dir(victim), 0o755); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.WriteFile(victim, []byte(discountTrail), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				switch source {
+				case "":
+					rel, _ := filepath.Rel(dir, victim)
+					source = filepath.ToSlash(rel)
+				case "abs":
+					source = victim
+				}
+			}
+			var before []byte
+			if victim == "" {
+				before, _ = os.ReadFile(source)
+			}
+			healed := string(proper)
+			if tt.healed != nil {
+				healed = tt.healed(healed)
+			}
+			// The record holds the SHA-256 of the discount trail, the
+			// bytes of every victim here: a results folder's author knows
+			// the files of a public repository.
+			rec := heal.Record{Title: "Apply a discount", Source: source, SourceSHA256: heal.Digest([]byte(discountTrail)),
+				Steps: []heal.HealedStep{{Step: 1, Intent: "Apply the discount code SUMMER", Reason: "healed"}}}
+			if _, err := heal.WriteHealed(results, "tampered", rec, []byte(healed)); err != nil {
+				t.Fatal(err)
+			}
+			out, err := runHost(t, "--config", filepath.Join(dir, "trailpin.yaml"), "--db", filepath.Join(dir, "t.db"), "accept", results)
+			if exitCodeOf(err) != 1 {
+				t.Errorf("host accept = %v, want exit 1\n%s", err, out)
+			}
+			if !strings.Contains(out, "refused: ") || !strings.Contains(out, tt.says) {
+				t.Errorf("host accept's output does not say it refused, saying %q:\n%s", tt.says, out)
+			}
+			if victim != "" {
+				if got, _ := os.ReadFile(victim); string(got) != discountTrail {
+					t.Errorf("the refused heal was written into %s:\n%s", victim, got)
+				}
+			} else if now, _ := os.ReadFile(source); string(now) != string(before) {
+				t.Errorf("%s changed", source)
+			}
+			// The run's proper heal is still applied.
+			got, _ := os.ReadFile(file)
+			wantHealedFile(t, got)
+			if err == nil || !strings.Contains(err.Error(), "1 healed trail applied, 1 healed trail refused") {
+				t.Errorf("host accept = %v, want it to say 1 applied, 1 refused", err)
+			}
+		})
+	}
+}
+
+// Without a project there is no trails folder to write into: accept writes
+// nothing, where it used to find the trail from the working directory.
+func TestAcceptWithoutAProjectWritesNothing(t *testing.T) {
+	dir, file, results := readOnlyRun(t)
+	if err := os.Remove(filepath.Join(dir, "trailpin.yaml")); err != nil {
+		t.Fatal(err)
+	}
+	tempHome(t)
+	t.Chdir(dir)
+	out, err := runHost(t, "--db", filepath.Join(dir, "t.db"), "accept", results)
+	if exitCodeOf(err) != 1 || !strings.Contains(err.Error(), "only into a project's trails folder (trails.dir), and there is no project") {
+		t.Errorf("host accept without a project = %v, want exit 1 saying there is no project\n%s", err, out)
+	}
+	if got, _ := os.ReadFile(file); string(got) != discountTrail {
+		t.Errorf("accept without a project wrote the trail file:\n%s", got)
+	}
+}
+
+// A trail file kept as a symbolic link (here to a file in a subfolder of the
+// trails folder) stays a link; the file it points to gets the heal and
+// keeps its mode.
+func TestAcceptWritesThroughASymlink(t *testing.T) {
+	dir, _, results := readOnlyRun(t)
+	link := filepath.Join(dir, "trails", "apply-a-discount.trail.yaml")
+	target := filepath.Join(dir, "trails", "kept", "apply-a-discount.trail.yaml")
+	if err := os.MkdirAll(filepath.Dir(target), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Rename(link, target); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chmod(target, 0o664); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(filepath.Join("kept", "apply-a-discount.trail.yaml"), link); err != nil {
+		t.Skipf("no symbolic links here: %v", err)
+	}
+	out, err := runHost(t, "--config", filepath.Join(dir, "trailpin.yaml"), "--db", filepath.Join(dir, "t.db"), "accept", results)
+	if err != nil {
+		t.Fatalf("host accept: %v\n%s", err, out)
+	}
+	if fi, err := os.Lstat(link); err != nil || fi.Mode()&os.ModeSymlink == 0 {
+		t.Errorf("accept replaced the link with a file: %v, %v", fi, err)
+	}
+	got, _ := os.ReadFile(target)
+	wantHealedFile(t, got)
+	if fi, _ := os.Stat(target); fi.Mode().Perm() != 0o664 {
+		t.Errorf("the trail file's mode = %v, want 0664 kept", fi.Mode().Perm())
 	}
 }

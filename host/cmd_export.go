@@ -68,7 +68,11 @@ bytes every time.
 A file that is already there is replaced only when it is an earlier export nobody has
 changed since (its bytes are one of the trail's saved versions). A file edited by hand,
 or exported from another database, is left alone and nothing is written: import it first
-to keep the edits (host import FILE), or pass --force to overwrite it.`,
+to keep the edits (host import FILE), or pass --force to overwrite it.
+
+A file is written as you keep it: a symbolic link stays a link (the file it points to
+is rewritten), its permissions are kept, and it is written only if nothing (an editor,
+another export) saved it since export read it; otherwise export stops and says so.`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			cfg, err := e.config(cmd)
 			if err != nil {
@@ -139,10 +143,8 @@ func runExport(ctx context.Context, e *env, db *storage.DB, refs []string, dir s
 		return fmt.Errorf("export: %w", err)
 	}
 	for _, p := range plans {
-		if !p.unchanged {
-			if err := storage.ReplaceTrailFile(p.path, p.content); err != nil {
-				return fmt.Errorf("export: %w", err)
-			}
+		if err := p.write(); err != nil {
+			return fmt.Errorf("export: %w", err)
 		}
 		fmt.Fprintln(e.stdout, p.path)
 	}
@@ -155,6 +157,34 @@ type exportPlan struct {
 	content []byte
 	// unchanged: the file already holds content.
 	unchanged bool
+	// existing is what the file held when the plan was made; nil when
+	// there was no file.
+	existing []byte
+}
+
+// errExportChanged is wrapped when a trail file changed between the
+// moment export read it and the moment it was to write it.
+var errExportChanged = errors.New("changed since export read it")
+
+// write carries out the plan as the person keeps the file: a new file is
+// created only if none appeared since the plan was made; an existing one is
+// written through a symbolic link, keeping its mode, and only while it
+// still holds what the plan read, so that an editor's save in between is
+// never overwritten.
+func (p exportPlan) write() error {
+	if p.unchanged {
+		return nil
+	}
+	var err error
+	if p.existing == nil {
+		err = storage.CreateTrailFile(p.path, p.content)
+	} else {
+		err = storage.ReplaceTrailFileIfUnchanged(p.path, p.existing, p.content)
+	}
+	if errors.Is(err, fs.ErrExist) || errors.Is(err, storage.ErrTrailFileChanged) {
+		return fmt.Errorf("%s %w (an editor or another export saved it meanwhile): it is left as it is; export again to decide from what it holds now", p.path, errExportChanged)
+	}
+	return err
 }
 
 // planExport decides what exporting ref to dir writes: the one rule of
@@ -193,6 +223,7 @@ func planExport(ctx context.Context, db *storage.DB, ref, dir string, secretValu
 		p.unchanged = true
 		return p, nil
 	}
+	p.existing = existing
 	earlier, err := isEarlierExport(ctx, db, v.Slug, existing)
 	if err != nil {
 		return exportPlan{}, err

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"maps"
 	"os"
 	"path/filepath"
@@ -308,6 +309,82 @@ func TestExportRefusesSecretValues(t *testing.T) {
 			}
 			if _, err := os.Stat(filepath.Join(repo, "trails", "checkout.trail.yaml")); !errors.Is(err, os.ErrNotExist) {
 				t.Errorf("the trail holding a secret value was written")
+			}
+		})
+	}
+}
+
+// A trail file kept as a symbolic link stays a link when export replaces
+// an earlier export; the file it points to gets the new version and keeps
+// its mode.
+func TestExportWritesThroughASymlink(t *testing.T) {
+	for _, door := range exportDoors {
+		t.Run(door.name, func(t *testing.T) {
+			repo := cliRepo(t)
+			golden := readBytes(t, filepath.Join(trailTestdata(t), "checkout.golden.yaml"))
+			importTrail(t, "checkout", golden)
+			target := filepath.Join(repo, "shared", "checkout.trail.yaml")
+			writeFile(t, target, string(golden))
+			if err := os.Chmod(target, 0o664); err != nil {
+				t.Fatal(err)
+			}
+			link := filepath.Join(repo, "trails", "checkout.trail.yaml")
+			if err := os.MkdirAll(filepath.Dir(link), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.Symlink(filepath.Join("..", "shared", "checkout.trail.yaml"), link); err != nil {
+				t.Skipf("no symbolic links here: %v", err)
+			}
+			v2 := []byte(strings.Replace(string(golden), "Search for headphones", "Search for speakers", 1))
+			importTrail(t, "checkout", v2)
+			if _, _, err := door.export(t, repo, "checkout"); err != nil {
+				t.Fatalf("export over a linked earlier export: %v", err)
+			}
+			if fi, err := os.Lstat(link); err != nil || fi.Mode()&os.ModeSymlink == 0 {
+				t.Errorf("export replaced the link with a file: %v, %v", fi, err)
+			}
+			if got := readBytes(t, target); !bytes.Equal(got, v2) {
+				t.Errorf("the link's target holds\n%s\nwant version 2", got)
+			}
+			if fi, _ := os.Stat(target); fi.Mode().Perm() != 0o664 {
+				t.Errorf("the trail file's mode = %v, want 0664 kept", fi.Mode().Perm())
+			}
+		})
+	}
+}
+
+// An editor saves the file, or creates it, after export read the folder and
+// before it writes: the save is kept and export says the file changed.
+func TestExportKeepsASaveBetweenReadAndWrite(t *testing.T) {
+	for _, existed := range []bool{true, false} {
+		t.Run(fmt.Sprintf("file existed %v", existed), func(t *testing.T) {
+			repo := cliRepo(t)
+			golden := readBytes(t, filepath.Join(trailTestdata(t), "checkout.golden.yaml"))
+			importTrail(t, "checkout", golden)
+			dir := filepath.Join(repo, "trails")
+			path := filepath.Join(dir, "checkout.trail.yaml")
+			if existed {
+				writeFile(t, path, string(golden))
+				importTrail(t, "checkout", []byte(strings.Replace(string(golden), "Search for headphones", "Search for speakers", 1)))
+			}
+			ctx := context.Background()
+			db, err := storage.Open(ctx, filepath.Join(os.Getenv("XDG_DATA_HOME"), "trailpin", "trailpin.db"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer db.Close()
+			plan, err := planExport(ctx, db, "checkout", dir, nil)
+			if err != nil || plan.unchanged {
+				t.Fatalf("planExport = %+v, %v", plan, err)
+			}
+			edited := "# saved by an editor\n" + string(golden)
+			writeFile(t, path, edited)
+			err = plan.write()
+			if !errors.Is(err, errExportChanged) || !strings.Contains(err.Error(), path+" changed since export read it") {
+				t.Errorf("write after an editor's save = %v, want it to say the file changed since export read it", err)
+			}
+			if got := string(readBytes(t, path)); got != edited {
+				t.Errorf("the editor's save was overwritten:\n%s", got)
 			}
 		})
 	}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -93,7 +94,11 @@ func migrateFile(w io.Writer, path string, dryRun bool, tally *migrateTally) {
 		printNotes(w, report)
 		writeLineDiff(w, string(src), string(out))
 	} else {
-		if err := storage.ReplaceTrailFile(path, out); err != nil {
+		if err := storage.ReplaceTrailFileIfUnchanged(path, src, out); errors.Is(err, storage.ErrTrailFileChanged) {
+			fmt.Fprintf(w, "%s: changed since migrate read it (an editor saved it meanwhile): left as it is; run migrate again\n", path)
+			tally.failedFiles++
+			return
+		} else if err != nil {
 			fmt.Fprintf(w, "%s: %v\n", path, err)
 			tally.failedFiles++
 			return

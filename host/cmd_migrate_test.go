@@ -127,3 +127,26 @@ func TestMigrateReportsUnreadableFiles(t *testing.T) {
 		t.Errorf("host migrate with no files = nil error, want a usage error")
 	}
 }
+
+// A legacy trail kept as a symbolic link stays a link once migrated; the
+// file it points to is rewritten.
+func TestMigrateWritesThroughASymlink(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.Mkdir(filepath.Join(dir, "shared"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	target := copyLegacy(t, filepath.Join(dir, "shared"), "checkout")
+	link := filepath.Join(dir, "checkout.trail.yaml")
+	if err := os.Symlink(target, link); err != nil {
+		t.Skipf("no symbolic links here: %v", err)
+	}
+	if out, err := runHost(t, "migrate", link); err != nil {
+		t.Fatalf("host migrate: %v\n%s", err, out)
+	}
+	if fi, err := os.Lstat(link); err != nil || fi.Mode()&os.ModeSymlink == 0 {
+		t.Errorf("migrate replaced the link with a file: %v, %v", fi, err)
+	}
+	if _, err := storage.LoadTrailFile(target); err != nil {
+		t.Errorf("the link's target was not migrated: %v", err)
+	}
+}

@@ -3,9 +3,10 @@ package main
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"path/filepath"
-	"strings"
+	"slices"
 	"sync"
 
 	"github.com/trailpin/trailpin/recorder/trail"
@@ -36,7 +37,17 @@ type healKeeper struct {
 	// take the healed file for one a person changed.
 	mu    sync.Mutex
 	saved map[string][]byte
+
+	// beforeWrite, when set (tests), runs between reading a trail file and
+	// writing its heal: where another run or an editor may save it.
+	beforeWrite func(file string)
 }
+
+// healWrites is how many times a heal is made again from a trail file that
+// another run or an editor saved while it was being written, before the
+// run gives up and says so: each time is a save that landed in the few
+// milliseconds between a read and a write.
+const healWrites = 3
 
 // keep decides and writes what becomes of the saveable heals of one
 // attempt (replay.Heal.Saveable with no Decision yet), setting each one's
@@ -74,7 +85,7 @@ func (k *healKeeper) keep(ctx context.Context, st replay.SuiteTrail, res *replay
 	}
 	switch mode {
 	case heal.ModeReadWrite:
-		k.save(ctx, st, res, todo, healed)
+		k.save(ctx, st, res, todo, healed, src)
 	case heal.ModeReadOnly:
 		if st.Trail.File == "" {
 			k.appendReason(res, todo, "; a trail from the database has no file to heal in the results folder")
@@ -128,7 +139,11 @@ func (k *healKeeper) healedTrail(st replay.SuiteTrail, res *replay.TrailResult, 
 	if k.savedEarlier(file, src) {
 		return nil, nil, fmt.Errorf("an earlier attempt of this run saved its heal in %s; a step is healed once per run", file)
 	}
-	if now, err := trail.LoadTrail(file, src); err != nil || !now.Equal(st.Trail) {
+	// Another run may have healed other steps of the file meanwhile, or a
+	// person changed them: the heal goes in beside their change. Anything
+	// else changed means the heal was made for another trail.
+	ours := func(i int) bool { return slices.Contains(todo, i) }
+	if now, err := trail.LoadTrail(file, src); err != nil || heal.OnlyRecordingsChanged(st.Trail, now, func(i int) bool { return !ours(i) }) != nil {
 		return nil, nil, fmt.Errorf("%s changed while the trail ran: run it again to heal the file as it is now", file)
 	}
 	healed = src
@@ -169,10 +184,11 @@ func healKey(s trail.Step, h *replay.Heal) string {
 }
 
 // save writes a read-write run's heals: the trail file, then a new version
-// in the database.
-func (k *healKeeper) save(ctx context.Context, st replay.SuiteTrail, res *replay.TrailResult, todo []int, healed []byte) {
+// in the database. src are the bytes of the trail file healed was made from.
+func (k *healKeeper) save(ctx context.Context, st replay.SuiteTrail, res *replay.TrailResult, todo []int, healed, src []byte) {
 	if file := st.Trail.File; file != "" {
-		if err := storage.ReplaceTrailFile(file, healed); err != nil {
+		var err error
+		if healed, err = k.writeTrailFile(st, res, todo, healed, src); err != nil {
 			for _, i := range todo {
 				res.Steps[i].Heal.Decision, res.Steps[i].Heal.Reason = replay.HealDropped, "not written: "+err.Error()
 			}
@@ -202,6 +218,33 @@ func (k *healKeeper) save(ctx context.Context, st replay.SuiteTrail, res *replay
 	k.appendReason(res, todo, fmt.Sprintf("; trail %s version %d in the database", v.Slug, v.Version))
 }
 
+// writeTrailFile writes healed into the trail file only while the file
+// still holds src, the bytes it was made from, and returns what it wrote.
+// When another run or an editor saved the file in between, the heal is
+// made again from the file as it is now (keeping their change) and
+// written again; when it cannot be, nothing is written and the error says
+// why.
+func (k *healKeeper) writeTrailFile(st replay.SuiteTrail, res *replay.TrailResult, todo []int, healed, src []byte) ([]byte, error) {
+	file := st.Trail.File
+	for attempt := 1; ; attempt++ {
+		if k.beforeWrite != nil {
+			k.beforeWrite(file)
+		}
+		err := storage.ReplaceTrailFileIfUnchanged(file, src, healed)
+		switch {
+		case err == nil:
+			return healed, nil
+		case !errors.Is(err, storage.ErrTrailFileChanged):
+			return nil, err
+		case attempt == healWrites:
+			return nil, fmt.Errorf("%s changed since the heal read it, %d times (other runs or an editor saving it): run the trail again", file, attempt)
+		}
+		if healed, src, err = k.healedTrail(st, res, todo); err != nil {
+			return nil, fmt.Errorf("%s changed since the heal read it (another run or an editor saved it), and the heal cannot go into it as it is now: %w", file, err)
+		}
+	}
+}
+
 // saveTrailVersion stores a healed trail as the next version of its trail:
 // the trail its file names (as host import does), or slug for a trail from
 // the database.
@@ -229,7 +272,8 @@ func (k *healKeeper) appendReason(res *replay.TrailResult, todo []int, more stri
 }
 
 // recordPath is how a healed record names its trail file: relative to the
-// project's folder, with forward slashes, when the file is inside it.
+// project's folder, with forward slashes (with `..` for a trails folder
+// beside the project), which is the only form `host accept` takes.
 func (k *healKeeper) recordPath(file string) string {
 	abs, err := filepath.Abs(file)
 	if err != nil {
@@ -237,19 +281,9 @@ func (k *healKeeper) recordPath(file string) string {
 	}
 	if k.projectDir != "" {
 		dir, _ := filepath.Abs(k.projectDir)
-		if rel, err := filepath.Rel(dir, abs); err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		if rel, err := filepath.Rel(dir, abs); err == nil {
 			return filepath.ToSlash(rel)
 		}
 	}
 	return abs
-}
-
-// acceptPath is the file a healed record names, on this machine: a
-// relative name is in the project's folder (else the working directory).
-func acceptPath(projectDir, source string) string {
-	p := filepath.FromSlash(source)
-	if filepath.IsAbs(p) || projectDir == "" {
-		return p
-	}
-	return filepath.Join(projectDir, p)
 }

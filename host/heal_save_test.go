@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -252,5 +253,181 @@ func TestKeepHealsRecordsABareGoal(t *testing.T) {
 		trail.StepKey(tr.Steps[0], agent.ConfigKey())+"\n", 1)
 	if string(got) != want {
 		t.Errorf("the bare goal's file =\n%s\nwant\n%s", got, want)
+	}
+}
+
+// checkoutTrail has two steps a run can heal, each followed by its check.
+const checkoutTrail = `version: 1
+trail: Check out
+app: shop
+start: /checkout
+steps:
+  - intent: Apply the discount code SUMMER
+    actions:
+      - tap: {selector: {role: button, name: Apply}}
+  - intent: The total shows 10% off
+    actions:
+      - assertVisible: {selector: {role: status, text: 10% off}}
+  - intent: Pay for the order
+    actions:
+      - tap: {selector: {role: button, name: Pay}}
+  - intent: The order is confirmed
+    actions:
+      - assertVisible: {selector: {role: heading, name: Thank you}}
+`
+
+// healedStepRun is the result of an attempt of checkoutTrail whose step
+// (0-based) the agent healed by tapping button, with the check after it
+// passed.
+func healedStepRun(t *testing.T, file string, step int, button string) (replay.SuiteTrail, *replay.TrailResult) {
+	t.Helper()
+	tr, err := trail.LoadTrail(file, []byte(checkoutTrail))
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := &replay.TrailResult{File: file, Slug: "check-out", Title: tr.Title, Attempt: 1, Status: replay.StatusHealed}
+	for i, s := range tr.Steps {
+		sr := replay.StepResult{Index: i + 1, Intent: s.Intent, Status: replay.StatusPassed, Cache: replay.CacheHit}
+		if i == step {
+			sr.Status, sr.Cache = replay.StatusHealed, replay.CacheHandOff
+			sr.Heal = &replay.Heal{Cache: replay.CacheHandOff, Stopped: replay.StopTargetNotFound, Verdict: string(agent.VerdictDone),
+				Summary: "tapped " + button, Check: fmt.Sprintf("assertVisible (line %d)", tr.Steps[i+1].Line+2), ConfigKey: agent.ConfigKey(), Calls: 1,
+				Actions: []trail.Action{trail.Tap{Selector: selector.Selector{Role: "button", Name: button}}}}
+		}
+		res.Steps = append(res.Steps, sr)
+	}
+	return replay.SuiteTrail{Trail: tr, Slug: "check-out"}, res
+}
+
+func writeCheckoutTrail(t *testing.T, dir string) string {
+	t.Helper()
+	file := filepath.Join(dir, "trails", "check-out.trail.yaml")
+	if err := os.MkdirAll(filepath.Dir(file), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(file, []byte(checkoutTrail), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return file
+}
+
+// healedTap is how a step's healed tap reads in the file.
+func healedTap(t *testing.T, intent, button string) string {
+	t.Helper()
+	return "      - tap: {selector: {role: button, name: " + button + "}}\n    key: " + trail.StepKey(trail.Step{Intent: intent}, agent.ConfigKey()) + "\n"
+}
+
+// Two runs heal different steps of one trail at once: the second saves
+// between the first's read and its write. The first sees the file changed,
+// makes its heal again from the file as it is now and writes both.
+func TestKeepHealsTwoRunsHealingOneTrailLoseNothing(t *testing.T) {
+	dir := t.TempDir()
+	file := writeCheckoutTrail(t, dir)
+	stA, resA := healedStepRun(t, file, 0, "Redeem")
+	stB, resB := healedStepRun(t, file, 2, "Pay now")
+	other := &healKeeper{projectDir: dir}
+	first := &healKeeper{projectDir: dir, beforeWrite: func(string) {
+		// The other run's heal lands once, between this run's read and
+		// its write.
+		if resB.Steps[2].Heal.Decision == "" {
+			other.keep(context.Background(), stB, resB, heal.ModeReadWrite, filepath.Join(dir, "results-b"))
+		}
+	}}
+	first.keep(context.Background(), stA, resA, heal.ModeReadWrite, filepath.Join(dir, "results-a"))
+	for name, h := range map[string]*replay.Heal{"the first run's": resA.Steps[0].Heal, "the second run's": resB.Steps[2].Heal} {
+		if h.Decision != replay.HealSaved || !strings.Contains(h.Reason, "rewritten") {
+			t.Errorf("%s heal: %q %q", name, h.Decision, h.Reason)
+		}
+	}
+	want := strings.Replace(checkoutTrail, "      - tap: {selector: {role: button, name: Apply}}\n", healedTap(t, "Apply the discount code SUMMER", "Redeem"), 1)
+	want = strings.Replace(want, "      - tap: {selector: {role: button, name: Pay}}\n", healedTap(t, "Pay for the order", "Pay now"), 1)
+	if got, _ := os.ReadFile(file); string(got) != want {
+		t.Errorf("the trail file after both heals =\n%s\nwant\n%s", got, want)
+	}
+}
+
+// A person saves the trail in an editor between the run's read and its
+// write. A change the heal can go in beside (a comment, another step) is
+// kept with the heal; a change to the healed step itself is kept and the
+// heal is not written, saying why.
+func TestKeepHealsKeepsAnEditorsSave(t *testing.T) {
+	tests := []struct {
+		name   string
+		edit   func(string) string
+		saved  bool
+		reason string
+	}{
+		{"a comment and another step", func(s string) string {
+			s = strings.Replace(s, "steps:\n", "steps:  # reviewed\n", 1)
+			return strings.Replace(s, "name: Thank you}", "name: Thanks}", 1)
+		}, true, "rewritten"},
+		{"the healed step", func(s string) string {
+			return strings.Replace(s, "name: Apply}", "name: Apply now}", 1)
+		}, false, "changed since the heal read it (another run or an editor saved it), and the heal cannot go into it as it is now"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := t.TempDir()
+			file := writeCheckoutTrail(t, dir)
+			edited := tt.edit(checkoutTrail)
+			saves := 0
+			k := &healKeeper{projectDir: dir, beforeWrite: func(file string) {
+				if saves++; saves == 1 {
+					if err := os.WriteFile(file, []byte(edited), 0o644); err != nil {
+						t.Fatal(err)
+					}
+				}
+			}}
+			st, res := healedStepRun(t, file, 0, "Redeem")
+			k.keep(context.Background(), st, res, heal.ModeReadWrite, filepath.Join(dir, "results"))
+			h := res.Steps[0].Heal
+			got, _ := os.ReadFile(file)
+			if !tt.saved {
+				if h.Decision != replay.HealDropped || !strings.Contains(h.Reason, tt.reason) {
+					t.Errorf("decision = %q %q, want dropped saying %q", h.Decision, h.Reason, tt.reason)
+				}
+				if string(got) != edited {
+					t.Errorf("the editor's save was overwritten:\n%s", got)
+				}
+				return
+			}
+			if h.Decision != replay.HealSaved || !strings.Contains(h.Reason, tt.reason) {
+				t.Errorf("decision = %q %q", h.Decision, h.Reason)
+			}
+			want := strings.Replace(edited, "      - tap: {selector: {role: button, name: Apply}}\n", healedTap(t, "Apply the discount code SUMMER", "Redeem"), 1)
+			if string(got) != want {
+				t.Errorf("the trail file =\n%s\nwant the editor's save with the heal:\n%s", got, want)
+			}
+		})
+	}
+}
+
+// A trail file kept as a symbolic link stays a link when a heal is saved;
+// the file it points to gets the heal and keeps its mode.
+func TestKeepHealsWritesThroughASymlink(t *testing.T) {
+	dir := t.TempDir()
+	target := writeDiscountTrail(t, filepath.Join(dir, "shared"))
+	if err := os.Chmod(target, 0o664); err != nil {
+		t.Fatal(err)
+	}
+	link := filepath.Join(dir, "trails", "apply-a-discount.trail.yaml")
+	if err := os.MkdirAll(filepath.Dir(link), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(target, link); err != nil {
+		t.Skipf("no symbolic links here: %v", err)
+	}
+	st, res := healedRun(link)
+	(&healKeeper{projectDir: dir}).keep(context.Background(), st, res, heal.ModeReadWrite, filepath.Join(dir, "results"))
+	if h := res.Steps[0].Heal; h.Decision != replay.HealSaved {
+		t.Fatalf("decision = %q %q", h.Decision, h.Reason)
+	}
+	if fi, err := os.Lstat(link); err != nil || fi.Mode()&os.ModeSymlink == 0 {
+		t.Errorf("the heal replaced the link with a file: %v, %v", fi, err)
+	}
+	got, _ := os.ReadFile(target)
+	wantHealedFile(t, got)
+	if fi, _ := os.Stat(target); fi.Mode().Perm() != 0o664 {
+		t.Errorf("the trail file's mode = %v, want 0664 kept", fi.Mode().Perm())
 	}
 }

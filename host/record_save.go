@@ -585,7 +585,9 @@ func (r *recording) export(ctx context.Context, req *nativemsg.Request) (nativem
 		if err := os.MkdirAll(dir, trailsDirMode); err != nil {
 			return nativemsg.Reply{}, badRequest("creating %s: %v", dir, err)
 		}
-		if err := storage.ReplaceTrailFile(plan.path, plan.content); err != nil {
+		if err := plan.write(); errors.Is(err, errExportChanged) {
+			return nativemsg.Reply{}, badRequest("%v", err)
+		} else if err != nil {
 			return nativemsg.Reply{}, fmt.Errorf("exporting: %w", err)
 		}
 	}

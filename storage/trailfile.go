@@ -58,9 +58,31 @@ func WriteTrailFile(path string, t *trail.Trail) error {
 
 // ReplaceTrailFile writes data to path atomically (see atomicfile): a
 // reader sees the old trail or the new one, never half. An existing file
-// keeps its permissions.
+// keeps its permissions, and a file kept as a symbolic link stays one (its
+// target is written). A file a person may be editing is written with
+// ReplaceTrailFileIfUnchanged instead.
 func ReplaceTrailFile(path string, data []byte) error {
-	return atomicfile.WriteFile(path, data, trailFileMode)
+	return atomicfile.WriteThrough(path, data, trailFileMode)
+}
+
+// ErrTrailFileChanged is wrapped when a trail file changed between the
+// moment it was read and the moment it was to be written.
+var ErrTrailFileChanged = atomicfile.ErrChanged
+
+// ReplaceTrailFileIfUnchanged writes data to the trail file path (through a
+// symbolic link, keeping its permissions) only while the file still holds
+// read, the bytes its writer read: a heal, an export, an accept or a
+// migration never overwrites what another run or an editor saved in
+// between. Otherwise it writes nothing and its error wraps
+// ErrTrailFileChanged.
+func ReplaceTrailFileIfUnchanged(path string, read, data []byte) error {
+	return atomicfile.ReplaceIfUnchanged(path, read, data, trailFileMode)
+}
+
+// CreateTrailFile writes a new trail file, refusing (with an error wrapping
+// fs.ErrExist) when something is already at path.
+func CreateTrailFile(path string, data []byte) error {
+	return atomicfile.Create(path, data, trailFileMode)
 }
 
 // LoadTrailDir loads every *.trail.yaml file under dir (and its

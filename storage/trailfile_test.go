@@ -190,3 +190,24 @@ func TestNewTrailFilePath(t *testing.T) {
 		t.Errorf("NewTrailFilePath(missing folder) = %q, %v", p, err)
 	}
 }
+
+func TestReplaceTrailFileWritesThroughASymlink(t *testing.T) {
+	dir := t.TempDir()
+	target := filepath.Join(dir, "kept.trail.yaml")
+	if err := os.WriteFile(target, []byte("old\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	link := filepath.Join(dir, "x.trail.yaml")
+	if err := os.Symlink("kept.trail.yaml", link); err != nil {
+		t.Skipf("no symbolic links here: %v", err)
+	}
+	if err := ReplaceTrailFile(link, []byte("new\n")); err != nil {
+		t.Fatalf("ReplaceTrailFile: %v", err)
+	}
+	if fi, err := os.Lstat(link); err != nil || fi.Mode()&os.ModeSymlink == 0 {
+		t.Errorf("the link was replaced by a file: %v, %v", fi, err)
+	}
+	if data, _ := os.ReadFile(target); string(data) != "new\n" {
+		t.Errorf("the link's target = %q, want %q", data, "new\n")
+	}
+}

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"path/filepath"
 	"reflect"
 	"strings"
 
@@ -459,11 +458,7 @@ func scalarEnd(line string, start int, v *yaml.Node) (int, bool) {
 // symlinked file (a dotfiles repo) is written where the link points; an
 // existing file keeps its permissions, a new one gets mode.
 func writeConfigFile(path string, data []byte, mode fs.FileMode) error {
-	target := path
-	if resolved, err := filepath.EvalSymlinks(path); err == nil {
-		target = resolved
-	}
-	return atomicfile.WriteFile(target, data, mode)
+	return atomicfile.WriteThrough(path, data, mode)
 }
 
 // createConfigFile writes a new config file atomically, refusing (with an

@@ -2,7 +2,8 @@
 // whether its new flow is saved into the trail file, reported and written
 // to the results folder for `host accept`, or not saved, and why, in one
 // sentence a run can print. It also reads and writes the healed trails of a
-// results folder.
+// results folder, and holds the rules of what `host accept` may write from
+// one (TrailPath, CheckHealed): a results folder is outside input.
 //
 // The decision is a pure function of the step's result (WhyNotSaved,
 // Decide), so the engine and the host share one set of rules. The package

@@ -41,8 +41,9 @@ type Record struct {
 	// Title is the trail's title.
 	Title string `json:"trail"`
 	// Source is the trail file the run read: relative to the project's
-	// folder (the one holding trailpin.yaml), with forward slashes, or
-	// absolute when it lies outside it.
+	// folder (the one holding trailpin.yaml), with forward slashes; absolute
+	// only for a run without a project. `host accept` writes it only when
+	// it lies inside the project's trails folder (TrailPath).
 	Source string `json:"source"`
 	// SourceSHA256 is the hex SHA-256 of the trail file as the run read it.
 	SourceSHA256 string `json:"sourceSHA256"`
