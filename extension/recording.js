@@ -554,6 +554,16 @@ export class Recorder {
   }
 
   /**
+   * Whether a tab is being recorded: its pages' content scripts may report
+   * interactions (senders.js).
+   * @param {number} tabId
+   * @returns {boolean}
+   */
+  records(tabId) {
+    return this.tabs.has(tabId) && (this.phase === 'recording' || this.phase === 'stopping');
+  }
+
+  /**
    * An interaction a recorded page reported.
    * @param {{interaction?: Record<string, unknown>, screen?: string}} msg
    * @param {{tab?: {id?: number, url?: string, title?: string}, frameId?: number}} sender
