@@ -225,6 +225,8 @@ export class Recorder {
     this.agentEnding = null;
     /** @type {Promise<void>} DIALOG_SCRIPTS registered or not, one change after another */
     this.dialogScriptsSet = Promise.resolve();
+    /** Whether DIALOG_SCRIPTS are registered: new documents start with them. */
+    this.dialogsWatched = false;
   }
 
   /** Forgets the recording (the host keeps what it stored). */
@@ -266,12 +268,16 @@ export class Recorder {
    */
   watchDialogs(on) {
     this.dialogScriptsSet = this.dialogScriptsSet.then(async () => {
+      this.dialogsWatched = false;
       const scripting = this.chrome.scripting;
       if (!scripting?.registerContentScripts) return;
       const ids = DIALOG_SCRIPTS.map((d) => d.id);
       /** @type {{id: string}[]} */
       const have = await scripting.getRegisteredContentScripts({ ids }).catch(() => []);
-      if (on && have.length === ids.length) return;
+      if (on && have.length === ids.length) {
+        this.dialogsWatched = true;
+        return;
+      }
       if (have.length) await scripting.unregisterContentScripts({ ids: have.map((h) => h.id) });
       if (!on) return;
       try {
@@ -281,9 +287,10 @@ export class Recorder {
         // then go without, and their dialogs are not recorded.
         await scripting.registerContentScripts(DIALOG_SCRIPTS.map(({ matchOriginAsFallback, ...d }) => d));
       }
+      this.dialogsWatched = true;
     }).catch(() => {
       // Not registered: no document's dialogs are recorded, and the
-      // recording bar says so when one opens.
+      // recording bar says so when one opens (inject).
     });
     return this.dialogScriptsSet;
   }
@@ -553,7 +560,8 @@ export class Recorder {
    * open before DIALOG_SCRIPTS were registered: they get MAIN_FILES. A
    * frame named is one that committed while recording, whose document
    * started with DIALOG_SCRIPTS; MAIN_FILES there, injected as it commits,
-   * could come before dialogs.js, which then watches nothing.
+   * could come before dialogs.js, which then watches nothing. Unless they
+   * could not be registered: then every document gets MAIN_FILES.
    * @param {number} tabId
    * @param {number[]} [frameIds]
    */
@@ -567,7 +575,8 @@ export class Recorder {
       ? this.chrome.scripting.executeScript({ target: { tabId, frameIds: [0] }, injectImmediately: true, files: BAR_FILES }).catch(() => {})
       : undefined);
     // The two worlds do not wait for each other; the bar needs the recorder.
-    await Promise.all([frameIds ? undefined : run({ files: MAIN_FILES, world: 'MAIN' }), run({ files: ISOLATED_FILES }).then(bar)]);
+    const unverified = !frameIds || !this.dialogsWatched;
+    await Promise.all([unverified ? run({ files: MAIN_FILES, world: 'MAIN' }) : undefined, run({ files: ISOLATED_FILES }).then(bar)]);
     if (this.barWarning && (!frameIds || frameIds.includes(0))) await this.warnBar(tabId);
     if (this.agent.state !== 'idle' && (!frameIds || frameIds.includes(0))) await this.agentBar(tabId);
     // A page loaded after something was recorded (a link's click, say):
