@@ -1,15 +1,18 @@
 // The service worker: keeps one connection to the host and lets extension
 // pages (popup, later the review page) use it through chrome.runtime
 // messages, and runs the recording (recording.js). It decides nothing; the
-// host does.
+// host does. Which sender may send which message senders.js decides: the
+// recorded pages' content scripts report interactions and nothing more.
 
 import { PROTOCOL_VERSION } from './protocol.js';
 import { HostConnection, HostError } from './nativeport.js';
 import { Recorder } from './recording.js';
+import { admit, CONTENT_KINDS } from './senders.js';
 
 /** @typedef {import('./protocol.js').Status} Status */
 /** @typedef {import('./protocol.js').PageRequest} PageRequest */
 /** @typedef {import('./protocol.js').PageReply} PageReply */
+/** @typedef {import('./protocol.js').Refusal} Refusal */
 
 let wasConnected = false;
 const connection = new HostConnection({
@@ -84,25 +87,63 @@ async function forward(req) {
   }
 }
 
-chrome.runtime.onMessage.addListener((/** @type {PageRequest} */ msg, sender, sendResponse) => {
-  if (msg?.to !== 'background' || sender.id !== chrome.runtime.id) return false;
+/**
+ * The answer to a message the background does not take (senders.js): it
+ * changes nothing, and the extension's console says why.
+ * @param {{kind?: unknown}} msg
+ * @param {string} error
+ * @returns {Refusal}
+ */
+function refused(msg, error) {
+  console.warn(`Trailpin refused a message: ${error}`);
+  return { ok: false, refused: true, error: `refused: ${error}` };
+}
+
+/**
+ * A recorded page's message, once admitted: an interaction, or one of the
+ * recording bar's buttons.
+ * @param {Extract<PageRequest, {kind: 'interaction'|'record-stop'|'agent-stop'|'record-changes'}>} msg
+ * @param {chrome.runtime.MessageSender} sender
+ * @returns {Promise<{ok: true} | {ok: true, reply: Record<string, unknown>} | {ok: false, error: string}>}
+ */
+async function fromPage(msg, sender) {
   switch (msg.kind) {
     case 'interaction':
-      afterRestore(() => recorder.fromPage(msg, sender));
-      return false;
+      recorder.fromPage(msg, sender);
+      return { ok: true };
     case 'record-stop':
-      afterRestore(() => {
-        if (sender.tab?.id !== undefined && recorder.tabs.has(sender.tab.id)) recorder.handle({ op: 'stop' });
-      });
-      return false;
+      recorder.handle({ op: 'stop' });
+      return { ok: true };
     case 'agent-stop':
-      afterRestore(() => {
-        if (sender.tab?.id !== undefined && recorder.tabs.has(sender.tab.id)) recorder.handle({ op: 'askStop' });
-      });
-      return false;
+      recorder.handle({ op: 'askStop' });
+      return { ok: true };
     case 'record-changes':
-      restored.then(() => recorder.changesFromPage(msg, sender)).then(sendResponse);
-      return true;
+      return recorder.changesFromPage(msg, sender);
+  }
+}
+
+chrome.runtime.onMessage.addListener((/** @type {PageRequest} */ msg, sender, sendResponse) => {
+  if (msg?.to !== 'background') return false;
+  const decide = () => admit(msg, sender, {
+    extensionId: chrome.runtime.id,
+    extensionUrl: chrome.runtime.getURL(''),
+    recorded: (tabId) => recorder.records(tabId),
+  });
+  if (CONTENT_KINDS.includes(msg.kind)) {
+    // Whether the tab is recorded is known once a restarted worker took
+    // up the recording.
+    restored.then(() => {
+      const verdict = decide();
+      return verdict.ok ? fromPage(/** @type {any} */ (msg), sender) : refused(msg, verdict.error);
+    }).then(sendResponse);
+    return true;
+  }
+  const verdict = decide();
+  if (!verdict.ok) {
+    sendResponse(refused(msg, verdict.error));
+    return false;
+  }
+  switch (msg.kind) {
     case 'record':
       restored.then(() => recorder.handle(msg)).then(sendResponse);
       return true;

@@ -4,6 +4,7 @@
 // controls the given tab (for keyboard users and automation).
 
 import { PROTOCOL_VERSION } from './protocol.js';
+import { fromExtension } from './senders.js';
 
 /** @typedef {import('./protocol.js').Status} Status */
 /** @typedef {import('./protocol.js').RecordingView} RecordingView */
@@ -152,7 +153,10 @@ el('copy').addEventListener('click', async () => {
   }
 });
 
-chrome.runtime.onMessage.addListener((/** @type {{kind?: string, status?: Status, recording?: RecordingView}} */ msg) => {
+chrome.runtime.onMessage.addListener((/** @type {{kind?: string, status?: Status, recording?: RecordingView}} */ msg, sender) => {
+  // The background tells what changed; a recorded page's content script,
+  // which may send messages too, must not make the popup show anything.
+  if (!fromExtension(sender, { extensionId: chrome.runtime.id, extensionUrl: chrome.runtime.getURL('') })) return;
   if (msg?.kind === 'status-changed' && msg.status) render(msg.status);
   if (msg?.kind === 'recording-changed' && msg.recording) renderRecording(msg.recording);
 });

@@ -53,7 +53,10 @@ export const ErrorCode = Object.freeze({
 
 /**
  * Requests extension pages send to the background with
- * chrome.runtime.sendMessage.
+ * chrome.runtime.sendMessage. status, reconnect, request and record come
+ * only from the extension's own pages; a recorded tab's content scripts
+ * send interaction, record-stop, agent-stop and record-changes, each checked
+ * (senders.js).
  * @typedef {{to: 'background', kind: 'status'}
  *   | {to: 'background', kind: 'reconnect'}
  *   | {to: 'background', kind: 'request', type: string, body?: Record<string, unknown>, timeoutMs?: number}
@@ -123,4 +126,11 @@ export const ErrorCode = Object.freeze({
 /**
  * The background's answer to a 'request': the host's reply, or an error.
  * @typedef {{ok: true, reply: Message} | {ok: false, error: string, code?: number}} PageReply
+ */
+
+/**
+ * The background's answer to a message it does not take from its sender
+ * (senders.js: a content script asking what only the extension's pages may,
+ * a tab that is not recorded, a malformed message). Nothing changed.
+ * @typedef {{ok: false, refused: true, error: string}} Refusal
  */

@@ -466,6 +466,12 @@
       (document.documentElement || document).appendChild(host);
   }
   recorder.setBar(host);
+  // A page open before Record ran its scripts before the extension could
+  // watch its dialogs: they could fake one, so none is recorded
+  // (docs/recording.md, Dialogs). A reload starts the page again with the
+  // watch in place.
+  recorder.onUnrecordedDialog(() => say('A dialog on this page was not recorded: the page was open before Record, '
+    + 'and its own scripts could fake one. Reload the page to record its dialogs.'));
   if (document.documentElement)
     show();
   else

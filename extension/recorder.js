@@ -114,6 +114,10 @@
     onPick: () => {},
     /** @type {() => void} told when an action is sent (the bar's Assert change) */
     onAction: () => {},
+    /** @type {() => void} told when the page opened a dialog that is not recorded */
+    onUnrecordedDialog: () => {},
+    /** Whether the recorder listens to dialogbridge.js. */
+    dialogs: false,
     /** @type {Picked} */
     picked: { from: null, at: null },
     /** @type {Picked} the highlight the pointer last rested on, or the person adjusted */
@@ -992,7 +996,13 @@
     };
   }
 
+  /** Tells the recording bar that a dialog was not recorded. */
+  function unrecordedDialog() {
+    state.onUnrecordedDialog();
+  }
+
   const handlers = {
+    unrecordedDialog: route(unrecordedDialog, 'unrecordedDialog'),
     click: route(clicked, 'click'),
     typed: route(typed, 'typed'),
     change: route(changedValue, 'change'),
@@ -1002,6 +1012,26 @@
     down: route(mouseDown, 'down'),
     over: route(pointerOver, 'over'),
   };
+
+  /**
+   * Listens to the dialogs the person answers in this document, told where
+   * the page cannot forge them (dialogbridge.js, docs/recording.md), once
+   * that channel is there: the recorder may be injected as the document
+   * commits, before it. A document loaded before the recording started has
+   * none (its scripts ran first and could fake a dialog): none of its
+   * dialogs is recorded.
+   */
+  function listenToDialogs() {
+    const channel = g.__trailpinDialogs;
+    if (!channel || state.dialogs)
+      return;
+    state.dialogs = true;
+    channel.listen((/** @type {{kind: string, message: string, accept: boolean, promptText?: string}} */ d) => {
+      if (state.running)
+        handlers.dialog(d);
+    });
+  }
+  listenToDialogs();
 
   /**
    * The value control the mouse last went down on in this frame, and when:
@@ -1167,17 +1197,12 @@
         setTimeout(() => { state.keyActivation = false; }, 0);
     }],
     ['pagehide', () => handlers.flush()],
-    ['trailpin-dialog', (/** @type {CustomEvent} */ e) => {
-      // From dialogs.js in the page's world, as JSON text: objects do not
-      // cross between worlds.
-      let d;
-      try {
-        d = JSON.parse(String(e.detail));
-      } catch {
-        return;
-      }
-      if (d && typeof d.kind === 'string')
-        handlers.dialog({ kind: d.kind, message: String(d.message ?? ''), accept: !!d.accept, promptText: d.promptText ? String(d.promptText) : undefined });
+    ['trailpin-dialog', () => {
+      // From dialogs-unverified.js, in a document loaded before the
+      // recording started: the page may have faked it. The person is told
+      // that this page's dialogs are not recorded; nothing is sent.
+      if (!g.__trailpinDialogs)
+        handlers.unrecordedDialog();
     }],
     // A transition or animation that ended changed what the page shows
     // without a mutation (an icon's bars turned, a panel eased open): the
@@ -1256,7 +1281,7 @@
     stop,
     /** Entry point for the recorders of same-origin frames below. */
     handle(/** @type {keyof typeof handlers} */ name, /** @type {any[]} */ ...args) {
-      const local = { click: clicked, typed, change: changedValue, press: pressed, dialog: dialogAnswered, flush: flushTyping, down: mouseDown, over: pointerOver }[name];
+      const local = { click: clicked, typed, change: changedValue, press: pressed, dialog: dialogAnswered, flush: flushTyping, down: mouseDown, over: pointerOver, unrecordedDialog }[name];
       if (local)
         /** @type {(...a: any[]) => void} */ (local)(...args);
     },
@@ -1311,6 +1336,10 @@
     },
     /** Called when an action (not a check the bar made) is sent. @param {() => void} fn */
     onAction(fn) { state.onAction = fn; },
+    /** Called when the page opened a dialog that is not recorded (see listenToDialogs). @param {() => void} fn */
+    onUnrecordedDialog(fn) { state.onUnrecordedDialog = fn; },
+    /** dialogbridge.js calls it when its channel is there. */
+    listenToDialogs,
     flush: flushTyping,
     /** The screen now, in the wire form, with what the session keeps secret left out. */
     screenWire: () => pm().captureWire({ sensitive: sensitiveNow() }),

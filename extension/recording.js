@@ -18,8 +18,25 @@ import { LiveAgent } from './agentlive.js';
 
 /** Scripts of a recorded frame, in the extension's world, in order. */
 const ISOLATED_FILES = [...PAGE_MODEL_FILES, 'recorder.js'];
-/** The dialog hook, in the page's own world. */
-const MAIN_FILES = ['dialogs.js'];
+/**
+ * In the page's own world of a recorded frame: says that a dialog opened in
+ * a document dialogs.js did not start with (docs/recording.md, Dialogs).
+ */
+const MAIN_FILES = ['dialogs-unverified.js'];
+/**
+ * Registered while recording, so that every document starts with them,
+ * before its own scripts: dialogs.js in the page's world watches its
+ * dialogs, dialogbridge.js takes what it tells into the extension's world,
+ * where the page cannot forge it (docs/recording.md, Dialogs). Either may
+ * run first (Chrome does not say).
+ */
+export const DIALOG_SCRIPTS = Object.freeze([
+  { id: 'trailpin-dialogs', js: ['dialogs.js'], world: 'MAIN' },
+  { id: 'trailpin-dialog-bridge', js: ['dialogbridge.js'], world: 'ISOLATED' },
+].map((s) => Object.freeze({
+  ...s, matches: ['http://*/*', 'https://*/*'], allFrames: true, matchOriginAsFallback: true,
+  runAt: 'document_start', persistAcrossSessions: false,
+})));
 /** The recording bar, in the top frame only. */
 const BAR_FILES = ['changelist.js', 'recordbar.js'];
 /** How long Stop waits for the pages' last interactions to arrive. */
@@ -206,6 +223,10 @@ export class Recorder {
     this.agentGoal = '';
     /** @type {Promise<void>|null} the end of the goal, while its agentEnd goes out */
     this.agentEnding = null;
+    /** @type {Promise<void>} DIALOG_SCRIPTS registered or not, one change after another */
+    this.dialogScriptsSet = Promise.resolve();
+    /** Whether DIALOG_SCRIPTS are registered: new documents start with them. */
+    this.dialogsWatched = false;
   }
 
   /** Forgets the recording (the host keeps what it stored). */
@@ -234,8 +255,44 @@ export class Recorder {
     this.agentTab = -1;
     this.agentGoal = '';
     this.live.detach();
+    this.watchDialogs(false);
     this.write(() => this.clearPending());
     this.changed();
+  }
+
+  /**
+   * Registers DIALOG_SCRIPTS while recording, and removes them after: they
+   * would run in every page the person opens.
+   * @param {boolean} on
+   * @returns {Promise<void>}
+   */
+  watchDialogs(on) {
+    this.dialogScriptsSet = this.dialogScriptsSet.then(async () => {
+      this.dialogsWatched = false;
+      const scripting = this.chrome.scripting;
+      if (!scripting?.registerContentScripts) return;
+      const ids = DIALOG_SCRIPTS.map((d) => d.id);
+      /** @type {{id: string}[]} */
+      const have = await scripting.getRegisteredContentScripts({ ids }).catch(() => []);
+      if (on && have.length === ids.length) {
+        this.dialogsWatched = true;
+        return;
+      }
+      if (have.length) await scripting.unregisterContentScripts({ ids: have.map((h) => h.id) });
+      if (!on) return;
+      try {
+        await scripting.registerContentScripts(DIALOG_SCRIPTS.map((d) => ({ ...d })));
+      } catch {
+        // Before Chrome 119, no matchOriginAsFallback: about:blank frames
+        // then go without, and their dialogs are not recorded.
+        await scripting.registerContentScripts(DIALOG_SCRIPTS.map(({ matchOriginAsFallback, ...d }) => d));
+      }
+      this.dialogsWatched = true;
+    }).catch(() => {
+      // Not registered: no document's dialogs are recorded, and the
+      // recording bar says so when one opens (inject).
+    });
+    return this.dialogScriptsSet;
   }
 
   /** @returns {RecordingView} */
@@ -387,7 +444,10 @@ export class Recorder {
     /** @type {PersistedRecording|undefined} */
     const p = got[STORAGE_KEY];
     if (!p || !p.session || p.phase === 'idle' || this.session) {
-      if (!this.session) this.write(() => this.clearPending());
+      if (!this.session) {
+        this.write(() => this.clearPending());
+        this.watchDialogs(false);
+      }
       return;
     }
     /** @type {Queued[]} */
@@ -410,6 +470,8 @@ export class Recorder {
       start: p.start, review: p.review, saved: p.saved, exported: p.exported,
     });
     this.changed();
+    // A worker that stopped while the recording stopped may have left them.
+    this.watchDialogs(this.phase === 'recording');
     if (this.host.state === 'connected') await this.resync();
   }
 
@@ -478,6 +540,8 @@ export class Recorder {
       this.startTab = tabId;
       this.activeTab = tabId;
       this.historyIndex.set(tabId, page.index);
+      // Before the first navigation the recording can see.
+      await this.watchDialogs(true);
       this.phase = 'recording';
       this.changed();
       await this.inject(tabId);
@@ -491,7 +555,13 @@ export class Recorder {
   }
 
   /**
-   * Injects the recorder into a recorded tab: every frame, or the frames named.
+   * Injects the recorder into a recorded tab: every frame, or the frames
+   * named. Every frame is the tab as Record found it, whose documents were
+   * open before DIALOG_SCRIPTS were registered: they get MAIN_FILES. A
+   * frame named is one that committed while recording, whose document
+   * started with DIALOG_SCRIPTS; MAIN_FILES there, injected as it commits,
+   * could come before dialogs.js, which then watches nothing. Unless they
+   * could not be registered: then every document gets MAIN_FILES.
    * @param {number} tabId
    * @param {number[]} [frameIds]
    */
@@ -505,7 +575,8 @@ export class Recorder {
       ? this.chrome.scripting.executeScript({ target: { tabId, frameIds: [0] }, injectImmediately: true, files: BAR_FILES }).catch(() => {})
       : undefined);
     // The two worlds do not wait for each other; the bar needs the recorder.
-    await Promise.all([run({ files: MAIN_FILES, world: 'MAIN' }), run({ files: ISOLATED_FILES }).then(bar)]);
+    const unverified = !frameIds || !this.dialogsWatched;
+    await Promise.all([unverified ? run({ files: MAIN_FILES, world: 'MAIN' }) : undefined, run({ files: ISOLATED_FILES }).then(bar)]);
     if (this.barWarning && (!frameIds || frameIds.includes(0))) await this.warnBar(tabId);
     if (this.agent.state !== 'idle' && (!frameIds || frameIds.includes(0))) await this.agentBar(tabId);
     // A page loaded after something was recorded (a link's click, say):
@@ -551,6 +622,16 @@ export class Recorder {
     // Kept again once complete (a navigation's direction, a tab's title).
     if (ready) ready.then(() => this.keep(q));
     this.pump();
+  }
+
+  /**
+   * Whether a tab is being recorded: its pages' content scripts may report
+   * interactions (senders.js).
+   * @param {number} tabId
+   * @returns {boolean}
+   */
+  records(tabId) {
+    return this.tabs.has(tabId) && (this.phase === 'recording' || this.phase === 'stopping');
   }
 
   /**
@@ -861,6 +942,7 @@ export class Recorder {
         },
       }).catch(() => {});
     }
+    this.watchDialogs(false);
     await new Promise((r) => setTimeout(r, STOP_SETTLE_MS));
     await this.drained();
     this.review = await this.host.request('record.stop', body, 60_000);

@@ -5,7 +5,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 
-const { Recorder, transitionOf, PENDING_PREFIX, RESERVED_BYTES } = await import('../recording.js');
+const { Recorder, transitionOf, PENDING_PREFIX, RESERVED_BYTES, DIALOG_SCRIPTS } = await import('../recording.js');
 
 /** A host that stores interactions and can drop off and come back. */
 class FakeHost {
@@ -105,8 +105,16 @@ test('interactions are numbered from 1, kept until acknowledged, and injected on
   await r.handle({ op: 'start', tab: 7 });
   assert.equal(r.phase, 'recording');
   assert.ok(chrome.scripts.some((s) => s.files?.includes('recorder.js') && s.target.tabId === 7 && s.target.allFrames));
-  assert.ok(chrome.scripts.some((s) => s.files?.includes('dialogs.js') && s.world === 'MAIN'));
+  // A page open before Record gets only the hook that says a dialog opened (docs/recording.md, Dialogs).
+  assert.ok(chrome.scripts.some((s) => s.files?.includes('dialogs-unverified.js') && s.world === 'MAIN'));
+  assert.ok(!chrome.scripts.some((s) => s.files?.includes('dialogs.js')));
   assert.ok(chrome.scripts.every((s) => s.target.tabId === 7));
+  // No dialogs.js can start with the pages (this chrome cannot register
+  // it): a page loaded while recording gets the hook that says a dialog
+  // was not recorded, too.
+  const before = chrome.scripts.length;
+  await r.inject(7, [0]);
+  assert.ok(chrome.scripts.slice(before).some((s) => s.files?.includes('dialogs-unverified.js') && s.world === 'MAIN'));
 
   r.fromPage({ interaction: { kind: 'click', screen: 's1', ref: 'e3' }, screen: '{"schema":1}' }, { tab: { id: 7 } });
   r.fromPage({ interaction: { kind: 'click', screen: 's1', ref: 'e4' } }, { tab: { id: 7 } });
@@ -116,6 +124,49 @@ test('interactions are numbered from 1, kept until acknowledged, and injected on
   assert.deepEqual(host.stored.get(1).screen, { schema: 1 });
   assert.equal(host.stored.get(1).interaction.tab, 7);
   assert.equal(r.queue.length, 0);
+});
+
+test('the dialog watch starts every document while recording, before the page\'s scripts, and only then', async () => {
+  const host = new FakeHost();
+  const chrome = fakeChrome();
+  const registered = new Map();
+  const calls = [];
+  chrome.scripting.registerContentScripts = async (list) => {
+    calls.push(['register', list.map((s) => s.id)]);
+    for (const s of list) {
+      if (registered.has(s.id)) throw new Error(`Duplicate script ID '${s.id}'`);
+      registered.set(s.id, s);
+    }
+  };
+  chrome.scripting.unregisterContentScripts = async ({ ids }) => {
+    calls.push(['unregister', ids]);
+    for (const id of ids) registered.delete(id);
+  };
+  chrome.scripting.getRegisteredContentScripts = async ({ ids }) => [...registered.values()].filter((s) => ids.includes(s.id));
+  const r = new Recorder({ host, chrome });
+  await r.handle({ op: 'start', tab: 7 });
+  assert.deepEqual([...registered.values()].map((s) => [s.js, s.world, s.runAt, s.allFrames, s.persistAcrossSessions]), [
+    [['dialogs.js'], 'MAIN', 'document_start', true, false],
+    [['dialogbridge.js'], 'ISOLATED', 'document_start', true, false],
+  ]);
+  assert.deepEqual(DIALOG_SCRIPTS.map((s) => s.id), [...registered.keys()]);
+  // A page loaded while recording started with dialogs.js: nothing of the
+  // page's world is injected as it commits, which could come before it.
+  const before = chrome.scripts.length;
+  await r.inject(7, [0]);
+  assert.ok(chrome.scripts.slice(before).some((s) => s.files?.includes('recorder.js')));
+  assert.ok(!chrome.scripts.slice(before).some((s) => s.world === 'MAIN'));
+  await r.handle({ op: 'stop' });
+  await r.dialogScriptsSet;
+  assert.equal(registered.size, 0, 'a stopped recording watches no page');
+  await r.handle({ op: 'discard' });
+  await r.handle({ op: 'start', tab: 7 });
+  await r.dialogScriptsSet;
+  assert.equal(registered.size, 2, 'a second recording watches again');
+  await r.handle({ op: 'discard' });
+  await r.dialogScriptsSet;
+  assert.equal(registered.size, 0);
+  assert.ok(calls.every(([what, ids]) => what !== 'register' || ids.length === 2), JSON.stringify(calls));
 });
 
 test('after the host comes back, what it did not store is sent again, screens included', async () => {
