@@ -435,6 +435,7 @@ func TestRecordAskAgentInput(t *testing.T) {
 				const { LiveAgent } = await import('./agentlive.js');
 				const [tab] = (await chrome.tabs.query({})).filter((t) => (t.url || '').includes('/page.html'));
 				const live = globalThis.__live ??= new LiveAgent({ chrome });
+				const origins = [new URL(tab.url).origin];
 				const at = async (css) => {
 					const [{ result }] = await chrome.scripting.executeScript({ target: { tabId: tab.id, frameIds: [0] }, args: [css],
 						func: (css) => ({ ref: __trailpinPageModel.refForElement(document.querySelector(css)), document: __trailpinPageModel.documentToken() }) });
@@ -448,20 +449,20 @@ func TestRecordAskAgentInput(t *testing.T) {
 			return out
 		}
 		for _, js := range []string{
-			`return live.perform(tab.id, { op: 'type', ...(await at('#name')), text: 'Ada', timeoutMs: 5000 });`,
-			`return live.perform(tab.id, { op: 'select', ...(await at('#country')), option: 'Spain', timeoutMs: 5000 });`,
-			`return live.perform(tab.id, { op: 'tap', ...(await at('button')), timeoutMs: 5000 });`,
+			`return live.perform(tab.id, { op: 'type', ...(await at('#name')), text: 'Ada', timeoutMs: 5000, origins });`,
+			`return live.perform(tab.id, { op: 'select', ...(await at('#country')), option: 'Spain', timeoutMs: 5000, origins });`,
+			`return live.perform(tab.id, { op: 'tap', ...(await at('button')), timeoutMs: 5000, origins });`,
 		} {
 			if got := run(js); got["ok"] != true {
 				t.Fatalf("the agent's act %s answered %v", js, got)
 			}
 		}
 		waitAcrossLoads(t, app, `document.querySelector('#said').textContent === 'Sent for Ada'`)
-		if got := run(`globalThis.__before = await at('a'); return live.perform(tab.id, { op: 'navigate', url: location.origin === '' ? '' : tab.url.replace(/\?.*$/, '') + '?next=2' });`); got["ok"] != true {
+		if got := run(`globalThis.__before = await at('a'); return live.perform(tab.id, { op: 'navigate', url: location.origin === '' ? '' : tab.url.replace(/\?.*$/, '') + '?next=2', origins });`); got["ok"] != true {
 			t.Fatalf("navigate answered %v", got)
 		}
 		appAt(t, app, "/page.html?next=2")
-		stale = run(`const r = await live.perform(tab.id, { op: 'tap', ...globalThis.__before, timeoutMs: 2000 }); await live.detach(); return r;`)
+		stale = run(`const r = await live.perform(tab.id, { op: 'tap', ...globalThis.__before, timeoutMs: 2000, origins }); await live.detach(); return r;`)
 	})
 	if stale["ok"] != false || stale["reason"] != "stale" {
 		t.Errorf("a tap on a ref of the document the page left answered %v, want it refused as stale", stale)

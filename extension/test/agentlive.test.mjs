@@ -60,7 +60,7 @@ function agentChrome() {
     scripting: {
       executeScript: async (o) => {
         scripts.push(o);
-        if (o.args?.[0] === 'e5') return [{ result: { point: { x: 10, y: 20, box: { x: 5, y: 15, width: 10, height: 10 }, inViewport: true } } }];
+        if (o.args?.[0] === 'e5') return [{ result: { point: { x: 10, y: 20, box: { x: 5, y: 15, width: 10, height: 10 }, inViewport: true }, where: { top: 'http://127.0.0.1:1', origin: 'http://127.0.0.1:1', opens: '' } } }];
         if (o.args?.[0] === 'e9') return [{ result: { stale: 'ref e9: its element is gone from the page' } }];
         if (o.func) return [{ result: { width: 1280, height: 800, locale: 'en-US', timeZone: 'UTC', index: 0, title: 'Page' } }];
         return [{ result: undefined }];
@@ -102,7 +102,7 @@ test('a goal is framed by agentStart and agentEnd, and its acts are trusted inpu
   assert.deepEqual(host.stored.map((i) => i.kind), ['click', 'agentStart']);
   assert.equal(host.stored[1].text, 'Add the iPhone to the cart');
 
-  await r.fromHost({ type: 'agent.page', id: 'host-3', session: r.session, goal: 'g-1', op: 'tap', ref: 'e5', document: 'd1', timeoutMs: 1000 });
+  await r.fromHost({ type: 'agent.page', id: 'host-3', session: r.session, goal: 'g-1', op: 'tap', ref: 'e5', document: 'd1', timeoutMs: 1000, origins: ['http://127.0.0.1:1'] });
   assert.deepEqual(host.answers.pop(), { id: 'host-3', type: 'agent.pageResult', body: { ok: true } });
   assert.deepEqual(chrome.attached, [[7, '1.3']]);
   assert.deepEqual(chrome.sent.map((s) => [s.method, s.params.type, s.params.x, s.params.y]), [
@@ -112,7 +112,7 @@ test('a goal is framed by agentStart and agentEnd, and its acts are trusted inpu
   ]);
 
   // A ref the page no longer has is stale: never another element.
-  await r.fromHost({ type: 'agent.page', id: 'host-4', session: r.session, goal: 'g-1', op: 'tap', ref: 'e9', document: 'd1', timeoutMs: 1000 });
+  await r.fromHost({ type: 'agent.page', id: 'host-4', session: r.session, goal: 'g-1', op: 'tap', ref: 'e9', document: 'd1', timeoutMs: 1000, origins: ['http://127.0.0.1:1'] });
   const stale = host.answers.pop();
   assert.equal(stale.body.ok, false);
   assert.equal(stale.body.reason, 'stale');
