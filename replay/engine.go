@@ -49,6 +49,10 @@ type Options struct {
 	// BaseURL gives the origin every path of the trail is relative to
 	// (--base-url, or apps.<app>.baseURL of the project config).
 	BaseURL string
+	// Origins are the other origins the agent may act on besides BaseURL's
+	// (apps.<name>.origins), each an origin (scheme://host[:port]). The
+	// agent acts on no page or frame outside BaseURL's origin and these.
+	Origins []string
 	// Params override the trail's param defaults (--param name=value).
 	Params map[string]string
 	// Lookup fills in ${secret:…} and ${user:…}; nil reads TRAILPIN_SECRET_*
