@@ -153,6 +153,13 @@ test('the checks the agent passed ride the agentEnd back to the host, as they ca
   assert.equal('checks' in ends[1], false);
 });
 
+test('the secrets the person offers go with the goal, and none when none are offered', async () => {
+  const { host, r } = await recording();
+  await r.handle({ op: 'ask', goal: 'Sign in as ada', secrets: ['demo-password'] });
+  await settle();
+  assert.deepEqual(host.requests.find((q) => q.type === 'agent.ask').body, { session: r.session, goal: 'Sign in as ada', secrets: ['demo-password'] });
+});
+
 test('Stop ends the goal, and Stop of the recording stops the goal first', async () => {
   const { host, r } = await recording();
   await r.handle({ op: 'ask', goal: 'Buy an iPhone' });
