@@ -427,27 +427,7 @@ func TestRecordAskAgentInput(t *testing.T) {
 		<button>Send</button></form><p id="said" role="status"></p><a href="/page.html?next=1">Next</a></main>`
 	var stale map[string]any
 	p := recordPageWith(t, page, func(popup, app context.Context) {
-		run := func(js string) map[string]any {
-			t.Helper()
-			ctx, cancel := context.WithTimeout(popup, WaitTimeout)
-			defer cancel()
-			out, err := chromedp.Run(ctx, chromedp.Evaluate[map[string]any](`(async () => {
-				const { LiveAgent } = await import('./agentlive.js');
-				const [tab] = (await chrome.tabs.query({})).filter((t) => (t.url || '').includes('/page.html'));
-				const live = globalThis.__live ??= new LiveAgent({ chrome });
-				const origins = [new URL(tab.url).origin];
-				const at = async (css) => {
-					const [{ result }] = await chrome.scripting.executeScript({ target: { tabId: tab.id, frameIds: [0] }, args: [css],
-						func: (css) => ({ ref: __trailpinPageModel.refForElement(document.querySelector(css)), document: __trailpinPageModel.documentToken() }) });
-					return result;
-				};
-				`+js+`
-			})()`, chromedp.EvalAwaitPromise))
-			if err != nil {
-				t.Fatalf("running the agent's act %s: %v", js, err)
-			}
-			return out
-		}
+		run := liveActs(t, popup)
 		for _, js := range []string{
 			`return live.perform(tab.id, { op: 'type', ...(await at('#name')), text: 'Ada', timeoutMs: 5000, origins });`,
 			`return live.perform(tab.id, { op: 'select', ...(await at('#country')), option: 'Spain', timeoutMs: 5000, origins });`,
@@ -483,4 +463,32 @@ func TestRecordAskAgentInput(t *testing.T) {
 		}
 	}
 	p.replayGreen(t)
+}
+
+// liveActs runs the agent's acts (extension/agentlive.js) from the popup on
+// the recorded tab of /page.html: each js has tab, live (one LiveAgent),
+// origins (the page's own) and at(css), the ref and document token of the
+// element css selects, and returns an agent.pageResult's body.
+func liveActs(t *testing.T, popup context.Context) func(js string) map[string]any {
+	return func(js string) map[string]any {
+		t.Helper()
+		ctx, cancel := context.WithTimeout(popup, WaitTimeout)
+		defer cancel()
+		out, err := chromedp.Run(ctx, chromedp.Evaluate[map[string]any](`(async () => {
+			const { LiveAgent } = await import('./agentlive.js');
+			const [tab] = (await chrome.tabs.query({})).filter((t) => (t.url || '').includes('/page.html'));
+			const live = globalThis.__live ??= new LiveAgent({ chrome });
+			const origins = [new URL(tab.url).origin];
+			const at = async (css) => {
+				const [{ result }] = await chrome.scripting.executeScript({ target: { tabId: tab.id, frameIds: [0] }, args: [css],
+					func: (css) => ({ ref: __trailpinPageModel.refForElement(document.querySelector(css)), document: __trailpinPageModel.documentToken() }) });
+				return result;
+			};
+			`+js+`
+		})()`, chromedp.EvalAwaitPromise))
+		if err != nil {
+			t.Fatalf("running the agent's act %s: %v", js, err)
+		}
+		return out
+	}
 }

@@ -485,14 +485,17 @@ export class LiveAgent {
     const origins = allowedOrigins(req.origins);
     const t = await this.target(tabId, req);
     if (!t.point) return /** @type {PageAnswer} */ (t.answer);
+    // A page that moves the focus away from the field when it gets it is
+    // refused before any input reaches it.
+    const first = await this.focusField(tabId, req, 'focused');
+    if (!first.ok) return first;
     let off = await this.tabOffApp(tabId, origins);
     if (off) return off;
     await this.click(tabId, t.point);
-    const focused = await this.focusField(tabId, req, true);
-    if (!focused.ok) return focused;
-    // The moment of typing: the focus, the field's frame and the page are
-    // checked again, with nothing sent to the page in between but the text.
-    const now = await this.focusField(tabId, req, false);
+    // The moment of typing: what the field holds is selected, and the
+    // focus, the field's frame and the page are checked, with nothing sent
+    // to the page in between but the text.
+    const now = await this.focusField(tabId, req, 'typing');
     if (!now.ok) return now;
     off = await this.tabOffApp(tabId, origins);
     if (off) return off;
@@ -503,23 +506,24 @@ export class LiveAgent {
   }
 
   /**
-   * Focuses the field of a ref and selects what it holds (select true), or
-   * only checks that it still has the focus (false): the answer is ok when
-   * the focused element, through shadow roots and same-origin frames, is
-   * that field (or inside it, for an editable region), on the app's origins.
+   * Focuses the field of a ref and selects what it holds; the answer is ok
+   * when the focused element, through shadow roots and same-origin frames,
+   * is then that field (or inside it, for an editable region), on the app's
+   * origins. moment says when, for the refusal: when the field was
+   * focused, or right before the text is typed.
    * @param {number} tabId
    * @param {PageRequest} req
-   * @param {boolean} select
+   * @param {'focused' | 'typing'} moment
    * @returns {Promise<PageAnswer>}
    */
-  async focusField(tabId, req, select) {
+  async focusField(tabId, req, moment) {
     /** @type {any} */
     let result;
     try {
       [{ result }] = await this.chrome.scripting.executeScript({
         target: { tabId, frameIds: [0] },
-        args: [String(req.ref ?? ''), String(req.document ?? ''), select],
-        func: (/** @type {string} */ ref, /** @type {string} */ doc, /** @type {boolean} */ select) => {
+        args: [String(req.ref ?? ''), String(req.document ?? ''), moment],
+        func: (/** @type {string} */ ref, /** @type {string} */ doc) => {
           const pm = /** @type {any} */ (globalThis).__trailpinPageModel;
           if (!pm || pm.documentToken() !== doc) return { stale: 'the page has loaded another document since the screen was captured' };
           const found = pm.elementForRef(ref);
@@ -555,23 +559,21 @@ export class LiveAgent {
           };
           const text = el instanceof HTMLInputElement || el instanceof HTMLTextAreaElement;
           if (!text && !el.isContentEditable) return { notText: `${el.localName} is not a text field` };
-          if (select) {
-            const a = deepActive().el;
-            if (a !== el && !el.contains(a)) el.focus();
-            if (text) {
-              try {
-                el.select();
-              } catch {
-                // An input type without a selection (email in some browsers).
-                el.setSelectionRange?.(0, el.value.length);
-              }
-            } else {
-              const range = own.createRange();
-              range.selectNodeContents(el);
-              const sel = own.getSelection();
-              sel?.removeAllRanges();
-              sel?.addRange(range);
+          const a = deepActive().el;
+          if (a !== el && !el.contains(a)) el.focus();
+          if (text) {
+            try {
+              el.select();
+            } catch {
+              // An input type without a selection (email in some browsers).
+              el.setSelectionRange?.(0, el.value.length);
             }
+          } else {
+            const range = own.createRange();
+            range.selectNodeContents(el);
+            const sel = own.getSelection();
+            sel?.removeAllRanges();
+            sel?.addRange(range);
           }
           const active = deepActive();
           /** @param {Element | null} e */
@@ -595,7 +597,7 @@ export class LiveAgent {
     const off = offElement(req.ref, result?.where, allowedOrigins(req.origins));
     if (off) return off;
     if (result?.focused !== true) {
-      return { ok: false, reason: 'failed', error: `the focus is on ${result?.active ?? 'another element'}, not on ${req.ref}: the page moved it${select ? ' when the field was focused' : ' before the text was typed'}, so nothing was typed` };
+      return { ok: false, reason: 'failed', error: `the focus is on ${result?.active ?? 'another element'}, not on ${req.ref}: the page moved it ${moment === 'focused' ? 'when the field was focused' : 'before the text was typed'}, so nothing was typed` };
     }
     return { ok: true };
   }
