@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/trailpin/trailpin/recorder/screen"
@@ -236,12 +237,44 @@ func (r *trailRun) agentGoal(i int, run stepRun) agent.Goal {
 			}
 		}
 	}
-	for _, ref := range r.trail.References() {
-		if ref.Kind == trail.RefSecret {
+	for _, ref := range stepRefs(st) {
+		switch ref.Kind {
+		case trail.RefSecret:
 			g.Secrets = append(g.Secrets, ref.Name)
+		case trail.RefUser:
+			g.Users = append(g.Users, ref.Name)
 		}
 	}
 	return g
+}
+
+// stepRefs are the references a step names: in its goal (intent, act), its
+// recorded actions and its end state. The agent is offered the secrets
+// among them and no other.
+func stepRefs(st trail.Step) []trail.Ref {
+	refs := (&trail.Trail{Steps: []trail.Step{st}}).References()
+	for _, text := range []string{st.Intent, st.Act} {
+		more, _ := trail.ParseRefs(text)
+		for _, ref := range more {
+			if !slices.Contains(refs, ref) {
+				refs = append(refs, ref)
+			}
+		}
+	}
+	return refs
+}
+
+// agentOrigins are the origins the agent may act on: the app's (the base
+// URL's) first, then the others the person listed for it
+// (apps.<name>.origins).
+func (r *trailRun) agentOrigins() []string {
+	out := []string{r.origin.String()}
+	for _, o := range r.opts.Origins {
+		if o = agent.OriginOf(o); !slices.Contains(out, o) {
+			out = append(out, o)
+		}
+	}
+	return out
 }
 
 // stopDetail says why replay stopped in words the agent can use: which

@@ -195,6 +195,7 @@ func (r *trailRun) heal(ctx context.Context, i int, run stepRun, cache string) s
 	st := r.trail.Steps[i]
 	sr := &r.res.Steps[i]
 	cfg := *r.opts.Agent
+	cfg.Origins, cfg.App = r.agentOrigins(), r.trail.App
 	cfg.Sensitive = r.sensitiveValues()
 	red := r.agentRedactor()
 	cfg.Redact = red.String

@@ -64,6 +64,14 @@ func (r *run) execute(ctx context.Context, call model.ToolCall) result {
 	if call.Name == ToolNavigate && !validPath(a.Path) {
 		return r.lookAgain(ctx, fmt.Sprintf("Refused: navigate takes a path of the app that starts with / (or back, forward, reload), not %q.", a.Path), false)
 	}
+	if why := r.notOffered(call.Name, a); why != "" {
+		return r.refuseRef(ctx, why)
+	}
+	if acts(call.Name) {
+		if origin, why := r.offOrigin(call.Name, a); why != "" {
+			return r.refuseOffOrigin(call.Name, origin, why)
+		}
+	}
 	if acts(call.Name) {
 		if r.used >= r.cfg.MaxActions {
 			r.stop(VerdictBudget, r.actionsSpent())
@@ -94,6 +102,11 @@ func (r *run) execute(ctx context.Context, call model.ToolCall) result {
 	before := len(r.out.Actions)
 	r.record(call.Name, a, acted)
 	res := r.lookAgain(ctx, summary+r.actionsLeft(call.Name), false)
+	if acts(call.Name) && r.shown != nil {
+		if o := OriginOf(r.shown.URL); !r.origins.allow(o) {
+			r.noteOff(o)
+		}
+	}
 	if acts(call.Name) && !res.stop {
 		// What an assertChange after it checks: from the screen it
 		// started from to the one right after it.
@@ -146,7 +159,7 @@ func (r *run) lookAgain(ctx context.Context, outcome string, full bool) result {
 		r.pageFailed(ctx, "reading the screen", err)
 		return result{outcome: outcome, stop: true}
 	}
-	return result{outcome: outcome, screen: screenBlock(r.shown, full)}
+	return result{outcome: outcome, screen: r.screenBlock(r.shown, full)}
 }
 
 // record adds a performed action to the outcome as a trail action, its
