@@ -126,32 +126,28 @@ func mustJSON(t *testing.T, v any) []byte {
 }
 
 // TestRecordAskAgentHostOffTheApp: while recording, the agent acts only on
-// the app's origins. Every act carries them (the base URL and
+// the app's origins. Every act carries them (the base URL, then
 // apps.shop.origins) for the extension to check at the moment of acting;
-// an act on a screen whose page is off them is refused by the host before
-// anything is sent, naming the origin; one the extension refuses comes back
-// to the model naming it too. The goal's agentEnd is marked as having left
-// the app, and its steps are not written into the trail, whatever the
-// extension says; the person's steps are kept.
+// an act the extension refuses there (a link off the app) ends the goal as
+// refused, naming the origin, as the agent's own refusal of an act on a
+// page off the app does. Each goal's agentEnd is marked by the host as
+// having left the app, whatever the extension says, and its steps are not
+// written into the trail; the person's steps are kept.
 func TestRecordAskAgentHostOffTheApp(t *testing.T) {
 	t.Parallel()
 	model := modeltest.Start(t, modeltest.WithKey(askModelKey))
 	model.Script(
-		// On the app: a tap the extension refuses (its link goes off it).
-		modeltest.Call("tap", map[string]string{"ref": "e7"}),
-		// On a page off the app: a tap and a key the host refuses.
-		modeltest.Call("tap", map[string]string{"ref": "e7"}),
-		modeltest.Call("press", map[string]string{"key": "Enter"}),
+		modeltest.Call("tap", map[string]string{"ref": "e7"}), // goal 1: the extension refuses it
+		modeltest.Call("tap", map[string]string{"ref": "e7"}), // goal 2: on a page off the app
 		modeltest.Call("done", map[string]string{"summary": "done"}),
 	)
 	h, session := startTrustRecording(t, model)
-	goal := "Sign in"
-	agentMark(t, h, session, 3, map[string]any{"kind": "agentStart", "text": goal})
-	evil := recLogin("ada")
-	evil.URL, evil.Document = trustEvil+"/steal", "x"
-	tab := &refusingTab{fakeTab: fakeTab{screens: []*screen.Screen{recLogin("ada"), evil}}}
-	_, done := askThroughHost(t, h, session, goal, tab)
 
+	// Goal 1: the page is the app's; the extension refuses the tap, whose
+	// link goes off it.
+	agentMark(t, h, session, 3, map[string]any{"kind": "agentStart", "text": "Claim the offer"})
+	tab := &refusingTab{fakeTab: fakeTab{screens: []*screen.Screen{recLogin("ada")}}}
+	_, done := askThroughHost(t, h, session, "Claim the offer", tab)
 	var acts []HostMsg
 	for _, op := range tab.ops {
 		if op.Str("op") != "screen" {
@@ -159,33 +155,47 @@ func TestRecordAskAgentHostOffTheApp(t *testing.T) {
 		}
 	}
 	if len(acts) != 1 {
-		t.Fatalf("the host sent %d acts, want the one on the app (the others were refused before anything was sent): %v", len(acts), acts)
+		t.Fatalf("the host sent %d acts, want the one tap the extension refused, and none after it: %v", len(acts), acts)
 	}
 	origins, _ := acts[0]["origins"].([]any)
 	if len(origins) != 2 || origins[0] != recOrigin || origins[1] != trustIdP {
 		t.Errorf("the act carries origins %v, want the app's base URL then apps.shop.origins", acts[0]["origins"])
 	}
-	bodies := modelBodies(model)
-	for _, want := range []string{
-		"e7 would open a page on " + trustEvil,                   // the extension's refusal, as it said it
-		"the page is on " + trustEvil + ", which is not the app", // the host's
-	} {
-		if !strings.Contains(bodies, want) {
-			t.Errorf("the model was not told %q:\n%.4000s", want, bodies)
+	if done.Str("state") != "failed" || done.Str("verdict") != "refused" || !strings.Contains(done.Str("message"), "tap refused: e7 would open a page on "+trustEvil) ||
+		done.Int("refused") != 1 || done.Str("left") != trustEvil {
+		t.Errorf("agent.done after the refused tap: %v, want failed, refused, naming %s, 1 refusal", done, trustEvil)
+	}
+	if n := len(model.Requests()); n != 1 {
+		t.Errorf("the model got %d requests, want the goal to end at the refusal, after 1", n)
+	}
+	sendInteraction(t, h, interactionStep(session, 4, map[string]any{"kind": "agentEnd", "url": recOrigin + "/login", "state": "failed", "message": done.Str("message")}, nil), true)
+
+	// Goal 2: the page is off the app; the agent refuses to act there.
+	agentMark(t, h, session, 5, map[string]any{"kind": "agentStart", "text": "Sign in"})
+	evil := recLogin("ada")
+	evil.URL, evil.Document = trustEvil+"/steal", "x"
+	tab2 := &fakeTab{screens: []*screen.Screen{evil}}
+	_, done = askThroughHost(t, h, session, "Sign in", tab2)
+	for _, op := range tab2.ops {
+		if op.Str("op") != "screen" {
+			t.Errorf("the host sent an act for a page off the app: %v", op)
 		}
 	}
-	if done.Str("left") != trustEvil {
-		t.Errorf("agent.done: left = %q, want %s (a screen the agent was shown)", done.Str("left"), trustEvil)
+	if done.Str("verdict") != "refused" || done.Str("left") != trustEvil || done.Int("refused") != 1 {
+		t.Errorf("agent.done on a page off the app: %v, want refused, left %s", done, trustEvil)
 	}
-
-	// The extension's capture of the tap, then the goal's end as an
+	if bodies := modelBodies(model); !strings.Contains(bodies, trustEvil+"/steal") {
+		t.Errorf("the model was not shown the whole URL of the page off the app:\n%.3000s", bodies)
+	}
+	// What the extension recorded meanwhile, then the goal's end as an
 	// extension that says nothing of where it went would send it.
-	sendInteraction(t, h, interactionStep(session, 4, map[string]any{"kind": "click", "url": recOrigin + "/login", "screen": "s9", "ref": "e7"}, recLogin("ada")), true)
-	agentMark(t, h, session, 5, map[string]any{"kind": "agentEnd", "state": "done", "message": "done"})
+	sendInteraction(t, h, interactionStep(session, 6, map[string]any{"kind": "click", "url": recOrigin + "/login", "screen": "s9", "ref": "e7"}, recLogin("ada")), true)
+	agentMark(t, h, session, 7, map[string]any{"kind": "agentEnd", "state": "failed", "message": "refused"})
+
 	stop := h.MustRequest("record.stop", recStop(session))
 	for _, s := range stop["steps"].([]any) {
 		if m, _ := s.(map[string]any); m["by"] == "agent" {
-			t.Errorf("record.stop: the goal that left the app is a step: %v\n%s", m, stop.Str("yaml"))
+			t.Errorf("record.stop: a goal that left the app is a step: %v\n%s", m, stop.Str("yaml"))
 		}
 	}
 	if !hasNote(stop, `The agent left the app while performing "Sign in": it reached `+trustEvil) {
@@ -196,21 +206,13 @@ func TestRecordAskAgentHostOffTheApp(t *testing.T) {
 	}
 }
 
-// A refusingTab is a fakeTab whose first act is refused as the extension
-// refuses an element whose link goes off the app; meanwhile the page goes
-// to its next screen on its own (a redirect off the app).
-type refusingTab struct {
-	fakeTab
-	refused bool
-}
+// A refusingTab is a fakeTab whose acts are refused as the extension
+// refuses an element whose link goes off the app.
+type refusingTab struct{ fakeTab }
 
 func (f *refusingTab) answer(req HostMsg) map[string]any {
-	if req.Str("op") != "screen" && !f.refused {
-		f.refused = true
+	if req.Str("op") != "screen" {
 		f.ops = append(f.ops, req)
-		if f.at < len(f.screens)-1 {
-			f.at++
-		}
 		return map[string]any{"ok": false, "reason": "refused", "origin": trustEvil,
 			"error": "e7 would open a page on " + trustEvil + ", which is not the app (" + recOrigin + ")"}
 	}

@@ -53,16 +53,16 @@ const maxGoalRunes = maxIntentRunes
 const maxOfferedSecrets = 50
 
 // appOrigins are the origins the agent may act on while recording from
-// origin (the recording's start page): the base URL of the project's app
-// with that origin and its apps.<name>.origins, or that origin alone when
-// no app of the project has it.
-func appOrigins(p *config.Project, origin string) []string {
+// origin (the recording's start page), the app's first: the base URL of
+// the project's app with that origin and its apps.<name>.origins, or that
+// origin alone when no app of the project has it ("" for app then).
+func appOrigins(p *config.Project, origin string) (origins []string, app string) {
 	if p == nil {
-		return []string{origin}
+		return []string{origin}, ""
 	}
 	name, ok := p.AppForOrigin(origin)
 	if !ok {
-		return []string{origin}
+		return []string{origin}, ""
 	}
 	base, err := config.OriginOf(p.Apps[name])
 	if err != nil {
@@ -74,7 +74,7 @@ func appOrigins(p *config.Project, origin string) []string {
 			out = append(out, o)
 		}
 	}
-	return out
+	return out, name
 }
 
 // noModelMessage says how to configure a model, for the popup.
@@ -105,7 +105,10 @@ type liveGoal struct {
 	id, session, text string
 	cancel            context.CancelFunc
 	stopped           bool // the person pressed Stop
-	done              chan struct{}
+	// refused is why the tab refused an act off the app's origins: the
+	// goal ends there, failed, as the agent's own refusal ends it.
+	refused string
+	done    chan struct{}
 }
 
 func registerAgent(srv *nativemsg.Server, r *recording, handle func(string, nativemsg.Handler)) *agentRunner {
@@ -122,9 +125,9 @@ func registerAgent(srv *nativemsg.Server, r *recording, handle func(string, nati
 type recordAgent struct {
 	cfg   agent.Config
 	model string
-	// secrets are the names of the ${secret:NAME} the goal was offered,
-	// which the model is told it may type.
-	secrets []string
+	// secrets and users are the ${secret:NAME} and ${user:NAME.FIELD} the
+	// goal was offered, which the model is told it may type.
+	secrets, users []string
 	// fill puts the values of the offered references into a text at the
 	// moment it is typed, and refuses any other reference.
 	fill          func(string) (string, error)
@@ -248,11 +251,15 @@ func (a *agentRunner) setup(projectDir, goal string, offered []string) (*recordA
 	allowed := map[trail.Ref]bool{}
 	for _, ref := range refs {
 		allowed[ref] = true
-		if ref.Kind == trail.RefSecret {
+		switch ref.Kind {
+		case trail.RefSecret:
 			ra.secrets = append(ra.secrets, ref.Name)
+		case trail.RefUser:
+			ra.users = append(ra.users, ref.Name)
 		}
 	}
 	sort.Strings(ra.secrets)
+	sort.Strings(ra.users)
 	// Every value the agent could meet, offered or not, named as a model
 	// request names it.
 	var list []redact.Secret
@@ -301,7 +308,7 @@ func (a *agentRunner) setup(projectDir, goal string, offered []string) (*recordA
 				return "", fmt.Errorf("%s: a recording has no params; type the text itself", ref)
 			}
 			if !allowed[ref] {
-				return "", notOffered(ref, ra.secrets)
+				return "", notOffered(ref, refs)
 			}
 			v, err := res.Lookup(ref)
 			if err != nil {
@@ -315,13 +322,14 @@ func (a *agentRunner) setup(projectDir, goal string, offered []string) (*recordA
 }
 
 // notOffered is the refusal of a reference the goal was not offered: the
-// model is told which it may type.
-func notOffered(ref trail.Ref, offered []string) error {
+// model is told which it may type. The agent refuses it before it asks
+// the page to type (replay/agent); this is the page's own guard.
+func notOffered(ref trail.Ref, offered []trail.Ref) error {
 	may := "none"
 	if len(offered) > 0 {
 		var list []string
-		for _, name := range offered {
-			list = append(list, trail.Ref{Kind: trail.RefSecret, Name: name}.String())
+		for _, o := range offered {
+			list = append(list, o.String())
 		}
 		may = strings.Join(list, ", ")
 	}
@@ -453,7 +461,8 @@ func (a *agentRunner) ask(ctx context.Context, req *nativemsg.Request) (nativems
 	if err != nil {
 		return nativemsg.Reply{}, badRequest("the recording's start page %s has no origin: %v", sess.StartURL, err)
 	}
-	origins := appOrigins(ra.project, origin)
+	origins, app := appOrigins(ra.project, origin)
+	ra.cfg.Origins, ra.cfg.App = origins, app
 	a.mu.Lock()
 	if a.closed {
 		a.mu.Unlock()
@@ -490,9 +499,12 @@ type agentDone struct {
 	// writes each after the recorded action it checked. A failed check
 	// is never among them.
 	Checks []steps.AgentCheck `json:"checks,omitempty"`
-	// Left is the origin off the app a screen of the goal was on: its
-	// steps are not written into the trail.
+	// Left is the origin off the app a screen of the goal was on, or an
+	// act was refused on: its steps are not written into the trail.
 	Left string `json:"left,omitempty"`
+	// Refused counts the calls refused for breaking the agent's rules (an
+	// act off the app's origins, a secret the goal was not offered).
+	Refused int `json:"refused,omitempty"`
 }
 
 // agentChecks are the passed checks of an outcome, as agent.done carries
@@ -511,21 +523,28 @@ func (a *agentRunner) run(ctx context.Context, g *liveGoal, ra *recordAgent, pag
 	defer close(g.done)
 	defer g.cancel()
 	page.progress("Reading the page")
-	out := agent.Run(ctx, ra.cfg, page, agent.Goal{Intent: g.text, Secrets: ra.secrets})
+	out := agent.Run(ctx, ra.cfg, page, agent.Goal{Intent: g.text, Secrets: ra.secrets, Users: ra.users})
 	a.mu.Lock()
-	stopped := g.stopped
+	stopped, refused := g.stopped, g.refused
 	if a.goal == g {
 		a.goal = nil
 	}
 	a.mu.Unlock()
 	done := agentDone{Session: g.session, Goal: g.id, Verdict: string(out.Verdict), Message: out.Reason,
-		Actions: out.Acted, Calls: out.Calls(), Checks: agentChecks(out), Left: page.leftApp()}
+		Actions: out.Acted, Calls: out.Calls(), Checks: agentChecks(out), Left: page.leftApp(),
+		Refused: len(out.Refused) + page.refusedActs()}
+	if len(out.OffOrigins) > 0 {
+		done.Left = out.OffOrigins[0]
+	}
 	if done.Left != "" {
 		a.mu.Lock()
 		a.left[g.session] = done.Left
 		a.mu.Unlock()
 	}
 	switch {
+	case refused != "" && !stopped && out.Verdict != agent.VerdictDone:
+		done.State, done.Verdict = "failed", string(agent.VerdictRefused)
+		done.Message = ra.cfg.Redact(refused)
 	case out.Verdict == agent.VerdictDone:
 		done.State = "done"
 	case stopped || out.Verdict == agent.VerdictCancelled:
@@ -538,7 +557,7 @@ func (a *agentRunner) run(ctx context.Context, g *liveGoal, ra *recordAgent, pag
 	}
 	a.countCalls(g, ra, out)
 	a.r.s.Log.Info("agent goal ended", "session", g.session, "goal", g.id, "state", done.State, "verdict", out.Verdict,
-		"actions", out.Acted, "calls", done.Calls, "checks", len(done.Checks), "left", done.Left, "refused", page.refusedActs())
+		"actions", out.Acted, "calls", done.Calls, "checks", len(done.Checks), "left", done.Left, "refused", done.Refused)
 	if _, err := page.conn.Notify(typeAgentDone, done); err != nil {
 		a.r.s.Log.Warn("the end of the agent's goal could not be sent", "goal", g.id, "err", err)
 	}
@@ -646,8 +665,10 @@ func (a *agentRunner) close() {
 type pageAnswer struct {
 	OK bool `json:"ok"`
 	// Reason is stale (the ref is gone, or the page loaded another
-	// document), gone (the tab closed or crashed) or failed.
+	// document), gone (the tab closed or crashed), refused (the act would
+	// run off the app's origins; Origin names where) or failed.
 	Reason  string          `json:"reason"`
+	Origin  string          `json:"origin"`
 	Error   string          `json:"error"`
 	Screen  json.RawMessage `json:"screen"`
 	Summary string          `json:"summary"`

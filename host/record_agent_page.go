@@ -46,8 +46,8 @@ type liveTab struct {
 	shown *screen.Screen
 
 	mu sync.Mutex
-	// left is the first origin off the app a screen of the goal was on;
-	// refused counts the acts refused for being off the app.
+	// left is the first origin off the app a screen of the goal was on,
+	// or an act was refused on; refused counts the acts refused.
 	left    string
 	refused int
 }
@@ -109,8 +109,7 @@ func (p *liveTab) request(ctx context.Context, req pageRequest) (pageAnswer, err
 		case "gone":
 			return ans, fmt.Errorf("%w: %s", agent.ErrPageGone, msg)
 		case "refused":
-			p.countRefused()
-			return ans, &offAppError{msg: msg}
+			return ans, p.refuse(req.Op, ans.Origin, msg)
 		}
 		return ans, errors.New(msg)
 	case <-ctx.Done():
@@ -224,20 +223,35 @@ func (e *offAppError) Error() string { return e.msg }
 
 // offApp refuses an act on the screen last shown when its page is not on
 // the app's origins: the model is told which origin, and nothing is sent.
-func (p *liveTab) offApp() error {
+func (p *liveTab) offApp(op string) error {
 	if p.shown == nil || p.onApp(p.shown.URL) {
 		return nil
 	}
-	p.countRefused()
 	o := originOrURL(p.shown.URL)
-	return &offAppError{msg: fmt.Sprintf("the page is on %s, which is not the app (%s): the agent acts only on the app's origins, so nothing was done. An origin the app trusts is listed under apps.<name>.origins in trailpin.yaml",
-		o, strings.Join(p.origins, ", "))}
+	return p.refuse(op, o, fmt.Sprintf("the page is on %s, which is not the app (%s): the agent acts only on the app's origins, so nothing was done. An origin the app trusts is listed under apps.<name>.origins in trailpin.yaml",
+		o, strings.Join(p.origins, ", ")))
 }
 
-func (p *liveTab) countRefused() {
+// refuse ends the goal on an act refused off the app's origins, as the
+// agent ends a step on one (the extension checks at the moment of acting
+// what the agent could only check on the screen it was shown): the goal
+// fails saying why, and the origin counts as one the flow went to, so its
+// steps are not written into the trail.
+func (p *liveTab) refuse(op, origin, msg string) error {
 	p.mu.Lock()
 	p.refused++
+	if p.left == "" && origin != "" {
+		p.left = origin
+	}
 	p.mu.Unlock()
+	why := op + " refused: " + msg
+	p.a.mu.Lock()
+	if p.goal.refused == "" {
+		p.goal.refused = why
+	}
+	p.a.mu.Unlock()
+	p.goal.cancel()
+	return &offAppError{msg: msg}
 }
 
 // onRef acts on the element of ref with op.
@@ -246,7 +260,7 @@ func (p *liveTab) onRef(ctx context.Context, ref, verb string, req pageRequest) 
 	if err != nil {
 		return nil, err
 	}
-	if err := p.offApp(); err != nil {
+	if err := p.offApp(req.Op); err != nil {
 		return n, err
 	}
 	p.progress(verb + " " + describeNode(n))
@@ -288,7 +302,7 @@ func (p *liveTab) Select(ctx context.Context, ref, option string) (string, error
 }
 
 func (p *liveTab) Press(ctx context.Context, key string) (string, error) {
-	if err := p.offApp(); err != nil {
+	if err := p.offApp("press"); err != nil {
 		return "", err
 	}
 	p.progress("Pressing " + key)

@@ -297,6 +297,11 @@ func (b *builder) agentLeft(span *agentSpan, end int, said string) string {
 func (b *builder) agentLeftApp(groups []*group, span *agentSpan, origin string) []*group {
 	from := min(span.from, len(groups))
 	n := len(groups) - from
+	if n == 0 {
+		b.note(fmt.Sprintf("The agent left the app while performing %q: it reached %s, which is not one of the app's origins. It recorded nothing.", span.goal, origin),
+			"The agent left the app while performing its goal. It recorded nothing.")
+		return groups
+	}
 	b.note(fmt.Sprintf("The agent left the app while performing %q: it reached %s, which is not one of the app's origins, so what it did (%d step%s) is not written into the trail. Record that part yourself, or ask the agent again.",
 		span.goal, origin, n, plural(n)), "The agent left the app while performing its goal, so what it did is not written into the trail.")
 	return groups[:from]
