@@ -1,6 +1,7 @@
 package main
 
 import (
+	"maps"
 	"slices"
 	"testing"
 
@@ -32,5 +33,24 @@ func TestTrailOptionsCarryTheAppsOrigins(t *testing.T) {
 		if o.BaseURL != tt.base || !slices.Equal(o.Origins, tt.origins) || o.Slug != tt.st.Slug {
 			t.Errorf("trailOptions(%s, %q) = base %q origins %v slug %q, want %q %v %q", tt.st.Trail.App, tt.flag, o.BaseURL, o.Origins, o.Slug, tt.base, tt.origins, tt.st.Slug)
 		}
+	}
+}
+
+// TestRetriesDoNotReplayAFlowThatBrokeTheRules: a retry replays the flows
+// earlier attempts healed, with no model; a flow that left the app's
+// origins, or was made while the agent was refused something, is not one
+// of them.
+func TestRetriesDoNotReplayAFlowThatBrokeTheRules(t *testing.T) {
+	tap := []trail.Action{trail.Tap{}}
+	res := &replay.TrailResult{Steps: []replay.StepResult{
+		{Status: replay.StatusHealed, Heal: &replay.Heal{Actions: tap}},
+		{Status: replay.StatusHealed, Heal: &replay.Heal{Actions: tap, OffOrigins: []string{"https://evil.example"}}},
+		{Status: replay.StatusHealed, Heal: &replay.Heal{Actions: tap, Refused: []string{"Refused: ${secret:prod-db} was not offered"}}},
+	}}
+	var h healedFlows
+	h.add("buy", res)
+	got := h.of("buy")
+	if _, ok := got[0]; !ok || len(got) != 1 {
+		t.Errorf("flows kept for retries: steps %v, want only step 0", slices.Collect(maps.Keys(got)))
 	}
 }

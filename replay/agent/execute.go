@@ -62,6 +62,9 @@ func (r *run) execute(ctx context.Context, call model.ToolCall) result {
 		return r.refused(ctx, fmt.Sprintf("Refused: %q is not a ref of the latest snapshot, and a ref is never taken for another element. Use a ref from this screen.", a.Ref))
 	}
 	if call.Name == ToolNavigate && !validPath(a.Path) {
+		if origin, why := r.offOrigin(call.Name, a); why != "" {
+			return r.refuseOffOrigin(call.Name, origin, why)
+		}
 		return r.lookAgain(ctx, fmt.Sprintf("Refused: navigate takes a path of the app that starts with / (or back, forward, reload), not %q.", a.Path), false)
 	}
 	if why := r.notOffered(call.Name, a); why != "" {

@@ -37,6 +37,8 @@ type checkoutPage struct {
 	// url is where the page is ("" for http://shop.test/checkout); a tap
 	// of Cart takes it to cartTo when that is set.
 	url, cartTo string
+	// cartURL is where the Cart link says it goes ("" for the app's cart).
+	cartURL string
 	// frame, when set, adds a cross-origin payment frame of that origin
 	// ("?" for one whose origin the capture did not read) holding a Card
 	// number field, f1e1.
@@ -62,7 +64,11 @@ func (p *checkoutPage) Screen(ctx context.Context) (*screen.Screen, error) {
 	code := &screen.Node{Ref: p.ref(1), Role: "textbox", Name: "Discount code", Tag: "input", Label: "Discount code", Value: p.code}
 	pass := &screen.Node{Ref: p.ref(4), Role: "textbox", Name: "Password", Tag: "input", Label: "Password", Secret: true}
 	redeem := &screen.Node{Ref: p.ref(2), Role: "button", Name: "Redeem", Tag: "button", Text: "Redeem"}
-	cart := &screen.Node{Ref: p.ref(3), Role: "link", Name: "Cart", Tag: "a", Text: "Cart", URL: "http://shop.test/cart"}
+	cartURL := "http://shop.test/cart"
+	if p.cartURL != "" {
+		cartURL = p.cartURL
+	}
+	cart := &screen.Node{Ref: p.ref(3), Role: "link", Name: "Cart", Tag: "a", Text: "Cart", URL: cartURL}
 	kids := []*screen.Node{
 		{Ref: p.ref(5), Role: "heading", Name: "Checkout", Tag: "h1", Level: 1, Text: "Checkout",
 			Children: []*screen.Node{{Tag: screen.TextTag, Text: "Checkout"}}},

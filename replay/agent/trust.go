@@ -131,10 +131,18 @@ func foreignFrames(s *screen.Screen, allowed origins) []string {
 func (r *run) offOrigin(tool string, a toolArgs) (origin, why string) {
 	page := OriginOf(r.shown.URL)
 	if tool == ToolNavigate && !slices.Contains(historyMoves, a.Path) {
+		if o := webOrigin(a.Path); o != "" && !r.origins.allow(o) {
+			return o, fmt.Sprintf("navigate to %s goes to %s", a.Path, o)
+		}
 		return "", ""
 	}
 	if !r.origins.allow(page) {
 		return page, fmt.Sprintf("the page is on %s", page)
+	}
+	if tool == ToolTap {
+		if o := r.linkOrigin(a.Ref); o != "" && !r.origins.allow(o) {
+			return o, fmt.Sprintf("%s is a link to %s", a.Ref, o)
+		}
 	}
 	ref := a.Ref
 	if tool == ToolPress {
@@ -153,6 +161,51 @@ func (r *run) offOrigin(tool string, a toolArgs) (origin, why string) {
 		return fo, fmt.Sprintf("%s is in a frame of %s", ref, fo)
 	}
 	return "", ""
+}
+
+// webOrigin is the origin of an absolute http(s) URL, "" for anything
+// else (a path, javascript:, mailto:).
+func webOrigin(raw string) string {
+	u, err := url.Parse(strings.TrimSpace(raw))
+	if err != nil || u.Host == "" || (!strings.EqualFold(u.Scheme, "http") && !strings.EqualFold(u.Scheme, "https")) {
+		return ""
+	}
+	return trail.OriginOf(u)
+}
+
+// linkOrigin is the origin a tap on ref would open: that of the link it
+// is, or is inside of, when the link goes to an http(s) URL; "" when it is
+// no such link. A control whose script takes the page elsewhere is seen
+// only after the tap (Outcome.OffOrigins).
+func (r *run) linkOrigin(ref string) string {
+	var path []*screen.Node
+	var find func(n *screen.Node) bool
+	find = func(n *screen.Node) bool {
+		path = append(path, n)
+		if n.Ref == ref {
+			return true
+		}
+		for _, c := range n.Children {
+			if find(c) {
+				return true
+			}
+		}
+		path = path[:len(path)-1]
+		return false
+	}
+	if r.shown == nil || r.shown.Root == nil || !find(r.shown.Root) {
+		return ""
+	}
+	for i := len(path) - 1; i >= 0; i-- {
+		n := path[i]
+		if n.Frame != "" && i < len(path)-1 {
+			return "" // the link would be outside the frame the ref is in
+		}
+		if n.Role == "link" || n.Tag == "a" {
+			return webOrigin(n.URL)
+		}
+	}
+	return ""
 }
 
 // refuseOffOrigin ends the run on an action outside the app's origins: the

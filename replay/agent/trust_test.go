@@ -89,6 +89,25 @@ func TestActionsOffTheAppsOriginsAreRefused(t *testing.T) {
 			refused:   1,
 		},
 		{
+			name:      "navigate to a URL of another site",
+			script:    []modeltest.Reply{modeltest.Call("navigate", map[string]string{"path": "http://127.0.0.1:9/steal"})},
+			verdict:   agent.VerdictRefused,
+			reason:    []string{"navigate to http://127.0.0.1:9/steal goes to http://127.0.0.1:9", "add http://127.0.0.1:9 to apps.shop.origins"},
+			pageCalls: []string{},
+			off:       []string{"http://127.0.0.1:9"},
+			refused:   1,
+		},
+		{
+			name:      "a tap on a link to another site",
+			prep:      func(p *checkoutPage) { p.cartURL = "https://evil.example/steal" },
+			script:    []modeltest.Reply{tap("e3")},
+			verdict:   agent.VerdictRefused,
+			reason:    []string{"e3 is a link to https://evil.example"},
+			pageCalls: []string{},
+			off:       []string{"https://evil.example"},
+			refused:   1,
+		},
+		{
 			name:      "a frame of an origin the person listed for the app",
 			prep:      func(p *checkoutPage) { p.frame = "https://pay.example" },
 			origins:   []string{"http://shop.test", "https://pay.example"},
@@ -123,7 +142,9 @@ func TestActionsOffTheAppsOriginsAreRefused(t *testing.T) {
 			if tc.origins != nil {
 				s.cfg.Origins = tc.origins
 			}
-			tc.prep(s.page)
+			if tc.prep != nil {
+				tc.prep(s.page)
+			}
 			out := agent.Run(context.Background(), s.cfg, s.page, agent.Goal{Intent: discountIntent})
 			if out.Verdict != tc.verdict {
 				t.Fatalf("Run = %s: %q, want %s\nturns: %s", out.Verdict, out.Reason, tc.verdict, turns(out))

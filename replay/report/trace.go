@@ -456,6 +456,12 @@ func (p *tracePage) heal(st replay.StepResult, h *replay.Heal) {
 		p.line("- Checked after it: %s", p.text(h.Check))
 	}
 	p.line("- Healed flow: %s", p.text(HealDecision(h)))
+	for _, why := range h.Refused {
+		p.line("- Refused: %s", p.text(why))
+	}
+	if len(h.OffOrigins) > 0 {
+		p.line("- Left the app's origins for: %s", p.text(strings.Join(h.OffOrigins, ", ")))
+	}
 	if len(h.Turns) == 0 {
 		return
 	}

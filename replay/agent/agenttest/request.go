@@ -81,13 +81,19 @@ func readStep(r modeltest.Request) step {
 		}
 		if title, body, ok := pageContent(latest); ok {
 			st.title = title
-			if nodes, err := screen.ParseSnapshot(body); err == nil {
+			if body == nothingShown {
+				st.parsed = true // a screen with nothing to act on
+			} else if nodes, err := screen.ParseSnapshot(body); err == nil {
 				st.screen, st.parsed = nodes, true
 			}
 		}
 	}
 	return st
 }
+
+// nothingShown is the snapshot of a screen with no element of the form
+// asked for.
+const nothingShown = "(nothing is shown)"
 
 // pageContent is the page's title and snapshot between the fence's lines
 // of a screen block; ok is false when the block has no whole fence.
