@@ -194,6 +194,11 @@ func setupReplay(cmd *cobra.Command, e *env, o replayFlags, args []string) (*rep
 		s.opts.Lookup = secrets.NewResolver(p.Secrets, e.getenv).Lookup
 		traceFlag = p.Trace
 	}
+	var sc secrets.Config
+	if cfg.Project != nil {
+		sc = cfg.Project.Secrets
+	}
+	s.opts.Known = knownSecrets(e, sc)
 	s.cacheMode, s.opts.Strict = cacheSettings(cfg, isCI(e), o.strict)
 	s.opts.CacheMode = s.cacheMode
 	if s.trace, err = report.ParseTraceMode(traceFlag); err != nil {

@@ -57,7 +57,7 @@ func serveNative(ctx context.Context, e *env, origin string) error {
 	if cfgErr == nil {
 		dataDir = cfg.DataDir()
 	}
-	filter := &secretFilter{}
+	filter := newSecretFilter(e)
 	log, closeLog, logErr := openLog(dataDir, e.stderr, filter)
 	defer closeLog()
 	if logErr != nil {

@@ -27,12 +27,17 @@ type agentPage struct {
 	// shown is the screen last given to the agent: its refs are the ones
 	// the agent names, in its document.
 	shown *screen.Screen
+	// offered are the references of the step the agent performs: the only
+	// secrets it types.
+	offered []trail.Ref
 }
 
 var _ agent.Page = (*agentPage)(nil)
 
-// newAgentPage is the agent's Page on the run's current tab.
-func newAgentPage(r *trailRun) *agentPage { return &agentPage{r: r} }
+// newAgentPage is the agent's Page on the run's current tab, for step i.
+func newAgentPage(r *trailRun, i int) *agentPage {
+	return &agentPage{r: r, offered: stepRefs(r.trail.Steps[i])}
+}
 
 // The screen the agent is shown is taken once the page is quiet: an app
 // answers a tap a moment later (a request, a timer), and a screen taken in
@@ -114,10 +119,16 @@ func (a *agentPage) Tap(ctx context.Context, ref string) (string, error) {
 // Type types text into the field of ref; its ${secret:…} references are
 // filled in by typeInto at the moment it types.
 func (a *agentPage) Type(ctx context.Context, ref, text string) (string, error) {
+	if err := a.offers(text); err != nil {
+		return "", err
+	}
 	return a.onRef(ctx, ref, needEditable, func(f found) Action[done] { return a.r.typeInto(f, text) })
 }
 
 func (a *agentPage) Select(ctx context.Context, ref, option string) (string, error) {
+	if err := a.offers(option); err != nil {
+		return "", err
+	}
 	// An ARIA listbox's options are found within it: name it by the
 	// selector the recorder would write for it.
 	var within selector.Selector
@@ -137,6 +148,22 @@ func (a *agentPage) Press(ctx context.Context, key string) (string, error) {
 
 func (a *agentPage) Navigate(ctx context.Context, path string) (string, error) {
 	return a.play(ctx, a.r.navigateTo(path))
+}
+
+// offers refuses a text with a secret or user reference the step does not
+// name: the agent fills in only what its goal was offered, whatever else
+// the run could.
+func (a *agentPage) offers(text string) error {
+	refs, err := trail.ParseRefs(text)
+	if err != nil {
+		return err
+	}
+	for _, ref := range refs {
+		if ref.Kind != trail.RefParam && !slices.Contains(a.offered, ref) {
+			return fmt.Errorf("%s was not offered to this step, so nothing was typed", ref)
+		}
+	}
+	return nil
 }
 
 // AssertVisible waits, up to the action timeout, until the element of ref
@@ -246,22 +273,6 @@ func (r *trailRun) agentGoal(i int, run stepRun) agent.Goal {
 		}
 	}
 	return g
-}
-
-// stepRefs are the references a step names: in its goal (intent, act), its
-// recorded actions and its end state. The agent is offered the secrets
-// among them and no other.
-func stepRefs(st trail.Step) []trail.Ref {
-	refs := (&trail.Trail{Steps: []trail.Step{st}}).References()
-	for _, text := range []string{st.Intent, st.Act} {
-		more, _ := trail.ParseRefs(text)
-		for _, ref := range more {
-			if !slices.Contains(refs, ref) {
-				refs = append(refs, ref)
-			}
-		}
-	}
-	return refs
 }
 
 // agentOrigins are the origins the agent may act on: the app's (the base

@@ -214,7 +214,7 @@ func (r *trailRun) heal(ctx context.Context, i int, run stepRun, cache string) s
 	if observe {
 		before, beforeErr = r.before(ctx, r.page)
 	}
-	out := agent.Run(ctx, cfg, newAgentPage(r), r.agentGoal(i, run))
+	out := agent.Run(ctx, cfg, newAgentPage(r, i), r.agentGoal(i, run))
 	r.page.acted() // the agent changed the page: look afresh
 	observed := false
 	if observe && out.Verdict == agent.VerdictDone && ctx.Err() == nil {
