@@ -41,6 +41,13 @@ func recordPage(t *testing.T, html string, drive func(app context.Context)) *pag
 // recordPageWith is recordPage whose drive is given the popup too.
 func recordPageWith(t *testing.T, html string, drive func(popup, app context.Context)) *pageRecording {
 	t.Helper()
+	return recordPageEnv(t, html, nil, drive)
+}
+
+// recordPageEnv is recordPageWith with more variables for the browser and
+// the host it starts.
+func recordPageEnv(t *testing.T, html string, env []string, drive func(popup, app context.Context)) *pageRecording {
+	t.Helper()
 	r := &recordingRig{project: TempDir(t), wire: TempDir(t)}
 	if err := os.WriteFile(filepath.Join(r.project, "trailpin.yaml"), []byte("trails:\n  dir: trails\n"), 0o600); err != nil {
 		t.Fatal(err)
@@ -50,7 +57,7 @@ func recordPageWith(t *testing.T, html string, drive func(popup, app context.Con
 		t.Fatal(err)
 	}
 	srv := ServeDir(t, site)
-	r.b = StartBrowser(t, Options{HostPath: teeHost(t, r.wire), Env: []string{"TZ=UTC", "LANG=en_US.UTF-8", "LANGUAGE=en_US"}})
+	r.b = StartBrowser(t, Options{HostPath: teeHost(t, r.wire), Env: append([]string{"TZ=UTC", "LANG=en_US.UTF-8", "LANGUAGE=en_US"}, env...)})
 	app := r.b.OpenTab(t, srv.URL+"/page.html")
 	r.app = app
 	if err := chromedp.Do(app, chromedp.EmulateViewport(1280, 800)); err != nil {

@@ -260,35 +260,38 @@ func (a *agentRunner) setup(projectDir, goal string, offered []string) (*recordA
 	}
 	sort.Strings(ra.secrets)
 	sort.Strings(ra.users)
-	// Every value the agent could meet, offered or not, named as a model
-	// request names it.
+	// Every value the agent could meet, offered or not: the goal's, then
+	// every one the process could fill in (the project's secrets and
+	// passwords, every TRAILPIN_SECRET_* and TRAILPIN_USER_*_PASSWORD
+	// variable), named as a model request names it.
 	var list []redact.Secret
 	var values []string
 	known := map[string]string{}
-	names := map[string]bool{}
-	for name := range sc.Secrets {
-		names[name] = true
+	add := func(ref trail.Ref, v string) {
+		if v == "" || slices.Contains(values, v) {
+			return
+		}
+		list = append(list, redact.Secret{Name: string(ref.Kind) + ":" + ref.Name, Value: v})
+		values = append(values, v)
+		if ref.Kind == trail.RefSecret {
+			known[ref.Name] = v
+		}
 	}
 	for _, ref := range refs {
-		if ref.Kind == trail.RefSecret {
-			names[ref.Name] = true
+		if ref.IsSecret() {
+			v, _ := res.Lookup(ref)
+			add(ref, v)
 		}
 	}
-	for name := range names {
-		if v, err := res.Secret(name); err == nil && v != "" {
-			list = append(list, redact.Secret{Name: "secret:" + name, Value: v})
-			values = append(values, v)
-			known[name] = v
-		}
+	var environ []string
+	if a.r.s.Environ != nil {
+		environ = a.r.s.Environ()
+	}
+	for _, k := range res.Known(environ) {
+		add(k.Ref, k.Value)
 	}
 	// Storage and the log hide them too, should one reach them anyway.
 	a.r.learnValues(known)
-	for user := range sc.Credentials {
-		if v, err := res.User(user, "password"); err == nil && v != "" {
-			list = append(list, redact.Secret{Name: "user:" + user + ".password", Value: v})
-			values = append(values, v)
-		}
-	}
 	sort.Slice(list, func(i, j int) bool { return list[i].Name < list[j].Name })
 	red := redact.New(list, func(name string) string { return "${" + name + "}" })
 	client, err := model.New(mc, model.WithRedactor(red), model.WithGetenv(a.getenv))
