@@ -117,16 +117,17 @@ export function offOrigin(where, origins) {
 
 /**
  * The answer refusing an act off the app: what is on which origin ("the
- * page is on"), and what the app's origins are.
+ * page is on"), what the app's origins are, and what became of the act.
  * @param {string} what
  * @param {string} origin
  * @param {string[]} origins
+ * @param {string} [outcome]
  * @returns {PageAnswer}
  */
-function refused(what, origin, origins) {
+function refused(what, origin, origins, outcome = 'nothing was done') {
   return {
     ok: false, reason: 'refused', origin,
-    error: `${what} ${origin}, which is not the app (${origins.join(', ')}): the agent acts only on the app's origins, so nothing was done. An origin the app trusts (a sign-in or payment page) is listed under apps.<name>.origins in trailpin.yaml`,
+    error: `${what} ${origin}, which is not the app (${origins.join(', ')}): the agent acts only on the app's origins, so ${outcome}. An origin the app trusts (a sign-in or payment page) is listed under apps.<name>.origins in trailpin.yaml`,
   };
 }
 
@@ -192,9 +193,27 @@ export class LiveAgent {
     this.chrome = chrome;
     /** The tab chrome.debugger is attached to, -1 when none. */
     this.attached = -1;
+    /** The origins the act under way may run on (its request's). */
+    /** @type {string[]} */
+    this.origins = [];
+    /** The id of the attached tab's main frame, '' when not known. */
+    this.mainFrame = '';
+    /** The pages off the origins the tab was stopped from loading during the act under way. */
+    /** @type {string[]} */
+    this.stopped = [];
+    chrome.debugger?.onEvent?.addListener((/** @type {{tabId?: number}} */ source, /** @type {string} */ method, /** @type {any} */ params) => {
+      if (method === 'Fetch.requestPaused' && source.tabId === this.attached) this.paused(params);
+    });
   }
 
-  /** @param {number} tabId */
+  /**
+   * Attaches chrome.debugger to the tab, and from then on, while it is
+   * attached, pauses every page load of its main frame: one off the act's
+   * origins is stopped (the tab stays on its page), so that no script of
+   * the page can take the agent to another site, whatever it taps or
+   * presses.
+   * @param {number} tabId
+   */
   async attach(tabId) {
     if (this.attached === tabId) return;
     await this.detach();
@@ -205,6 +224,26 @@ export class LiveAgent {
       if (!/already attached/i.test(message(e))) throw e;
     }
     this.attached = tabId;
+    const tree = await this.send('Page.getFrameTree').catch(() => null);
+    this.mainFrame = String(tree?.frameTree?.frame?.id ?? '');
+    await this.send('Fetch.enable', { patterns: [{ urlPattern: '*', resourceType: 'Document', requestStage: 'Request' }] });
+  }
+
+  /**
+   * A page load paused in the attached tab: one of its main frame that is
+   * off the act's origins is stopped (as if cancelled: the tab keeps its
+   * page) and remembered for the act's answer; everything else goes on.
+   * @param {{requestId: string, frameId?: string, resourceType?: string, request?: {url?: string}}} p
+   */
+  paused(p) {
+    const url = String(p.request?.url ?? '');
+    const main = p.resourceType === 'Document' && (!this.mainFrame || p.frameId === this.mainFrame);
+    if (main && offOrigin(url, this.origins)) {
+      this.stopped.push(url);
+      this.send('Fetch.failRequest', { requestId: p.requestId, errorReason: 'Aborted' }).catch(() => {});
+      return;
+    }
+    this.send('Fetch.continueRequest', { requestId: p.requestId }).catch(() => {});
   }
 
   /** Ends the debugging session: Chrome's bar about it goes away. */
@@ -239,19 +278,30 @@ export class LiveAgent {
     if (req.op !== 'screen' && !origins.length) {
       return { ok: false, reason: 'refused', error: `the host named no origin the agent may ${req.op} on: update the host (go build -o bin/host ./host)` };
     }
+    if (req.op === 'screen') return this.screen(tabId).catch((e) => ({ ok: false, reason: 'failed', error: message(e) }));
+    this.origins = origins;
+    this.stopped = [];
+    /** @type {PageAnswer} */
+    let answer;
     try {
       switch (req.op) {
-        case 'screen': return await this.screen(tabId);
-        case 'tap': return await this.tap(tabId, req);
-        case 'type': return await this.type(tabId, req);
-        case 'select': return await this.choose(tabId, req);
-        case 'press': return await this.pressFocused(tabId, String(req.key ?? ''), origins);
-        case 'navigate': return await this.navigate(tabId, req);
+        case 'tap': answer = await this.tap(tabId, req); break;
+        case 'type': answer = await this.type(tabId, req); break;
+        case 'select': answer = await this.choose(tabId, req); break;
+        case 'press': answer = await this.pressFocused(tabId, String(req.key ?? ''), origins); break;
+        case 'navigate': answer = await this.navigate(tabId, req); break;
+        default: return { ok: false, reason: 'failed', error: `this extension cannot ${req.op}: update it` };
       }
-      return { ok: false, reason: 'failed', error: `this extension cannot ${req.op}: update it` };
     } catch (e) {
-      return { ok: false, reason: 'failed', error: message(e) };
+      answer = { ok: false, reason: 'failed', error: message(e) };
     }
+    // The act made the page go off the app (a script, a redirect): the
+    // load was stopped, and the act is refused for it.
+    const [away] = this.stopped;
+    if (away && answer.reason !== 'refused') {
+      return refused(`the ${req.op} made the page load ${away}, which is on`, offOrigin(away, origins), origins, 'the load was stopped and the tab kept its page');
+    }
+    return answer;
   }
 
   /**

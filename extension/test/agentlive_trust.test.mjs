@@ -170,7 +170,7 @@ test('typing goes in only with the focus on the field of the ref, checked right 
   chrome = fakeChrome({ page: field() });
   ans = await new LiveAgent({ chrome }).perform(7, { op: 'type', ref: 'e1', document: 'd', text: secret, timeoutMs: 100, origins: [APP] });
   assert.deepEqual(ans, { ok: true });
-  assert.deepEqual(chrome.log, ['target', 'focus', 'Input.dispatchMouseEvent mouseMoved', 'Input.dispatchMouseEvent mousePressed',
+  assert.deepEqual(chrome.log, ['target', 'focus', 'Page.getFrameTree', 'Fetch.enable', 'Input.dispatchMouseEvent mouseMoved', 'Input.dispatchMouseEvent mousePressed',
     'Input.dispatchMouseEvent mouseReleased', 'check', 'Input.insertText']);
   assert.equal(chrome.sent.at(-1).params.text, secret);
 });
@@ -213,7 +213,7 @@ test('navigate goes only to the app: a URL, or a page back or forward, off it is
   chrome = fakeChrome({ history: { currentIndex: 1, entries: [{ id: 1, url: `${EVIL}/` }, { id: 2, url: `${APP}/` }] } });
   ans = await new LiveAgent({ chrome }).perform(7, { op: 'navigate', history: 'back', origins: [APP] });
   assert.equal(ans.reason, 'refused');
-  assert.deepEqual(methods(chrome), ['Page.getNavigationHistory']);
+  assert.deepEqual(methods(chrome), ['Page.getFrameTree', 'Fetch.enable', 'Page.getNavigationHistory']);
 
   chrome = fakeChrome({ urls: [`${EVIL}/`] });
   ans = await new LiveAgent({ chrome }).perform(7, { op: 'navigate', history: 'reload', origins: [APP] });
@@ -223,4 +223,44 @@ test('navigate goes only to the app: a URL, or a page back or forward, off it is
   ans = await new LiveAgent({ chrome }).perform(7, { op: 'navigate', url: `${APP}/cart`, origins: [APP] });
   assert.deepEqual(ans, { ok: true });
   assert.deepEqual(chrome.sent.at(-1), { method: 'Page.navigate', params: { url: `${APP}/cart`, transitionType: 'typed' } });
+});
+
+test('while the agent acts, a page load of the tab off the app is stopped, and the act that caused it is refused', async () => {
+  const listeners = [];
+  const chrome = fakeChrome({ page: field() });
+  chrome.debugger.onEvent = { addListener: (f) => listeners.push(f) };
+  const send = chrome.debugger.sendCommand;
+  chrome.debugger.sendCommand = async (t, method, params) => {
+    const out = await send(t, method, params);
+    if (method === 'Page.getFrameTree') return { frameTree: { frame: { id: 'main' } } };
+    if (method === 'Input.dispatchMouseEvent' && params.type === 'mouseReleased') {
+      // The page's script answers the click by going elsewhere; a frame
+      // of another origin and a page of the app load too.
+      const paused = (requestId, frameId, url) => listeners.forEach((f) => f({ tabId: 7 }, 'Fetch.requestPaused',
+        { requestId, frameId, resourceType: 'Document', request: { url } }));
+      paused('r1', 'main', `${EVIL}/steal?pin=1`);
+      paused('r2', 'ad-frame', `${EVIL}/ad.html`);
+      paused('r3', 'main', `${APP}/next`);
+      // Another tab's load is none of the agent's business.
+      listeners.forEach((f) => f({ tabId: 8 }, 'Fetch.requestPaused', { requestId: 'r4', frameId: 'main', resourceType: 'Document', request: { url: `${EVIL}/` } }));
+    }
+    return out;
+  };
+  const live = new LiveAgent({ chrome });
+  const ans = await live.perform(7, { op: 'tap', ref: 'e1', document: 'd', timeoutMs: 100, origins: [APP] });
+  await new Promise((r) => setTimeout(r, 10));
+  assert.equal(ans.reason, 'refused');
+  assert.match(ans.error, /the tap made the page load http:\/\/127\.0\.0\.2:9\/steal\?pin=1, which is on http:\/\/127\.0\.0\.2:9, which is not the app .*so the load was stopped and the tab kept its page/);
+  assert.equal(ans.origin, EVIL);
+  assert.deepEqual(chrome.sent.filter((s) => s.method.startsWith('Fetch.')).map((s) => [s.method, s.params.requestId ?? '', s.params.errorReason ?? '']), [
+    ['Fetch.enable', '', ''],
+    ['Fetch.failRequest', 'r1', 'Aborted'],
+    ['Fetch.continueRequest', 'r2', ''],
+    ['Fetch.continueRequest', 'r3', ''],
+  ]);
+  assert.deepEqual(chrome.sent.find((s) => s.method === 'Fetch.enable').params.patterns, [{ urlPattern: '*', resourceType: 'Document', requestStage: 'Request' }]);
+
+  // The next act starts afresh.
+  const next = await live.perform(7, { op: 'press', key: 'Tab', origins: [APP] });
+  assert.deepEqual(next, { ok: true });
 });
