@@ -7,6 +7,8 @@ import (
 	"slices"
 	"time"
 
+	"github.com/chromedp/cdproto/runtime"
+
 	"github.com/trailpin/trailpin/recorder/screen"
 	"github.com/trailpin/trailpin/recorder/selector"
 	"github.com/trailpin/trailpin/recorder/trail"
@@ -30,13 +32,15 @@ type agentPage struct {
 	// offered are the references of the step the agent performs: the only
 	// secrets it types.
 	offered []trail.Ref
+	// origins are those the agent may act on, the app's first.
+	origins []string
 }
 
 var _ agent.Page = (*agentPage)(nil)
 
 // newAgentPage is the agent's Page on the run's current tab, for step i.
 func newAgentPage(r *trailRun, i int) *agentPage {
-	return &agentPage{r: r, offered: stepRefs(r.trail.Steps[i])}
+	return &agentPage{r: r, offered: stepRefs(r.trail.Steps[i]), origins: r.agentOrigins()}
 }
 
 // The screen the agent is shown is taken once the page is quiet: an app
@@ -112,17 +116,24 @@ func (a *agentPage) play(ctx context.Context, act Action[done]) (string, error) 
 
 func (a *agentPage) Tap(ctx context.Context, ref string) (string, error) {
 	return a.onRef(ctx, ref, needActionable, func(f found) Action[done] {
-		return a.r.tap(f, trail.Tap{Button: trail.ButtonLeft})
+		return a.guarded(f.node, a.r.tap(f, trail.Tap{Button: trail.ButtonLeft}))
 	})
 }
 
 // Type types text into the field of ref; its ${secret:…} references are
-// filled in by typeInto at the moment it types.
+// filled in by typeInto at the moment it types, and only once the check
+// right before the keys go out finds the field focused in a frame of the
+// app's origins: a frame that navigated, or a focus that moved, since the
+// ref was read gets nothing.
 func (a *agentPage) Type(ctx context.Context, ref, text string) (string, error) {
 	if err := a.offers(text); err != nil {
 		return "", err
 	}
-	return a.onRef(ctx, ref, needEditable, func(f found) Action[done] { return a.r.typeInto(f, text) })
+	return a.onRef(ctx, ref, needEditable, func(f found) Action[done] {
+		return a.guarded(f.node, a.r.typeIntoField(f, text, func(ctx context.Context, p *tab) error {
+			return a.checkTarget(ctx, p, f.node, true)
+		}))
+	})
 }
 
 func (a *agentPage) Select(ctx context.Context, ref, option string) (string, error) {
@@ -138,12 +149,58 @@ func (a *agentPage) Select(ctx context.Context, ref, option string) (string, err
 		}
 	}
 	return a.onRef(ctx, ref, needActionable, func(f found) Action[done] {
-		return a.r.choose(f, trail.SelectOption{Selector: within, Options: []string{option}})
+		return a.guarded(f.node, a.r.choose(f, trail.SelectOption{Selector: within, Options: []string{option}}))
 	})
 }
 
+// Press presses a key once the page is on the app's origins. Where the
+// focus is, the agent checked on the screen it was shown.
 func (a *agentPage) Press(ctx context.Context, key string) (string, error) {
-	return a.play(ctx, settled(a.r.press(trail.Press{Key: key})))
+	return a.play(ctx, settled(a.guarded(nil, a.r.press(trail.Press{Key: key}))))
+}
+
+// guarded runs act only when, at that moment, the page and the frame of
+// the element n (nil for none) are on the agent's origins: the page can
+// move between the screen the model was shown and the action.
+func (a *agentPage) guarded(n *screen.Node, act Action[done]) Action[done] {
+	return func(ctx context.Context, p *tab) (done, error) {
+		if err := a.checkTarget(ctx, p, n, false); err != nil {
+			return done{}, err
+		}
+		return act(ctx, p)
+	}
+}
+
+// checkTarget is the origin check at the moment of acting: the page's
+// origin, and that of the document holding n (its frame), and with
+// focused, that n has the focus keys go to. The origins are read from
+// the page as it is now, never from a screen.
+func (a *agentPage) checkTarget(ctx context.Context, p *tab, n *screen.Node, focused bool) error {
+	if o := agent.OriginOf(p.location(ctx)); !slices.Contains(a.origins, o) {
+		return &agent.OffOriginError{Origin: o, Why: "the page is on " + o}
+	}
+	if n == nil {
+		return nil
+	}
+	var at struct {
+		Origin  string `json:"origin"`
+		Focused bool   `json:"focused"`
+	}
+	if err := withElement(ctx, p, n.Ref, func(m *frameModel, obj runtime.RemoteObjectID) error {
+		return m.callOn(ctx, obj, typingTargetScript, &at)
+	}); err != nil {
+		return err
+	}
+	if o := agent.OriginOf(at.Origin); !slices.Contains(a.origins, o) {
+		if at.Origin == "null" {
+			o = "an opaque origin (a sandboxed frame)"
+		}
+		return &agent.OffOriginError{Origin: o, Why: fmt.Sprintf("%s is in a frame of %s", describe(n), o)}
+	}
+	if focused && !at.Focused {
+		return fmt.Errorf("the focus left %s before typing, so nothing was typed", describe(n))
+	}
+	return nil
 }
 
 func (a *agentPage) Navigate(ctx context.Context, path string) (string, error) {

@@ -85,11 +85,18 @@ func (r *run) execute(ctx context.Context, call model.ToolCall) result {
 	}
 	acted, started := r.shown, time.Now()
 	summary, err := r.perform(ctx, call.Name, a)
+	var off *OffOriginError
 	switch {
 	case err == nil:
 	case ctx.Err() != nil:
 		r.pageFailed(ctx, call.Name+" was running", err)
 		return result{outcome: call.Name + ": " + err.Error(), stop: true}
+	case errors.As(err, &off):
+		if acts(call.Name) {
+			r.used--
+			r.out.Acted--
+		}
+		return r.refuseOffOrigin(call.Name, off.Origin, off.Why+" at the moment it acted")
 	case errors.Is(err, ErrStaleRef):
 		if acts(call.Name) {
 			r.used--

@@ -39,6 +39,9 @@ type checkoutPage struct {
 	url, cartTo string
 	// cartURL is where the Cart link says it goes ("" for the app's cart).
 	cartURL string
+	// offAtAct makes a tap find the page on that origin when it acts, as
+	// replay's page checks at that moment.
+	offAtAct string
 	// frame, when set, adds a cross-origin payment frame of that origin
 	// ("?" for one whose origin the capture did not read) holding a Card
 	// number field, f1e1.
@@ -149,6 +152,9 @@ func (p *checkoutPage) Tap(ctx context.Context, ref string) (string, error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.log("tap " + ref)
+	if p.offAtAct != "" {
+		return "", &agent.OffOriginError{Origin: p.offAtAct, Why: "the page is on " + p.offAtAct}
+	}
 	switch p.element(ref) {
 	case "redeem":
 		if p.rerenderOnTap {

@@ -108,6 +108,16 @@ func TestActionsOffTheAppsOriginsAreRefused(t *testing.T) {
 			refused:   1,
 		},
 		{
+			name:      "the page says, when it acts, that it is on another site",
+			prep:      func(p *checkoutPage) { p.offAtAct = "https://evil.example" },
+			script:    []modeltest.Reply{tap("e2")},
+			verdict:   agent.VerdictRefused,
+			reason:    []string{"the page is on https://evil.example at the moment it acted", "add https://evil.example to apps.shop.origins"},
+			pageCalls: []string{"tap e2"},
+			off:       []string{"https://evil.example"},
+			refused:   1,
+		},
+		{
 			name:      "a frame of an origin the person listed for the app",
 			prep:      func(p *checkoutPage) { p.frame = "https://pay.example" },
 			origins:   []string{"http://shop.test", "https://pay.example"},
