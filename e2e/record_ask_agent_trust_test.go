@@ -213,7 +213,7 @@ type refusingTab struct{ fakeTab }
 func (f *refusingTab) answer(req HostMsg) map[string]any {
 	if req.Str("op") != "screen" {
 		f.ops = append(f.ops, req)
-		return map[string]any{"ok": false, "reason": "refused", "origin": trustEvil,
+		return map[string]any{"ok": false, "reason": "refused", "origin": trustEvil, "why": "e7 would open a page on " + trustEvil,
 			"error": "e7 would open a page on " + trustEvil + ", which is not the app (" + recOrigin + ")"}
 	}
 	return f.fakeTab.answer(req)

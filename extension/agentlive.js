@@ -126,7 +126,7 @@ export function offOrigin(where, origins) {
  */
 function refused(what, origin, origins, outcome = 'nothing was done') {
   return {
-    ok: false, reason: 'refused', origin,
+    ok: false, reason: 'refused', origin, why: `${what} ${origin}`,
     error: `${what} ${origin}, which is not the app (${origins.join(', ')}): the agent acts only on the app's origins, so ${outcome}. An origin the app trusts (a sign-in or payment page) is listed under apps.<name>.origins in trailpin.yaml`,
   };
 }
@@ -156,7 +156,7 @@ export function offElement(ref, where, origins) {
 
 /**
  * The answer to an agent.page request (host/PROTOCOL.md, agent.pageResult).
- * @typedef {{ok: boolean, reason?: 'stale'|'gone'|'failed'|'refused', error?: string, origin?: string, screen?: unknown}} PageAnswer
+ * @typedef {{ok: boolean, reason?: 'stale'|'gone'|'failed'|'refused', error?: string, origin?: string, why?: string, screen?: unknown}} PageAnswer
  */
 
 /**

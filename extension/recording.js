@@ -967,6 +967,13 @@ export class Recorder {
     }
     this.agentTab = tabId;
     Object.assign(this.agent, { state: 'running', goal: text, action: 'Starting', result: '' });
+    // What the person was typing is theirs: it goes out before the goal
+    // starts, so it never joins the agent's step (nor is left out with it).
+    await this.chrome.scripting.executeScript({
+      target: { tabId, frameIds: [0] },
+      func: () => { /** @type {any} */ (globalThis).__trailpinRecorder?.flush(); },
+    }).catch(() => {});
+    await new Promise((r) => setTimeout(r, STOP_SETTLE_MS));
     this.push({ kind: 'agentStart', time: Date.now(), tab: tabId, url: tab.url ?? '', title: tab.title ?? '', text });
     this.agentBars();
     try {

@@ -105,10 +105,7 @@ type liveGoal struct {
 	id, session, text string
 	cancel            context.CancelFunc
 	stopped           bool // the person pressed Stop
-	// refused is why the tab refused an act off the app's origins: the
-	// goal ends there, failed, as the agent's own refusal ends it.
-	refused string
-	done    chan struct{}
+	done              chan struct{}
 }
 
 func registerAgent(srv *nativemsg.Server, r *recording, handle func(string, nativemsg.Handler)) *agentRunner {
@@ -528,14 +525,14 @@ func (a *agentRunner) run(ctx context.Context, g *liveGoal, ra *recordAgent, pag
 	page.progress("Reading the page")
 	out := agent.Run(ctx, ra.cfg, page, agent.Goal{Intent: g.text, Secrets: ra.secrets, Users: ra.users})
 	a.mu.Lock()
-	stopped, refused := g.stopped, g.refused
+	stopped := g.stopped
 	if a.goal == g {
 		a.goal = nil
 	}
 	a.mu.Unlock()
 	done := agentDone{Session: g.session, Goal: g.id, Verdict: string(out.Verdict), Message: out.Reason,
 		Actions: out.Acted, Calls: out.Calls(), Checks: agentChecks(out), Left: page.leftApp(),
-		Refused: len(out.Refused) + page.refusedActs()}
+		Refused: len(out.Refused)}
 	if len(out.OffOrigins) > 0 {
 		done.Left = out.OffOrigins[0]
 	}
@@ -545,9 +542,6 @@ func (a *agentRunner) run(ctx context.Context, g *liveGoal, ra *recordAgent, pag
 		a.mu.Unlock()
 	}
 	switch {
-	case refused != "" && !stopped && out.Verdict != agent.VerdictDone:
-		done.State, done.Verdict = "failed", string(agent.VerdictRefused)
-		done.Message = ra.cfg.Redact(refused)
 	case out.Verdict == agent.VerdictDone:
 		done.State = "done"
 	case stopped || out.Verdict == agent.VerdictCancelled:
@@ -669,9 +663,11 @@ type pageAnswer struct {
 	OK bool `json:"ok"`
 	// Reason is stale (the ref is gone, or the page loaded another
 	// document), gone (the tab closed or crashed), refused (the act would
-	// run off the app's origins; Origin names where) or failed.
+	// run off the app's origins: Origin names where, Why says it in a few
+	// words) or failed.
 	Reason  string          `json:"reason"`
 	Origin  string          `json:"origin"`
+	Why     string          `json:"why"`
 	Error   string          `json:"error"`
 	Screen  json.RawMessage `json:"screen"`
 	Summary string          `json:"summary"`

@@ -46,10 +46,8 @@ type liveTab struct {
 	shown *screen.Screen
 
 	mu sync.Mutex
-	// left is the first origin off the app a screen of the goal was on,
-	// or an act was refused on; refused counts the acts refused.
-	left    string
-	refused int
+	// left is the first origin off the app a screen of the goal was on.
+	left string
 }
 
 var _ agent.Page = (*liveTab)(nil)
@@ -109,7 +107,11 @@ func (p *liveTab) request(ctx context.Context, req pageRequest) (pageAnswer, err
 		case "gone":
 			return ans, fmt.Errorf("%w: %s", agent.ErrPageGone, msg)
 		case "refused":
-			return ans, p.refuse(req.Op, ans.Origin, msg)
+			why := ans.Why
+			if why == "" {
+				why = msg
+			}
+			return ans, &agent.OffOriginError{Origin: ans.Origin, Why: why}
 		}
 		return ans, errors.New(msg)
 	case <-ctx.Done():
@@ -177,13 +179,6 @@ func (p *liveTab) leftApp() string {
 	return p.left
 }
 
-// refusedActs counts the acts refused for being off the app.
-func (p *liveTab) refusedActs() int {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	return p.refused
-}
-
 // AssertChange checks the agent's assertChange with the code replay runs
 // a trail's with (replay.CheckChange), on the screens the recorded tab gave
 // around the agent's last action; a live check captures the tab again.
@@ -215,43 +210,15 @@ func (p *liveTab) node(ref string) (*screen.Node, error) {
 	return n, nil
 }
 
-// An offAppError is an act refused because it would run off the app's
-// origins; its message names the origin.
-type offAppError struct{ msg string }
-
-func (e *offAppError) Error() string { return e.msg }
-
 // offApp refuses an act on the screen last shown when its page is not on
-// the app's origins: the model is told which origin, and nothing is sent.
-func (p *liveTab) offApp(op string) error {
+// the app's origins, before anything is sent. (The agent refuses it first,
+// on the same screen; this is the page's own guard.)
+func (p *liveTab) offApp() error {
 	if p.shown == nil || p.onApp(p.shown.URL) {
 		return nil
 	}
 	o := originOrURL(p.shown.URL)
-	return p.refuse(op, o, fmt.Sprintf("the page is on %s, which is not the app (%s): the agent acts only on the app's origins, so nothing was done. An origin the app trusts is listed under apps.<name>.origins in trailpin.yaml",
-		o, strings.Join(p.origins, ", ")))
-}
-
-// refuse ends the goal on an act refused off the app's origins, as the
-// agent ends a step on one (the extension checks at the moment of acting
-// what the agent could only check on the screen it was shown): the goal
-// fails saying why, and the origin counts as one the flow went to, so its
-// steps are not written into the trail.
-func (p *liveTab) refuse(op, origin, msg string) error {
-	p.mu.Lock()
-	p.refused++
-	if p.left == "" && origin != "" {
-		p.left = origin
-	}
-	p.mu.Unlock()
-	why := op + " refused: " + msg
-	p.a.mu.Lock()
-	if p.goal.refused == "" {
-		p.goal.refused = why
-	}
-	p.a.mu.Unlock()
-	p.goal.cancel()
-	return &offAppError{msg: msg}
+	return &agent.OffOriginError{Origin: o, Why: "the page is on " + o}
 }
 
 // onRef acts on the element of ref with op.
@@ -260,7 +227,7 @@ func (p *liveTab) onRef(ctx context.Context, ref, verb string, req pageRequest) 
 	if err != nil {
 		return nil, err
 	}
-	if err := p.offApp(req.Op); err != nil {
+	if err := p.offApp(); err != nil {
 		return n, err
 	}
 	p.progress(verb + " " + describeNode(n))
@@ -302,7 +269,7 @@ func (p *liveTab) Select(ctx context.Context, ref, option string) (string, error
 }
 
 func (p *liveTab) Press(ctx context.Context, key string) (string, error) {
-	if err := p.offApp("press"); err != nil {
+	if err := p.offApp(); err != nil {
 		return "", err
 	}
 	p.progress("Pressing " + key)

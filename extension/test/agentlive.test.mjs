@@ -153,6 +153,19 @@ test('the checks the agent passed ride the agentEnd back to the host, as they ca
   assert.equal('checks' in ends[1], false);
 });
 
+test("the person's typing under way when a goal starts goes out before it, and stays the person's", async () => {
+  const { host, chrome, r } = await recording();
+  const run = chrome.scripting.executeScript;
+  chrome.scripting.executeScript = async (o) => {
+    // The recorder in the page flushes the typing it holds.
+    if (String(o.func).includes('flush()')) r.fromPage({ interaction: { kind: 'type', screen: 's1', ref: 'e2', value: 'SUMMER' }, screen: '{"schema":1}' }, { tab: { id: 7 } });
+    return run(o);
+  };
+  await r.handle({ op: 'ask', goal: 'Apply the code' });
+  await settle();
+  assert.deepEqual(host.stored.map((i) => i.kind), ['type', 'agentStart']);
+});
+
 test('the secrets the person offers go with the goal, and none when none are offered', async () => {
   const { host, r } = await recording();
   await r.handle({ op: 'ask', goal: 'Sign in as ada', secrets: ['demo-password'] });

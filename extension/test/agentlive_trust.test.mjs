@@ -252,6 +252,7 @@ test('while the agent acts, a page load of the tab off the app is stopped, and t
   assert.equal(ans.reason, 'refused');
   assert.match(ans.error, /the tap made the page load http:\/\/127\.0\.0\.2:9\/steal\?pin=1, which is on http:\/\/127\.0\.0\.2:9, which is not the app .*so the load was stopped and the tab kept its page/);
   assert.equal(ans.origin, EVIL);
+  assert.equal(ans.why, `the tap made the page load ${EVIL}/steal?pin=1, which is on ${EVIL}`);
   assert.deepEqual(chrome.sent.filter((s) => s.method.startsWith('Fetch.')).map((s) => [s.method, s.params.requestId ?? '', s.params.errorReason ?? '']), [
     ['Fetch.enable', '', ''],
     ['Fetch.failRequest', 'r1', 'Aborted'],
