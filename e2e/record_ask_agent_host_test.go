@@ -40,7 +40,7 @@ func (f *fakeTab) answer(req HostMsg) map[string]any {
 
 // askThroughHost sends agent.ask and plays the extension's part until the
 // goal ends: it returns the ask's reply and agent.done.
-func askThroughHost(t *testing.T, h *HostProc, session, goal string, tab *fakeTab) (reply, done HostMsg) {
+func askThroughHost(t *testing.T, h *HostProc, session, goal string, tab interface{ answer(HostMsg) map[string]any }) (reply, done HostMsg) {
 	t.Helper()
 	id := h.Send("agent.ask", map[string]any{"session": session, "goal": goal})
 	for {

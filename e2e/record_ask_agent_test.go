@@ -427,41 +427,22 @@ func TestRecordAskAgentInput(t *testing.T) {
 		<button>Send</button></form><p id="said" role="status"></p><a href="/page.html?next=1">Next</a></main>`
 	var stale map[string]any
 	p := recordPageWith(t, page, func(popup, app context.Context) {
-		run := func(js string) map[string]any {
-			t.Helper()
-			ctx, cancel := context.WithTimeout(popup, WaitTimeout)
-			defer cancel()
-			out, err := chromedp.Run(ctx, chromedp.Evaluate[map[string]any](`(async () => {
-				const { LiveAgent } = await import('./agentlive.js');
-				const [tab] = (await chrome.tabs.query({})).filter((t) => (t.url || '').includes('/page.html'));
-				const live = globalThis.__live ??= new LiveAgent({ chrome });
-				const at = async (css) => {
-					const [{ result }] = await chrome.scripting.executeScript({ target: { tabId: tab.id, frameIds: [0] }, args: [css],
-						func: (css) => ({ ref: __trailpinPageModel.refForElement(document.querySelector(css)), document: __trailpinPageModel.documentToken() }) });
-					return result;
-				};
-				`+js+`
-			})()`, chromedp.EvalAwaitPromise))
-			if err != nil {
-				t.Fatalf("running the agent's act %s: %v", js, err)
-			}
-			return out
-		}
+		run := liveActs(t, popup)
 		for _, js := range []string{
-			`return live.perform(tab.id, { op: 'type', ...(await at('#name')), text: 'Ada', timeoutMs: 5000 });`,
-			`return live.perform(tab.id, { op: 'select', ...(await at('#country')), option: 'Spain', timeoutMs: 5000 });`,
-			`return live.perform(tab.id, { op: 'tap', ...(await at('button')), timeoutMs: 5000 });`,
+			`return live.perform(tab.id, { op: 'type', ...(await at('#name')), text: 'Ada', timeoutMs: 5000, origins });`,
+			`return live.perform(tab.id, { op: 'select', ...(await at('#country')), option: 'Spain', timeoutMs: 5000, origins });`,
+			`return live.perform(tab.id, { op: 'tap', ...(await at('button')), timeoutMs: 5000, origins });`,
 		} {
 			if got := run(js); got["ok"] != true {
 				t.Fatalf("the agent's act %s answered %v", js, got)
 			}
 		}
 		waitAcrossLoads(t, app, `document.querySelector('#said').textContent === 'Sent for Ada'`)
-		if got := run(`globalThis.__before = await at('a'); return live.perform(tab.id, { op: 'navigate', url: location.origin === '' ? '' : tab.url.replace(/\?.*$/, '') + '?next=2' });`); got["ok"] != true {
+		if got := run(`globalThis.__before = await at('a'); return live.perform(tab.id, { op: 'navigate', url: location.origin === '' ? '' : tab.url.replace(/\?.*$/, '') + '?next=2', origins });`); got["ok"] != true {
 			t.Fatalf("navigate answered %v", got)
 		}
 		appAt(t, app, "/page.html?next=2")
-		stale = run(`const r = await live.perform(tab.id, { op: 'tap', ...globalThis.__before, timeoutMs: 2000 }); await live.detach(); return r;`)
+		stale = run(`const r = await live.perform(tab.id, { op: 'tap', ...globalThis.__before, timeoutMs: 2000, origins }); await live.detach(); return r;`)
 	})
 	if stale["ok"] != false || stale["reason"] != "stale" {
 		t.Errorf("a tap on a ref of the document the page left answered %v, want it refused as stale", stale)
@@ -482,4 +463,32 @@ func TestRecordAskAgentInput(t *testing.T) {
 		}
 	}
 	p.replayGreen(t)
+}
+
+// liveActs runs the agent's acts (extension/agentlive.js) from the popup on
+// the recorded tab of /page.html: each js has tab, live (one LiveAgent),
+// origins (the page's own) and at(css), the ref and document token of the
+// element css selects, and returns an agent.pageResult's body.
+func liveActs(t *testing.T, popup context.Context) func(js string) map[string]any {
+	return func(js string) map[string]any {
+		t.Helper()
+		ctx, cancel := context.WithTimeout(popup, WaitTimeout)
+		defer cancel()
+		out, err := chromedp.Run(ctx, chromedp.Evaluate[map[string]any](`(async () => {
+			const { LiveAgent } = await import('./agentlive.js');
+			const [tab] = (await chrome.tabs.query({})).filter((t) => (t.url || '').includes('/page.html'));
+			const live = globalThis.__live ??= new LiveAgent({ chrome });
+			const origins = [new URL(tab.url).origin];
+			const at = async (css) => {
+				const [{ result }] = await chrome.scripting.executeScript({ target: { tabId: tab.id, frameIds: [0] }, args: [css],
+					func: (css) => ({ ref: __trailpinPageModel.refForElement(document.querySelector(css)), document: __trailpinPageModel.documentToken() }) });
+				return result;
+			};
+			`+js+`
+		})()`, chromedp.EvalAwaitPromise))
+		if err != nil {
+			t.Fatalf("running the agent's act %s: %v", js, err)
+		}
+		return out
+	}
 }

@@ -41,6 +41,13 @@ func recordPage(t *testing.T, html string, drive func(app context.Context)) *pag
 // recordPageWith is recordPage whose drive is given the popup too.
 func recordPageWith(t *testing.T, html string, drive func(popup, app context.Context)) *pageRecording {
 	t.Helper()
+	return recordPageEnv(t, html, nil, drive)
+}
+
+// recordPageEnv is recordPageWith with more variables for the browser and
+// the host it starts.
+func recordPageEnv(t *testing.T, html string, env []string, drive func(popup, app context.Context)) *pageRecording {
+	t.Helper()
 	r := &recordingRig{project: TempDir(t), wire: TempDir(t)}
 	if err := os.WriteFile(filepath.Join(r.project, "trailpin.yaml"), []byte("trails:\n  dir: trails\n"), 0o600); err != nil {
 		t.Fatal(err)
@@ -50,13 +57,23 @@ func recordPageWith(t *testing.T, html string, drive func(popup, app context.Con
 		t.Fatal(err)
 	}
 	srv := ServeDir(t, site)
-	r.b = StartBrowser(t, Options{HostPath: teeHost(t, r.wire), Env: []string{"TZ=UTC", "LANG=en_US.UTF-8", "LANGUAGE=en_US"}})
-	app := r.b.OpenTab(t, srv.URL+"/page.html")
+	p := recordAt(t, r, srv.URL, "/page.html", env, drive)
+	p.dir = site
+	return p
+}
+
+// recordAt records drive's trusted input on the page at origin+path with
+// the rig r (its project written), as recordPageEnv does, and returns the
+// saved trail.
+func recordAt(t *testing.T, r *recordingRig, origin, path string, env []string, drive func(popup, app context.Context)) *pageRecording {
+	t.Helper()
+	r.b = StartBrowser(t, Options{HostPath: teeHost(t, r.wire), Env: append([]string{"TZ=UTC", "LANG=en_US.UTF-8", "LANGUAGE=en_US"}, env...)})
+	app := r.b.OpenTab(t, origin+path)
 	r.app = app
 	if err := chromedp.Do(app, chromedp.EmulateViewport(1280, 800)); err != nil {
 		t.Fatal(err)
 	}
-	popup := r.openPopupFor(t, srv.URL)
+	popup := r.openPopupFor(t, origin)
 	clickCSS(t, popup, "#record")
 	popupPhase(t, popup, "recording")
 	WaitFor[bool](t, popup, `!document.querySelector('#project-form').hidden`)
@@ -66,7 +83,7 @@ func recordPageWith(t *testing.T, html string, drive func(popup, app context.Con
 	fill(t, popup, "#app-name", "page")
 	clickCSS(t, popup, "#app-form button[type=submit]")
 	WaitFor[bool](t, popup, `document.querySelector('#rec-app').textContent.startsWith('page ')`)
-	appAt(t, app, "/page.html")
+	appAt(t, app, path)
 
 	drive(popup, app)
 
@@ -77,16 +94,16 @@ func recordPageWith(t *testing.T, html string, drive func(popup, app context.Con
 	clickCSS(t, popup, "#save")
 	popupPhase(t, popup, "saved")
 	clickCSS(t, popup, "#export")
-	path := WaitFor[string](t, popup, `(document.querySelector('#exported').textContent.match(/^Exported to (\S+)/) || [])[1]`)
-	src, err := os.ReadFile(path)
+	file := WaitFor[string](t, popup, `(document.querySelector('#exported').textContent.match(/^Exported to (\S+)/) || [])[1]`)
+	src, err := os.ReadFile(file)
 	if err != nil {
 		t.Fatal(err)
 	}
-	tr, err := trail.LoadTrail(path, src)
+	tr, err := trail.LoadTrail(file, src)
 	if err != nil {
 		t.Fatalf("the exported trail does not load: %v\n%s", err, src)
 	}
-	return &pageRecording{rig: r, site: srv.URL, dir: site, path: path, yaml: src, trail: tr, notes: notes}
+	return &pageRecording{rig: r, site: origin, path: file, yaml: src, trail: tr, notes: notes}
 }
 
 // replay runs host replay on the recorded trail against the same page and

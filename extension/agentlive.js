@@ -5,7 +5,16 @@
 // (Input.dispatchMouseEvent, Input.insertText, Input.dispatchKeyEvent), so
 // Chrome shows that Trailpin is debugging the browser while the agent acts.
 // The recorder in the page captures that input exactly as it captures a
-// person's: no step is built here, and nothing is decided here.
+// person's: no step is built here.
+//
+// The agent acts only on the app (docs/agent.md, What the agent may and may
+// not do): every act carries the origins the host allows (the app's base URL
+// and its apps.<name>.origins), and is refused (reason "refused") when the
+// tab's page, the element's frame, or the page a link or form would open is
+// on another origin, each checked at the moment of acting. Typing goes into
+// the element the ref names or nowhere: right before the text is inserted,
+// the focused element (through shadow roots and same-origin frames) must be
+// that element.
 
 /** How long the page must not change for its screen to be taken. */
 const QUIET_MS = 250;
@@ -67,8 +76,94 @@ export function keyInfo(key) {
 }
 
 /**
+ * The origin of an http or https URL (scheme://host:port, as URL.origin
+ * writes it); '' for any other URL, or none.
+ * @param {unknown} url
+ * @returns {string}
+ */
+export function originOf(url) {
+  try {
+    const u = new URL(String(url ?? ''));
+    return u.protocol === 'http:' || u.protocol === 'https:' ? u.origin : '';
+  } catch {
+    return '';
+  }
+}
+
+/**
+ * The origins an act may run on, as the host sent them: each normalised as
+ * originOf writes it, the ones that are not an http or https origin left out.
+ * @param {unknown} list
+ * @returns {string[]}
+ */
+export function allowedOrigins(list) {
+  if (!Array.isArray(list)) return [];
+  return [...new Set(list.map(originOf).filter(Boolean))];
+}
+
+/**
+ * The origin where is on when it is not one of origins, '' when it is: a URL
+ * or an origin; anything that is not on an http or https origin (an error
+ * page, a sandboxed frame's "null") is off the app.
+ * @param {unknown} where
+ * @param {string[]} origins
+ * @returns {string}
+ */
+export function offOrigin(where, origins) {
+  const o = originOf(where);
+  if (o && origins.includes(o)) return '';
+  return o || String(where || 'an unknown origin');
+}
+
+/**
+ * The answer refusing an act off the app: what is on which origin ("the
+ * page is on"), what the app's origins are, and what became of the act.
+ * @param {string} what
+ * @param {string} origin
+ * @param {string[]} origins
+ * @param {string} [outcome]
+ * @returns {PageAnswer}
+ */
+function refused(what, origin, origins, outcome = 'nothing was done') {
+  return {
+    ok: false, reason: 'refused', origin, why: `${what} ${origin}`,
+    error: `${what} ${origin}, which is not the app (${origins.join(', ')}): the agent acts only on the app's origins, so ${outcome}. An origin the app trusts (a sign-in or payment page) is listed under apps.<name>.origins in trailpin.yaml`,
+  };
+}
+
+/**
+ * The refusal of an act on an element, from what the page said of it, or
+ * null when it may run: the page and the element's frame must be on the
+ * app's origins, and so must the http(s) page a link or submit button
+ * opens. Nothing said is refused too.
+ * @param {unknown} ref
+ * @param {Where | undefined} where
+ * @param {string[]} origins
+ * @returns {PageAnswer | null}
+ */
+export function offElement(ref, where, origins) {
+  if (!where) return { ok: false, reason: 'refused', error: `the page did not say which origin ${ref} is on: update the extension` };
+  let off = offOrigin(where.top, origins);
+  if (off) return refused('the page is on', off, origins);
+  off = offOrigin(where.origin, origins);
+  if (off) return refused(`the frame of ${ref} is on`, off, origins);
+  if (where.opens && originOf(where.opens)) {
+    off = offOrigin(where.opens, origins);
+    if (off) return refused(`${ref} would open a page on`, off, origins);
+  }
+  return null;
+}
+
+/**
  * The answer to an agent.page request (host/PROTOCOL.md, agent.pageResult).
- * @typedef {{ok: boolean, reason?: 'stale'|'gone'|'failed', error?: string, screen?: unknown}} PageAnswer
+ * @typedef {{ok: boolean, reason?: 'stale'|'gone'|'failed'|'refused', error?: string, origin?: string, why?: string, screen?: unknown}} PageAnswer
+ */
+
+/**
+ * What the page says about the element of a ref at the moment of acting:
+ * the origins of the tab's page (top) and of the element's frame, and the
+ * http(s) URL a link or submit button would open.
+ * @typedef {{top?: string, origin?: string, opens?: string}} Where
  */
 
 /**
@@ -83,6 +178,7 @@ export function keyInfo(key) {
  * @property {string} [url]
  * @property {string} [history]
  * @property {number} [timeoutMs]
+ * @property {string[]} [origins] the app's origins, the only ones an act may run on
  */
 
 /** @param {number} ms */
@@ -97,9 +193,27 @@ export class LiveAgent {
     this.chrome = chrome;
     /** The tab chrome.debugger is attached to, -1 when none. */
     this.attached = -1;
+    /** The origins the act under way may run on (its request's). */
+    /** @type {string[]} */
+    this.origins = [];
+    /** The id of the attached tab's main frame, '' when not known. */
+    this.mainFrame = '';
+    /** The pages off the origins the tab was stopped from loading during the act under way. */
+    /** @type {string[]} */
+    this.stopped = [];
+    chrome.debugger?.onEvent?.addListener((/** @type {{tabId?: number}} */ source, /** @type {string} */ method, /** @type {any} */ params) => {
+      if (method === 'Fetch.requestPaused' && source.tabId === this.attached) this.paused(params);
+    });
   }
 
-  /** @param {number} tabId */
+  /**
+   * Attaches chrome.debugger to the tab, and from then on, while it is
+   * attached, pauses every page load of its main frame: one off the act's
+   * origins is stopped (the tab stays on its page), so that no script of
+   * the page can take the agent to another site, whatever it taps or
+   * presses.
+   * @param {number} tabId
+   */
   async attach(tabId) {
     if (this.attached === tabId) return;
     await this.detach();
@@ -110,6 +224,26 @@ export class LiveAgent {
       if (!/already attached/i.test(message(e))) throw e;
     }
     this.attached = tabId;
+    const tree = await this.send('Page.getFrameTree').catch(() => null);
+    this.mainFrame = String(tree?.frameTree?.frame?.id ?? '');
+    await this.send('Fetch.enable', { patterns: [{ urlPattern: '*', resourceType: 'Document', requestStage: 'Request' }] });
+  }
+
+  /**
+   * A page load paused in the attached tab: one of its main frame that is
+   * off the act's origins is stopped (as if cancelled: the tab keeps its
+   * page) and remembered for the act's answer; everything else goes on.
+   * @param {{requestId: string, frameId?: string, resourceType?: string, request?: {url?: string}}} p
+   */
+  paused(p) {
+    const url = String(p.request?.url ?? '');
+    const main = p.resourceType === 'Document' && (!this.mainFrame || p.frameId === this.mainFrame);
+    if (main && offOrigin(url, this.origins)) {
+      this.stopped.push(url);
+      this.send('Fetch.failRequest', { requestId: p.requestId, errorReason: 'Aborted' }).catch(() => {});
+      return;
+    }
+    this.send('Fetch.continueRequest', { requestId: p.requestId }).catch(() => {});
   }
 
   /** Ends the debugging session: Chrome's bar about it goes away. */
@@ -140,19 +274,34 @@ export class LiveAgent {
     } catch {
       return { ok: false, reason: 'gone', error: 'the recorded tab was closed' };
     }
+    const origins = allowedOrigins(req.origins);
+    if (req.op !== 'screen' && !origins.length) {
+      return { ok: false, reason: 'refused', error: `the host named no origin the agent may ${req.op} on: update the host (go build -o bin/host ./host)` };
+    }
+    if (req.op === 'screen') return this.screen(tabId).catch((e) => ({ ok: false, reason: 'failed', error: message(e) }));
+    this.origins = origins;
+    this.stopped = [];
+    /** @type {PageAnswer} */
+    let answer;
     try {
       switch (req.op) {
-        case 'screen': return await this.screen(tabId);
-        case 'tap': return await this.tap(tabId, req);
-        case 'type': return await this.type(tabId, req);
-        case 'select': return await this.choose(tabId, req);
-        case 'press': return await this.press(tabId, String(req.key ?? ''));
-        case 'navigate': return await this.navigate(tabId, req);
+        case 'tap': answer = await this.tap(tabId, req); break;
+        case 'type': answer = await this.type(tabId, req); break;
+        case 'select': answer = await this.choose(tabId, req); break;
+        case 'press': answer = await this.pressFocused(tabId, String(req.key ?? ''), origins); break;
+        case 'navigate': answer = await this.navigate(tabId, req); break;
+        default: return { ok: false, reason: 'failed', error: `this extension cannot ${req.op}: update it` };
       }
-      return { ok: false, reason: 'failed', error: `this extension cannot ${req.op}: update it` };
     } catch (e) {
-      return { ok: false, reason: 'failed', error: message(e) };
+      answer = { ok: false, reason: 'failed', error: message(e) };
     }
+    // The act made the page go off the app (a script, a redirect): the
+    // load was stopped, and the act is refused for it.
+    const [away] = this.stopped;
+    if (away && answer.reason !== 'refused') {
+      return refused(`the ${req.op} made the page load ${away}, which is on`, offOrigin(away, origins), origins, 'the load was stopped and the tab kept its page');
+    }
+    return answer;
   }
 
   /**
@@ -224,13 +373,15 @@ export class LiveAgent {
   /**
    * Scrolls the element of a ref into view and says where to click it,
    * once it is in the viewport, uncovered and still; a ref of another
-   * document, or gone, is stale.
+   * document, or gone, is stale. The answer refuses an element whose page
+   * or frame is off the app's origins.
    * @param {number} tabId
    * @param {PageRequest} req
-   * @returns {Promise<{point?: {x: number, y: number}, answer?: PageAnswer}>}
+   * @returns {Promise<{point?: {x: number, y: number}, where?: Where, answer?: PageAnswer}>}
    */
   async target(tabId, req) {
     const deadline = Date.now() + (req.timeoutMs ?? 10_000);
+    const origins = allowedOrigins(req.origins);
     let why = '';
     for (;;) {
       /** @type {any} */
@@ -245,17 +396,30 @@ export class LiveAgent {
             if (pm.documentToken() !== doc) return { stale: 'the page has loaded another document since the screen was captured' };
             const found = pm.elementForRef(ref);
             if (!('element' in found)) return { stale: found.message };
+            const el = /** @type {Element} */ (found.element);
+            // The origins of the page and of the element's frame (an
+            // about:blank or srcdoc frame has its creator's; a sandboxed
+            // one "null"), and where a link or submit button would go.
+            const where = { top: self.origin, origin: el.ownerDocument.defaultView?.origin ?? 'null', opens: '' };
+            const link = el.closest('a[href], area[href]');
+            const submit = /** @type {HTMLButtonElement | HTMLInputElement | null} */ (el.closest('button, input[type=submit], input[type=image]'));
+            if (link) where.opens = /** @type {HTMLAnchorElement} */ (link).href;
+            else if (submit?.form && (submit.type === 'submit' || submit.type === 'image')) {
+              where.opens = submit.hasAttribute('formaction') ? submit.formAction : submit.form.action;
+            }
             const p = pm.scrollIntoView(ref);
             if (!('x' in p)) return { stale: p.message };
-            return { point: p };
+            return { point: p, where };
           },
         });
       } catch (e) {
         return { answer: { ok: false, reason: 'stale', error: `the page changed: ${message(e)}` } };
       }
       if (result?.stale) return { answer: { ok: false, reason: 'stale', error: String(result.stale) } };
+      const off = offElement(req.ref, result?.where, origins);
+      if (off) return { answer: off };
       const p = result?.point;
-      if (p && p.inViewport && !p.covered && !p.animating && p.box.width > 0 && p.box.height > 0) return { point: p };
+      if (p && p.inViewport && !p.covered && !p.animating && p.box.width > 0 && p.box.height > 0) return { point: p, where: result.where };
       why = !p ? 'it has no box' : !p.inViewport ? 'it is outside the viewport' : p.covered ? `another element (${p.hit}) covers it`
         : p.animating ? 'it is still moving' : 'it has no size';
       if (Date.now() > deadline) {
@@ -263,6 +427,28 @@ export class LiveAgent {
       }
       await sleep(RETRY_MS);
     }
+  }
+
+  /**
+   * The refusal when the tab's page is off the app's origins right now (the
+   * page it shows, or the one it is loading), null when it is on them.
+   * @param {number} tabId
+   * @param {string[]} origins
+   * @returns {Promise<PageAnswer | null>}
+   */
+  async tabOffApp(tabId, origins) {
+    /** @type {{url?: string, pendingUrl?: string}} */
+    let tab;
+    try {
+      tab = await this.chrome.tabs.get(tabId);
+    } catch {
+      return { ok: false, reason: 'gone', error: 'the recorded tab was closed' };
+    }
+    let off = offOrigin(tab.url, origins);
+    if (off) return refused('the page is on', off, origins);
+    off = tab.pendingUrl ? offOrigin(tab.pendingUrl, origins) : '';
+    if (off) return refused('the page the tab is loading is on', off, origins);
+    return null;
   }
 
   /**
@@ -325,6 +511,9 @@ export class LiveAgent {
   async tap(tabId, req) {
     const t = await this.target(tabId, req);
     if (!t.point) return /** @type {PageAnswer} */ (t.answer);
+    // The page may have gone elsewhere since the element was found.
+    const off = await this.tabOffApp(tabId, allowedOrigins(req.origins));
+    if (off) return off;
     const nav = this.watch(tabId);
     await this.click(tabId, t.point);
     await nav.settled();
@@ -333,48 +522,133 @@ export class LiveAgent {
 
   /**
    * Clicks the field, selects what it holds and types text over it, as
-   * input does (Input.insertText); an empty text deletes what it held.
+   * input does (Input.insertText); an empty text deletes what it held. The
+   * text goes into the element of the ref or nowhere: right before it is
+   * inserted, that element must have the focus (a page that moves the focus
+   * elsewhere when the field gets it is refused), and its frame and the
+   * tab's page must be on the app's origins.
    * @param {number} tabId
    * @param {PageRequest} req
    * @returns {Promise<PageAnswer>}
    */
   async type(tabId, req) {
+    const origins = allowedOrigins(req.origins);
     const t = await this.target(tabId, req);
     if (!t.point) return /** @type {PageAnswer} */ (t.answer);
+    // A page that moves the focus away from the field when it gets it is
+    // refused before any input reaches it.
+    const first = await this.focusField(tabId, req, 'focused');
+    if (!first.ok) return first;
+    let off = await this.tabOffApp(tabId, origins);
+    if (off) return off;
     await this.click(tabId, t.point);
-    const [{ result }] = await this.chrome.scripting.executeScript({
-      target: { tabId, frameIds: [0] },
-      args: [String(req.ref ?? '')],
-      func: (/** @type {string} */ ref) => {
-        const found = /** @type {any} */ (globalThis).__trailpinPageModel.elementForRef(ref);
-        if (!('element' in found)) return { stale: found.message };
-        const el = /** @type {HTMLElement} */ (found.element);
-        if (document.activeElement !== el && !el.contains(document.activeElement)) el.focus();
-        if (el instanceof HTMLInputElement || el instanceof HTMLTextAreaElement) {
-          try {
-            el.select();
-          } catch {
-            // An input type without a selection (email in some browsers).
-            el.setSelectionRange?.(0, el.value.length);
-          }
-          return { ok: true };
-        }
-        if (el.isContentEditable) {
-          const range = document.createRange();
-          range.selectNodeContents(el);
-          const sel = getSelection();
-          sel?.removeAllRanges();
-          sel?.addRange(range);
-          return { ok: true };
-        }
-        return { notText: `${el.localName} is not a text field` };
-      },
-    });
-    if (result?.stale) return { ok: false, reason: 'stale', error: String(result.stale) };
-    if (result?.notText) return { ok: false, reason: 'failed', error: String(result.notText) };
+    // The moment of typing: what the field holds is selected, and the
+    // focus, the field's frame and the page are checked, with nothing sent
+    // to the page in between but the text.
+    const now = await this.focusField(tabId, req, 'typing');
+    if (!now.ok) return now;
+    off = await this.tabOffApp(tabId, origins);
+    if (off) return off;
     const text = String(req.text ?? '');
     if (text) await this.send('Input.insertText', { text });
-    else await this.press(tabId, 'Delete');
+    else await this.key(tabId, 'Delete');
+    return { ok: true };
+  }
+
+  /**
+   * Focuses the field of a ref and selects what it holds; the answer is ok
+   * when the focused element, through shadow roots and same-origin frames,
+   * is then that field (or inside it, for an editable region), on the app's
+   * origins. moment says when, for the refusal: when the field was
+   * focused, or right before the text is typed.
+   * @param {number} tabId
+   * @param {PageRequest} req
+   * @param {'focused' | 'typing'} moment
+   * @returns {Promise<PageAnswer>}
+   */
+  async focusField(tabId, req, moment) {
+    /** @type {any} */
+    let result;
+    try {
+      [{ result }] = await this.chrome.scripting.executeScript({
+        target: { tabId, frameIds: [0] },
+        args: [String(req.ref ?? ''), String(req.document ?? ''), moment],
+        func: (/** @type {string} */ ref, /** @type {string} */ doc) => {
+          const pm = /** @type {any} */ (globalThis).__trailpinPageModel;
+          if (!pm || pm.documentToken() !== doc) return { stale: 'the page has loaded another document since the screen was captured' };
+          const found = pm.elementForRef(ref);
+          if (!('element' in found)) return { stale: found.message };
+          const el = /** @type {HTMLElement} */ (found.element);
+          const own = el.ownerDocument;
+          /** The focused element, through shadow roots and same-origin frames. */
+          const deepActive = () => {
+            /** @type {Element | null} */
+            let a = document.activeElement;
+            for (;;) {
+              if (a?.shadowRoot?.activeElement) {
+                a = a.shadowRoot.activeElement;
+                continue;
+              }
+              if (a && (a.localName === 'iframe' || a.localName === 'frame')) {
+                /** @type {Document | null} */
+                let inner = null;
+                try {
+                  inner = /** @type {HTMLIFrameElement} */ (a).contentDocument;
+                } catch {
+                  inner = null;
+                }
+                // A frame of another origin keeps its focus to itself.
+                if (!inner) return { el: a, crossOrigin: true };
+                if (inner.activeElement && inner.activeElement !== inner.body) {
+                  a = inner.activeElement;
+                  continue;
+                }
+              }
+              return { el: a, crossOrigin: false };
+            }
+          };
+          const text = el instanceof HTMLInputElement || el instanceof HTMLTextAreaElement;
+          if (!text && !el.isContentEditable) return { notText: `${el.localName} is not a text field` };
+          const a = deepActive().el;
+          if (a !== el && !el.contains(a)) el.focus();
+          if (text) {
+            try {
+              el.select();
+            } catch {
+              // An input type without a selection (email in some browsers).
+              el.setSelectionRange?.(0, el.value.length);
+            }
+          } else {
+            const range = own.createRange();
+            range.selectNodeContents(el);
+            const sel = own.getSelection();
+            sel?.removeAllRanges();
+            sel?.addRange(range);
+          }
+          const active = deepActive();
+          /** @param {Element | null} e */
+          const name = (e) => {
+            if (!e) return 'nothing';
+            const label = e.getAttribute('aria-label') || (/** @type {any} */ (e).labels?.[0]?.textContent ?? '').trim() || e.getAttribute('name') || e.id;
+            return `${e.localName}${label ? ` "${String(label).slice(0, 60)}"` : ''}${active.crossOrigin ? ' (a frame of another origin)' : ''}`;
+          };
+          return {
+            focused: active.el === el || (!!active.el && el.contains(active.el)),
+            active: name(active.el),
+            where: { top: self.origin, origin: own.defaultView?.origin ?? 'null' },
+          };
+        },
+      });
+    } catch (e) {
+      return { ok: false, reason: 'stale', error: `the page changed: ${message(e)}` };
+    }
+    if (result?.stale) return { ok: false, reason: 'stale', error: String(result.stale) };
+    if (result?.notText) return { ok: false, reason: 'failed', error: String(result.notText) };
+    const off = offElement(req.ref, result?.where, allowedOrigins(req.origins));
+    if (off) return off;
+    if (result?.focused !== true) {
+      return { ok: false, reason: 'failed', error: `the focus is on ${result?.active ?? 'another element'}, not on ${req.ref}: the page moved it ${moment === 'focused' ? 'when the field was focused' : 'before the text was typed'}, so nothing was typed` };
+    }
     return { ok: true };
   }
 
@@ -386,22 +660,28 @@ export class LiveAgent {
    * @returns {Promise<PageAnswer>}
    */
   async choose(tabId, req) {
+    const origins = allowedOrigins(req.origins);
     const t = await this.target(tabId, req);
     if (!t.point) return /** @type {PageAnswer} */ (t.answer);
     const probe = async () => {
       const [{ result }] = await this.chrome.scripting.executeScript({
         target: { tabId, frameIds: [0] },
-        args: [String(req.ref ?? ''), String(req.option ?? '')],
-        func: (/** @type {string} */ ref, /** @type {string} */ option) => {
-          const found = /** @type {any} */ (globalThis).__trailpinPageModel.elementForRef(ref);
+        args: [String(req.ref ?? ''), String(req.document ?? ''), String(req.option ?? '')],
+        func: (/** @type {string} */ ref, /** @type {string} */ doc, /** @type {string} */ option) => {
+          const pm = /** @type {any} */ (globalThis).__trailpinPageModel;
+          if (!pm || pm.documentToken() !== doc) return { stale: 'the page has loaded another document since the screen was captured' };
+          const found = pm.elementForRef(ref);
           if (!('element' in found)) return { stale: found.message };
           const el = found.element;
           if (!(el instanceof HTMLSelectElement)) return { notSelect: true };
-          if (document.activeElement !== el) el.focus();
+          const own = el.ownerDocument;
+          if (own.activeElement !== el) el.focus();
+          const where = { top: self.origin, origin: own.defaultView?.origin ?? 'null' };
+          if (own.activeElement !== el) return { where, moved: own.activeElement?.localName ?? 'nothing' };
           const norm = (/** @type {string} */ s) => s.replace(/\s+/g, ' ').trim();
           const want = [...el.options].findIndex((o) => norm(o.label || o.text) === norm(option));
-          if (want < 0) return { missing: [...el.options].map((o) => norm(o.label || o.text)) };
-          return { delta: want - el.selectedIndex };
+          if (want < 0) return { where, missing: [...el.options].map((o) => norm(o.label || o.text)) };
+          return { where, delta: want - el.selectedIndex };
         },
       });
       return result;
@@ -410,11 +690,82 @@ export class LiveAgent {
       const r = await probe();
       if (r?.stale) return { ok: false, reason: 'stale', error: String(r.stale) };
       if (r?.notSelect) return { ok: false, reason: 'failed', error: 'select chooses in a drop-down; for a list box, tap its option' };
+      const off = offElement(req.ref, r?.where, origins) ?? await this.tabOffApp(tabId, origins);
+      if (off) return off;
+      if (r?.moved) return { ok: false, reason: 'failed', error: `the focus is on ${r.moved}, not on ${req.ref}: the page moved it, so no key was pressed` };
       if (r?.missing) return { ok: false, reason: 'failed', error: `it has no option ${JSON.stringify(req.option)} (it has ${r.missing.map((/** @type {string} */ s) => JSON.stringify(s)).join(', ')})` };
       if (r?.delta === 0) return { ok: true };
-      await this.press(tabId, r.delta > 0 ? 'ArrowDown' : 'ArrowUp');
+      await this.key(tabId, r.delta > 0 ? 'ArrowDown' : 'ArrowUp');
     }
     return { ok: false, reason: 'failed', error: `the option ${JSON.stringify(req.option)} could not be reached with the arrow keys` };
+  }
+
+  /**
+   * The agent's press: a trusted key press on the focused element, once the
+   * tab's page and the focused element's frame are on the app's origins,
+   * and, for Enter or Space, the page a focused link or a form's submission
+   * would open.
+   * @param {number} tabId
+   * @param {string} key
+   * @param {string[]} origins
+   * @returns {Promise<PageAnswer>}
+   */
+  async pressFocused(tabId, key, origins) {
+    if (!keyInfo(key)) return this.key(tabId, key);
+    /** @type {any} */
+    let result;
+    try {
+      [{ result }] = await this.chrome.scripting.executeScript({
+        target: { tabId, frameIds: [0] },
+        args: [key],
+        func: (/** @type {string} */ key) => {
+          /** @type {Element | null} */
+          let a = document.activeElement;
+          let origin = self.origin;
+          for (;;) {
+            if (a?.shadowRoot?.activeElement) {
+              a = a.shadowRoot.activeElement;
+              continue;
+            }
+            if (a && (a.localName === 'iframe' || a.localName === 'frame')) {
+              /** @type {Document | null} */
+              let inner = null;
+              try {
+                inner = /** @type {HTMLIFrameElement} */ (a).contentDocument;
+              } catch {
+                inner = null;
+              }
+              if (!inner) {
+                // Its frame is of another origin: the key would go there.
+                try {
+                  origin = new URL(/** @type {HTMLIFrameElement} */ (a).src).origin;
+                } catch {
+                  origin = 'null';
+                }
+                break;
+              }
+              origin = inner.defaultView?.origin ?? 'null';
+              a = inner.activeElement;
+              continue;
+            }
+            break;
+          }
+          let opens = '';
+          if (a && (key === 'Enter' || key === ' ' || key === 'Space')) {
+            const link = a.closest('a[href], area[href]');
+            const form = /** @type {HTMLInputElement} */ (a).form;
+            if (link) opens = /** @type {HTMLAnchorElement} */ (link).href;
+            else if (form && key === 'Enter') opens = form.action;
+          }
+          return { where: { top: self.origin, origin, opens } };
+        },
+      });
+    } catch (e) {
+      return { ok: false, reason: 'failed', error: `the page changed: ${message(e)}` };
+    }
+    const off = offElement('the focused element', result?.where, origins) ?? await this.tabOffApp(tabId, origins);
+    if (off) return off;
+    return this.key(tabId, key);
   }
 
   /**
@@ -423,7 +774,7 @@ export class LiveAgent {
    * @param {string} key
    * @returns {Promise<PageAnswer>}
    */
-  async press(tabId, key) {
+  async key(tabId, key) {
     const k = keyInfo(key);
     if (!k) return { ok: false, reason: 'failed', error: `${JSON.stringify(key)} is not a key this extension can press: name a key (Enter, Escape, Tab, ArrowDown, …) or one character` };
     await this.attach(tabId);
@@ -444,18 +795,34 @@ export class LiveAgent {
    * @returns {Promise<PageAnswer>}
    */
   async navigate(tabId, req) {
-    await this.attach(tabId);
-    const nav = this.watch(tabId);
+    const origins = allowedOrigins(req.origins);
     if (req.history === 'back' || req.history === 'forward') {
+      await this.attach(tabId);
       const { currentIndex, entries } = await this.send('Page.getNavigationHistory');
       const to = entries[currentIndex + (req.history === 'back' ? -1 : 1)];
       if (!to) return { ok: false, reason: 'failed', error: `there is no page to go ${req.history} to` };
+      const off = offOrigin(to.url, origins);
+      if (off) return refused(`the page ${req.history} is on`, off, origins);
+      const nav = this.watch(tabId);
       await this.send('Page.navigateToHistoryEntry', { entryId: to.id });
-    } else if (req.history === 'reload') {
-      await this.send('Page.reload', {});
-    } else {
-      await this.send('Page.navigate', { url: String(req.url ?? ''), transitionType: 'typed' });
+      await nav.settled();
+      return { ok: true };
     }
+    if (req.history === 'reload') {
+      const off = await this.tabOffApp(tabId, origins);
+      if (off) return off;
+      await this.attach(tabId);
+      const nav = this.watch(tabId);
+      await this.send('Page.reload', {});
+      await nav.settled();
+      return { ok: true };
+    }
+    const url = String(req.url ?? '');
+    const off = offOrigin(url, origins);
+    if (off) return refused(`${url} is on`, off, origins);
+    await this.attach(tabId);
+    const nav = this.watch(tabId);
+    await this.send('Page.navigate', { url, transitionType: 'typed' });
     await nav.settled();
     return { ok: true };
   }

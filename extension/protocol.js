@@ -80,7 +80,7 @@ export const ErrorCode = Object.freeze({
  *   | {op: 'save', title: string, secrets?: Record<string, string>, intents?: Record<string, string>}
  *   | {op: 'discard'}
  *   | {op: 'export'}
- *   | {op: 'ask', goal: string}
+ *   | {op: 'ask', goal: string, secrets?: string[]}
  *   | {op: 'askStop'}
  *   | {op: 'agentStatus'}} RecordOp
  */

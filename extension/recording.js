@@ -492,7 +492,7 @@ export class Recorder {
         case 'save': await this.save(op.title, op.secrets, op.intents); break;
         case 'discard': await this.discard(); break;
         case 'export': await this.exportTrail(); break;
-        case 'ask': await this.ask(op.goal); break;
+        case 'ask': await this.ask(op.goal, op.secrets); break;
         case 'askStop': await this.stopAgent(); break;
         case 'agentStatus': await this.agentStatus(); break;
       }
@@ -1029,10 +1029,12 @@ export class Recorder {
   /**
    * Runs a goal with the agent in the recorded tab. The goal's
    * interactions are recorded between an agentStart and an agentEnd, which
-   * make them one step whose intent is the goal.
+   * make them one step whose intent is the goal. The goal offers the
+   * agent the secrets it names (${secret:NAME}), and those of secrets.
    * @param {string} goal
+   * @param {string[]} [secrets]
    */
-  async ask(goal) {
+  async ask(goal, secrets) {
     const text = String(goal ?? '').trim();
     if (this.phase !== 'recording') throw new Error('the agent acts only while recording: press Record first');
     if (!text) throw new Error('say what the agent should do, such as “Add the iPhone to the cart”');
@@ -1047,10 +1049,20 @@ export class Recorder {
     }
     this.agentTab = tabId;
     Object.assign(this.agent, { state: 'running', goal: text, action: 'Starting', result: '' });
+    // What the person was typing is theirs: it goes out before the goal
+    // starts, so it never joins the agent's step (nor is left out with it).
+    await this.chrome.scripting.executeScript({
+      target: { tabId, frameIds: [0] },
+      func: () => { /** @type {any} */ (globalThis).__trailpinRecorder?.flush(); },
+    }).catch(() => {});
+    await new Promise((r) => setTimeout(r, STOP_SETTLE_MS));
     this.push({ kind: 'agentStart', time: Date.now(), tab: tabId, url: tab.url ?? '', title: tab.title ?? '', text });
     this.agentBars();
     try {
-      const reply = await this.host.request('agent.ask', { session: this.session, goal: text });
+      /** @type {Record<string, unknown>} */
+      const body = { session: this.session, goal: text };
+      if (Array.isArray(secrets) && secrets.length) body.secrets = secrets.map(String);
+      const reply = await this.host.request('agent.ask', body);
       this.agentGoal = String(reply.goal ?? '');
       if (reply.model) this.agent.model = String(reply.model);
     } catch (e) {

@@ -17,6 +17,7 @@ import (
 	"github.com/trailpin/trailpin/recorder/trail"
 	"github.com/trailpin/trailpin/replay"
 	"github.com/trailpin/trailpin/replay/report"
+	"github.com/trailpin/trailpin/replay/secrets"
 )
 
 // newDemoCmd is `host demo`: the whole of replay in one command, with
@@ -114,7 +115,7 @@ func runDemo(ctx context.Context, e *env, o replayFlags, variant string) error {
 		return err
 	}
 	s := &replaySetup{apps: map[string]string{}, suite: suite, trace: trace}
-	s.opts = replay.Options{Lookup: demoLookup(replay.EnvLookup(e.getenv))}
+	s.opts = replay.Options{Lookup: demoLookup(replay.EnvLookup(e.getenv)), Known: knownSecrets(e, secrets.Config{})}
 	for _, st := range suite {
 		s.apps[st.Trail.App] = shopURL
 	}

@@ -103,6 +103,9 @@ type replaySetup struct {
 	agent *agentSetup
 	// heals writes what the run's verified heals become.
 	heals *healKeeper
+	// origins are each app's other origins the agent may act on
+	// (apps.<name>.origins).
+	origins map[string][]string
 }
 
 // replayTrails checks the command line, selects the trails, starts the
@@ -184,13 +187,18 @@ func setupReplay(cmd *cobra.Command, e *env, o replayFlags, args []string) (*rep
 	// the flag alone says.
 	traceFlag := o.trace
 	if p := cfg.Project; p != nil {
-		s.apps = p.Apps
+		s.apps, s.origins = p.Apps, p.Origins
 		s.opts.ActionTimeout, s.opts.TrailTimeout = p.Replay.ActionTimeout, p.Replay.TrailTimeout
 		s.opts.NavigationTimeout = p.Replay.NavigationTimeout
 		s.opts.ReplayTimeout = p.Replay.ReplayTimeout
 		s.opts.Lookup = secrets.NewResolver(p.Secrets, e.getenv).Lookup
 		traceFlag = p.Trace
 	}
+	var sc secrets.Config
+	if cfg.Project != nil {
+		sc = cfg.Project.Secrets
+	}
+	s.opts.Known = knownSecrets(e, sc)
 	s.cacheMode, s.opts.Strict = cacheSettings(cfg, isCI(e), o.strict)
 	s.opts.CacheMode = s.cacheMode
 	if s.trace, err = report.ParseTraceMode(traceFlag); err != nil {
@@ -233,6 +241,20 @@ func setupReplay(cmd *cobra.Command, e *env, o replayFlags, args []string) (*rep
 	return s, nil
 }
 
+// trailOptions are the run's options for one trail: its app's base URL
+// (or baseURL, from --base-url) and the other origins its app trusts the
+// agent with.
+func (s *replaySetup) trailOptions(st replay.SuiteTrail, baseURL string) replay.Options {
+	opts := s.opts
+	opts.BaseURL = baseURL
+	if opts.BaseURL == "" {
+		opts.BaseURL = s.apps[st.Trail.App]
+	}
+	opts.Origins = s.origins[st.Trail.App]
+	opts.Slug = st.Slug
+	return opts
+}
+
 func (s *replaySetup) close() {
 	if s.store != nil {
 		s.store.close()
@@ -263,12 +285,8 @@ func runSuite(ctx context.Context, e *env, o replayFlags, s *replaySetup, browse
 	r := &suiteRunner{
 		workers: o.workers, retries: o.retries, now: time.Now,
 		attempt: func(ctx context.Context, st replay.SuiteTrail, n int) *replay.TrailResult {
-			opts := s.opts
-			opts.BaseURL = o.baseURL
-			if opts.BaseURL == "" {
-				opts.BaseURL = s.apps[st.Trail.App]
-			}
-			opts.Slug, opts.Attempt = st.Slug, n
+			opts := s.trailOptions(st, o.baseURL)
+			opts.Attempt = n
 			steps := st.Trail.Steps
 			if len(steps) > 0 {
 				progress.StepStarted(st.Slug, 1, steps[0].Intent)

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"text/tabwriter"
 
 	"github.com/spf13/cobra"
@@ -113,6 +114,11 @@ func writeProject(w io.Writer, cfg *config.Config, getenv func(string) string) e
 	}
 	if len(p.Apps) == 0 {
 		fmt.Fprintln(w, "apps: none yet (the popup adds one when you record, or add apps.NAME.baseURL)")
+	}
+	for _, name := range p.AppNames() {
+		if o := p.Origins[name]; len(o) > 0 {
+			fmt.Fprintf(w, "apps.%s.origins: %s (the agent may act there too)\n", name, strings.Join(o, ", "))
+		}
 	}
 	writeModelStatus(w, cfg, getenv)
 	r := secrets.NewResolver(p.Secrets, getenv)

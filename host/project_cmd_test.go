@@ -205,3 +205,20 @@ func TestProjectShowSaysWhereEachKeyComesFrom(t *testing.T) {
 		t.Errorf("host project show with TRAILPIN_DB: db = %q, want %q", got, want)
 	}
 }
+
+// TestProjectShowOrigins: the other origins an app trusts the agent with
+// are shown, so a person sees what it may touch.
+func TestProjectShowOrigins(t *testing.T) {
+	repo := cliRepo(t)
+	writeFile(t, filepath.Join(repo, "trailpin.yaml"), `apps:
+  shop:
+    baseURL: http://localhost:3000
+    origins:
+      - https://login.example.com
+      - https://pay.example.net
+`)
+	out := mustRun(t, nil, "project", "show")
+	if want := "apps.shop.origins: https://login.example.com, https://pay.example.net"; !strings.Contains(out, want) {
+		t.Errorf("host project show lacks %q:\n%s", want, out)
+	}
+}

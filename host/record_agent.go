@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -48,6 +49,34 @@ const (
 // maxGoalRunes bounds a goal: it becomes a step's intent.
 const maxGoalRunes = maxIntentRunes
 
+// maxOfferedSecrets bounds the secrets agent.ask offers by name.
+const maxOfferedSecrets = 50
+
+// appOrigins are the origins the agent may act on while recording from
+// origin (the recording's start page), the app's first: the base URL of
+// the project's app with that origin and its apps.<name>.origins, or that
+// origin alone when no app of the project has it ("" for app then).
+func appOrigins(p *config.Project, origin string) (origins []string, app string) {
+	if p == nil {
+		return []string{origin}, ""
+	}
+	name, ok := p.AppForOrigin(origin)
+	if !ok {
+		return []string{origin}, ""
+	}
+	base, err := config.OriginOf(p.Apps[name])
+	if err != nil {
+		base = origin
+	}
+	out := []string{base}
+	for _, o := range p.Origins[name] {
+		if !slices.Contains(out, o) {
+			out = append(out, o)
+		}
+	}
+	return out, name
+}
+
 // noModelMessage says how to configure a model, for the popup.
 const noModelMessage = "No model is configured for the agent. Set model.baseURL and model.name " +
 	"(and model.apiKeyEnv, the variable that holds its key) in your user config " +
@@ -65,6 +94,10 @@ type agentRunner struct {
 	goals   int
 	waiting map[string]chan pageAnswer
 	closed  bool
+	// left maps a session to the origin off the app its last goal's agent
+	// was shown, until its next goal starts: the goal's agentEnd is marked
+	// with it, and its steps are left out of the trail.
+	left map[string]string
 }
 
 // A liveGoal is a goal the agent is performing.
@@ -76,7 +109,7 @@ type liveGoal struct {
 }
 
 func registerAgent(srv *nativemsg.Server, r *recording, handle func(string, nativemsg.Handler)) *agentRunner {
-	a := &agentRunner{r: r, waiting: map[string]chan pageAnswer{}}
+	a := &agentRunner{r: r, waiting: map[string]chan pageAnswer{}, left: map[string]string{}}
 	handle(typeAgentStatus, a.status)
 	handle(typeAgentAsk, a.ask)
 	handle(typeAgentStop, a.stop)
@@ -87,11 +120,17 @@ func registerAgent(srv *nativemsg.Server, r *recording, handle func(string, nati
 // A recordAgent is the agent of a recording: its configuration on the
 // person's model, the secrets it may type by name, and what fills them in.
 type recordAgent struct {
-	cfg           agent.Config
-	model         string
-	secrets       []string // names of ${secret:NAME} the model may type
+	cfg   agent.Config
+	model string
+	// secrets and users are the ${secret:NAME} and ${user:NAME.FIELD} the
+	// goal was offered, which the model is told it may type.
+	secrets, users []string
+	// fill puts the values of the offered references into a text at the
+	// moment it is typed, and refuses any other reference.
 	fill          func(string) (string, error)
 	actionTimeout time.Duration
+	// project is the recording's trailpin.yaml, nil when it has none.
+	project *config.Project
 }
 
 // errNoModel is what a goal gets when no model is configured.
@@ -125,10 +164,60 @@ func (a *agentRunner) getenv(name string) string {
 	return os.Getenv(name)
 }
 
+// offeredRefs are the references a goal offers the agent (docs/agent.md,
+// Ask the agent while recording): the ${secret:…} and ${user:…} the goal
+// names, and the secrets the person offered by name with it. A secret of
+// the project that neither names is not offered: the model is not told of
+// it, and the agent cannot type it. Each must have a value.
+func offeredRefs(goal string, offered []string, res *secrets.Resolver) ([]trail.Ref, error) {
+	refs, err := trail.ParseRefs(goal)
+	if err != nil {
+		return nil, badRequest("goal: %v", err)
+	}
+	var out []trail.Ref
+	seen := map[trail.Ref]bool{}
+	add := func(ref trail.Ref) error {
+		if seen[ref] {
+			return nil
+		}
+		seen[ref] = true
+		if _, err := res.Lookup(ref); err != nil {
+			where := "secrets." + ref.Name
+			env := secrets.SecretEnv(ref.Name)
+			if ref.Kind == trail.RefUser {
+				user, field, _ := strings.Cut(ref.Name, ".")
+				where, env = "credentials."+user+"."+field, secrets.UserEnv(user, field)
+			}
+			return badRequest("the goal offers %s, which has no value: set %s where Chrome starts, or %s in trailpin.yaml", ref, env, where)
+		}
+		out = append(out, ref)
+		return nil
+	}
+	for _, ref := range refs {
+		if ref.Kind == trail.RefParam {
+			return nil, badRequest("goal: %s: a recording has no params; write the text itself", ref)
+		}
+		if err := add(ref); err != nil {
+			return nil, err
+		}
+	}
+	for _, name := range offered {
+		ref := trail.Ref{Kind: trail.RefSecret, Name: name}
+		if _, err := trail.ParseRefs(ref.String()); err != nil || name == "" {
+			return nil, badRequest("secrets: %q is not the name of a secret", name)
+		}
+		if err := add(ref); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
 // setup makes the agent of a recording in projectDir for goal ("" to ask
-// whether it can be made); errNoModel when no model is configured. The
-// secrets it may type are the project's and those the goal names.
-func (a *agentRunner) setup(projectDir, goal string) (*recordAgent, error) {
+// whether it can be made), offered the references of offeredRefs;
+// errNoModel when no model is configured. Its redactor knows every secret
+// value the recording could fill in, offered or not.
+func (a *agentRunner) setup(projectDir, goal string, offered []string) (*recordAgent, error) {
 	cfg, err := a.configFor(projectDir)
 	if err != nil {
 		return nil, err
@@ -140,7 +229,7 @@ func (a *agentRunner) setup(projectDir, goal string) (*recordAgent, error) {
 	if !mc.Configured() {
 		return nil, errNoModel
 	}
-	ra := &recordAgent{model: mc.Name, actionTimeout: 10 * time.Second}
+	ra := &recordAgent{model: mc.Name, actionTimeout: 10 * time.Second, project: cfg.Project}
 	var sc secrets.Config
 	maxActions, deadline, maxCalls := noProjectMaxActions, agent.DefaultStepDeadline, noProjectMaxCalls
 	if p := cfg.Project; p != nil {
@@ -152,45 +241,54 @@ func (a *agentRunner) setup(projectDir, goal string) (*recordAgent, error) {
 		a.r.learnSecrets(p)
 	}
 	res := secrets.NewResolver(sc, a.getenv)
-	// Every value the agent could meet, named as a model request names it.
-	var list []redact.Secret
-	var values []string
-	names := map[string]bool{}
-	for name := range sc.Secrets {
-		names[name] = true
-	}
-	refs, err := trail.ParseRefs(goal)
+	refs, err := offeredRefs(goal, offered, res)
 	if err != nil {
-		return nil, badRequest("goal: %v", err)
+		return nil, err
 	}
+	allowed := map[trail.Ref]bool{}
 	for _, ref := range refs {
-		if ref.Kind != trail.RefSecret || names[ref.Name] {
-			continue
-		}
-		if _, err := res.Secret(ref.Name); err != nil {
-			return nil, badRequest("the goal types %s, which has no value: set %s where Chrome starts, or secrets.%s in trailpin.yaml",
-				ref, secrets.SecretEnv(ref.Name), ref.Name)
-		}
-		names[ref.Name] = true
-	}
-	known := map[string]string{}
-	for name := range names {
-		ra.secrets = append(ra.secrets, name)
-		if v, err := res.Secret(name); err == nil && v != "" {
-			list = append(list, redact.Secret{Name: "secret:" + name, Value: v})
-			values = append(values, v)
-			known[name] = v
-		}
-	}
-	// Storage and the log hide them too, should one reach them anyway.
-	a.r.learnValues(known)
-	for user := range sc.Credentials {
-		if v, err := res.User(user, "password"); err == nil && v != "" {
-			list = append(list, redact.Secret{Name: "user:" + user + ".password", Value: v})
-			values = append(values, v)
+		allowed[ref] = true
+		switch ref.Kind {
+		case trail.RefSecret:
+			ra.secrets = append(ra.secrets, ref.Name)
+		case trail.RefUser:
+			ra.users = append(ra.users, ref.Name)
 		}
 	}
 	sort.Strings(ra.secrets)
+	sort.Strings(ra.users)
+	// Every value the agent could meet, offered or not: the goal's, then
+	// every one the process could fill in (the project's secrets and
+	// passwords, every TRAILPIN_SECRET_* and TRAILPIN_USER_*_PASSWORD
+	// variable), named as a model request names it.
+	var list []redact.Secret
+	var values []string
+	known := map[string]string{}
+	add := func(ref trail.Ref, v string) {
+		if v == "" || slices.Contains(values, v) {
+			return
+		}
+		list = append(list, redact.Secret{Name: string(ref.Kind) + ":" + ref.Name, Value: v})
+		values = append(values, v)
+		if ref.Kind == trail.RefSecret {
+			known[ref.Name] = v
+		}
+	}
+	for _, ref := range refs {
+		if ref.IsSecret() {
+			v, _ := res.Lookup(ref)
+			add(ref, v)
+		}
+	}
+	var environ []string
+	if a.r.s.Environ != nil {
+		environ = a.r.s.Environ()
+	}
+	for _, k := range res.Known(environ) {
+		add(k.Ref, k.Value)
+	}
+	// Storage and the log hide them too, should one reach them anyway.
+	a.r.learnValues(known)
 	sort.Slice(list, func(i, j int) bool { return list[i].Name < list[j].Name })
 	red := redact.New(list, func(name string) string { return "${" + name + "}" })
 	client, err := model.New(mc, model.WithRedactor(red), model.WithGetenv(a.getenv))
@@ -209,6 +307,9 @@ func (a *agentRunner) setup(projectDir, goal string) (*recordAgent, error) {
 			if ref.Kind == trail.RefParam {
 				return "", fmt.Errorf("%s: a recording has no params; type the text itself", ref)
 			}
+			if !allowed[ref] {
+				return "", notOffered(ref, refs)
+			}
 			v, err := res.Lookup(ref)
 			if err != nil {
 				return "", err
@@ -218,6 +319,21 @@ func (a *agentRunner) setup(projectDir, goal string) (*recordAgent, error) {
 		return out, nil
 	}
 	return ra, nil
+}
+
+// notOffered is the refusal of a reference the goal was not offered: the
+// model is told which it may type. The agent refuses it before it asks
+// the page to type (replay/agent); this is the page's own guard.
+func notOffered(ref trail.Ref, offered []trail.Ref) error {
+	may := "none"
+	if len(offered) > 0 {
+		var list []string
+		for _, o := range offered {
+			list = append(list, o.String())
+		}
+		may = strings.Join(list, ", ")
+	}
+	return fmt.Errorf("%s was not offered for this goal, so nothing was typed: the secrets it may type are %s (a person offers one by naming it in the goal)", ref, may)
 }
 
 type agentStatusReply struct {
@@ -239,7 +355,7 @@ func (a *agentRunner) status(ctx context.Context, req *nativemsg.Request) (nativ
 		return nativemsg.Reply{}, err
 	}
 	out := agentStatusReply{}
-	ra, err := a.setup(dir, "")
+	ra, err := a.setup(dir, "", nil)
 	var ne *nativemsg.Error
 	switch {
 	case err == nil:
@@ -289,6 +405,9 @@ func (a *agentRunner) projectOf(ctx context.Context, session string) (string, er
 type askRequest struct {
 	Session string `json:"session"`
 	Goal    string `json:"goal"`
+	// Secrets are names of secrets the person offers the goal besides
+	// those it names (${secret:NAME}); optional.
+	Secrets []string `json:"secrets"`
 }
 
 func (m askRequest) sessionID() string { return m.Session }
@@ -328,7 +447,10 @@ func (a *agentRunner) ask(ctx context.Context, req *nativemsg.Request) (nativems
 	if err != nil {
 		return nativemsg.Reply{}, err
 	}
-	ra, err := a.setup(dir, goal)
+	if len(in.Secrets) > maxOfferedSecrets {
+		return nativemsg.Reply{}, badRequest("secrets: %d names; offer at most %d", len(in.Secrets), maxOfferedSecrets)
+	}
+	ra, err := a.setup(dir, goal, in.Secrets)
 	if errors.Is(err, errNoModel) {
 		return nativemsg.Reply{}, badRequest("%s", noModelMessage)
 	}
@@ -339,6 +461,8 @@ func (a *agentRunner) ask(ctx context.Context, req *nativemsg.Request) (nativems
 	if err != nil {
 		return nativemsg.Reply{}, badRequest("the recording's start page %s has no origin: %v", sess.StartURL, err)
 	}
+	origins, app := appOrigins(ra.project, origin)
+	ra.cfg.Origins, ra.cfg.App = origins, app
 	a.mu.Lock()
 	if a.closed {
 		a.mu.Unlock()
@@ -355,7 +479,7 @@ func (a *agentRunner) ask(ctx context.Context, req *nativemsg.Request) (nativems
 	a.goal = g
 	a.mu.Unlock()
 
-	page := &liveTab{a: a, conn: req.Conn, goal: g, origin: origin, fill: ra.fill, actionTimeout: ra.actionTimeout}
+	page := &liveTab{a: a, conn: req.Conn, goal: g, origin: origin, origins: origins, fill: ra.fill, actionTimeout: ra.actionTimeout}
 	a.r.s.Log.Info("agent goal started", "session", sess.ID, "goal", g.id, "model", ra.model)
 	go a.run(gctx, g, ra, page)
 	return nativemsg.Reply{Body: askReply{Session: sess.ID, Goal: g.id, Model: ra.model}}, nil
@@ -375,6 +499,12 @@ type agentDone struct {
 	// writes each after the recorded action it checked. A failed check
 	// is never among them.
 	Checks []steps.AgentCheck `json:"checks,omitempty"`
+	// Left is the origin off the app a screen of the goal was on, or an
+	// act was refused on: its steps are not written into the trail.
+	Left string `json:"left,omitempty"`
+	// Refused counts the calls refused for breaking the agent's rules (an
+	// act off the app's origins, a secret the goal was not offered).
+	Refused int `json:"refused,omitempty"`
 }
 
 // agentChecks are the passed checks of an outcome, as agent.done carries
@@ -393,7 +523,7 @@ func (a *agentRunner) run(ctx context.Context, g *liveGoal, ra *recordAgent, pag
 	defer close(g.done)
 	defer g.cancel()
 	page.progress("Reading the page")
-	out := agent.Run(ctx, ra.cfg, page, agent.Goal{Intent: g.text, Secrets: ra.secrets})
+	out := agent.Run(ctx, ra.cfg, page, agent.Goal{Intent: g.text, Secrets: ra.secrets, Users: ra.users})
 	a.mu.Lock()
 	stopped := g.stopped
 	if a.goal == g {
@@ -401,7 +531,16 @@ func (a *agentRunner) run(ctx context.Context, g *liveGoal, ra *recordAgent, pag
 	}
 	a.mu.Unlock()
 	done := agentDone{Session: g.session, Goal: g.id, Verdict: string(out.Verdict), Message: out.Reason,
-		Actions: out.Acted, Calls: out.Calls(), Checks: agentChecks(out)}
+		Actions: out.Acted, Calls: out.Calls(), Checks: agentChecks(out), Left: page.leftApp(),
+		Refused: len(out.Refused)}
+	if len(out.OffOrigins) > 0 {
+		done.Left = out.OffOrigins[0]
+	}
+	if done.Left != "" {
+		a.mu.Lock()
+		a.left[g.session] = done.Left
+		a.mu.Unlock()
+	}
 	switch {
 	case out.Verdict == agent.VerdictDone:
 		done.State = "done"
@@ -415,10 +554,31 @@ func (a *agentRunner) run(ctx context.Context, g *liveGoal, ra *recordAgent, pag
 	}
 	a.countCalls(g, ra, out)
 	a.r.s.Log.Info("agent goal ended", "session", g.session, "goal", g.id, "state", done.State, "verdict", out.Verdict,
-		"actions", out.Acted, "calls", done.Calls, "checks", len(done.Checks))
+		"actions", out.Acted, "calls", done.Calls, "checks", len(done.Checks), "left", done.Left, "refused", done.Refused)
 	if _, err := page.conn.Notify(typeAgentDone, done); err != nil {
 		a.r.s.Log.Warn("the end of the agent's goal could not be sent", "goal", g.id, "err", err)
 	}
+}
+
+// leftOf is the origin off the app the last goal of session was shown, ""
+// when none.
+func (a *agentRunner) leftOf(session string) string {
+	if a == nil {
+		return ""
+	}
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.left[session]
+}
+
+// forgetLeft forgets it, when the session's next goal starts.
+func (a *agentRunner) forgetLeft(session string) {
+	if a == nil {
+		return
+	}
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	delete(a.left, session)
 }
 
 // countCalls stores every model request of the goal, like replay's (no
@@ -502,8 +662,12 @@ func (a *agentRunner) close() {
 type pageAnswer struct {
 	OK bool `json:"ok"`
 	// Reason is stale (the ref is gone, or the page loaded another
-	// document), gone (the tab closed or crashed) or failed.
+	// document), gone (the tab closed or crashed), refused (the act would
+	// run off the app's origins: Origin names where, Why says it in a few
+	// words) or failed.
 	Reason  string          `json:"reason"`
+	Origin  string          `json:"origin"`
+	Why     string          `json:"why"`
 	Error   string          `json:"error"`
 	Screen  json.RawMessage `json:"screen"`
 	Summary string          `json:"summary"`

@@ -4,9 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
+	"sync"
 	"time"
 
+	"github.com/trailpin/trailpin/host/config"
 	"github.com/trailpin/trailpin/host/nativemsg"
 	"github.com/trailpin/trailpin/recorder/screen"
 	"github.com/trailpin/trailpin/recorder/selector"
@@ -21,17 +24,30 @@ import (
 // with agent.pageResult. A ref is acted on only in the document of the
 // screen it came from: the extension refuses it (stale) otherwise, and
 // never takes it for another element.
+//
+// The agent acts only on the app's origins (docs/agent.md, What the agent
+// may and may not do): an act on a screen whose page is elsewhere is
+// refused here, and every act carries origins for the extension to check
+// the page, the element's frame and where a link goes at the moment it
+// acts.
 type liveTab struct {
-	a      *agentRunner
-	conn   *nativemsg.Conn
-	goal   *liveGoal
-	origin string
+	a    *agentRunner
+	conn *nativemsg.Conn
+	goal *liveGoal
+	// origin is the recording's start page's, which navigate's paths are
+	// on; origins are all those the agent may act on (appOrigins).
+	origin  string
+	origins []string
 	// fill puts the values of ${secret:…} and ${user:…} into a text at the
 	// moment it is typed; the model and the log only see references.
 	fill          func(string) (string, error)
 	actionTimeout time.Duration
 	// shown is the screen last given to the agent.
 	shown *screen.Screen
+
+	mu sync.Mutex
+	// left is the first origin off the app a screen of the goal was on.
+	left string
 }
 
 var _ agent.Page = (*liveTab)(nil)
@@ -57,6 +73,8 @@ type pageRequest struct {
 	History string `json:"history,omitempty"`
 	// TimeoutMs is how long an act waits for its target to be ready.
 	TimeoutMs int64 `json:"timeoutMs,omitempty"`
+	// Origins are the only origins an act may run on.
+	Origins []string `json:"origins,omitempty"`
 }
 
 // request sends one agent.page request and waits for its answer.
@@ -64,6 +82,7 @@ func (p *liveTab) request(ctx context.Context, req pageRequest) (pageAnswer, err
 	req.Session, req.Goal = p.goal.session, p.goal.id
 	if req.Op != "screen" {
 		req.TimeoutMs = p.actionTimeout.Milliseconds()
+		req.Origins = p.origins
 	}
 	id := p.conn.NewID()
 	ch := p.a.await(id)
@@ -87,6 +106,12 @@ func (p *liveTab) request(ctx context.Context, req pageRequest) (pageAnswer, err
 			return ans, fmt.Errorf("%w: %s", agent.ErrStaleRef, msg)
 		case "gone":
 			return ans, fmt.Errorf("%w: %s", agent.ErrPageGone, msg)
+		case "refused":
+			why := ans.Why
+			if why == "" {
+				why = msg
+			}
+			return ans, &agent.OffOriginError{Origin: ans.Origin, Why: why}
 		}
 		return ans, errors.New(msg)
 	case <-ctx.Done():
@@ -114,9 +139,44 @@ func (p *liveTab) Screen(ctx context.Context) (*screen.Screen, error) {
 	if err != nil {
 		return nil, err
 	}
+	p.saw(s)
 	p.shown = s
 	p.progress("Asking the model what to do next")
 	return s, nil
+}
+
+// saw notes a screen of the goal that is off the app.
+func (p *liveTab) saw(s *screen.Screen) {
+	if p.onApp(s.URL) {
+		return
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.left == "" {
+		p.left = originOrURL(s.URL)
+	}
+}
+
+// onApp reports whether url is on one of the app's origins.
+func (p *liveTab) onApp(url string) bool {
+	o, err := config.OriginOf(url)
+	return err == nil && slices.Contains(p.origins, o)
+}
+
+// originOrURL is the origin of url, or url itself when it has none (an
+// error page).
+func originOrURL(url string) string {
+	if o, err := config.OriginOf(url); err == nil {
+		return o
+	}
+	return url
+}
+
+// leftApp is the first origin off the app a screen of the goal was on.
+func (p *liveTab) leftApp() string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.left
 }
 
 // AssertChange checks the agent's assertChange with the code replay runs
@@ -150,11 +210,25 @@ func (p *liveTab) node(ref string) (*screen.Node, error) {
 	return n, nil
 }
 
+// offApp refuses an act on the screen last shown when its page is not on
+// the app's origins, before anything is sent. (The agent refuses it first,
+// on the same screen; this is the page's own guard.)
+func (p *liveTab) offApp() error {
+	if p.shown == nil || p.onApp(p.shown.URL) {
+		return nil
+	}
+	o := originOrURL(p.shown.URL)
+	return &agent.OffOriginError{Origin: o, Why: "the page is on " + o}
+}
+
 // onRef acts on the element of ref with op.
 func (p *liveTab) onRef(ctx context.Context, ref, verb string, req pageRequest) (*screen.Node, error) {
 	n, err := p.node(ref)
 	if err != nil {
 		return nil, err
+	}
+	if err := p.offApp(); err != nil {
+		return n, err
 	}
 	p.progress(verb + " " + describeNode(n))
 	req.Ref, req.Document = ref, p.shown.Document
@@ -195,6 +269,9 @@ func (p *liveTab) Select(ctx context.Context, ref, option string) (string, error
 }
 
 func (p *liveTab) Press(ctx context.Context, key string) (string, error) {
+	if err := p.offApp(); err != nil {
+		return "", err
+	}
 	p.progress("Pressing " + key)
 	if _, err := p.request(ctx, pageRequest{Op: "press", Key: key}); err != nil {
 		return "", err
@@ -233,6 +310,7 @@ func (p *liveTab) poll(ctx context.Context, check func(*screen.Screen, *selector
 		if err != nil {
 			return err
 		}
+		p.saw(s)
 		ok, cerr := check(s, selector.NewMatcher(s))
 		if ok || errors.Is(cerr, agent.ErrStaleRef) || time.Now().After(deadline) {
 			return cerr

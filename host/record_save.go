@@ -131,7 +131,11 @@ func (b *built) buildOptions(r *recording) steps.BuildOptions {
 	if b.project != nil {
 		sensitive = r.learnSecrets(b.project)
 	}
-	return steps.BuildOptions{BaseURL: base, Sensitive: sensitive}
+	var trusted []string
+	if b.project != nil && b.app != nil {
+		trusted = b.project.Origins[b.app.Name]
+	}
+	return steps.BuildOptions{BaseURL: base, Sensitive: sensitive, Origins: trusted}
 }
 
 // trailOf makes the trail file of a built recording.

@@ -339,6 +339,16 @@ func (r *recording) interaction(ctx context.Context, req *nativemsg.Request) (na
 	if err := checkInteraction(&it); err != nil {
 		return nativemsg.Reply{}, err
 	}
+	// A goal whose agent was shown a page off the app is never written
+	// into the trail: the host says so itself, whatever the extension sent.
+	switch it.Kind {
+	case steps.InteractAgentStart:
+		r.agent.forgetLeft(in.Session)
+	case steps.InteractAgentEnd:
+		if left := r.agent.leftOf(in.Session); left != "" {
+			it.Left = left
+		}
+	}
 	var screen *screen.Screen
 	if present(in.Screen) {
 		if it.Screen == "" {

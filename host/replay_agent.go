@@ -87,6 +87,9 @@ func (h *healedFlows) add(slug string, res *replay.TrailResult) {
 		if sr.Status != replay.StatusHealed || sr.Heal == nil || len(sr.Heal.Actions) == 0 {
 			continue
 		}
+		if len(sr.Heal.OffOrigins) > 0 || len(sr.Heal.Refused) > 0 {
+			continue // a flow that broke the agent's rules is not replayed either
+		}
 		if h.flows == nil {
 			h.flows = map[string]map[int][]trail.Action{}
 		}

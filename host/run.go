@@ -34,6 +34,10 @@ type env struct {
 
 	// configFile is the root's --config flag.
 	configFile string
+
+	// environ lists the environment ("NAME=value"), for the secrets it
+	// gives that no config names; nil lists none.
+	environ func() []string
 }
 
 // Run runs the host with args (without the program name). It is the whole
@@ -42,6 +46,7 @@ func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	e := &env{
 		stdin: stdin, stdout: stdout, stderr: stderr,
 		getenv:     os.Getenv,
+		environ:    os.Environ,
 		getwd:      os.Getwd,
 		executable: os.Executable,
 		goos:       runtime.GOOS,

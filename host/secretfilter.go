@@ -3,12 +3,31 @@ package main
 import (
 	"io"
 	"log/slog"
+	"maps"
+	"strings"
 	"sync/atomic"
 
 	"github.com/trailpin/trailpin/replay"
+	"github.com/trailpin/trailpin/replay/secrets"
 	"github.com/trailpin/trailpin/storage"
 	"github.com/trailpin/trailpin/storage/redact"
 )
+
+// knownSecrets are every secret value this process could fill in, from
+// sc and the environment (secrets.Resolver.Known), named as replay's
+// placeholders show them: what each output's redactor hides, whether or
+// not a trail or a goal names it.
+func knownSecrets(e *env, sc secrets.Config) []redact.Secret {
+	var environ []string
+	if e.environ != nil {
+		environ = e.environ()
+	}
+	var out []redact.Secret
+	for _, k := range secrets.NewResolver(sc, e.getenv).Known(environ) {
+		out = append(out, redact.Secret{Name: string(k.Ref.Kind) + ":" + k.Ref.Name, Value: k.Value})
+	}
+	return out
+}
 
 // A secretFilter hides the values of the secrets this host process knows
 // (the projects' secrets and users' passwords it has loaded) in what it
@@ -17,18 +36,42 @@ import (
 // load, so each output asks it at the moment it writes.
 type secretFilter struct {
 	db, log atomic.Pointer[redact.Redactor]
+	// env are the secret values the environment gives the process (every
+	// TRAILPIN_SECRET_* and TRAILPIN_USER_*_PASSWORD), by name as learn
+	// takes them: hidden from the start, whatever project loads.
+	env map[string]string
 }
 
-// learn replaces the secrets the filter hides with values (by name). It
-// logs once, for the names that are new, when a value is too short to be
-// redacted inside other text.
+// newSecretFilter is a filter that hides the secret values of e's
+// environment from the start.
+func newSecretFilter(e *env) *secretFilter {
+	f := &secretFilter{env: map[string]string{}}
+	for _, s := range knownSecrets(e, secrets.Config{}) {
+		name := strings.TrimPrefix(s.Name, "secret:")
+		if rest, ok := strings.CutPrefix(s.Name, "user:"); ok {
+			name = "credentials." + rest
+		}
+		f.env[name] = s.Value
+	}
+	f.learn(nil, nil, nil)
+	return f
+}
+
+// learn replaces the secrets the filter hides with values (by name), and
+// those of the environment. It logs once, for the names that are new,
+// when a value is too short to be redacted inside other text.
 func (f *secretFilter) learn(values map[string]string, known map[string]bool, log *slog.Logger) {
-	list := storage.SecretList(values)
+	all := maps.Clone(f.env)
+	if all == nil {
+		all = map[string]string{}
+	}
+	maps.Copy(all, values)
+	list := storage.SecretList(all)
 	f.db.Store(redact.New(list, storage.SecretReference))
 	f.log.Store(redact.New(list, func(name string) string { return replay.SecretPlaceholder("secret:" + name) }))
 	var short []string
 	for _, name := range redact.TooShort(list) {
-		if !known[name] {
+		if _, fromEnv := f.env[name]; !known[name] && !fromEnv {
 			short = append(short, storage.SecretReference(name))
 		}
 	}

@@ -35,3 +35,30 @@ func TestSecretFilter(t *testing.T) {
 		t.Errorf("database redaction = %s", got)
 	}
 }
+
+// TestSecretFilterHidesTheEnvironmentsSecrets: every secret value the
+// environment gives the host is hidden from the start, though no project
+// names it: in the log and in the database.
+func TestSecretFilterHidesTheEnvironmentsSecrets(t *testing.T) {
+	const prod, ops = "prod-db-Sup3r-S3cret-99", "ops-pass-K33p-0ut"
+	e := &env{getenv: func(string) string { return "" }, environ: func() []string {
+		return []string{"TRAILPIN_SECRET_PROD_DB=" + prod, "TRAILPIN_USER_OPS_PASSWORD=" + ops, "HOME=/home/ana"}
+	}}
+	f := newSecretFilter(e)
+	var out bytes.Buffer
+	log := slog.New(slog.NewTextHandler(f.writer(&out), nil))
+	log.Info("typed", "a", prod, "b", ops, "home", "/home/ana")
+	f.learn(map[string]string{"shop": "p@ss w+rd/é"}, nil, log)
+	log.Info("typed", "a", prod, "b", ops, "c", "p@ss w+rd/é")
+	got := out.String()
+	if strings.Contains(got, prod) || strings.Contains(got, ops) || strings.Contains(got, "p@ss") {
+		t.Errorf("the log shows a secret value:\n%s", got)
+	}
+	if !strings.Contains(got, "[secret:prod_db]") || !strings.Contains(got, "/home/ana") {
+		t.Errorf("the log does not show the placeholder, or lost other text:\n%s", got)
+	}
+	db := string(f.database([]byte(`{"a":"` + prod + `","b":"` + ops + `"}`)))
+	if db != `{"a":"${secret:prod_db}","b":"${secret:credentials.ops.password}"}` {
+		t.Errorf("database redaction = %s", db)
+	}
+}

@@ -32,6 +32,9 @@ type nativeSession struct {
 	// Getenv reads the environment Chrome started the host with (the
 	// model's key variable, TRAILPIN_SECRET_*); nil means os.Getenv.
 	Getenv func(string) string
+	// Environ lists that environment ("NAME=value"), for the secret values
+	// the agent's redactor hides; nil lists none.
+	Environ func() []string
 	// LoadConfig loads the configuration with a project's trailpin.yaml
 	// (its model and agent budgets win over the user config's); nil means
 	// Config alone.
@@ -57,7 +60,7 @@ func serveNative(ctx context.Context, e *env, origin string) error {
 	if cfgErr == nil {
 		dataDir = cfg.DataDir()
 	}
-	filter := &secretFilter{}
+	filter := newSecretFilter(e)
 	log, closeLog, logErr := openLog(dataDir, e.stderr, filter)
 	defer closeLog()
 	if logErr != nil {
@@ -77,7 +80,7 @@ func serveNative(ctx context.Context, e *env, origin string) error {
 		return config.Load(o)
 	}
 	release := registerHandlers(ctx, srv, &nativeSession{Origin: origin, Config: cfg, Log: log, Secrets: filter,
-		Getenv: e.getenv, LoadConfig: loadConfig})
+		Getenv: e.getenv, Environ: e.environ, LoadConfig: loadConfig})
 	defer release()
 	err := srv.Serve(ctx, e.stdin, e.stdout)
 	var fe *nativemsg.FrameError

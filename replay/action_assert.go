@@ -301,7 +301,7 @@ func (r *trailRun) assertNode(ctx context.Context, p *tab, kind trail.ActionKind
 func (r *trailRun) assertURL(a trail.AssertURL) Action[done] {
 	return func(ctx context.Context, p *tab) (done, error) {
 		var d done
-		want, err := r.vals.expand(a.URL)
+		want, err := r.vals.url(a.URL, "assertUrl")
 		if err != nil {
 			return d, err
 		}

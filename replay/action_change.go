@@ -291,7 +291,7 @@ func expandChange(a trail.AssertChange, v *values) (trail.AssertChange, error) {
 	a.BecameVisible, a.BecameCovered = sels(a.BecameVisible), sels(a.BecameCovered)
 	a.Exists, a.NotCovered, a.Ignore = sels(a.Exists), sels(a.NotCovered), sels(a.Ignore)
 	if err == nil && a.URL != "" {
-		a.URL, err = v.expand(a.URL)
+		a.URL, err = v.url(a.URL, "assertChange's url")
 	}
 	if err != nil {
 		return a, missingValue(err)

@@ -44,6 +44,13 @@ func (r *trailRun) tap(f found, a trail.Tap) Action[done] {
 // delete) and types text. Secrets are filled in here, at the last moment,
 // and never leave this function.
 func (r *trailRun) typeInto(f found, text string) Action[done] {
+	return r.typeIntoField(f, text, nil)
+}
+
+// typeIntoField is typeInto with ready, when not nil, run after the click
+// and the clearing, right before the keys go out: nothing is typed unless
+// it passes.
+func (r *trailRun) typeIntoField(f found, text string, ready func(ctx context.Context, p *tab) error) Action[done] {
 	return func(ctx context.Context, p *tab) (done, error) {
 		var d done
 		n, pt := f.node, f.point
@@ -56,6 +63,11 @@ func (r *trailRun) typeInto(f found, text string) Action[done] {
 		kb := keyboard{p: p, reached: &d.reached}
 		if n.Value != "" || n.Secret {
 			if err := kb.clearField(ctx); err != nil {
+				return d, err
+			}
+		}
+		if ready != nil {
+			if err := ready(ctx, p); err != nil {
 				return d, err
 			}
 		}

@@ -52,7 +52,7 @@ func (r *trailRun) navigateTo(to string) Action[done] {
 			d.summary = "reloaded " + r.appPath(p.location(ctx))
 			return d, nil
 		}
-		path, err := r.vals.expand(to)
+		path, err := r.vals.url(to, "navigate")
 		if err != nil {
 			return d, err
 		}
@@ -190,7 +190,7 @@ func (p *tab) history(ctx context.Context, dir string) error {
 func (r *trailRun) switchTab(a trail.SwitchTab) Action[done] {
 	return func(ctx context.Context, p *tab) (done, error) {
 		var d done
-		wantURL, err := r.vals.expand(a.URL)
+		wantURL, err := r.vals.url(a.URL, "switchTab")
 		if err != nil {
 			return d, err
 		}

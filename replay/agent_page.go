@@ -4,7 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"time"
+
+	"github.com/chromedp/cdproto/runtime"
 
 	"github.com/trailpin/trailpin/recorder/screen"
 	"github.com/trailpin/trailpin/recorder/selector"
@@ -26,12 +29,19 @@ type agentPage struct {
 	// shown is the screen last given to the agent: its refs are the ones
 	// the agent names, in its document.
 	shown *screen.Screen
+	// offered are the references of the step the agent performs: the only
+	// secrets it types.
+	offered []trail.Ref
+	// origins are those the agent may act on, the app's first.
+	origins []string
 }
 
 var _ agent.Page = (*agentPage)(nil)
 
-// newAgentPage is the agent's Page on the run's current tab.
-func newAgentPage(r *trailRun) *agentPage { return &agentPage{r: r} }
+// newAgentPage is the agent's Page on the run's current tab, for step i.
+func newAgentPage(r *trailRun, i int) *agentPage {
+	return &agentPage{r: r, offered: stepRefs(r.trail.Steps[i]), origins: r.agentOrigins()}
+}
 
 // The screen the agent is shown is taken once the page is quiet: an app
 // answers a tap a moment later (a request, a timer), and a screen taken in
@@ -106,17 +116,30 @@ func (a *agentPage) play(ctx context.Context, act Action[done]) (string, error) 
 
 func (a *agentPage) Tap(ctx context.Context, ref string) (string, error) {
 	return a.onRef(ctx, ref, needActionable, func(f found) Action[done] {
-		return a.r.tap(f, trail.Tap{Button: trail.ButtonLeft})
+		return a.guarded(f.node, a.r.tap(f, trail.Tap{Button: trail.ButtonLeft}))
 	})
 }
 
 // Type types text into the field of ref; its ${secret:…} references are
-// filled in by typeInto at the moment it types.
+// filled in by typeInto at the moment it types, and only once the check
+// right before the keys go out finds the field focused in a frame of the
+// app's origins: a frame that navigated, or a focus that moved, since the
+// ref was read gets nothing.
 func (a *agentPage) Type(ctx context.Context, ref, text string) (string, error) {
-	return a.onRef(ctx, ref, needEditable, func(f found) Action[done] { return a.r.typeInto(f, text) })
+	if err := a.offers(text); err != nil {
+		return "", err
+	}
+	return a.onRef(ctx, ref, needEditable, func(f found) Action[done] {
+		return a.guarded(f.node, a.r.typeIntoField(f, text, func(ctx context.Context, p *tab) error {
+			return a.checkTarget(ctx, p, f.node, true)
+		}))
+	})
 }
 
 func (a *agentPage) Select(ctx context.Context, ref, option string) (string, error) {
+	if err := a.offers(option); err != nil {
+		return "", err
+	}
 	// An ARIA listbox's options are found within it: name it by the
 	// selector the recorder would write for it.
 	var within selector.Selector
@@ -126,16 +149,78 @@ func (a *agentPage) Select(ctx context.Context, ref, option string) (string, err
 		}
 	}
 	return a.onRef(ctx, ref, needActionable, func(f found) Action[done] {
-		return a.r.choose(f, trail.SelectOption{Selector: within, Options: []string{option}})
+		return a.guarded(f.node, a.r.choose(f, trail.SelectOption{Selector: within, Options: []string{option}}))
 	})
 }
 
+// Press presses a key once the page is on the app's origins. Where the
+// focus is, the agent checked on the screen it was shown.
 func (a *agentPage) Press(ctx context.Context, key string) (string, error) {
-	return a.play(ctx, settled(a.r.press(trail.Press{Key: key})))
+	return a.play(ctx, settled(a.guarded(nil, a.r.press(trail.Press{Key: key}))))
+}
+
+// guarded runs act only when, at that moment, the page and the frame of
+// the element n (nil for none) are on the agent's origins: the page can
+// move between the screen the model was shown and the action.
+func (a *agentPage) guarded(n *screen.Node, act Action[done]) Action[done] {
+	return func(ctx context.Context, p *tab) (done, error) {
+		if err := a.checkTarget(ctx, p, n, false); err != nil {
+			return done{}, err
+		}
+		return act(ctx, p)
+	}
+}
+
+// checkTarget is the origin check at the moment of acting: the page's
+// origin, and that of the document holding n (its frame), and with
+// focused, that n has the focus keys go to. The origins are read from
+// the page as it is now, never from a screen.
+func (a *agentPage) checkTarget(ctx context.Context, p *tab, n *screen.Node, focused bool) error {
+	if o := agent.OriginOf(p.location(ctx)); !slices.Contains(a.origins, o) {
+		return &agent.OffOriginError{Origin: o, Why: "the page is on " + o}
+	}
+	if n == nil {
+		return nil
+	}
+	var at struct {
+		Origin  string `json:"origin"`
+		Focused bool   `json:"focused"`
+	}
+	if err := withElement(ctx, p, n.Ref, func(m *frameModel, obj runtime.RemoteObjectID) error {
+		return m.callOn(ctx, obj, typingTargetScript, &at)
+	}); err != nil {
+		return err
+	}
+	if o := agent.OriginOf(at.Origin); !slices.Contains(a.origins, o) {
+		if at.Origin == "null" {
+			o = "an opaque origin (a sandboxed frame)"
+		}
+		return &agent.OffOriginError{Origin: o, Why: fmt.Sprintf("%s is in a frame of %s", describe(n), o)}
+	}
+	if focused && !at.Focused {
+		return fmt.Errorf("the focus left %s before typing, so nothing was typed", describe(n))
+	}
+	return nil
 }
 
 func (a *agentPage) Navigate(ctx context.Context, path string) (string, error) {
 	return a.play(ctx, a.r.navigateTo(path))
+}
+
+// offers refuses a text with a secret or user reference the step does not
+// name: the agent fills in only what its goal was offered, whatever else
+// the run could.
+func (a *agentPage) offers(text string) error {
+	refs, err := trail.ParseRefs(text)
+	if err != nil {
+		return err
+	}
+	for _, ref := range refs {
+		if ref.Kind != trail.RefParam && !slices.Contains(a.offered, ref) {
+			return fmt.Errorf("%s was not offered to this step, so nothing was typed", ref)
+		}
+	}
+	return nil
 }
 
 // AssertVisible waits, up to the action timeout, until the element of ref
@@ -236,12 +321,28 @@ func (r *trailRun) agentGoal(i int, run stepRun) agent.Goal {
 			}
 		}
 	}
-	for _, ref := range r.trail.References() {
-		if ref.Kind == trail.RefSecret {
+	for _, ref := range stepRefs(st) {
+		switch ref.Kind {
+		case trail.RefSecret:
 			g.Secrets = append(g.Secrets, ref.Name)
+		case trail.RefUser:
+			g.Users = append(g.Users, ref.Name)
 		}
 	}
 	return g
+}
+
+// agentOrigins are the origins the agent may act on: the app's (the base
+// URL's) first, then the others the person listed for it
+// (apps.<name>.origins).
+func (r *trailRun) agentOrigins() []string {
+	out := []string{r.origin.String()}
+	for _, o := range r.opts.Origins {
+		if o = agent.OriginOf(o); !slices.Contains(out, o) {
+			out = append(out, o)
+		}
+	}
+	return out
 }
 
 // stopDetail says why replay stopped in words the agent can use: which

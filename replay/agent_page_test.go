@@ -69,7 +69,7 @@ func runAgentOn(t *testing.T, tr *trail.Trail) (*trailRun, context.Context, step
 	red := r.agentRedactor()
 	cfg := agent.Config{Client: client, MaxActions: 10, StepDeadline: 90 * time.Second, Calls: model.NewCallBudget(50),
 		Sensitive: r.sensitiveValues(), Redact: red.String}
-	out := agent.Run(ctx, cfg, newAgentPage(r), r.agentGoal(0, run))
+	out := agent.Run(ctx, cfg, newAgentPage(r, 0), r.agentGoal(0, run))
 	return r, ctx, run, out, srv
 }
 
@@ -176,7 +176,7 @@ func TestAgentPageRefusesStaleRefs(t *testing.T) {
 	t.Parallel()
 	tr := agentTrail(t, `type: {selector: {role: textbox, name: Discount code}, text: SUMMER}`)
 	r, ctx := openRun(t, tr, site.URL, Options{ActionTimeout: 5 * time.Second, Lookup: func(ref trail.Ref) (string, error) { return staffPIN, nil }})
-	page := newAgentPage(r)
+	page := newAgentPage(r, 0)
 	s, err := page.Screen(ctx)
 	if err != nil {
 		t.Fatal(err)
@@ -213,7 +213,7 @@ func TestAgentPageTools(t *testing.T) {
 	t.Parallel()
 	tr := agentTrail(t, `type: {selector: {role: textbox, name: Discount code}, text: SUMMER}`)
 	r, ctx := openRun(t, tr, site.URL, Options{ActionTimeout: 5 * time.Second, Lookup: func(ref trail.Ref) (string, error) { return staffPIN, nil }})
-	page := newAgentPage(r)
+	page := newAgentPage(r, 0)
 	refOf := func(role, name string) string {
 		t.Helper()
 		s, err := page.Screen(ctx)

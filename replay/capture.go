@@ -9,6 +9,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/trailpin/trailpin/recorder/screen"
+	"github.com/trailpin/trailpin/replay/agent"
 )
 
 // CaptureOptions says what a capture reports beyond its defaults.
@@ -181,6 +182,7 @@ func fillCrossOriginFrames(ctx context.Context, m *frameModel, s *screen.Screen,
 		n.Frame = prefix
 	}
 	shiftBoxes(sub.Root, f.dx, f.dy)
+	n.Origin = agent.OriginOf(sub.URL)
 	n.Children = []*screen.Node{sub.Root}
 	if s.Focused == n.Ref && sub.Focused != "" {
 		s.Focused = sub.Focused

@@ -49,6 +49,17 @@ type Options struct {
 	// BaseURL gives the origin every path of the trail is relative to
 	// (--base-url, or apps.<app>.baseURL of the project config).
 	BaseURL string
+	// Origins are the other origins the agent may act on besides BaseURL's
+	// (apps.<name>.origins), each an origin (scheme://host[:port]). The
+	// agent acts on no page or frame outside BaseURL's origin and these.
+	Origins []string
+	// Known are every secret value the process could fill in, named as
+	// their placeholders show them ("secret:NAME", "user:NAME.password"):
+	// the project's secrets and credential passwords, and every
+	// TRAILPIN_SECRET_* and TRAILPIN_USER_*_PASSWORD variable. A run fills
+	// in only those its trail names, and hides all of them in what it
+	// writes and sends.
+	Known []redact.Secret
 	// Params override the trail's param defaults (--param name=value).
 	Params map[string]string
 	// Lookup fills in ${secret:…} and ${user:…}; nil reads TRAILPIN_SECRET_*
@@ -282,10 +293,14 @@ func (r *trailRun) prepare() error {
 			Msg: fmt.Sprintf("%s for app %q: set %s in trailpin.yaml or pass --base-url", what, r.trail.App, variable)}
 	}
 	r.origin = &url.URL{Scheme: u.Scheme, Host: u.Host}
+	if e, line := urlRefs(r.trail); e != nil {
+		return &stepError{Reason: StopMissingData, Class: ClassMissingTestData, Line: line, Err: e, Msg: e.Error()}
+	}
 	secrets, err := r.vals.check(r.trail)
 	if err != nil {
 		return missingValue(err)
 	}
+	secrets = withKnown(secrets, r.opts.Known)
 	r.secrets, r.redactor = secrets, redact.New(secrets, SecretPlaceholder)
 	if note := ShortSecretNotice(secrets); note != "" {
 		r.res.Notes = append(r.res.Notes, note)
@@ -360,7 +375,7 @@ func (r *trailRun) emulate(ctx context.Context, p *tab) error {
 
 // openStart loads the trail's start path.
 func (r *trailRun) openStart(ctx context.Context) error {
-	start, err := r.vals.expand(r.trail.Start)
+	start, err := r.vals.url(r.trail.Start, "the start page")
 	if err != nil {
 		return missingValue(err)
 	}

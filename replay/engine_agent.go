@@ -207,6 +207,7 @@ func (r *trailRun) heal(ctx context.Context, i int, run stepRun, cache string) s
 	st := r.trail.Steps[i]
 	sr := &r.res.Steps[i]
 	cfg := *r.opts.Agent
+	cfg.Origins, cfg.App = r.agentOrigins(), r.trail.App
 	cfg.Sensitive = r.sensitiveValues()
 	red := r.agentRedactor()
 	cfg.Redact = red.String
@@ -228,7 +229,7 @@ func (r *trailRun) heal(ctx context.Context, i int, run stepRun, cache string) s
 	// Whether an action replay was unsure of took effect is judged on the
 	// screen the agent is handed, before the agent changes it.
 	unsure := r.uncertainEvidence(ctx, i, run)
-	out := agent.Run(ctx, cfg, newAgentPage(r), r.agentGoal(i, run))
+	out := agent.Run(ctx, cfg, newAgentPage(r, i), r.agentGoal(i, run))
 	r.page.acted() // the agent changed the page: look afresh
 	observed := false
 	if observe && out.Verdict == agent.VerdictDone && ctx.Err() == nil {
@@ -260,6 +261,12 @@ func (r *trailRun) heal(ctx context.Context, i int, run stepRun, cache string) s
 		return r.agentFailed(i, run, out, h)
 	}
 	switch {
+	case len(out.OffOrigins) > 0:
+		h.NotSaved = "the agent's flow left the app's origins (" + strings.Join(out.OffOrigins, ", ") +
+			"): a flow that goes outside them is never saved, so no later run repeats it without a model"
+	case len(out.Refused) > 0:
+		h.NotSaved = "the agent asked for what it may not do (" + strings.Join(out.Refused, "; ") +
+			"): a flow made while the model was led astray is never saved"
 	case len(out.NotRecorded) > 0:
 		h.NotSaved = "the agent did what no selector records: " + strings.Join(out.NotRecorded, "; ")
 	case out.Acted == 0:
@@ -312,7 +319,7 @@ func trimTrailingChecks(acts []trail.Action) []trail.Action {
 // newHeal is the record of the agent's work on a step.
 func newHeal(out *agent.Outcome, cache string, run stepRun) *Heal {
 	h := &Heal{Cache: cache, Verdict: string(out.Verdict), Summary: out.Reason, ConfigKey: agent.ConfigKey(),
-		Turns: out.Turns, Calls: out.Calls(), Latency: out.Latency()}
+		Turns: out.Turns, Calls: out.Calls(), Latency: out.Latency(), Refused: out.Refused, OffOrigins: out.OffOrigins}
 	if cache != CacheAgent {
 		h.Stopped, h.Replayed = run.reason, run.performed
 	}
@@ -356,6 +363,9 @@ func (r *trailRun) agentFailed(i int, run stepRun, out *agent.Outcome, h *Heal) 
 		h.NotSaved, h.Decision = "the run was cancelled", HealKept
 	default:
 		h.NotSaved = "the step failed"
+	}
+	if out.Verdict == agent.VerdictRefused {
+		h.NotSaved = "the agent was refused an action outside the app's origins: " + oneLine(out.Reason)
 	}
 	return run
 }

@@ -2,6 +2,8 @@ package replay
 
 import (
 	"bytes"
+	"net/url"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -273,5 +275,42 @@ steps:
 	if res.Status != StatusFailed || res.Class != ClassMissingTestData || !strings.Contains(res.Error, "no model is configured: configure a model") ||
 		!strings.Contains(res.Error, "cache.strict") {
 		t.Errorf("strict without a model: got %s (%s), error %q; want missing-test-data saying to configure a model, strict or not", res.Status, res.Class, res.Error)
+	}
+}
+
+// A flow that left the app's origins is never saved: the agent taps a
+// button whose script takes the page to another origin, where the step's
+// end state shows. The step passes, but the heal names the origin and is
+// not saveable.
+func TestRunTrailHealThatLeftTheAppIsNotSaved(t *testing.T) {
+	t.Parallel()
+	away := url.QueryEscape(crossSite.URL + "/agent_offsite_done.html")
+	tr := inlineTrail(t, `version: 1
+trail: Voucher
+app: fixture
+start: /agent_offsite.html?away=`+away+`
+steps:
+  - intent: redeem the voucher
+    actions:
+      - tap: {selector: {role: button, name: Use voucher}}
+    end:
+      shows:
+        - {role: status, text: 10% off}
+`)
+	opts, _ := agentOptions(t)
+	res := replayOn(t, tr, site.URL, opts)
+	h := res.Steps[0].Heal
+	if h == nil || h.Verdict != string(agent.VerdictDone) {
+		t.Fatalf("got %s, error %q, heal %+v; want the agent done", res.Status, res.Error, h)
+	}
+	other := agent.OriginOf(crossSite.URL)
+	if !slices.Equal(h.OffOrigins, []string{other}) {
+		t.Errorf("heal.OffOrigins = %q, want [%s]", h.OffOrigins, other)
+	}
+	if h.Saveable() || !strings.Contains(h.NotSaved, "left the app's origins ("+other+")") {
+		t.Errorf("heal: saveable %v, not saved %q; want it never saved, naming %s", h.Saveable(), h.NotSaved, other)
+	}
+	if h.Decision != HealDropped {
+		t.Errorf("heal decision %q, want %q", h.Decision, HealDropped)
 	}
 }

@@ -2,6 +2,7 @@ package replay
 
 import (
 	"reflect"
+	"slices"
 
 	"github.com/trailpin/trailpin/recorder/trail"
 	"github.com/trailpin/trailpin/storage/redact"
@@ -73,21 +74,33 @@ func walkStrings(v reflect.Value, f func(string) string) {
 	}
 }
 
-// Secrets returns the secrets the trails refer to that opts can provide,
-// named as their placeholders show them, each value once.
+// Secrets returns the secrets the trails name that opts can provide, and
+// every other secret opts knows (Options.Known), named as their
+// placeholders show them, each value once.
 func Secrets(trails []*trail.Trail, opts Options) []redact.Secret {
 	opts = opts.withDefaults()
 	var out []redact.Secret
 	seen := map[redact.Secret]bool{}
 	for _, t := range trails {
 		v := newValues(t, opts.Params, opts.Lookup)
-		for _, ref := range t.References() {
+		for _, ref := range trailRefs(t) {
 			if value, err := v.ref(ref); err == nil && ref.IsSecret() && value != "" {
 				if s := secretOf(ref, value); !seen[s] {
 					seen[s] = true
 					out = append(out, s)
 				}
 			}
+		}
+	}
+	return withKnown(out, opts.Known)
+}
+
+// withKnown is secrets and each of known whose value none of them has.
+func withKnown(secrets, known []redact.Secret) []redact.Secret {
+	out := slices.Clone(secrets)
+	for _, k := range known {
+		if k.Value != "" && !slices.ContainsFunc(out, func(s redact.Secret) bool { return s.Value == k.Value }) {
+			out = append(out, k)
 		}
 	}
 	return out

@@ -294,7 +294,7 @@ func (r *trailRun) actionError(a trail.Action, d done, err error) *stepError {
 func (r *trailRun) checkEnd(ctx context.Context, end *trail.End) error {
 	wantURL := ""
 	if end.URL != "" {
-		u, err := r.vals.expand(end.URL)
+		u, err := r.vals.url(end.URL, "an end state's url")
 		if err != nil {
 			return missingValue(err)
 		}

@@ -135,7 +135,8 @@ func TestScreenChanges(t *testing.T) {
 // resolver's) keeps its message and stays reachable with errors.Is.
 func TestMissingValueFromResolver(t *testing.T) {
 	cause := errors.New("${secret:pw} has no value: set TRAILPIN_SECRET_PW, or give secrets.pw in trailpin.yaml")
-	v := newValues(&trail.Trail{}, nil, func(trail.Ref) (string, error) { return "", cause })
+	tr := &trail.Trail{Steps: []trail.Step{{Actions: []trail.Action{trail.TypeText{Text: "${secret:pw}"}}}}}
+	v := newValues(tr, nil, func(trail.Ref) (string, error) { return "", cause })
 	_, err := v.ref(trail.Ref{Kind: trail.RefSecret, Name: "pw"})
 	var missing *MissingValueError
 	if !errors.As(err, &missing) || missing.Variable != "TRAILPIN_SECRET_PW" || !errors.Is(err, cause) || err.Error() != cause.Error() {

@@ -205,6 +205,12 @@ type Heal struct {
 	// Did says what each of the agent's actions did, in order ("tapped
 	// button \"Redeem\"").
 	Did []string
+	// Refused lists the agent's calls refused for breaking one of its rules
+	// (an action outside the app's origins, a secret its goal was not
+	// offered, a secret in a URL); OffOrigins the origins outside the
+	// app's its flow went to or was refused on. With either, the flow is
+	// never saved.
+	Refused, OffOrigins []string
 }
 
 // Saveable reports whether the healed flow may replace the step's

@@ -43,6 +43,9 @@ var (
 	setValueScript = extension.ReplayScript("set-value.js")
 	// ariaValueScript reads (and focuses) an ARIA slider or spin button.
 	ariaValueScript = extension.ReplayScript("aria-value.js")
+	// typingTargetScript says where an action on an element lands: its
+	// document's origin, and whether it has the focus (the agent's guard).
+	typingTargetScript = extension.ReplayScript("typing-target.js")
 )
 
 // documentState is documentStateScript's answer.

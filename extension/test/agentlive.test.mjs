@@ -60,7 +60,7 @@ function agentChrome() {
     scripting: {
       executeScript: async (o) => {
         scripts.push(o);
-        if (o.args?.[0] === 'e5') return [{ result: { point: { x: 10, y: 20, box: { x: 5, y: 15, width: 10, height: 10 }, inViewport: true } } }];
+        if (o.args?.[0] === 'e5') return [{ result: { point: { x: 10, y: 20, box: { x: 5, y: 15, width: 10, height: 10 }, inViewport: true }, where: { top: 'http://127.0.0.1:1', origin: 'http://127.0.0.1:1', opens: '' } } }];
         if (o.args?.[0] === 'e9') return [{ result: { stale: 'ref e9: its element is gone from the page' } }];
         if (o.func) return [{ result: { width: 1280, height: 800, locale: 'en-US', timeZone: 'UTC', index: 0, title: 'Page' } }];
         return [{ result: undefined }];
@@ -102,21 +102,21 @@ test('a goal is framed by agentStart and agentEnd, and its acts are trusted inpu
   assert.deepEqual(host.stored.map((i) => i.kind), ['click', 'agentStart']);
   assert.equal(host.stored[1].text, 'Add the iPhone to the cart');
 
-  await r.fromHost({ type: 'agent.page', id: 'host-3', session: r.session, goal: 'g-1', op: 'tap', ref: 'e5', document: 'd1', timeoutMs: 1000 });
+  await r.fromHost({ type: 'agent.page', id: 'host-3', session: r.session, goal: 'g-1', op: 'tap', ref: 'e5', document: 'd1', timeoutMs: 1000, origins: ['http://127.0.0.1:1'] });
   assert.deepEqual(host.answers.pop(), { id: 'host-3', type: 'agent.pageResult', body: { ok: true } });
   assert.deepEqual(chrome.attached, [[7, '1.3']]);
-  assert.deepEqual(chrome.sent.map((s) => [s.method, s.params.type, s.params.x, s.params.y]), [
+  assert.deepEqual(chrome.sent.filter((s) => s.method.startsWith('Input.')).map((s) => [s.method, s.params.type, s.params.x, s.params.y]), [
     ['Input.dispatchMouseEvent', 'mouseMoved', 10, 20],
     ['Input.dispatchMouseEvent', 'mousePressed', 10, 20],
     ['Input.dispatchMouseEvent', 'mouseReleased', 10, 20],
   ]);
 
   // A ref the page no longer has is stale: never another element.
-  await r.fromHost({ type: 'agent.page', id: 'host-4', session: r.session, goal: 'g-1', op: 'tap', ref: 'e9', document: 'd1', timeoutMs: 1000 });
+  await r.fromHost({ type: 'agent.page', id: 'host-4', session: r.session, goal: 'g-1', op: 'tap', ref: 'e9', document: 'd1', timeoutMs: 1000, origins: ['http://127.0.0.1:1'] });
   const stale = host.answers.pop();
   assert.equal(stale.body.ok, false);
   assert.equal(stale.body.reason, 'stale');
-  assert.equal(chrome.sent.length, 3, 'nothing was clicked for a stale ref');
+  assert.equal(chrome.sent.filter((s) => s.method.startsWith('Input.')).length, 3, 'nothing was clicked for a stale ref');
 
   await r.fromHost({ type: 'agent.progress', id: 'host-5', session: r.session, goal: 'g-1', action: 'Tapping button "Add to cart"' });
   assert.equal(r.agent.action, 'Tapping button "Add to cart"');
@@ -151,6 +151,26 @@ test('the checks the agent passed ride the agentEnd back to the host, as they ca
   const ends = host.stored.filter((i) => i.kind === 'agentEnd');
   assert.equal(ends.length, 2);
   assert.equal('checks' in ends[1], false);
+});
+
+test("the person's typing under way when a goal starts goes out before it, and stays the person's", async () => {
+  const { host, chrome, r } = await recording();
+  const run = chrome.scripting.executeScript;
+  chrome.scripting.executeScript = async (o) => {
+    // The recorder in the page flushes the typing it holds.
+    if (String(o.func).includes('flush()')) r.fromPage({ interaction: { kind: 'type', screen: 's1', ref: 'e2', value: 'SUMMER' }, screen: '{"schema":1}' }, { tab: { id: 7 } });
+    return run(o);
+  };
+  await r.handle({ op: 'ask', goal: 'Apply the code' });
+  await settle();
+  assert.deepEqual(host.stored.map((i) => i.kind), ['type', 'agentStart']);
+});
+
+test('the secrets the person offers go with the goal, and none when none are offered', async () => {
+  const { host, r } = await recording();
+  await r.handle({ op: 'ask', goal: 'Sign in as ada', secrets: ['demo-password'] });
+  await settle();
+  assert.deepEqual(host.requests.find((q) => q.type === 'agent.ask').body, { session: r.session, goal: 'Sign in as ada', secrets: ['demo-password'] });
 });
 
 test('Stop ends the goal, and Stop of the recording stops the goal first', async () => {

@@ -5,8 +5,11 @@ import (
 	"fmt"
 	"net"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
+
+	"go.yaml.in/yaml/v3"
 )
 
 // baseURLFix is the fix for every bad base URL.
@@ -138,4 +141,56 @@ func (p *Project) AddApp(name, baseURL string) error {
 	}
 	p.Apps[name] = origin
 	return nil
+}
+
+// originsFix is the fix for a bad entry of apps.<name>.origins.
+const originsFix = "write each entry as an origin, such as https://login.example.com"
+
+// appOrigins reads apps.<name>.origins: a list of origins the agent may act
+// on besides the app's base URL. Each is an origin as a base URL is (http
+// or https, a host, an optional port, no path): the agent's rule is about
+// origins, and a path would suggest a narrower trust than the browser
+// gives. An origin listed twice is refused, so that the list reads as
+// what it allows.
+func (d *configDecoder) appOrigins(n *yaml.Node, path string) []string {
+	if yamlNull(n) {
+		return nil
+	}
+	if n.Kind != yaml.SequenceNode {
+		d.fail(n, path, "write a list, one origin a line: `- https://login.example.com`", "must be a list of origins, not %s", describeConfigNode(n))
+		return nil
+	}
+	var out []string
+	for i, item := range n.Content {
+		at := fmt.Sprintf("%s[%d]", path, i)
+		s, ok := d.str(item, at)
+		if !ok {
+			continue
+		}
+		origin, err := parseOrigin(s)
+		if err != nil {
+			d.fail(item, at, originsFix, "%v", err)
+			continue
+		}
+		if slices.Contains(out, origin) {
+			d.fail(item, at, "keep one of them", "%s is listed twice", origin)
+			continue
+		}
+		out = append(out, origin)
+	}
+	return out
+}
+
+// parseOrigin checks an entry of apps.<name>.origins: an origin, with
+// nothing after it but an optional slash.
+func parseOrigin(s string) (string, error) {
+	if u, err := url.Parse(strings.TrimSpace(s)); err == nil && u.Host != "" {
+		switch {
+		case u.Path != "" && u.Path != "/":
+			return "", fmt.Errorf("%q has a path (%s); an origin is scheme, host and port only, and the agent is trusted with all of it or none", s, u.Path)
+		case u.RawQuery != "" || u.ForceQuery || u.Fragment != "":
+			return "", fmt.Errorf("%q has a query or fragment; an origin is scheme, host and port only", s)
+		}
+	}
+	return ParseBaseURL(s)
 }

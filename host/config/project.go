@@ -61,7 +61,7 @@ var cacheModes = []string{cacheOff, cacheReadOnly, cacheReadWrite}
 // Keys of trailpin.yaml, in the order docs/config.md lists them.
 var (
 	projectKeys     = []string{"apps", "trails", "cache", "replay", "agent", "model", "trace", "secrets", "credentials", "db"}
-	appKeys         = []string{"baseURL"}
+	appKeys         = []string{"baseURL", "origins"}
 	trailsKeys      = []string{"dir"}
 	cacheKeys       = []string{"mode", "strict"}
 	replayKeys      = []string{"actionTimeout", "navigationTimeout", "replayTimeout", "trailTimeout"}
@@ -83,6 +83,11 @@ type Project struct {
 	// Apps maps an app's name to its base URL, an origin such as
 	// http://localhost:3000 (lower-case, no default port, no slash).
 	Apps map[string]string
+	// Origins maps an app's name to apps.<name>.origins: the other origins
+	// the person trusts the agent to act on for that app (an identity
+	// provider, a payment frame), each an origin as Apps has them. The
+	// app's own base URL is not among them. Only apps that list some.
+	Origins map[string][]string
 	// TrailsDir is trails.dir as written: relative to Dir unless absolute.
 	TrailsDir string
 	Cache     CacheConfig
@@ -271,6 +276,7 @@ func decodeProject(file string, src []byte) (*Project, error) {
 		Dir:     filepath.Dir(file),
 		File:    file,
 		Apps:    map[string]string{},
+		Origins: map[string][]string{},
 		Secrets: secrets.Config{Secrets: map[string]secrets.Value{}, Credentials: map[string]secrets.Credential{}},
 		values:  map[string]fileValue{},
 	}
@@ -341,11 +347,19 @@ func (d *configDecoder) apps(p *Project, n *yaml.Node) {
 			continue
 		}
 		fields := d.mapping(e.val, path, appKeys)
-		if yamlNull(e.val) || (e.val.Kind == yaml.MappingNode && len(fields) == 0 && len(e.val.Content) == 0) {
+		hasBase := slices.ContainsFunc(fields, func(f configEntry) bool { return f.name == "baseURL" })
+		// An app whose only keys are unknown ones was reported for them.
+		if yamlNull(e.val) || (e.val.Kind == yaml.MappingNode && !hasBase && (len(fields) > 0 || len(e.val.Content) == 0)) {
 			d.fail(e.val, path, "add `baseURL: http://localhost:3000` (your app's origin) under it", "the app has no baseURL")
 			continue
 		}
 		for _, f := range fields {
+			if f.name == "origins" {
+				if origins := d.appOrigins(f.val, path+".origins"); len(origins) > 0 {
+					p.Origins[e.name] = origins
+				}
+				continue
+			}
 			s, ok := d.str(f.val, path+".baseURL")
 			if !ok {
 				continue

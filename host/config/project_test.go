@@ -37,6 +37,9 @@ func TestProjectEveryKey(t *testing.T) {
 	src := `apps:
   shop:
     baseURL: http://LocalHost:3000/
+    origins:
+      - https://Login.Example.com/
+      - https://pay.example.net:8443
   admin.v2:
     baseURL: https://admin.example.com:443
 trails:
@@ -65,6 +68,9 @@ db: state/trailpin.db
 	}
 	if want := map[string]string{"shop": "http://localhost:3000", "admin.v2": "https://admin.example.com"}; !reflect.DeepEqual(p.Apps, want) {
 		t.Errorf("Apps = %v, want %v", p.Apps, want)
+	}
+	if want := map[string][]string{"shop": {"https://login.example.com", "https://pay.example.net:8443"}}; !reflect.DeepEqual(p.Origins, want) {
+		t.Errorf("Origins = %v, want %v", p.Origins, want)
 	}
 	if p.TrailsPath() != "/repo/e2e/trails" || p.Cache != (CacheConfig{Mode: "read-only", Strict: true}) || p.Trace != "on" || p.DB != "/repo/state/trailpin.db" {
 		t.Errorf("project = %+v", *p)

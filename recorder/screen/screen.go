@@ -131,6 +131,11 @@ type Node struct {
 	// CrossOrigin iframe nodes are filled by a separate capture in that frame
 	// (replay.Capture does it); the page model alone leaves them empty.
 	CrossOrigin bool `json:"crossOrigin,omitempty"`
+	// Origin is set on a cross-origin iframe node whose document was
+	// captured: that document's origin (scheme://host[:port]), which the
+	// page model cannot read from the parent. The agent acts in a frame
+	// only when it knows the frame's origin.
+	Origin string `json:"origin,omitempty"`
 	// RevealedBy is the ref of the element whose hover alone shows this node
 	// now (a row's delete button under `.row:hover .remove {display:
 	// block}`): it would not show without the pointer there, so a step

@@ -327,3 +327,75 @@ func TestReadAgentChecks(t *testing.T) {
 		t.Errorf("read %+v, want the status added, of action 1", checks[0])
 	}
 }
+
+// evilOrigin is a page off the app the agent was led to.
+const evilOrigin = "http://evil.example"
+
+// offApp is page as if it were served from evilOrigin.
+func offApp(page *screen.Screen) *screen.Screen {
+	c := *page
+	c.URL = evilOrigin + strings.TrimPrefix(page.URL, shopOrigin)
+	c.Document = "evil"
+	return &c
+}
+
+// A goal whose flow left the app's origins is never written into the
+// trail (docs/agent.md, What the agent may and may not do): every later run
+// would repeat it without a model. The person's steps around it stay.
+func TestBuildStepsAgentLeftTheApp(t *testing.T) {
+	runStepsCases(t, []stepsCase{
+		{
+			name: "a goal whose tap led to another origin is left out, the person's steps before and after it stay",
+			rec: func() (*session, *screen.Screen) {
+				p := productsPage("products", "", 0, "")
+				s := newSession().click(p, "products-add-p17").agentStart("Claim the deal in the review").
+					click(p, "products-add-case").
+					add(InteractNavigate, nil, "", func(it *Interaction) { it.URL, it.Transition = evilOrigin+"/steal", "link" }).
+					agentEnd(AgentDone, "opened it").
+					nav("/products", "typed").click(p, "products-add-case")
+				return s, productsPage("products", "", 2, "")
+			},
+			want: []string{
+				"Click the Add to cart button in iPhone 17 :: tap => /products",
+				"Go to /products :: navigate => /products",
+				"Click the Add to cart button in iPhone 17 Silicone Case :: tap => /products",
+			},
+			notes: []string{`The agent left the app while performing "Claim the deal in the review": it reached http://evil.example, which is not one of the app's origins, so what it did (1 step) is not written into the trail`},
+		},
+		{
+			name: "the host's word that the agent was shown a page off the app leaves the goal out",
+			rec: func() (*session, *screen.Screen) {
+				p := productsPage("products", "", 0, "")
+				s := newSession().click(p, "products-add-p17").agentStart("Add the case").click(p, "products-add-case").
+					add(InteractAgentEnd, nil, "", func(it *Interaction) { it.State, it.Left = AgentDone, evilOrigin })
+				return s, productsPage("products", "", 2, "")
+			},
+			want:  []string{"Click the Add to cart button in iPhone 17 :: tap => /products"},
+			notes: []string{`it reached http://evil.example`},
+		},
+		{
+			name: "a goal the recording stopped in, on a page off the app, is left out",
+			rec: func() (*session, *screen.Screen) {
+				p := productsPage("products", "", 0, "")
+				s := newSession().click(p, "products-add-p17").agentStart("Add the case").click(p, "products-add-case")
+				return s, offApp(productsPage("products", "", 2, ""))
+			},
+			want:  []string{"Click the Add to cart button in iPhone 17 :: tap => /products"},
+			notes: []string{`it reached http://evil.example`},
+		},
+		{
+			name: "a goal that acted on a page of another origin is left out even when it came back",
+			rec: func() (*session, *screen.Screen) {
+				p := productsPage("products", "", 0, "")
+				s := newSession().click(p, "products-add-p17").agentStart("Add the case").
+					click(p, "products-add-p17").
+					add(InteractNavigate, nil, "", func(it *Interaction) { it.URL, it.Transition = evilOrigin+"/products", "script" }).
+					click(offApp(p), "products-add-case").nav("/products", "typed").click(p, "products-add-case").
+					agentEnd(AgentDone, "")
+				return s, productsPage("products", "", 2, "")
+			},
+			want:  []string{"Click the Add to cart button in iPhone 17 :: tap => /products"},
+			notes: []string{`it reached http://evil.example`},
+		},
+	})
+}

@@ -3,6 +3,8 @@ package steps
 import (
 	"errors"
 	"fmt"
+	"net/url"
+	"slices"
 	"strings"
 	"time"
 
@@ -55,6 +57,8 @@ type group struct {
 // the groups from index from on.
 type agentSpan struct {
 	from int
+	// at is the index of its agentStart in the interactions.
+	at   int
 	seq  int64
 	goal string
 }
@@ -92,15 +96,23 @@ func (b *builder) group() []*group {
 			continue // its values were read by markedValues
 		case InteractAgentStart:
 			if agent != nil {
-				groups = b.agentEnded(groups, agent, AgentFailed, "another goal started before it ended", nil)
+				if left := b.agentLeft(agent, i, ""); left != "" {
+					groups = b.agentLeftApp(groups, agent, left)
+				} else {
+					groups = b.agentEnded(groups, agent, AgentFailed, "another goal started before it ended", nil)
+				}
 			}
 			// Nothing the agent does joins a person's step before it, and
 			// nothing after it joins the agent's.
-			agent, prev = &agentSpan{from: len(groups), seq: r.Seq, goal: r.Text}, -1
+			agent, prev = &agentSpan{from: len(groups), at: i, seq: r.Seq, goal: r.Text}, -1
 			continue
 		case InteractAgentEnd:
 			if agent != nil {
-				groups = b.agentEnded(groups, agent, r.State, r.Message, b.agentChecks(r, agent.goal))
+				if left := b.agentLeft(agent, i, r.Left); left != "" {
+					groups = b.agentLeftApp(groups, agent, left)
+				} else {
+					groups = b.agentEnded(groups, agent, r.State, r.Message, b.agentChecks(r, agent.goal))
+				}
 			}
 			agent, prev = nil, -1
 			continue
@@ -234,9 +246,65 @@ func (b *builder) group() []*group {
 		prev = i
 	}
 	if agent != nil {
-		groups = b.agentEnded(groups, agent, AgentFailed, "the recording stopped before the agent finished", nil)
+		if left := b.agentLeft(agent, len(b.recs), ""); left != "" {
+			groups = b.agentLeftApp(groups, agent, left)
+		} else {
+			groups = b.agentEnded(groups, agent, AgentFailed, "the recording stopped before the agent finished", nil)
+		}
 	}
 	return groups
+}
+
+// agentLeft is the origin off the app that the agent's goal from span up
+// to interaction end reached, "" when it stayed on the app: what the host
+// said (an agentEnd's Left: a screen the agent was shown), else the first
+// page an interaction of the goal was on, or, when nothing follows the
+// goal, the final screen, that is on neither the app's origin nor one of
+// the origins the app trusts (BuildOptions.Origins).
+func (b *builder) agentLeft(span *agentSpan, end int, said string) string {
+	if said != "" {
+		return said
+	}
+	if b.origin == "" {
+		return ""
+	}
+	urls := []string{}
+	for _, r := range b.recs[span.at+1 : end] {
+		urls = append(urls, r.URL, screenURL(r.Before))
+	}
+	if end >= len(b.recs) {
+		urls = append(urls, screenURL(b.final))
+	}
+	for _, u := range urls {
+		if u == "" {
+			continue
+		}
+		o := u
+		if p, err := url.Parse(u); err == nil && p.Host != "" {
+			o = trail.OriginOf(p)
+		}
+		if o != b.origin && !slices.Contains(b.trusted, o) {
+			return o
+		}
+	}
+	return ""
+}
+
+// agentLeftApp leaves out every step of a goal whose flow left the app
+// (docs/agent.md, What the agent may and may not do): a flow that went
+// elsewhere is never written into a trail, where every later run would
+// repeat it without a model. The note says where it went.
+func (b *builder) agentLeftApp(groups []*group, span *agentSpan, origin string) []*group {
+	from := min(span.from, len(groups))
+	n := len(groups) - from
+	if n == 0 {
+		b.note(fmt.Sprintf("The agent left the app while performing %q: it reached %s, which is not one of the app's origins. It recorded nothing.", span.goal, origin),
+			"The agent left the app while performing its goal. It recorded nothing.")
+		return groups
+	}
+	b.note(fmt.Sprintf("The agent left the app while performing %q: it reached %s, which is not one of the app's origins, so what it did (%d step%s) is not written into the trail. Record that part yourself, or ask the agent again.",
+		span.goal, origin, n, plural(n)), "The agent left the app while performing its goal, so what it did is not written into the trail.")
+	return groups[:from]
 }
 
 // agentEnded makes the groups the agent's goal left (from span.from on)

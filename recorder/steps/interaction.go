@@ -82,6 +82,10 @@ type Interaction struct {
 	// it in on arrival, and the review shows it.
 	Checks        []AgentCheck `json:"checks,omitempty"`
 	ChecksLeftOut []string     `json:"checksLeftOut,omitempty"`
+	// Left (AgentEnd) is the origin off the app that a screen the agent
+	// was shown during the goal was on: the host sets it on arrival, and
+	// the goal's steps are left out of the trail.
+	Left string `json:"left,omitempty"`
 }
 
 // InteractionKind says what an Interaction was.

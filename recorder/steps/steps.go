@@ -20,6 +20,10 @@ type BuildOptions struct {
 	// Sensitive are values the session marked sensitive, when the caller
 	// knows them (usually none: the page model already hides them).
 	Sensitive []string
+	// Origins are the other origins the app trusts (apps.<name>.origins):
+	// an agent's goal whose flow reached an origin that is neither these
+	// nor BaseURL's is left out, with a note.
+	Origins []string
 }
 
 // BuiltTrail is what BuildSteps makes of a session.
@@ -143,8 +147,10 @@ func BuildSteps(recs []RecordedInteraction, final *screen.Screen, o BuildOptions
 type builder struct {
 	recs  []RecordedInteraction
 	final *screen.Screen
-	// origin is the app's origin; every URL must be on it.
-	origin string
+	// origin is the app's origin; every URL must be on it. trusted are
+	// the other origins the app trusts (BuildOptions.Origins).
+	origin  string
+	trusted []string
 	// taint is what must never be written down: BuildOptions.Sensitive and
 	// the values of the elements marked sensitive.
 	taint     selector.Sensitive
@@ -175,6 +181,11 @@ func newBuilder(recs []RecordedInteraction, final *screen.Screen, o BuildOptions
 			return nil, fmt.Errorf("building steps: base URL %q is not an http or https origin such as http://localhost:3000", base)
 		}
 		b.origin = trail.OriginOf(u)
+	}
+	for _, o := range o.Origins {
+		if u, err := url.Parse(o); err == nil && u.Host != "" {
+			b.trusted = append(b.trusted, trail.OriginOf(u))
+		}
 	}
 	b.sensitive = append(slices.Clone(o.Sensitive), b.markedValues()...)
 	b.taint = selector.NewSensitive(b.sensitive)

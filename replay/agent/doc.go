@@ -13,15 +13,20 @@
 // recorder's generator wrote from the screens acted on (the healed
 // recording, once a check proves it), the agent's turns for the trace page,
 // and a verdict: done, app-bug, blocked (reported as agent-misread), budget,
-// model-error, page-error or cancelled. The agent's own done is never a
-// pass by itself: the step's checks decide.
+// model-error, page-error, refused (an action outside the app's origins,
+// agent-misread) or cancelled. The agent's own done is never a pass by
+// itself: the step's checks decide.
 //
 // What it must not do: see or send a secret's value (the model types
 // ${secret:NAME}; the Page fills it in at the last moment; every request
 // goes through the model client's redactor, and every turn it keeps through
-// cfg.Redactor); map a ref the page no longer shows to another element (it
-// is refused, with a fresh snapshot); wait past agent.stepDeadline; act
-// more than agent.maxActions times in a step, replayed actions included.
+// cfg.Redactor); type a secret its goal was not offered, or put one into a
+// URL; act on a page or in a frame outside the app's origins (cfg.Origins),
+// whatever the page says (trust.go; the page's content reaches the model
+// fenced, as data); map a ref the page no longer shows to another element
+// (it is refused, with a fresh snapshot); wait past agent.stepDeadline;
+// act more than agent.maxActions times in a step, replayed actions
+// included.
 //
 // It imports the model client and the recorder's screen, selector and
 // trail packages; it never imports replay or host.

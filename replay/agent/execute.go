@@ -62,7 +62,18 @@ func (r *run) execute(ctx context.Context, call model.ToolCall) result {
 		return r.refused(ctx, fmt.Sprintf("Refused: %q is not a ref of the latest snapshot, and a ref is never taken for another element. Use a ref from this screen.", a.Ref))
 	}
 	if call.Name == ToolNavigate && !validPath(a.Path) {
+		if origin, why := r.offOrigin(call.Name, a); why != "" {
+			return r.refuseOffOrigin(call.Name, origin, why)
+		}
 		return r.lookAgain(ctx, fmt.Sprintf("Refused: navigate takes a path of the app that starts with / (or back, forward, reload), not %q.", a.Path), false)
+	}
+	if why := r.notOffered(call.Name, a); why != "" {
+		return r.refuseRef(ctx, why)
+	}
+	if acts(call.Name) {
+		if origin, why := r.offOrigin(call.Name, a); why != "" {
+			return r.refuseOffOrigin(call.Name, origin, why)
+		}
 	}
 	if acts(call.Name) {
 		if r.used >= r.cfg.MaxActions {
@@ -74,11 +85,18 @@ func (r *run) execute(ctx context.Context, call model.ToolCall) result {
 	}
 	acted, started := r.shown, time.Now()
 	summary, err := r.perform(ctx, call.Name, a)
+	var off *OffOriginError
 	switch {
 	case err == nil:
 	case ctx.Err() != nil:
 		r.pageFailed(ctx, call.Name+" was running", err)
 		return result{outcome: call.Name + ": " + err.Error(), stop: true}
+	case errors.As(err, &off):
+		if acts(call.Name) {
+			r.used--
+			r.out.Acted--
+		}
+		return r.refuseOffOrigin(call.Name, off.Origin, off.Why+" at the moment it acted")
 	case errors.Is(err, ErrStaleRef):
 		if acts(call.Name) {
 			r.used--
@@ -94,6 +112,11 @@ func (r *run) execute(ctx context.Context, call model.ToolCall) result {
 	before := len(r.out.Actions)
 	r.record(call.Name, a, acted)
 	res := r.lookAgain(ctx, summary+r.actionsLeft(call.Name), false)
+	if acts(call.Name) && r.shown != nil {
+		if o := OriginOf(r.shown.URL); !r.origins.allow(o) {
+			r.noteOff(o)
+		}
+	}
 	if acts(call.Name) && !res.stop {
 		// What an assertChange after it checks: from the screen it
 		// started from to the one right after it.
@@ -146,7 +169,7 @@ func (r *run) lookAgain(ctx context.Context, outcome string, full bool) result {
 		r.pageFailed(ctx, "reading the screen", err)
 		return result{outcome: outcome, stop: true}
 	}
-	return result{outcome: outcome, screen: screenBlock(r.shown, full)}
+	return result{outcome: outcome, screen: r.screenBlock(r.shown, full)}
 }
 
 // record adds a performed action to the outcome as a trail action, its

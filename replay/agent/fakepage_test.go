@@ -34,6 +34,21 @@ type checkoutPage struct {
 	calls []string
 	// slowScreen delays every capture until the context ends.
 	blockScreens bool
+	// url is where the page is ("" for http://shop.test/checkout); a tap
+	// of Cart takes it to cartTo when that is set.
+	url, cartTo string
+	// cartURL is where the Cart link says it goes ("" for the app's cart).
+	cartURL string
+	// offAtAct makes a tap find the page on that origin when it acts, as
+	// replay's page checks at that moment.
+	offAtAct string
+	// frame, when set, adds a cross-origin payment frame of that origin
+	// ("?" for one whose origin the capture did not read) holding a Card
+	// number field, f1e1.
+	frame string
+	// card is what was typed into the frame's field; focused is the
+	// focused ref; title the page's title ("" for Checkout).
+	card, focused, title string
 }
 
 func (p *checkoutPage) ref(n int) string { return fmt.Sprintf("e%d", p.doc*10+n) }
@@ -52,7 +67,11 @@ func (p *checkoutPage) Screen(ctx context.Context) (*screen.Screen, error) {
 	code := &screen.Node{Ref: p.ref(1), Role: "textbox", Name: "Discount code", Tag: "input", Label: "Discount code", Value: p.code}
 	pass := &screen.Node{Ref: p.ref(4), Role: "textbox", Name: "Password", Tag: "input", Label: "Password", Secret: true}
 	redeem := &screen.Node{Ref: p.ref(2), Role: "button", Name: "Redeem", Tag: "button", Text: "Redeem"}
-	cart := &screen.Node{Ref: p.ref(3), Role: "link", Name: "Cart", Tag: "a", Text: "Cart", URL: "http://shop.test/cart"}
+	cartURL := "http://shop.test/cart"
+	if p.cartURL != "" {
+		cartURL = p.cartURL
+	}
+	cart := &screen.Node{Ref: p.ref(3), Role: "link", Name: "Cart", Tag: "a", Text: "Cart", URL: cartURL}
 	kids := []*screen.Node{
 		{Ref: p.ref(5), Role: "heading", Name: "Checkout", Tag: "h1", Level: 1, Text: "Checkout",
 			Children: []*screen.Node{{Tag: screen.TextTag, Text: "Checkout"}}},
@@ -67,6 +86,18 @@ func (p *checkoutPage) Screen(ctx context.Context) (*screen.Screen, error) {
 		kids = append(kids, &screen.Node{Ref: p.ref(0), Role: "button", Name: "Signed in with " + p.password, Tag: "button", Disabled: true,
 			Text: "Signed in with " + p.password})
 	}
+	if p.frame != "" {
+		origin := p.frame
+		if origin == "?" {
+			origin = ""
+		}
+		card := &screen.Node{Ref: "f1e1", Role: "textbox", Name: "Card number", Tag: "input", Label: "Card number", Value: p.card}
+		visible(card, 0)
+		doc := &screen.Node{Ref: "f1e2", Tag: "html", Children: []*screen.Node{card}}
+		visible(doc, 0)
+		kids = append(kids, &screen.Node{Ref: p.ref(0) + "1", Role: "iframe", Tag: "iframe", Frame: "f1", CrossOrigin: true, Origin: origin,
+			Children: []*screen.Node{doc}})
+	}
 	for i, n := range kids {
 		visible(n, float64(i))
 	}
@@ -76,8 +107,16 @@ func (p *checkoutPage) Screen(ctx context.Context) (*screen.Screen, error) {
 	visible(body, 0)
 	root := &screen.Node{Ref: p.ref(9), Tag: "html", Children: []*screen.Node{body}}
 	visible(root, 0)
-	return &screen.Screen{Schema: screen.ScreenSchema, Document: fmt.Sprint("doc", p.doc), URL: "http://shop.test/checkout",
-		Title: "Checkout", Viewport: screen.Viewport{Width: 1280, Height: 720}, Root: root}, nil
+	url := "http://shop.test/checkout"
+	if p.url != "" {
+		url = p.url
+	}
+	title := "Checkout"
+	if p.title != "" {
+		title = p.title
+	}
+	return &screen.Screen{Schema: screen.ScreenSchema, Document: fmt.Sprint("doc", p.doc), URL: url, Focused: p.focused,
+		Title: title, Viewport: screen.Viewport{Width: 1280, Height: 720}, Root: root}, nil
 }
 
 func visible(n *screen.Node, row float64) {
@@ -99,6 +138,9 @@ func (p *checkoutPage) element(ref string) string {
 			return name
 		}
 	}
+	if ref == "f1e1" && p.frame != "" {
+		return "card"
+	}
 	return ""
 }
 
@@ -110,6 +152,9 @@ func (p *checkoutPage) Tap(ctx context.Context, ref string) (string, error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.log("tap " + ref)
+	if p.offAtAct != "" {
+		return "", &agent.OffOriginError{Origin: p.offAtAct, Why: "the page is on " + p.offAtAct}
+	}
 	switch p.element(ref) {
 	case "redeem":
 		if p.rerenderOnTap {
@@ -120,6 +165,10 @@ func (p *checkoutPage) Tap(ctx context.Context, ref string) (string, error) {
 		p.applied = p.code == "SUMMER"
 		return `tapped button "Redeem"`, nil
 	case "cart":
+		if p.cartTo != "" {
+			p.url = p.cartTo
+			p.doc++
+		}
 		return `tapped link "Cart"`, nil
 	case "":
 		return "", p.stale(ref)
@@ -142,6 +191,8 @@ func (p *checkoutPage) Type(ctx context.Context, ref, text string) (string, erro
 		p.code = value
 	case "password":
 		p.password = value
+	case "card":
+		p.card = value
 	case "":
 		return "", p.stale(ref)
 	default:
@@ -165,6 +216,9 @@ func (p *checkoutPage) Navigate(ctx context.Context, path string) (string, error
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.log("navigate " + path)
+	if strings.HasPrefix(path, "/") {
+		p.url = "http://shop.test" + path
+	}
 	return "opened " + path, nil
 }
 

@@ -20,8 +20,11 @@ type Goal struct {
 	// the step's recorded end state), for the model to look for.
 	Expect []string
 	// Secrets are the names of the secrets the model may type as
-	// ${secret:NAME}; never their values.
+	// ${secret:NAME}; never their values. A type of any other is refused.
 	Secrets []string
+	// Users are the credential fields the model may type as
+	// ${user:NAME.FIELD} ("admin.password"), as Secrets.
+	Users []string
 	// Started is when the step started: agent.stepDeadline counts from
 	// here, replay's time included. Zero means when Run starts.
 	Started time.Time
@@ -69,6 +72,14 @@ type Config struct {
 	// Redact hides secret values in what the outcome keeps (turns,
 	// reasons); nil when the run has none.
 	Redact func(string) string
+	// Origins are the origins the agent may act on: the app's base URL's
+	// first (its pages are shown by their path), then the other origins the
+	// person trusts for the app (apps.<name>.origins). Empty: the origin of
+	// the page the agent is first shown.
+	Origins []string
+	// App names the app, for the fix a refusal names
+	// (apps.<App>.origins); "" when unknown.
+	App string
 }
 
 // Defaults of agent.maxActions and agent.stepDeadline (host/config has the
@@ -91,6 +102,10 @@ const (
 	VerdictModelError Verdict = "model-error" // no usable answer from the model within its retries
 	VerdictPageError  Verdict = "page-error"  // the page could not be read or went away
 	VerdictCancelled  Verdict = "cancelled"   // the run was cancelled
+	// VerdictRefused: the model asked for an action outside the app's
+	// origins, which the agent refuses: it was led away from its goal, by
+	// the page or by its own mistake (agent-misread).
+	VerdictRefused Verdict = "refused"
 )
 
 // Class is the failure class a step that ended so is reported with, ""
@@ -99,7 +114,7 @@ func (v Verdict) Class() string {
 	switch v {
 	case VerdictAppBug:
 		return "app-bug"
-	case VerdictBlocked:
+	case VerdictBlocked, VerdictRefused:
 		return "agent-misread"
 	}
 	return ""
@@ -126,6 +141,14 @@ type Outcome struct {
 	// agent's input (Ask the agent) writes after the recorded action.
 	// One that would hold a secret's value is not among them.
 	Checks []PassedCheck
+	// Refused lists the calls the agent refused because they broke one of
+	// its rules: an action outside the app's origins, a secret the goal was
+	// not offered, a secret in a URL. Each is a line.
+	Refused []string
+	// OffOrigins are the origins outside Config.Origins its page went to
+	// after one of its actions (a link to another site, a redirect), or
+	// that an action was refused on. A flow with any is never saved.
+	OffOrigins []string
 	// Acted counts the actions it took (toward agent.maxActions, with the
 	// replayed ones).
 	Acted int

@@ -57,3 +57,16 @@ var (
 	// any more (the tab crashed or was closed): the agent stops.
 	ErrPageGone = errors.New("the page is gone")
 )
+
+// An OffOriginError is what a Page returns when, at the moment it would
+// act, the page or the frame of the element is on an origin the agent may
+// not act on (Config.Origins): it did nothing there, and the agent stops,
+// refused. A Page checks this itself, since the page can move between the
+// screen the model was shown and the action.
+type OffOriginError struct {
+	// Origin is the refused origin; Why says where it was met ("the page
+	// is on https://evil.example").
+	Origin, Why string
+}
+
+func (e *OffOriginError) Error() string { return e.Why + ", which is not one of the app's origins" }

@@ -51,6 +51,10 @@ type run struct {
 	// failedOnEvidence: an assertChange failed on what the page did (not
 	// on a spec that could not be checked).
 	failedOnEvidence bool
+	// origins are those the agent may act on, the app's first; fence marks
+	// the page's content in every message.
+	origins origins
+	fence   fence
 }
 
 // An exchange is one answered call: what the tool did and, for the last
@@ -74,7 +78,7 @@ func newRun(cfg Config, page Page, g Goal) *run {
 	if g.Started.IsZero() {
 		g.Started = time.Now()
 	}
-	r := &run{cfg: cfg, page: page, goal: g, deadline: g.Started.Add(cfg.StepDeadline), out: &Outcome{}}
+	r := &run{cfg: cfg, page: page, goal: g, deadline: g.Started.Add(cfg.StepDeadline), out: &Outcome{}, fence: newFence()}
 	if g.HandOff != nil {
 		r.used = len(g.HandOff.Performed)
 	}
@@ -90,12 +94,13 @@ func (r *run) loop(ctx context.Context) {
 		r.pageFailed(ctx, "reading the screen", err)
 		return
 	}
+	r.origins = allowedOrigins(r.cfg, r.shown)
 	if r.used >= r.cfg.MaxActions {
 		r.stop(VerdictBudget, r.actionsSpent())
 		return
 	}
-	r.first = firstMessage(r.goal, r.cfg.MaxActions-r.used, r.shown)
-	r.firstHead = r.first[:len(r.first)-len(screenBlock(r.shown, false))]
+	r.firstHead = r.firstMessage(r.cfg.MaxActions - r.used)
+	r.first = r.firstHead + r.screenBlock(r.shown, false)
 	for {
 		msgs := r.conversation()
 		saw := msgs[len(msgs)-1].Text

@@ -280,7 +280,7 @@ func TestRun(t *testing.T) {
 		{
 			name:       "navigate takes a path of the app only",
 			goal:       agent.Goal{Intent: discountIntent, HandOff: discountHandOff, Expect: []string{"10% off"}},
-			script:     []modeltest.Reply{modeltest.Call("navigate", map[string]string{"path": "https://evil.test/"})},
+			script:     []modeltest.Reply{modeltest.Call("navigate", map[string]string{"path": "http://shop.test/cart"})},
 			prep:       func(s *setup) { s.page.code = "SUMMER" },
 			verdict:    agent.VerdictDone,
 			pageCalls:  []string{"tap e2"},

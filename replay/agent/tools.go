@@ -72,9 +72,11 @@ var Tools = []model.Tool{
 // system prompt or the first message changes meaning: a recording belongs
 // to the agent configuration that made it (DESIGN §9), so a new version is
 // a miss.
-const PromptVersion = "agent-2"
+const PromptVersion = "agent-3"
 
-// agent-2 added the assertChange tool and its line in the instructions.
+// agent-2 added the assertChange tool and its line in the instructions;
+// agent-3 fenced the page's content as data and gave the agent its rules
+// on origins and secrets.
 
 // ConfigKey identifies the agent configuration a recording belongs to: the
 // prompt's version and a digest of the tools and their schemas. The model

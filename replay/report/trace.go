@@ -459,6 +459,12 @@ func (p *tracePage) heal(st replay.StepResult, h *replay.Heal) {
 		p.line("- The action replay was unsure of: %s", p.text(h.Uncertain))
 	}
 	p.line("- Healed flow: %s", p.text(HealDecision(h)))
+	for _, why := range h.Refused {
+		p.line("- Refused: %s", p.text(why))
+	}
+	if len(h.OffOrigins) > 0 {
+		p.line("- Left the app's origins for: %s", p.text(strings.Join(h.OffOrigins, ", ")))
+	}
 	if len(h.Turns) == 0 {
 		return
 	}

@@ -252,3 +252,76 @@ func (r *Resolver) Values(refs ...trail.Ref) []string {
 	slices.Sort(values)
 	return values
 }
+
+// A Known is a secret value this process could fill in, with the
+// reference it is hidden behind. It must never be printed.
+type Known struct {
+	Ref   trail.Ref
+	Value string
+}
+
+// Known lists every secret value this process could fill in, for the
+// redactors of everything it writes and sends: each secret and credential
+// password the config lists that has a value, and every TRAILPIN_SECRET_*
+// and TRAILPIN_USER_*_PASSWORD variable of environ ("NAME=value" entries,
+// as os.Environ gives them), whether or not the config or any trail names
+// it. A variable the config names is known by the config's name; another
+// by its own, lower-cased: TRAILPIN_SECRET_PROD_DB is ${secret:prod_db}.
+// Each value is listed once, in a stable order.
+func (r *Resolver) Known(environ []string) []Known {
+	var out []Known
+	add := func(ref trail.Ref, v string) {
+		if v != "" && !slices.ContainsFunc(out, func(k Known) bool { return k.Value == v }) {
+			out = append(out, Known{Ref: ref, Value: v})
+		}
+	}
+	named := map[string]trail.Ref{}
+	for _, name := range sortedKeys(r.cfg.Secrets) {
+		ref := trail.Ref{Kind: trail.RefSecret, Name: name}
+		named[SecretEnv(name)] = ref
+		v, _, _ := r.resolve(ref)
+		add(ref, v)
+		if c := r.cfg.Secrets[name]; c.IsGiven() {
+			add(ref, *c.value) // the file's value, where a variable wins over it
+		}
+	}
+	for _, user := range sortedKeys(r.cfg.Credentials) {
+		ref := trail.Ref{Kind: trail.RefUser, Name: user + ".password"}
+		named[UserEnv(user, "password")] = ref
+		v, _, _ := r.resolve(ref)
+		add(ref, v)
+		if c := r.cfg.Credentials[user].Password; c.IsGiven() {
+			add(ref, *c.value)
+		}
+	}
+	env := slices.Clone(environ)
+	slices.Sort(env)
+	for _, kv := range env {
+		name, v, ok := strings.Cut(kv, "=")
+		if !ok || v == "" {
+			continue
+		}
+		ref, listed := named[name]
+		switch {
+		case listed:
+		case strings.HasPrefix(name, SecretEnvPrefix) && len(name) > len(SecretEnvPrefix):
+			ref = trail.Ref{Kind: trail.RefSecret, Name: strings.ToLower(strings.TrimPrefix(name, SecretEnvPrefix))}
+		case strings.HasPrefix(name, UserEnvPrefix) && strings.HasSuffix(name, "_PASSWORD") && len(name) > len(UserEnvPrefix)+len("_PASSWORD"):
+			user := strings.TrimSuffix(strings.TrimPrefix(name, UserEnvPrefix), "_PASSWORD")
+			ref = trail.Ref{Kind: trail.RefUser, Name: strings.ToLower(user) + ".password"}
+		default:
+			continue
+		}
+		add(ref, v)
+	}
+	return out
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys
+}

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -198,6 +199,55 @@ func TestValueInsideAnotherStruct(t *testing.T) {
 	for _, verb := range []string{"%v", "%+v", "%#v", "%x"} {
 		if text := fmt.Sprintf(verb, h); strings.Contains(text, fileStripe) || strings.Contains(text, fmt.Sprintf("%x", fileStripe)) {
 			t.Errorf("fmt.Sprintf(%q, holder) shows the secret value", verb)
+		}
+	}
+}
+
+// TestKnownListsEverySecretTheProcessCouldFill: the config's secrets and
+// passwords (a file value a variable shadows too), and every secret or
+// password variable of the environment, named or not; never a username or
+// another variable.
+func TestKnownListsEverySecretTheProcessCouldFill(t *testing.T) {
+	cfg := Config{
+		Secrets: map[string]Value{"stripe-key": Given(fileStripe), "missing": {}},
+		Credentials: map[string]Credential{
+			"admin": {Username: Given("admin@example.com"), Password: Given(filePassword)},
+		},
+	}
+	env := map[string]string{
+		"TRAILPIN_SECRET_STRIPE_KEY":     envStripe,
+		"TRAILPIN_SECRET_PROD_DB":        "prod-db-value-1",
+		"TRAILPIN_USER_OPS_PASSWORD":     envPassword,
+		"TRAILPIN_USER_OPS_USERNAME":     "ops@example.com",
+		"TRAILPIN_SECRET_EMPTY":          "",
+		"TRAILPIN_MODEL_APIKEYENV":       "OPENAI_API_KEY",
+		"HOME":                           "/home/ana",
+		"TRAILPIN_SECRET_PROD_DB_MIRROR": "prod-db-value-1",
+	}
+	var environ []string
+	for k, v := range env {
+		environ = append(environ, k+"="+v)
+	}
+	type pair struct{ ref, value string }
+	var got []pair
+	for _, k := range NewResolver(cfg, mapEnv(env)).Known(environ) {
+		got = append(got, pair{k.Ref.String(), k.Value})
+	}
+	want := []pair{
+		{"${secret:stripe-key}", envStripe},
+		{"${secret:stripe-key}", fileStripe}, // the file's value, which its variable shadows
+		{"${user:admin.password}", filePassword},
+		{"${secret:prod_db}", "prod-db-value-1"},
+		{"${user:ops.password}", envPassword},
+	}
+	for _, w := range want {
+		if !slices.Contains(got, w) {
+			t.Errorf("Known lacks %s (a value of %d bytes)", w.ref, len(w.value))
+		}
+	}
+	for _, g := range got {
+		if !slices.Contains(want, g) {
+			t.Errorf("Known has %s (%d bytes), which is no secret the process could fill in, or a value twice", g.ref, len(g.value))
 		}
 	}
 }

@@ -26,6 +26,8 @@ type step struct {
 	full   bool
 	// parsed says the latest screen was found and read.
 	parsed bool
+	// at is where the latest screen says the page is, title its title.
+	at, title string
 }
 
 type priorCall struct {
@@ -39,7 +41,7 @@ func (c priorCall) arg(k string) string {
 }
 
 var (
-	secretRef    = regexp.MustCompile(`\$\{secret:[A-Za-z0-9_.-]+\}`)
+	secretRef    = regexp.MustCompile(`\$\{(?:secret|user):[A-Za-z0-9_.-]+\}`)
 	performedRow = regexp.MustCompile(`^\d+\. (.*)$`)
 )
 
@@ -72,13 +74,46 @@ func readStep(r modeltest.Request) step {
 		}
 	}
 	if latest != "" {
-		head, body, _ := strings.Cut(latest, "\n")
+		head, _, _ := strings.Cut(latest, "\n")
 		st.full = strings.Contains(head, "every element")
-		if nodes, err := screen.ParseSnapshot(body); err == nil {
-			st.screen, st.parsed = nodes, true
+		if _, at, ok := strings.Cut(head, ") at "); ok {
+			st.at = strings.TrimSuffix(at, ":")
+		}
+		if title, body, ok := pageContent(latest); ok {
+			st.title = title
+			if body == nothingShown {
+				st.parsed = true // a screen with nothing to act on
+			} else if nodes, err := screen.ParseSnapshot(body); err == nil {
+				st.screen, st.parsed = nodes, true
+			}
 		}
 	}
 	return st
+}
+
+// nothingShown is the snapshot of a screen with no element of the form
+// asked for.
+const nothingShown = "(nothing is shown)"
+
+// pageContent is the page's title and snapshot between the fence's lines
+// of a screen block; ok is false when the block has no whole fence.
+func pageContent(block string) (title, snapshot string, ok bool) {
+	lines := strings.Split(block, "\n")
+	begin := -1
+	for i, l := range lines {
+		switch {
+		case begin < 0 && strings.HasPrefix(l, agent.FenceBegin):
+			begin = i
+		case begin >= 0 && strings.HasPrefix(l, agent.FenceEnd) && strings.TrimPrefix(l, agent.FenceEnd) == strings.TrimPrefix(lines[begin], agent.FenceBegin):
+			body := lines[begin+1 : i]
+			if len(body) > 0 && strings.HasPrefix(body[0], agent.TitleMark) {
+				title, _ = strconv.Unquote(strings.TrimPrefix(body[0], agent.TitleMark))
+				body = body[1:]
+			}
+			return title, strings.Join(body, "\n"), true
+		}
+	}
+	return "", "", false
 }
 
 // screenStart is where the screen block of a message starts, -1 for none.
@@ -106,7 +141,7 @@ func readFirst(st *step, content string) {
 		case strings.HasPrefix(line, "Already performed"):
 			inPerformed = true
 			continue
-		case strings.HasPrefix(line, "Secrets you can type"):
+		case strings.HasPrefix(line, agent.SecretsMark):
 			st.secrets = secretRef.FindAllString(line, -1)
 		}
 		if inExpect {

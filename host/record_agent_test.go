@@ -1,0 +1,81 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/trailpin/trailpin/host/config"
+	"github.com/trailpin/trailpin/recorder/trail"
+	"github.com/trailpin/trailpin/replay/secrets"
+)
+
+// The origins Ask the agent may act on are the recorded app's: its base
+// URL first, then apps.<name>.origins; a page of no app of the project is
+// its own origin alone.
+func TestAppOrigins(t *testing.T) {
+	dir := t.TempDir()
+	yaml := "apps:\n  shop:\n    baseURL: http://localhost:3000\n    origins:\n      - https://login.example.com\n  admin:\n    baseURL: http://localhost:4000\n"
+	if err := os.WriteFile(filepath.Join(dir, config.ProjectFileName), []byte(yaml), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	p, err := config.LoadProject(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		origin, app string
+		want        []string
+	}{
+		{"http://localhost:3000", "shop", []string{"http://localhost:3000", "https://login.example.com"}},
+		{"http://localhost:4000", "admin", []string{"http://localhost:4000"}},
+		{"http://localhost:5000", "", []string{"http://localhost:5000"}},
+	} {
+		got, app := appOrigins(p, c.origin)
+		if !slices.Equal(got, c.want) || app != c.app {
+			t.Errorf("appOrigins(%s) = %q, %q; want %q, %q", c.origin, got, app, c.want, c.app)
+		}
+	}
+	if got, app := appOrigins(nil, "http://localhost:3000"); !slices.Equal(got, []string{"http://localhost:3000"}) || app != "" {
+		t.Errorf("appOrigins without a project = %q, %q", got, app)
+	}
+}
+
+// A goal offers the references it names and the secrets the person
+// offered by name, each with a value; never the project's other secrets.
+func TestOfferedRefs(t *testing.T) {
+	env := map[string]string{secrets.SecretEnv("demo-password"): "pw", secrets.SecretEnv("api-key"): "k", secrets.UserEnv("admin", "password"): "a"}
+	cfg := secrets.Config{Secrets: map[string]secrets.Value{"demo-password": {}, "prod-db": secrets.Given("db"), "api-key": {}}}
+	res := secrets.NewResolver(cfg, func(k string) string { return env[k] })
+	names := func(refs []trail.Ref) []string {
+		var out []string
+		for _, r := range refs {
+			out = append(out, r.String())
+		}
+		return out
+	}
+	got, err := offeredRefs("Sign in with ${secret:demo-password} and ${user:admin.password}", []string{"api-key", "demo-password"}, res)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{"${secret:demo-password}", "${user:admin.password}", "${secret:api-key}"}; !slices.Equal(names(got), want) {
+		t.Errorf("offered %q, want %q (never ${secret:prod-db})", names(got), want)
+	}
+	if got, err := offeredRefs("Add the iPhone to the cart", nil, res); err != nil || len(got) != 0 {
+		t.Errorf("a goal that names none is offered %q, %v; want none", names(got), err)
+	}
+	for goal, want := range map[string]string{
+		"Type ${secret:missing}":    "TRAILPIN_SECRET_MISSING",
+		"Search for ${param:q}":     "a recording has no params",
+		"Type ${user:bob.password}": "TRAILPIN_USER_BOB_PASSWORD",
+	} {
+		if _, err := offeredRefs(goal, nil, res); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("offeredRefs(%q) = %v, want an error naming %s", goal, err, want)
+		}
+	}
+	if _, err := offeredRefs("Sign in", []string{"bad name}"}, res); err == nil {
+		t.Error("a name that is no secret's was offered")
+	}
+}
