@@ -56,6 +56,9 @@ type recording struct {
 	// secretValues are those secrets' values, by name, and the users'
 	// passwords by "credentials.<user>.password".
 	secretValues map[string]string
+	// insecureSaid says the log has been told, once per process, that
+	// model.allowInsecureHTTP sends the model's key over plain http.
+	insecureSaid sync.Once
 	// damaged is set once the database was found damaged: every request
 	// that needs it is answered with error 7 from then on.
 	damaged *storage.CorruptError

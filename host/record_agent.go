@@ -295,6 +295,9 @@ func (a *agentRunner) setup(projectDir, goal string, offered []string) (*recordA
 	if err != nil {
 		return nil, badRequest("the agent's model: %v", err)
 	}
+	if n := mc.InsecureNotice(); n != "" {
+		a.r.insecureSaid.Do(func() { a.r.s.Log.Warn(n) })
+	}
 	ra.cfg = agent.Config{Client: client, MaxActions: maxActions, StepDeadline: deadline,
 		Calls: model.NewCallBudget(maxCalls), Sensitive: values, Redact: red.String}
 	ra.fill = func(text string) (string, error) {

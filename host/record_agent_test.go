@@ -1,6 +1,7 @@
 package main
 
 import (
+	"log/slog"
 	"os"
 	"path/filepath"
 	"slices"
@@ -77,5 +78,55 @@ func TestOfferedRefs(t *testing.T) {
 	}
 	if _, err := offeredRefs("Sign in", []string{"bad name}"}, res); err == nil {
 		t.Error("a name that is no secret's was offered")
+	}
+}
+
+// A recording whose model is allowed over plain http beyond this machine
+// says so in the host's log once per process, however many goals it
+// prepares; one over loopback says nothing.
+func TestRecordAgentSaysOnceTheKeyGoesOverPlainHTTP(t *testing.T) {
+	const notice = "model.allowInsecureHTTP is true: the API key in $LAN_MODEL_KEY goes to 10.0.0.5:8000 over plain http"
+	for _, tt := range []struct {
+		name, baseURL, allow string
+		want                 int
+	}{
+		{"allowed", "http://10.0.0.5:8000/v1", "  allowInsecureHTTP: true\n", 1},
+		{"loopback", "http://127.0.0.1:8000/v1", "", 0},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := t.TempDir()
+			yaml := "apps:\n  shop:\n    baseURL: http://localhost:3000\nmodel:\n  baseURL: " + tt.baseURL + "\n  name: m\n  apiKeyEnv: LAN_MODEL_KEY\n" + tt.allow
+			file := filepath.Join(dir, config.ProjectFileName)
+			if err := os.WriteFile(file, []byte(yaml), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			getenv := func(k string) string {
+				switch k {
+				case "LAN_MODEL_KEY":
+					return "tk-lan-model-key-5150"
+				case "HOME":
+					return dir
+				}
+				return ""
+			}
+			cfg, err := config.Load(config.Options{ConfigFile: file, Getenv: getenv, Getwd: func() (string, error) { return dir, nil }})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var log strings.Builder
+			s := &nativeSession{Config: cfg, Log: slog.New(slog.NewTextHandler(&log, nil)), Getenv: getenv}
+			a := &agentRunner{r: &recording{s: s}}
+			for range 3 {
+				if _, err := a.setup("", "open the shop", nil); err != nil {
+					t.Fatalf("setup: %v", err)
+				}
+			}
+			if got := strings.Count(log.String(), notice); got != tt.want {
+				t.Errorf("the log says it %d times, want %d:\n%s", got, tt.want, log.String())
+			}
+			if strings.Contains(log.String(), "tk-lan-model-key-5150") {
+				t.Error("the log shows the key")
+			}
+		})
 	}
 }
