@@ -39,6 +39,11 @@ var stillDifferent = map[string]*Difference{
 		Playwright: []string{"  - iframe:", "    "},
 		Why:        "deliberate: an empty frame (about:blank) is written without content; Playwright writes a line of spaces below it (docs/screen-schema.md)",
 	},
+	"replay/testdata/agent_guard.html ai": {
+		Trailpin:   []string{"  - iframe"},
+		Playwright: []string{"  - iframe:", "    "},
+		Why:        "deliberate: an empty frame (about:blank) is written without content; Playwright writes a line of spaces below it (docs/screen-schema.md)",
+	},
 	"recorder/selector/testdata/selectors/pages/todos.html ai": {
 		Playwright: slices.Repeat([]string{"      - text: ×"}, 6),
 		Why:        "deliberate: Playwright prints the ::after of a display:none button; generated content of what is not rendered is left out (docs/screen-schema.md)",
