@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/trailpin/trailpin/recorder/screen"
 	"github.com/trailpin/trailpin/recorder/selector"
@@ -165,7 +166,11 @@ func changedWordsError(what string, sel selector.Selector, n *screen.Node, err e
 			what, sel.Text, describeChanged(n), shown)}
 }
 
-// assertNotVisible: no visible element's text or name is text.
+// assertNotVisible: no visible element's text or name is text, on a page
+// that has settled after the action before it (see wait_settle.go): a look
+// before the app has answered would pass on a page that shows text a
+// moment later. While text shows, it waits for the page to change and to
+// settle again, up to the action timeout.
 func (r *trailRun) assertNotVisible(text string) Action[done] {
 	return func(ctx context.Context, p *tab) (done, error) {
 		var d done
@@ -173,28 +178,56 @@ func (r *trailRun) assertNotVisible(text string) Action[done] {
 		if err != nil {
 			return d, err
 		}
-		var shown *screen.Node
+		start := time.Now()
+		deadline := start.Add(r.opts.ActionTimeout)
 		var reads readLog
-		err = p.poll(ctx, true, func(s *screen.Screen, m *selector.Matcher) (bool, error) {
-			shown = visibleWith(m, t)
-			if shown == nil {
-				return true, nil
-			}
-			reads.add("visible: " + nodeLine(shown))
-			return false, nil
-		})
-		d.reads = reads.items
-		if shown != nil {
-			d.node = shown
-			return d, &stepError{Reason: StopAssertionFailed, Expected: fmt.Sprintf("nothing visible reads %q", t),
-				Actual: nodeLine(shown),
-				Msg:    fmt.Sprintf("assertNotVisible %q: %s is still visible after %s", t, describe(shown), r.opts.ActionTimeout)}
-		}
-		if err != nil {
+		end := func(err error) (done, error) {
+			d.reads = reads.items
 			return d, err
 		}
-		d.summary = fmt.Sprintf("nothing visible reads %q", t)
-		return d, nil
+		st := p.awaitSettled(ctx, start, deadline, &reads)
+		for {
+			if gone := p.nav.gone(); gone != nil {
+				return end(gone)
+			}
+			if broken := p.brokenDocument(); broken != nil {
+				return end(broken)
+			}
+			if ctx.Err() != nil {
+				return end(ctx.Err())
+			}
+			_, m, err := p.look(ctx)
+			var shown *screen.Node
+			if err == nil {
+				if shown = visibleWith(m, t); shown == nil {
+					d.summary = fmt.Sprintf("nothing visible reads %q %s", t, st)
+					return end(nil)
+				}
+				reads.add("visible: " + nodeLine(shown))
+			}
+			if time.Now().After(deadline) {
+				if shown == nil {
+					return end(err)
+				}
+				d.node = shown
+				how := "once the page had settled"
+				if !st.settled {
+					how = "and " + st.String()
+				}
+				return end(&stepError{Reason: StopAssertionFailed, Expected: fmt.Sprintf("nothing visible reads %q", t),
+					Actual: nodeLine(shown),
+					Msg:    fmt.Sprintf("assertNotVisible %q: %s is still visible after %s, %s", t, describe(shown), r.opts.ActionTimeout, how)})
+			}
+			// It shows (or the page could not be read): it may yet go, as
+			// a message that fades does. Wait for the page to change, and
+			// for it to settle again; a page that did not change is as
+			// settled as it was.
+			seq := p.seq
+			p.waitChange(ctx, seq, time.Until(deadline)+time.Millisecond)
+			if now, err := p.changeSeq(ctx); err != nil || now != seq || !st.settled {
+				st = p.awaitSettled(ctx, start, deadline, &reads)
+			}
+		}
 	}
 }
 

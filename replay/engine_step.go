@@ -210,6 +210,9 @@ func (r *trailRun) perform(ctx context.Context, a, next trail.Action, diffID str
 	if observe {
 		before, beforeErr = r.before(ctx, p)
 	}
+	if !a.Kind().IsAssertion() {
+		p.nav.requests.acting()
+	}
 	d, err := r.play(a)(ctx, p)
 	if d.page != nil {
 		r.page = d.page
