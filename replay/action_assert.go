@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/trailpin/trailpin/recorder/screen"
 	"github.com/trailpin/trailpin/recorder/selector"
@@ -88,6 +89,22 @@ func relaxedMatch(m *selector.Matcher, sel selector.Selector) (*screen.Node, sel
 	return nodes[0], loose, true
 }
 
+// shownInItsPlace is relaxedMatch taken as evidence that the app shows
+// something else where sel expected its text: an app-bug. For a control
+// that holds only when its text reads the same but for its numbers or a
+// few words (a count on a button, a name in a link: readsInPlace); a
+// control that reads otherwise was renamed, which is selector-drift
+// (docs/ci.md, Failure classes).
+func shownInItsPlace(m *selector.Matcher, sel selector.Selector) (*screen.Node, selector.Selector, bool) {
+	n, loose, ok := relaxedMatch(m, sel)
+	if ok && selector.IsControlRole(n.Role) {
+		if _, _, same := readsInPlace(pinned(sel), shownText(n, sel)); !same {
+			return nil, loose, false
+		}
+	}
+	return n, loose, ok
+}
+
 // pinned is the text a selector pins, as an expected value.
 func pinned(sel selector.Selector) string {
 	switch {
@@ -126,10 +143,14 @@ func (r *trailRun) assertionFailed(p *tab, kind trail.ActionKind, sel selector.S
 	var nf *selector.NotFoundError
 	if errors.As(err, &nf) {
 		if s := p.screen; s != nil {
-			if n, loose, ok := relaxedMatch(p.matcher, sel); ok {
+			if n, loose, ok := shownInItsPlace(p.matcher, sel); ok {
 				exp, act := pinned(sel), shownText(n, sel)
 				return &stepError{Reason: StopAssertionFailed, Expected: exp, Actual: act, Err: err,
 					Msg: fmt.Sprintf("%s: expected %q, but %s shows %q (%s)", what, exp, loose, act, describe(n))}
+			}
+			if exp, act, says, ok := scopeEvidence(s, sel, p.lastTarget, err); ok {
+				return &stepError{Reason: StopAssertionFailed, Expected: exp, Actual: act, Selector: &sel, Err: err,
+					Msg: what + ": " + says}
 			}
 			if kind == trail.ActionAssertVisible && !nf.Scope && nf.Hidden == 0 {
 				if n := changedValue(s, sel, p.lastTarget); n != nil {
@@ -165,7 +186,11 @@ func changedWordsError(what string, sel selector.Selector, n *screen.Node, err e
 			what, sel.Text, describeChanged(n), shown)}
 }
 
-// assertNotVisible: no visible element's text or name is text.
+// assertNotVisible: no visible element's text or name is text, on a page
+// that has settled after the action before it (see wait_settle.go): a look
+// before the app has answered would pass on a page that shows text a
+// moment later. While text shows, it waits for the page to change and to
+// settle again, up to the action timeout.
 func (r *trailRun) assertNotVisible(text string) Action[done] {
 	return func(ctx context.Context, p *tab) (done, error) {
 		var d done
@@ -173,28 +198,56 @@ func (r *trailRun) assertNotVisible(text string) Action[done] {
 		if err != nil {
 			return d, err
 		}
-		var shown *screen.Node
+		start := time.Now()
+		deadline := start.Add(r.opts.ActionTimeout)
 		var reads readLog
-		err = p.poll(ctx, true, func(s *screen.Screen, m *selector.Matcher) (bool, error) {
-			shown = visibleWith(m, t)
-			if shown == nil {
-				return true, nil
-			}
-			reads.add("visible: " + nodeLine(shown))
-			return false, nil
-		})
-		d.reads = reads.items
-		if shown != nil {
-			d.node = shown
-			return d, &stepError{Reason: StopAssertionFailed, Expected: fmt.Sprintf("nothing visible reads %q", t),
-				Actual: nodeLine(shown),
-				Msg:    fmt.Sprintf("assertNotVisible %q: %s is still visible after %s", t, describe(shown), r.opts.ActionTimeout)}
-		}
-		if err != nil {
+		end := func(err error) (done, error) {
+			d.reads = reads.items
 			return d, err
 		}
-		d.summary = fmt.Sprintf("nothing visible reads %q", t)
-		return d, nil
+		st := p.awaitSettled(ctx, start, deadline, &reads)
+		for {
+			if gone := p.nav.gone(); gone != nil {
+				return end(gone)
+			}
+			if broken := p.brokenDocument(); broken != nil {
+				return end(broken)
+			}
+			if ctx.Err() != nil {
+				return end(ctx.Err())
+			}
+			_, m, err := p.look(ctx)
+			var shown *screen.Node
+			if err == nil {
+				if shown = visibleWith(m, t); shown == nil {
+					d.summary = fmt.Sprintf("nothing visible reads %q %s", t, st)
+					return end(nil)
+				}
+				reads.add("visible: " + nodeLine(shown))
+			}
+			if time.Now().After(deadline) {
+				if shown == nil {
+					return end(err)
+				}
+				d.node = shown
+				how := "once the page had settled"
+				if !st.settled {
+					how = "and " + st.String()
+				}
+				return end(&stepError{Reason: StopAssertionFailed, Expected: fmt.Sprintf("nothing visible reads %q", t),
+					Actual: nodeLine(shown),
+					Msg:    fmt.Sprintf("assertNotVisible %q: %s is still visible after %s, %s", t, describe(shown), r.opts.ActionTimeout, how)})
+			}
+			// It shows (or the page could not be read): it may yet go, as
+			// a message that fades does. Wait for the page to change, and
+			// for it to settle again; a page that did not change is as
+			// settled as it was.
+			seq := p.seq
+			p.waitChange(ctx, seq, time.Until(deadline)+time.Millisecond)
+			if now, err := p.changeSeq(ctx); err != nil || now != seq || !st.settled {
+				st = p.awaitSettled(ctx, start, deadline, &reads)
+			}
+		}
 	}
 }
 

@@ -33,10 +33,16 @@ import (
 //     what the page showed instead (a price, a URL, a value, a state; an
 //     element that stayed disabled or covered; a text shown in its place
 //     with other numbers or a word changed; an end state's node that shows
-//     other text in its place).
-//  5. selector-drift — a selector matched nothing (with nothing in its
-//     place to compare), or several elements, or the step's end state is
-//     missing a node.
+//     other text in its place; a row or other scope in its place with
+//     other values, closest_scope.go; an end state's node the step made
+//     where the page still shows only what it showed when the step began,
+//     as a delete that left a row does). A control counts only when its
+//     numbers or a few words changed: one that reads otherwise was
+//     renamed.
+//  5. selector-drift — a selector matched nothing with nothing in its
+//     place to compare (a control gone or renamed), or several elements,
+//     or the step's end state is missing a node and nothing says the app
+//     did otherwise.
 //  6. env-issue — anything else (a protocol error, the trail's deadline).
 //
 // The HTTP evidence comes first because a refused or broken page explains

@@ -15,6 +15,7 @@ import (
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/cdproto/target"
 
+	"github.com/trailpin/trailpin/recorder/screen"
 	"github.com/trailpin/trailpin/recorder/trail"
 	"github.com/trailpin/trailpin/replay/agent"
 	"github.com/trailpin/trailpin/storage/redact"
@@ -176,8 +177,10 @@ type trailRun struct {
 	closers []context.CancelFunc
 
 	// stepStartedWithPassword: the current step began on a screen with a
-	// visible password field (see classify).
+	// visible password field (see classify); stepStart is that screen, for
+	// an end state that did not show (stillThere).
 	stepStartedWithPassword bool
+	stepStart               *screen.Screen
 	failure                 *stepError
 	failed                  int // index of the failed step, -1 when none
 

@@ -104,6 +104,9 @@ type navState struct {
 	target *chromedp.Target
 	// wake is closed and replaced on every change, for waits to select on.
 	wake chan struct{}
+	// requests are the app's requests in flight, for the settle of an
+	// absence (wait_settle.go).
+	requests inFlight
 }
 
 func newNavState() *navState { return &navState{wake: make(chan struct{})} }
@@ -299,6 +302,7 @@ var (
 func (r *trailRun) listener(nav *navState) func(ev any) {
 	return func(ev any) {
 		nav.onEvent(ev)
+		nav.requests.onEvent(ev)
 		nav.mu.Lock()
 		frame := string(nav.frame)
 		nav.mu.Unlock()

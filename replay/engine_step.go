@@ -71,6 +71,7 @@ func (r *trailRun) playStep(ctx context.Context, i int) bool {
 	// of the whole page per step only for the summary of changes.
 	before := r.page.screen
 	r.stepStartedWithPassword = hasPasswordField(before)
+	r.stepStart = before
 
 	run := r.replayOrHandOff(ctx, i)
 	if sr.Cache != CacheHit && !run.observed {
@@ -209,6 +210,9 @@ func (r *trailRun) perform(ctx context.Context, a, next trail.Action, diffID str
 	var beforeErr error
 	if observe {
 		before, beforeErr = r.before(ctx, p)
+	}
+	if !a.Kind().IsAssertion() {
+		p.nav.requests.acting()
 	}
 	d, err := r.play(a)(ctx, p)
 	if d.page != nil {
@@ -401,10 +405,15 @@ func shownInPlace(se *stepError, m *selector.Matcher, p *tab, sel selector.Selec
 	if m == nil || !errors.As(err, &nf) {
 		return
 	}
-	if n, loose, ok := relaxedMatch(m, sel); ok {
+	if n, loose, ok := shownInItsPlace(m, sel); ok {
 		se.Expected, se.Actual = pinned(sel), shownText(n, sel)
 		se.Msg = fmt.Sprintf("the step's end state did not show %s: expected %q, but %s shows %q (%s)",
 			sel, se.Expected, loose, se.Actual, describe(n))
+		return
+	}
+	if exp, act, says, ok := scopeEvidence(m.Screen(), sel, p.lastTarget, err); ok {
+		se.Expected, se.Actual = exp, act
+		se.Msg = fmt.Sprintf("the step's end state did not show %s: %s", sel, says)
 		return
 	}
 	if nf.Scope || nf.Hidden != 0 {
@@ -420,6 +429,13 @@ func shownInPlace(se *stepError, m *selector.Matcher, p *tab, sel selector.Selec
 		se.Expected, se.Actual = sel.Text, shown
 		se.Msg = fmt.Sprintf("the step's end state did not show %s: expected %q, but %s shows %q in its place (the same text with other %s)",
 			sel, sel.Text, describeChanged(n), shown, how)
+		return
+	}
+	if n := stillThere(p.r.stepStart, m.Screen(), sel); n != nil {
+		_, read, _ := pinnedRead(sel)
+		se.Expected, se.Actual = pinned(sel), read(n)
+		se.Msg = fmt.Sprintf("the step's end state did not show %s: the page still shows what it showed when the step began, where the step should have changed it (%s, as before)",
+			sel, describeShown(n, read(n)))
 	}
 }
 

@@ -209,6 +209,9 @@ func (b *builder) convert(k, i int) (built, error) {
 	case InteractSet:
 		return b.setValue(i)
 	case InteractCheck, InteractUncheck:
+		if b.clickEffects[i] {
+			return built{}, nil // the click before it is the action; the end shows the box
+		}
 		return b.checkBox(i, r.Kind == InteractCheck)
 	case InteractHover:
 		return b.hover(i)

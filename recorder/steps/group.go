@@ -178,10 +178,17 @@ func (b *builder) group() []*group {
 				push(groupAction)
 			}
 		case InteractCheck, InteractUncheck:
-			if follows && b.soleAction(last) && (b.is(last.last(), InteractClick) && b.checkedBy(last.last(), i) ||
-				b.is(last.last(), InteractCheck, InteractUncheck) && b.sameTarget(last.last(), i, selector.PurposeTap)) {
+			switch {
+			case follows && b.soleAction(last) && (b.is(last.last(), InteractClick) && b.checkedBy(last.last(), i) ||
+				b.is(last.last(), InteractCheck, InteractUncheck) && b.sameTarget(last.last(), i, selector.PurposeTap)):
 				last.recs[len(last.recs)-1] = i
-			} else {
+			case follows && b.madeByClick(last, i):
+				// The page's own handler of the click toggled a box (a
+				// custom check box that clicks its hidden input): the
+				// click is the step, and the box's state is in its end.
+				last.recs = append(last.recs, i)
+				b.clickEffects[i] = true
+			default:
 				push(groupAction)
 			}
 		case InteractUpload:
@@ -482,6 +489,36 @@ func (b *builder) plainClick(i int) bool {
 // interaction j types into: a plain click on the field or on its label.
 func (b *builder) focusedBy(i, j int) bool {
 	return b.plainClick(i) && (b.sameTarget(i, j, selector.PurposeType) || b.labelOf(i, j, selector.PurposeType))
+}
+
+// clickEffectWindow bounds how long after a click a check or uncheck can
+// be that click's own effect: the page toggles the box while it handles
+// the click, in the same task, so both reach the host within milliseconds;
+// this leaves room for a page busy re-rendering on a loaded machine.
+const clickEffectWindow = time.Second
+
+// madeByClick reports whether check or uncheck j is the effect of the
+// click that group g is (after a hover, and with the effects already
+// taken in): the click was plain, j came right after it, and it came on
+// the click's screen, within clickEffectWindow. The extension reports a
+// box's change with the screen of the click being handled when a click
+// made it, so a change that came on the click's screen came while the
+// page showed nothing new since: a script's input.click() in the page's
+// click handler, as custom check boxes drawn over a hidden input do. (A
+// click on the box or its label is checkedBy's.)
+func (b *builder) madeByClick(g *group, j int) bool {
+	k := 0
+	if len(g.recs) > 1 && b.is(g.recs[0], InteractHover) {
+		k = 1
+	}
+	click := g.recs[k]
+	for _, e := range g.recs[k+1:] {
+		if !b.clickEffects[e] {
+			return false
+		}
+	}
+	rc, rj := &b.recs[click], &b.recs[j]
+	return b.plainClick(click) && rc.Before != nil && rj.Before == rc.Before && b.within(click, j, clickEffectWindow)
 }
 
 // checkedBy reports whether click i is the click that the check or uncheck

@@ -76,6 +76,23 @@ func loginPage(user string, remember string, failed bool) *screen.Screen {
 	return shopPage("/login", "login", "Sign in — Trailpin Shop", append(main, form)...)
 }
 
+// customBoxPage is /settings with a custom check box, as component
+// libraries draw one: a visible box with the checkbox role over a native
+// input hidden from view, which the wrapper's click handler clicks.
+// A plain native box, Offers, sits below it.
+func customBoxPage(state, offers string) *screen.Screen {
+	return shopPage("/settings", "settings", "Settings",
+		el("news-wrap", "generic", screentest.Text("Receive the newsletter"), screentest.Kids(
+			el("news-input-wrap", "generic", screentest.Text(""), screentest.Hidden(), screentest.Kids(
+				el("news-input", "checkbox", screentest.Name("Newsletter"), screentest.Text(""), checked(state), screentest.Tag("input"), screentest.Hidden()),
+			)),
+			el("news-box", "checkbox", screentest.Name("Newsletter"), screentest.Text(""), checked(state)),
+			screentest.Txt("Receive the newsletter"),
+		)),
+		el("offers", "checkbox", screentest.Name("Offers"), screentest.Text(""), checked(offers), screentest.Tag("input")),
+	)
+}
+
 // A product of the catalogue.
 type product struct {
 	key, name, price string

@@ -68,6 +68,9 @@ var ErrNoSteps = errors.New("the recording has no steps: record at least one act
 //     it is dropped;
 //   - clicks on a select, file input, checkbox or radio button right before
 //     the select, upload, check or uncheck reported for it are dropped;
+//   - a check or uncheck the page made while handling a click on another
+//     element (a custom check box whose script clicks its hidden input) is
+//     part of that click, which is the step's one action;
 //   - two types (or selects) on one field back to back: the last counts;
 //   - single clicks right before a double click on the same element are
 //     part of the double click.
@@ -160,6 +163,10 @@ type builder struct {
 	// observed maps an assertChange interaction to the action interaction
 	// whose change it checks.
 	observed map[int]int
+	// clickEffects are the check and uncheck interactions that the page
+	// made while handling the click before them (madeByClick): part of
+	// the click's step, with no action of their own.
+	clickEffects map[int]bool
 	// building is the index the step being built gets, for the places
 	// of the agent's checks.
 	building  int
@@ -169,7 +176,7 @@ type builder struct {
 }
 
 func newBuilder(recs []RecordedInteraction, final *screen.Screen, o BuildOptions) (*builder, error) {
-	b := &builder{final: final, observed: map[int]int{}, matchers: map[*screen.Screen]*selector.Matcher{}, positions: map[*screen.Screen]map[string]int32{}}
+	b := &builder{final: final, observed: map[int]int{}, clickEffects: map[int]bool{}, matchers: map[*screen.Screen]*selector.Matcher{}, positions: map[*screen.Screen]map[string]int32{}}
 	b.recs = withoutLoneModifiers(inSeqOrder(recs))
 	base := o.BaseURL
 	if base == "" {

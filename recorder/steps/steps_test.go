@@ -143,6 +143,46 @@ func TestBuildStepsGrouping(t *testing.T) {
 			want: []string{"Check Remember me :: check => /login"},
 		},
 		{
+			name: "a click on a custom box that clicks its hidden input is one uncheck",
+			rec: func() (*session, *screen.Screen) {
+				on, off := customBoxPage("true", "true"), customBoxPage("false", "true")
+				s := newSession().click(on, "news-box").after(3).uncheck(on, "news-input").
+					click(off, "news-box").after(3).check(off, "news-input")
+				return s, on
+			},
+			start: "/settings",
+			want: []string{
+				"Uncheck Newsletter :: uncheck => /settings",
+				"Check Newsletter :: check => /settings",
+			},
+		},
+		{
+			name: "a click on a plain wrapper that clicks a hidden box is one tap",
+			rec: func() (*session, *screen.Screen) {
+				on := customBoxPage("true", "true")
+				s := newSession().click(on, "news-wrap").after(3).uncheck(on, "news-input")
+				return s, customBoxPage("false", "true")
+			},
+			start: "/settings",
+			want:  []string{`Click "Receive the newsletter" :: tap => /settings`},
+		},
+		{
+			name: "a box toggled on a screen of its own, or later, is a step of its own",
+			rec: func() (*session, *screen.Screen) {
+				on, off := customBoxPage("true", "true"), customBoxPage("false", "true")
+				s := newSession().click(on, "news-box").after(3).uncheck(off, "offers").
+					click(on, "news-box").after(1500).uncheck(on, "offers")
+				return s, customBoxPage("false", "false")
+			},
+			start: "/settings",
+			want: []string{
+				"Uncheck Newsletter :: uncheck => /settings",
+				"Uncheck Offers :: uncheck => /settings",
+				"Uncheck Newsletter :: uncheck => /settings",
+				"Uncheck Offers :: uncheck => /settings",
+			},
+		},
+		{
 			name: "a double click takes in the single clicks reported before it",
 			rec: func() (*session, *screen.Screen) {
 				c := cartPage("cart")

@@ -1,0 +1,162 @@
+package replay
+
+import (
+	"context"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/chromedp/cdproto/network"
+	"github.com/chromedp/cdproto/page"
+)
+
+// Settling. Most checks wait for what they expect and pass the moment it
+// shows. An absence ("nothing visible reads X") cannot: at the first look
+// after a change, the app has often not answered yet (a validation that
+// runs a moment after the value changed, a message that comes with the
+// server's reply), and a check made then passes on a page that shows X a
+// moment later. So an absence is checked on a page that has settled after
+// the action before it: the page has not changed for settleQuiet (the
+// change watcher of wait.go counts mutations and user-visible events), and
+// none of the app's requests (fetch and XHR) begun since that action is
+// still in flight; a request that answers brings the wait back to the
+// quiet. It waits as long as that takes, up to the action timeout; a page
+// that never comes to rest (a clock that ticks faster than settleQuiet, a
+// request that never ends) is checked at the timeout as it is then, and
+// the assertion's summary says so.
+
+// settleQuiet is how long the page must not change to count as settled
+// for an absence. Longer than the agent's quiet (agentQuiet): an app
+// checks a value a moment after it changed (debounced validation usually
+// waits 150–500 ms after the last change) with nothing on the page moving
+// meanwhile, and the absence has no sign to wait for but the page's
+// silence.
+const settleQuiet = 500 * time.Millisecond
+
+// inFlight follows the app's fetch and XHR requests of a tab, for the
+// settle of an absence. Requests begun before the last action replay
+// performed (from) are not waited for: a long poll the page keeps open
+// belongs to no action.
+type inFlight struct {
+	mu sync.Mutex
+	// begun counts the requests begun so far; from is begun when replay
+	// last acted.
+	begun, from int64
+	open        map[network.RequestID]flight
+}
+
+// A flight is one request in flight: the order it began in, and what it
+// is ("GET /api/validate?field=age").
+type flight struct {
+	n    int64
+	what string
+}
+
+// onEvent follows one event of the tab. It runs in the tab's event loop:
+// it only takes a lock.
+func (f *inFlight) onEvent(ev any) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	switch ev := ev.(type) {
+	case *network.EventRequestWillBeSent:
+		if ev.Request == nil || (ev.Type != network.ResourceTypeFetch && ev.Type != network.ResourceTypeXHR) {
+			return
+		}
+		if _, redirected := f.open[ev.RequestID]; redirected {
+			return
+		}
+		if f.open == nil {
+			f.open = map[network.RequestID]flight{}
+		}
+		f.begun++
+		if len(f.open) < maxTrackedRequests {
+			f.open[ev.RequestID] = flight{n: f.begun, what: ev.Request.Method + " " + shortURL(ev.Request.URL)}
+		}
+	case *network.EventLoadingFinished:
+		delete(f.open, ev.RequestID)
+	case *network.EventLoadingFailed:
+		delete(f.open, ev.RequestID)
+	case *page.EventFrameNavigated:
+		// A new top document: what the old one asked for is not its.
+		if ev.Frame != nil && ev.Frame.ParentID == "" {
+			clear(f.open)
+		}
+	}
+}
+
+// acting notes that replay is about to act: the requests begun from now
+// on are the action's.
+func (f *inFlight) acting() {
+	f.mu.Lock()
+	f.from = f.begun
+	f.mu.Unlock()
+}
+
+// pending names the earliest request begun since replay last acted that
+// is still in flight, "" for none.
+func (f *inFlight) pending() string {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	var first flight
+	for _, fl := range f.open {
+		if fl.n > f.from && (first.n == 0 || fl.n < first.n) {
+			first = fl
+		}
+	}
+	return first.what
+}
+
+// A settle is what awaitSettled waited for.
+type settle struct {
+	// settled: the page came to rest; false when the deadline came first
+	// (or the page could not be read).
+	settled bool
+	// took is how long the check had waited when the wait ended.
+	took time.Duration
+	// request is the request still in flight when the deadline came, ""
+	// for none.
+	request string
+}
+
+// awaitSettled waits until the page has settled (see above) or until
+// deadline, noting in reads each request it waited for; the check that
+// waits began at start.
+func (p *tab) awaitSettled(ctx context.Context, start, deadline time.Time, reads *readLog) settle {
+	seq, err := p.changeSeq(ctx)
+	for err == nil && ctx.Err() == nil && p.nav.gone() == nil {
+		req := p.nav.requests.pending()
+		if req != "" {
+			reads.add("waited for " + req + " to answer")
+		}
+		left := time.Until(deadline)
+		if left <= 0 {
+			return settle{took: time.Since(start), request: req}
+		}
+		quiet := min(settleQuiet, left)
+		began := time.Now()
+		p.waitChange(ctx, seq, quiet)
+		var next int64
+		if next, err = p.changeSeq(ctx); err != nil {
+			break
+		}
+		// Quiet means the whole quiet went by without a change, and no
+		// request of the action was in flight before or after it (a
+		// request's event may arrive a moment after the page sent it).
+		if next == seq && req == "" && quiet == settleQuiet && time.Since(began) >= quiet && p.nav.requests.pending() == "" {
+			return settle{settled: true, took: time.Since(start)}
+		}
+		seq = next
+	}
+	return settle{took: time.Since(start)}
+}
+
+// String says what the wait came to, for an assertion's summary.
+func (s settle) String() string {
+	switch {
+	case s.settled:
+		return fmt.Sprintf("once the page had settled (after %s: no change for %s and no request in flight)", s.took.Round(10*time.Millisecond), settleQuiet)
+	case s.request != "":
+		return fmt.Sprintf("the page did not settle in %s (%s was still in flight), so it was read as it was then", s.took.Round(10*time.Millisecond), s.request)
+	}
+	return fmt.Sprintf("the page did not settle in %s (it kept changing), so it was read as it was then", s.took.Round(10*time.Millisecond))
+}
