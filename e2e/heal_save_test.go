@@ -10,11 +10,11 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/trailpin/trailpin/agent"
+	"github.com/trailpin/trailpin/agent/agenttest"
+	"github.com/trailpin/trailpin/agent/model/modeltest"
 	"github.com/trailpin/trailpin/recorder/trail"
-	"github.com/trailpin/trailpin/replay/agent"
-	"github.com/trailpin/trailpin/replay/agent/agenttest"
 	"github.com/trailpin/trailpin/replay/heal"
-	"github.com/trailpin/trailpin/replay/model/modeltest"
 	"github.com/trailpin/trailpin/storage"
 )
 

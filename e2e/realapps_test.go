@@ -18,7 +18,7 @@ import (
 
 	"github.com/trailpin/trailpin/recorder/selector"
 	"github.com/trailpin/trailpin/recorder/trail"
-	"github.com/trailpin/trailpin/replay/secrets"
+	"github.com/trailpin/trailpin/storage/secrets"
 )
 
 // The real-app tests: for each app of the corpus, the flow is recorded once

@@ -8,9 +8,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/trailpin/trailpin/agent/agenttest"
+	"github.com/trailpin/trailpin/agent/model/modeltest"
 	"github.com/trailpin/trailpin/recorder/trail"
-	"github.com/trailpin/trailpin/replay/agent/agenttest"
-	"github.com/trailpin/trailpin/replay/model/modeltest"
 )
 
 // The agent's assertChange while recording (docs/agent.md, Ask the agent

@@ -8,9 +8,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/trailpin/trailpin/agent/agenttest"
+	"github.com/trailpin/trailpin/agent/model/modeltest"
 	"github.com/trailpin/trailpin/recorder/screen"
-	"github.com/trailpin/trailpin/replay/agent/agenttest"
-	"github.com/trailpin/trailpin/replay/model/modeltest"
 )
 
 // Host-level tests of "Ask the agent" (host/PROTOCOL.md, The agent while

@@ -12,10 +12,10 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"github.com/trailpin/trailpin/agent"
+	"github.com/trailpin/trailpin/agent/agenttest"
+	"github.com/trailpin/trailpin/agent/model/modeltest"
 	"github.com/trailpin/trailpin/recorder/screen"
-	"github.com/trailpin/trailpin/replay/agent"
-	"github.com/trailpin/trailpin/replay/agent/agenttest"
-	"github.com/trailpin/trailpin/replay/model/modeltest"
 )
 
 // The injection tests under Ask the agent (docs/agent.md, What the agent

@@ -15,10 +15,10 @@ import (
 
 	"github.com/chromedp/chromedp"
 
+	"github.com/trailpin/trailpin/agent/agenttest"
+	"github.com/trailpin/trailpin/agent/model/modeltest"
 	"github.com/trailpin/trailpin/host/demo"
 	"github.com/trailpin/trailpin/recorder/trail"
-	"github.com/trailpin/trailpin/replay/agent/agenttest"
-	"github.com/trailpin/trailpin/replay/model/modeltest"
 )
 
 // "Ask the agent" while recording (issue 12, item 9): a person records on

@@ -7,8 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/trailpin/trailpin/agent/model/modeltest"
 	"github.com/trailpin/trailpin/recorder/screen"
-	"github.com/trailpin/trailpin/replay/model/modeltest"
 )
 
 // What the agent may do while recording (docs/agent.md, What the agent may

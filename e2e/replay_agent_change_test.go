@@ -6,8 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/trailpin/trailpin/agent/agenttest"
 	"github.com/trailpin/trailpin/recorder/trail"
-	"github.com/trailpin/trailpin/replay/agent/agenttest"
 )
 
 // The agent's assertChange through the host binary in real Chromium: a

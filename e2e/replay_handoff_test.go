@@ -15,9 +15,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/trailpin/trailpin/agent/agenttest"
+	"github.com/trailpin/trailpin/agent/model/modeltest"
 	"github.com/trailpin/trailpin/replay"
-	"github.com/trailpin/trailpin/replay/agent/agenttest"
-	"github.com/trailpin/trailpin/replay/model/modeltest"
 	"github.com/trailpin/trailpin/replay/report"
 	"github.com/trailpin/trailpin/storage"
 )

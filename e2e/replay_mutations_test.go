@@ -17,10 +17,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/trailpin/trailpin/agent/agenttest"
+	"github.com/trailpin/trailpin/agent/model/modeltest"
 	"github.com/trailpin/trailpin/host/demo"
 	"github.com/trailpin/trailpin/recorder/trail"
-	"github.com/trailpin/trailpin/replay/agent/agenttest"
-	"github.com/trailpin/trailpin/replay/model/modeltest"
 	"github.com/trailpin/trailpin/storage"
 )
 

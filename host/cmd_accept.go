@@ -15,8 +15,8 @@ import (
 	"github.com/trailpin/trailpin/recorder/trail"
 	"github.com/trailpin/trailpin/replay/heal"
 	"github.com/trailpin/trailpin/replay/report"
-	"github.com/trailpin/trailpin/replay/secrets"
 	"github.com/trailpin/trailpin/storage"
+	"github.com/trailpin/trailpin/storage/secrets"
 )
 
 func newAcceptCmd(e *env) *cobra.Command {

@@ -17,7 +17,7 @@ import (
 	"github.com/trailpin/trailpin/recorder/trail"
 	"github.com/trailpin/trailpin/replay"
 	"github.com/trailpin/trailpin/replay/report"
-	"github.com/trailpin/trailpin/replay/secrets"
+	"github.com/trailpin/trailpin/storage/secrets"
 )
 
 // newDemoCmd is `host demo`: the whole of replay in one command, with

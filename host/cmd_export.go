@@ -15,8 +15,8 @@ import (
 
 	"github.com/trailpin/trailpin/host/config"
 	"github.com/trailpin/trailpin/recorder/trail"
-	"github.com/trailpin/trailpin/replay/secrets"
 	"github.com/trailpin/trailpin/storage"
+	"github.com/trailpin/trailpin/storage/secrets"
 )
 
 // trailsDirMode is the mode of a trails folder export creates: it is part of

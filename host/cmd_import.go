@@ -13,8 +13,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/trailpin/trailpin/recorder/trail"
-	"github.com/trailpin/trailpin/replay/secrets"
 	"github.com/trailpin/trailpin/storage"
+	"github.com/trailpin/trailpin/storage/secrets"
 )
 
 // storageSlug is the slug storage accepts (storage refuses any other):

@@ -16,8 +16,8 @@ import (
 	"github.com/trailpin/trailpin/recorder/trail"
 	"github.com/trailpin/trailpin/replay"
 	"github.com/trailpin/trailpin/replay/report"
-	"github.com/trailpin/trailpin/replay/secrets"
 	"github.com/trailpin/trailpin/storage/redact"
+	"github.com/trailpin/trailpin/storage/secrets"
 )
 
 // Output formats of `host replay`.

@@ -9,9 +9,9 @@ import (
 	"slices"
 	"sync"
 
+	"github.com/trailpin/trailpin/agent"
 	"github.com/trailpin/trailpin/recorder/trail"
 	"github.com/trailpin/trailpin/replay"
-	"github.com/trailpin/trailpin/replay/agent"
 	"github.com/trailpin/trailpin/replay/heal"
 	"github.com/trailpin/trailpin/storage"
 )

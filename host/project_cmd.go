@@ -14,7 +14,7 @@ import (
 
 	"github.com/trailpin/trailpin/host/config"
 	"github.com/trailpin/trailpin/recorder/trail"
-	"github.com/trailpin/trailpin/replay/secrets"
+	"github.com/trailpin/trailpin/storage/secrets"
 )
 
 func newProjectCmd(e *env) *cobra.Command {

@@ -14,8 +14,8 @@ import (
 	"github.com/trailpin/trailpin/host/nativemsg"
 	"github.com/trailpin/trailpin/recorder/screen"
 	"github.com/trailpin/trailpin/replay"
-	"github.com/trailpin/trailpin/replay/secrets"
 	"github.com/trailpin/trailpin/storage"
+	"github.com/trailpin/trailpin/storage/secrets"
 )
 
 // The recording's message types (host/PROTOCOL.md, Recording).

@@ -14,20 +14,20 @@ import (
 	"sync"
 	"time"
 
+	"github.com/trailpin/trailpin/agent"
+	"github.com/trailpin/trailpin/agent/model"
 	"github.com/trailpin/trailpin/host/config"
 	"github.com/trailpin/trailpin/host/nativemsg"
 	"github.com/trailpin/trailpin/recorder/steps"
 	"github.com/trailpin/trailpin/recorder/trail"
-	"github.com/trailpin/trailpin/replay/agent"
-	"github.com/trailpin/trailpin/replay/model"
-	"github.com/trailpin/trailpin/replay/secrets"
 	"github.com/trailpin/trailpin/storage"
 	"github.com/trailpin/trailpin/storage/redact"
+	"github.com/trailpin/trailpin/storage/secrets"
 )
 
 // "Ask the agent" while recording (host/PROTOCOL.md, The agent while
 // recording): the popup sends a goal, the host runs the same agent loop as
-// replay (replay/agent) with the person's model, on a Page that is the
+// replay (agent) with the person's model, on a Page that is the
 // recorded tab: each snapshot and act by ref is a request to the extension,
 // which acts with trusted input (chrome.debugger). The recorder in the page
 // captures that input like a person's, and the extension frames the goal's
@@ -326,7 +326,7 @@ func (a *agentRunner) setup(projectDir, goal string, offered []string) (*recordA
 
 // notOffered is the refusal of a reference the goal was not offered: the
 // model is told which it may type. The agent refuses it before it asks
-// the page to type (replay/agent); this is the page's own guard.
+// the page to type (agent); this is the page's own guard.
 func notOffered(ref trail.Ref, offered []trail.Ref) error {
 	may := "none"
 	if len(offered) > 0 {

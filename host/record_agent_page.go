@@ -9,13 +9,13 @@ import (
 	"sync"
 	"time"
 
+	"github.com/trailpin/trailpin/agent"
 	"github.com/trailpin/trailpin/host/config"
 	"github.com/trailpin/trailpin/host/nativemsg"
 	"github.com/trailpin/trailpin/recorder/screen"
 	"github.com/trailpin/trailpin/recorder/selector"
 	"github.com/trailpin/trailpin/recorder/trail"
 	"github.com/trailpin/trailpin/replay"
-	"github.com/trailpin/trailpin/replay/agent"
 )
 
 // A liveTab is the agent's Page on the recorded tab: every call is an

@@ -10,7 +10,7 @@ import (
 
 	"github.com/trailpin/trailpin/host/config"
 	"github.com/trailpin/trailpin/recorder/trail"
-	"github.com/trailpin/trailpin/replay/secrets"
+	"github.com/trailpin/trailpin/storage/secrets"
 )
 
 // The origins Ask the agent may act on are the recorded app's: its base

@@ -14,12 +14,12 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/trailpin/trailpin/agent"
 	"github.com/trailpin/trailpin/host/config"
 	"github.com/trailpin/trailpin/host/nativemsg"
 	"github.com/trailpin/trailpin/recorder/screen"
 	"github.com/trailpin/trailpin/recorder/steps"
 	"github.com/trailpin/trailpin/recorder/trail"
-	"github.com/trailpin/trailpin/replay/agent"
 	"github.com/trailpin/trailpin/storage"
 )
 

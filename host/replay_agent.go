@@ -5,11 +5,11 @@ import (
 	"maps"
 	"sync"
 
+	"github.com/trailpin/trailpin/agent"
+	"github.com/trailpin/trailpin/agent/model"
 	"github.com/trailpin/trailpin/host/config"
 	"github.com/trailpin/trailpin/recorder/trail"
 	"github.com/trailpin/trailpin/replay"
-	"github.com/trailpin/trailpin/replay/agent"
-	"github.com/trailpin/trailpin/replay/model"
 	"github.com/trailpin/trailpin/storage/redact"
 )
 

@@ -8,9 +8,9 @@ import (
 	"sync/atomic"
 
 	"github.com/trailpin/trailpin/replay"
-	"github.com/trailpin/trailpin/replay/secrets"
 	"github.com/trailpin/trailpin/storage"
 	"github.com/trailpin/trailpin/storage/redact"
+	"github.com/trailpin/trailpin/storage/secrets"
 )
 
 // knownSecrets are every secret value this process could fill in, from

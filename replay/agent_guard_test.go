@@ -8,9 +8,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/trailpin/trailpin/agent"
 	"github.com/trailpin/trailpin/recorder/screen"
 	"github.com/trailpin/trailpin/recorder/selector"
-	"github.com/trailpin/trailpin/replay/agent"
 )
 
 // guardRun opens the guard page with query, for a step that names the

@@ -9,10 +9,10 @@ import (
 
 	"github.com/chromedp/cdproto/runtime"
 
+	"github.com/trailpin/trailpin/agent"
 	"github.com/trailpin/trailpin/recorder/screen"
 	"github.com/trailpin/trailpin/recorder/selector"
 	"github.com/trailpin/trailpin/recorder/trail"
-	"github.com/trailpin/trailpin/replay/agent"
 	"github.com/trailpin/trailpin/storage/redact"
 )
 

@@ -8,8 +8,8 @@ import (
 
 	"github.com/chromedp/chromedp"
 
+	"github.com/trailpin/trailpin/agent"
 	"github.com/trailpin/trailpin/recorder/screen"
-	"github.com/trailpin/trailpin/replay/agent"
 )
 
 // CaptureOptions says what a capture reports beyond its defaults.

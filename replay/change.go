@@ -7,11 +7,11 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/trailpin/trailpin/agent"
 	"github.com/trailpin/trailpin/recorder/screen"
 	"github.com/trailpin/trailpin/recorder/screendiff"
 	"github.com/trailpin/trailpin/recorder/selector"
 	"github.com/trailpin/trailpin/recorder/trail"
-	"github.com/trailpin/trailpin/replay/agent"
 )
 
 // Assertions on change (DESIGN §10). The action right before an

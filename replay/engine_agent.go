@@ -7,9 +7,9 @@ import (
 	"strings"
 	"time"
 
+	"github.com/trailpin/trailpin/agent"
 	"github.com/trailpin/trailpin/recorder/screen"
 	"github.com/trailpin/trailpin/recorder/trail"
-	"github.com/trailpin/trailpin/replay/agent"
 )
 
 // The hand-off (DESIGN §9): a step's recording replays until it no longer

@@ -5,9 +5,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/trailpin/trailpin/agent"
+	"github.com/trailpin/trailpin/agent/agenttest"
 	"github.com/trailpin/trailpin/recorder/trail"
-	"github.com/trailpin/trailpin/replay/agent"
-	"github.com/trailpin/trailpin/replay/agent/agenttest"
 	"github.com/trailpin/trailpin/storage"
 )
 

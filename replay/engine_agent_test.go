@@ -8,11 +8,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/trailpin/trailpin/agent"
+	"github.com/trailpin/trailpin/agent/agenttest"
+	"github.com/trailpin/trailpin/agent/model"
+	"github.com/trailpin/trailpin/agent/model/modeltest"
 	"github.com/trailpin/trailpin/recorder/trail"
-	"github.com/trailpin/trailpin/replay/agent"
-	"github.com/trailpin/trailpin/replay/agent/agenttest"
-	"github.com/trailpin/trailpin/replay/model"
-	"github.com/trailpin/trailpin/replay/model/modeltest"
 )
 
 // pinLookup gives the agent fixture's staff PIN.

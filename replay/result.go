@@ -3,9 +3,9 @@ package replay
 import (
 	"time"
 
+	"github.com/trailpin/trailpin/agent"
 	"github.com/trailpin/trailpin/recorder/screen"
 	"github.com/trailpin/trailpin/recorder/trail"
-	"github.com/trailpin/trailpin/replay/agent"
 )
 
 // The result types below are what the engine reports about one attempt at a

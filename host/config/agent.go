@@ -10,7 +10,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
-	"github.com/trailpin/trailpin/replay/model"
+	"github.com/trailpin/trailpin/agent/model"
 )
 
 // The model the agent calls (model.*) and the agent's budgets (agent.*),

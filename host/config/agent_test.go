@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/trailpin/trailpin/replay/model"
+	"github.com/trailpin/trailpin/agent/model"
 )
 
 // loadModel writes the user config and trailpin.yaml ("" for none), sets

@@ -25,8 +25,8 @@
 // the host makes to a file goes through the comment-preserving editor
 // (yamledit.go) and is written atomically.
 //
-// It imports recorder/yamlerr, replay/secrets (the secrets' own resolver,
-// which brings the trail format's reference types), replay/model (whose
+// It imports recorder/yamlerr, storage/secrets (the secrets' own resolver,
+// which brings the trail format's reference types), agent/model (whose
 // check of a model's base URL is the one rule) and storage/atomicfile;
 // it must not import
 // the host's commands, the database or the replay engine: it says how

@@ -24,7 +24,7 @@ import (
 // picks says where it came from. A variable or a flag reaches viper as text
 // and is checked here by the same rules as the file.
 //
-// Secrets and credentials are not layered here: replay/secrets resolves
+// Secrets and credentials are not layered here: storage/secrets resolves
 // them (TRAILPIN_SECRET_*, TRAILPIN_USER_*, then the project config), and
 // their values are never put into viper.
 

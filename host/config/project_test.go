@@ -14,7 +14,7 @@ import (
 
 	"github.com/trailpin/trailpin/recorder/trail"
 	"github.com/trailpin/trailpin/recorder/yamlerr"
-	"github.com/trailpin/trailpin/replay/secrets"
+	"github.com/trailpin/trailpin/storage/secrets"
 )
 
 func TestProjectDefaults(t *testing.T) {

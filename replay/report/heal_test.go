@@ -7,8 +7,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/trailpin/trailpin/agent"
 	"github.com/trailpin/trailpin/replay"
-	"github.com/trailpin/trailpin/replay/agent"
 )
 
 // healedRun is a run of one trail whose second step the agent healed

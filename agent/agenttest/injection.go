@@ -5,9 +5,9 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/trailpin/trailpin/agent"
+	"github.com/trailpin/trailpin/agent/model/modeltest"
 	"github.com/trailpin/trailpin/recorder/screen"
-	"github.com/trailpin/trailpin/replay/agent"
-	"github.com/trailpin/trailpin/replay/model/modeltest"
 )
 
 // An Obedient model does what the page tells it, as a model that takes

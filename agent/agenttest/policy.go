@@ -7,8 +7,8 @@ import (
 	"strings"
 	"unicode"
 
+	"github.com/trailpin/trailpin/agent/model/modeltest"
 	"github.com/trailpin/trailpin/recorder/screen"
-	"github.com/trailpin/trailpin/replay/model/modeltest"
 )
 
 // A PolicyOption changes what the generic policy does, to make the agent

@@ -7,9 +7,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/trailpin/trailpin/agent"
+	"github.com/trailpin/trailpin/agent/model/modeltest"
 	"github.com/trailpin/trailpin/recorder/trail"
-	"github.com/trailpin/trailpin/replay/agent"
-	"github.com/trailpin/trailpin/replay/model/modeltest"
 )
 
 // changeCall is an assertChange call with the keys given and every other

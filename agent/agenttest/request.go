@@ -6,9 +6,9 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/trailpin/trailpin/agent"
+	"github.com/trailpin/trailpin/agent/model/modeltest"
 	"github.com/trailpin/trailpin/recorder/screen"
-	"github.com/trailpin/trailpin/replay/agent"
-	"github.com/trailpin/trailpin/replay/model/modeltest"
 )
 
 // A step is what a request to the agent's model says: the step, what was

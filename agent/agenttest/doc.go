@@ -1,5 +1,5 @@
 // Package agenttest runs Trailpin's agent without a model: Policy is the
-// one generic policy a scripted model server (replay/model/modeltest)
+// one generic policy a scripted model server (agent/model/modeltest)
 // answers the agent's requests with, in every test and variant. It reads
 // the step and the latest snapshot it was sent and types the values the
 // intent names (${secret:…} references, quoted text, codes in capitals)

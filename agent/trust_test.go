@@ -7,8 +7,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/trailpin/trailpin/replay/agent"
-	"github.com/trailpin/trailpin/replay/model/modeltest"
+	"github.com/trailpin/trailpin/agent"
+	"github.com/trailpin/trailpin/agent/model/modeltest"
 )
 
 // prodDB is a secret the environment could fill in but no goal offers:

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/trailpin/trailpin/replay/model"
+	"github.com/trailpin/trailpin/agent/model"
 )
 
 func TestConfigCheck(t *testing.T) {

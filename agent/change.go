@@ -8,10 +8,10 @@ import (
 	"strings"
 	"time"
 
+	"github.com/trailpin/trailpin/agent/model"
 	"github.com/trailpin/trailpin/recorder/screen"
 	"github.com/trailpin/trailpin/recorder/selector"
 	"github.com/trailpin/trailpin/recorder/trail"
-	"github.com/trailpin/trailpin/replay/model"
 )
 
 // The assertChange tool (DESIGN §10): what the agent's last action changed.

@@ -7,10 +7,10 @@ import (
 	"strings"
 	"time"
 
+	"github.com/trailpin/trailpin/agent/model"
 	"github.com/trailpin/trailpin/recorder/screen"
 	"github.com/trailpin/trailpin/recorder/selector"
 	"github.com/trailpin/trailpin/recorder/trail"
-	"github.com/trailpin/trailpin/replay/model"
 )
 
 // A result is what one tool call came to: what the model is told, the

@@ -10,8 +10,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/trailpin/trailpin/replay/model"
-	"github.com/trailpin/trailpin/replay/model/modeltest"
+	"github.com/trailpin/trailpin/agent/model"
+	"github.com/trailpin/trailpin/agent/model/modeltest"
 	"github.com/trailpin/trailpin/storage/redact"
 )
 

@@ -7,9 +7,9 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/trailpin/trailpin/agent/model"
 	"github.com/trailpin/trailpin/recorder/screen"
 	"github.com/trailpin/trailpin/recorder/selector"
-	"github.com/trailpin/trailpin/replay/model"
 )
 
 // maxSaw bounds what a turn keeps of the message the model answered.

@@ -6,10 +6,10 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/trailpin/trailpin/agent"
 	"github.com/trailpin/trailpin/recorder/screen"
 	"github.com/trailpin/trailpin/recorder/trail"
 	"github.com/trailpin/trailpin/replay"
-	"github.com/trailpin/trailpin/replay/agent"
 )
 
 // checkoutPage is a fake Page: a checkout form with a discount code field,

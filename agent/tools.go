@@ -6,7 +6,7 @@ import (
 	"encoding/json"
 	"strings"
 
-	"github.com/trailpin/trailpin/replay/model"
+	"github.com/trailpin/trailpin/agent/model"
 )
 
 // The tools the model may call, one per turn. Every parameter is a strict
