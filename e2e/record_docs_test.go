@@ -1,9 +1,10 @@
 package e2e
 
 import (
+	"github.com/trailpin/trailpin/e2e/golden"
+
 	"bytes"
 	"context"
-	"flag"
 	"image/png"
 	"os"
 	"path/filepath"
@@ -19,8 +20,6 @@ import (
 // shows now. go test -run TestRecordShopTrail ./e2e -update writes them to
 // docs/img; without -update the test checks that it took them and that the
 // README's files are there.
-var update = flag.Bool("update", false, "rewrite docs/img from the screenshots the recording test takes")
-
 // docImage is a picture of the README, in docs/img.
 func docImage(name string) string { return filepath.Join(RepoRoot(), "docs", "img", name) }
 
@@ -36,7 +35,7 @@ func keepScreenshot(t *testing.T, name string, shot []byte) {
 		t.Errorf("the screenshot for %s is %dx%d: too small to show anything", name, cfg.Width, cfg.Height)
 	}
 	path := docImage(name)
-	if *update {
+	if golden.Update() {
 		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 			t.Fatal(err)
 		}

@@ -1,8 +1,9 @@
 package installer
 
 import (
+	"github.com/trailpin/trailpin/e2e/golden"
+
 	"errors"
-	"flag"
 	"fmt"
 	"maps"
 	"os"
@@ -11,8 +12,6 @@ import (
 	"strings"
 	"testing"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files in testdata")
 
 const testID = "fjmncidonfkcepgogieobgonbpmpilie"
 
@@ -87,27 +86,10 @@ func TestInstallGolden(t *testing.T) {
 						fmt.Fprintf(&got, "registry: %s = %s\n", k, reg[k])
 					}
 					fmt.Fprintf(&got, "\n%s", written)
-					compareGolden(t, filepath.Join("testdata", name+".golden"), got.String())
+					golden.CheckString(t, filepath.Join("testdata", name+".golden"), got.String())
 				})
 			}
 		}
-	}
-}
-
-func compareGolden(t *testing.T, file, got string) {
-	t.Helper()
-	if *update {
-		if err := os.WriteFile(file, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(file)
-	if err != nil {
-		t.Fatalf("%v (run go test ./installer -update to create it)", err)
-	}
-	if got != string(want) {
-		t.Errorf("installed:\n%s\nwant (%s):\n%s", got, file, want)
 	}
 }
 

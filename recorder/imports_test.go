@@ -32,9 +32,10 @@ var mayImport = map[string][]string{
 // testsMayImport are what tests may import besides: the screen builders,
 // what a test does without a browser, and (for a package's external test)
 // the package itself.
-// e2e/browsertest says what a test does without Chromium, the same way
-// in every package, and imports nothing of Trailpin's.
-var testsMayImport = []string{"recorder/internal/screentest", "e2e/browsertest"}
+// e2e/browsertest says what a test does without Chromium, and e2e/golden how
+// it compares with golden files, the same way in every package; neither
+// imports anything of Trailpin's.
+var testsMayImport = []string{"recorder/internal/screentest", "e2e/browsertest", "e2e/golden"}
 
 // TestImportsPointDown reads the imports of every Go file under recorder/,
 // tests included, and fails on one that breaks the rule: a package that

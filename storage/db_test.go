@@ -4,17 +4,15 @@ import (
 	"context"
 	"database/sql"
 	"errors"
-	"flag"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/trailpin/trailpin/e2e/golden"
 	_ "modernc.org/sqlite"
 )
-
-var update = flag.Bool("update", false, "rewrite golden files")
 
 func openTest(t testing.TB, opts ...Option) *DB {
 	t.Helper()
@@ -242,21 +240,9 @@ func TestSchemaGolden(t *testing.T) {
 	if err := rows.Err(); err != nil {
 		t.Fatal(err)
 	}
-	golden := filepath.Join("testdata", "schema.sql")
-	if *update {
-		if err := os.MkdirAll("testdata", 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(golden, []byte(b.String()), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(golden)
-	if err != nil {
-		t.Fatalf("%v (run go test ./storage -run TestSchemaGolden -update to create it)", err)
-	}
-	if b.String() != string(want) {
-		t.Errorf("schema differs from %s; add a migration, then run with -update and review the diff.\ngot:\n%s", golden, b.String())
+	golden.CheckString(t, filepath.Join("testdata", "schema.sql"), b.String())
+	if t.Failed() {
+		t.Log("a change to the schema comes with a new migration: add one, rewrite the golden file and review the diff")
 	}
 }
 

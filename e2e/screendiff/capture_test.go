@@ -1,6 +1,8 @@
 package screendiff
 
 import (
+	"github.com/trailpin/trailpin/e2e/golden"
+
 	"bytes"
 	"context"
 	"encoding/json"
@@ -46,7 +48,7 @@ func TestFixtureScreens(t *testing.T) {
 			if len(problems) == 0 {
 				return
 			}
-			if *update {
+			if golden.Update() {
 				for step, s := range live {
 					writeScreen(t, screenPath(name, step), s)
 				}

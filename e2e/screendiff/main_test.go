@@ -17,8 +17,6 @@ import (
 	"github.com/trailpin/trailpin/replay"
 )
 
-var update = flag.Bool("update", false, "rewrite the captured screen files from what the page model sees now")
-
 // fixtureDir is the diff package's testdata.
 var fixtureDir = filepath.Join("..", "..", "recorder", "screendiff", "testdata")
 

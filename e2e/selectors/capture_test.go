@@ -1,6 +1,8 @@
 package selectors
 
 import (
+	"github.com/trailpin/trailpin/e2e/golden"
+
 	"bytes"
 	"compress/gzip"
 	"context"
@@ -164,7 +166,7 @@ func TestCorpusScreens(t *testing.T) {
 					return
 				}
 			}
-			if *update {
+			if golden.Update() {
 				if err := writeScreenFile(spec.path, got); err != nil {
 					t.Fatal(err)
 				}

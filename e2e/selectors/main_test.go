@@ -17,8 +17,6 @@ import (
 	"github.com/trailpin/trailpin/replay"
 )
 
-var update = flag.Bool("update", false, "rewrite the captured screen files from what the page model sees now")
-
 // corpusDir is the selector corpus in the recorder's testdata.
 var corpusDir = filepath.Join("..", "..", "recorder", "selector", "testdata", "selectors")
 

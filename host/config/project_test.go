@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/trailpin/trailpin/e2e/golden"
 	"github.com/trailpin/trailpin/recorder/trail"
 	"github.com/trailpin/trailpin/recorder/yamlerr"
 	"github.com/trailpin/trailpin/storage/secrets"
@@ -109,7 +110,7 @@ func TestProjectErrorsGolden(t *testing.T) {
 			if !errors.Is(err, ErrInvalid) {
 				t.Errorf("parseProject(%s) error does not wrap ErrInvalid", input)
 			}
-			checkGolden(t, goldenName(input, ".err"), []byte(err.Error()+"\n"))
+			golden.Check(t, goldenName(input, ".err"), []byte(err.Error()+"\n"))
 		})
 	}
 }
@@ -343,7 +344,7 @@ func TestAddAppGolden(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			checkGolden(t, goldenName(input, ".golden.yaml"), got)
+			golden.Check(t, goldenName(input, ".golden.yaml"), got)
 			back, err := LoadProject(dir)
 			if err != nil {
 				t.Fatalf("the edited file does not load: %v", err)

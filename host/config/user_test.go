@@ -8,6 +8,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/trailpin/trailpin/e2e/golden"
 )
 
 // newRepo makes a folder with a trailpin.yaml.
@@ -46,7 +48,7 @@ func TestUserConfigEditsGolden(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			checkGolden(t, goldenName(input, ".golden.yaml"), []byte(strings.ReplaceAll(string(got), repos, "{repos}")))
+			golden.Check(t, goldenName(input, ".golden.yaml"), []byte(strings.ReplaceAll(string(got), repos, "{repos}")))
 			u, err := readUserConfig(file)
 			if err != nil {
 				t.Fatal(err)
@@ -69,7 +71,7 @@ func TestUserConfigErrorsGolden(t *testing.T) {
 			if err == nil {
 				t.Fatalf("parseUserConfig(%s) = nil error, want problems", input)
 			}
-			checkGolden(t, goldenName(input, ".err"), []byte(err.Error()+"\n"))
+			golden.Check(t, goldenName(input, ".err"), []byte(err.Error()+"\n"))
 		})
 	}
 }

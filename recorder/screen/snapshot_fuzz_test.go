@@ -1,6 +1,8 @@
 package screen
 
 import (
+	"github.com/trailpin/trailpin/e2e/golden"
+
 	"errors"
 	"os"
 	"path/filepath"
@@ -67,10 +69,10 @@ func FuzzParseSnapshot(f *testing.F) {
 				t.Fatalf("FormatSnapshot(%+v) wrote text ParseSnapshot cannot read: %v\n%s", o, err, written)
 			}
 			if got := dumpSnapshot(canonicalSnapshot(back)); got != want {
-				t.Fatalf("FormatSnapshot(%+v) reads back differently; first difference at %s\nwritten:\n%s", o, firstLineDiff(got, want), written)
+				t.Fatalf("FormatSnapshot(%+v) reads back differently; first difference at %s\nwritten:\n%s", o, golden.FirstDifference(got, want), written)
 			}
 			if again := FormatSnapshot(back, o); again != written {
-				t.Fatalf("writing what was read back changed the text (%+v); first difference at %s", o, firstLineDiff(again, written))
+				t.Fatalf("writing what was read back changed the text (%+v); first difference at %s", o, golden.FirstDifference(again, written))
 			}
 		}
 		small := FormatSnapshot(nodes, SnapshotOptions{Interactive: true})

@@ -1,6 +1,8 @@
 package screen
 
 import (
+	"github.com/trailpin/trailpin/e2e/golden"
+
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -36,7 +38,7 @@ func TestRenderSnapshotGolden(t *testing.T) {
 		t.Run(filepath.Base(base), func(t *testing.T) {
 			s := loadSnapshotScreen(t, file)
 			for _, f := range forms {
-				checkSnapshotGolden(t, base+f.suffix, RenderSnapshot(s, f.opts)+"\n")
+				golden.CheckString(t, base+f.suffix, RenderSnapshot(s, f.opts)+"\n")
 			}
 			checkSnapshotRoundTrip(t, s)
 		})

@@ -2,13 +2,8 @@ package screen
 
 import (
 	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
-	"testing"
 )
-
-func snapshotUpdate() bool { return *update }
 
 // dumpSnapshot writes every field of nodes (but Line), one node a line, so
 // two trees compare as strings and a difference shows where it is.
@@ -72,44 +67,4 @@ func asWritten(nodes []*SnapshotNode) []*SnapshotNode {
 		out[i] = &c
 	}
 	return out
-}
-
-// firstDiff returns the first differing line of two dumps, for messages.
-func firstLineDiff(got, want string) string {
-	g, w := strings.Split(got, "\n"), strings.Split(want, "\n")
-	for i := 0; i < len(g) || i < len(w); i++ {
-		var gl, wl string
-		if i < len(g) {
-			gl = g[i]
-		}
-		if i < len(w) {
-			wl = w[i]
-		}
-		if gl != wl {
-			return fmt.Sprintf("line %d:\n got: %s\nwant: %s", i+1, gl, wl)
-		}
-	}
-	return "no difference"
-}
-
-// checkGolden compares got with the golden file at path, or rewrites the
-// file under -update.
-func checkSnapshotGolden(t *testing.T, path, got string) {
-	t.Helper()
-	if snapshotUpdate() {
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("reading golden file: %v (run go test ./recorder/screen -run %s -update to create it)", err, t.Name())
-	}
-	if got != string(want) {
-		t.Errorf("%s differs from the golden file (-update rewrites it); first difference at %s", path, firstLineDiff(got, string(want)))
-	}
 }

@@ -1,6 +1,8 @@
 package screen
 
 import (
+	"github.com/trailpin/trailpin/e2e/golden"
+
 	"context"
 	"encoding/json"
 	"fmt"
@@ -52,7 +54,7 @@ func TestPlaywrightLive(t *testing.T) {
 		t.Skip("playwright-core is not installed; run npm ci in the repository root")
 	}
 	out := t.TempDir()
-	if snapshotUpdate() {
+	if golden.Update() {
 		out = playwrightDir
 	}
 	absOut, err := filepath.Abs(out)
@@ -76,7 +78,7 @@ func TestPlaywrightLive(t *testing.T) {
 		committed := readSnapshotFile(t, filepath.Join(playwrightDir, name))
 		if fresh != committed {
 			t.Errorf("Playwright's output of %s changed since it was committed (go test ./recorder/screen -run TestPlaywrightLive -update takes the new output); first difference at %s",
-				name, firstLineDiff(fresh, committed))
+				name, golden.FirstDifference(fresh, committed))
 		}
 	}
 }
@@ -108,7 +110,7 @@ func checkPlaywrightOutput(t *testing.T, dir string) {
 			// (as the page model's JSON does) and is written as such.
 			want := loneSurrogate.ReplaceAllString(text, "\uFFFD")
 			if got := FormatSnapshot(nodes, SnapshotOptions{Quoted: true}); got != want {
-				t.Errorf("FormatSnapshot(ParseSnapshot(%s), Quoted) is not Playwright's text; first difference at %s", name, firstLineDiff(got, want))
+				t.Errorf("FormatSnapshot(ParseSnapshot(%s), Quoted) is not Playwright's text; first difference at %s", name, golden.FirstDifference(got, want))
 			}
 			plain := FormatSnapshot(nodes, SnapshotOptions{})
 			for i, line := range strings.Split(plain, "\n") {
@@ -121,7 +123,7 @@ func checkPlaywrightOutput(t *testing.T, dir string) {
 				t.Fatalf("ParseSnapshot(unquoted form of %s): %v", name, err)
 			}
 			if got, want := dumpSnapshot(back), dumpSnapshot(nodes); got != want {
-				t.Errorf("unquoted form of %s reads back differently; first difference at %s", name, firstLineDiff(got, want))
+				t.Errorf("unquoted form of %s reads back differently; first difference at %s", name, golden.FirstDifference(got, want))
 			}
 		})
 	}
@@ -282,7 +284,7 @@ func TestRenderSnapshotKeepsPlaywrightOutline(t *testing.T) {
 			want := FormatSnapshot(nodes, SnapshotOptions{Quoted: true})
 			got := RenderSnapshot(screenFromSnapshot(nodes), SnapshotOptions{Quoted: true})
 			if got != want {
-				t.Errorf("rendering Playwright's outline changed it; first difference at %s", firstLineDiff(got, want))
+				t.Errorf("rendering Playwright's outline changed it; first difference at %s", golden.FirstDifference(got, want))
 			}
 		})
 	}

@@ -1,6 +1,8 @@
 package screen
 
 import (
+	"github.com/trailpin/trailpin/e2e/golden"
+
 	"fmt"
 	"math/rand/v2"
 	"strings"
@@ -121,7 +123,7 @@ func checkSnapshotRoundTrip(t *testing.T, s *Screen) bool {
 			continue
 		}
 		if got, w := dumpSnapshot(nodes), dumpSnapshot(asWritten(want)); got != w {
-			t.Errorf("RenderSnapshot(%+v) reads back differently; first difference at %s\ntext:\n%s", o, firstLineDiff(got, w), text)
+			t.Errorf("RenderSnapshot(%+v) reads back differently; first difference at %s\ntext:\n%s", o, golden.FirstDifference(got, w), text)
 			ok = false
 		}
 		if strings.Contains(text, snapshotSecretMark) {

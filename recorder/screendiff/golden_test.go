@@ -1,6 +1,8 @@
 package screendiff
 
 import (
+	"github.com/trailpin/trailpin/e2e/golden"
+
 	"encoding/json"
 	"errors"
 	"os"
@@ -51,30 +53,10 @@ func TestDiffGolden(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			checkGolden(t, filepath.Join("testdata", "diffs", base+".txt"), r.String())
+			golden.CheckString(t, filepath.Join("testdata", "diffs", base+".txt"), r.String())
 		})
 	}
 	if n == 0 {
 		t.Fatal("no captured screens in testdata/screens: capture them with go test ./e2e/screendiff -update")
-	}
-}
-
-func checkGolden(t *testing.T, path, got string) {
-	t.Helper()
-	if *update {
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v: run go test ./recorder/screendiff -update", err)
-	}
-	if got != string(want) {
-		t.Errorf("%s differs (run go test ./recorder/screendiff -update if the change is right):\n--- got\n%s--- want\n%s", path, got, want)
 	}
 }

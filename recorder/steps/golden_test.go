@@ -1,7 +1,8 @@
 package steps
 
 import (
-	"os"
+	"github.com/trailpin/trailpin/e2e/golden"
+
 	"path/filepath"
 	"strings"
 	"testing"
@@ -114,24 +115,8 @@ func TestBuildStepsGolden(t *testing.T) {
 			for _, n := range bt.Notes {
 				notes.WriteString("note: " + n + "\n")
 			}
-			compareGolden(t, filepath.Join("testdata", "steps", r.name+".golden.yaml"), out)
-			compareGolden(t, filepath.Join("testdata", "steps", r.name+".notes.golden"), []byte(notes.String()))
+			golden.Check(t, filepath.Join("testdata", "steps", r.name+".golden.yaml"), out)
+			golden.Check(t, filepath.Join("testdata", "steps", r.name+".notes.golden"), []byte(notes.String()))
 		})
-	}
-}
-
-func compareGolden(t *testing.T, file string, got []byte) {
-	t.Helper()
-	if *update {
-		if err := os.WriteFile(file, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(file)
-	if err != nil {
-		t.Fatalf("%v (run go test ./recorder/steps -run TestBuildStepsGolden -update to create it)", err)
-	}
-	if string(got) != string(want) {
-		t.Errorf("BuildSteps wrote\n%s\nwant (%s):\n%s", got, file, want)
 	}
 }

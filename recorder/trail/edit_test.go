@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/trailpin/trailpin/e2e/golden"
 	"github.com/trailpin/trailpin/recorder/selector"
 )
 
@@ -42,19 +43,7 @@ func TestReplaceRecordingGolden(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			golden := filepath.Join("testdata", "edit", fmt.Sprintf("commented.step-%d.golden.yaml", i+1))
-			if *update {
-				if err := os.WriteFile(golden, out, 0o644); err != nil {
-					t.Fatal(err)
-				}
-			}
-			want, err := os.ReadFile(golden)
-			if err != nil {
-				t.Fatalf("%v (run go test -update to create it)", err)
-			}
-			if !bytes.Equal(out, want) {
-				t.Errorf("ReplaceRecording(step %d) =\n%s\nwant (%s):\n%s", i+1, out, golden, want)
-			}
+			golden.Check(t, filepath.Join("testdata", "edit", fmt.Sprintf("commented.step-%d.golden.yaml", i+1)), out)
 			if again, err := ReplaceRecording(file, out, i, healedRecording); err != nil || !bytes.Equal(again, out) {
 				t.Errorf("replacing the same recording again changed the file (err %v):\n%s", err, again)
 			}

@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/trailpin/trailpin/e2e/golden"
 )
 
 // validTrailFiles are the trails every format test reads: testdata/trails/*.trail.yaml.
@@ -34,24 +36,13 @@ func TestTrailFilesLoadAndWriteGolden(t *testing.T) {
 			if err != nil {
 				t.Fatalf("MarshalTrail(%s): %v", file, err)
 			}
-			golden := strings.TrimSuffix(file, ".trail.yaml") + ".golden.yaml"
-			if *update {
-				if err := os.WriteFile(golden, out, 0o644); err != nil {
-					t.Fatal(err)
-				}
-			}
-			want, err := os.ReadFile(golden)
-			if err != nil {
-				t.Fatalf("%v (run go test -update to create it)", err)
-			}
-			if string(out) != string(want) {
-				t.Errorf("MarshalTrail(%s) =\n%s\nwant (%s):\n%s", file, out, golden, want)
-			}
+			goldenFile := strings.TrimSuffix(file, ".trail.yaml") + ".golden.yaml"
+			golden.Check(t, goldenFile, out)
 			again, err := MarshalTrail(tr)
 			if err != nil || string(again) != string(out) {
 				t.Errorf("MarshalTrail(%s) a second time gave different bytes (err %v)", file, err)
 			}
-			back, err := LoadTrail(golden, out)
+			back, err := LoadTrail(goldenFile, out)
 			if err != nil {
 				t.Fatalf("LoadTrail(written %s):\n%v", file, err)
 			}

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/trailpin/trailpin/e2e/golden"
 	"github.com/trailpin/trailpin/recorder/yamlerr"
 )
 
@@ -42,19 +43,7 @@ func TestLoadTrailRefusesBadFiles(t *testing.T) {
 				}
 			}
 			got := err.Error() + "\n"
-			golden := strings.TrimSuffix(file, ".yaml") + ".err"
-			if *update {
-				if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
-					t.Fatal(err)
-				}
-			}
-			want, err := os.ReadFile(golden)
-			if err != nil {
-				t.Fatalf("%v (run go test -update to create it)", err)
-			}
-			if got != string(want) {
-				t.Errorf("LoadTrail(%s) errors =\n%s\nwant:\n%s", name, got, want)
-			}
+			golden.CheckString(t, strings.TrimSuffix(file, ".yaml")+".err", got)
 		})
 	}
 }

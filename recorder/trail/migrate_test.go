@@ -1,6 +1,8 @@
 package trail
 
 import (
+	"github.com/trailpin/trailpin/e2e/golden"
+
 	"fmt"
 	"os"
 	"path/filepath"
@@ -34,7 +36,7 @@ func TestMigrateFiles(t *testing.T) {
 				fmt.Fprintln(&notes, n)
 			}
 			base := strings.TrimSuffix(file, ".yaml")
-			checkGolden(t, base+".notes", notes.String())
+			golden.CheckString(t, base+".notes", notes.String())
 			incomplete := MigrationIncomplete(report)
 			if incomplete != (out == nil) {
 				t.Fatalf("Migrate(%s): incomplete %v but out nil %v", file, incomplete, out == nil)
@@ -48,7 +50,7 @@ func TestMigrateFiles(t *testing.T) {
 			if len(report) == 0 && string(out) != string(src) {
 				t.Errorf("Migrate(%s) changed a file with nothing to migrate", file)
 			}
-			checkGolden(t, base+".migrated.yaml", string(out))
+			golden.CheckString(t, base+".migrated.yaml", string(out))
 			if _, err := LoadTrail(file, out); err != nil {
 				t.Errorf("LoadTrail(Migrate(%s)):\n%v", file, err)
 			}
@@ -57,21 +59,5 @@ func TestMigrateFiles(t *testing.T) {
 				t.Errorf("Migrate(Migrate(%s)) changed it again: %v %v", file, report2, err)
 			}
 		})
-	}
-}
-
-func checkGolden(t *testing.T, golden, got string) {
-	t.Helper()
-	if *update {
-		if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(golden)
-	if err != nil {
-		t.Fatalf("%v (run go test -update to create it)", err)
-	}
-	if got != string(want) {
-		t.Errorf("%s: got\n%s\nwant:\n%s", golden, got, want)
 	}
 }

@@ -10,6 +10,7 @@ import (
 
 	junit "github.com/joshdk/go-junit"
 
+	"github.com/trailpin/trailpin/e2e/golden"
 	"github.com/trailpin/trailpin/replay"
 )
 
@@ -18,7 +19,7 @@ func TestJUnitGolden(t *testing.T) {
 	if err := WriteJUnit(&out, sampleRun()); err != nil {
 		t.Fatal(err)
 	}
-	checkGolden(t, "junit.golden.xml", out.Bytes())
+	golden.Check(t, filepath.Join("testdata", "junit.golden.xml"), out.Bytes())
 }
 
 // TestJUnitReadBack reads the XML with go-junit, a parser written for JUnit

@@ -2,9 +2,11 @@ package report
 
 import (
 	"bytes"
+	"path/filepath"
 	"testing"
 	"time"
 
+	"github.com/trailpin/trailpin/e2e/golden"
 	"github.com/trailpin/trailpin/replay"
 )
 
@@ -25,7 +27,7 @@ func TestSummaryGolden(t *testing.T) {
 			if err := WriteSummary(&out, tt.run); err != nil {
 				t.Fatal(err)
 			}
-			checkGolden(t, tt.name, out.Bytes())
+			golden.Check(t, filepath.Join("testdata", tt.name), out.Bytes())
 		})
 	}
 }

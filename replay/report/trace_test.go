@@ -16,6 +16,7 @@ import (
 	east "github.com/yuin/goldmark/extension/ast"
 	"github.com/yuin/goldmark/text"
 
+	"github.com/trailpin/trailpin/e2e/golden"
 	"github.com/trailpin/trailpin/replay"
 )
 
@@ -31,7 +32,7 @@ func TestTraceGolden(t *testing.T) {
 		{"trace-hostile.md", TrailRun{Attempts: []replay.TrailResult{hostileResult()}}},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			checkGolden(t, tt.name, RenderTrace(tt.t, nil))
+			golden.Check(t, filepath.Join("testdata", tt.name), RenderTrace(tt.t, nil))
 		})
 	}
 }
