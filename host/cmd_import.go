@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -16,12 +15,6 @@ import (
 	"github.com/trailpin/trailpin/storage"
 	"github.com/trailpin/trailpin/storage/secrets"
 )
-
-// storageSlug is the slug storage accepts (storage refuses any other):
-// lower-case ASCII words joined by single hyphens, at most 100 bytes.
-var storageSlug = regexp.MustCompile(`^[a-z0-9]+(-[a-z0-9]+)*$`)
-
-const maxStorageSlugLen = 100
 
 func newImportCmd(e *env) *cobra.Command {
 	var keepGoing bool
@@ -184,7 +177,7 @@ func importSlug(file, title string) (string, error) {
 		stem = strings.TrimSuffix(base, filepath.Ext(base))
 	}
 	for _, s := range []string{stem, trail.Slug(title)} {
-		if len(s) <= maxStorageSlugLen && storageSlug.MatchString(s) {
+		if storage.ValidSlug(s) {
 			return s, nil
 		}
 	}

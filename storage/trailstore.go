@@ -137,7 +137,7 @@ func (db *DB) SaveTrail(ctx context.Context, in TrailInput) (TrailVersion, error
 
 func checkTrailInput(in TrailInput) error {
 	switch {
-	case !validSlug(in.Slug):
+	case !ValidSlug(in.Slug):
 		return invalidf("slug %q: use lower-case letters and digits joined by single hyphens, at most %d characters", in.Slug, maxSlugLen)
 	case strings.TrimSpace(in.Title) == "":
 		return invalidf("the trail has no title")
@@ -153,13 +153,17 @@ func checkTrailInput(in TrailInput) error {
 	return nil
 }
 
-func validSlug(s string) bool { return len(s) <= maxSlugLen && slugPattern.MatchString(s) }
+// ValidSlug reports whether s is a slug storage accepts: lower-case ASCII
+// letters and digits joined by single hyphens, at most 100 bytes. It is the
+// one rule for slugs; callers that make a slug (trail.Slug keeps letters of
+// other scripts) check it here before they save.
+func ValidSlug(s string) bool { return len(s) <= maxSlugLen && slugPattern.MatchString(s) }
 
 // FreeSlug returns slug when no trail uses it, and otherwise the first of
 // slug-2, slug-3, … that is free: the file name a new trail would get. It
 // reserves nothing; SaveTrail with New set picks the slug atomically.
 func (db *DB) FreeSlug(ctx context.Context, slug string) (string, error) {
-	if !validSlug(slug) {
+	if !ValidSlug(slug) {
 		return "", invalidf("slug %q: use lower-case letters and digits joined by single hyphens, at most %d characters", slug, maxSlugLen)
 	}
 	var free string

@@ -12,6 +12,7 @@ import (
 	"github.com/openai/openai-go/v3/azure"
 	"github.com/openai/openai-go/v3/option"
 
+	"github.com/trailpin/trailpin/recorder/screen"
 	"github.com/trailpin/trailpin/storage/redact"
 )
 
@@ -139,8 +140,5 @@ func (c *Client) scrub(s string) string {
 		s = strings.ReplaceAll(s, c.key, keyPlaceholder)
 	}
 	s = oneLine(c.redactor.String(s))
-	if r := []rune(s); len(r) > maxDetail {
-		s = string(r[:maxDetail]) + "…"
-	}
-	return s
+	return screen.Clip(s, maxDetail)
 }

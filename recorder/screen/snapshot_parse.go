@@ -703,12 +703,5 @@ func isLetters(s string) bool { return s != "" && leadingLetters(s) == s }
 // excerpt shortens text quoted in an error message.
 func excerpt(s string) string {
 	const maxExcerpt = 40 // enough to recognise the spot; a line can be long
-	if len(s) <= maxExcerpt {
-		return s
-	}
-	cut := maxExcerpt
-	for cut > 0 && !utf8.RuneStart(s[cut]) {
-		cut--
-	}
-	return s[:cut] + "…"
+	return Clip(s, maxExcerpt)
 }

@@ -1,6 +1,9 @@
 package screen
 
-import "strings"
+import (
+	"strings"
+	"unicode/utf8"
+)
 
 // NormalizeText applies the text normalisation of DESIGN §3: runs of
 // spaces and tabs collapse to one space, each line is trimmed, empty lines are
@@ -31,4 +34,31 @@ func isASCIISpace(r rune) bool {
 		return true
 	}
 	return false
+}
+
+// Ellipsis marks where Clip and ClipBytes cut a text.
+const Ellipsis = "…"
+
+// Clip shortens s for a person to read (a message, an intent, a list of
+// candidates) to at most n characters, the Ellipsis that marks the cut
+// included. It is the one rule for shortening text shown to a person.
+func Clip(s string, n int) string {
+	if utf8.RuneCountInString(s) <= n {
+		return s
+	}
+	r := []rune(s)
+	return string(r[:max(n-1, 0)]) + Ellipsis
+}
+
+// ClipBytes is Clip for a budget in bytes (a status line a machine reads):
+// at most n bytes, cut on a character boundary, the Ellipsis included.
+func ClipBytes(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	end := max(n-len(Ellipsis), 0)
+	for end > 0 && !utf8.RuneStart(s[end]) {
+		end--
+	}
+	return s[:end] + Ellipsis
 }

@@ -4,7 +4,6 @@ import (
 	"strings"
 
 	"github.com/trailpin/trailpin/recorder/screen"
-	"github.com/trailpin/trailpin/recorder/selector"
 )
 
 // A Kind is what happened to a node between two screens.
@@ -135,5 +134,5 @@ func (r *Result) Changed() bool { return len(r.Changes) > 0 }
 
 func nodeRef(n *screen.Node) *NodeRef {
 	text, _, _ := strings.Cut(n.Text, "\n")
-	return &NodeRef{Ref: n.Ref, Role: n.Role, Name: n.Name, Tag: n.Tag, Text: selector.Shorten(text, maxShownValue), Box: n.Box}
+	return &NodeRef{Ref: n.Ref, Role: n.Role, Name: n.Name, Tag: n.Tag, Text: screen.Clip(text, maxShownValue), Box: n.Box}
 }

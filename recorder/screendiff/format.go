@@ -5,7 +5,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/trailpin/trailpin/recorder/selector"
+	"github.com/trailpin/trailpin/recorder/screen"
 )
 
 // maxShownValue keeps a change's line readable; the Delta holds the whole
@@ -59,7 +59,7 @@ func describe(n *NodeRef) string {
 	if n.Name == "" {
 		return role
 	}
-	return role + " " + strconv.Quote(selector.Shorten(n.Name, maxShownValue))
+	return role + " " + strconv.Quote(screen.Clip(n.Name, maxShownValue))
 }
 
 func shown(v string) string {
@@ -72,7 +72,7 @@ func shown(v string) string {
 	if _, err := strconv.Atoi(v); err == nil {
 		return v
 	}
-	return strconv.Quote(selector.Shorten(v, maxShownValue))
+	return strconv.Quote(screen.Clip(v, maxShownValue))
 }
 
 func num(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) }

@@ -293,18 +293,10 @@ func (m *Matcher) dropWrappers(matches []int32, prefix bool) []int32 {
 func describeNode(n *screen.Node) string {
 	s := n.Ref + " " + n.Role
 	if n.Name != "" {
-		s += fmt.Sprintf(" %q", Shorten(n.Name, 40))
+		s += fmt.Sprintf(" %q", screen.Clip(n.Name, 40))
 	}
 	if n.Text != "" && n.Text != n.Name {
-		s += fmt.Sprintf(" text %q", Shorten(n.Text, 40))
+		s += fmt.Sprintf(" text %q", screen.Clip(n.Text, 40))
 	}
 	return s
-}
-
-func Shorten(s string, max int) string {
-	r := []rune(s)
-	if len(r) <= max {
-		return s
-	}
-	return string(r[:max-1]) + "…"
 }

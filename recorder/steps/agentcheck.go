@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/trailpin/trailpin/recorder/screen"
 	"github.com/trailpin/trailpin/recorder/trail"
 )
 
@@ -141,7 +142,7 @@ func exactKeys(raw json.RawMessage, shape keyShape, path string) error {
 	for _, k := range slices.Sorted(maps.Keys(obj)) {
 		v, known := shape[k]
 		if !known {
-			return fmt.Errorf("%s has a key this host does not know, %q (the keys are the trail format's, lower camel)", path, clip(k, 40))
+			return fmt.Errorf("%s has a key this host does not know, %q (the keys are the trail format's, lower camel)", path, screen.Clip(k, 40))
 		}
 		if v == nil {
 			continue
@@ -186,7 +187,7 @@ func jsonProblem(err error) string {
 		return fmt.Sprintf("%s has the wrong type", te.Field)
 	}
 	s := strings.TrimPrefix(err.Error(), "json: ")
-	return clip(s, 200)
+	return screen.Clip(s, 200)
 }
 
 // An agentCheck is an AgentCheck on its way into the trail: the goal it

@@ -285,7 +285,7 @@ func (b *builder) assertChange(i int) (built, error) {
 		o, ok := byKey[key]
 		switch {
 		case !ok:
-			return built{}, leftOut("it names a change (%s) the action did not make", clip(key, 80))
+			return built{}, leftOut("it names a change (%s) the action did not make", screen.Clip(key, 80))
 		case o.match == nil:
 			return built{}, leftOut("a change it names cannot be written as a matcher: %s", o.Why)
 		}

@@ -65,7 +65,7 @@ func (b *builder) usableText(s string, max int) string {
 	if s == "" || selector.IsIconGlyphsOnly(s) || b.taint.Leaks(s) {
 		return ""
 	}
-	return selector.Shorten(s, max)
+	return screen.Clip(s, max)
 }
 
 // title is what a person calls an element: its name, label, placeholder,
@@ -349,7 +349,7 @@ func ordinal(index *int) string {
 // quote writes app text in double quotes, as it is: nothing inside is
 // escaped.
 func quote(s string) string {
-	return `"` + selector.Shorten(screen.CollapseSpace(s), maxIntentText) + `"`
+	return `"` + screen.Clip(screen.CollapseSpace(s), maxIntentText) + `"`
 }
 
 func (b *builder) clickPhrase(s *screen.Screen, n *screen.Node, sel selector.Selector, t trail.Tap) string {
@@ -405,7 +405,7 @@ func typePhrase(value, field string) string {
 		}
 		return "clear " + field
 	}
-	return "type " + selector.Shorten(screen.CollapseSpace(value), maxIntentText) + into
+	return "type " + screen.Clip(screen.CollapseSpace(value), maxIntentText) + into
 }
 
 // enterSecretPhrase never says the value: "Enter the password into
@@ -423,7 +423,7 @@ func enterSecretPhrase(n *screen.Node, field string) string {
 
 // setPhrase: "set Volume to 30".
 func setPhrase(value, field string) string {
-	v := selector.Shorten(screen.CollapseSpace(value), maxIntentText)
+	v := screen.Clip(screen.CollapseSpace(value), maxIntentText)
 	if v == "" {
 		v = "nothing"
 	}
@@ -436,7 +436,7 @@ func setPhrase(value, field string) string {
 func selectPhrase(options []string, field string) string {
 	var shown []string
 	for _, o := range options {
-		shown = append(shown, selector.Shorten(screen.CollapseSpace(o), maxIntentName))
+		shown = append(shown, screen.Clip(screen.CollapseSpace(o), maxIntentName))
 	}
 	p := "select " + andList(shown)
 	if field != "" {
@@ -476,7 +476,7 @@ func (b *builder) dialogPhrase(r *RecordedInteraction, d trail.Dialog) string {
 		p += " " + quote(msg)
 	}
 	if d.PromptText != "" && !strings.HasPrefix(d.PromptText, "${secret:") {
-		p += " with " + selector.Shorten(screen.CollapseSpace(r.PromptText), maxIntentName)
+		p += " with " + screen.Clip(screen.CollapseSpace(r.PromptText), maxIntentName)
 	}
 	return p
 }

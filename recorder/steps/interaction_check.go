@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"net/url"
 	"slices"
+
+	"github.com/trailpin/trailpin/recorder/screen"
 )
 
 // What each kind of interaction must carry beside seq and kind: the host
@@ -81,7 +83,7 @@ func (i *Interaction) Check() error {
 		if i.Kind == "" {
 			return fmt.Errorf("interaction %d: kind is missing", i.Seq)
 		}
-		return fmt.Errorf("interaction %d: kind %q is not one a recording knows", i.Seq, clip(string(i.Kind), 40))
+		return fmt.Errorf("interaction %d: kind %q is not one a recording knows", i.Seq, screen.Clip(string(i.Kind), 40))
 	}
 	for _, n := range needs {
 		if !n.ok(i) {
@@ -107,12 +109,4 @@ func (e *IncompleteError) Error() string {
 func IsKnownKind(k InteractionKind) bool {
 	_, ok := interactionNeeds[k]
 	return ok
-}
-
-// clip shortens s for a message.
-func clip(s string, n int) string {
-	if r := []rune(s); len(r) > n {
-		return string(r[:n]) + "…"
-	}
-	return s
 }

@@ -8,6 +8,7 @@ import (
 	"sync"
 	"unicode/utf8"
 
+	"github.com/trailpin/trailpin/recorder/screen"
 	"github.com/trailpin/trailpin/replay"
 )
 
@@ -81,7 +82,7 @@ func (sw *StatusWriter) Done(run Run) error {
 		verdict = "failed"
 	}
 	var b strings.Builder
-	sw.line(&b, EventRunCompleted, verdict, cutText(runSummary(run, sw.redact), maxSummaryBytes))
+	sw.line(&b, EventRunCompleted, verdict, screen.ClipBytes(runSummary(run, sw.redact), maxSummaryBytes))
 	return sw.write(b.String())
 }
 
@@ -110,7 +111,7 @@ func (sw *StatusWriter) trailLines(b *strings.Builder, res replay.TrailResult) {
 	}
 	if len(ran) == 0 {
 		if res.Status == replay.StatusFailed {
-			sw.line(b, EventAssertionFailed, stepID(res.Slug, 0), cutText(failureReason(res, nil, sw.redact), maxSummaryBytes))
+			sw.line(b, EventAssertionFailed, stepID(res.Slug, 0), screen.ClipBytes(failureReason(res, nil, sw.redact), maxSummaryBytes))
 		}
 		return
 	}
@@ -119,11 +120,11 @@ func (sw *StatusWriter) trailLines(b *strings.Builder, res replay.TrailResult) {
 			sw.line(b, EventRoute, sw.redact.apply(st.Path))
 		}
 		id := stepID(res.Slug, st.Index)
-		sw.line(b, EventStepStart, id, cutText(sw.redact.apply(st.Intent), maxSummaryBytes))
+		sw.line(b, EventStepStart, id, screen.ClipBytes(sw.redact.apply(st.Intent), maxSummaryBytes))
 		if st.Status == replay.StatusFailed {
-			sw.line(b, EventAssertionFailed, id, cutText(failureReason(res, &ran[i], sw.redact), maxSummaryBytes))
+			sw.line(b, EventAssertionFailed, id, screen.ClipBytes(failureReason(res, &ran[i], sw.redact), maxSummaryBytes))
 		} else {
-			sw.line(b, EventStepDone, id, cutText(stepSummary(st, sw.redact), maxSummaryBytes))
+			sw.line(b, EventStepDone, id, screen.ClipBytes(stepSummary(st, sw.redact), maxSummaryBytes))
 		}
 		if i == len(ran)-1 || ran[i+1].Path != st.Path {
 			b.WriteString(EventAria + "|" + escapeAria(sw.redact.apply(st.Aria), MaxAriaBytes) + "\n")
@@ -387,18 +388,4 @@ func cutEscaped(esc string, n int) string {
 		end = i
 	}
 	return esc[:end]
-}
-
-// cutText shortens s to at most n bytes on a rune boundary, ending in "…"
-// when it cut.
-func cutText(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	const ellipsis = "…"
-	end := n - len(ellipsis)
-	for end > 0 && !utf8.RuneStart(s[end]) {
-		end--
-	}
-	return s[:end] + ellipsis
 }

@@ -3,6 +3,8 @@ package report
 import (
 	"fmt"
 	"strings"
+
+	"github.com/trailpin/trailpin/recorder/screen"
 )
 
 // statusFields is how many fields after the event each line has.
@@ -20,19 +22,19 @@ func ParseStatusLine(line string) (event string, fields []string, err error) {
 	event, rest, ok := strings.Cut(line, "|")
 	n, known := statusFields[event]
 	if !ok || !known {
-		return "", nil, fmt.Errorf("status line %q: no known event before the first |", cutText(line, 80))
+		return "", nil, fmt.Errorf("status line %q: no known event before the first |", screen.ClipBytes(line, 80))
 	}
 	parts := strings.SplitN(rest, "|", n)
 	if len(parts) != n {
-		return "", nil, fmt.Errorf("status line %q: %s has %d fields, want %d", cutText(line, 80), event, len(parts), n)
+		return "", nil, fmt.Errorf("status line %q: %s has %d fields, want %d", screen.ClipBytes(line, 80), event, len(parts), n)
 	}
 	for i, p := range parts {
 		if parts[i], err = UnescapeStatus(p); err != nil {
-			return "", nil, fmt.Errorf("status line %q: %w", cutText(line, 80), err)
+			return "", nil, fmt.Errorf("status line %q: %w", screen.ClipBytes(line, 80), err)
 		}
 	}
 	if event == EventRunCompleted && parts[0] != "passed" && parts[0] != "failed" {
-		return "", nil, fmt.Errorf("status line %q: RUN_COMPLETED is passed or failed, not %q", cutText(line, 80), parts[0])
+		return "", nil, fmt.Errorf("status line %q: RUN_COMPLETED is passed or failed, not %q", screen.ClipBytes(line, 80), parts[0])
 	}
 	return event, parts, nil
 }
