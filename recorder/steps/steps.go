@@ -3,6 +3,7 @@ package steps
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"net/url"
 	"slices"
 	"sort"
@@ -217,13 +218,12 @@ func (b *builder) complete(recs []RecordedInteraction) []RecordedInteraction {
 	return kept
 }
 
-// inSeqOrder returns the interactions sorted by Seq; an interaction re-sent
-// with a Seq already seen counts once. Interactions without a Seq keep the
-// order they were given in.
 // modifierKeys are held for the next key or click, never pressed for
-// themselves: the key or click they go with carries them as modifiers.
-var modifierKeys = []string{"Control", "Ctrl", "Shift", "Alt", "Meta", "AltGraph", "CapsLock", "NumLock",
-	"ScrollLock", "Fn", "FnLock", "Hyper", "Super", "Symbol", "SymbolLock", "OS"}
+// themselves: the key or click they go with carries them as modifiers. They
+// are the trail format's modifier words and their synonyms, and the other
+// keys KeyboardEvent names as modifiers.
+var modifierKeys = slices.Concat(trail.ModifierWords, slices.Collect(maps.Keys(trail.ModifierSynonyms)),
+	[]string{"AltGraph", "CapsLock", "NumLock", "ScrollLock", "Fn", "FnLock", "Hyper", "Symbol", "SymbolLock", "OS"})
 
 // withoutLoneModifiers drops the presses of a modifier key on its own. The
 // extension does not send them; an older one did, and a trail that presses
@@ -234,6 +234,9 @@ func withoutLoneModifiers(recs []RecordedInteraction) []RecordedInteraction {
 	})
 }
 
+// inSeqOrder returns the interactions sorted by Seq; an interaction re-sent
+// with a Seq already seen counts once. Interactions without a Seq keep the
+// order they were given in.
 func inSeqOrder(recs []RecordedInteraction) []RecordedInteraction {
 	out := slices.Clone(recs)
 	sort.SliceStable(out, func(i, j int) bool { return out[i].Seq < out[j].Seq })

@@ -223,8 +223,12 @@ func (d *trailDecoder) set(f field, o Origin) Action {
 	return a
 }
 
+// ModifierWords are the modifiers a tap or a press may hold, as a trail
+// writes them: the one list of them.
 var ModifierWords = []string{string(ModifierAlt), string(ModifierControl), string(ModifierMeta), string(ModifierShift)}
 
+// ModifierSynonyms are other names people use for the modifiers; a trail
+// that uses one is told the word to write instead.
 var ModifierSynonyms = map[string]Modifier{
 	"Ctrl": ModifierControl, "Cmd": ModifierMeta, "Command": ModifierMeta,
 	"Option": ModifierAlt, "Super": ModifierMeta, "Win": ModifierMeta,
