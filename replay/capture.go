@@ -127,7 +127,7 @@ func captureFrame(ctx context.Context, m *frameModel, opts pageModelOptions, dep
 	if err != nil {
 		return nil, fmt.Errorf("capturing the screen: %w", err)
 	}
-	s, err := decodeWireScreen([]byte(text))
+	s, err := screen.DecodeWire([]byte(text))
 	if err != nil {
 		return nil, fmt.Errorf("capturing the screen: %w", err)
 	}

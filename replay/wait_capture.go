@@ -53,7 +53,7 @@ func captureTop(ctx context.Context, m *frameModel, opts pageModelOptions) (*scr
 	if err != nil {
 		return nil, err
 	}
-	s, err := decodeWireScreen(data)
+	s, err := screen.DecodeWire(data)
 	if err != nil {
 		return nil, fmt.Errorf("reading the page model's answer: %w", err)
 	}
