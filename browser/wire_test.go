@@ -1,4 +1,4 @@
-package replay
+package browser
 
 import (
 	"context"
@@ -22,7 +22,7 @@ func TestWireFormMatchesScreen(t *testing.T) {
 			opts := pageModelOptions{Sensitive: &sensitiveOptions{Values: []string{"Inside"}}}
 			type pair struct{ plain, wire *screen.Screen }
 			got, err := chromedp.Run(ctx, func(ctx context.Context, tg *chromedp.Target) (pair, error) {
-				m, err := topModel(ctx, tg)
+				m, err := TopFrame(ctx, tg)
 				if err != nil {
 					return pair{}, err
 				}
