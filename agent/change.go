@@ -5,11 +5,15 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
+	"slices"
+	"strconv"
 	"strings"
 	"time"
 
 	"github.com/trailpin/trailpin/agent/model"
 	"github.com/trailpin/trailpin/recorder/screen"
+	"github.com/trailpin/trailpin/recorder/screendiff"
 	"github.com/trailpin/trailpin/recorder/selector"
 	"github.com/trailpin/trailpin/recorder/trail"
 )
@@ -27,8 +31,30 @@ import (
 const ToolAssertChange = "assertChange"
 
 // changeStates are the fields `to` may name: the states a diff follows
-// (checked, expanded…) and the styles (visible, covered), each a boolean.
-var changeStates = []string{"checked", "pressed", "expanded", "selected", "disabled", "required", "readonly", "invalid", "visible", "covered"}
+// (checked, expanded…, level) and the styles (visible, covered), as
+// recorder/screendiff defines them. Each is a boolean but level, a whole
+// number.
+var changeStates = slices.Concat(screendiff.StateFields, screendiff.StyleFields)
+
+// changeLevel is the one field of `to` that is a number.
+const changeLevel = "level"
+
+// changeToValue is the value a screen writes for v, the model's value of
+// the field f of `to`, or why it cannot be one.
+func changeToValue(f string, v any) (string, string) {
+	if f == changeLevel {
+		n, ok := v.(float64)
+		if !ok || n < 1 || n != math.Trunc(n) {
+			return "", fmt.Sprintf("to.%s must be a whole number from 1, not %v", f, v)
+		}
+		return strconv.Itoa(int(n)), ""
+	}
+	b, ok := v.(bool)
+	if !ok {
+		return "", fmt.Sprintf("to.%s must be true or false, not %v", f, v)
+	}
+	return strconv.FormatBool(b), ""
+}
 
 // changeKinds are the kinds of change a matcher may name.
 var changeKinds = []string{trail.ChangeAdded, trail.ChangeRemoved, trail.ChangePossibleReplacement, trail.ChangeContent,
@@ -77,7 +103,11 @@ const changeToolDescription = "Check what your last action changed. Stored check
 func toSchema() string {
 	var props, req []string
 	for _, f := range changeStates {
-		props = append(props, `"`+f+`":{"type":["boolean","null"]}`)
+		typ := `{"type":["boolean","null"]}`
+		if f == changeLevel {
+			typ = `{"type":["integer","null"],"minimum":1}`
+		}
+		props = append(props, `"`+f+`":`+typ)
 		req = append(req, `"`+f+`"`)
 	}
 	return `{"type":["object","null"],"description":"the states the element must have after the change, e.g. expanded true; null fields are not checked",` +
@@ -122,13 +152,13 @@ type changeTarget struct {
 type changeMatcher struct {
 	Kind *string `json:"kind"`
 	changeTarget
-	To map[string]*bool `json:"to"`
+	To map[string]any `json:"to"`
 }
 
 func (m *changeMatcher) UnmarshalJSON(b []byte) error {
 	var raw struct {
-		Kind *string          `json:"kind"`
-		To   map[string]*bool `json:"to"`
+		Kind *string        `json:"kind"`
+		To   map[string]any `json:"to"`
 	}
 	if err := json.Unmarshal(b, &raw); err != nil {
 		return err
@@ -249,7 +279,11 @@ func (r *run) changeSpec(a changeArgs, last *lastAction) (trail.AssertChange, st
 			}
 			for _, f := range changeStates {
 				if v := m.To[f]; v != nil {
-					cm.To = append(cm.To, trail.ChangeTo{Field: f, Value: fmt.Sprint(*v)})
+					val, bad := changeToValue(f, v)
+					if bad != "" && problem == "" {
+						problem = bad
+					}
+					cm.To = append(cm.To, trail.ChangeTo{Field: f, Value: val})
 				}
 			}
 			if cm.Change == "" && cm.Selector == nil && len(cm.To) == 0 && problem == "" {
@@ -450,7 +484,7 @@ func relabel(rep *ChangeReport, a changeArgs) {
 		}
 		for _, f := range changeStates {
 			if v := m.To[f]; v != nil {
-				parts = append(parts, fmt.Sprintf("to %s %v", f, *v))
+				parts = append(parts, fmt.Sprintf("to %s %v", f, v))
 			}
 		}
 		return "(" + strings.Join(parts, ", ") + ")"

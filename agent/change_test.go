@@ -3,12 +3,14 @@ package agent_test
 import (
 	"context"
 	"encoding/json"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/trailpin/trailpin/agent"
 	"github.com/trailpin/trailpin/agent/model/modeltest"
+	"github.com/trailpin/trailpin/recorder/screendiff"
 	"github.com/trailpin/trailpin/recorder/trail"
 )
 
@@ -34,7 +36,7 @@ func matcher(kind, ref, role, name, text string, to map[string]any) map[string]a
 	m := map[string]any{"kind": orNull(kind), "ref": orNull(ref), "role": orNull(role), "name": orNull(name), "text": orNull(text), "to": nil}
 	if to != nil {
 		full := map[string]any{}
-		for _, f := range []string{"checked", "pressed", "expanded", "selected", "disabled", "required", "readonly", "invalid", "visible", "covered"} {
+		for _, f := range slices.Concat(screendiff.StateFields, screendiff.StyleFields) {
 			full[f] = to[f]
 		}
 		m["to"] = full

@@ -32,16 +32,7 @@ import (
 // it: scheme://host[:port] for http and https, in the form browsers use;
 // the scheme alone ("about:", "data:") for any other URL, which no listed
 // origin matches.
-func OriginOf(raw string) string {
-	u, err := url.Parse(raw)
-	if err != nil || u.Scheme == "" {
-		return raw
-	}
-	if s := strings.ToLower(u.Scheme); (s == "http" || s == "https") && u.Host != "" {
-		return trail.OriginOf(u)
-	}
-	return strings.ToLower(u.Scheme) + ":"
-}
+func OriginOf(raw string) string { return trail.PageOrigin(raw) }
 
 // origins are the origins a run may act on; the first is the app's own.
 type origins []string

@@ -50,10 +50,10 @@ import (
 
 	"github.com/chromedp/chromedp"
 
+	"github.com/trailpin/trailpin/browser"
 	"github.com/trailpin/trailpin/e2e/browsertest"
 	"github.com/trailpin/trailpin/extension"
 	"github.com/trailpin/trailpin/installer"
-	"github.com/trailpin/trailpin/replay"
 )
 
 // Generous deadlines: the machines that run these tests are shared and slow
@@ -83,7 +83,7 @@ var (
 // when a browser or host process started by a test is still alive.
 func Main(m *testing.M) int {
 	// Every test here drives Chromium, or a host that starts it.
-	if _, err := replay.FindChrome(); err != nil {
+	if _, err := browser.FindChrome(); err != nil {
 		return browsertest.MissingInMain(err)
 	}
 	var err error
@@ -297,7 +297,7 @@ type Browser struct {
 	ExtensionID string
 }
 
-// StartBrowser starts headless Chromium through replay.AllocatorOptions with
+// StartBrowser starts headless Chromium through browser.AllocatorOptions with
 // the extension loaded and, unless opts says otherwise, the host installed
 // into the profile's NativeMessagingHosts folder with the installer package.
 // The browser and every process it started are gone when the test ends.
@@ -329,7 +329,7 @@ func StartBrowser(t testing.TB, opts Options) *Browser {
 		"XDG_DATA_HOME=" + filepath.Join(dir, "home", ".local", "share"),
 	}, opts.Env...)
 
-	allocOpts, err := replay.AllocatorOptions(replay.LaunchOptions{
+	allocOpts, err := browser.AllocatorOptions(browser.LaunchOptions{
 		Headless:    true,
 		UserDataDir: b.UserDataDir,
 		Extension:   ExtensionDir(),

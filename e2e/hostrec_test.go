@@ -15,7 +15,6 @@ import (
 	"github.com/trailpin/trailpin/recorder/screen"
 	"github.com/trailpin/trailpin/recorder/steps"
 	"github.com/trailpin/trailpin/recorder/trail"
-	"github.com/trailpin/trailpin/replay"
 	"github.com/trailpin/trailpin/storage"
 	"github.com/trailpin/trailpin/storage/storagetest"
 )
@@ -372,7 +371,7 @@ func TestHostRecordingRefusesBadMessages(t *testing.T) {
 func TestWireScreenRoundTrip(t *testing.T) {
 	screens := []*screen.Screen{recLogin(""), recLogin("ada"), recHome(2), loadShop10k(t)}
 	for _, s := range screens {
-		got, err := replay.DecodeWireScreen(WireScreen(s))
+		got, err := screen.DecodeWire(WireScreen(s))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -9,9 +9,9 @@ import (
 
 	"github.com/chromedp/chromedp"
 
+	"github.com/trailpin/trailpin/browser"
 	"github.com/trailpin/trailpin/e2e/browsertest"
 	"github.com/trailpin/trailpin/e2e/snapshotoracle"
-	"github.com/trailpin/trailpin/replay"
 )
 
 // The real-app corpus is held to the snapshot oracle as the fixture pages
@@ -244,7 +244,7 @@ func TestRealAppSnapshotsMatchPlaywright(t *testing.T) {
 // with the test.
 func plainBrowser(t *testing.T, ctx context.Context) context.Context {
 	t.Helper()
-	opts, err := replay.AllocatorOptions(replay.LaunchOptions{Headless: true, UserDataDir: TempDir(t)})
+	opts, err := browser.AllocatorOptions(browser.LaunchOptions{Headless: true, UserDataDir: TempDir(t)})
 	if err != nil {
 		browsertest.Missing(t, err)
 	}

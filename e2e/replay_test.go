@@ -12,9 +12,9 @@ import (
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/remote"
 
+	"github.com/trailpin/trailpin/browser"
 	"github.com/trailpin/trailpin/e2e/browsertest"
 	"github.com/trailpin/trailpin/host/demo"
-	"github.com/trailpin/trailpin/replay"
 )
 
 // End-to-end tests of `host replay`: the built binary replays the
@@ -140,7 +140,7 @@ func TestReplayCommandAttaches(t *testing.T) {
 func browserToAttach(t *testing.T) (context.Context, string) {
 	t.Helper()
 	dir := TempDir(t)
-	opts, err := replay.AllocatorOptions(replay.LaunchOptions{Headless: true, UserDataDir: dir})
+	opts, err := browser.AllocatorOptions(browser.LaunchOptions{Headless: true, UserDataDir: dir})
 	if err != nil {
 		browsertest.Missing(t, err)
 	}

@@ -9,7 +9,7 @@ import (
 // WireScreen writes a screen in the page model's wire form (captureWire,
 // docs/screen-schema.md): what the extension sends the host with an
 // interaction. Tests use it to send screens built or loaded in Go;
-// replay.DecodeWireScreen reads it back to the same screen (a test checks).
+// screen.DecodeWire reads it back to the same screen (a test checks).
 // Texts are always written out (never as a join code).
 func WireScreen(s *screen.Screen) json.RawMessage {
 	top := *s

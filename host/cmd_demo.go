@@ -13,6 +13,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/trailpin/trailpin/browser"
 	"github.com/trailpin/trailpin/host/demo"
 	"github.com/trailpin/trailpin/recorder/trail"
 	"github.com/trailpin/trailpin/replay"
@@ -128,12 +129,12 @@ func runDemo(ctx context.Context, e *env, o replayFlags, variant string) error {
 	}
 	fmt.Fprintf(e.stderr, "Serving %s at %s; replaying %d example trails headless.\n", shop, shopURL, len(suite))
 
-	browser, err := replay.StartBrowser(ctx, replay.BrowserOptions{ExecPath: o.chrome, Headless: o.headless})
+	b, err := browser.Start(ctx, browser.Options{ExecPath: o.chrome, Headless: o.headless})
 	if err != nil {
 		return replay.EnvironmentError(fmt.Errorf("%w (install Chromium, or give --chrome or CHROME_PATH)", err))
 	}
-	defer browser.Close()
-	runErr := runSuite(ctx, e, o, s, browser)
+	defer b.Close()
+	runErr := runSuite(ctx, e, o, s, b)
 
 	out := e.stdout
 	if o.format == formatStatus {

@@ -9,10 +9,10 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/trailpin/trailpin/browser"
 	"github.com/trailpin/trailpin/recorder/screen"
 	"github.com/trailpin/trailpin/recorder/selector"
 	"github.com/trailpin/trailpin/recorder/trail"
-	"github.com/trailpin/trailpin/replay"
 )
 
 // Exit codes of `host match`, so a script can tell the outcomes apart
@@ -32,7 +32,7 @@ type pageFlags struct {
 }
 
 func (f *pageFlags) register(cmd *cobra.Command) {
-	cmd.Flags().StringVar(&f.viewport, "viewport", fmt.Sprintf("%dx%d", replay.DefaultViewportWidth, replay.DefaultViewportHeight), "viewport size in CSS pixels, WIDTHxHEIGHT")
+	cmd.Flags().StringVar(&f.viewport, "viewport", fmt.Sprintf("%dx%d", browser.DefaultViewportWidth, browser.DefaultViewportHeight), "viewport size in CSS pixels, WIDTHxHEIGHT")
 	cmd.Flags().StringArrayVar(&f.sensitive, "sensitive", nil, "a value to treat as sensitive (repeatable): elements showing it are secret, and no selector names it")
 }
 
@@ -47,9 +47,9 @@ func (f *pageFlags) capture(cmd *cobra.Command, arg string) (*screen.Screen, err
 	if err != nil {
 		return nil, err
 	}
-	return replay.CaptureURL(cmd.Context(), target, replay.CaptureURLOptions{
+	return browser.CaptureURL(cmd.Context(), target, browser.CaptureURLOptions{
 		Width: w, Height: h,
-		Capture: replay.CaptureOptions{Sensitive: replay.Sensitive{Values: f.sensitive}},
+		Capture: browser.CaptureOptions{Sensitive: browser.Sensitive{Values: f.sensitive}},
 	})
 }
 

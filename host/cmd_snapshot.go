@@ -13,8 +13,8 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/trailpin/trailpin/browser"
 	"github.com/trailpin/trailpin/recorder/screen"
-	"github.com/trailpin/trailpin/replay"
 )
 
 func newSnapshotCmd(e *env) *cobra.Command {
@@ -47,7 +47,7 @@ func newSnapshotCmd(e *env) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			captured, err := replay.CaptureURL(cmd.Context(), target, replay.CaptureURLOptions{Width: w, Height: h})
+			captured, err := browser.CaptureURL(cmd.Context(), target, browser.CaptureURLOptions{Width: w, Height: h})
 			if err != nil {
 				return err
 			}
@@ -64,7 +64,7 @@ func newSnapshotCmd(e *env) *cobra.Command {
 	cmd.Flags().StringVar(&mode, "mode", "ai", "which of Playwright's renderings to print: ai (refs, as a model reads it) or aria (ariaSnapshot())")
 	cmd.Flags().IntVar(&depth, "depth", 0, "print only this many levels below the top lines (0: all)")
 	cmd.Flags().BoolVar(&interactive, "interactive", false, "print only what a person can act on (the short form for prompts)")
-	cmd.Flags().StringVar(&viewport, "viewport", fmt.Sprintf("%dx%d", replay.DefaultViewportWidth, replay.DefaultViewportHeight), "viewport size in CSS pixels, WIDTHxHEIGHT")
+	cmd.Flags().StringVar(&viewport, "viewport", fmt.Sprintf("%dx%d", browser.DefaultViewportWidth, browser.DefaultViewportHeight), "viewport size in CSS pixels, WIDTHxHEIGHT")
 	return cmd
 }
 

@@ -11,10 +11,10 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/trailpin/trailpin/browser"
 	"github.com/trailpin/trailpin/extension"
 	"github.com/trailpin/trailpin/host/config"
 	"github.com/trailpin/trailpin/installer"
-	"github.com/trailpin/trailpin/replay"
 	"github.com/trailpin/trailpin/storage"
 )
 
@@ -252,7 +252,7 @@ func checkDatabase(ctx context.Context, path string) check {
 // checkReplayBrowser finds the browser replay would start.
 func (e *env) checkReplayBrowser() check {
 	c := check{name: "browser for replay"}
-	path, err := replay.FindChrome()
+	path, err := browser.FindChrome()
 	if err == nil {
 		c.detail = path
 		return c

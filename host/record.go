@@ -13,7 +13,6 @@ import (
 	"github.com/trailpin/trailpin/host/config"
 	"github.com/trailpin/trailpin/host/nativemsg"
 	"github.com/trailpin/trailpin/recorder/screen"
-	"github.com/trailpin/trailpin/replay"
 	"github.com/trailpin/trailpin/storage"
 	"github.com/trailpin/trailpin/storage/secrets"
 )
@@ -300,7 +299,7 @@ func (r *recording) forget(id string) {
 // decodeScreen reads a screen sent in the wire form; what it says is
 // wrong is error 5.
 func decodeScreen(raw json.RawMessage, what string) (*screen.Screen, error) {
-	s, err := replay.DecodeWireScreen(raw)
+	s, err := screen.DecodeWire(raw)
 	if err != nil {
 		return nil, badRequest("%s is not a screen in the page model's wire form (captureWire): %v", what, err)
 	}

@@ -2,16 +2,14 @@ package replay
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
 	"time"
 
-	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/runtime"
-	"github.com/chromedp/chromedp"
 
+	"github.com/trailpin/trailpin/browser"
 	"github.com/trailpin/trailpin/recorder/screen"
 	"github.com/trailpin/trailpin/recorder/selector"
 	"github.com/trailpin/trailpin/recorder/trail"
@@ -36,7 +34,7 @@ type Action[T any] func(ctx context.Context, p *tab) (T, error)
 // read on the way.
 type found struct {
 	node  *screen.Node
-	point *RefPoint
+	point *browser.RefPoint
 	reads []string
 	// on is the screen the element was found on.
 	on *screen.Screen
@@ -213,7 +211,7 @@ func (r *trailRun) find(sel selector.Selector, need readiness) Action[found] {
 // (its Screen.Document), is ready as need says, up to the action timeout:
 // how the agent's tools find what they act on. A ref the page no longer
 // shows, or after the page loaded another document, fails at once with a
-// *RefError (errors.Is ErrStaleRef): refs are numbered per document, and a
+// *browser.RefError (errors.Is browser.ErrStaleRef): refs are numbered per document, and a
 // ref is never taken for another element.
 func findRef(ref, document string, need readiness) Action[found] {
 	return func(ctx context.Context, p *tab) (found, error) {
@@ -223,24 +221,14 @@ func findRef(ref, document string, need readiness) Action[found] {
 
 // withElement runs fn with a handle on the element of ref, in its frame's
 // page-model world.
-func withElement(ctx context.Context, p *tab, ref string, fn func(m *frameModel, obj runtime.RemoteObjectID) error) error {
+func withElement(ctx context.Context, p *tab, ref string, fn func(m *browser.Frame, obj runtime.RemoteObjectID) error) error {
 	t, err := p.target()
 	if err != nil {
 		return err
 	}
 	ctx, cancel := p.in(ctx)
 	defer cancel()
-	loc, err := locate(ctx, t, ref, nil)
-	if err != nil {
-		return err
-	}
-	defer loc.close()
-	obj, err := loc.model.element(ctx, "elementForRef", loc.local)
-	if err != nil {
-		return err
-	}
-	defer loc.model.release(ctx, obj)
-	return fn(loc.model, obj)
+	return browser.WithElement(ctx, t, ref, fn)
 }
 
 // poll calls check until it reports done or the action timeout passes,
@@ -298,28 +286,6 @@ func (p *tab) pollFor(ctx context.Context, limit time.Duration, expired error, c
 		}
 		p.waitChange(ctx, seq, min(backoff(attempt), time.Until(deadline)+time.Millisecond))
 	}
-}
-
-// callOnArgs calls fn (a JavaScript function source) with this = obj and
-// JSON arguments in the world, and decodes its JSON result into out.
-func (m *frameModel) callOnArgs(ctx context.Context, obj runtime.RemoteObjectID, fn string, out any, args ...any) error {
-	callArgs, err := callArguments(args)
-	if err != nil {
-		return err
-	}
-	r, err := cdp.Call(ctx, m.session, runtime.CallFunctionOn, runtime.CallFunctionOnParams{
-		FunctionDeclaration: fn, ObjectID: obj, Arguments: callArgs, ReturnByValue: new(true), Silent: new(true),
-	})
-	if err != nil {
-		return err
-	}
-	if r.ExceptionDetails != nil {
-		return &chromedp.ExceptionError{ExceptionDetails: r.ExceptionDetails}
-	}
-	if r.Result == nil || out == nil {
-		return nil
-	}
-	return json.Unmarshal(r.Result.Value, out)
 }
 
 func withModifiers(mods []trail.Modifier) string {

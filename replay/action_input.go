@@ -9,6 +9,7 @@ import (
 	"github.com/chromedp/cdproto/dom"
 	"github.com/chromedp/cdproto/runtime"
 
+	"github.com/trailpin/trailpin/browser"
 	"github.com/trailpin/trailpin/recorder/screen"
 	"github.com/trailpin/trailpin/recorder/selector"
 	"github.com/trailpin/trailpin/recorder/trail"
@@ -26,7 +27,7 @@ func (r *trailRun) tap(f found, a trail.Tap) Action[done] {
 		d.markInput(p)
 		defer p.acted()
 		pt := f.point
-		if err := (mouse{p: p, reached: &d.reached}).click(ctx, pt.X, pt.Y, a.Button, a.Count, a.Modifiers); err != nil {
+		if err := (browser.Mouse{Target: p.target, Reached: &d.reached}).Click(ctx, pt.X, pt.Y, a.Button, a.Count, a.Modifiers); err != nil {
 			return d, err
 		}
 		verb := "tapped"
@@ -56,13 +57,13 @@ func (r *trailRun) typeIntoField(f found, text string, ready func(ctx context.Co
 		n, pt := f.node, f.point
 		d.markInput(p)
 		defer p.acted()
-		ms := mouse{p: p, reached: &d.reached}
-		if err := ms.click(ctx, pt.X, pt.Y, trail.ButtonLeft, 1, nil); err != nil {
+		ms := browser.Mouse{Target: p.target, Reached: &d.reached}
+		if err := ms.Click(ctx, pt.X, pt.Y, trail.ButtonLeft, 1, nil); err != nil {
 			return d, err
 		}
-		kb := keyboard{p: p, reached: &d.reached}
+		kb := browser.Keyboard{Target: p.target, Reached: &d.reached}
 		if n.Value != "" || n.Secret {
-			if err := kb.clearField(ctx); err != nil {
+			if err := kb.ClearField(ctx); err != nil {
 				return d, err
 			}
 		}
@@ -75,7 +76,7 @@ func (r *trailRun) typeIntoField(f found, text string, ready func(ctx context.Co
 		if err != nil {
 			return d, err
 		}
-		err = kb.typeText(ctx, value)
+		err = kb.TypeText(ctx, value)
 		value = ""
 		if err != nil {
 			return d, err
@@ -95,13 +96,13 @@ func (r *trailRun) press(a trail.Press) Action[done] {
 		var d done
 		d.markInput(p)
 		defer p.acted()
-		kb := keyboard{p: p, reached: &d.reached}
-		k, ok := keyFor(a.Key)
+		kb := browser.Keyboard{Target: p.target, Reached: &d.reached}
+		k, ok := browser.KeyFor(a.Key)
 		if ok {
-			if err := kb.press(ctx, k, a.Modifiers); err != nil {
+			if err := kb.Press(ctx, k, a.Modifiers); err != nil {
 				return d, err
 			}
-		} else if err := kb.typeText(ctx, a.Key); err != nil {
+		} else if err := kb.TypeText(ctx, a.Key); err != nil {
 			return d, err
 		}
 		d.summary = "pressed " + a.Key + withModifiers(a.Modifiers)
@@ -138,9 +139,9 @@ func (r *trailRun) choose(f found, a trail.SelectOption) Action[done] {
 			Selected []string `json:"selected"`
 		}
 		d.markInput(p)
-		err := withElement(ctx, p, n.Ref, func(m *frameModel, obj runtime.RemoteObjectID) error {
+		err := withElement(ctx, p, n.Ref, func(m *browser.Frame, obj runtime.RemoteObjectID) error {
 			d.reached = true
-			return m.callOnArgs(ctx, obj, selectOptionsScript, &answer, labels)
+			return m.CallOnArgs(ctx, obj, selectOptionsScript, &answer, labels)
 		})
 		p.acted()
 		switch {
@@ -200,7 +201,7 @@ func (r *trailRun) tapOptions(f found, listbox selector.Selector, labels []strin
 				mods = []trail.Modifier{trail.ModifierControl}
 			}
 			d.markInput(p)
-			err = (mouse{p: p, reached: &d.reached}).click(ctx, opt.point.X, opt.point.Y, trail.ButtonLeft, 1, mods)
+			err = (browser.Mouse{Target: p.target, Reached: &d.reached}).Click(ctx, opt.point.X, opt.point.Y, trail.ButtonLeft, 1, mods)
 			p.acted()
 			if err != nil {
 				return d, err
@@ -264,7 +265,7 @@ func (r *trailRun) setChecked(f found, want bool) Action[done] {
 			return d, nil
 		}
 		d.markInput(p)
-		err := (mouse{p: p, reached: &d.reached}).click(ctx, pt.X, pt.Y, trail.ButtonLeft, 1, nil)
+		err := (browser.Mouse{Target: p.target, Reached: &d.reached}).Click(ctx, pt.X, pt.Y, trail.ButtonLeft, 1, nil)
 		p.acted()
 		if err != nil {
 			return d, err
@@ -300,7 +301,7 @@ func (r *trailRun) hover(f found) Action[done] {
 		d := done{reached: true}
 		pt := f.point
 		defer p.acted()
-		if err := (mouse{p: p, reached: &d.reached}).move(ctx, pt.X, pt.Y, 0); err != nil {
+		if err := (browser.Mouse{Target: p.target, Reached: &d.reached}).Move(ctx, pt.X, pt.Y, 0); err != nil {
 			return d, err
 		}
 		d.summary = "hovered over " + describe(f.node)
@@ -322,9 +323,9 @@ func (r *trailRun) upload(f found, files []string, line int) Action[done] {
 		if err != nil {
 			return d, err
 		}
-		err = withElement(ctx, p, n.Ref, func(m *frameModel, obj runtime.RemoteObjectID) error {
+		err = withElement(ctx, p, n.Ref, func(m *browser.Frame, obj runtime.RemoteObjectID) error {
 			d.reached = true
-			_, err := cdp.Call(ctx, m.session, dom.SetFileInputFiles, dom.SetFileInputFilesParams{Files: paths, ObjectID: obj})
+			_, err := cdp.Call(ctx, m.Session(), dom.SetFileInputFiles, dom.SetFileInputFilesParams{Files: paths, ObjectID: obj})
 			return err
 		})
 		p.acted()

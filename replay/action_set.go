@@ -9,6 +9,7 @@ import (
 
 	"github.com/chromedp/cdproto/runtime"
 
+	"github.com/trailpin/trailpin/browser"
 	"github.com/trailpin/trailpin/recorder/screen"
 	"github.com/trailpin/trailpin/recorder/trail"
 )
@@ -45,9 +46,9 @@ func (r *trailRun) set(f found, a trail.Set) Action[done] {
 			Refused string  `json:"refused"`
 		}
 		d.markInput(p)
-		err = withElement(ctx, p, n.Ref, func(m *frameModel, obj runtime.RemoteObjectID) error {
+		err = withElement(ctx, p, n.Ref, func(m *browser.Frame, obj runtime.RemoteObjectID) error {
 			d.reached = true
-			return m.callOnArgs(ctx, obj, setValueScript, &answer, want)
+			return m.CallOnArgs(ctx, obj, setValueScript, &answer, want)
 		})
 		p.acted()
 		switch {
@@ -93,13 +94,13 @@ func (r *trailRun) setByKeys(ctx context.Context, p *tab, f found, want string) 
 	}
 	d.markInput(p)
 	defer p.acted()
-	err = withElement(ctx, p, n.Ref, func(m *frameModel, obj runtime.RemoteObjectID) error {
+	err = withElement(ctx, p, n.Ref, func(m *browser.Frame, obj runtime.RemoteObjectID) error {
 		read := func(focus bool) (string, bool, error) {
 			var v struct {
 				Now     *string `json:"now"`
 				Focused bool    `json:"focused"`
 			}
-			err := m.callOnArgs(ctx, obj, ariaValueScript, &v, focus)
+			err := m.CallOnArgs(ctx, obj, ariaValueScript, &v, focus)
 			if err != nil || v.Now == nil {
 				return "", v.Focused, err
 			}
@@ -112,7 +113,7 @@ func (r *trailRun) setByKeys(ctx context.Context, p *tab, f found, want string) 
 		if !focused {
 			return fmt.Errorf("set: %s does not take the focus, so its arrow keys cannot reach it", describe(n))
 		}
-		kb := keyboard{p: p, reached: &d.reached}
+		kb := browser.Keyboard{Target: p.target, Reached: &d.reached}
 		for range maxSliderKeys {
 			cur, err := strconv.ParseFloat(now, 64)
 			if err != nil {
@@ -125,7 +126,8 @@ func (r *trailRun) setByKeys(ctx context.Context, p *tab, f found, want string) 
 			if target < cur {
 				k = down
 			}
-			if err := kb.press(ctx, namedKeys[k], nil); err != nil {
+			key, _ := browser.KeyFor(k)
+			if err := kb.Press(ctx, key, nil); err != nil {
 				return err
 			}
 			next, err := r.awaitAriaValue(ctx, now, read)

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/trailpin/trailpin/browser"
 	"github.com/trailpin/trailpin/recorder/selector"
 	"github.com/trailpin/trailpin/recorder/trail"
 )
@@ -81,8 +82,8 @@ func TestActByRef(t *testing.T) {
 
 	// A ref this document never showed.
 	start := time.Now()
-	if _, err := findRef("e99999", doc, needActionable)(ctx, p); !errors.Is(err, ErrStaleRef) {
-		t.Errorf("findRef of a ref the page does not show: %v, want ErrStaleRef", err)
+	if _, err := findRef("e99999", doc, needActionable)(ctx, p); !errors.Is(err, browser.ErrStaleRef) {
+		t.Errorf("findRef of a ref the page does not show: %v, want browser.ErrStaleRef", err)
 	}
 	// The same ref after the page loaded another document: refs are
 	// numbered per document, so the old one must not name an element of
@@ -91,8 +92,8 @@ func TestActByRef(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, err = findRef(ref, doc, needActionable)(ctx, p)
-	if !errors.Is(err, ErrStaleRef) || !strings.Contains(err.Error(), "another document") {
-		t.Errorf("findRef of a ref from before a navigation: %v, want ErrStaleRef saying the page loaded another document", err)
+	if !errors.Is(err, browser.ErrStaleRef) || !strings.Contains(err.Error(), "another document") {
+		t.Errorf("findRef of a ref from before a navigation: %v, want browser.ErrStaleRef saying the page loaded another document", err)
 	}
 	if took := time.Since(start); took >= r.opts.ActionTimeout {
 		t.Errorf("refusing stale refs took %s: it waited for them instead of refusing at once", took)

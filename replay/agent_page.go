@@ -10,6 +10,7 @@ import (
 	"github.com/chromedp/cdproto/runtime"
 
 	"github.com/trailpin/trailpin/agent"
+	"github.com/trailpin/trailpin/browser"
 	"github.com/trailpin/trailpin/recorder/screen"
 	"github.com/trailpin/trailpin/recorder/selector"
 	"github.com/trailpin/trailpin/recorder/trail"
@@ -186,8 +187,8 @@ func (a *agentPage) checkTarget(ctx context.Context, p *tab, n *screen.Node, foc
 		Origin  string `json:"origin"`
 		Focused bool   `json:"focused"`
 	}
-	if err := withElement(ctx, p, n.Ref, func(m *frameModel, obj runtime.RemoteObjectID) error {
-		return m.callOn(ctx, obj, typingTargetScript, &at)
+	if err := withElement(ctx, p, n.Ref, func(m *browser.Frame, obj runtime.RemoteObjectID) error {
+		return m.CallOn(ctx, obj, typingTargetScript, &at)
 	}); err != nil {
 		return err
 	}
@@ -229,11 +230,11 @@ func (a *agentPage) AssertVisible(ctx context.Context, ref string) (string, erro
 	doc := a.document()
 	f, err := a.r.page.await(ctx, needVisible, func(s *screen.Screen, m *selector.Matcher) (*screen.Node, error) {
 		if s.Document != doc {
-			return nil, &RefError{Ref: ref, Code: "stale", Message: "ref " + ref + ": the page has loaded another document since"}
+			return nil, &browser.RefError{Ref: ref, Code: "stale", Message: "ref " + ref + ": the page has loaded another document since"}
 		}
 		n := m.Node(ref)
 		if n == nil {
-			return nil, &RefError{Ref: ref, Code: "stale", Message: "ref " + ref + " is not on the page any more"}
+			return nil, &browser.RefError{Ref: ref, Code: "stale", Message: "ref " + ref + " is not on the page any more"}
 		}
 		if !n.Visible {
 			return nil, fmt.Errorf("%s is not visible", describe(n))
@@ -271,7 +272,7 @@ func (a *agentPage) AssertChange(ctx context.Context, spec trail.AssertChange, i
 // that names nothing any more is stale, a tab that went away is gone.
 func agentError(err error) error {
 	switch {
-	case errors.Is(err, ErrStaleRef), errors.Is(err, ErrUnknownRef), errors.Is(err, ErrBadRef):
+	case errors.Is(err, browser.ErrStaleRef), errors.Is(err, browser.ErrUnknownRef), errors.Is(err, browser.ErrBadRef):
 		return fmt.Errorf("%w: %v", agent.ErrStaleRef, err)
 	case errors.Is(err, errTabCrashed), errors.Is(err, errTabGone):
 		return fmt.Errorf("%w: %v", agent.ErrPageGone, err)

@@ -3,5 +3,6 @@
 // trusted input, checks assertions and end states, and reports every failure
 // with its cause.
 //
-// It imports recorder and storage; it never imports host.
+// It drives the page through package browser, and imports recorder and
+// storage; it never imports host.
 package replay

@@ -16,6 +16,7 @@ import (
 	"github.com/chromedp/cdproto/target"
 
 	"github.com/trailpin/trailpin/agent"
+	"github.com/trailpin/trailpin/browser"
 	"github.com/trailpin/trailpin/recorder/screen"
 	"github.com/trailpin/trailpin/recorder/trail"
 	"github.com/trailpin/trailpin/storage/redact"
@@ -349,7 +350,7 @@ func firstUse(t *trail.Trail, ref trail.Ref) (step, line int) {
 func (r *trailRun) emulate(ctx context.Context, p *tab) error {
 	w, h := int64(r.trail.Viewport.Width), int64(r.trail.Viewport.Height)
 	if w <= 0 || h <= 0 {
-		w, h = DefaultViewportWidth, DefaultViewportHeight
+		w, h = browser.DefaultViewportWidth, browser.DefaultViewportHeight
 	}
 	if _, err := call(ctx, p, emulation.SetDeviceMetricsOverride, emulation.SetDeviceMetricsOverrideParams{
 		Width: w, Height: h, DeviceScaleFactor: 1, ScreenWidth: w, ScreenHeight: h,
@@ -361,7 +362,7 @@ func (r *trailRun) emulate(ctx context.Context, p *tab) error {
 			return fmt.Errorf("setting the locale %s: %w", loc, err)
 		}
 		if _, err := call(ctx, p, emulation.SetUserAgentOverride, emulation.SetUserAgentOverrideParams{
-			UserAgent: r.browser.userAgent, AcceptLanguage: loc,
+			UserAgent: r.browser.UserAgent(), AcceptLanguage: loc,
 		}); err != nil {
 			return fmt.Errorf("setting Accept-Language %s: %w", loc, err)
 		}
@@ -413,8 +414,8 @@ func (r *trailRun) appPath(u string) string {
 // results are redacted when they are handed out. No hit tests: replay asks
 // where to act on the one target it found (see tab.ready), which is cheaper
 // than testing every control.
-func (r *trailRun) captureOptions() CaptureOptions {
-	return CaptureOptions{TestIDAttributes: r.opts.TestIDAttributes, NoCoverage: true}
+func (r *trailRun) captureOptions() browser.CaptureOptions {
+	return browser.CaptureOptions{TestIDAttributes: r.opts.TestIDAttributes, NoCoverage: true}
 }
 
 // stop records that the trail stopped in step i (0-based) with err.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"testing"
 
+	"github.com/trailpin/trailpin/browser"
 	"github.com/trailpin/trailpin/host/demo"
 	"github.com/trailpin/trailpin/recorder/trail"
 )
@@ -23,7 +24,7 @@ func benchRun(b *testing.B, tr *trail.Trail, base string) (*trailRun, context.Co
 	b.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	b.Cleanup(cancel)
-	br, err := BrowserFromContext(browserCtx)
+	br, err := browser.FromContext(browserCtx)
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/trailpin/trailpin/browser"
 	"github.com/trailpin/trailpin/recorder/trail"
 )
 
@@ -232,7 +233,7 @@ steps:
 	if err != nil {
 		t.Fatal(err)
 	}
-	scale := float64(img.Bounds().Dx()) / DefaultViewportWidth
+	scale := float64(img.Bounds().Dx()) / browser.DefaultViewportWidth
 	for _, b := range f.Masked {
 		for y := int(b.Y*scale) + 1; y < int((b.Y+b.Height)*scale)-1; y++ {
 			for x := int(b.X*scale) + 1; x < int((b.X+b.Width)*scale)-1; x++ {

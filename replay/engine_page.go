@@ -13,6 +13,7 @@ import (
 	"github.com/chromedp/cdproto/target"
 	"github.com/chromedp/chromedp"
 
+	"github.com/trailpin/trailpin/browser"
 	"github.com/trailpin/trailpin/extension"
 	"github.com/trailpin/trailpin/recorder/screen"
 	"github.com/trailpin/trailpin/recorder/selector"
@@ -38,7 +39,7 @@ type tab struct {
 	covered bool
 	// model is the page model's world of the top document, kept while
 	// the document stays (modelCommit is the navigation it belongs to).
-	model       *frameModel
+	model       *browser.Frame
 	modelCommit int
 	// lastTarget is the ref of the element replay last acted on or read,
 	// for the closest nodes of a selector that then matched nothing.
@@ -341,7 +342,7 @@ func (r *trailRun) openPage(ctx context.Context, id target.ID) (*tab, error) {
 	var tctx context.Context
 	if id == "" {
 		var cancel context.CancelFunc
-		tctx, cancel = r.browser.newContext(r.listener(nav))
+		tctx, cancel = r.browser.NewContext(r.listener(nav))
 		r.closers = append(r.closers, cancel)
 	} else {
 		var cancel context.CancelFunc
@@ -370,7 +371,7 @@ func (r *trailRun) openPage(ctx context.Context, id target.ID) (*tab, error) {
 	// watcher in replay's world as it starts, so no capture waits for an
 	// install and the watcher sees the document from its first mutation.
 	if _, err := call(ctx, p, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{
-		Source: extension.PageModel() + ";\n(" + watchScript + ")();", WorldName: worldName, RunImmediately: new(true),
+		Source: extension.PageModel() + ";\n(" + watchScript + ")();", WorldName: browser.WorldName, RunImmediately: new(true),
 	}); err != nil {
 		return nil, fmt.Errorf("preparing the tab: %w", err)
 	}

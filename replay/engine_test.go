@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/trailpin/trailpin/browser"
 	"github.com/trailpin/trailpin/host/demo"
 	"github.com/trailpin/trailpin/recorder/trail"
 	"github.com/trailpin/trailpin/storage"
@@ -54,7 +55,7 @@ func demoPassword(ref trail.Ref) (string, error) {
 
 func testBrowser(t *testing.T) *Browser {
 	t.Helper()
-	b, err := BrowserFromContext(browserCtx)
+	b, err := browser.FromContext(browserCtx)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/chromedp/cdproto/page"
 
+	"github.com/trailpin/trailpin/browser"
 	"github.com/trailpin/trailpin/recorder/screen"
 	"github.com/trailpin/trailpin/storage/redact"
 )
@@ -131,9 +132,9 @@ func (r *trailRun) maskScreen(ctx context.Context, s *screen.Screen) *screen.Scr
 	opts := r.captureOptions()
 	opts.Sensitive.Values = values
 	var masked *screen.Screen
-	if err := r.page.inWorld(ctx, func(m *frameModel) error {
+	if err := r.page.inWorld(ctx, func(m *browser.Frame) error {
 		var err error
-		masked, err = captureTop(ctx, m, opts.pageModelOptions())
+		masked, err = browser.CaptureTop(ctx, m, opts)
 		return err
 	}); err != nil {
 		return nil

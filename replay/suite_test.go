@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/trailpin/trailpin/browser"
 	"github.com/trailpin/trailpin/recorder/trail"
 	"github.com/trailpin/trailpin/recorder/yamlerr"
 )
@@ -269,7 +270,7 @@ func TestExitCodes(t *testing.T) {
 		{nil, ExitPassed},
 		{UsageError(errors.New("bad flag")), ExitUsage},
 		{fmt.Errorf("starting: %w", EnvironmentError(errors.New("no browser"))), ExitEnvironment},
-		{fmt.Errorf("launching: %w", ErrNoChrome), ExitEnvironment},
+		{fmt.Errorf("launching: %w", browser.ErrNoChrome), ExitEnvironment},
 	}
 	for _, tt := range errTests {
 		if got := ExitCodeOf(tt.err); got != tt.want {

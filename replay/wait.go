@@ -10,6 +10,7 @@ import (
 
 	"github.com/chromedp/cdproto/runtime"
 
+	"github.com/trailpin/trailpin/browser"
 	"github.com/trailpin/trailpin/recorder/screen"
 	"github.com/trailpin/trailpin/recorder/selector"
 )
@@ -39,7 +40,7 @@ func backoff(attempt int) time.Duration {
 
 // world returns the page model's world of the top document, kept while
 // the document stays (a navigation replaces the world).
-func (p *tab) world(ctx context.Context) (*frameModel, error) {
+func (p *tab) world(ctx context.Context) (*browser.Frame, error) {
 	p.nav.mu.Lock()
 	commit := p.nav.committed
 	p.nav.mu.Unlock()
@@ -50,20 +51,20 @@ func (p *tab) world(ctx context.Context) (*frameModel, error) {
 	if err != nil {
 		return nil, err
 	}
-	m, err := topModel(ctx, t)
+	m, err := browser.TopFrame(ctx, t)
 	if err != nil {
 		return nil, err
 	}
 	// Cross-origin frames are entered from the model's chromedp context,
 	// which must be the tab's, not the caller's plain one.
-	m.ctx = p.ctx
+	m.SetTabContext(p.ctx)
 	p.model, p.modelCommit = m, commit
 	return m, nil
 }
 
 // inWorld runs fn in the top document's world, and once more in a fresh
 // one when the kept world went away with its document.
-func (p *tab) inWorld(ctx context.Context, fn func(m *frameModel) error) error {
+func (p *tab) inWorld(ctx context.Context, fn func(m *browser.Frame) error) error {
 	m, err := p.world(ctx)
 	if err != nil {
 		return err
@@ -82,8 +83,8 @@ func (p *tab) inWorld(ctx context.Context, fn func(m *frameModel) error) error {
 // model's world of the top frame and decodes its value into out (nil to
 // ignore it).
 func (p *tab) callInWorld(ctx context.Context, fn string, await bool, out any, args ...any) error {
-	return p.inWorld(ctx, func(m *frameModel) error {
-		r, err := callInContext(ctx, m.session, m.contextID, fn, await, true, args...)
+	return p.inWorld(ctx, func(m *browser.Frame) error {
+		r, err := m.CallFunction(ctx, fn, await, args...)
 		if err != nil {
 			return err
 		}
@@ -156,9 +157,8 @@ func (p *tab) lookWith(ctx context.Context, coverage bool) (*screen.Screen, *sel
 	var s *screen.Screen
 	co := p.r.captureOptions()
 	co.NoCoverage = !coverage
-	opts := co.pageModelOptions()
-	if err := p.inWorld(ctx, func(m *frameModel) error {
-		s, err = captureTop(ctx, m, opts)
+	if err := p.inWorld(ctx, func(m *browser.Frame) error {
+		s, err = browser.CaptureTop(ctx, m, co)
 		return err
 	}); err != nil {
 		return nil, nil, err
@@ -224,15 +224,15 @@ func (p *tab) resolve(ctx context.Context, sel selector.Selector, need readiness
 // resolveRef waits until the element of ref, on the screen of document
 // (Screen.Document), is ready as need says, up to the action timeout. A ref
 // that the page's screen does not show, or a screen of another document,
-// fails at once with a *RefError (see findRef).
+// fails at once with a *browser.RefError (see findRef).
 func (p *tab) resolveRef(ctx context.Context, ref, document string, need readiness) (found, error) {
 	return p.await(ctx, need, func(s *screen.Screen, m *selector.Matcher) (*screen.Node, error) {
 		if s.Document != document {
-			return nil, &RefError{Ref: ref, Code: "stale", Message: "ref " + ref + ": the page has loaded another document since"}
+			return nil, &browser.RefError{Ref: ref, Code: "stale", Message: "ref " + ref + ": the page has loaded another document since"}
 		}
 		n := m.Node(ref)
 		if n == nil {
-			return nil, &RefError{Ref: ref, Code: "stale", Message: "ref " + ref + " is not on the page any more"}
+			return nil, &browser.RefError{Ref: ref, Code: "stale", Message: "ref " + ref + " is not on the page any more"}
 		}
 		return n, nil
 	})
@@ -240,7 +240,7 @@ func (p *tab) resolveRef(ctx context.Context, ref, document string, need readine
 
 // await looks at the page until pick names a node that is ready as need
 // says, waiting for the page to change between looks, up to the action
-// timeout. pick failing with a *RefError ends the wait at once.
+// timeout. pick failing with a *browser.RefError ends the wait at once.
 func (p *tab) await(ctx context.Context, need readiness, pick func(s *screen.Screen, m *selector.Matcher) (*screen.Node, error)) (found, error) {
 	deadline := time.Now().Add(p.r.targetTimeout())
 	var reads readLog
@@ -249,7 +249,7 @@ func (p *tab) await(ctx context.Context, need readiness, pick func(s *screen.Scr
 		var last error
 		if err == nil {
 			n, merr := pick(s, m)
-			var bad *RefError
+			var bad *browser.RefError
 			switch {
 			case errors.As(merr, &bad):
 				return found{reads: reads.items}, merr
@@ -310,7 +310,7 @@ func (p *tab) ready(ctx context.Context, s *screen.Screen, m *selector.Matcher, 
 	first, second, err := p.aim(ctx, n.Ref, s.Document)
 	p.acted() // scrolling changed the page
 	if err != nil {
-		if errors.Is(err, ErrStaleRef) || errors.Is(err, ErrUnknownRef) {
+		if errors.Is(err, browser.ErrStaleRef) || errors.Is(err, browser.ErrUnknownRef) {
 			return found{}, "gone from the page", nil
 		}
 		return found{}, "", err
@@ -334,58 +334,38 @@ func (p *tab) ready(ctx context.Context, s *screen.Screen, m *selector.Matcher, 
 
 // aim scrolls the element of ref to the middle of the viewport and returns
 // where it was right after the scroll and two frames later.
-func (p *tab) aim(ctx context.Context, ref, document string) (first, second *RefPoint, err error) {
+func (p *tab) aim(ctx context.Context, ref, document string) (first, second *browser.RefPoint, err error) {
 	if strings.HasPrefix(ref, "f") {
 		return p.aimInFrame(ctx, ref, document)
-	}
-	var answer struct {
-		First, Second pointAnswer
-		refAnswer
 	}
 	var text string
 	err = p.callInWorld(ctx, aimScript, true, &text, ref, document)
 	if err == nil && text == "" {
-		err = errNotInstalled
+		err = browser.ErrNotInstalled
 	}
 	if err != nil {
 		return nil, nil, err
 	}
-	if err := json.Unmarshal([]byte(text), &answer); err != nil {
-		return nil, nil, fmt.Errorf("reading the page model's answer: %w", err)
-	}
-	for _, a := range []refAnswer{answer.refAnswer, answer.First.refAnswer, answer.Second.refAnswer} {
-		if a.Error != "" {
-			return nil, nil, a.err(ref)
-		}
-	}
-	return answer.First.refPoint(ref), answer.Second.refPoint(ref), nil
-}
-
-func (a pointAnswer) refPoint(ref string) *RefPoint {
-	p := &RefPoint{X: a.X, Y: a.Y, Box: a.Box, InViewport: a.InViewport, Covered: a.Covered, Animating: a.Animating}
-	if a.Hit != "" {
-		p.Hit = a.Hit
-	}
-	return p
+	return browser.ReadAim(text, ref)
 }
 
 // aimInFrame is aim for an element inside a cross-origin frame, through
 // the frames on the way.
-func (p *tab) aimInFrame(ctx context.Context, ref, document string) (first, second *RefPoint, err error) {
+func (p *tab) aimInFrame(ctx context.Context, ref, document string) (first, second *browser.RefPoint, err error) {
 	t, err := p.target()
 	if err != nil {
 		return nil, nil, err
 	}
 	ctx, cancel := p.in(ctx)
 	defer cancel()
-	doc := InDocument(document)
-	if first, err = ScrollIntoView(ref, doc)(ctx, t); err != nil {
+	doc := browser.InDocument(document)
+	if first, err = browser.ScrollIntoView(ref, doc)(ctx, t); err != nil {
 		return nil, nil, err
 	}
 	if err := p.callInWorld(ctx, nextFrameScript, true, nil); err != nil {
 		return nil, nil, err
 	}
-	second, err = Point(ref, doc)(ctx, t)
+	second, err = browser.Point(ref, doc)(ctx, t)
 	return first, second, err
 }
 

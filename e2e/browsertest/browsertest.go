@@ -52,7 +52,7 @@ func message(why error) string {
 }
 
 // Options gives the launch options of a headless browser whose profile is
-// the fresh directory userDataDir: the caller's replay.AllocatorOptions,
+// the fresh directory userDataDir: the caller's browser.AllocatorOptions,
 // as this package imports nothing of Trailpin's.
 type Options func(userDataDir string) ([]chromedp.ExecAllocatorOption, error)
 

@@ -6,7 +6,7 @@
 //
 // It holds no product code and imports nothing of Trailpin's, so that any
 // package's tests can use it (replay's own tests included) without an import
-// cycle: callers find the browser their own way (replay.FindChrome,
-// replay.AllocatorOptions) and hand the error or the options over. A package
+// cycle: callers find the browser their own way (browser.FindChrome,
+// browser.AllocatorOptions) and hand the error or the options over. A package
 // whose tests share one browser calls RunShared from its TestMain.
 package browsertest

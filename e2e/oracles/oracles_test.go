@@ -18,9 +18,9 @@ import (
 
 	"github.com/chromedp/chromedp"
 
+	"github.com/trailpin/trailpin/browser"
 	"github.com/trailpin/trailpin/e2e/browsertest"
 	"github.com/trailpin/trailpin/extension"
-	"github.com/trailpin/trailpin/replay"
 )
 
 // Targets from the issue: Chromium's own accessibility tree passes 522 of
@@ -48,7 +48,7 @@ func run(m *testing.M) int {
 	server = httptest.NewServer(handler())
 	defer server.Close()
 	return browsertest.RunShared(m, func(dir string) ([]chromedp.ExecAllocatorOption, error) {
-		return replay.AllocatorOptions(replay.LaunchOptions{Headless: true, UserDataDir: dir})
+		return browser.AllocatorOptions(browser.LaunchOptions{Headless: true, UserDataDir: dir})
 	}, &browserCtx)
 }
 

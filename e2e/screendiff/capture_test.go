@@ -15,9 +15,9 @@ import (
 
 	"github.com/chromedp/chromedp"
 
+	"github.com/trailpin/trailpin/browser"
 	"github.com/trailpin/trailpin/recorder/screen"
 	"github.com/trailpin/trailpin/recorder/screendiff"
-	"github.com/trailpin/trailpin/replay"
 )
 
 // TestFixtureScreens keeps recorder/screendiff/testdata/screens in step with
@@ -75,7 +75,7 @@ func capturePage(t *testing.T, page string) map[string]*screen.Screen {
 	defer cancelTimeout()
 	u := fixtureOrigin + "/" + page + ".html"
 	if err := chromedp.Do(ctx,
-		chromedp.EmulateViewport(replay.DefaultViewportWidth, replay.DefaultViewportHeight),
+		chromedp.EmulateViewport(browser.DefaultViewportWidth, browser.DefaultViewportHeight),
 		chromedp.Navigate(u),
 	); err != nil {
 		t.Fatalf("loading %s: %v", u, err)
@@ -97,7 +97,7 @@ func capturePage(t *testing.T, page string) map[string]*screen.Screen {
 
 func capture(t *testing.T, ctx context.Context, page, step string) *screen.Screen {
 	t.Helper()
-	s, err := replay.Capture(ctx, replay.CaptureOptions{})
+	s, err := browser.Capture(ctx, browser.CaptureOptions{})
 	if err != nil {
 		t.Fatalf("capturing %s %s: %v", page, step, err)
 	}

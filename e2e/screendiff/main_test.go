@@ -13,8 +13,8 @@ import (
 
 	"github.com/chromedp/chromedp"
 
+	"github.com/trailpin/trailpin/browser"
 	"github.com/trailpin/trailpin/e2e/browsertest"
-	"github.com/trailpin/trailpin/replay"
 )
 
 // fixtureDir is the diff package's testdata.
@@ -53,7 +53,7 @@ func run(m *testing.M) int {
 
 // headless is how the tests launch their browser.
 func headless(dir string) ([]chromedp.ExecAllocatorOption, error) {
-	return replay.AllocatorOptions(replay.LaunchOptions{Headless: true, UserDataDir: dir})
+	return browser.AllocatorOptions(browser.LaunchOptions{Headless: true, UserDataDir: dir})
 }
 
 // fixtures serves the pages, and the real frameworks they load from the

@@ -23,8 +23,8 @@ import (
 	"github.com/chromedp/chromedp"
 	"go.yaml.in/yaml/v3"
 
+	"github.com/trailpin/trailpin/browser"
 	"github.com/trailpin/trailpin/recorder/screen"
-	"github.com/trailpin/trailpin/replay"
 )
 
 // The capture test keeps recorder/selector/testdata/selectors/screens in step with the
@@ -191,12 +191,12 @@ func capturePage(t *testing.T, spec pageSpec) *screenFile {
 	defer cancelTimeout()
 	url := corpusOrigin + "/" + spec.page
 	if err := chromedp.Do(ctx,
-		chromedp.EmulateViewport(replay.DefaultViewportWidth, replay.DefaultViewportHeight),
+		chromedp.EmulateViewport(browser.DefaultViewportWidth, browser.DefaultViewportHeight),
 		chromedp.Navigate(url),
 	); err != nil {
 		t.Fatalf("loading %s: %v", url, err)
 	}
-	captured, err := replay.Capture(ctx, replay.CaptureOptions{Sensitive: replay.Sensitive{Values: spec.sensitive}})
+	captured, err := browser.Capture(ctx, browser.CaptureOptions{Sensitive: browser.Sensitive{Values: spec.sensitive}})
 	if err != nil {
 		t.Fatalf("capturing %s: %v", url, err)
 	}

@@ -13,8 +13,8 @@ import (
 
 	"github.com/chromedp/chromedp"
 
+	"github.com/trailpin/trailpin/browser"
 	"github.com/trailpin/trailpin/e2e/browsertest"
-	"github.com/trailpin/trailpin/replay"
 )
 
 // corpusDir is the selector corpus in the recorder's testdata.
@@ -55,7 +55,7 @@ func run(m *testing.M) int {
 
 // headless is how the tests launch their browser.
 func headless(dir string) ([]chromedp.ExecAllocatorOption, error) {
-	return replay.AllocatorOptions(replay.LaunchOptions{Headless: true, UserDataDir: dir})
+	return browser.AllocatorOptions(browser.LaunchOptions{Headless: true, UserDataDir: dir})
 }
 
 // fixtures serves the corpus pages, and the generated large page.

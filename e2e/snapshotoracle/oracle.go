@@ -16,8 +16,8 @@ import (
 
 	"github.com/chromedp/chromedp"
 
+	"github.com/trailpin/trailpin/browser"
 	"github.com/trailpin/trailpin/recorder/screen"
-	"github.com/trailpin/trailpin/replay"
 )
 
 //go:embed playwright.cjs
@@ -89,7 +89,7 @@ func FindTools() (Tools, error) {
 	if _, err := os.Stat(filepath.Join(core, "package.json")); err != nil {
 		return Tools{}, fmt.Errorf("playwright-core is not installed in %s: run npm ci in the repository root", root)
 	}
-	chrome, err := replay.FindChrome()
+	chrome, err := browser.FindChrome()
 	if err != nil {
 		return Tools{}, err
 	}
@@ -179,7 +179,7 @@ func capturePage(browserCtx context.Context, p Page) (*screen.Screen, error) {
 			return nil, fmt.Errorf("running the script of %s: %w", p.URL, err)
 		}
 	}
-	s, err := replay.Capture(tab, replay.CaptureOptions{})
+	s, err := browser.Capture(tab, browser.CaptureOptions{})
 	if err != nil {
 		return nil, fmt.Errorf("capturing %s: %w", p.URL, err)
 	}

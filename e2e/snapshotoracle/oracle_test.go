@@ -12,8 +12,8 @@ import (
 
 	"github.com/chromedp/chromedp"
 
+	"github.com/trailpin/trailpin/browser"
 	"github.com/trailpin/trailpin/e2e/browsertest"
-	"github.com/trailpin/trailpin/replay"
 )
 
 // fixturePages are the repository's own test pages, served from the
@@ -106,7 +106,7 @@ func TestSnapshotsMatchPlaywright(t *testing.T) {
 // interactive form, no two interactive lines read the same with their
 // context.
 func TestInteractiveFormTellsControlsApart(t *testing.T) {
-	if _, err := replay.FindChrome(); err != nil {
+	if _, err := browser.FindChrome(); err != nil {
 		browsertest.Missing(t, err)
 	}
 	urls, _ := serveFixtures(t)
@@ -150,7 +150,7 @@ func serveFixtures(t *testing.T) ([]string, *httptest.Server) {
 
 func startBrowser(t *testing.T, ctx context.Context) context.Context {
 	t.Helper()
-	opts, err := replay.AllocatorOptions(replay.LaunchOptions{Headless: true, UserDataDir: t.TempDir()})
+	opts, err := browser.AllocatorOptions(browser.LaunchOptions{Headless: true, UserDataDir: t.TempDir()})
 	if err != nil {
 		browsertest.Missing(t, err)
 	}

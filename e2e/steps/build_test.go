@@ -11,13 +11,13 @@ import (
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
 
+	"github.com/trailpin/trailpin/browser"
 	"github.com/trailpin/trailpin/e2e/browsertest"
 	"github.com/trailpin/trailpin/host/demo"
 	"github.com/trailpin/trailpin/recorder/screen"
 	"github.com/trailpin/trailpin/recorder/selector"
 	"github.com/trailpin/trailpin/recorder/steps"
 	"github.com/trailpin/trailpin/recorder/trail"
-	"github.com/trailpin/trailpin/replay"
 )
 
 // TestBuildStepsOnCapturedScreens records the demo shop's discount flow in
@@ -32,13 +32,13 @@ func TestBuildStepsOnCapturedScreens(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts Chromium; skipped with -short")
 	}
-	path, err := replay.FindChrome()
+	path, err := browser.FindChrome()
 	if err != nil {
 		browsertest.Missing(t, err)
 	}
 	srv := httptest.NewServer(demo.New(demo.Options{}))
 	defer srv.Close()
-	opts, err := replay.AllocatorOptions(replay.LaunchOptions{ExecPath: path, Headless: true, UserDataDir: t.TempDir(), Width: 1280, Height: 800})
+	opts, err := browser.AllocatorOptions(browser.LaunchOptions{ExecPath: path, Headless: true, UserDataDir: t.TempDir(), Width: 1280, Height: 800})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -162,7 +162,7 @@ type liveRecording struct {
 
 func (r *liveRecording) capture() *screen.Screen {
 	r.t.Helper()
-	s, err := replay.Capture(r.ctx, replay.CaptureOptions{})
+	s, err := browser.Capture(r.ctx, browser.CaptureOptions{})
 	if err != nil {
 		r.t.Fatalf("capturing the screen: %v", err)
 	}
@@ -194,7 +194,7 @@ func (r *liveRecording) record(kind steps.InteractionKind, s *screen.Screen, ref
 // clickRef clicks the element's centre with the mouse.
 func (r *liveRecording) clickRef(ref string) {
 	r.t.Helper()
-	p, err := chromedp.Run(r.ctx, replay.ScrollIntoView(ref))
+	p, err := chromedp.Run(r.ctx, browser.ScrollIntoView(ref))
 	if err != nil {
 		r.t.Fatalf("finding %s on the page: %v", ref, err)
 	}
@@ -275,7 +275,7 @@ func (r *liveRecording) assertURL() {
 func (r *liveRecording) waitFor(what string, cond func(*screen.Screen) bool) *screen.Screen {
 	r.t.Helper()
 	for {
-		if s, err := replay.Capture(r.ctx, replay.CaptureOptions{}); err == nil && cond(s) {
+		if s, err := browser.Capture(r.ctx, browser.CaptureOptions{}); err == nil && cond(s) {
 			return s
 		}
 		select {

@@ -11,12 +11,12 @@ import (
 
 	"github.com/chromedp/chromedp"
 
+	"github.com/trailpin/trailpin/browser"
 	"github.com/trailpin/trailpin/e2e/browsertest"
 	"github.com/trailpin/trailpin/recorder/screen"
 	"github.com/trailpin/trailpin/recorder/selector"
 	"github.com/trailpin/trailpin/recorder/steps"
 	"github.com/trailpin/trailpin/recorder/trail"
-	"github.com/trailpin/trailpin/replay"
 )
 
 // fixturePages are the selector corpus's pages: minimal pages of the shapes
@@ -30,13 +30,13 @@ func recordOnFixture(t *testing.T, page string) *liveRecording {
 	if testing.Short() {
 		t.Skip("starts Chromium; skipped with -short")
 	}
-	path, err := replay.FindChrome()
+	path, err := browser.FindChrome()
 	if err != nil {
 		browsertest.Missing(t, err)
 	}
 	srv := httptest.NewServer(http.FileServer(http.Dir(fixturePages)))
 	t.Cleanup(srv.Close)
-	opts, err := replay.AllocatorOptions(replay.LaunchOptions{ExecPath: path, Headless: true, UserDataDir: t.TempDir(), Width: 1280, Height: 800})
+	opts, err := browser.AllocatorOptions(browser.LaunchOptions{ExecPath: path, Headless: true, UserDataDir: t.TempDir(), Width: 1280, Height: 800})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -107,7 +107,7 @@ func TestUnlabelledControlsAreNamedByWhatIsAroundThem(t *testing.T) {
 	s := r.capture()
 	count := r.find(s, selector.Selector{Text: "12", Within: &selector.Selector{Role: "row", TextRegex: `^Apples\s`}})
 	r.record(steps.InteractClick, s, count, func(it *steps.Interaction) { it.Count = 2 })
-	p, err := chromedp.Run(r.ctx, replay.ScrollIntoView(count))
+	p, err := chromedp.Run(r.ctx, browser.ScrollIntoView(count))
 	if err != nil {
 		t.Fatal(err)
 	}

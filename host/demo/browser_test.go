@@ -21,8 +21,8 @@ import (
 	"github.com/chromedp/cdproto/target"
 	"github.com/chromedp/chromedp"
 
+	"github.com/trailpin/trailpin/browser"
 	"github.com/trailpin/trailpin/e2e/browsertest"
-	"github.com/trailpin/trailpin/replay"
 )
 
 // browserDeadline bounds one browser test. It is generous because the
@@ -53,7 +53,7 @@ func TestMain(m *testing.M) {
 
 // launch starts the shared browser, once.
 func launch() {
-	path, err := replay.FindChrome()
+	path, err := browser.FindChrome()
 	if err != nil {
 		shared.missing = err
 		return
@@ -62,7 +62,7 @@ func launch() {
 		shared.failure = err
 		return
 	}
-	opts, err := replay.AllocatorOptions(replay.LaunchOptions{
+	opts, err := browser.AllocatorOptions(browser.LaunchOptions{
 		ExecPath: path, Headless: true, UserDataDir: shared.dir, Width: 1280, Height: 900,
 	})
 	if err != nil {

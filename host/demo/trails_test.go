@@ -18,10 +18,10 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/trailpin/trailpin/browser"
 	"github.com/trailpin/trailpin/recorder/screen"
 	"github.com/trailpin/trailpin/recorder/selector"
 	"github.com/trailpin/trailpin/recorder/trail"
-	"github.com/trailpin/trailpin/replay"
 )
 
 // loadExampleTrails loads every trail embedded in Trails, by file name.
@@ -291,7 +291,7 @@ func showsNone(ctx context.Context, text string) error {
 func waitScreen(ctx context.Context, check func(*screen.Screen) error) error {
 	deadline := time.Now().Add(selectorWait)
 	for {
-		s, err := replay.Capture(ctx, replay.CaptureOptions{NoCoverage: true})
+		s, err := browser.Capture(ctx, browser.CaptureOptions{NoCoverage: true})
 		if err == nil {
 			if err = check(s); err == nil {
 				return nil

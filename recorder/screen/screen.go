@@ -129,7 +129,7 @@ type Node struct {
 	// frame's document, which is the node's only child.
 	Frame string `json:"frame,omitempty"`
 	// CrossOrigin iframe nodes are filled by a separate capture in that frame
-	// (replay.Capture does it); the page model alone leaves them empty.
+	// (browser.Capture does it); the page model alone leaves them empty.
 	CrossOrigin bool `json:"crossOrigin,omitempty"`
 	// Origin is set on a cross-origin iframe node whose document was
 	// captured: that document's origin (scheme://host[:port]), which the

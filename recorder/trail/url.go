@@ -60,6 +60,20 @@ func AppPath(rawURL, appBase string) (string, error) {
 	return p, nil
 }
 
+// PageOrigin is the origin of the page at raw, as an origin check compares
+// it: scheme://host[:port] for http and https, the scheme alone ("data:",
+// "about:") for others, and raw itself when it is no URL.
+func PageOrigin(raw string) string {
+	u, err := url.Parse(raw)
+	if err != nil || u.Scheme == "" {
+		return raw
+	}
+	if s := strings.ToLower(u.Scheme); (s == "http" || s == "https") && u.Host != "" {
+		return OriginOf(u)
+	}
+	return strings.ToLower(u.Scheme) + ":"
+}
+
 // OriginOf is the origin of u, scheme://host[:port] in the form browsers compare: lower case,
 // without the scheme's default port.
 func OriginOf(u *url.URL) string {

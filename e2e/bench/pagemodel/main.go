@@ -35,9 +35,9 @@ import (
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/remote"
 
+	"github.com/trailpin/trailpin/browser"
 	"github.com/trailpin/trailpin/extension"
 	"github.com/trailpin/trailpin/recorder/screen"
-	"github.com/trailpin/trailpin/replay"
 )
 
 func main() {
@@ -115,7 +115,7 @@ func bench(o options, out io.Writer) error {
 		return err
 	}
 	defer os.RemoveAll(dir)
-	opts, err := replay.AllocatorOptions(replay.LaunchOptions{Headless: true, UserDataDir: dir})
+	opts, err := browser.AllocatorOptions(browser.LaunchOptions{Headless: true, UserDataDir: dir})
 	if err != nil {
 		return err
 	}
@@ -202,7 +202,7 @@ func measure(bctx context.Context, url, port string, o options) (row, error) {
 			return r, err
 		}
 		t0 := time.Now()
-		s, err := replay.Capture(ctx, replay.CaptureOptions{})
+		s, err := browser.Capture(ctx, browser.CaptureOptions{})
 		if err != nil {
 			return r, err
 		}

@@ -33,8 +33,8 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/trailpin/trailpin/browser"
 	"github.com/trailpin/trailpin/host/demo"
-	"github.com/trailpin/trailpin/replay"
 )
 
 // A flow is measured under both tools.
@@ -101,7 +101,7 @@ func run(args []string, out io.Writer) error {
 		select {}
 	}
 
-	chrome, err := replay.FindChrome()
+	chrome, err := browser.FindChrome()
 	if err != nil {
 		return err
 	}

@@ -1,12 +1,14 @@
-package replay
+package browser
 
 import (
 	"context"
+	stdjson "encoding/json"
 	"errors"
 	"fmt"
 	"strings"
 
 	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/cdproto/target"
 	"github.com/chromedp/chromedp"
 	"github.com/go-json-experiment/json"
@@ -76,7 +78,7 @@ const maxFrameDepth = 8
 
 // crossFrame is a cross-origin frame entered from its parent's world.
 type crossFrame struct {
-	model *frameModel
+	model *Frame
 	// dx, dy move the frame's viewport coordinates into its parent's.
 	dx, dy float64
 	close  func()
@@ -86,7 +88,7 @@ type crossFrame struct {
 // numbers as prefix (for example "f3"). A frame in the same process gets
 // an isolated world through parent's session; an out-of-process frame (another
 // site, under site isolation) is attached as its own target.
-func enterFrame(ctx context.Context, parent *frameModel, prefix string) (*crossFrame, error) {
+func enterFrame(ctx context.Context, parent *Frame, prefix string) (*crossFrame, error) {
 	obj, err := parent.element(ctx, "frameElement", prefix)
 	if err != nil {
 		return nil, err
@@ -96,7 +98,7 @@ func enterFrame(ctx context.Context, parent *frameModel, prefix string) (*crossF
 		X float64 `json:"x"`
 		Y float64 `json:"y"`
 	}
-	if err := parent.callOn(ctx, obj, contentOriginScript, &origin); err != nil {
+	if err := parent.CallOn(ctx, obj, contentOriginScript, &origin); err != nil {
 		return nil, fmt.Errorf("measuring frame %s: %w", prefix, err)
 	}
 	frameID, err := parent.frameIDOf(ctx, obj)
@@ -121,10 +123,10 @@ func enterFrame(ctx context.Context, parent *frameModel, prefix string) (*crossF
 	return &crossFrame{model: m, dx: origin.X, dy: origin.Y, close: cancel}, nil
 }
 
-// topModel opens the page model in the target's main frame. Chrome names a
+// TopFrame opens the page model in the target's main frame. Chrome names a
 // page's main frame after its target, which saves asking for the frame tree
 // on every capture; the tree is the fallback.
-func topModel(ctx context.Context, t *chromedp.Target) (*frameModel, error) {
+func TopFrame(ctx context.Context, t *chromedp.Target) (*Frame, error) {
 	if m, err := openFrameModel(ctx, t, cdp.FrameID(t.TargetID)); err == nil {
 		return m, nil
 	}
@@ -138,7 +140,7 @@ func topModel(ctx context.Context, t *chromedp.Target) (*frameModel, error) {
 // located is where a ref lives: the page model of its frame, the ref as that
 // frame knows it, and how far that frame's viewport sits from the top one.
 type located struct {
-	model  *frameModel
+	model  *Frame
 	local  string
 	dx, dy float64
 	close  func()
@@ -166,7 +168,7 @@ func locate(ctx context.Context, t *chromedp.Target, ref string, opts []RefOptio
 	for _, opt := range opts {
 		opt(&o)
 	}
-	m, err := topModel(ctx, t)
+	m, err := TopFrame(ctx, t)
 	if err != nil {
 		return nil, err
 	}
@@ -266,6 +268,48 @@ func refPoint(ref, method string, opts []RefOption) chromedp.Action[*RefPoint] {
 		}
 		return p, nil
 	}
+}
+
+// WithElement runs fn with a handle on the element of ref, in its frame's
+// page-model world (cross-origin frames are followed). The handle is
+// released when fn returns.
+func WithElement(ctx context.Context, t *chromedp.Target, ref string, fn func(m *Frame, obj runtime.RemoteObjectID) error) error {
+	loc, err := locate(ctx, t, ref, nil)
+	if err != nil {
+		return err
+	}
+	defer loc.close()
+	obj, err := loc.model.element(ctx, "elementForRef", loc.local)
+	if err != nil {
+		return err
+	}
+	defer loc.model.release(ctx, obj)
+	return fn(loc.model, obj)
+}
+
+// ReadAim reads the answer of extension/replay/aim.js for ref, an element of
+// the top frame: where the element was right after it was scrolled into
+// view, and two frames later.
+func ReadAim(text, ref string) (first, second *RefPoint, err error) {
+	var answer struct {
+		First, Second pointAnswer
+		refAnswer
+	}
+	// encoding/json matches the script's "first" and "second" to the
+	// fields, case-insensitively.
+	if err := stdjson.Unmarshal([]byte(text), &answer); err != nil {
+		return nil, nil, fmt.Errorf("reading the page model's answer: %w", err)
+	}
+	for _, a := range []refAnswer{answer.refAnswer, answer.First.refAnswer, answer.Second.refAnswer} {
+		if a.Error != "" {
+			return nil, nil, a.err(ref)
+		}
+	}
+	return answer.First.refPoint(), answer.Second.refPoint(), nil
+}
+
+func (a pointAnswer) refPoint() *RefPoint {
+	return &RefPoint{X: a.X, Y: a.Y, Box: a.Box, InViewport: a.InViewport, Covered: a.Covered, Hit: a.Hit, Animating: a.Animating}
 }
 
 // prefix returns the frame prefix that ref has outside loc's frame.

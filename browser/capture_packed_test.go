@@ -1,4 +1,4 @@
-package replay
+package browser
 
 import (
 	"bytes"
@@ -61,9 +61,10 @@ func TestCaptureTopLarge(t *testing.T) {
 	t.Cleanup(srv.Close)
 	ctx := newTab(t, srv.URL)
 	plain := capture(t, ctx, CaptureOptions{NoCoverage: true})
-	opts := CaptureOptions{NoCoverage: true}.pageModelOptions()
+	co := CaptureOptions{NoCoverage: true}
+	opts := co.pageModelOptions()
 	zipped, err := chromedp.Run(ctx, func(ctx context.Context, tg *chromedp.Target) (any, error) {
-		m, err := topModel(ctx, tg)
+		m, err := TopFrame(ctx, tg)
 		if err != nil {
 			return nil, err
 		}
@@ -74,7 +75,7 @@ func TestCaptureTopLarge(t *testing.T) {
 		if n := len(utf16.Encode([]rune(wire))); n < compressAbove {
 			return nil, fmt.Errorf("the page's screen is %d code units in the wire form, too small to be compressed (%d)", n, compressAbove)
 		}
-		return captureTop(ctx, m, opts)
+		return CaptureTop(ctx, m, co)
 	})
 	if err != nil {
 		t.Fatal(err)

@@ -1,4 +1,4 @@
-package replay
+package browser
 
 import (
 	"context"
@@ -134,10 +134,10 @@ func AllocatorOptions(o LaunchOptions) ([]chromedp.ExecAllocatorOption, error) {
 	return opts, nil
 }
 
-// BrowserOptions says which browser trails replay in: one launched here, or
+// Options says which browser trails replay in: one launched here, or
 // a remote one (a grid, a browser in another container) attached to by its
 // DevTools websocket URL.
-type BrowserOptions struct {
+type Options struct {
 	// RemoteURL, when set, attaches to a running browser (ws://host:port/…,
 	// or http://host:port to look the websocket up) instead of launching
 	// one; the other fields are then ignored.
@@ -166,9 +166,9 @@ type Browser struct {
 	tmpDir    string
 }
 
-// StartBrowser launches a browser (or attaches to RemoteURL) and returns it
+// Start launches a browser (or attaches to RemoteURL) and returns it
 // ready for trails. Close it when done.
-func StartBrowser(ctx context.Context, o BrowserOptions) (*Browser, error) {
+func Start(ctx context.Context, o Options) (*Browser, error) {
 	b := &Browser{}
 	var actx context.Context
 	var cancelAlloc context.CancelFunc
@@ -211,10 +211,10 @@ func StartBrowser(ctx context.Context, o BrowserOptions) (*Browser, error) {
 	return b, nil
 }
 
-// BrowserFromContext wraps a chromedp context whose browser already runs
+// FromContext wraps a chromedp context whose browser already runs
 // (tests share one browser this way). Close on the result releases nothing:
 // the browser belongs to ctx.
-func BrowserFromContext(ctx context.Context) (*Browser, error) {
+func FromContext(ctx context.Context) (*Browser, error) {
 	v, err := chromedp.CallBrowser(ctx, browser.GetVersion, cdp.Empty{})
 	if err != nil {
 		return nil, fmt.Errorf("reaching the browser: %w", err)
@@ -237,10 +237,14 @@ func (b *Browser) removeTemp() {
 	}
 }
 
-// newContext opens a fresh isolated browser context with one tab, whose
+// UserAgent is the browser's own user agent, which a locale override keeps
+// while it changes Accept-Language.
+func (b *Browser) UserAgent() string { return b.userAgent }
+
+// NewContext opens a fresh isolated browser context with one tab, whose
 // events go to listen from the very first one. Cancelling the returned
 // context closes the tab and disposes of the browser context with every
 // tab the app opened in it.
-func (b *Browser) newContext(listen func(ev any)) (context.Context, context.CancelFunc) {
+func (b *Browser) NewContext(listen func(ev any)) (context.Context, context.CancelFunc) {
 	return chromedp.NewContext(b.ctx, chromedp.WithNewBrowserContext(), chromedp.WithListener(listen))
 }

@@ -1,4 +1,4 @@
-package replay
+package screen
 
 import (
 	"bytes"
@@ -8,8 +8,6 @@ import (
 
 	"github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
-
-	"github.com/trailpin/trailpin/recorder/screen"
 )
 
 // The wire form is how the page model hands a screen to replay: the screen's
@@ -20,20 +18,20 @@ import (
 
 // wireFlags are the node booleans packed into an element's flags, bit i for
 // entry i; the order is the page model's WIRE_FLAGS.
-var wireFlags = []func(n *screen.Node) *bool{
-	func(n *screen.Node) *bool { return &n.Visible },
-	func(n *screen.Node) *bool { return &n.AriaHidden },
-	func(n *screen.Node) *bool { return &n.Inert },
-	func(n *screen.Node) *bool { return &n.Secret },
-	func(n *screen.Node) *bool { return &n.Disabled },
-	func(n *screen.Node) *bool { return &n.Required },
-	func(n *screen.Node) *bool { return &n.ReadOnly },
-	func(n *screen.Node) *bool { return &n.Invalid },
-	func(n *screen.Node) *bool { return &n.CrossOrigin },
-	func(n *screen.Node) *bool { return &n.InTree },
-	func(n *screen.Node) *bool { return &n.PointerCursor },
-	func(n *screen.Node) *bool { return &n.NoPointerEvents },
-	func(n *screen.Node) *bool { return &n.Block },
+var wireFlags = []func(n *Node) *bool{
+	func(n *Node) *bool { return &n.Visible },
+	func(n *Node) *bool { return &n.AriaHidden },
+	func(n *Node) *bool { return &n.Inert },
+	func(n *Node) *bool { return &n.Secret },
+	func(n *Node) *bool { return &n.Disabled },
+	func(n *Node) *bool { return &n.Required },
+	func(n *Node) *bool { return &n.ReadOnly },
+	func(n *Node) *bool { return &n.Invalid },
+	func(n *Node) *bool { return &n.CrossOrigin },
+	func(n *Node) *bool { return &n.InTree },
+	func(n *Node) *bool { return &n.PointerCursor },
+	func(n *Node) *bool { return &n.NoPointerEvents },
+	func(n *Node) *bool { return &n.Block },
 }
 
 // maxWireDepth bounds nesting while decoding; the DOM's own limit is far
@@ -42,20 +40,27 @@ const maxWireDepth = 10000
 
 var errWire = errors.New("malformed screen from the page model")
 
-// decodeWireScreen reads a screen in the wire form.
-func decodeWireScreen(b []byte) (*screen.Screen, error) {
+// lenientWire reads the page model's JSON: text from a page may hold lone
+// UTF-16 surrogates, which JSON.stringify escapes and a strict decoder
+// refuses; a capture must not fail over one odd character.
+var lenientWire = jsontext.AllowInvalidUTF8(true)
+
+// DecodeWire reads a screen in the page model's wire form (captureWire,
+// docs/screen-schema.md): what a capture in replay, and the recording host
+// with each interaction, receive from the page model.
+func DecodeWire(b []byte) (*Screen, error) {
 	var top struct {
-		screen.Screen
+		Screen
 		Root jsontext.Value `json:"root"`
 	}
-	if err := json.Unmarshal(b, &top, lenientJSON); err != nil {
+	if err := json.Unmarshal(b, &top, lenientWire); err != nil {
 		return nil, fmt.Errorf("%w: %v", errWire, err)
 	}
 	s := top.Screen
 	if len(top.Root) == 0 {
 		return &s, nil
 	}
-	d := jsontext.NewDecoder(bytes.NewReader(top.Root), lenientJSON)
+	d := jsontext.NewDecoder(bytes.NewReader(top.Root), lenientWire)
 	root, err := decodeWireNode(d, 0)
 	if err != nil {
 		return nil, err
@@ -64,7 +69,7 @@ func decodeWireScreen(b []byte) (*screen.Screen, error) {
 	return &s, nil
 }
 
-func decodeWireNode(d *jsontext.Decoder, depth int) (*screen.Node, error) {
+func decodeWireNode(d *jsontext.Decoder, depth int) (*Node, error) {
 	if depth > maxWireDepth {
 		return nil, fmt.Errorf("%w: nodes nested deeper than %d", errWire, maxWireDepth)
 	}
@@ -74,9 +79,9 @@ func decodeWireNode(d *jsontext.Decoder, depth int) (*screen.Node, error) {
 	}
 	switch tok.Kind() {
 	case '"':
-		return &screen.Node{Tag: screen.TextTag, Text: tok.String(), Visible: true}, nil
+		return &Node{Tag: TextTag, Text: tok.String(), Visible: true}, nil
 	case '0':
-		return &screen.Node{Tag: screen.TextTag, Secret: true, Visible: tok.Int() == 1}, nil
+		return &Node{Tag: TextTag, Secret: true, Visible: tok.Int() == 1}, nil
 	case '[':
 	default:
 		return nil, fmt.Errorf("%w: unexpected %v for a node", errWire, tok.Kind())
@@ -87,9 +92,9 @@ func decodeWireNode(d *jsontext.Decoder, depth int) (*screen.Node, error) {
 	}
 	if d.PeekKind() == ']' { // a hidden text run
 		d.ReadToken()
-		return &screen.Node{Tag: screen.TextTag, Text: first}, nil
+		return &Node{Tag: TextTag, Text: first}, nil
 	}
-	n := &screen.Node{Ref: first}
+	n := &Node{Ref: first}
 	if n.Role, err = readString(d); err != nil {
 		return nil, err
 	}
@@ -116,7 +121,7 @@ func decodeWireNode(d *jsontext.Decoder, depth int) (*screen.Node, error) {
 var wireJoins = []string{"\n", " ", ""}
 
 // joinedText joins the non-empty texts of nodes.
-func joinedText(nodes []*screen.Node, sep string) string {
+func joinedText(nodes []*Node, sep string) string {
 	var b strings.Builder
 	for _, c := range nodes {
 		if c.Text == "" {
@@ -132,7 +137,7 @@ func joinedText(nodes []*screen.Node, sep string) string {
 
 // decodeWireField reads the element field at position i; 0 stands for empty,
 // and a number in the text field is a join code, stored in join.
-func decodeWireField(d *jsontext.Decoder, n *screen.Node, i, depth int, join *int) error {
+func decodeWireField(d *jsontext.Decoder, n *Node, i, depth int, join *int) error {
 	if d.PeekKind() == '0' {
 		tok, err := d.ReadToken()
 		if err != nil {
@@ -161,7 +166,7 @@ func decodeWireField(d *jsontext.Decoder, n *screen.Node, i, depth int, join *in
 		if err := json.UnmarshalDecode(d, &box); err != nil {
 			return fmt.Errorf("%w: box: %v", errWire, err)
 		}
-		n.Box = &screen.Box{X: box[0], Y: box[1], Width: box[2], Height: box[3]}
+		n.Box = &Box{X: box[0], Y: box[1], Width: box[2], Height: box[3]}
 	case 5:
 		s, err := readString(d)
 		n.Name = s
@@ -172,7 +177,7 @@ func decodeWireField(d *jsontext.Decoder, n *screen.Node, i, depth int, join *in
 		return err
 	case 7:
 		// The rarer fields keep their screen names: decode into the node.
-		if err := json.UnmarshalDecode(d, n, lenientJSON); err != nil {
+		if err := json.UnmarshalDecode(d, n, lenientWire); err != nil {
 			return fmt.Errorf("%w: fields: %v", errWire, err)
 		}
 	case 8:

@@ -1,4 +1,4 @@
-package replay
+package browser
 
 import (
 	"context"
@@ -6,7 +6,9 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/input"
+	"github.com/chromedp/chromedp"
 
 	"github.com/trailpin/trailpin/recorder/trail"
 )
@@ -14,12 +16,12 @@ import (
 // Trusted input, as a person gives it: mouse events at a point and key
 // events through the protocol. A key press is a keyDown that carries the
 // key's text (so a shortcut handler sees one event, and the character is
-// inserted by the same event, as with a real keyboard) and a keyUp; a
+// inserted by the same event, as with a real Keyboard) and a keyUp; a
 // character no key of the layout types is inserted as text, as an input
 // method would.
 
-// A key is one key of a US keyboard, as KeyboardEvent names it.
-type key struct {
+// A Key is one key of a US keyboard, as KeyboardEvent names it.
+type Key struct {
 	key  string // KeyboardEvent.key
 	code string // KeyboardEvent.code
 	vk   int64  // Windows virtual key code
@@ -38,17 +40,17 @@ const (
 )
 
 var modifierKeys = map[trail.Modifier]struct {
-	key key
+	key Key
 	bit int64
 }{
-	trail.ModifierAlt:     {key{key: "Alt", code: "AltLeft", vk: 18, location: 1}, modAlt},
-	trail.ModifierControl: {key{key: "Control", code: "ControlLeft", vk: 17, location: 1}, modControl},
-	trail.ModifierMeta:    {key{key: "Meta", code: "MetaLeft", vk: 91, location: 1}, modMeta},
-	trail.ModifierShift:   {key{key: "Shift", code: "ShiftLeft", vk: 16, location: 1}, modShift},
+	trail.ModifierAlt:     {Key{key: "Alt", code: "AltLeft", vk: 18, location: 1}, modAlt},
+	trail.ModifierControl: {Key{key: "Control", code: "ControlLeft", vk: 17, location: 1}, modControl},
+	trail.ModifierMeta:    {Key{key: "Meta", code: "MetaLeft", vk: 91, location: 1}, modMeta},
+	trail.ModifierShift:   {Key{key: "Shift", code: "ShiftLeft", vk: 16, location: 1}, modShift},
 }
 
 // namedKeys are the key names a press may give (docs/trail-format.md).
-var namedKeys = map[string]key{
+var namedKeys = map[string]Key{
 	"Enter":       {key: "Enter", code: "Enter", vk: 13, text: "\r"},
 	"Escape":      {key: "Escape", code: "Escape", vk: 27},
 	"Tab":         {key: "Tab", code: "Tab", vk: 9},
@@ -74,7 +76,7 @@ var namedKeys = map[string]key{
 func init() {
 	for i := 1; i <= 12; i++ {
 		name := fmt.Sprintf("F%d", i)
-		namedKeys[name] = key{key: name, code: name, vk: int64(111 + i)}
+		namedKeys[name] = Key{key: name, code: name, vk: int64(111 + i)}
 	}
 }
 
@@ -94,28 +96,28 @@ var punctuation = []struct {
 // shiftedDigits are the characters Shift gives on the digit keys 0–9.
 const shiftedDigits = ")!@#$%^&*("
 
-// keyFor returns the key a press names: a key name, or one character.
-func keyFor(name string) (key, bool) {
+// KeyFor returns the key a press names: a key name, or one character.
+func KeyFor(name string) (Key, bool) {
 	if k, ok := namedKeys[name]; ok {
 		return k, true
 	}
 	if utf8.RuneCountInString(name) != 1 {
-		return key{}, false
+		return Key{}, false
 	}
 	r, _ := utf8.DecodeRuneInString(name)
 	return keyForRune(r)
 }
 
 // keyForRune returns the key that types r on a US keyboard.
-func keyForRune(r rune) (key, bool) {
+func keyForRune(r rune) (Key, bool) {
 	s := string(r)
 	switch {
 	case r >= 'a' && r <= 'z':
-		return key{key: s, code: "Key" + strings.ToUpper(s), vk: int64(r - 'a' + 'A'), text: s}, true
+		return Key{key: s, code: "Key" + strings.ToUpper(s), vk: int64(r - 'a' + 'A'), text: s}, true
 	case r >= 'A' && r <= 'Z':
-		return key{key: s, code: "Key" + s, vk: int64(r), text: s, shift: true}, true
+		return Key{key: s, code: "Key" + s, vk: int64(r), text: s, shift: true}, true
 	case r >= '0' && r <= '9':
-		return key{key: s, code: "Digit" + s, vk: int64(r), text: s}, true
+		return Key{key: s, code: "Digit" + s, vk: int64(r), text: s}, true
 	case r == ' ':
 		return namedKeys["Space"], true
 	case r == '\n' || r == '\r':
@@ -125,39 +127,50 @@ func keyForRune(r rune) (key, bool) {
 	}
 	if i := strings.IndexRune(shiftedDigits, r); i >= 0 {
 		d := string(rune('0' + i))
-		return key{key: s, code: "Digit" + d, vk: int64('0' + i), text: s, shift: true}, true
+		return Key{key: s, code: "Digit" + d, vk: int64('0' + i), text: s, shift: true}, true
 	}
 	for _, p := range punctuation {
 		switch r {
 		case p.plain:
-			return key{key: s, code: p.code, vk: p.vk, text: s}, true
+			return Key{key: s, code: p.code, vk: p.vk, text: s}, true
 		case p.shifted:
-			return key{key: s, code: p.code, vk: p.vk, text: s, shift: true}, true
+			return Key{key: s, code: p.code, vk: p.vk, text: s, shift: true}, true
 		}
 	}
-	return key{}, false
+	return Key{}, false
 }
 
-// keyboard sends key events to a page. reached is set once an event that
+// Keyboard sends key events to a page. Reached is set once an event that
 // can change the page has been sent: a failure after that may have reached
 // the app.
-type keyboard struct {
-	p       *tab
-	reached *bool
+type Keyboard struct {
+	// Target returns the tab the events go to.
+	Target  func() (*chromedp.Target, error)
+	Reached *bool
 }
 
-func (kb keyboard) send(ctx context.Context, params input.DispatchKeyEventParams) error {
-	if params.Type != input.DispatchKeyEventTypeKeyUp {
-		*kb.reached = true
+// dispatch sends a protocol input command to the keyboard's or mouse's tab.
+func dispatch[P, R any](ctx context.Context, target func() (*chromedp.Target, error), cmd cdp.Command[P, R], params P) (R, error) {
+	t, err := target()
+	if err != nil {
+		var zero R
+		return zero, err
 	}
-	_, err := call(ctx, kb.p, input.DispatchKeyEvent, params)
+	return cdp.Call(ctx, t, cmd, params)
+}
+
+func (kb Keyboard) send(ctx context.Context, params input.DispatchKeyEventParams) error {
+	if params.Type != input.DispatchKeyEventTypeKeyUp {
+		*kb.Reached = true
+	}
+	_, err := dispatch(ctx, kb.Target, input.DispatchKeyEvent, params)
 	return err
 }
 
 // down presses k with the modifiers bits held. The keyDown carries the
 // key's text unless a modifier other than Shift is held (then it is a
 // shortcut and types nothing).
-func (kb keyboard) down(ctx context.Context, k key, bits int64, commands ...string) error {
+func (kb Keyboard) down(ctx context.Context, k Key, bits int64, commands ...string) error {
 	if k.shift {
 		bits |= modShift
 	}
@@ -172,7 +185,7 @@ func (kb keyboard) down(ctx context.Context, k key, bits int64, commands ...stri
 	return kb.send(ctx, p)
 }
 
-func (kb keyboard) up(ctx context.Context, k key, bits int64) error {
+func (kb Keyboard) up(ctx context.Context, k Key, bits int64) error {
 	if k.shift {
 		bits |= modShift
 	}
@@ -182,8 +195,8 @@ func (kb keyboard) up(ctx context.Context, k key, bits int64) error {
 	})
 }
 
-// press presses k with mods held: each modifier goes down first and up last.
-func (kb keyboard) press(ctx context.Context, k key, mods []trail.Modifier, commands ...string) error {
+// Press presses k with mods held: each modifier goes down first and up last.
+func (kb Keyboard) Press(ctx context.Context, k Key, mods []trail.Modifier, commands ...string) error {
 	var bits int64
 	for _, m := range mods {
 		bits |= modifierKeys[m].bit
@@ -206,38 +219,39 @@ func (kb keyboard) press(ctx context.Context, k key, mods []trail.Modifier, comm
 	return nil
 }
 
-// typeText types s key by key; characters without a key are inserted.
-func (kb keyboard) typeText(ctx context.Context, s string) error {
+// TypeText types s key by key; characters without a key are inserted.
+func (kb Keyboard) TypeText(ctx context.Context, s string) error {
 	for _, r := range s {
 		if k, ok := keyForRune(r); ok {
-			if err := kb.press(ctx, k, nil); err != nil {
+			if err := kb.Press(ctx, k, nil); err != nil {
 				return err
 			}
 			continue
 		}
-		*kb.reached = true
-		if _, err := call(ctx, kb.p, input.InsertText, input.InsertTextParams{Text: string(r)}); err != nil {
+		*kb.Reached = true
+		if _, err := dispatch(ctx, kb.Target, input.InsertText, input.InsertTextParams{Text: string(r)}); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-// clearField selects everything in the focused field and deletes it, as a
+// ClearField selects everything in the focused field and deletes it, as a
 // person does. The selectAll command makes the shortcut work the same on
 // every platform.
-func (kb keyboard) clearField(ctx context.Context) error {
+func (kb Keyboard) ClearField(ctx context.Context) error {
 	a, _ := keyForRune('a')
-	if err := kb.press(ctx, a, []trail.Modifier{trail.ModifierControl}, "selectAll"); err != nil {
+	if err := kb.Press(ctx, a, []trail.Modifier{trail.ModifierControl}, "selectAll"); err != nil {
 		return err
 	}
-	return kb.press(ctx, namedKeys["Backspace"], nil)
+	return kb.Press(ctx, namedKeys["Backspace"], nil)
 }
 
-// mouse sends mouse events to a page.
-type mouse struct {
-	p       *tab
-	reached *bool
+// Mouse sends mouse events to a page; Reached is set as for Keyboard.
+type Mouse struct {
+	// Target returns the tab the events go to.
+	Target  func() (*chromedp.Target, error)
+	Reached *bool
 }
 
 var mouseButtons = map[trail.MouseButton]input.MouseButton{
@@ -247,16 +261,17 @@ var mouseButtons = map[trail.MouseButton]input.MouseButton{
 	trail.ButtonRight:  input.MouseButtonRight,
 }
 
-func (ms mouse) move(ctx context.Context, x, y float64, bits int64) error {
-	_, err := call(ctx, ms.p, input.DispatchMouseEvent, input.DispatchMouseEventParams{
+// Move moves the pointer to (x, y) with the modifiers bits held.
+func (ms Mouse) Move(ctx context.Context, x, y float64, bits int64) error {
+	_, err := dispatch(ctx, ms.Target, input.DispatchMouseEvent, input.DispatchMouseEventParams{
 		Type: input.DispatchMouseEventTypeMouseMoved, X: x, Y: y, Modifiers: bits,
 	})
 	return err
 }
 
-// click moves to (x, y) and clicks count times with button, mods held.
-func (ms mouse) click(ctx context.Context, x, y float64, button trail.MouseButton, count int, mods []trail.Modifier) error {
-	kb := keyboard{p: ms.p, reached: ms.reached}
+// Click moves to (x, y) and clicks count times with button, mods held.
+func (ms Mouse) Click(ctx context.Context, x, y float64, button trail.MouseButton, count int, mods []trail.Modifier) error {
+	kb := Keyboard{Target: ms.Target, Reached: ms.Reached}
 	var bits int64
 	for _, m := range mods {
 		bits |= modifierKeys[m].bit
@@ -264,14 +279,14 @@ func (ms mouse) click(ctx context.Context, x, y float64, button trail.MouseButto
 			return err
 		}
 	}
-	if err := ms.move(ctx, x, y, bits); err != nil {
+	if err := ms.Move(ctx, x, y, bits); err != nil {
 		return err
 	}
 	btn := mouseButtons[button]
 	for i := 1; i <= max(count, 1); i++ {
-		*ms.reached = true
+		*ms.Reached = true
 		for _, typ := range []input.DispatchMouseEventType{input.DispatchMouseEventTypeMousePressed, input.DispatchMouseEventTypeMouseReleased} {
-			if _, err := call(ctx, ms.p, input.DispatchMouseEvent, input.DispatchMouseEventParams{
+			if _, err := dispatch(ctx, ms.Target, input.DispatchMouseEvent, input.DispatchMouseEventParams{
 				Type: typ, X: x, Y: y, Button: btn, ClickCount: int64(i), Modifiers: bits,
 			}); err != nil {
 				return err

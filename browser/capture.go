@@ -1,4 +1,4 @@
-package replay
+package browser
 
 import (
 	"context"
@@ -8,8 +8,8 @@ import (
 
 	"github.com/chromedp/chromedp"
 
-	"github.com/trailpin/trailpin/agent"
 	"github.com/trailpin/trailpin/recorder/screen"
+	"github.com/trailpin/trailpin/recorder/trail"
 )
 
 // CaptureOptions says what a capture reports beyond its defaults.
@@ -103,7 +103,7 @@ func CaptureAction(opts CaptureOptions) chromedp.Action[*screen.Screen] {
 		// finding the frame and capturing it; one retry is enough then.
 		var lastErr error
 		for range 2 {
-			m, err := topModel(ctx, t)
+			m, err := TopFrame(ctx, t)
 			if err != nil {
 				return nil, err
 			}
@@ -122,12 +122,12 @@ func CaptureAction(opts CaptureOptions) chromedp.Action[*screen.Screen] {
 
 // captureFrame captures the document of m's frame and, below it, the
 // cross-origin frames it contains.
-func captureFrame(ctx context.Context, m *frameModel, opts pageModelOptions, depth int) (*screen.Screen, error) {
+func captureFrame(ctx context.Context, m *Frame, opts pageModelOptions, depth int) (*screen.Screen, error) {
 	text, err := m.callText(ctx, "captureWire", opts)
 	if err != nil {
 		return nil, fmt.Errorf("capturing the screen: %w", err)
 	}
-	s, err := decodeWireScreen([]byte(text))
+	s, err := screen.DecodeWire([]byte(text))
 	if err != nil {
 		return nil, fmt.Errorf("capturing the screen: %w", err)
 	}
@@ -147,7 +147,7 @@ func captureFrame(ctx context.Context, m *frameModel, opts pageModelOptions, dep
 // frame and hangs its document under the iframe node. A frame that cannot be
 // captured (it went away, it is still loading) stays an empty iframe node: a
 // screen is never refused because of one frame.
-func fillCrossOriginFrames(ctx context.Context, m *frameModel, s *screen.Screen, n *screen.Node, opts pageModelOptions, depth int) {
+func fillCrossOriginFrames(ctx context.Context, m *Frame, s *screen.Screen, n *screen.Node, opts pageModelOptions, depth int) {
 	for _, c := range n.Children {
 		fillCrossOriginFrames(ctx, m, s, c, opts, depth)
 	}
@@ -182,7 +182,7 @@ func fillCrossOriginFrames(ctx context.Context, m *frameModel, s *screen.Screen,
 		n.Frame = prefix
 	}
 	shiftBoxes(sub.Root, f.dx, f.dy)
-	n.Origin = agent.OriginOf(sub.URL)
+	n.Origin = trail.PageOrigin(sub.URL)
 	n.Children = []*screen.Node{sub.Root}
 	if s.Focused == n.Ref && sub.Focused != "" {
 		s.Focused = sub.Focused

@@ -1,4 +1,4 @@
-package replay
+package browser
 
 import (
 	"context"
@@ -22,7 +22,7 @@ func TestWireFormMatchesScreen(t *testing.T) {
 			opts := pageModelOptions{Sensitive: &sensitiveOptions{Values: []string{"Inside"}}}
 			type pair struct{ plain, wire *screen.Screen }
 			got, err := chromedp.Run(ctx, func(ctx context.Context, tg *chromedp.Target) (pair, error) {
-				m, err := topModel(ctx, tg)
+				m, err := TopFrame(ctx, tg)
 				if err != nil {
 					return pair{}, err
 				}
@@ -34,7 +34,7 @@ func TestWireFormMatchesScreen(t *testing.T) {
 				if err != nil {
 					return pair{}, err
 				}
-				wire, err := decodeWireScreen([]byte(text))
+				wire, err := screen.DecodeWire([]byte(text))
 				return pair{&plain, wire}, err
 			})
 			if err != nil {
@@ -47,18 +47,4 @@ func TestWireFormMatchesScreen(t *testing.T) {
 			}
 		})
 	}
-}
-
-func FuzzDecodeWireScreen(f *testing.F) {
-	f.Add([]byte(`{"schema":1,"url":"u","root":["e1","document","html",1,[0,0,10,10],0,"a",0,["a",["b"],0,1,["e2","button","button",1,0,"Save","Save",{"checked":"true","level":2}]]]}`))
-	f.Add([]byte(`{"schema":1,"root":["e1","generic","div"]}`))
-	f.Add([]byte(`{"schema":1,"root":[["x"]]}`))
-	f.Add([]byte(`{"root":"text"}`))
-	f.Add([]byte(`{"root":["e1","generic","div",0,0,0,0,0,0,0]}`))
-	f.Fuzz(func(t *testing.T, b []byte) {
-		s, err := decodeWireScreen(b)
-		if err == nil && s == nil {
-			t.Fatalf("decodeWireScreen(%q) = nil, nil", b)
-		}
-	})
 }

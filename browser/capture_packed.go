@@ -1,4 +1,4 @@
-package replay
+package browser
 
 import (
 	"bytes"
@@ -31,10 +31,11 @@ import (
 // below the transfer it saves.
 const compressAbove = 256 << 10
 
-// captureTop captures the top document of m's frame (and, below it, its
+// CaptureTop captures the top document of m's frame (and, below it, its
 // cross-origin frames) as Capture does, compressing a large screen on the
 // way out of the page.
-func captureTop(ctx context.Context, m *frameModel, opts pageModelOptions) (*screen.Screen, error) {
+func CaptureTop(ctx context.Context, m *Frame, co CaptureOptions) (*screen.Screen, error) {
+	opts := co.pageModelOptions()
 	// The script answers "j" + the wire JSON, or "z" + the gzipped wire
 	// JSON in base64; null when the page model is not installed.
 	r, err := callInContext(ctx, m.session, m.contextID, captureScript, true, true, pageModelVersion, compressAbove, opts)
@@ -53,7 +54,7 @@ func captureTop(ctx context.Context, m *frameModel, opts pageModelOptions) (*scr
 	if err != nil {
 		return nil, err
 	}
-	s, err := decodeWireScreen(data)
+	s, err := screen.DecodeWire(data)
 	if err != nil {
 		return nil, fmt.Errorf("reading the page model's answer: %w", err)
 	}

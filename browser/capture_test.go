@@ -1,4 +1,4 @@
-package replay
+package browser
 
 import (
 	"context"
@@ -175,7 +175,7 @@ func TestSecretsNeverCaptured(t *testing.T) {
 	// What leaves the page, before any decoding, and one node described alone.
 	sens := CaptureOptions{Sensitive: Sensitive{Refs: []string{acct}, Values: []string{"tiger-lily-42"}}}.pageModelOptions()
 	pageOut, err := chromedp.Run(ctx, func(ctx context.Context, tg *chromedp.Target) (string, error) {
-		m, err := topModel(ctx, tg)
+		m, err := TopFrame(ctx, tg)
 		if err != nil {
 			return "", err
 		}
@@ -444,7 +444,7 @@ func TestFocusedAndInstallTwice(t *testing.T) {
 		t.Errorf("focused = %q, want %q", s.Focused, want)
 	}
 	// A second copy of the script in the same world keeps the numbering.
-	m, err := chromedp.Run(ctx, func(ctx context.Context, tg *chromedp.Target) (*frameModel, error) { return topModel(ctx, tg) })
+	m, err := chromedp.Run(ctx, func(ctx context.Context, tg *chromedp.Target) (*Frame, error) { return TopFrame(ctx, tg) })
 	if err != nil {
 		t.Fatal(err)
 	}
