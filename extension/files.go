@@ -5,7 +5,7 @@ import (
 	"io/fs"
 )
 
-//go:embed manifest.json *.js *.html *.css pagemodel/*.js replay/*.js background/*.js
+//go:embed manifest.json *.js *.html *.css pagemodel/*.js replay/*.js background/*.js content/*.js
 var all embed.FS
 
 // Files returns the whole extension as it loads unpacked: manifest, service

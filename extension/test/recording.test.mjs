@@ -107,7 +107,7 @@ test('interactions are numbered from 1, kept until acknowledged, and injected on
   const r = new Recording({ host, chrome });
   await r.handle({ op: 'start', tab: 7 });
   assert.equal(r.phase, 'recording');
-  assert.ok(chrome.scripts.some((s) => s.files?.includes('recorder.js') && s.target.tabId === 7 && s.target.allFrames));
+  assert.ok(chrome.scripts.some((s) => s.files?.includes('content/api.js') && s.target.tabId === 7 && s.target.allFrames));
   // A page open before Record gets only the hook that says a dialog opened (docs/recording.md, Dialogs).
   assert.ok(chrome.scripts.some((s) => s.files?.includes('dialogs-unverified.js') && s.world === 'MAIN'));
   assert.ok(!chrome.scripts.some((s) => s.files?.includes('dialogs.js')));
@@ -157,7 +157,7 @@ test('the dialog watch starts every document while recording, before the page\'s
   // page's world is injected as it commits, which could come before it.
   const before = chrome.scripts.length;
   await r.inject(7, [0]);
-  assert.ok(chrome.scripts.slice(before).some((s) => s.files?.includes('recorder.js')));
+  assert.ok(chrome.scripts.slice(before).some((s) => s.files?.includes('content/api.js')));
   assert.ok(!chrome.scripts.slice(before).some((s) => s.world === 'MAIN'));
   await r.handle({ op: 'stop' });
   await r.dialogs.done;
