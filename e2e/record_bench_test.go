@@ -134,23 +134,8 @@ func benchInstallRecorder(b *testing.B, tab context.Context) {
 		document.addEventListener('click', (e) => e.preventDefault());`
 	Eval[chromedp.Void](b, tab, stub)
 	Eval[chromedp.Void](b, tab, extension.PageModel())
-	Eval[chromedp.Void](b, tab, string(mustRead(b, "recorder.js")))
+	Eval[chromedp.Void](b, tab, extension.Recorder())
 	WaitFor[bool](b, tab, `__trailpinRecorder.settled()`)
-}
-
-func mustRead(b *testing.B, name string) []byte {
-	b.Helper()
-	data, err := extension.Files().Open(name)
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer data.Close()
-	st, _ := data.Stat()
-	buf := make([]byte, st.Size())
-	if _, err := data.Read(buf); err != nil {
-		b.Fatal(err)
-	}
-	return buf
 }
 
 // percentile returns the p-th percentile of ms (nearest rank).

@@ -137,7 +137,7 @@ func pendingKept(t *testing.T, popup context.Context) int {
 
 // fillSessionStorage fills the extension's chrome.storage.session up to
 // the room the recording reserves for itself (RESERVED_BYTES in
-// extension/recording.js), under the key filler, and returns its quota.
+// extension/background/queue.js), under the key filler, and returns its quota.
 func fillSessionStorage(t *testing.T, popup context.Context) int {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(popup, WaitTimeout)

@@ -11,7 +11,7 @@ import (
 )
 
 // BenchmarkKeepPendingScreen measures what keeping an unacknowledged
-// interaction in chrome.storage.session costs (extension/recording.js,
+// interaction in chrome.storage.session costs (extension/background/queue.js,
 // keep): one interaction with the wire screen of a page of 1k or 10k
 // elements, set and removed again, in an extension page of the real
 // extension (the service worker calls the same API). It reports the time to
@@ -37,7 +37,7 @@ func BenchmarkKeepPendingScreen(b *testing.B) {
 				await chrome.scripting.executeScript({target: {tabId: tab.id}, files: %s});
 				const [{result}] = await chrome.scripting.executeScript({target: {tabId: tab.id}, func: () => globalThis.__trailpinPageModel.captureWire()});
 				globalThis.benchWire = result;
-				globalThis.benchGzip = (await import(chrome.runtime.getURL('recording.js'))).gzipBase64;
+				globalThis.benchGzip = (await import(chrome.runtime.getURL('background/queue.js'))).gzipBase64;
 				globalThis.benchTimes = [];
 				globalThis.benchGzipTimes = [];
 				return result.length;

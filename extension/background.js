@@ -1,12 +1,12 @@
 // The service worker: keeps one connection to the host and lets extension
 // pages (popup, later the review page) use it through chrome.runtime
-// messages, and runs the recording (recording.js). It decides nothing; the
+// messages, and runs the recording (background/recording.js). It decides nothing; the
 // host does. Which sender may send which message senders.js decides: the
 // recorded pages' content scripts report interactions and nothing more.
 
 import { PROTOCOL_VERSION } from './protocol.js';
 import { HostConnection, HostError } from './nativeport.js';
-import { Recorder } from './recording.js';
+import { Recording } from './background/recording.js';
 import { admit, CONTENT_KINDS } from './senders.js';
 
 /** @typedef {import('./protocol.js').Status} Status */
@@ -21,15 +21,15 @@ const connection = new HostConnection({
     broadcast();
     const connected = c.state === 'connected';
     // A host that came back (restarted, or crashed) gets what it missed.
-    if (connected && !wasConnected) recorder.resync();
+    if (connected && !wasConnected) recording.resync();
     // The agent's goal ran in the host that went away.
-    if (!connected && wasConnected) recorder.hostLost();
+    if (!connected && wasConnected) recording.hostLost();
     wasConnected = connected;
   },
-  onHostMessage: (m) => afterRestore(() => recorder.fromHost(m)),
+  onHostMessage: (m) => afterRestore(() => recording.fromHost(m)),
 });
 
-const recorder = new Recorder({
+const recording = new Recording({
   host: connection,
   chrome,
   onChange: (recording) => {
@@ -41,18 +41,18 @@ const recorder = new Recorder({
 
 // A worker Chrome started again (it stops idle ones) takes up the recording
 // first: the event that woke it, often a page's interaction, waits for that.
-const restored = recorder.restore().catch(() => {});
+const restored = recording.restore().catch(() => {});
 /** @param {() => unknown} fn */
 const afterRestore = (fn) => { restored.then(fn); };
 
-chrome.webNavigation.onCommitted.addListener((d) => afterRestore(() => recorder.committed(d)));
+chrome.webNavigation.onCommitted.addListener((d) => afterRestore(() => recording.committed(d)));
 chrome.webNavigation.onDOMContentLoaded.addListener((d) => afterRestore(() => {
   // Injected at commit already, unless the frame was not ready for it then.
-  if (recorder.tabs.has(d.tabId) && recorder.phase === 'recording') recorder.inject(d.tabId, [d.frameId]);
+  if (recording.tabs.has(d.tabId) && recording.phase === 'recording') recording.inject(d.tabId, [d.frameId]);
 }));
-chrome.webNavigation.onCreatedNavigationTarget.addListener((d) => afterRestore(() => recorder.opensTab(d)));
-chrome.tabs.onActivated.addListener(({ tabId }) => afterRestore(() => recorder.switchTo(tabId)));
-chrome.tabs.onRemoved.addListener((tabId) => afterRestore(() => recorder.closed(tabId)));
+chrome.webNavigation.onCreatedNavigationTarget.addListener((d) => afterRestore(() => recording.opensTab(d)));
+chrome.tabs.onActivated.addListener(({ tabId }) => afterRestore(() => recording.switchTo(tabId)));
+chrome.tabs.onRemoved.addListener((tabId) => afterRestore(() => recording.closed(tabId)));
 
 /** @returns {Status} */
 function status() {
@@ -109,16 +109,16 @@ function refused(msg, error) {
 async function fromPage(msg, sender) {
   switch (msg.kind) {
     case 'interaction':
-      recorder.fromPage(msg, sender);
+      recording.fromPage(msg, sender);
       return { ok: true };
     case 'record-stop':
-      recorder.handle({ op: 'stop' });
+      recording.handle({ op: 'stop' });
       return { ok: true };
     case 'agent-stop':
-      recorder.handle({ op: 'askStop' });
+      recording.handle({ op: 'askStop' });
       return { ok: true };
     case 'record-changes':
-      return recorder.changesFromPage(msg, sender);
+      return recording.changesFromPage(msg, sender);
   }
 }
 
@@ -127,7 +127,7 @@ chrome.runtime.onMessage.addListener((/** @type {PageRequest} */ msg, sender, se
   const decide = () => admit(msg, sender, {
     extensionId: chrome.runtime.id,
     extensionUrl: chrome.runtime.getURL(''),
-    recorded: (tabId) => recorder.records(tabId),
+    recorded: (tabId) => recording.records(tabId),
   });
   if (CONTENT_KINDS.includes(msg.kind)) {
     // Whether the tab is recorded is known once a restarted worker took
@@ -145,7 +145,7 @@ chrome.runtime.onMessage.addListener((/** @type {PageRequest} */ msg, sender, se
   }
   switch (msg.kind) {
     case 'record':
-      restored.then(() => recorder.handle(msg)).then(sendResponse);
+      restored.then(() => recording.handle(msg)).then(sendResponse);
       return true;
     case 'status':
       sendResponse(status());

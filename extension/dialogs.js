@@ -5,7 +5,7 @@
  *
  * Only the page's own world sees those calls, so this runs there (world
  * MAIN), registered while a recording runs to start with every document
- * (recording.js, DIALOG_SCRIPTS): at document_start, before any script of
+ * (background/pagescripts.js, DIALOG_SCRIPTS): at document_start, before any script of
  * the page. It takes now everything it uses later (the dialogs, Reflect,
  * String, JSON, CustomEvent, dispatchEvent), so a page that replaces them
  * afterwards changes nothing here, and it tells each answer on a node inside

@@ -1,7 +1,7 @@
 // Package extension holds the Trailpin browser extension (loaded unpacked from
 // this folder) and embeds its files for Go: the page model that replay
-// injects into pages, the scripts replay runs beside it, and the manifest
-// whose key fixes the extension's ID.
+// injects into pages, the scripts replay runs beside it, the recorder's
+// content scripts, and the manifest whose key fixes the extension's ID.
 package extension
 
 import (
@@ -15,25 +15,30 @@ import (
 	"sync"
 )
 
-//go:embed manifest.json pagemodel-files.js pagemodel/*.js
+//go:embed manifest.json pagemodel-files.js pagemodel/*.js content-files.js content/*.js
 var files embed.FS
 
-// pageModelList is how pagemodel-files.js lists the files: the array of
-// PAGE_MODEL_FILES, one quoted path each.
-var (
-	pageModelList = regexp.MustCompile(`(?s)PAGE_MODEL_FILES = Object\.freeze\(\[(.*?)\]\)`)
-	quotedPath    = regexp.MustCompile(`'([^']+)'`)
-)
+// quotedPath is how a file list (pagemodel-files.js, content-files.js)
+// writes each path.
+var quotedPath = regexp.MustCompile(`'([^']+)'`)
 
-// pageModel reads the page model's files once, in their order.
-var pageModel = sync.OnceValues(func() ([]string, string) {
-	list, err := files.ReadFile("pagemodel-files.js")
+// scriptList is a list of files injected in order into one world, as a
+// file of the extension writes it: the array named in a JavaScript file.
+type scriptList struct {
+	file  string         // the file that lists them
+	array *regexp.Regexp // the list in it
+}
+
+// read returns the listed files' paths and the files as one script, in
+// their order.
+func (l scriptList) read() ([]string, string) {
+	list, err := files.ReadFile(l.file)
 	if err != nil {
 		panic(err) // embedded at build time; cannot be missing
 	}
-	m := pageModelList.FindSubmatch(list)
+	m := l.array.FindSubmatch(list)
 	if m == nil {
-		panic("extension: pagemodel-files.js has no PAGE_MODEL_FILES list")
+		panic(fmt.Sprintf("extension: %s has no list of files", l.file))
 	}
 	var names []string
 	var src strings.Builder
@@ -41,7 +46,7 @@ var pageModel = sync.OnceValues(func() ([]string, string) {
 		name := string(q[1])
 		b, err := files.ReadFile(name)
 		if err != nil {
-			panic(fmt.Sprintf("extension: pagemodel-files.js names %s: %v", name, err))
+			panic(fmt.Sprintf("extension: %s names %s: %v", l.file, name, err))
 		}
 		names = append(names, name)
 		src.Write(b)
@@ -51,7 +56,19 @@ var pageModel = sync.OnceValues(func() ([]string, string) {
 		src.WriteString("\n")
 	}
 	return names, src.String()
-})
+}
+
+// pageModel reads the page model's files once, in their order.
+var pageModel = sync.OnceValues(scriptList{
+	file:  "pagemodel-files.js",
+	array: regexp.MustCompile(`(?s)PAGE_MODEL_FILES = Object\.freeze\(\[(.*?)\]\)`),
+}.read)
+
+// recorder reads the recorder's content scripts once, in their order.
+var recorder = sync.OnceValues(scriptList{
+	file:  "content-files.js",
+	array: regexp.MustCompile(`(?s)RECORDER_FILES = Object\.freeze\(\[(.*?)\]\)`),
+}.read)
 
 // PageModelFiles returns the paths of the page model's files (relative to
 // the extension's folder) in the order they must be injected into one world:
@@ -65,6 +82,21 @@ func PageModelFiles() []string {
 // extension injects them as content scripts.
 func PageModel() string {
 	_, src := pageModel()
+	return src
+}
+
+// RecorderFiles returns the paths of the recorder's content scripts in the
+// order the extension injects them after the page model's: the order
+// content-files.js gives.
+func RecorderFiles() []string {
+	names, _ := recorder()
+	return append([]string(nil), names...)
+}
+
+// Recorder returns the recorder's content scripts as one script, in order,
+// for a page that already has the page model (a benchmark runs it so).
+func Recorder() string {
+	_, src := recorder()
 	return src
 }
 

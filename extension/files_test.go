@@ -3,6 +3,7 @@ package extension
 import (
 	"encoding/json"
 	"io/fs"
+	"path"
 	"regexp"
 	"testing"
 )
@@ -33,13 +34,23 @@ func TestReferencedFilesExist(t *testing.T) {
 	for _, match := range regexp.MustCompile(`(?:src|href)="([^"]+)"`).FindAllSubmatch(popup, -1) {
 		refs = append(refs, string(match[1]))
 	}
-	for _, f := range []string{"background.js", "popup.js"} {
+	// Every module's imports, relative to the module (the service worker's
+	// modules in background/ import from ../ too).
+	modules, err := fs.Glob(Files(), "*.js")
+	if err != nil {
+		t.Fatal(err)
+	}
+	inFolder, err := fs.Glob(Files(), "background/*.js")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range append(modules, inFolder...) {
 		src, err := fs.ReadFile(Files(), f)
 		if err != nil {
 			t.Fatal(err)
 		}
-		for _, match := range regexp.MustCompile(`from '\./([^']+)'`).FindAllSubmatch(src, -1) {
-			refs = append(refs, string(match[1]))
+		for _, match := range regexp.MustCompile(`(?m)^import .* from '(\.\.?/[^']+)'`).FindAllSubmatch(src, -1) {
+			refs = append(refs, path.Join(path.Dir(f), string(match[1])))
 		}
 	}
 	for _, ref := range refs {

@@ -1,8 +1,9 @@
 // The page model's files, in the order they are injected into one world: each
 // file uses what the files before it added to the page model's namespace
 // (extension/pagemodel/core.js says how). The extension injects them from
-// this list (recording.js), and Go reads the same list to give replay the
-// page model (embed.go), so this is the one place the order is written.
+// this list (background/pagescripts.js), and Go reads the same list to give
+// replay the page model (embed.go), so this is the one place the order is
+// written.
 // Keep it a plain list of quoted paths: embed.go reads it as text.
 
 /** @type {readonly string[]} */

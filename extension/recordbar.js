@@ -1,9 +1,9 @@
 // @ts-check
 /**
  * The recording bar: a small toolbar the background injects into the top
- * frame of a recorded tab, after recorder.js. It lives in a closed shadow
- * root, so the app's CSS and scripts cannot reach it, and the recorder
- * ignores every event on it, so it is never recorded itself.
+ * frame of a recorded tab, after the recorder (content/). It lives in a
+ * closed shadow root, so the app's CSS and scripts cannot reach it, and the
+ * recorder ignores every event on it, so it is never recorded itself.
  *
  * Assert visible and Mark sensitive make the next click pick an element
  * instead of acting on the page: the element under the pointer is

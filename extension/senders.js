@@ -18,7 +18,7 @@ export const CONTENT_KINDS = Object.freeze(['interaction', 'record-stop', 'agent
 export const BAR_KINDS = Object.freeze(['record-stop', 'agent-stop', 'record-changes']);
 
 /**
- * Interaction kinds a page's recorder reports (recorder.js, recordbar.js).
+ * Interaction kinds a page's recorder reports (content/, recordbar.js).
  * The others (navigate, switchTab, agentStart, agentEnd) the background
  * makes itself from what Chrome says: a page that could send them would
  * pass its own actions off as the agent's, or as navigations it never made.

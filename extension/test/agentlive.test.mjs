@@ -1,13 +1,13 @@
-// Unit tests of "Ask the agent" in the background (recording.js with
-// agentlive.js): the goal's interactions are framed by agentStart and
-// agentEnd, the host's agent.page requests are carried out with trusted
-// input through chrome.debugger, and Stop ends the goal before the
-// recording stops. Fake host, fake chrome APIs.
+// Unit tests of "Ask the agent" in the background (background/agentrelay.js,
+// through background/recording.js, with agentlive.js): the goal's
+// interactions are framed by agentStart and agentEnd, the host's agent.page
+// requests are carried out with trusted input through chrome.debugger, and
+// Stop ends the goal before the recording stops. Fake host, fake chrome APIs.
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 
-const { Recorder } = await import('../recording.js');
+const { Recording } = await import('../background/recording.js');
 const { keyInfo } = await import('../agentlive.js');
 
 /** A host that stores interactions and answers the agent's messages. */
@@ -83,7 +83,7 @@ const settle = () => new Promise((r) => setTimeout(r, 200));
 async function recording() {
   const host = new AgentHost();
   const chrome = agentChrome();
-  const r = new Recorder({ host, chrome });
+  const r = new Recording({ host, chrome });
   host.recorder = r;
   await r.handle({ op: 'start', tab: 7 });
   return { host, chrome, r };
@@ -208,7 +208,7 @@ test('a goal the host refuses ends at once, saying why', async () => {
 test('the agent asks nothing of a host that cannot run it, and says to update it', async () => {
   const host = new AgentHost();
   host.host = { types: ['record.start'] };
-  const r = new Recorder({ host, chrome: agentChrome() });
+  const r = new Recording({ host, chrome: agentChrome() });
   host.recorder = r;
   await r.handle({ op: 'start', tab: 7 });
   assert.equal(r.agent.configured, false);

@@ -1,11 +1,14 @@
-// Unit tests of the background's recording (recording.js) with a fake host
+// Unit tests of the background's recording (background/recording.js) with a fake host
 // and fake chrome APIs: numbering, acknowledgement, re-sending after a
 // reconnect, navigation transitions.
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 
-const { Recorder, transitionOf, PENDING_PREFIX, RESERVED_BYTES, DIALOG_SCRIPTS } = await import('../recording.js');
+const { Recording } = await import('../background/recording.js');
+const { transitionOf } = await import('../background/navigation.js');
+const { PENDING_PREFIX, RESERVED_BYTES } = await import('../background/queue.js');
+const { DIALOG_SCRIPTS } = await import('../background/pagescripts.js');
 
 /** A host that stores interactions and can drop off and come back. */
 class FakeHost {
@@ -101,10 +104,10 @@ test('transitions of committed navigations', () => {
 test('interactions are numbered from 1, kept until acknowledged, and injected only into the recorded tab', async () => {
   const host = new FakeHost();
   const chrome = fakeChrome();
-  const r = new Recorder({ host, chrome });
+  const r = new Recording({ host, chrome });
   await r.handle({ op: 'start', tab: 7 });
   assert.equal(r.phase, 'recording');
-  assert.ok(chrome.scripts.some((s) => s.files?.includes('recorder.js') && s.target.tabId === 7 && s.target.allFrames));
+  assert.ok(chrome.scripts.some((s) => s.files?.includes('content/api.js') && s.target.tabId === 7 && s.target.allFrames));
   // A page open before Record gets only the hook that says a dialog opened (docs/recording.md, Dialogs).
   assert.ok(chrome.scripts.some((s) => s.files?.includes('dialogs-unverified.js') && s.world === 'MAIN'));
   assert.ok(!chrome.scripts.some((s) => s.files?.includes('dialogs.js')));
@@ -123,7 +126,7 @@ test('interactions are numbered from 1, kept until acknowledged, and injected on
   assert.deepEqual([...host.stored.keys()], [1, 2]);
   assert.deepEqual(host.stored.get(1).screen, { schema: 1 });
   assert.equal(host.stored.get(1).interaction.tab, 7);
-  assert.equal(r.queue.length, 0);
+  assert.equal(r.queue.items.length, 0);
 });
 
 test('the dialog watch starts every document while recording, before the page\'s scripts, and only then', async () => {
@@ -143,7 +146,7 @@ test('the dialog watch starts every document while recording, before the page\'s
     for (const id of ids) registered.delete(id);
   };
   chrome.scripting.getRegisteredContentScripts = async ({ ids }) => [...registered.values()].filter((s) => ids.includes(s.id));
-  const r = new Recorder({ host, chrome });
+  const r = new Recording({ host, chrome });
   await r.handle({ op: 'start', tab: 7 });
   assert.deepEqual([...registered.values()].map((s) => [s.js, s.world, s.runAt, s.allFrames, s.persistAcrossSessions]), [
     [['dialogs.js'], 'MAIN', 'document_start', true, false],
@@ -154,24 +157,24 @@ test('the dialog watch starts every document while recording, before the page\'s
   // page's world is injected as it commits, which could come before it.
   const before = chrome.scripts.length;
   await r.inject(7, [0]);
-  assert.ok(chrome.scripts.slice(before).some((s) => s.files?.includes('recorder.js')));
+  assert.ok(chrome.scripts.slice(before).some((s) => s.files?.includes('content/api.js')));
   assert.ok(!chrome.scripts.slice(before).some((s) => s.world === 'MAIN'));
   await r.handle({ op: 'stop' });
-  await r.dialogScriptsSet;
+  await r.dialogs.done;
   assert.equal(registered.size, 0, 'a stopped recording watches no page');
   await r.handle({ op: 'discard' });
   await r.handle({ op: 'start', tab: 7 });
-  await r.dialogScriptsSet;
+  await r.dialogs.done;
   assert.equal(registered.size, 2, 'a second recording watches again');
   await r.handle({ op: 'discard' });
-  await r.dialogScriptsSet;
+  await r.dialogs.done;
   assert.equal(registered.size, 0);
   assert.ok(calls.every(([what, ids]) => what !== 'register' || ids.length === 2), JSON.stringify(calls));
 });
 
 test('after the host comes back, what it did not store is sent again, screens included', async () => {
   const host = new FakeHost();
-  const r = new Recorder({ host, chrome: fakeChrome() });
+  const r = new Recording({ host, chrome: fakeChrome() });
   await r.handle({ op: 'start', tab: 3 });
   r.fromPage({ interaction: { kind: 'click', screen: 'a', ref: 'e1' }, screen: '{"n":1}' }, { tab: { id: 3 } });
   await settle();
@@ -180,19 +183,19 @@ test('after the host comes back, what it did not store is sent again, screens in
   r.fromPage({ interaction: { kind: 'click', screen: 'b', ref: 'e5' } }, { tab: { id: 3 } });
   await settle();
   assert.deepEqual([...host.stored.keys()], [1]);
-  assert.equal(r.queue.length, 2, 'unacknowledged interactions are kept');
+  assert.equal(r.queue.items.length, 2, 'unacknowledged interactions are kept');
   host.state = 'connected';
   await r.resync();
   await settle();
   assert.deepEqual([...host.stored.keys()], [1, 2, 3]);
   assert.deepEqual(host.stored.get(2).screen, { n: 2 });
-  assert.equal(r.queue.length, 0);
+  assert.equal(r.queue.items.length, 0);
   assert.equal(r.error, '');
 });
 
 test('an interaction from another recorded tab is preceded by a switch to it', async () => {
   const host = new FakeHost();
-  const r = new Recorder({ host, chrome: fakeChrome() });
+  const r = new Recording({ host, chrome: fakeChrome() });
   await r.handle({ op: 'start', tab: 1 });
   r.opensTab({ sourceTabId: 1, tabId: 2 });
   r.opensTab({ sourceTabId: 5, tabId: 6 });
@@ -207,7 +210,7 @@ test('an interaction from another recorded tab is preceded by a switch to it', a
 test('a navigation is recorded with its transition; back and forward by history index', async () => {
   const host = new FakeHost();
   const chrome = fakeChrome();
-  const r = new Recorder({ host, chrome });
+  const r = new Recording({ host, chrome });
   await r.handle({ op: 'start', tab: 4 });
   let index = 3;
   chrome.scripting.executeScript = async (o) => (o.func ? [{ result: { index, title: 'P' } }] : [{}]);
@@ -224,7 +227,7 @@ test('a navigation is recorded with its transition; back and forward by history 
 test('a forward right after a back is compared with the back\'s page, and each page is read where it committed', async () => {
   const host = new FakeHost();
   const chrome = fakeChrome();
-  const r = new Recorder({ host, chrome });
+  const r = new Recording({ host, chrome });
   await r.handle({ op: 'start', tab: 4 });
   r.historyIndex.set(4, 2);
   // The back's page (index 1) answers only after the forward's (index 2)
@@ -254,7 +257,7 @@ test('a forward right after a back is compared with the back\'s page, and each p
 
 test('stop waits for the host to store everything, then asks it for the steps', async () => {
   const host = new FakeHost();
-  const r = new Recorder({ host, chrome: fakeChrome() });
+  const r = new Recording({ host, chrome: fakeChrome() });
   await r.handle({ op: 'start', tab: 2 });
   r.fromPage({ interaction: { kind: 'assertUrl' } }, { tab: { id: 2 } });
   const view = await r.handle({ op: 'stop' });
@@ -266,13 +269,13 @@ test('stop waits for the host to store everything, then asks it for the steps', 
 test('a restarted service worker goes on with the recording where the host stands', async () => {
   const host = new FakeHost();
   const chrome = fakeChrome();
-  const first = new Recorder({ host, chrome });
+  const first = new Recording({ host, chrome });
   await first.handle({ op: 'start', tab: 5 });
   first.fromPage({ interaction: { kind: 'click' } }, { tab: { id: 5 } });
   first.fromPage({ interaction: { kind: 'click' } }, { tab: { id: 5 } });
   await settle();
   // The worker stops; a new one starts with the same storage.
-  const second = new Recorder({ host, chrome });
+  const second = new Recording({ host, chrome });
   await second.restore();
   assert.equal(second.phase, 'recording');
   assert.equal(second.session, first.session);
@@ -293,7 +296,7 @@ function pendingIn(storage) {
 test('unacknowledged interactions are kept in session storage with their screens, and removed once acknowledged', async () => {
   const host = new FakeHost();
   const chrome = fakeChrome();
-  const r = new Recorder({ host, chrome });
+  const r = new Recording({ host, chrome });
   await r.handle({ op: 'start', tab: 7 });
   host.state = 'exited'; // no acknowledgements
   r.fromPage({ interaction: { kind: 'click', screen: 's1', ref: 'e3' }, screen: '{"schema":1,"n":1}' }, { tab: { id: 7 } });
@@ -309,7 +312,7 @@ test('unacknowledged interactions are kept in session storage with their screens
   host.state = 'connected';
   await r.resync();
   await settle();
-  await r.writes;
+  await r.queue.writes;
   assert.deepEqual([...host.stored.keys()], [1, 2]);
   assert.deepEqual(pendingIn(chrome.storage.session), {}, 'acknowledged interactions are no longer kept');
 });
@@ -317,7 +320,7 @@ test('unacknowledged interactions are kept in session storage with their screens
 test('a service worker stopped with interactions pending: the next one sends them again after record.resume and numbers on', async () => {
   const host = new FakeHost();
   const chrome = fakeChrome();
-  const first = new Recorder({ host, chrome });
+  const first = new Recording({ host, chrome });
   await first.handle({ op: 'start', tab: 5 });
   first.fromPage({ interaction: { kind: 'click', screen: 'a', ref: 'e1' }, screen: '{"n":1}' }, { tab: { id: 5 } });
   await settle();
@@ -327,17 +330,17 @@ test('a service worker stopped with interactions pending: the next one sends the
   first.fromPage({ interaction: { kind: 'type', screen: 'b', ref: 'e5', value: 'x' } }, { tab: { id: 5 } });
   first.fromPage({ interaction: { kind: 'click', screen: 'c', ref: 'e6' }, screen: '{"n":3}' }, { tab: { id: 5 } });
   await settle();
-  await first.writes;
-  host.stored.set(2, { interaction: { ...first.queue[0].interaction }, screen: { n: 2 } });
+  await first.queue.writes;
+  host.stored.set(2, { interaction: { ...first.queue.items[0].interaction }, screen: { n: 2 } });
   assert.deepEqual(Object.keys(pendingIn(chrome.storage.session)), ['2', '3', '4']);
 
   // Chrome stops the worker (its memory is gone); a new one starts, the
   // host is back.
   host.state = 'connected';
-  const second = new Recorder({ host, chrome });
+  const second = new Recording({ host, chrome });
   await second.restore();
   await settle();
-  await second.writes;
+  await second.queue.writes;
   assert.equal(second.error, '');
   assert.deepEqual([...host.stored.keys()].sort(), [1, 2, 3, 4]);
   assert.equal(host.stored.get(3).interaction.value, 'x');
@@ -358,19 +361,19 @@ test('a service worker stopped with interactions pending: the next one sends the
 test('a worker stopped while the host is away and nothing was acknowledged resends every interaction', async () => {
   const host = new FakeHost();
   const chrome = fakeChrome();
-  const first = new Recorder({ host, chrome });
+  const first = new Recording({ host, chrome });
   await first.handle({ op: 'start', tab: 5 });
   host.state = 'exited';
   for (let i = 0; i < 3; i++) first.fromPage({ interaction: { kind: 'click', screen: `s${i}`, ref: 'e1' }, screen: `{"i":${i}}` }, { tab: { id: 5 } });
   await settle();
-  await first.writes;
+  await first.queue.writes;
   // A new worker starts while the host is still away: it waits for it.
-  const second = new Recorder({ host, chrome });
+  const second = new Recording({ host, chrome });
   await second.restore();
   assert.equal(second.view().unacknowledged, 3);
   second.fromPage({ interaction: { kind: 'click', screen: 's0', ref: 'e2' } }, { tab: { id: 5 } });
   await settle();
-  await second.writes;
+  await second.queue.writes;
   assert.deepEqual(Object.keys(pendingIn(chrome.storage.session)), ['1', '2', '3', '4']);
   host.state = 'connected';
   await second.resync();
@@ -390,13 +393,13 @@ test('when session storage is full the popup and the recording bar say what is a
     if (o.args) bars.push({ tab: o.target.tabId, text: o.args[0] });
     return run(o);
   };
-  const first = new Recorder({ host, chrome });
+  const first = new Recording({ host, chrome });
   await first.handle({ op: 'start', tab: 5 });
   host.state = 'exited';
   const big = JSON.stringify({ text: 'x'.repeat(1200) });
   for (let i = 0; i < 4; i++) first.fromPage({ interaction: { kind: 'click', screen: `s${i}`, ref: 'e1' }, screen: big }, { tab: { id: 5 } });
   await settle();
-  await first.writes;
+  await first.queue.writes;
   const kept = Object.keys(pendingIn(chrome.storage.session)).map(Number);
   assert.ok(kept.length >= 1 && kept.length < 4, `kept ${kept}`);
   const view = first.view();
@@ -408,7 +411,7 @@ test('when session storage is full the popup and the recording bar say what is a
 
   // The worker stops before the host is back.
   host.state = 'connected';
-  const second = new Recorder({ host, chrome });
+  const second = new Recording({ host, chrome });
   await second.restore();
   await settle();
   const lost = [1, 2, 3, 4].filter((s) => !kept.includes(s));
@@ -421,18 +424,18 @@ test('with the host back, what did not fit is kept once there is room, and the w
   const host = new FakeHost();
   const chrome = fakeChrome();
   chrome.storage.session = memoryStorage(RESERVED_BYTES + 3000);
-  const r = new Recorder({ host, chrome });
+  const r = new Recording({ host, chrome });
   await r.handle({ op: 'start', tab: 5 });
   host.state = 'exited';
   const big = JSON.stringify({ text: 'x'.repeat(1200) });
   for (let i = 0; i < 3; i++) r.fromPage({ interaction: { kind: 'click', screen: `s${i}`, ref: 'e1' }, screen: big }, { tab: { id: 5 } });
   await settle();
-  await r.writes;
+  await r.queue.writes;
   assert.notEqual(r.view().warning, '');
   host.state = 'connected';
   await r.resync();
   await settle();
-  await r.writes;
+  await r.queue.writes;
   assert.deepEqual([...host.stored.keys()], [1, 2, 3]);
   assert.equal(r.view().warning, '');
   assert.deepEqual(pendingIn(chrome.storage.session), {});
@@ -441,7 +444,7 @@ test('with the host back, what did not fit is kept once there is room, and the w
 test('an interaction the host did not answer in time is kept and sent again, not dropped', async () => {
   const { HostError } = await import('../nativeport.js');
   const host = new FakeHost();
-  const r = new Recorder({ host, chrome: fakeChrome() });
+  const r = new Recording({ host, chrome: fakeChrome() });
   await r.handle({ op: 'start', tab: 5 });
   const request = host.request.bind(host);
   let hang = 1;
@@ -456,9 +459,9 @@ test('an interaction the host did not answer in time is kept and sent again, not
   r.fromPage({ interaction: { kind: 'click', screen: 's', ref: 'e1' }, screen: '{"n":1}' }, { tab: { id: 5 } });
   await settle();
   assert.match(r.error, /has not answered interaction 1/);
-  assert.equal(r.queue.length, 1, 'kept');
+  assert.equal(r.queue.items.length, 1, 'kept');
   await new Promise((res) => setTimeout(res, 1200));
-  assert.equal(r.queue.length, 0);
+  assert.equal(r.queue.items.length, 0);
   assert.equal(r.error, '');
   assert.deepEqual([...host.stored.keys()], [1]);
 });
@@ -467,20 +470,20 @@ test('once there is room again, the next interaction keeps what did not fit, in 
   const host = new FakeHost();
   const chrome = fakeChrome();
   chrome.storage.session = memoryStorage(RESERVED_BYTES + 3000);
-  const r = new Recorder({ host, chrome });
+  const r = new Recording({ host, chrome });
   await r.handle({ op: 'start', tab: 5 });
   host.state = 'exited';
   await chrome.storage.session.set({ filler: 'x'.repeat(2900) });
   r.fromPage({ interaction: { kind: 'click', screen: 's1', ref: 'e1' }, screen: '{"n":1}' }, { tab: { id: 5 } });
   r.fromPage({ interaction: { kind: 'click', screen: 's1', ref: 'e2' } }, { tab: { id: 5 } });
   await settle();
-  await r.writes;
+  await r.queue.writes;
   assert.deepEqual(pendingIn(chrome.storage.session), {});
   assert.match(r.view().warning, /^2 interactions are kept only in memory/);
   await chrome.storage.session.remove('filler');
   r.fromPage({ interaction: { kind: 'assertUrl' } }, { tab: { id: 5 } });
   await settle();
-  await r.writes;
+  await r.queue.writes;
   assert.deepEqual(Object.keys(pendingIn(chrome.storage.session)), ['1', '2', '3']);
   assert.equal(pendingIn(chrome.storage.session)[1].screen, '{"n":1}');
   assert.equal(r.view().warning, '');
@@ -490,20 +493,20 @@ test('when the plain screens no longer fit, they are kept gzipped, and a restart
   const host = new FakeHost();
   const chrome = fakeChrome();
   chrome.storage.session = memoryStorage(RESERVED_BYTES + 5500);
-  const first = new Recorder({ host, chrome });
+  const first = new Recording({ host, chrome });
   await first.handle({ op: 'start', tab: 5 });
   host.state = 'exited';
   const screens = [0, 1, 2, 3].map((i) => JSON.stringify({ i, root: Array.from({ length: 150 }, (_, j) => ['e' + j, '', 'div', 1, `card ${j}`]) }));
   for (let i = 0; i < 4; i++) first.fromPage({ interaction: { kind: 'click', screen: `s${i}`, ref: 'e1' }, screen: screens[i] }, { tab: { id: 5 } });
   await settle();
-  await first.writes;
+  await first.queue.writes;
   const kept = pendingIn(chrome.storage.session);
   assert.deepEqual(Object.keys(kept), ['1', '2', '3', '4']);
   assert.equal(first.view().warning, '');
   assert.ok(Object.values(kept).every((e) => e.screenGzip && !e.screen), "none fits plain: all are gzipped");
 
   host.state = 'connected';
-  const second = new Recorder({ host, chrome });
+  const second = new Recording({ host, chrome });
   await second.restore();
   await settle();
   assert.equal(second.error, '');
@@ -521,7 +524,7 @@ test('a host whose database is damaged is told once: nothing is sent again, noth
     if (o.args) bars.push(o.args[0]);
     return run(o);
   };
-  const r = new Recorder({ host, chrome });
+  const r = new Recording({ host, chrome });
   await r.handle({ op: 'start', tab: 5 });
   const damage = 'the database /home/ada/.local/share/trailpin/trailpin.db is damaged and Trailpin cannot use it (SQLite could not read it). '
     + 'Move it aside and a new one is made at the next start: mv … Lost with it: recordings not saved yet, …';
@@ -542,7 +545,7 @@ test('a host whose database is damaged is told once: nothing is sent again, noth
   r.fromPage({ interaction: { kind: 'click', screen: 's', ref: 'e3' } }, { tab: { id: 5 } });
   await new Promise((res) => setTimeout(res, 1200)); // past the retry of an unanswered one
   assert.equal(sent(), 1, 'the host is told once, not sent every interaction again');
-  assert.deepEqual(r.queue.map((q) => q.seq), [1, 2, 3], 'nothing is dropped');
+  assert.deepEqual(r.queue.items.map((q) => q.seq), [1, 2, 3], 'nothing is dropped');
   assert.deepEqual(Object.keys(pendingIn(chrome.storage.session)).map(Number).sort(), [1, 2, 3], 'and all is still kept');
   const view = await r.handle({ op: 'state' });
   assert.equal(view.warning, damage, 'the popup shows the host\'s message, also after it is opened again');
@@ -573,7 +576,7 @@ test('a damaged database found at Record is said once and starts nothing', async
     host.requests.push({ type, body });
     throw new HostError('the database … is damaged', 7);
   };
-  const r = new Recorder({ host, chrome: fakeChrome() });
+  const r = new Recording({ host, chrome: fakeChrome() });
   const view = await r.handle({ op: 'start', tab: 5 });
   assert.equal(view.phase, 'idle');
   assert.equal(view.warning, 'the database … is damaged');
@@ -590,7 +593,7 @@ test('Assert change: the host is asked once what came before is acknowledged; a 
     return request(type, body);
   };
   const chrome = fakeChrome();
-  const r = new Recorder({ host, chrome });
+  const r = new Recording({ host, chrome });
   await r.handle({ op: 'start', tab: 7 });
   const offered = () => chrome.scripts.filter((s) => s.func && String(s.func).includes('offerChange')).length;
   assert.equal(offered(), 0, 'nothing recorded yet: the bar does not offer Assert change');

@@ -1,0 +1,104 @@
+// @ts-check
+// The recorder: its one global, `__trailpinRecorder`, which the recording bar
+// (recordbar.js), the background (background/recording.js) and the
+// recorders of same-origin frames below use; and the start.
+'use strict';
+
+(() => {
+  'use strict';
+
+  const internals = /** @type {Record<symbol, RecorderInternals | undefined>} */ (/** @type {unknown} */ (globalThis))
+    [Symbol.for('trailpin.recorder.internals')];
+  if (!internals)
+    return; // the recorder is installed already (core.js)
+  const rec = internals;
+  const { state, g, pm, API_NAME } = rec;
+
+  const api = Object.freeze({
+    /** Called when the script is injected again into this document. */
+    restart() {
+      if (state.running)
+        return;
+      // A new recording: the host has none of this document's screens.
+      state.sent.clear();
+      state.screen = null;
+      rec.start();
+    },
+    stop: rec.stop,
+    /** Entry point for the recorders of same-origin frames below. */
+    handle(/** @type {string} */ name, /** @type {any[]} */ ...args) {
+      /** @type {Record<string, (...a: any[]) => void>} */
+      const locals = { click: rec.clicked, typed: rec.typed, change: rec.changedValue, press: rec.pressed, dialog: rec.dialogAnswered,
+        flush: rec.flushTyping, down: rec.mouseDown, over: rec.pointerOver, unrecordedDialog: rec.unrecordedDialog };
+      const local = locals[name];
+      if (local)
+        local(...args);
+    },
+    changed: rec.changed,
+    /** Whether the capture at hand shows the page as it is. */
+    settled: () => !state.dirty && !!state.screen,
+    pick: () => state.pick,
+    /** The recording bar: what the next click picks, and who hears of it. */
+    setPick: rec.setPick,
+    /** @param {(p: RecorderPick, taken: boolean) => void} fn */
+    onPick(fn) { state.onPick = fn; },
+    /** The element the pick would take now, if any. */
+    picked: () => state.picked.at,
+    /** @param {(el: Element | null) => void} fn told when the highlighted element changes */
+    onPicked(fn) { state.onPicked = fn; },
+    /** @param {(ref: string, el: Element) => void} fn told of an element picked as one that must not change */
+    onUnchanged(fn) { state.onUnchanged = fn; },
+    pointPick: rec.pointPick,
+    holdPick: rec.holdPick,
+    widenPick: rec.widenPick,
+    narrowPick: rec.narrowPick,
+    pickKey: rec.pickKey,
+    /** The pick takes the highlighted element. */
+    takePicked() {
+      const at = state.picked.at;
+      if (at)
+        rec.takePick(at, rec.currentScreen());
+    },
+    /** @param {Element} el the recording bar's host element */
+    setBar(el) { state.bar = el; },
+    /** Records an interaction the recording bar made (asserts, undo). @param {Record<string, unknown>} i */
+    record(i) {
+      rec.flushTyping();
+      rec.send(i, i.kind === 'assertUrl' || i.kind === 'assertNotVisible' ? rec.currentScreen() : null);
+    },
+    /**
+     * For Assert change: what is typed goes out first, then the screen as
+     * it is now (settled after the action), kept for the assertChange.
+     * @returns {RecorderCaptured}
+     */
+    changeScreen() {
+      rec.flushTyping();
+      return rec.currentScreen();
+    },
+    /**
+     * Records the assertChange the bar made, on the screen changeScreen gave.
+     * @param {Record<string, unknown>} i @param {RecorderCaptured} screen
+     */
+    recordChange(i, screen) {
+      rec.flushTyping();
+      rec.send(i, screen);
+    },
+    /** Called when an action (not a check the bar made) is sent. @param {() => void} fn */
+    onAction(fn) { state.onAction = fn; },
+    /** Called when the page opened a dialog that is not recorded (see listenToDialogs). @param {() => void} fn */
+    onUnrecordedDialog(fn) { state.onUnrecordedDialog = fn; },
+    /** dialogbridge.js calls it when its channel is there. */
+    listenToDialogs: rec.listenToDialogs,
+    flush: rec.flushTyping,
+    /** The screen now, in the wire form, with what the session keeps secret left out. */
+    screenWire: () => pm().captureWire({ sensitive: rec.sensitiveNow() }),
+    /** Timings for the benchmark, in ms. */
+    timings: () => ({ interaction: [...state.timings], capture: [...state.captureTimings] }),
+  });
+
+  Object.defineProperty(g, API_NAME, { value: api, configurable: true, enumerable: false, writable: false });
+
+  // The namespace was for installing; the API keeps what it needs.
+  delete g[/** @type {any} */ (Symbol.for('trailpin.recorder.internals'))];
+  rec.start();
+})();

@@ -1,0 +1,239 @@
+// @ts-check
+// The recorder: interactions. What a press, a click, a change, a key or a
+// dialog's answer does: the screen before it, and what is sent (events.js
+// says what the event means). Every entry point here runs in the top
+// frame's recorder for its same-origin frames (frames.js).
+'use strict';
+
+/**
+ * What interactions.js gives the files after it, on the recorder's namespace.
+ * @typedef {object} RecorderInteractions
+ * @property {(el: Element) => void} mouseDown
+ * @property {(el: Element, e: MouseEvent, count: number) => void} clicked
+ * @property {(el: Element) => void} pointerOver
+ * @property {() => void} forgetOver
+ * @property {(el: Element, e: Event) => void} changedValue
+ * @property {(el: Element | null, e: KeyboardEvent) => void} pressed
+ * @property {(d: {kind: string, message: string, accept: boolean, promptText?: string}) => void} dialogAnswered
+ */
+
+(() => {
+  'use strict';
+
+  const internals = /** @type {Record<symbol, RecorderInternals | undefined>} */ (/** @type {unknown} */ (globalThis))
+    [Symbol.for('trailpin.recorder.internals')];
+  if (!internals)
+    return; // the recorder is installed already (core.js)
+  const rec = internals;
+  const { state, pm, PRESS_MAX_MS } = rec;
+
+  /**
+   * The mouse went down on el: the screen before the click is the one now,
+   * before the page's own mousedown handlers change it (a pressed state, a
+   * ripple, a menu that opens on press).
+   * @param {Element} el
+   */
+  function mouseDown(el) {
+    state.down = { el, screen: rec.currentScreen(), time: Date.now() };
+    const select = el.closest('select');
+    state.selectOpened = select ? { el: select, screen: state.down.screen } : null;
+  }
+
+  /**
+   * The screen before a click on el: the one taken when the mouse went down
+   * on it (or inside it), else the current one.
+   * @param {Element} el
+   */
+  function screenBeforeClick(el) {
+    const down = state.down;
+    state.down = null;
+    if (down && el.contains(down.el) && Date.now() - down.time < PRESS_MAX_MS)
+      return down.screen;
+    return rec.currentScreen();
+  }
+
+  /**
+   * @param {Element} el
+   * @param {MouseEvent} e
+   * @param {number} count
+   */
+  function clicked(el, e, count) {
+    rec.flushTyping();
+    const screen = screenBeforeClick(el);
+    const ref = pm().refForElement(el);
+    // The change a click on a check box makes comes right after it.
+    state.clickScreen = screen;
+    setTimeout(() => { state.clickScreen = null; }, 0);
+    if (!state.pick)
+      sendReveal();
+    forgetOver();
+    if (state.pick) {
+      // What the bar highlighted for this element, as widened or narrowed.
+      const { from, at } = state.picked;
+      rec.takePick(from === el && at ? at : rec.readsAsOne(state.pick) ? rec.readAsOne(el) : el, screen);
+      return;
+    }
+    /** @type {Record<string, unknown>} */
+    const i = { kind: 'click', ref, count, button: ['left', 'middle', 'right'][e.button] || 'left' };
+    const mods = rec.modifiersOf(e);
+    if (mods.length)
+      i.modifiers = mods;
+    const listbox = count === 1 && e.button === 0 ? rec.multiListbox(el) : null;
+    if (listbox) {
+      // The choice is the selection the page shows once its own click
+      // handler ran: one select of the list box, named by its label, with
+      // no tap of the option or press of the key held for it.
+      const boxRef = pm().refForElement(listbox);
+      const time = Date.now();
+      rec.afterHandlers(() => {
+        const options = listbox.isConnected ? selectedInListbox(listbox) : [];
+        rec.send(options.length ? { kind: 'select', ref: boxRef, options, time } : { ...i, time }, screen);
+      });
+      return;
+    }
+    rec.send(i, screen);
+  }
+
+  /**
+   * The pointer entered el. What its script shows then (a menu opened on
+   * mouseenter) changes the page right after: the entry is kept, with the
+   * screen from before it, for the click that follows, and the host keeps
+   * the hover when that click's element was not shown before it.
+   * @param {Element} el
+   */
+  function pointerOver(el) {
+    if (state.reveal || state.dirty || !state.screen)
+      return; // the first entry that changed the page counts; a stale screen shows nothing
+    state.over = { el, screen: state.screen, time: Date.now() };
+  }
+
+  /** Another interaction came: an entry before it shows nothing the next click needs. */
+  function forgetOver() {
+    state.reveal = null;
+    state.over = null;
+  }
+
+  /** Sends the entry that changed the page before the click it led to. */
+  function sendReveal() {
+    const r = state.reveal;
+    state.reveal = null;
+    state.over = null;
+    if (r && r.el.isConnected && !rec.crossOriginFrame)
+      rec.send({ kind: 'hover', ref: pm().refForElement(r.el), time: r.time }, r.screen);
+  }
+
+  /** @param {Element} el @param {Event} _e */
+  function changedValue(el, _e) {
+    forgetOver();
+    const meant = rec.changeMeaning(el);
+    switch (meant.kind) {
+      case 'select': {
+        rec.flushTyping();
+        // Chosen with a key: the screen from before the key, which shows the
+        // choice before it.
+        const pre = state.preInput && state.preInput.el === el && Date.now() - state.preInput.time < PRESS_MAX_MS ? state.preInput : null;
+        if (pre)
+          state.preInput = null;
+        // Chosen in the list a click opened: the screen from that click.
+        const opened = !pre && state.selectOpened && state.selectOpened.el === el ? state.selectOpened : null;
+        state.selectOpened = null;
+        rec.send({ kind: 'select', ref: pm().refForElement(el), options: meant.options }, pre ? pre.screen : opened ? opened.screen : rec.currentScreen());
+        return;
+      }
+      case 'check':
+      case 'uncheck':
+        rec.flushTyping();
+        // The screen before the change: the click's, when a click made it.
+        rec.send({ kind: meant.kind, ref: pm().refForElement(el) }, state.clickScreen || rec.currentScreen());
+        return;
+      case 'upload':
+        rec.flushTyping();
+        rec.send({ kind: 'upload', ref: pm().refForElement(el), files: meant.files }, rec.currentScreen());
+        return;
+      case 'endTyping':
+        if (state.typing && state.typing.el === el)
+          rec.flushTyping();
+        return;
+      case 'setting':
+        // Goes on until the person does something else (typing.js).
+        return;
+    }
+  }
+
+  /** @param {Element | null} el @param {KeyboardEvent} e */
+  function pressed(el, e) {
+    if (rec.isModifierKey(e.key))
+      return;
+    forgetOver();
+    if (el && rec.isTextField(el) && !(state.typing && state.typing.el === el))
+      state.preInput = { el, screen: rec.currentScreen(), time: Date.now() };
+    if (el && el.localName === 'select') {
+      // A key chooses in a drop-down at once: the typing before ends here,
+      // and the screen before the choice is the one now — or, while keys go
+      // on working its open list, the one from before the first: the list
+      // shows the option each arrow moves to as the select's value before
+      // any change event, and a capture in between (a transition ending)
+      // would take the choice for the state before it.
+      rec.flushTyping();
+      const pre = state.preInput;
+      if (pre && pre.el === el && Date.now() - pre.time < PRESS_MAX_MS)
+        pre.time = Date.now();
+      else
+        state.preInput = { el, screen: rec.currentScreen(), time: Date.now() };
+    }
+    const onPage = !el || el === document.body || el === document.documentElement;
+    const meant = rec.keyMeaning(el, e, onPage);
+    if (!meant)
+      return; // typing, or a key that works the control it is on
+    if ('setting' in meant) {
+      rec.typed(meant.setting);
+      return;
+    }
+    rec.flushTyping();
+    /** @type {Record<string, unknown>} */
+    const i = { ...meant.press };
+    let screen = null;
+    if (meant.onElement && el) {
+      screen = rec.currentScreen();
+      i.ref = pm().refForElement(el);
+    }
+    if (meant.ifPageTakesIt) {
+      i.time = Date.now();
+      rec.afterHandlers(() => {
+        if (e.defaultPrevented)
+          rec.send(i, screen);
+      });
+      return;
+    }
+    rec.send(i, screen);
+  }
+
+  /** @param {{kind: string, message: string, accept: boolean, promptText?: string}} d */
+  function dialogAnswered(d) {
+    rec.flushTyping();
+    /** @type {Record<string, unknown>} */
+    const i = { kind: 'dialog', dialogKind: d.kind, message: d.message, accept: d.accept };
+    if (d.promptText)
+      i.promptText = d.promptText;
+    rec.send(i, null);
+  }
+
+  /**
+   * The names of the options selected in an ARIA list box (its own, not a
+   * nested one's), as replay finds options by.
+   * @param {Element} listbox @returns {string[]}
+   */
+  function selectedInListbox(listbox) {
+    return [...listbox.querySelectorAll('[role=option][aria-selected=true]')]
+      .filter((o) => o.closest('[role=listbox]') === listbox)
+      .map((o) => {
+        const node = pm().describe(o, { includeHidden: false });
+        return node && 'name' in node && node.name ? node.name : (o.textContent || '').replace(/\s+/g, ' ').trim();
+      })
+      .filter((name) => name !== '');
+  }
+
+  /** @type {RecorderInteractions} */
+  const provides = { mouseDown, clicked, pointerOver, forgetOver, changedValue, pressed, dialogAnswered };
+  Object.assign(rec, provides);
+})();

@@ -1,0 +1,286 @@
+// @ts-check
+// The recorder: listeners, in the capture phase, for trusted events only; and
+// starting and stopping them.
+'use strict';
+
+/**
+ * What listeners.js gives the files after it, on the recorder's namespace.
+ * @typedef {object} RecorderListeners
+ * @property {() => void} unrecordedDialog
+ * @property {() => void} listenToDialogs
+ * @property {() => void} start
+ * @property {() => void} stop
+ */
+
+(() => {
+  'use strict';
+
+  const internals = /** @type {Record<symbol, RecorderInternals | undefined>} */ (/** @type {unknown} */ (globalThis))
+    [Symbol.for('trailpin.recorder.internals')];
+  if (!internals)
+    return; // the recorder is installed already (core.js)
+  const rec = internals;
+  const { state, g, PRESS_MAX_MS } = rec;
+
+  /** Longest an Enter key's keypress is taken to follow its keydown. */
+  const KEY_ACTIVATION_MS = 1000;
+
+  /** @param {Event} e the event's real target, through open shadow roots */
+  function targetOf(e) {
+    return rec.elementOf(e.composedPath()[0] || e.target) || rec.elementOf(e.target);
+  }
+
+  /** Whether an event happened on the recording bar. @param {Event} e */
+  function onBar(e) {
+    const bar = state.bar;
+    return !!bar && e.composedPath().includes(bar);
+  }
+
+  /** Tells the recording bar that a dialog was not recorded. */
+  function unrecordedDialog() {
+    state.onUnrecordedDialog();
+  }
+
+  const handlers = {
+    unrecordedDialog: rec.route(unrecordedDialog, 'unrecordedDialog'),
+    click: rec.route(rec.clicked, 'click'),
+    typed: rec.route(rec.typed, 'typed'),
+    change: rec.route(rec.changedValue, 'change'),
+    press: rec.route(rec.pressed, 'press'),
+    dialog: rec.route(rec.dialogAnswered, 'dialog'),
+    flush: rec.route(rec.flushTyping, 'flush'),
+    down: rec.route(rec.mouseDown, 'down'),
+    over: rec.route(rec.pointerOver, 'over'),
+  };
+
+  /**
+   * Listens to the dialogs the person answers in this document, told where
+   * the page cannot forge them (dialogbridge.js, docs/recording.md), once
+   * that channel is there: the recorder may be injected as the document
+   * commits, before it. A document loaded before the recording started has
+   * none (its scripts ran first and could fake a dialog): none of its
+   * dialogs is recorded.
+   */
+  function listenToDialogs() {
+    const channel = g.__trailpinDialogs;
+    if (!channel || state.dialogs)
+      return;
+    state.dialogs = true;
+    channel.listen((/** @type {{kind: string, message: string, accept: boolean, promptText?: string}} */ d) => {
+      if (state.running)
+        handlers.dialog(d);
+    });
+  }
+
+  listenToDialogs();
+
+  /**
+   * The value control the mouse last went down on in this frame, and when:
+   * the click a drag ends with lands on it, or on what lies around the
+   * point the drag ended, and is part of the setting either way.
+   * @type {{el: HTMLElement | null, time: number}}
+   */
+  const pressedControl = { el: null, time: 0 };
+
+  /**
+   * The control a click on its label passes the click on to, while that
+   * click is being handled: the browser clicks a label's check box (or
+   * button) itself, and the person's one click on the label is recorded.
+   * @type {{el: Element | null}}
+   */
+  const labelForwards = { el: null };
+
+  /** The value control the mouse went down on a moment ago, if any. */
+  function recentlyPressed() {
+    return pressedControl.el && Date.now() - pressedControl.time < PRESS_MAX_MS ? pressedControl.el : null;
+  }
+
+  /** @type {[string, (e: any) => void][]} */
+  const listeners = [
+    ['pointerover', (/** @type {PointerEvent} */ e) => {
+      if (!e.isTrusted || onBar(e) || rec.currentPick())
+        return;
+      const el = targetOf(e);
+      if (el)
+        handlers.over(el);
+    }],
+    ['pointerdown', (/** @type {PointerEvent} */ e) => {
+      if (!e.isTrusted || onBar(e))
+        return;
+      if (rec.currentPick()) {
+        // A pick must not reach the page: the click after it neither.
+        e.preventDefault();
+        e.stopImmediatePropagation();
+      }
+      const el = targetOf(e);
+      if (el && e.isPrimary) {
+        state.carriedMs = 0; // a press no click followed is no interaction
+        rec.timed(() => handlers.down(el), { carry: true });
+        const control = rec.currentPick() ? null : rec.valueControl(el);
+        pressedControl.el = control;
+        pressedControl.time = Date.now();
+        if (control && rec.isAriaRange(control))
+          rec.timed(() => handlers.typed(control)); // a drag begins: the screen before it is the one now
+      }
+    }],
+    ['mousedown', (/** @type {MouseEvent} */ e) => {
+      if (e.isTrusted && !onBar(e) && rec.currentPick()) {
+        e.preventDefault();
+        e.stopImmediatePropagation();
+      }
+    }],
+    ['mouseup', (/** @type {MouseEvent} */ e) => {
+      if (e.isTrusted && !onBar(e) && rec.currentPick()) {
+        e.preventDefault();
+        e.stopImmediatePropagation();
+      }
+    }],
+    ['click', (/** @type {MouseEvent} */ e) => {
+      if (!e.isTrusted || onBar(e))
+        return;
+      const el = targetOf(e);
+      if (!el)
+        return;
+      const picking = !!rec.currentPick();
+      const meant = rec.clickMeaning(el, e, { picking, pressed: recentlyPressed(), forwarded: labelForwards.el, keyActivation: state.keyActivation });
+      if (meant.forwardsTo) {
+        const control = meant.forwardsTo;
+        labelForwards.el = control;
+        setTimeout(() => { labelForwards.el = null; }, 0);
+      }
+      if (picking) {
+        e.preventDefault();
+        e.stopImmediatePropagation();
+      }
+      if (meant.record)
+        rec.timed(() => handlers.click(el, e, 1));
+    }],
+    ['dblclick', (/** @type {MouseEvent} */ e) => {
+      if (!e.isTrusted || onBar(e) || rec.currentPick())
+        return;
+      const el = targetOf(e);
+      if (el && rec.doubleClickIsChoice(el))
+        return; // chooses or sets: recorded as select or set
+      if (el)
+        rec.timed(() => handlers.click(el, e, 2));
+    }],
+    ['contextmenu', (/** @type {MouseEvent} */ e) => {
+      // A right press: no click event follows it, only this (and auxclick,
+      // left to it). A context menu opened from the keyboard (button 0) is
+      // recorded as its key press.
+      if (!e.isTrusted || onBar(e) || rec.currentPick() || e.button !== 2)
+        return;
+      const el = targetOf(e);
+      if (el)
+        rec.timed(() => handlers.click(el, e, 1));
+    }],
+    ['auxclick', (/** @type {MouseEvent} */ e) => {
+      // A middle click; a right one is recorded at its contextmenu.
+      if (!e.isTrusted || onBar(e) || rec.currentPick() || e.button !== 1)
+        return;
+      const el = targetOf(e);
+      if (el)
+        rec.timed(() => handlers.click(el, e, 1));
+    }],
+    ['input', (/** @type {InputEvent} */ e) => {
+      if (!e.isTrusted || onBar(e))
+        return;
+      const el = targetOf(e);
+      if (el && rec.isTextField(el)) {
+        rec.timed(() => handlers.typed(el));
+        valueChanged();
+      }
+    }],
+    ['change', (/** @type {Event} */ e) => {
+      if (!e.isTrusted || onBar(e))
+        return;
+      const el = targetOf(e);
+      if (el) {
+        rec.timed(() => handlers.change(el, e));
+        valueChanged();
+      }
+    }],
+    ['keydown', (/** @type {KeyboardEvent} */ e) => {
+      if (!e.isTrusted || onBar(e) || e.isComposing)
+        return;
+      if (rec.currentPick()) {
+        // The keys of a pick are the bar's, not the page's.
+        const top = rec.topRecorder();
+        if (top ? top.pickKey(e.key) : rec.pickKey(e.key)) {
+          e.preventDefault();
+          e.stopImmediatePropagation();
+          return;
+        }
+      }
+      if (e.key === 'Enter') {
+        // The click comes with the key's keypress, a task of its own; the
+        // key's keyup ends it (or, should the keyup never come, a timeout).
+        state.keyActivation = true;
+        clearTimeout(state.keyActivationTimer);
+        state.keyActivationTimer = setTimeout(() => { state.keyActivation = false; }, KEY_ACTIVATION_MS);
+      }
+      rec.timed(() => handlers.press(targetOf(e), e));
+    }],
+    ['keyup', (/** @type {KeyboardEvent} */ e) => {
+      if (e.key === 'Enter' && state.keyActivation)
+        setTimeout(() => { state.keyActivation = false; }, 0);
+    }],
+    ['pagehide', () => handlers.flush()],
+    ['trailpin-dialog', () => {
+      // From dialogs-unverified.js, in a document loaded before the
+      // recording started: the page may have faked it. The person is told
+      // that this page's dialogs are not recorded; nothing is sent.
+      if (!g.__trailpinDialogs)
+        handlers.unrecordedDialog();
+    }],
+    // A transition or animation that ended changed what the page shows
+    // without a mutation (an icon's bars turned, a panel eased open): the
+    // capture taken while it ran is stale. Replay's change watcher counts
+    // the same events, so both sides diff the page once it came to rest.
+    ['transitionend', (/** @type {Event} */ e) => { if (!onBar(e)) rec.pageChanged(); }],
+    ['animationend', (/** @type {Event} */ e) => { if (!onBar(e)) rec.pageChanged(); }],
+  ];
+
+  /**
+   * A value or state changed (an option chosen, a box checked, a slider
+   * moved, a field typed into): no markup changes with it, so no mutation
+   * says the capture is stale. Without this, the next interaction's screen
+   * would still show the old value, and the step after would be taken to
+   * have made the change. Called after the interaction took its screen.
+   */
+  function valueChanged() {
+    rec.pageChanged();
+  }
+
+  function start() {
+    state.running = true;
+    for (const [type, fn] of listeners)
+      window.addEventListener(type, fn, true);
+    if (document.documentElement)
+      rec.observe();
+    else
+      document.addEventListener('DOMContentLoaded', rec.observe, { once: true });
+    // A same-origin frame is part of its top frame's screen.
+    const top = rec.topRecorder();
+    if (top)
+      top.changed();
+    else
+      rec.changed();
+  }
+
+  function stop() {
+    if (!state.running)
+      return;
+    rec.flushTyping();
+    state.running = false;
+    for (const [type, fn] of listeners)
+      window.removeEventListener(type, fn, true);
+    rec.unobserve();
+    clearTimeout(state.settleTimer);
+    rec.setPick(null);
+  }
+
+  /** @type {RecorderListeners} */
+  const provides = { unrecordedDialog, listenToDialogs, start, stop };
+  Object.assign(rec, provides);
+})();

@@ -1,0 +1,71 @@
+// @ts-check
+// The recorder: typing. Keys into a field, or the setting of a value control
+// (a slider, a date), go on until the person does something else, and are
+// sent then as one type or one set.
+'use strict';
+
+/**
+ * What typing.js gives the files after it, on the recorder's namespace.
+ * @typedef {object} RecorderTypingFns
+ * @property {() => void} flushTyping
+ * @property {(el: Element) => void} typed
+ */
+
+(() => {
+  'use strict';
+
+  const internals = /** @type {Record<symbol, RecorderInternals | undefined>} */ (/** @type {unknown} */ (globalThis))
+    [Symbol.for('trailpin.recorder.internals')];
+  if (!internals)
+    return; // the recorder is installed already (core.js)
+  const rec = internals;
+  const { state, pm, PRESS_MAX_MS } = rec;
+
+  /**
+   * Sends the pending typing as one type of the field's final value, or the
+   * pending setting of a value control as one set of the value it ended at
+   * (nothing when an ARIA slider did not move).
+   */
+  function flushTyping() {
+    const t = state.typing;
+    if (!t)
+      return;
+    state.typing = null;
+    const el = t.el;
+    if (rec.isSecret(el)) {
+      rec.followSecret(el, true);
+      rec.send({ kind: 'type', ref: t.ref, secret: rec.secretName(el), time: t.time }, t.screen);
+      return;
+    }
+    const meant = rec.typingMeaning(el, t.start);
+    if (meant)
+      rec.send({ kind: meant.kind, ref: t.ref, value: meant.value, time: t.time }, t.screen);
+  }
+
+  /**
+   * Typing into el, or setting it (a value control), begins or goes on;
+   * the screen before it is the one now.
+   * @param {Element} el
+   */
+  function typed(el) {
+    rec.forgetOver();
+    if (rec.isSecret(el))
+      rec.followSecret(el, false);
+    if (state.typing && state.typing.el === el)
+      return;
+    flushTyping();
+    // The screen before the first key or press, when one went to el: by
+    // the input event the field already holds its first character (or the
+    // slider its new value), which is no state of the step before.
+    const pre = [state.preInput, state.down].find((p) => p && p.el === el && Date.now() - p.time < PRESS_MAX_MS);
+    state.preInput = null;
+    const screen = pre ? pre.screen : rec.currentScreen();
+    state.typing = { el: /** @type {HTMLElement} */ (el), screen, ref: pm().refForElement(el), time: Date.now() };
+    if (rec.isAriaRange(el))
+      state.typing.start = el.getAttribute('aria-valuenow');
+  }
+
+  /** @type {RecorderTypingFns} */
+  const provides = { flushTyping, typed };
+  Object.assign(rec, provides);
+})();
