@@ -1,4 +1,4 @@
-package main
+package recording
 
 import (
 	"log/slog"
@@ -114,10 +114,9 @@ func TestRecordAgentSaysOnceTheKeyGoesOverPlainHTTP(t *testing.T) {
 				t.Fatal(err)
 			}
 			var log strings.Builder
-			s := &nativeSession{Config: cfg, Log: slog.New(slog.NewTextHandler(&log, nil)), Getenv: getenv}
-			a := &agentRunner{r: &recording{s: s}}
+			svc := New(Options{Config: cfg, Log: slog.New(slog.NewTextHandler(&log, nil)), Getenv: getenv})
 			for range 3 {
-				if _, err := a.setup("", "open the shop", nil); err != nil {
+				if _, err := svc.agent.setup("", "open the shop", nil); err != nil {
 					t.Fatalf("setup: %v", err)
 				}
 			}
