@@ -400,19 +400,11 @@ func applyEdits(t *steps.BuiltTrail, intents, secrets map[string]string) ([]stri
 		}
 		names[old] = name
 	}
-	rename := func(s string) string { return renameSecretRefs(s, names) }
-	for i := range t.Steps {
-		for j, a := range t.Steps[i].Actions {
-			switch a := a.(type) {
-			case trail.TypeText:
-				a.Text = rename(a.Text)
-				t.Steps[i].Actions[j] = a
-			case trail.Dialog:
-				a.PromptText = rename(a.PromptText)
-				t.Steps[i].Actions[j] = a
-			}
-		}
-	}
+	// Every place the reference sits, the goal the agent was asked
+	// included, so that replay asks for the secret by its new name.
+	renamed := &trail.Trail{Steps: t.Steps}
+	trail.RenameRefs(renamed, trail.RefSecret, names)
+	t.Steps = renamed.Steps
 	var out []string
 	for _, ref := range (&trail.Trail{Steps: t.Steps}).References() {
 		if ref.Kind == trail.RefSecret {
@@ -628,34 +620,4 @@ func (r *Service) unredact(it *steps.Interaction) {
 	if known && !strings.HasPrefix(refs[0].Name, "credentials.") {
 		it.Secret, it.Value = refs[0].Name, ""
 	}
-}
-
-// renameSecretRefs rewrites each ${secret:OLD} in s as ${secret:NEW} by
-// names, leaving escaped literals ($${…}) and other text alone.
-func renameSecretRefs(s string, names map[string]string) string {
-	const open = "${secret:"
-	var b strings.Builder
-	for i := 0; i < len(s); {
-		switch {
-		case strings.HasPrefix(s[i:], "$${"):
-			b.WriteString("$${")
-			i += 3
-		case strings.HasPrefix(s[i:], open):
-			end := strings.IndexByte(s[i+len(open):], '}')
-			if end < 0 {
-				b.WriteString(s[i:])
-				return b.String()
-			}
-			name := s[i+len(open) : i+len(open)+end]
-			if to, ok := names[name]; ok {
-				name = to
-			}
-			b.WriteString(open + name + "}")
-			i += len(open) + end + 1
-		default:
-			b.WriteByte(s[i])
-			i++
-		}
-	}
-	return b.String()
 }
