@@ -299,8 +299,8 @@ func (r *Service) forget(id string) {
 	r.mu.Unlock()
 }
 
-// decodeScreen reads a screen sent in the wire form; what it says is
-// wrong is error 5.
+// decodeScreen reads a screen sent in the wire form (the one place the
+// service decodes it); what it says is wrong is an Invalid error.
 func decodeScreen(raw json.RawMessage, what string) (*screen.Screen, error) {
 	s, err := replay.DecodeWireScreen(raw)
 	if err != nil {

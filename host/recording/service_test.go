@@ -3,6 +3,7 @@ package recording
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -13,6 +14,7 @@ import (
 	"github.com/trailpin/trailpin/host/config"
 	"github.com/trailpin/trailpin/recorder/screen"
 	"github.com/trailpin/trailpin/recorder/trail"
+	"github.com/trailpin/trailpin/storage/storagetest"
 )
 
 // Protocol tests of the service: its typed operations on a database in a
@@ -159,3 +161,93 @@ func TestSaveRenamesASecretEverywhere(t *testing.T) {
 
 // screenViewport is the recorded tab's viewport.
 var screenViewport = screen.Viewport{Width: 1280, Height: 800}
+
+// The operations refuse what they cannot serve with an *Error whose code
+// the doors map to their own, and whose message says what to send.
+func TestOperationsRefuseWithTypedErrors(t *testing.T) {
+	svc, _ := newTestService(t)
+	ctx := context.Background()
+	tab := 1
+	for name, c := range map[string]struct {
+		call func() error
+		code ErrorCode
+		says string
+	}{
+		"no session": {func() error { _, err := svc.Resume(ctx, SessionIn{}); return err }, Invalid,
+			"session is missing: send the id record.start returned"},
+		"a session id of storage's rule only": {func() error { _, err := svc.Stop(ctx, StopIn{Session: "r/1"}); return err }, Invalid,
+			`session "r/1" is not a session id`},
+		"a session the host does not have": {func() error { _, err := svc.Resume(ctx, SessionIn{Session: "r-none"}); return err }, Invalid,
+			"r-none"},
+		"start without a viewport": {func() error { _, err := svc.Start(ctx, StartIn{Tab: &tab, URL: testOrigin}); return err }, Invalid,
+			"viewport is missing"},
+		"start with a bad session id": {func() error {
+			_, err := svc.Start(ctx, StartIn{Tab: &tab, URL: testOrigin, Viewport: &screenViewport, Session: strings.Repeat("x", 65)})
+			return err
+		}, Invalid, "choose 1 to 64 letters"},
+		"a screen not in the wire form": {func() error {
+			_, err := svc.Changes(ctx, ChangesIn{Session: "r-1", Screen: json.RawMessage(`{"schema":1,"root":{"no":"array"}}`)})
+			return err
+		}, Invalid, "is not a screen in the page model's wire form"},
+		"the agent without a tab": {func() error { _, err := svc.AskAgent(ctx, AskIn{Session: "r-1", Goal: "x"}); return err }, 0,
+			"no way to the recorded tab"},
+	} {
+		err := c.call()
+		var re *Error
+		switch {
+		case c.code == 0 && errors.As(err, &re):
+			t.Errorf("%s: %v is an *Error, want the host's own failure", name, err)
+		case c.code != 0 && (!errors.As(err, &re) || re.Code != c.code):
+			t.Errorf("%s: got %#v, want an *Error with code %d", name, err, c.code)
+		case err == nil || !strings.Contains(err.Error(), c.says):
+			t.Errorf("%s: %v, want it to say %q", name, err, c.says)
+		}
+	}
+
+	// Without a configuration, an operation that needs it is Internal.
+	bare := New(Options{})
+	if _, err := bare.ProjectList(ctx, ProjectListIn{}); !isCode(err, Internal) {
+		t.Errorf("ProjectList without a configuration: %v, want Internal", err)
+	}
+}
+
+func isCode(err error, code ErrorCode) bool {
+	var re *Error
+	return errors.As(err, &re) && re.Code == code
+}
+
+// A damaged database is a Damaged error, whose message says how to move
+// the file aside, for every operation that needs it, and the service
+// remembers it.
+func TestDamagedDatabaseIsDamagedError(t *testing.T) {
+	home := t.TempDir()
+	getenv := func(k string) string {
+		if k == "HOME" {
+			return home
+		}
+		return ""
+	}
+	cfg, err := config.Load(config.Options{Getenv: getenv, Getwd: func() (string, error) { return home, nil }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := cfg.DBPath()
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	storagetest.FilledDatabase(t, path)
+	storagetest.Damage(t, path, storagetest.Truncated)
+	svc := New(Options{Config: cfg, Getenv: getenv})
+	defer svc.Close()
+	ctx := context.Background()
+	svc.CheckDatabase(ctx)
+	for range 2 {
+		_, err := svc.Resume(ctx, SessionIn{Session: "r-1"})
+		if !isCode(err, Damaged) || !strings.Contains(err.Error(), "mv "+path+" "+path+".damaged") {
+			t.Errorf("Resume on a damaged database: %v, want Damaged saying how to move it aside", err)
+		}
+	}
+	if _, err := svc.ProjectList(ctx, ProjectListIn{}); err != nil {
+		t.Errorf("ProjectList needs no database, got %v", err)
+	}
+}
