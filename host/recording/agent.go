@@ -615,7 +615,7 @@ func (a *agentRunner) countCalls(g *liveGoal, ra *recordAgent, out *agent.Outcom
 }
 
 // stop cancels the goal the agent performs in a session; it answers once
-// the goal ended (agent.done went out before the reply).
+// the goal ended (its end was told to the tab before it returns).
 func (a *agentRunner) stop(ctx context.Context, in SessionIn) (StopAgentOut, error) {
 	if err := checkSessionID(in.Session); err != nil {
 		return StopAgentOut{}, err

@@ -284,6 +284,8 @@ func preview(steps []trail.Step) []PreviewStep {
 	return out
 }
 
+// Stop stops a recording and builds its steps, for the popup to review;
+// it stops a goal the agent performs in it too.
 func (r *Service) Stop(ctx context.Context, in StopIn) (_ StopOut, err error) {
 	defer r.explainDamage(&err)
 	if err := checkSessionID(in.Session); err != nil {
@@ -415,6 +417,8 @@ func applyEdits(t *steps.BuiltTrail, intents, secrets map[string]string) ([]stri
 	return out, nil
 }
 
+// Save saves a stopped recording as a trail, or as a new version of the
+// trail saved from it before.
 func (r *Service) Save(ctx context.Context, in SaveIn) (_ SaveOut, err error) {
 	defer r.explainDamage(&err)
 	if err := checkSessionID(in.Session); err != nil {
@@ -514,6 +518,7 @@ func validTrailSlug(s string) bool {
 	return true
 }
 
+// Discard deletes an unsaved recording.
 func (r *Service) Discard(ctx context.Context, in SessionIn) (_ DiscardOut, err error) {
 	defer r.explainDamage(&err)
 	if err := checkSessionID(in.Session); err != nil {
@@ -545,6 +550,7 @@ type ExportIn struct {
 	Project string `json:"project"`
 }
 
+// Export writes a saved trail into its project's trails folder.
 func (r *Service) Export(ctx context.Context, in ExportIn) (_ ExportOut, err error) {
 	defer r.explainDamage(&err)
 	if strings.TrimSpace(in.Trail) == "" {

@@ -87,6 +87,8 @@ func (in *StartIn) check() (origin string, err error) {
 	return origin, nil
 }
 
+// Start starts a recording of a tab, or answers again for a session
+// started before (a re-sent start after a reconnect).
 func (r *Service) Start(ctx context.Context, in StartIn) (out StartOut, err error) {
 	defer r.explainDamage(&err)
 	origin, err := in.check()
@@ -159,6 +161,7 @@ type ResumeOut struct {
 	Saved   bool   `json:"saved"`
 }
 
+// Resume says where a session stands, after a reconnect.
 func (r *Service) Resume(ctx context.Context, in SessionIn) (_ ResumeOut, err error) {
 	defer r.explainDamage(&err)
 	if err := checkSessionID(in.Session); err != nil {
@@ -199,6 +202,8 @@ type StatusInfo struct {
 	App          *AppRef     `json:"app"`
 }
 
+// Status is where a session stands or, without one, the latest unsaved
+// recording.
 func (r *Service) Status(ctx context.Context, in SessionIn) (_ StatusOut, err error) {
 	defer r.explainDamage(&err)
 	if in.Session != "" {
@@ -318,6 +323,7 @@ func truncate(s string, n int) string {
 	return s[:n] + "…"
 }
 
+// Interaction stores one interaction, and its screen, before it returns.
 func (r *Service) Interaction(ctx context.Context, in InteractionIn) (_ InteractionOut, err error) {
 	defer r.explainDamage(&err)
 	if err := checkSessionID(in.Session); err != nil {
