@@ -29,6 +29,10 @@ const (
 // makes (hex) and ids chosen by the extension (letters, digits, '-', '_').
 var sessionIDPattern = regexp.MustCompile(`^[A-Za-z0-9_-]{1,64}$`)
 
+// ValidSessionID reports whether id may name a session: 1 to 64 letters,
+// digits, '-' or '_'. Callers check it to say which field is wrong.
+func ValidSessionID(id string) bool { return sessionIDPattern.MatchString(id) }
+
 // kindPattern is what an interaction kind may look like (click, type,
 // assertVisible, …).
 var kindPattern = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9_.-]{0,63}$`)

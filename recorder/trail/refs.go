@@ -160,30 +160,12 @@ func isOneOf(s string, set []string) bool {
 // skipped; LoadTrail refuses them.
 func (t *Trail) References() []Ref {
 	seen := map[Ref]bool{}
-	add := func(texts ...string) {
-		for _, s := range texts {
-			refs, _ := ParseRefs(s)
-			for _, r := range refs {
-				seen[r] = true
-			}
+	t.eachRefText(false, false, func(s *string) {
+		refs, _ := ParseRefs(*s)
+		for _, r := range refs {
+			seen[r] = true
 		}
-	}
-	add(t.Start)
-	for _, s := range t.Steps {
-		for _, a := range s.Actions {
-			add(expandedTexts(a)...)
-		}
-		if s.End != nil {
-			add(s.End.URL)
-			for _, v := range s.End.Values {
-				add(v.Want)
-				add(selectorTexts(v.Selector)...)
-			}
-			for _, sel := range s.End.Shows {
-				add(selectorTexts(sel)...)
-			}
-		}
-	}
+	})
 	out := make([]Ref, 0, len(seen))
 	for r := range seen {
 		out = append(out, r)
@@ -194,55 +176,184 @@ func (t *Trail) References() []Ref {
 	return out
 }
 
+// RenameRefs rewrites each ${kind:OLD} in t as ${kind:NEW}, for the OLD
+// names in names, in every place a reference can sit: where references are
+// expanded (References) and in each step's intent and act, the goal that
+// replay offers the agent the references it names (docs/agent.md). An
+// escaped literal ($${…}) and a malformed reference stay as they are. What
+// t shares with other trails (selectors, ends) is copied, not changed.
+func RenameRefs(t *Trail, kind RefKind, names map[string]string) {
+	t.eachRefText(true, true, func(s *string) { *s = renameRefs(*s, kind, names) })
+}
+
+// renameRefs renames the references of kind in s by names.
+func renameRefs(s string, kind RefKind, names map[string]string) string {
+	if !strings.Contains(s, "${") {
+		return s
+	}
+	open := "${" + string(kind) + ":"
+	var b strings.Builder
+	for i := 0; i < len(s); {
+		switch {
+		case strings.HasPrefix(s[i:], "$${"):
+			b.WriteString("$${")
+			i += 3
+		case strings.HasPrefix(s[i:], open):
+			end := strings.IndexByte(s[i+len(open):], '}')
+			if end < 0 {
+				b.WriteString(s[i:])
+				return b.String()
+			}
+			name := s[i+len(open) : i+len(open)+end]
+			if to, ok := names[name]; ok {
+				name = to
+			}
+			b.WriteString(open + name + "}")
+			i += len(open) + end + 1
+		default:
+			b.WriteByte(s[i])
+			i++
+		}
+	}
+	return b.String()
+}
+
+// eachRefText calls visit with each text of t a reference can sit in: the
+// one scanner of them (docs/trail-format.md, References). goals adds each
+// step's intent and act. write keeps what visit changed, in copies of the
+// actions and ends; otherwise t is left as it was.
+func (t *Trail) eachRefText(goals, write bool, visit func(*string)) {
+	visit(&t.Start)
+	for i := range t.Steps {
+		s := &t.Steps[i]
+		if goals {
+			visit(&s.Intent)
+			visit(&s.Act)
+		}
+		for j, a := range s.Actions {
+			if a := eachActionText(a, visit); write {
+				s.Actions[j] = a
+			}
+		}
+		if s.End == nil {
+			continue
+		}
+		e := *s.End
+		e.Shows, e.Values = slices.Clone(e.Shows), slices.Clone(e.Values)
+		visit(&e.URL)
+		for k := range e.Values {
+			visit(&e.Values[k].Want)
+			eachSelectorText(&e.Values[k].Selector, visit)
+		}
+		for k := range e.Shows {
+			eachSelectorText(&e.Shows[k], visit)
+		}
+		if write {
+			s.End = &e
+		}
+	}
+}
+
 // expandedTexts are the values of an action in which references are
 // expanded (docs/trail-format.md, "References").
 func expandedTexts(a Action) []string {
 	var out []string
-	if sel, ok := ActionSelector(a); ok {
-		out = selectorTexts(sel)
-	}
-	switch a := a.(type) {
-	case Navigate:
-		out = append(out, a.To)
-	case TypeText:
-		out = append(out, a.Text)
-	case Set:
-		out = append(out, a.Value)
-	case SelectOption:
-		out = append(out, a.Options...)
-	case Dialog:
-		out = append(out, a.PromptText)
-	case SwitchTab:
-		out = append(out, a.URL, a.Title)
-	case AssertNotVisible:
-		out = append(out, a.Text)
-	case AssertValue:
-		out = append(out, a.Value)
-	case AssertURL:
-		out = append(out, a.URL)
-	case AssertChange:
-		out = append(out, a.URL)
-		for _, list := range [][]selector.Selector{a.BecameVisible, a.BecameCovered, a.Exists, a.NotCovered, a.Ignore} {
-			for _, sel := range list {
-				out = append(out, selectorTexts(sel)...)
-			}
-		}
-		for _, list := range [][]ChangeMatch{a.MustInclude, a.MustNotInclude, a.Only} {
-			for _, m := range list {
-				if m.Selector != nil {
-					out = append(out, selectorTexts(*m.Selector)...)
-				}
-			}
-		}
-	}
+	eachActionText(a, func(s *string) { out = append(out, *s) })
 	return out
 }
 
-// selectorTexts are a selector's values in which references are expanded.
-func selectorTexts(s selector.Selector) []string {
-	out := []string{s.Name, s.Text, s.TestID, s.ID, s.Label, s.Placeholder}
-	if s.Within != nil {
-		out = append(out, selectorTexts(*s.Within)...)
+// eachActionText calls visit with each value of a copy of a in which
+// references are expanded, and returns the copy.
+func eachActionText(a Action, visit func(*string)) Action {
+	switch a := a.(type) {
+	case Navigate:
+		visit(&a.To)
+		return a
+	case Tap:
+		eachSelectorText(&a.Selector, visit)
+		return a
+	case TypeText:
+		eachSelectorText(&a.Selector, visit)
+		visit(&a.Text)
+		return a
+	case Set:
+		eachSelectorText(&a.Selector, visit)
+		visit(&a.Value)
+		return a
+	case SelectOption:
+		eachSelectorText(&a.Selector, visit)
+		a.Options = slices.Clone(a.Options)
+		for i := range a.Options {
+			visit(&a.Options[i])
+		}
+		return a
+	case Check:
+		eachSelectorText(&a.Selector, visit)
+		return a
+	case Uncheck:
+		eachSelectorText(&a.Selector, visit)
+		return a
+	case Hover:
+		eachSelectorText(&a.Selector, visit)
+		return a
+	case Upload:
+		eachSelectorText(&a.Selector, visit)
+		return a
+	case Dialog:
+		visit(&a.PromptText)
+		return a
+	case SwitchTab:
+		visit(&a.URL)
+		visit(&a.Title)
+		return a
+	case AssertVisible:
+		eachSelectorText(&a.Selector, visit)
+		return a
+	case AssertNotVisible:
+		visit(&a.Text)
+		return a
+	case AssertValue:
+		eachSelectorText(&a.Selector, visit)
+		visit(&a.Value)
+		return a
+	case AssertState:
+		eachSelectorText(&a.Selector, visit)
+		return a
+	case AssertURL:
+		visit(&a.URL)
+		return a
+	case AssertChange:
+		visit(&a.URL)
+		for _, list := range []*[]selector.Selector{&a.BecameVisible, &a.BecameCovered, &a.Exists, &a.NotCovered, &a.Ignore} {
+			*list = slices.Clone(*list)
+			for i := range *list {
+				eachSelectorText(&(*list)[i], visit)
+			}
+		}
+		for _, list := range []*[]ChangeMatch{&a.MustInclude, &a.MustNotInclude, &a.Only} {
+			*list = slices.Clone(*list)
+			for i, m := range *list {
+				if m.Selector != nil {
+					sel := *m.Selector
+					eachSelectorText(&sel, visit)
+					(*list)[i].Selector = &sel
+				}
+			}
+		}
+		return a
 	}
-	return out
+	return a
+}
+
+// eachSelectorText calls visit with each value of s in which references
+// are expanded; s.Within is copied first.
+func eachSelectorText(s *selector.Selector, visit func(*string)) {
+	for _, p := range []*string{&s.Name, &s.Text, &s.TestID, &s.ID, &s.Label, &s.Placeholder} {
+		visit(p)
+	}
+	if s.Within != nil {
+		w := *s.Within
+		eachSelectorText(&w, visit)
+		s.Within = &w
+	}
 }

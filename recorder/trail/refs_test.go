@@ -1,12 +1,16 @@
 package trail
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
+
+	"github.com/trailpin/trailpin/recorder/selector"
 )
 
 func TestParseRefs(t *testing.T) {
@@ -102,5 +106,62 @@ func TestTrailReferences(t *testing.T) {
 	}
 	if !got[1].IsSecret() || got[2].IsSecret() || got[0].IsSecret() {
 		t.Errorf("IsSecret: password %v, username %v, param %v; want true, false, false", got[1].IsSecret(), got[2].IsSecret(), got[0].IsSecret())
+	}
+}
+
+// RenameRefs renames a reference in every place one can sit: where
+// references are expanded (the start page, each action's values and
+// selectors, assertChange's url and selectors, the end state) and the
+// goal texts replay offers the agent (a step's intent and act); an
+// escaped literal, another name and another kind stay as they are.
+func TestRenameRefsEverywhere(t *testing.T) {
+	const old = "${secret:old}"
+	sel := func() selector.Selector {
+		return selector.Selector{Role: "textbox", Name: old, Text: old, TestID: old, ID: old, Label: old, Placeholder: old,
+			Within: &selector.Selector{Role: "form", Name: old}}
+	}
+	s := sel()
+	tr := &Trail{Start: "/login?u=" + old, Steps: []Step{{
+		Intent: "Sign in with " + old, Act: "Sign in with " + old + " and $${secret:old}",
+		Actions: []Action{
+			Navigate{To: "/x/" + old},
+			TypeText{Selector: sel(), Text: old + " ${secret:other} ${param:old}"},
+			Set{Selector: sel(), Value: old},
+			SelectOption{Selector: sel(), Options: []string{old, "plain"}},
+			Dialog{Accept: true, PromptText: old},
+			SwitchTab{URL: "/t/" + old, Title: old},
+			AssertNotVisible{Text: old},
+			AssertValue{Selector: sel(), Value: old},
+			AssertURL{URL: "/u/" + old},
+			AssertChange{URL: "/c/" + old, BecameVisible: []selector.Selector{sel()}, BecameCovered: []selector.Selector{sel()},
+				Exists: []selector.Selector{sel()}, NotCovered: []selector.Selector{sel()}, Ignore: []selector.Selector{sel()},
+				MustInclude: []ChangeMatch{{Selector: &s}}, MustNotInclude: []ChangeMatch{{Selector: &s}}, Only: []ChangeMatch{{Selector: &s}}},
+		},
+		End: &End{URL: "/e/" + old, Shows: []selector.Selector{sel()}, Values: []EndValue{{Selector: sel(), Property: EndPropertyValue, Want: old}}},
+	}}}
+	before, err := json.Marshal(tr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	places := strings.Count(string(before), old) - strings.Count(string(before), "$"+old)
+	RenameRefs(tr, RefSecret, map[string]string{"old": "new"})
+	after, err := json.Marshal(tr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := string(after)
+	if n := strings.Count(got, old) - strings.Count(got, "$"+old); n != 0 {
+		t.Errorf("%d of %d references to old are left:\n%s", n, places, got)
+	}
+	if n := strings.Count(got, "${secret:new}"); n != places {
+		t.Errorf("%d references renamed, want %d", n, places)
+	}
+	for _, keep := range []string{"$${secret:old}", "${secret:other}", "${param:old}"} {
+		if !strings.Contains(got, keep) {
+			t.Errorf("%s was changed:\n%s", keep, got)
+		}
+	}
+	if s.Name != old || s.Within.Name != old {
+		t.Errorf("the selector shared with the caller was changed: %+v", s)
 	}
 }

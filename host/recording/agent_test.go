@@ -1,13 +1,17 @@
-package main
+package recording
 
 import (
+	"context"
+	"errors"
 	"log/slog"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/trailpin/trailpin/agent"
 	"github.com/trailpin/trailpin/host/config"
 	"github.com/trailpin/trailpin/recorder/trail"
 	"github.com/trailpin/trailpin/storage/secrets"
@@ -114,10 +118,9 @@ func TestRecordAgentSaysOnceTheKeyGoesOverPlainHTTP(t *testing.T) {
 				t.Fatal(err)
 			}
 			var log strings.Builder
-			s := &nativeSession{Config: cfg, Log: slog.New(slog.NewTextHandler(&log, nil)), Getenv: getenv}
-			a := &agentRunner{r: &recording{s: s}}
+			svc := New(Options{Config: cfg, Log: slog.New(slog.NewTextHandler(&log, nil)), Getenv: getenv})
 			for range 3 {
-				if _, err := a.setup("", "open the shop", nil); err != nil {
+				if _, err := svc.agent.setup("", "open the shop", nil); err != nil {
 					t.Fatalf("setup: %v", err)
 				}
 			}
@@ -128,5 +131,63 @@ func TestRecordAgentSaysOnceTheKeyGoesOverPlainHTTP(t *testing.T) {
 				t.Error("the log shows the key")
 			}
 		})
+	}
+}
+
+// fakeTab answers page requests as told, and records what it was sent.
+type fakeTab struct {
+	answer PageAnswer
+	err    error
+	block  bool
+	sent   []PageRequest
+}
+
+func (f *fakeTab) Page(ctx context.Context, req PageRequest) (PageAnswer, error) {
+	f.sent = append(f.sent, req)
+	if f.block {
+		<-ctx.Done()
+		return PageAnswer{}, ctx.Err()
+	}
+	return f.answer, f.err
+}
+func (f *fakeTab) Progress(AgentProgress) {}
+func (f *fakeTab) Done(AgentDone) error   { return nil }
+
+// The agent's page requests go through the door's Tab: an act carries the
+// origins and the action timeout, and the door's answers become the
+// agent's errors (a stale ref, a page gone, an act refused off the app).
+func TestLiveTabRequestsThroughTheTab(t *testing.T) {
+	ctx := context.Background()
+	goal := &liveGoal{id: "g-1", session: "r-1", text: "x"}
+	newTab := func(f *fakeTab) *liveTab {
+		return &liveTab{tab: f, goal: goal, origin: "http://shop.test", origins: []string{"http://shop.test"}, actionTimeout: time.Second}
+	}
+	f := &fakeTab{answer: PageAnswer{OK: true}}
+	if _, err := newTab(f).request(ctx, PageRequest{Op: "press", Key: "Enter"}); err != nil {
+		t.Fatal(err)
+	}
+	if r := f.sent[0]; r.Session != "r-1" || r.Goal != "g-1" || r.TimeoutMs != 1000 || !slices.Equal(r.Origins, []string{"http://shop.test"}) {
+		t.Errorf("sent %+v, want the session, goal, timeout and origins", r)
+	}
+	for _, c := range []struct {
+		tab  *fakeTab
+		want error
+	}{
+		{&fakeTab{answer: PageAnswer{Reason: "stale", Error: "gone from the page"}}, agent.ErrStaleRef},
+		{&fakeTab{answer: PageAnswer{Reason: "gone"}}, agent.ErrPageGone},
+		{&fakeTab{err: errors.New("broken pipe")}, agent.ErrPageGone},
+	} {
+		if _, err := newTab(c.tab).request(ctx, PageRequest{Op: "tap"}); !errors.Is(err, c.want) {
+			t.Errorf("answer %+v / %v: got %v, want %v", c.tab.answer, c.tab.err, err, c.want)
+		}
+	}
+	var off *agent.OffOriginError
+	if _, err := newTab(&fakeTab{answer: PageAnswer{Reason: "refused", Origin: "https://evil.test", Why: "a link to it"}}).request(ctx, PageRequest{Op: "tap"}); !errors.As(err, &off) || off.Origin != "https://evil.test" {
+		t.Errorf("a refused act: %v, want an OffOriginError naming the origin", err)
+	}
+	cctx, cancel := context.WithCancel(ctx)
+	cancel()
+	if _, err := newTab(&fakeTab{block: true}).request(cctx, PageRequest{Op: "screen"}); !errors.Is(err, context.Canceled) {
+		t.Errorf("a cancelled goal: %v, want context.Canceled", err)
 	}
 }

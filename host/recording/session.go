@@ -1,4 +1,4 @@
-package main
+package recording
 
 import (
 	"context"
@@ -11,7 +11,6 @@ import (
 	"unicode/utf8"
 
 	"github.com/trailpin/trailpin/host/config"
-	"github.com/trailpin/trailpin/host/nativemsg"
 	"github.com/trailpin/trailpin/recorder/screen"
 	"github.com/trailpin/trailpin/recorder/steps"
 	"github.com/trailpin/trailpin/storage"
@@ -26,17 +25,21 @@ const (
 	maxChangeKeys = 500
 )
 
-type projectRef struct {
+// A ProjectRef names a project: its folder and its name in the user
+// config.
+type ProjectRef struct {
 	Dir  string `json:"dir"`
 	Name string `json:"name"`
 }
 
-type appRef struct {
+// An AppRef is an app of a project and its base URL.
+type AppRef struct {
 	Name    string `json:"name"`
 	BaseURL string `json:"baseUrl"`
 }
 
-type startRequest struct {
+// StartIn starts a recording of a tab (record.start).
+type StartIn struct {
 	Tab      *int             `json:"tab"`
 	URL      string           `json:"url"`
 	Title    string           `json:"title"`
@@ -47,56 +50,56 @@ type startRequest struct {
 	Session  string           `json:"session"`
 }
 
-type startReply struct {
+// StartOut is the session started, and what the popup must still ask.
+type StartOut struct {
 	Session      string      `json:"session"`
 	Origin       string      `json:"origin"`
-	Project      *projectRef `json:"project"`
-	App          *appRef     `json:"app"`
+	Project      *ProjectRef `json:"project"`
+	App          *AppRef     `json:"app"`
 	NeedsProject bool        `json:"needsProject"`
 	NeedsApp     bool        `json:"needsApp"`
 	LastSeq      int64       `json:"lastSeq"`
 }
 
-func (in *startRequest) check() (origin string, err error) {
+func (in *StartIn) check() (origin string, err error) {
 	switch {
 	case in.Tab == nil:
-		return "", badRequest("tab is missing: send the recorded tab's id")
+		return "", invalid("tab is missing: send the recorded tab's id")
 	case *in.Tab < 0:
-		return "", badRequest("tab %d is not a tab id", *in.Tab)
+		return "", invalid("tab %d is not a tab id", *in.Tab)
 	case in.URL == "":
-		return "", badRequest("url is missing: send the recorded tab's URL")
+		return "", invalid("url is missing: send the recorded tab's URL")
 	case in.Viewport == nil:
-		return "", badRequest("viewport is missing: send {width, height} of the tab's layout viewport")
+		return "", invalid("viewport is missing: send {width, height} of the tab's layout viewport")
 	case in.Viewport.Width <= 0 || in.Viewport.Height <= 0 || in.Viewport.Width > maxViewportPixel || in.Viewport.Height > maxViewportPixel:
-		return "", badRequest("viewport %dx%d: width and height must be between 1 and %d CSS pixels", in.Viewport.Width, in.Viewport.Height, maxViewportPixel)
+		return "", invalid("viewport %dx%d: width and height must be between 1 and %d CSS pixels", in.Viewport.Width, in.Viewport.Height, maxViewportPixel)
 	case utf8.RuneCountInString(in.Title) > maxTitleRunes:
-		return "", badRequest("title is longer than %d characters", maxTitleRunes)
+		return "", invalid("title is longer than %d characters", maxTitleRunes)
 	case len(in.Locale) > maxLocaleBytes || len(in.TimeZone) > maxLocaleBytes:
-		return "", badRequest("locale and timeZone are short names such as en-GB and Europe/London")
-	case in.Session != "" && !sessionIDRule.MatchString(in.Session):
-		return "", badRequest("session %q: choose 1 to 64 letters, digits, '-' or '_', or leave it out", in.Session)
+		return "", invalid("locale and timeZone are short names such as en-GB and Europe/London")
+	case in.Session != "" && !storage.ValidSessionID(in.Session):
+		return "", invalid("session %q: choose 1 to 64 letters, digits, '-' or '_', or leave it out", in.Session)
 	}
 	origin, err = config.OriginOf(in.URL)
 	if err != nil {
-		return "", badRequest("url: %v: record a page served over http or https", err)
+		return "", invalid("url: %v: record a page served over http or https", err)
 	}
 	return origin, nil
 }
 
-func (r *recording) start(ctx context.Context, req *nativemsg.Request) (nativemsg.Reply, error) {
-	var in startRequest
-	if err := req.Decode(&in); err != nil {
-		return nativemsg.Reply{}, err
-	}
+// Start starts a recording of a tab, or answers again for a session
+// started before (a re-sent start after a reconnect).
+func (r *Service) Start(ctx context.Context, in StartIn) (out StartOut, err error) {
+	defer r.explainDamage(&err)
 	origin, err := in.check()
 	if err != nil {
-		return nativemsg.Reply{}, err
+		return StartOut{}, err
 	}
 	cfg, err := r.config()
 	if err != nil {
-		return nativemsg.Reply{}, err
+		return StartOut{}, err
 	}
-	out := startReply{Origin: origin}
+	out = StartOut{Origin: origin}
 	var p *config.Project
 	if in.Project != "" {
 		p, out.Project, err = r.useProject(in.Project, false)
@@ -104,7 +107,7 @@ func (r *recording) start(ctx context.Context, req *nativemsg.Request) (nativems
 		p, out.Project, err = r.currentProject()
 	}
 	if err != nil {
-		return nativemsg.Reply{}, err
+		return StartOut{}, err
 	}
 	out.NeedsProject = p == nil
 	if p != nil {
@@ -113,18 +116,18 @@ func (r *recording) start(ctx context.Context, req *nativemsg.Request) (nativems
 	}
 	db, err := r.database(ctx)
 	if err != nil {
-		return nativemsg.Reply{}, err
+		return StartOut{}, err
 	}
 	age, err := cfg.PruneUnsavedAfter()
 	if err != nil {
-		return nativemsg.Reply{}, badRequest("%v (in the user config or $TRAILPIN_RECORDING_PRUNEUNSAVEDAFTER)", err)
+		return StartOut{}, invalid("%v (in the user config or $TRAILPIN_RECORDING_PRUNEUNSAVEDAFTER)", err)
 	}
 	pruned, err := db.PruneUnsaved(ctx, age)
 	if err != nil {
-		return nativemsg.Reply{}, err
+		return StartOut{}, err
 	}
 	if pruned.Sessions > 0 {
-		r.s.Log.Info("pruned unsaved recordings", "sessions", pruned.Sessions, "interactions", pruned.Interactions, "screens", pruned.Screens, "olderThan", age)
+		r.log.Info("pruned unsaved recordings", "sessions", pruned.Sessions, "interactions", pruned.Interactions, "screens", pruned.Screens, "olderThan", age)
 	}
 	ns := storage.NewSession{ID: in.Session, Title: in.Title, StartURL: in.URL,
 		Viewport: *in.Viewport, Locale: in.Locale, TimeZone: in.TimeZone}
@@ -136,48 +139,58 @@ func (r *recording) start(ctx context.Context, req *nativemsg.Request) (nativems
 	}
 	sess, err := db.CreateSession(ctx, ns)
 	if err != nil {
-		return nativemsg.Reply{}, storageError(err)
+		return StartOut{}, StorageError(err)
 	}
 	out.Session = sess.ID
 	if out.LastSeq, err = db.LastSeq(ctx, sess.ID); err != nil {
-		return nativemsg.Reply{}, err
+		return StartOut{}, err
 	}
-	r.s.Log.Info("recording started", "session", sess.ID, "tab", *in.Tab, "lastSeq", out.LastSeq)
-	return nativemsg.Reply{Body: out}, nil
+	r.log.Info("recording started", "session", sess.ID, "tab", *in.Tab, "lastSeq", out.LastSeq)
+	return out, nil
 }
 
-type sessionRequest struct {
+// SessionIn names a session: the id Start returned.
+type SessionIn struct {
 	Session string `json:"session"`
 }
 
-type resumeReply struct {
+// ResumeOut says where a session stands after a reconnect.
+type ResumeOut struct {
 	Session string `json:"session"`
 	LastSeq int64  `json:"lastSeq"`
 	Saved   bool   `json:"saved"`
 }
 
-func (r *recording) resume(ctx context.Context, req *nativemsg.Request) (nativemsg.Reply, error) {
-	var in sessionRequest
-	if err := decodeSession(req, &in); err != nil {
-		return nativemsg.Reply{}, err
+// Resume says where a session stands, after a reconnect.
+func (r *Service) Resume(ctx context.Context, in SessionIn) (_ ResumeOut, err error) {
+	defer r.explainDamage(&err)
+	if err := checkSessionID(in.Session); err != nil {
+		return ResumeOut{}, err
 	}
 	db, err := r.database(ctx)
 	if err != nil {
-		return nativemsg.Reply{}, err
+		return ResumeOut{}, err
 	}
 	sess, err := db.Session(ctx, in.Session)
 	if err != nil {
-		return nativemsg.Reply{}, storageError(err)
+		return ResumeOut{}, StorageError(err)
 	}
 	last, err := db.LastSeq(ctx, in.Session)
 	if err != nil {
-		return nativemsg.Reply{}, err
+		return ResumeOut{}, err
 	}
-	r.s.Log.Info("recording resumed", "session", in.Session, "lastSeq", last)
-	return nativemsg.Reply{Body: resumeReply{Session: sess.ID, LastSeq: last, Saved: !sess.SavedAt.IsZero()}}, nil
+	r.log.Info("recording resumed", "session", in.Session, "lastSeq", last)
+	return ResumeOut{Session: sess.ID, LastSeq: last, Saved: !sess.SavedAt.IsZero()}, nil
 }
 
-type statusInfo struct {
+// StatusOut is the recording a session (or, without one, the latest
+// unsaved one) is; Recording is nil when there is none.
+type StatusOut struct {
+	Recording *StatusInfo `json:"recording"`
+}
+
+// StatusInfo is where a recording stands.
+type StatusInfo struct {
 	Session      string      `json:"session"`
 	URL          string      `json:"url"`
 	StartedAt    int64       `json:"startedAt"`
@@ -185,41 +198,40 @@ type statusInfo struct {
 	Interactions int         `json:"interactions"`
 	LastSeq      int64       `json:"lastSeq"`
 	Saved        bool        `json:"saved"`
-	Project      *projectRef `json:"project"`
-	App          *appRef     `json:"app"`
+	Project      *ProjectRef `json:"project"`
+	App          *AppRef     `json:"app"`
 }
 
-func (r *recording) status(ctx context.Context, req *nativemsg.Request) (nativemsg.Reply, error) {
-	var in sessionRequest
-	if err := req.Decode(&in); err != nil {
-		return nativemsg.Reply{}, err
-	}
+// Status is where a session stands or, without one, the latest unsaved
+// recording.
+func (r *Service) Status(ctx context.Context, in SessionIn) (_ StatusOut, err error) {
+	defer r.explainDamage(&err)
 	if in.Session != "" {
 		if err := checkSessionID(in.Session); err != nil {
-			return nativemsg.Reply{}, err
+			return StatusOut{}, err
 		}
 	}
 	cfg, err := r.config()
 	if err != nil {
-		return nativemsg.Reply{}, err
+		return StatusOut{}, err
 	}
 	db, err := r.database(ctx)
 	if err != nil {
-		return nativemsg.Reply{}, err
+		return StatusOut{}, err
 	}
 	var sess storage.Session
 	if in.Session != "" {
 		if sess, err = db.Session(ctx, in.Session); err != nil {
-			return nativemsg.Reply{}, storageError(err)
+			return StatusOut{}, StorageError(err)
 		}
 	} else {
 		age, err := cfg.PruneUnsavedAfter()
 		if err != nil {
-			return nativemsg.Reply{}, badRequest("%v", err)
+			return StatusOut{}, invalid("%v", err)
 		}
 		list, err := db.Sessions(ctx)
 		if err != nil {
-			return nativemsg.Reply{}, err
+			return StatusOut{}, err
 		}
 		for _, s := range list {
 			if s.SavedAt.IsZero() && s.UpdatedAt.After(time.Now().Add(-age)) {
@@ -228,33 +240,41 @@ func (r *recording) status(ctx context.Context, req *nativemsg.Request) (nativem
 			}
 		}
 		if sess.ID == "" {
-			return nativemsg.Reply{Body: map[string]any{"recording": nil}}, nil
+			return StatusOut{}, nil
 		}
 	}
 	last, err := db.LastSeq(ctx, sess.ID)
 	if err != nil {
-		return nativemsg.Reply{}, err
+		return StatusOut{}, err
 	}
-	info := statusInfo{Session: sess.ID, URL: sess.StartURL, StartedAt: millis(sess.CreatedAt),
+	info := &StatusInfo{Session: sess.ID, URL: sess.StartURL, StartedAt: millis(sess.CreatedAt),
 		UpdatedAt: millis(sess.UpdatedAt), Interactions: sess.Interactions, LastSeq: last, Saved: !sess.SavedAt.IsZero()}
 	if sess.ProjectDir != "" {
 		info.Project = r.projectRefFor(sess.ProjectDir)
 		if p, err := config.LoadProject(sess.ProjectDir); err == nil && sess.App != "" {
 			if base, ok := p.Apps[sess.App]; ok {
-				info.App = &appRef{Name: sess.App, BaseURL: base}
+				info.App = &AppRef{Name: sess.App, BaseURL: base}
 			}
 		}
 	}
-	return nativemsg.Reply{Body: map[string]any{"recording": info}}, nil
+	return StatusOut{Recording: info}, nil
 }
 
-type interactionRequest struct {
-	Session     string          `json:"session"`
+// InteractionIn is one interaction, as it happens (record.interaction).
+type InteractionIn struct {
+	Session string `json:"session"`
+	// Interaction is a steps.Interaction as JSON, read here so that a field
+	// of the wrong type is named as the extension sent it, and an
+	// agentEnd's checks one by one.
 	Interaction json.RawMessage `json:"interaction"`
-	Screen      json.RawMessage `json:"screen"`
+	// Screen is the screen Interaction.screen names, in the page model's
+	// wire form (docs/screen-schema.md); empty when sent before.
+	Screen json.RawMessage `json:"screen"`
 }
 
-type interactionReply struct {
+// InteractionOut acknowledges an interaction once it is stored; Added is
+// false for one stored before (a re-send).
+type InteractionOut struct {
 	Session string `json:"session"`
 	Seq     int64  `json:"seq"`
 	Added   bool   `json:"added"`
@@ -265,29 +285,29 @@ type interactionReply struct {
 func checkInteraction(it *steps.Interaction) error {
 	if err := it.Check(); err != nil {
 		// What each kind must carry: host/PROTOCOL.md, record.interaction.
-		return badRequest("%v (host/PROTOCOL.md, record.interaction); nothing was stored", err)
+		return invalid("%v (host/PROTOCOL.md, record.interaction); nothing was stored", err)
 	}
 	switch {
 	case it.Screen != "" && !screenIDRule.MatchString(it.Screen):
-		return badRequest("interaction %d: screen id %q: use 1 to 64 letters, digits, '_', '.', ':' or '-'", it.Seq, truncate(it.Screen, 80))
+		return invalid("interaction %d: screen id %q: use 1 to 64 letters, digits, '_', '.', ':' or '-'", it.Seq, truncate(it.Screen, 80))
 	case it.Ref != "" && !refRule.MatchString(it.Ref):
-		return badRequest("interaction %d: ref %q is not a page model ref such as e12", it.Seq, truncate(it.Ref, 80))
+		return invalid("interaction %d: ref %q is not a page model ref such as e12", it.Seq, truncate(it.Ref, 80))
 	case it.Ref != "" && it.Screen == "":
-		return badRequest("interaction %d: ref is set without screen: name the screen the ref is in", it.Seq)
+		return invalid("interaction %d: ref is set without screen: name the screen the ref is in", it.Seq)
 	case len(it.Changes) > maxChangeKeys:
-		return badRequest("interaction %d: changes lists %d keys, more than %d: tick fewer changes", it.Seq, len(it.Changes), maxChangeKeys)
+		return invalid("interaction %d: changes lists %d keys, more than %d: tick fewer changes", it.Seq, len(it.Changes), maxChangeKeys)
 	case slices.ContainsFunc(it.Changes, func(k string) bool { return k == "" || len(k) > 200 }):
-		return badRequest("interaction %d: a key in changes is empty or too long: send the keys record.changes gave", it.Seq)
+		return invalid("interaction %d: a key in changes is empty or too long: send the keys record.changes gave", it.Seq)
 	case len(it.Unchanged) > maxChangeKeys:
-		return badRequest("interaction %d: unchanged lists %d refs, more than %d: pick fewer elements", it.Seq, len(it.Unchanged), maxChangeKeys)
+		return invalid("interaction %d: unchanged lists %d refs, more than %d: pick fewer elements", it.Seq, len(it.Unchanged), maxChangeKeys)
 	case slices.ContainsFunc(it.Unchanged, func(r string) bool { return !refRule.MatchString(r) }):
-		return badRequest("interaction %d: a ref in unchanged is not a page model ref such as e12", it.Seq)
+		return invalid("interaction %d: a ref in unchanged is not a page model ref such as e12", it.Seq)
 	case len(it.Unchanged) > 0 && it.Screen == "":
-		return badRequest("interaction %d: unchanged is set without screen: name the screen its refs are in", it.Seq)
+		return invalid("interaction %d: unchanged is set without screen: name the screen its refs are in", it.Seq)
 	case it.Secret != "" && (it.Value != "" || it.PromptText != ""):
-		return badRequest("interaction %d: a secret field's value must never leave the page: send secret (the name) without value; nothing was stored", it.Seq)
+		return invalid("interaction %d: a secret field's value must never leave the page: send secret (the name) without value; nothing was stored", it.Seq)
 	case it.Secret != "" && !config.IsSecretName(it.Secret):
-		return badRequest("interaction %d: secret name %q: use letters, digits, '_', '-' and '.'", it.Seq, truncate(it.Secret, 80))
+		return invalid("interaction %d: secret name %q: use letters, digits, '_', '-' and '.'", it.Seq, truncate(it.Secret, 80))
 	}
 	return nil
 }
@@ -303,13 +323,14 @@ func truncate(s string, n int) string {
 	return s[:n] + "…"
 }
 
-func (r *recording) interaction(ctx context.Context, req *nativemsg.Request) (nativemsg.Reply, error) {
-	var in interactionRequest
-	if err := decodeSession(req, &in); err != nil {
-		return nativemsg.Reply{}, err
+// Interaction stores one interaction, and its screen, before it returns.
+func (r *Service) Interaction(ctx context.Context, in InteractionIn) (_ InteractionOut, err error) {
+	defer r.explainDamage(&err)
+	if err := checkSessionID(in.Session); err != nil {
+		return InteractionOut{}, err
 	}
 	if !present(in.Interaction) {
-		return nativemsg.Reply{}, badRequest("interaction is missing: send the recorded interaction")
+		return InteractionOut{}, invalid("interaction is missing: send the recorded interaction")
 	}
 	// An agentEnd's checks are read on their own, check by check: one
 	// that is malformed is left out (and the review says why), never the
@@ -324,20 +345,20 @@ func (r *recording) interaction(ctx context.Context, req *nativemsg.Request) (na
 			// The field's path, as the extension sends it (not through
 			// the embedded struct).
 			field := strings.TrimPrefix(te.Field, "Interaction.")
-			return nativemsg.Reply{}, badRequest("interaction.%s must be a %s (host/PROTOCOL.md, record.interaction)", field, te.Type)
+			return InteractionOut{}, invalid("interaction.%s must be a %s (host/PROTOCOL.md, record.interaction)", field, te.Type)
 		}
-		return nativemsg.Reply{}, badRequest("interaction must be an object (host/PROTOCOL.md, record.interaction)")
+		return InteractionOut{}, invalid("interaction must be an object (host/PROTOCOL.md, record.interaction)")
 	}
 	it := wire.Interaction
 	it.Checks, it.ChecksLeftOut = nil, nil
 	if it.Kind == steps.InteractAgentEnd {
 		it.Checks, it.ChecksLeftOut = steps.ReadAgentChecks(wire.Checks)
 		for _, why := range it.ChecksLeftOut {
-			r.s.Log.Warn("an agent's check was left out", "session", in.Session, "seq", it.Seq, "why", why)
+			r.log.Warn("an agent's check was left out", "session", in.Session, "seq", it.Seq, "why", why)
 		}
 	}
 	if err := checkInteraction(&it); err != nil {
-		return nativemsg.Reply{}, err
+		return InteractionOut{}, err
 	}
 	// A goal whose agent was shown a page off the app is never written
 	// into the trail: the host says so itself, whatever the extension sent.
@@ -352,41 +373,41 @@ func (r *recording) interaction(ctx context.Context, req *nativemsg.Request) (na
 	var screen *screen.Screen
 	if present(in.Screen) {
 		if it.Screen == "" {
-			return nativemsg.Reply{}, badRequest("interaction %d: screen is sent but interaction.screen does not name it: set interaction.screen to the screen's id", it.Seq)
+			return InteractionOut{}, invalid("interaction %d: screen is sent but interaction.screen does not name it: set interaction.screen to the screen's id", it.Seq)
 		}
 		var err error
 		if screen, err = decodeScreen(in.Screen, fmt.Sprintf("the screen of interaction %d", it.Seq)); err != nil {
-			return nativemsg.Reply{}, err
+			return InteractionOut{}, err
 		}
 	}
 	db, err := r.database(ctx)
 	if err != nil {
-		return nativemsg.Reply{}, err
+		return InteractionOut{}, err
 	}
 	_, st, err := r.sessionState(ctx, db, in.Session)
 	if err != nil {
-		return nativemsg.Reply{}, err
+		return InteractionOut{}, err
 	}
 	r.mu.Lock()
 	known, isKnown := st.screens[it.Screen]
 	r.mu.Unlock()
 	if it.Screen != "" && screen == nil && !isKnown {
-		return nativemsg.Reply{}, badRequest("interaction %d: screen %q was never received in this session: send the screen with the first interaction that names it (and again when re-sending that interaction)", it.Seq, it.Screen)
+		return InteractionOut{}, invalid("interaction %d: screen %q was never received in this session: send the screen with the first interaction that names it (and again when re-sending that interaction)", it.Seq, it.Screen)
 	}
 	// A value typed into, or asserted on, a node the page model marks as
 	// secret must not be stored either.
 	if it.Value != "" && it.Ref != "" {
 		secret, err := r.isSecretNode(ctx, db, st, known, screen, it.Ref)
 		if err != nil {
-			return nativemsg.Reply{}, err
+			return InteractionOut{}, err
 		}
 		if secret {
-			return nativemsg.Reply{}, badRequest("interaction %d: %s on a secret field carries a value: send secret (the name) and no value; nothing was stored", it.Seq, it.Kind)
+			return InteractionOut{}, invalid("interaction %d: %s on a secret field carries a value: send secret (the name) and no value; nothing was stored", it.Seq, it.Kind)
 		}
 	}
 	payload, err := json.Marshal(&it)
 	if err != nil {
-		return nativemsg.Reply{}, err
+		return InteractionOut{}, err
 	}
 	si := storage.Interaction{SessionID: in.Session, Seq: it.Seq, Kind: string(it.Kind), Payload: payload}
 	if isKnown {
@@ -395,26 +416,26 @@ func (r *recording) interaction(ctx context.Context, req *nativemsg.Request) (na
 	added, err := db.AppendInteraction(ctx, si, screen)
 	if err != nil {
 		if errors.Is(err, storage.ErrInvalid) && screen != nil && isKnown {
-			return nativemsg.Reply{}, badRequest("interaction %d: screen %q was received before with other content: a screen id must always name the same capture", it.Seq, it.Screen)
+			return InteractionOut{}, invalid("interaction %d: screen %q was received before with other content: a screen id must always name the same capture", it.Seq, it.Screen)
 		}
-		return nativemsg.Reply{}, storageError(err)
+		return InteractionOut{}, StorageError(err)
 	}
 	if screen != nil && !isKnown {
 		h, err := db.InteractionScreen(ctx, in.Session, it.Seq)
 		if err != nil {
-			return nativemsg.Reply{}, err
+			return InteractionOut{}, err
 		}
 		r.mu.Lock()
 		st.screens[it.Screen] = h
 		st.secretRefs[h] = secretRefsOf(screen)
 		r.mu.Unlock()
 	}
-	return nativemsg.Reply{Body: interactionReply{Session: in.Session, Seq: it.Seq, Added: added}}, nil
+	return InteractionOut{Session: in.Session, Seq: it.Seq, Added: added}, nil
 }
 
 // isSecretNode reports whether ref names a secret node of the screen sent
 // (screen) or stored (known).
-func (r *recording) isSecretNode(ctx context.Context, db *storage.DB, st *recSession, known storage.ScreenHash, screen *screen.Screen, ref string) (bool, error) {
+func (r *Service) isSecretNode(ctx context.Context, db *storage.DB, st *recSession, known storage.ScreenHash, screen *screen.Screen, ref string) (bool, error) {
 	if screen != nil {
 		return secretRefsOf(screen)[ref], nil
 	}

@@ -1,4 +1,4 @@
-package main
+package recording
 
 import (
 	"bytes"
@@ -7,24 +7,22 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/trailpin/trailpin/host/nativemsg"
 	"github.com/trailpin/trailpin/recorder/screen"
 	"github.com/trailpin/trailpin/recorder/steps"
 	"github.com/trailpin/trailpin/recorder/trail"
 )
 
-// typeRecordChanges asks what the last action changed, for the recording
-// bar's Assert change (host/PROTOCOL.md, record.changes).
-const typeRecordChanges = "record.changes"
-
-type changesRequest struct {
-	Session string          `json:"session"`
-	Screen  json.RawMessage `json:"screen"`
+// ChangesIn asks what the last action changed, for the recording bar's
+// Assert change (host/PROTOCOL.md, record.changes).
+type ChangesIn struct {
+	Session string `json:"session"`
+	// Screen is the page now, in the page model's wire form
+	// (docs/screen-schema.md).
+	Screen json.RawMessage `json:"screen"`
 }
 
-func (m changesRequest) sessionID() string { return m.Session }
-
-type changesReply struct {
+// ChangesOut lists the changes an assertChange could tick.
+type ChangesOut struct {
 	Session string `json:"session"`
 	// Message says, when nothing can be ticked, why: no action yet, an
 	// action with no screen before it, or an action that changed nothing.
@@ -32,45 +30,45 @@ type changesReply struct {
 	*steps.ChangePreview
 }
 
-// changes diffs the screen before the session's last action with the
+// Changes diffs the screen before the session's last action with the
 // screen sent (the page now) and lists the changes, each with the matcher
 // an assertChange would record for it. Nothing is stored.
-func (r *recording) changes(ctx context.Context, req *nativemsg.Request) (nativemsg.Reply, error) {
-	var in changesRequest
-	if err := decodeSession(req, &in); err != nil {
-		return nativemsg.Reply{}, err
+func (r *Service) Changes(ctx context.Context, in ChangesIn) (_ ChangesOut, err error) {
+	defer r.explainDamage(&err)
+	if err := checkSessionID(in.Session); err != nil {
+		return ChangesOut{}, err
 	}
 	if !present(in.Screen) {
-		return nativemsg.Reply{}, badRequest("screen is missing: send the page's screen now (captureWire), after the action settled")
+		return ChangesOut{}, invalid("screen is missing: send the page's screen now (captureWire), after the action settled")
 	}
 	after, err := decodeScreen(in.Screen, "the screen after the action")
 	if err != nil {
-		return nativemsg.Reply{}, err
+		return ChangesOut{}, err
 	}
 	db, err := r.database(ctx)
 	if err != nil {
-		return nativemsg.Reply{}, err
+		return ChangesOut{}, err
 	}
 	sess, _, err := r.sessionState(ctx, db, in.Session)
 	if err != nil {
-		return nativemsg.Reply{}, err
+		return ChangesOut{}, err
 	}
 	b, err := r.prepare(sess)
 	if err != nil {
-		return nativemsg.Reply{}, err
+		return ChangesOut{}, err
 	}
 	recs, err := r.storedInteractions(ctx, db, sess.ID)
 	if err != nil {
-		return nativemsg.Reply{}, err
+		return ChangesOut{}, err
 	}
 	// The screen before was stored through the database's redactor; the
 	// screen now goes through it too, so both read alike (a secret the page
 	// shows is no change) and the diff is the one the assertChange
 	// interaction's stored screen will give.
 	if after, err = r.redactedScreen(after); err != nil {
-		return nativemsg.Reply{}, err
+		return ChangesOut{}, err
 	}
-	out := changesReply{Session: sess.ID}
+	out := ChangesOut{Session: sess.ID}
 	p, err := steps.PreviewChange(recs, after, b.buildOptions(r))
 	var nb *steps.NoBaselineError
 	var fe *trail.ForeignOriginError
@@ -78,27 +76,27 @@ func (r *recording) changes(ctx context.Context, req *nativemsg.Request) (native
 	case errors.Is(err, steps.ErrNoAction), errors.Is(err, steps.ErrAfterAssertion), errors.As(err, &nb):
 		out.Message = upperFirst(err.Error()) + "."
 		out.ChangePreview = &steps.ChangePreview{Changes: []steps.ChangeOffer{}}
-		return nativemsg.Reply{Body: out}, nil
+		return out, nil
 	case errors.As(err, &fe):
-		return nativemsg.Reply{}, badRequest("%v: record one app per trail", err)
+		return ChangesOut{}, invalid("%v: record one app per trail", err)
 	case err != nil:
-		return nativemsg.Reply{}, fmt.Errorf("diffing the last action: %w", err)
+		return ChangesOut{}, fmt.Errorf("diffing the last action: %w", err)
 	}
 	out.ChangePreview = p
 	if len(p.Changes) == 0 {
 		out.Message = fmt.Sprintf("The last action (%s) changed nothing visible on the page. Tick “Nothing changes” to assert that it never does, or Cancel.", p.Action)
 	}
-	return nativemsg.Reply{Body: out}, nil
+	return out, nil
 }
 
 // redactedScreen is s as the database stores it: each secret value this
 // host knows replaced by its reference.
-func (r *recording) redactedScreen(s *screen.Screen) (*screen.Screen, error) {
+func (r *Service) redactedScreen(s *screen.Screen) (*screen.Screen, error) {
 	raw, err := json.Marshal(s)
 	if err != nil {
 		return nil, err
 	}
-	red := r.s.Secrets.database(raw)
+	red := r.opts.Secrets.Redact(raw)
 	if bytes.Equal(red, raw) {
 		return s, nil
 	}

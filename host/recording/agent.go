@@ -1,8 +1,7 @@
-package main
+package recording
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -17,7 +16,6 @@ import (
 	"github.com/trailpin/trailpin/agent"
 	"github.com/trailpin/trailpin/agent/model"
 	"github.com/trailpin/trailpin/host/config"
-	"github.com/trailpin/trailpin/host/nativemsg"
 	"github.com/trailpin/trailpin/recorder/steps"
 	"github.com/trailpin/trailpin/recorder/trail"
 	"github.com/trailpin/trailpin/storage"
@@ -34,17 +32,6 @@ import (
 // interactions with agentStart and agentEnd, so the step builder makes them
 // one step whose intent is the goal (by: agent). The host never builds a
 // step from the agent's tool calls.
-
-const (
-	typeAgentStatus     = "agent.status"
-	typeAgentAsk        = "agent.ask"
-	typeAgentStop       = "agent.stop"
-	typeAgentPageResult = "agent.pageResult"
-	// Messages the host starts.
-	typeAgentPage     = "agent.page"
-	typeAgentProgress = "agent.progress"
-	typeAgentDone     = "agent.done"
-)
 
 // maxGoalRunes bounds a goal: it becomes a step's intent.
 const maxGoalRunes = maxIntentRunes
@@ -84,16 +71,14 @@ const noModelMessage = "No model is configured for the agent. Set model.baseURL 
 	"docs/agent.md lists the settings of each endpoint."
 
 // An agentRunner runs at most one goal at a time, for the session that
-// asked, and routes the extension's answers to the page requests waiting
-// for them.
+// asked.
 type agentRunner struct {
-	r *recording
+	r *Service
 
-	mu      sync.Mutex
-	goal    *liveGoal
-	goals   int
-	waiting map[string]chan pageAnswer
-	closed  bool
+	mu     sync.Mutex
+	goal   *liveGoal
+	goals  int
+	closed bool
 	// left maps a session to the origin off the app its last goal's agent
 	// was shown, until its next goal starts: the goal's agentEnd is marked
 	// with it, and its steps are left out of the trail.
@@ -108,13 +93,29 @@ type liveGoal struct {
 	done              chan struct{}
 }
 
-func registerAgent(srv *nativemsg.Server, r *recording, handle func(string, nativemsg.Handler)) *agentRunner {
-	a := &agentRunner{r: r, waiting: map[string]chan pageAnswer{}, left: map[string]string{}}
-	handle(typeAgentStatus, a.status)
-	handle(typeAgentAsk, a.ask)
-	handle(typeAgentStop, a.stop)
-	srv.Handle(typeAgentPageResult, a.pageResult)
-	return a
+func newAgentRunner(r *Service) *agentRunner {
+	return &agentRunner{r: r, left: map[string]string{}}
+}
+
+// AgentStatus says whether the agent can be asked in a session
+// (agent.status).
+func (r *Service) AgentStatus(ctx context.Context, in SessionIn) (_ AgentStatusOut, err error) {
+	defer r.explainDamage(&err)
+	return r.agent.status(ctx, in)
+}
+
+// AskAgent starts the agent on a goal in the session's recorded tab and
+// returns at once (agent.ask); in.Tab hears how it ends.
+func (r *Service) AskAgent(ctx context.Context, in AskIn) (_ AskOut, err error) {
+	defer r.explainDamage(&err)
+	return r.agent.ask(ctx, in)
+}
+
+// StopAgent cancels the goal under way in a session and returns once it
+// ended (agent.stop).
+func (r *Service) StopAgent(ctx context.Context, in SessionIn) (_ StopAgentOut, err error) {
+	defer r.explainDamage(&err)
+	return r.agent.stop(ctx, in)
 }
 
 // A recordAgent is the agent of a recording: its configuration on the
@@ -143,23 +144,23 @@ func (a *agentRunner) configFor(projectDir string) (*config.Config, error) {
 	if err != nil {
 		return nil, err
 	}
-	if projectDir == "" || a.r.s.LoadConfig == nil {
+	if projectDir == "" || a.r.opts.LoadConfig == nil {
 		return cfg, nil
 	}
 	file := filepath.Join(projectDir, config.ProjectFileName)
 	if _, err := os.Stat(file); err != nil {
 		return cfg, nil
 	}
-	pc, err := a.r.s.LoadConfig(file)
+	pc, err := a.r.opts.LoadConfig(file)
 	if err != nil {
-		return nil, badRequest("reading %s for the agent: %v", file, err)
+		return nil, invalid("reading %s for the agent: %v", file, err)
 	}
 	return pc, nil
 }
 
 func (a *agentRunner) getenv(name string) string {
-	if a.r.s.Getenv != nil {
-		return a.r.s.Getenv(name)
+	if a.r.opts.Getenv != nil {
+		return a.r.opts.Getenv(name)
 	}
 	return os.Getenv(name)
 }
@@ -172,7 +173,7 @@ func (a *agentRunner) getenv(name string) string {
 func offeredRefs(goal string, offered []string, res *secrets.Resolver) ([]trail.Ref, error) {
 	refs, err := trail.ParseRefs(goal)
 	if err != nil {
-		return nil, badRequest("goal: %v", err)
+		return nil, invalid("goal: %v", err)
 	}
 	var out []trail.Ref
 	seen := map[trail.Ref]bool{}
@@ -188,14 +189,14 @@ func offeredRefs(goal string, offered []string, res *secrets.Resolver) ([]trail.
 				user, field, _ := strings.Cut(ref.Name, ".")
 				where, env = "credentials."+user+"."+field, secrets.UserEnv(user, field)
 			}
-			return badRequest("the goal offers %s, which has no value: set %s where Chrome starts, or %s in trailpin.yaml", ref, env, where)
+			return invalid("the goal offers %s, which has no value: set %s where Chrome starts, or %s in trailpin.yaml", ref, env, where)
 		}
 		out = append(out, ref)
 		return nil
 	}
 	for _, ref := range refs {
 		if ref.Kind == trail.RefParam {
-			return nil, badRequest("goal: %s: a recording has no params; write the text itself", ref)
+			return nil, invalid("goal: %s: a recording has no params; write the text itself", ref)
 		}
 		if err := add(ref); err != nil {
 			return nil, err
@@ -204,7 +205,7 @@ func offeredRefs(goal string, offered []string, res *secrets.Resolver) ([]trail.
 	for _, name := range offered {
 		ref := trail.Ref{Kind: trail.RefSecret, Name: name}
 		if _, err := trail.ParseRefs(ref.String()); err != nil || name == "" {
-			return nil, badRequest("secrets: %q is not the name of a secret", name)
+			return nil, invalid("secrets: %q is not the name of a secret", name)
 		}
 		if err := add(ref); err != nil {
 			return nil, err
@@ -224,14 +225,14 @@ func (a *agentRunner) setup(projectDir, goal string, offered []string) (*recordA
 	}
 	mc, err := cfg.Model()
 	if err != nil {
-		return nil, badRequest("the agent's model: %v", err)
+		return nil, invalid("the agent's model: %v", err)
 	}
 	if !mc.Configured() {
 		return nil, errNoModel
 	}
 	ra := &recordAgent{model: mc.Name, actionTimeout: 10 * time.Second, project: cfg.Project}
 	var sc secrets.Config
-	maxActions, deadline, maxCalls := noProjectMaxActions, agent.DefaultStepDeadline, noProjectMaxCalls
+	maxActions, deadline, maxCalls := a.r.opts.AgentMaxActions, agent.DefaultStepDeadline, a.r.opts.AgentMaxCalls
 	if p := cfg.Project; p != nil {
 		sc = p.Secrets
 		maxActions, deadline, maxCalls = p.Agent.MaxActions, p.Agent.StepDeadline, p.Agent.MaxCalls
@@ -281,8 +282,8 @@ func (a *agentRunner) setup(projectDir, goal string, offered []string) (*recordA
 		}
 	}
 	var environ []string
-	if a.r.s.Environ != nil {
-		environ = a.r.s.Environ()
+	if a.r.opts.Environ != nil {
+		environ = a.r.opts.Environ()
 	}
 	for _, k := range res.Known(environ) {
 		add(k.Ref, k.Value)
@@ -293,10 +294,10 @@ func (a *agentRunner) setup(projectDir, goal string, offered []string) (*recordA
 	red := redact.New(list, func(name string) string { return "${" + name + "}" })
 	client, err := model.New(mc, model.WithRedactor(red), model.WithGetenv(a.getenv))
 	if err != nil {
-		return nil, badRequest("the agent's model: %v", err)
+		return nil, invalid("the agent's model: %v", err)
 	}
 	if n := mc.InsecureNotice(); n != "" {
-		a.r.insecureSaid.Do(func() { a.r.s.Log.Warn(n) })
+		a.r.insecureSaid.Do(func() { a.r.log.Warn(n) })
 	}
 	ra.cfg = agent.Config{Client: client, MaxActions: maxActions, StepDeadline: deadline,
 		Calls: model.NewCallBudget(maxCalls), Sensitive: values, Redact: red.String}
@@ -339,7 +340,9 @@ func notOffered(ref trail.Ref, offered []trail.Ref) error {
 	return fmt.Errorf("%s was not offered for this goal, so nothing was typed: the secrets it may type are %s (a person offers one by naming it in the goal)", ref, may)
 }
 
-type agentStatusReply struct {
+// AgentStatusOut says whether a model is configured for the session's
+// project, and the goal under way ("" for none).
+type AgentStatusOut struct {
 	Configured bool   `json:"configured"`
 	Model      string `json:"model"`
 	Message    string `json:"message"`
@@ -348,34 +351,30 @@ type agentStatusReply struct {
 
 // status says whether the agent can be asked in a session (its project's
 // model, else the user's), for the popup's Ask the agent field.
-func (a *agentRunner) status(ctx context.Context, req *nativemsg.Request) (nativemsg.Reply, error) {
-	var in sessionRequest
-	if err := req.Decode(&in); err != nil {
-		return nativemsg.Reply{}, err
-	}
+func (a *agentRunner) status(ctx context.Context, in SessionIn) (AgentStatusOut, error) {
 	dir, err := a.projectOf(ctx, in.Session)
 	if err != nil {
-		return nativemsg.Reply{}, err
+		return AgentStatusOut{}, err
 	}
-	out := agentStatusReply{}
+	out := AgentStatusOut{}
 	ra, err := a.setup(dir, "", nil)
-	var ne *nativemsg.Error
+	var re *Error
 	switch {
 	case err == nil:
 		out.Configured, out.Model = true, ra.model
 	case errors.Is(err, errNoModel):
 		out.Message = noModelMessage
-	case errors.As(err, &ne):
-		out.Message = ne.Message
+	case errors.As(err, &re):
+		out.Message = re.Message
 	default:
-		return nativemsg.Reply{}, err
+		return AgentStatusOut{}, err
 	}
 	a.mu.Lock()
 	if a.goal != nil {
 		out.Running = a.goal.text
 	}
 	a.mu.Unlock()
-	return nativemsg.Reply{Body: out}, nil
+	return out, nil
 }
 
 // projectOf is the project folder of a session: the one it was started
@@ -392,7 +391,7 @@ func (a *agentRunner) projectOf(ctx context.Context, session string) (string, er
 		}
 		sess, err := db.Session(ctx, session)
 		if err != nil {
-			return "", storageError(err)
+			return "", StorageError(err)
 		}
 		if sess.ProjectDir != "" {
 			return sess.ProjectDir, nil
@@ -405,17 +404,20 @@ func (a *agentRunner) projectOf(ctx context.Context, session string) (string, er
 	return p.Dir, nil
 }
 
-type askRequest struct {
+// AskIn asks the agent to perform a goal in the recorded tab (agent.ask).
+type AskIn struct {
 	Session string `json:"session"`
 	Goal    string `json:"goal"`
 	// Secrets are names of secrets the person offers the goal besides
 	// those it names (${secret:NAME}); optional.
 	Secrets []string `json:"secrets"`
+	// Tab is the door's way to the recorded tab: the agent's page
+	// requests go through it, and its progress and end come back.
+	Tab Tab `json:"-"`
 }
 
-func (m askRequest) sessionID() string { return m.Session }
-
-type askReply struct {
+// AskOut is the goal started: Goal is the id its progress and end carry.
+type AskOut struct {
 	Session string `json:"session"`
 	Goal    string `json:"goal"`
 	Model   string `json:"model"`
@@ -423,58 +425,60 @@ type askReply struct {
 
 // ask starts the agent on a goal in the session's recorded tab and answers
 // at once; agent.done says how it ended.
-func (a *agentRunner) ask(ctx context.Context, req *nativemsg.Request) (nativemsg.Reply, error) {
-	var in askRequest
-	if err := decodeSession(req, &in); err != nil {
-		return nativemsg.Reply{}, err
+func (a *agentRunner) ask(ctx context.Context, in AskIn) (AskOut, error) {
+	if err := checkSessionID(in.Session); err != nil {
+		return AskOut{}, err
+	}
+	if in.Tab == nil {
+		return AskOut{}, errors.New("no way to the recorded tab was given")
 	}
 	goal, err := oneLine("goal", in.Goal, maxGoalRunes)
 	if err != nil {
-		return nativemsg.Reply{}, err
+		return AskOut{}, err
 	}
 	db, err := a.r.database(ctx)
 	if err != nil {
-		return nativemsg.Reply{}, err
+		return AskOut{}, err
 	}
 	sess, st, err := a.r.sessionState(ctx, db, in.Session)
 	if err != nil {
-		return nativemsg.Reply{}, err
+		return AskOut{}, err
 	}
 	a.r.mu.Lock()
 	stopped := st.stopped
 	a.r.mu.Unlock()
 	if stopped || !sess.SavedAt.IsZero() {
-		return nativemsg.Reply{}, badRequest("session %s is stopped: the agent acts only while recording; start a new recording", sess.ID)
+		return AskOut{}, invalid("session %s is stopped: the agent acts only while recording; start a new recording", sess.ID)
 	}
 	dir, err := a.projectOf(ctx, sess.ID)
 	if err != nil {
-		return nativemsg.Reply{}, err
+		return AskOut{}, err
 	}
 	if len(in.Secrets) > maxOfferedSecrets {
-		return nativemsg.Reply{}, badRequest("secrets: %d names; offer at most %d", len(in.Secrets), maxOfferedSecrets)
+		return AskOut{}, invalid("secrets: %d names; offer at most %d", len(in.Secrets), maxOfferedSecrets)
 	}
 	ra, err := a.setup(dir, goal, in.Secrets)
 	if errors.Is(err, errNoModel) {
-		return nativemsg.Reply{}, badRequest("%s", noModelMessage)
+		return AskOut{}, invalid("%s", noModelMessage)
 	}
 	if err != nil {
-		return nativemsg.Reply{}, err
+		return AskOut{}, err
 	}
 	origin, err := config.OriginOf(sess.StartURL)
 	if err != nil {
-		return nativemsg.Reply{}, badRequest("the recording's start page %s has no origin: %v", sess.StartURL, err)
+		return AskOut{}, invalid("the recording's start page %s has no origin: %v", sess.StartURL, err)
 	}
 	origins, app := appOrigins(ra.project, origin)
 	ra.cfg.Origins, ra.cfg.App = origins, app
 	a.mu.Lock()
 	if a.closed {
 		a.mu.Unlock()
-		return nativemsg.Reply{}, errHostClosing
+		return AskOut{}, errHostClosing
 	}
 	if a.goal != nil {
 		running := a.goal.text
 		a.mu.Unlock()
-		return nativemsg.Reply{}, badRequest("the agent is performing %q already: wait for it, or press Stop in the recording bar", truncate(running, 80))
+		return AskOut{}, invalid("the agent is performing %q already: wait for it, or press Stop in the recording bar", truncate(running, 80))
 	}
 	a.goals++
 	gctx, cancel := context.WithCancel(context.Background())
@@ -482,13 +486,14 @@ func (a *agentRunner) ask(ctx context.Context, req *nativemsg.Request) (nativems
 	a.goal = g
 	a.mu.Unlock()
 
-	page := &liveTab{a: a, conn: req.Conn, goal: g, origin: origin, origins: origins, fill: ra.fill, actionTimeout: ra.actionTimeout}
-	a.r.s.Log.Info("agent goal started", "session", sess.ID, "goal", g.id, "model", ra.model)
+	page := &liveTab{a: a, tab: in.Tab, goal: g, origin: origin, origins: origins, fill: ra.fill, actionTimeout: ra.actionTimeout}
+	a.r.log.Info("agent goal started", "session", sess.ID, "goal", g.id, "model", ra.model)
 	go a.run(gctx, g, ra, page)
-	return nativemsg.Reply{Body: askReply{Session: sess.ID, Goal: g.id, Model: ra.model}}, nil
+	return AskOut{Session: sess.ID, Goal: g.id, Model: ra.model}, nil
 }
 
-type agentDone struct {
+// AgentDone says how a goal ended (agent.done).
+type AgentDone struct {
 	Session string `json:"session"`
 	Goal    string `json:"goal"`
 	// State is done, stopped or failed (steps.AgentDone…).
@@ -533,7 +538,7 @@ func (a *agentRunner) run(ctx context.Context, g *liveGoal, ra *recordAgent, pag
 		a.goal = nil
 	}
 	a.mu.Unlock()
-	done := agentDone{Session: g.session, Goal: g.id, Verdict: string(out.Verdict), Message: out.Reason,
+	done := AgentDone{Session: g.session, Goal: g.id, Verdict: string(out.Verdict), Message: out.Reason,
 		Actions: out.Acted, Calls: out.Calls(), Checks: agentChecks(out), Left: page.leftApp(),
 		Refused: len(out.Refused)}
 	if len(out.OffOrigins) > 0 {
@@ -556,10 +561,10 @@ func (a *agentRunner) run(ctx context.Context, g *liveGoal, ra *recordAgent, pag
 		}
 	}
 	a.countCalls(g, ra, out)
-	a.r.s.Log.Info("agent goal ended", "session", g.session, "goal", g.id, "state", done.State, "verdict", out.Verdict,
+	a.r.log.Info("agent goal ended", "session", g.session, "goal", g.id, "state", done.State, "verdict", out.Verdict,
 		"actions", out.Acted, "calls", done.Calls, "checks", len(done.Checks), "left", done.Left, "refused", done.Refused)
-	if _, err := page.conn.Notify(typeAgentDone, done); err != nil {
-		a.r.s.Log.Warn("the end of the agent's goal could not be sent", "goal", g.id, "err", err)
+	if err := page.tab.Done(done); err != nil {
+		a.r.log.Warn("the end of the agent's goal could not be sent", "goal", g.id, "err", err)
 	}
 }
 
@@ -603,18 +608,17 @@ func (a *agentRunner) countCalls(g *liveGoal, ra *recordAgent, out *agent.Outcom
 				mc.Error = string(c.Failure) + ": " + c.Detail
 			}
 			if _, err := db.AddModelCall(context.Background(), mc); err != nil {
-				a.r.s.Log.Warn("a model call could not be stored", "goal", g.id, "err", err)
+				a.r.log.Warn("a model call could not be stored", "goal", g.id, "err", err)
 			}
 		}
 	}
 }
 
 // stop cancels the goal the agent performs in a session; it answers once
-// the goal ended (agent.done went out before the reply).
-func (a *agentRunner) stop(ctx context.Context, req *nativemsg.Request) (nativemsg.Reply, error) {
-	var in sessionRequest
-	if err := decodeSession(req, &in); err != nil {
-		return nativemsg.Reply{}, err
+// the goal ended (its end was told to the tab before it returns).
+func (a *agentRunner) stop(ctx context.Context, in SessionIn) (StopAgentOut, error) {
+	if err := checkSessionID(in.Session); err != nil {
+		return StopAgentOut{}, err
 	}
 	a.mu.Lock()
 	g := a.goal
@@ -625,7 +629,7 @@ func (a *agentRunner) stop(ctx context.Context, req *nativemsg.Request) (nativem
 	}
 	a.mu.Unlock()
 	if g == nil {
-		return nativemsg.Reply{Body: map[string]any{"session": in.Session, "stopped": false}}, nil
+		return StopAgentOut{Session: in.Session, Stopped: false}, nil
 	}
 	g.cancel()
 	// The page requests under way end with the cancel; their answers are
@@ -634,7 +638,14 @@ func (a *agentRunner) stop(ctx context.Context, req *nativemsg.Request) (nativem
 	case <-g.done:
 	case <-time.After(5 * time.Second):
 	}
-	return nativemsg.Reply{Body: map[string]any{"session": in.Session, "stopped": true, "goal": g.id}}, nil
+	return StopAgentOut{Goal: g.id, Session: in.Session, Stopped: true}, nil
+}
+
+// StopAgentOut says whether a goal was under way, and which.
+type StopAgentOut struct {
+	Goal    string `json:"goal,omitempty"`
+	Session string `json:"session"`
+	Stopped bool   `json:"stopped"`
 }
 
 // cancelFor stops the goal under way in session, without waiting.
@@ -659,52 +670,4 @@ func (a *agentRunner) close() {
 	if g != nil {
 		g.cancel()
 	}
-}
-
-// A pageAnswer is the extension's answer to an agent.page request.
-type pageAnswer struct {
-	OK bool `json:"ok"`
-	// Reason is stale (the ref is gone, or the page loaded another
-	// document), gone (the tab closed or crashed), refused (the act would
-	// run off the app's origins: Origin names where, Why says it in a few
-	// words) or failed.
-	Reason  string          `json:"reason"`
-	Origin  string          `json:"origin"`
-	Why     string          `json:"why"`
-	Error   string          `json:"error"`
-	Screen  json.RawMessage `json:"screen"`
-	Summary string          `json:"summary"`
-}
-
-// pageResult hands the extension's answer to the page request waiting for
-// it; it has no reply.
-func (a *agentRunner) pageResult(ctx context.Context, req *nativemsg.Request) (nativemsg.Reply, error) {
-	var ans pageAnswer
-	if err := req.Decode(&ans); err != nil {
-		a.r.s.Log.Warn("an agent.pageResult could not be read", "id", req.ID, "err", err)
-		ans = pageAnswer{Reason: "failed", Error: "the extension's answer could not be read"}
-	}
-	a.mu.Lock()
-	ch := a.waiting[req.ID]
-	delete(a.waiting, req.ID)
-	a.mu.Unlock()
-	if ch != nil {
-		ch <- ans
-	}
-	return nativemsg.NoReply, nil
-}
-
-// await registers the wait for the answer to the page request id.
-func (a *agentRunner) await(id string) chan pageAnswer {
-	ch := make(chan pageAnswer, 1)
-	a.mu.Lock()
-	a.waiting[id] = ch
-	a.mu.Unlock()
-	return ch
-}
-
-func (a *agentRunner) forget(id string) {
-	a.mu.Lock()
-	delete(a.waiting, id)
-	a.mu.Unlock()
 }

@@ -1,11 +1,10 @@
-package main
+package recording
 
 import (
 	"errors"
 	"reflect"
 	"testing"
 
-	"github.com/trailpin/trailpin/host/nativemsg"
 	"github.com/trailpin/trailpin/recorder/selector"
 	"github.com/trailpin/trailpin/recorder/steps"
 	"github.com/trailpin/trailpin/recorder/trail"
@@ -63,8 +62,8 @@ func TestApplyEditsRefuses(t *testing.T) {
 		"bad new secret name": {secrets: map[string]string{"a": "${x}"}},
 	} {
 		_, err := applyEdits(editableTrail(), c.intents, c.secrets)
-		var ne *nativemsg.Error
-		if !errors.As(err, &ne) || ne.Code != nativemsg.CodeBadRequest {
+		var re *Error
+		if !errors.As(err, &re) || re.Code != Invalid {
 			t.Errorf("%s: got %v, want a bad request", name, err)
 		}
 	}

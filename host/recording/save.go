@@ -1,4 +1,4 @@
-package main
+package recording
 
 import (
 	"bytes"
@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"slices"
 	"sort"
@@ -16,7 +15,6 @@ import (
 
 	"github.com/trailpin/trailpin/agent"
 	"github.com/trailpin/trailpin/host/config"
-	"github.com/trailpin/trailpin/host/nativemsg"
 	"github.com/trailpin/trailpin/recorder/screen"
 	"github.com/trailpin/trailpin/recorder/steps"
 	"github.com/trailpin/trailpin/recorder/trail"
@@ -37,14 +35,14 @@ type built struct {
 	sess    storage.Session
 	trail   *steps.BuiltTrail
 	project *config.Project
-	projRef *projectRef
-	app     *appRef
+	projRef *ProjectRef
+	app     *AppRef
 	origin  string
 }
 
 // build turns the session's stored interactions, and the screen record.stop
 // sent, into steps.
-func (r *recording) build(ctx context.Context, db *storage.DB, sess storage.Session, final *screen.Screen) (*built, error) {
+func (r *Service) build(ctx context.Context, db *storage.DB, sess storage.Session, final *screen.Screen) (*built, error) {
 	b, err := r.prepare(sess)
 	if err != nil {
 		return nil, err
@@ -57,9 +55,9 @@ func (r *recording) build(ctx context.Context, db *storage.DB, sess storage.Sess
 	var fe *trail.ForeignOriginError
 	switch {
 	case errors.Is(err, steps.ErrNoSteps):
-		return nil, badRequest("%v", err)
+		return nil, invalid("%v", err)
 	case errors.As(err, &fe):
-		return nil, badRequest("%v: record one app per trail", err)
+		return nil, invalid("%v: record one app per trail", err)
 	case err != nil:
 		return nil, fmt.Errorf("building the steps: %w", err)
 	}
@@ -67,13 +65,13 @@ func (r *recording) build(ctx context.Context, db *storage.DB, sess storage.Sess
 }
 
 // prepare finds the session's project and app.
-func (r *recording) prepare(sess storage.Session) (*built, error) {
+func (r *Service) prepare(sess storage.Session) (*built, error) {
 	b := &built{sess: sess}
 	var err error
 	if sess.ProjectDir != "" {
 		p, lerr := config.LoadProject(sess.ProjectDir)
 		if lerr != nil {
-			return nil, badRequest("the recording's project: %v", lerr)
+			return nil, invalid("the recording's project: %v", lerr)
 		}
 		r.learnSecrets(p)
 		b.project, b.projRef = p, r.projectRefFor(p.Dir)
@@ -81,7 +79,7 @@ func (r *recording) prepare(sess storage.Session) (*built, error) {
 		return nil, err
 	}
 	if b.origin, err = config.OriginOf(sess.StartURL); err != nil {
-		return nil, badRequest("the recording's start URL: %v", err)
+		return nil, invalid("the recording's start URL: %v", err)
 	}
 	if b.project != nil {
 		b.app = appFor(b.project, b.origin)
@@ -90,7 +88,7 @@ func (r *recording) prepare(sess storage.Session) (*built, error) {
 }
 
 // storedInteractions reads a session's interactions with their screens.
-func (r *recording) storedInteractions(ctx context.Context, db *storage.DB, id string) ([]steps.RecordedInteraction, error) {
+func (r *Service) storedInteractions(ctx context.Context, db *storage.DB, id string) ([]steps.RecordedInteraction, error) {
 	list, err := db.Interactions(ctx, id)
 	if err != nil {
 		return nil, err
@@ -122,7 +120,7 @@ func (r *recording) storedInteractions(ctx context.Context, db *storage.DB, id s
 // and the project's secret values, so that a configured secret's value
 // typed into a field the page does not mark as secret is written as a
 // reference too, and is never shown.
-func (b *built) buildOptions(r *recording) steps.BuildOptions {
+func (b *built) buildOptions(r *Service) steps.BuildOptions {
 	base := b.origin
 	if b.app != nil {
 		base = b.app.BaseURL
@@ -167,40 +165,48 @@ func suggestedTitle(sess storage.Session) string {
 	return t
 }
 
-type stopRequest struct {
-	Session string          `json:"session"`
-	Screen  json.RawMessage `json:"screen"`
+// StopIn stops a recording (record.stop).
+type StopIn struct {
+	Session string `json:"session"`
+	// Screen is the page as the recording ended, in the page model's wire
+	// form (docs/screen-schema.md); optional.
+	Screen json.RawMessage `json:"screen"`
 }
 
-type previewAction struct {
+// A PreviewAction is an action of a step as the popup shows it.
+type PreviewAction struct {
 	Kind     string `json:"kind"`
 	Selector string `json:"selector"`
 	Text     string `json:"text"`
 }
 
-type previewEnd struct {
+// A PreviewEnd is a step's end state as the popup shows it.
+type PreviewEnd struct {
 	URL   string   `json:"url"`
 	Shows []string `json:"shows"`
 }
 
-type previewStep struct {
+// A PreviewStep is a built step as the popup shows it.
+type PreviewStep struct {
 	Intent string `json:"intent"`
 	// By is agent for a goal the agent performed (trail's by:).
 	By      string          `json:"by,omitempty"`
 	Act     string          `json:"act,omitempty"`
-	Actions []previewAction `json:"actions"`
-	End     *previewEnd     `json:"end,omitempty"`
+	Actions []PreviewAction `json:"actions"`
+	End     *PreviewEnd     `json:"end,omitempty"`
 }
 
-type stopReply struct {
+// StopOut is the recording's steps as they would be saved, for the popup
+// to review.
+type StopOut struct {
 	Session      string        `json:"session"`
 	Title        string        `json:"title"`
 	Start        string        `json:"start"`
-	Steps        []previewStep `json:"steps"`
+	Steps        []PreviewStep `json:"steps"`
 	Secrets      []string      `json:"secrets"`
 	Notes        []string      `json:"notes"`
-	App          *appRef       `json:"app"`
-	Project      *projectRef   `json:"project"`
+	App          *AppRef       `json:"app"`
+	Project      *ProjectRef   `json:"project"`
 	NeedsProject bool          `json:"needsProject"`
 	NeedsApp     bool          `json:"needsApp"`
 	YAML         string        `json:"yaml"`
@@ -256,19 +262,19 @@ func modifierNames(ms []trail.Modifier) []string {
 	return out
 }
 
-func preview(steps []trail.Step) []previewStep {
-	out := make([]previewStep, 0, len(steps))
+func preview(steps []trail.Step) []PreviewStep {
+	out := make([]PreviewStep, 0, len(steps))
 	for _, s := range steps {
-		ps := previewStep{Intent: s.Intent, By: s.By, Act: s.Act, Actions: []previewAction{}}
+		ps := PreviewStep{Intent: s.Intent, By: s.By, Act: s.Act, Actions: []PreviewAction{}}
 		for _, a := range s.Actions {
-			pa := previewAction{Kind: string(a.Kind()), Text: strings.TrimSpace(actionText(a))}
+			pa := PreviewAction{Kind: string(a.Kind()), Text: strings.TrimSpace(actionText(a))}
 			if sel, ok := trail.ActionSelector(a); ok {
 				pa.Selector = sel.String()
 			}
 			ps.Actions = append(ps.Actions, pa)
 		}
 		if s.End != nil {
-			ps.End = &previewEnd{URL: s.End.URL, Shows: []string{}}
+			ps.End = &PreviewEnd{URL: s.End.URL, Shows: []string{}}
 			for _, sel := range s.End.Shows {
 				ps.End.Shows = append(ps.End.Shows, sel.String())
 			}
@@ -278,10 +284,12 @@ func preview(steps []trail.Step) []previewStep {
 	return out
 }
 
-func (r *recording) stop(ctx context.Context, req *nativemsg.Request) (nativemsg.Reply, error) {
-	var in stopRequest
-	if err := decodeSession(req, &in); err != nil {
-		return nativemsg.Reply{}, err
+// Stop stops a recording and builds its steps, for the popup to review;
+// it stops a goal the agent performs in it too.
+func (r *Service) Stop(ctx context.Context, in StopIn) (_ StopOut, err error) {
+	defer r.explainDamage(&err)
+	if err := checkSessionID(in.Session); err != nil {
+		return StopOut{}, err
 	}
 	// A goal the agent performs ends with the recording.
 	r.agent.cancelFor(in.Session)
@@ -289,20 +297,20 @@ func (r *recording) stop(ctx context.Context, req *nativemsg.Request) (nativemsg
 	if present(in.Screen) {
 		var err error
 		if final, err = decodeScreen(in.Screen, "the final screen"); err != nil {
-			return nativemsg.Reply{}, err
+			return StopOut{}, err
 		}
 	}
 	db, err := r.database(ctx)
 	if err != nil {
-		return nativemsg.Reply{}, err
+		return StopOut{}, err
 	}
 	sess, st, err := r.sessionState(ctx, db, in.Session)
 	if err != nil {
-		return nativemsg.Reply{}, err
+		return StopOut{}, err
 	}
 	b, err := r.build(ctx, db, sess, final)
 	if err != nil {
-		return nativemsg.Reply{}, err
+		return StopOut{}, err
 	}
 	r.mu.Lock()
 	st.stopped, st.final = true, final
@@ -311,25 +319,28 @@ func (r *recording) stop(ctx context.Context, req *nativemsg.Request) (nativemsg
 	var content []byte
 	if b.app != nil {
 		if content, err = trail.MarshalTrail(b.trailOf(title)); err != nil {
-			return nativemsg.Reply{}, fmt.Errorf("writing the trail: %w", err)
+			return StopOut{}, fmt.Errorf("writing the trail: %w", err)
 		}
 	}
-	out := stopReply{Session: sess.ID, Title: title, Start: b.trail.Start, Steps: preview(b.trail.Steps),
+	out := StopOut{Session: sess.ID, Title: title, Start: b.trail.Start, Steps: preview(b.trail.Steps),
 		Secrets: append([]string{}, b.trail.Secrets...), Notes: append([]string{}, b.trail.Notes...),
 		App: b.app, Project: b.projRef, NeedsProject: b.project == nil, NeedsApp: b.project != nil && b.app == nil,
 		YAML: string(content)}
-	r.s.Log.Info("recording stopped", "session", sess.ID, "interactions", sess.Interactions, "steps", len(out.Steps), "secrets", len(out.Secrets))
-	return nativemsg.Reply{Body: out}, nil
+	r.log.Info("recording stopped", "session", sess.ID, "interactions", sess.Interactions, "steps", len(out.Steps), "secrets", len(out.Secrets))
+	return out, nil
 }
 
-type saveRequest struct {
+// SaveIn saves a stopped recording as a trail (record.save), with the
+// person's edits.
+type SaveIn struct {
 	Session string            `json:"session"`
 	Title   string            `json:"title"`
 	Secrets map[string]string `json:"secrets"`
 	Intents map[string]string `json:"intents"`
 }
 
-type saveReply struct {
+// SaveOut is the trail version saved.
+type SaveOut struct {
 	Session string   `json:"session"`
 	Trail   string   `json:"trail"`
 	Slug    string   `json:"slug"`
@@ -344,13 +355,13 @@ func oneLine(what, s string, maxRunes int) (string, error) {
 	t := strings.TrimSpace(s)
 	switch {
 	case t == "":
-		return "", badRequest("%s is empty: write a few words", what)
+		return "", invalid("%s is empty: write a few words", what)
 	case strings.ContainsAny(t, "\r\n"):
-		return "", badRequest("%s has a line break: write it on one line", what)
+		return "", invalid("%s has a line break: write it on one line", what)
 	case !utf8.ValidString(t):
-		return "", badRequest("%s is not UTF-8 text", what)
+		return "", invalid("%s is not UTF-8 text", what)
 	case utf8.RuneCountInString(t) > maxRunes:
-		return "", badRequest("%s is longer than %d characters: shorten it", what, maxRunes)
+		return "", invalid("%s is longer than %d characters: shorten it", what, maxRunes)
 	}
 	return t, nil
 }
@@ -366,7 +377,7 @@ func applyEdits(t *steps.BuiltTrail, intents, secrets map[string]string) ([]stri
 	for _, k := range keys {
 		i, err := strconv.Atoi(k)
 		if err != nil || i < 0 || i >= len(t.Steps) || strconv.Itoa(i) != k {
-			return nil, badRequest("intents: %q is not a step index: use \"0\" to \"%d\" from record.stop's steps", truncate(k, 20), len(t.Steps)-1)
+			return nil, invalid("intents: %q is not a step index: use \"0\" to \"%d\" from record.stop's steps", truncate(k, 20), len(t.Steps)-1)
 		}
 		text, err := oneLine(fmt.Sprintf("the intent of step %d", i), intents[k], maxIntentRunes)
 		if err != nil {
@@ -384,26 +395,18 @@ func applyEdits(t *steps.BuiltTrail, intents, secrets map[string]string) ([]stri
 	}
 	for old, name := range secrets {
 		if _, ok := names[old]; !ok {
-			return nil, badRequest("secrets: the recording needs no secret %q (it needs %s)", truncate(old, 40), strings.Join(t.Secrets, ", "))
+			return nil, invalid("secrets: the recording needs no secret %q (it needs %s)", truncate(old, 40), strings.Join(t.Secrets, ", "))
 		}
 		if !config.IsSecretName(name) || len(name) > 64 {
-			return nil, badRequest("secrets: new name %q for %s: use letters, digits, '_', '-' and '.'", truncate(name, 40), old)
+			return nil, invalid("secrets: new name %q for %s: use letters, digits, '_', '-' and '.'", truncate(name, 40), old)
 		}
 		names[old] = name
 	}
-	rename := func(s string) string { return renameSecretRefs(s, names) }
-	for i := range t.Steps {
-		for j, a := range t.Steps[i].Actions {
-			switch a := a.(type) {
-			case trail.TypeText:
-				a.Text = rename(a.Text)
-				t.Steps[i].Actions[j] = a
-			case trail.Dialog:
-				a.PromptText = rename(a.PromptText)
-				t.Steps[i].Actions[j] = a
-			}
-		}
-	}
+	// Every place the reference sits, the goal the agent was asked
+	// included, so that replay asks for the secret by its new name.
+	renamed := &trail.Trail{Steps: t.Steps}
+	trail.RenameRefs(renamed, trail.RefSecret, names)
+	t.Steps = renamed.Steps
 	var out []string
 	for _, ref := range (&trail.Trail{Steps: t.Steps}).References() {
 		if ref.Kind == trail.RefSecret {
@@ -414,67 +417,69 @@ func applyEdits(t *steps.BuiltTrail, intents, secrets map[string]string) ([]stri
 	return out, nil
 }
 
-func (r *recording) save(ctx context.Context, req *nativemsg.Request) (nativemsg.Reply, error) {
-	var in saveRequest
-	if err := decodeSession(req, &in); err != nil {
-		return nativemsg.Reply{}, err
+// Save saves a stopped recording as a trail, or as a new version of the
+// trail saved from it before.
+func (r *Service) Save(ctx context.Context, in SaveIn) (_ SaveOut, err error) {
+	defer r.explainDamage(&err)
+	if err := checkSessionID(in.Session); err != nil {
+		return SaveOut{}, err
 	}
 	title, err := oneLine("title", in.Title, maxTrailTitleRunes)
 	if err != nil {
-		return nativemsg.Reply{}, err
+		return SaveOut{}, err
 	}
 	db, err := r.database(ctx)
 	if err != nil {
-		return nativemsg.Reply{}, err
+		return SaveOut{}, err
 	}
 	sess, st, err := r.sessionState(ctx, db, in.Session)
 	if err != nil {
-		return nativemsg.Reply{}, err
+		return SaveOut{}, err
 	}
 	r.mu.Lock()
 	stopped, final := st.stopped, st.final
 	r.mu.Unlock()
 	if !stopped {
-		return nativemsg.Reply{}, badRequest("session %s was not stopped by this host process: send record.stop (again, after a reconnect) before record.save", sess.ID)
+		return SaveOut{}, invalid("session %s was not stopped by this host process: send record.stop (again, after a reconnect) before record.save", sess.ID)
 	}
 	b, err := r.build(ctx, db, sess, final)
 	if err != nil {
-		return nativemsg.Reply{}, err
+		return SaveOut{}, err
 	}
 	switch {
 	case b.project == nil:
-		return nativemsg.Reply{}, badRequest("no project is chosen for this recording: send project.set with the repository folder, then record.save again")
+		return SaveOut{}, invalid("no project is chosen for this recording: send project.set with the repository folder, then record.save again")
 	case b.app == nil:
-		return nativemsg.Reply{}, badRequest("no app of %s has the origin %s: send project.addApp with a name for it, then record.save again", b.project.File, b.origin)
+		return SaveOut{}, invalid("no app of %s has the origin %s: send project.addApp with a name for it, then record.save again", b.project.File, b.origin)
 	}
 	secrets, err := applyEdits(b.trail, in.Intents, in.Secrets)
 	if err != nil {
-		return nativemsg.Reply{}, err
+		return SaveOut{}, err
 	}
 	t := b.trailOf(title)
 	content, err := trail.MarshalTrail(t)
 	if err != nil {
-		return nativemsg.Reply{}, fmt.Errorf("writing the trail: %w", err)
+		return SaveOut{}, fmt.Errorf("writing the trail: %w", err)
 	}
 	if _, err := trail.LoadTrail("recording.trail.yaml", content); err != nil {
-		return nativemsg.Reply{}, fmt.Errorf("the saved trail would not load back: %w", err)
+		return SaveOut{}, fmt.Errorf("the saved trail would not load back: %w", err)
 	}
 	if err := db.SetSessionProject(ctx, sess.ID, b.project.Dir, b.app.Name); err != nil {
-		return nativemsg.Reply{}, storageError(err)
+		return SaveOut{}, StorageError(err)
 	}
 	v, err := r.saveVersion(ctx, db, sess.ID, title, b.app.Name, content)
 	if err != nil {
-		return nativemsg.Reply{}, storageError(err)
+		return SaveOut{}, StorageError(err)
 	}
-	r.s.Log.Info("trail saved", "session", sess.ID, "trail", v.Slug, "version", v.Version, "steps", len(t.Steps))
-	return nativemsg.Reply{Body: saveReply{Session: sess.ID, Trail: v.Slug, Slug: v.Slug, Version: v.Version,
-		Title: v.Title, App: v.App, Secrets: append([]string{}, secrets...)}}, nil
+	r.log.Info("trail saved", "session", sess.ID, "trail", v.Slug, "version", v.Version, "steps", len(t.Steps))
+	return SaveOut{Session: sess.ID, Trail: v.Slug, Slug: v.Slug, Version: v.Version,
+		Title: v.Title, App: v.App, Secrets: append([]string{}, secrets...)}, nil
 }
 
 // saveVersion saves content as a new trail, or, when a trail was saved from
 // the session before, as its next version; the same content saved again
 // returns the version it is.
-func (r *recording) saveVersion(ctx context.Context, db *storage.DB, session, title, app string, content []byte) (storage.TrailVersion, error) {
+func (r *Service) saveVersion(ctx context.Context, db *storage.DB, session, title, app string, content []byte) (storage.TrailVersion, error) {
 	list, err := db.Trails(ctx)
 	if err != nil {
 		return storage.TrailVersion{}, err
@@ -513,97 +518,101 @@ func validTrailSlug(s string) bool {
 	return true
 }
 
-func (r *recording) discard(ctx context.Context, req *nativemsg.Request) (nativemsg.Reply, error) {
-	var in sessionRequest
-	if err := decodeSession(req, &in); err != nil {
-		return nativemsg.Reply{}, err
+// Discard deletes an unsaved recording.
+func (r *Service) Discard(ctx context.Context, in SessionIn) (_ DiscardOut, err error) {
+	defer r.explainDamage(&err)
+	if err := checkSessionID(in.Session); err != nil {
+		return DiscardOut{}, err
 	}
 	db, err := r.database(ctx)
 	if err != nil {
-		return nativemsg.Reply{}, err
+		return DiscardOut{}, err
 	}
 	deleted, err := db.DiscardSession(ctx, in.Session)
 	if err != nil {
-		return nativemsg.Reply{}, storageError(err)
+		return DiscardOut{}, StorageError(err)
 	}
 	r.forget(in.Session)
-	r.s.Log.Info("recording discarded", "session", in.Session, "deleted", deleted)
-	return nativemsg.Reply{Body: map[string]any{"session": in.Session, "discarded": deleted}}, nil
+	r.log.Info("recording discarded", "session", in.Session, "deleted", deleted)
+	return DiscardOut{Discarded: deleted, Session: in.Session}, nil
 }
 
-type exportRequest struct {
+// DiscardOut says whether a recording was deleted (false: it was gone).
+type DiscardOut struct {
+	Discarded bool   `json:"discarded"`
+	Session   string `json:"session"`
+}
+
+// ExportIn writes a saved trail into a project's trails folder
+// (trail.export).
+type ExportIn struct {
 	Trail   string `json:"trail"`
 	Project string `json:"project"`
 }
 
-func (r *recording) export(ctx context.Context, req *nativemsg.Request) (nativemsg.Reply, error) {
-	var in exportRequest
-	if err := req.Decode(&in); err != nil {
-		return nativemsg.Reply{}, err
-	}
+// Export writes a saved trail into its project's trails folder.
+func (r *Service) Export(ctx context.Context, in ExportIn) (_ ExportOut, err error) {
+	defer r.explainDamage(&err)
 	if strings.TrimSpace(in.Trail) == "" {
-		return nativemsg.Reply{}, badRequest("trail is missing: send the trail record.save returned")
+		return ExportOut{}, invalid("trail is missing: send the trail record.save returned")
 	}
 	db, err := r.database(ctx)
 	if err != nil {
-		return nativemsg.Reply{}, err
+		return ExportOut{}, err
 	}
 	v, err := db.Trail(ctx, in.Trail)
 	if err != nil {
-		return nativemsg.Reply{}, storageError(err)
+		return ExportOut{}, StorageError(err)
 	}
 	var p *config.Project
 	switch {
 	case in.Project != "":
 		if !filepath.IsAbs(in.Project) {
-			return nativemsg.Reply{}, badRequest("project %q is not an absolute path", in.Project)
+			return ExportOut{}, invalid("project %q is not an absolute path", in.Project)
 		}
 		if p, err = config.LoadProject(in.Project); err != nil {
-			return nativemsg.Reply{}, badRequest("%v", err)
+			return ExportOut{}, invalid("%v", err)
 		}
 	case v.SessionID != "":
 		if sess, err := db.Session(ctx, v.SessionID); err == nil && sess.ProjectDir != "" {
 			if p, err = config.LoadProject(sess.ProjectDir); err != nil {
-				return nativemsg.Reply{}, badRequest("the trail's project: %v", err)
+				return ExportOut{}, invalid("the trail's project: %v", err)
 			}
 		}
 	}
 	if p == nil {
 		if p, _, err = r.currentProject(); err != nil {
-			return nativemsg.Reply{}, err
+			return ExportOut{}, err
 		}
 		if p == nil {
-			return nativemsg.Reply{}, badRequest("no project to export into: send project.set with the repository folder, or name it in project")
+			return ExportOut{}, invalid("no project to export into: send project.set with the repository folder, or name it in project")
 		}
 	}
-	dir := p.TrailsPath()
-	plan, err := planExport(ctx, db, v.Slug, dir, r.learnSecrets(p))
-	var he *handEditedError
-	switch {
-	case errors.As(err, &he), errors.As(err, new(*trail.SecretInTrailError)):
-		return nativemsg.Reply{}, badRequest("%v", err)
-	case err != nil:
-		return nativemsg.Reply{}, storageError(err)
+	if r.opts.Export == nil {
+		return ExportOut{}, errors.New("this host cannot export trails")
 	}
-	if !plan.unchanged {
-		if err := os.MkdirAll(dir, trailsDirMode); err != nil {
-			return nativemsg.Reply{}, badRequest("creating %s: %v", dir, err)
-		}
-		if err := plan.write(); errors.Is(err, errExportChanged) {
-			return nativemsg.Reply{}, badRequest("%v", err)
-		} else if err != nil {
-			return nativemsg.Reply{}, fmt.Errorf("exporting: %w", err)
-		}
+	path, unchanged, err := r.opts.Export(ctx, db, v.Slug, p.TrailsPath(), r.learnSecrets(p))
+	if err != nil {
+		return ExportOut{}, err
 	}
-	r.s.Log.Info("trail exported", "trail", v.Slug, "version", v.Version, "unchanged", plan.unchanged)
-	return nativemsg.Reply{Body: map[string]any{"trail": v.Slug, "version": v.Version, "path": plan.path, "unchanged": plan.unchanged}}, nil
+	r.log.Info("trail exported", "trail", v.Slug, "version", v.Version, "unchanged", unchanged)
+	return ExportOut{Path: path, Trail: v.Slug, Unchanged: unchanged, Version: v.Version}, nil
+}
+
+// ExportOut is the file a trail was exported to; Unchanged is true when it
+// held those bytes already.
+type ExportOut struct {
+	Path      string `json:"path"`
+	Trail     string `json:"trail"`
+	Unchanged bool   `json:"unchanged"`
+	Version   int    `json:"version"`
 }
 
 // unredact turns a typed value that storage redacted (a configured secret's
 // value, stored as its ${secret:NAME}) back into what the extension sends for
 // a secret field, so the trail references the secret instead of typing the
 // reference's text.
-func (r *recording) unredact(it *steps.Interaction) {
+func (r *Service) unredact(it *steps.Interaction) {
 	if it.Kind != steps.InteractType || it.Secret != "" || !strings.HasPrefix(it.Value, "${secret:") {
 		return
 	}
@@ -617,34 +626,4 @@ func (r *recording) unredact(it *steps.Interaction) {
 	if known && !strings.HasPrefix(refs[0].Name, "credentials.") {
 		it.Secret, it.Value = refs[0].Name, ""
 	}
-}
-
-// renameSecretRefs rewrites each ${secret:OLD} in s as ${secret:NEW} by
-// names, leaving escaped literals ($${…}) and other text alone.
-func renameSecretRefs(s string, names map[string]string) string {
-	const open = "${secret:"
-	var b strings.Builder
-	for i := 0; i < len(s); {
-		switch {
-		case strings.HasPrefix(s[i:], "$${"):
-			b.WriteString("$${")
-			i += 3
-		case strings.HasPrefix(s[i:], open):
-			end := strings.IndexByte(s[i+len(open):], '}')
-			if end < 0 {
-				b.WriteString(s[i:])
-				return b.String()
-			}
-			name := s[i+len(open) : i+len(open)+end]
-			if to, ok := names[name]; ok {
-				name = to
-			}
-			b.WriteString(open + name + "}")
-			i += len(open) + end + 1
-		default:
-			b.WriteByte(s[i])
-			i++
-		}
-	}
-	return b.String()
 }

@@ -1,53 +1,81 @@
-package main
+package recording
 
 import (
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"log/slog"
 	"os"
 	"regexp"
 	"sync"
 	"time"
 
 	"github.com/trailpin/trailpin/host/config"
-	"github.com/trailpin/trailpin/host/nativemsg"
 	"github.com/trailpin/trailpin/recorder/screen"
 	"github.com/trailpin/trailpin/storage"
 	"github.com/trailpin/trailpin/storage/secrets"
 )
 
-// The recording's message types (host/PROTOCOL.md, Recording).
-const (
-	typeRecordStart       = "record.start"
-	typeRecordInteraction = "record.interaction"
-	typeRecordResume      = "record.resume"
-	typeRecordStatus      = "record.status"
-	typeRecordStop        = "record.stop"
-	typeRecordSave        = "record.save"
-	typeRecordDiscard     = "record.discard"
-	typeTrailExport       = "trail.export"
-	typeProjectList       = "project.list"
-	typeProjectSet        = "project.set"
-	typeProjectAddApp     = "project.addApp"
-)
-
 var (
-	// sessionIDRule is storage's rule for session ids, checked here so a
-	// bad id gets a message about the field.
-	sessionIDRule = regexp.MustCompile(`^[A-Za-z0-9_-]{1,64}$`)
 	// screenIDRule is what the extension's screen ids may look like.
 	screenIDRule = regexp.MustCompile(`^[A-Za-z0-9_.:-]{1,64}$`)
 	// refRule is a page model ref: e<N>, or f<K>e<N> inside a frame.
 	refRule = regexp.MustCompile(`^[A-Za-z0-9_-]{1,64}$`)
 )
 
-// A recording serves the recording's messages for one host process. The
-// database is opened on first use; everything a session needs to go on
-// after a restart is in it, and the maps below are caches of it (except the
-// screen a record.stop sent, which record.save of the same process uses).
-type recording struct {
-	s *nativeSession
+// Secrets hides the values of the secrets the host knows in what it
+// writes. The service tells it each value it learns, and stores through it.
+type Secrets interface {
+	// Redact is the database's redactor: each known value becomes its
+	// ${secret:NAME} reference.
+	Redact(b []byte) []byte
+	// Learn replaces the values hidden (by name; known are the names
+	// learnt before), and logs once when one is too short to hide.
+	Learn(values map[string]string, known map[string]bool, log *slog.Logger)
+}
+
+// An ExportFunc writes the saved trail slug into the folder dir as
+// `host export` does, refusing a trail that holds one of secretValues. A
+// refusal the person can act on is an *Error.
+type ExportFunc func(ctx context.Context, db *storage.DB, slug, dir string, secretValues []string) (path string, unchanged bool, err error)
+
+// Options are what a Service is made of; the door that starts it gives
+// them.
+type Options struct {
+	// Config is nil when the configuration could not be read: every
+	// operation that needs it fails with an Internal error.
+	Config *config.Config
+	Log    *slog.Logger
+	// Secrets hides the secrets' values in the database (and the log);
+	// nil hides none.
+	Secrets Secrets
+	// Getenv reads the environment the host was started with (the model's
+	// key variable, TRAILPIN_SECRET_*); nil means os.Getenv.
+	Getenv func(string) string
+	// Environ lists that environment ("NAME=value"), for the secret values
+	// the agent's redactor hides; nil lists none.
+	Environ func() []string
+	// LoadConfig loads the configuration with a project's trailpin.yaml
+	// (its model and agent budgets win over the user config's); nil means
+	// Config alone.
+	LoadConfig func(projectFile string) (*config.Config, error)
+	// Export writes a trail file (trail.export).
+	Export ExportFunc
+	// AgentMaxActions and AgentMaxCalls are the agent's budgets per goal
+	// outside a project (replay's); a project's trailpin.yaml sets its own.
+	AgentMaxActions, AgentMaxCalls int
+}
+
+// A Service is the recording of one host process, behind every door: each
+// operation takes its typed request and returns its typed answer
+// (host/PROTOCOL.md, Recording, says what each does). The database is
+// opened on first use; everything a session needs to go on after a restart
+// is in it, and the maps below are caches of it (except the screen a Stop
+// sent, which Save in the same process uses).
+type Service struct {
+	opts Options
+	log  *slog.Logger
 
 	mu   sync.Mutex
 	db   *storage.DB
@@ -58,10 +86,10 @@ type recording struct {
 	// insecureSaid says the log has been told, once per process, that
 	// model.allowInsecureHTTP sends the model's key over plain http.
 	insecureSaid sync.Once
-	// damaged is set once the database was found damaged: every request
-	// that needs it is answered with error 7 from then on.
+	// damaged is set once the database was found damaged: every operation
+	// that needs it fails with a Damaged error from then on.
 	damaged *storage.CorruptError
-	// closed is set by close: a database check still under way must not
+	// closed is set by Close: a database check still under way must not
 	// open the database after it.
 	closed bool
 	// agent runs the goals the person asks the agent for while recording.
@@ -74,58 +102,53 @@ type recSession struct {
 	screens map[string]storage.ScreenHash
 	// secretRefs lists, per stored screen, the refs of its secret nodes.
 	secretRefs map[storage.ScreenHash]map[string]bool
-	// stopped is set by record.stop; final is the screen it sent.
+	// stopped is set by Stop; final is the screen it sent.
 	stopped bool
 	final   *screen.Screen
 }
 
-func registerRecording(srv *nativemsg.Server, s *nativeSession) *recording {
-	if s.Secrets == nil {
-		s.Secrets = &secretFilter{}
+// New returns the recording service made of o.
+func New(o Options) *Service {
+	if o.Secrets == nil {
+		o.Secrets = noSecrets{}
 	}
-	r := &recording{s: s, sess: map[string]*recSession{}, secretValues: map[string]string{}}
-	handle := func(typ string, h nativemsg.Handler) { srv.Handle(typ, r.explainDamage(h)) }
-	handle(typeRecordStart, r.start)
-	handle(typeRecordInteraction, r.interaction)
-	handle(typeRecordResume, r.resume)
-	handle(typeRecordStatus, r.status)
-	handle(typeRecordStop, r.stop)
-	handle(typeRecordChanges, r.changes)
-	handle(typeRecordSave, r.save)
-	handle(typeRecordDiscard, r.discard)
-	handle(typeTrailExport, r.export)
-	handle(typeProjectList, r.projectList)
-	handle(typeProjectSet, r.projectSet)
-	handle(typeProjectAddApp, r.projectAddApp)
-	r.agent = registerAgent(srv, r, handle)
+	log := o.Log
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	r := &Service{opts: o, log: log, sess: map[string]*recSession{}, secretValues: map[string]string{}}
+	r.agent = newAgentRunner(r)
 	return r
 }
+
+// noSecrets hides nothing.
+type noSecrets struct{}
+
+func (noSecrets) Redact(b []byte) []byte                                 { return b }
+func (noSecrets) Learn(map[string]string, map[string]bool, *slog.Logger) {}
 
 // errHostClosing is what a request gets after the session ended.
 var errHostClosing = errors.New("the host is shutting down")
 
-// explainDamage answers a request that met a damaged database with error 7,
-// whose message says how to move the file aside and what that loses. The
-// damage is remembered: later requests get the same answer without reading
-// the file again.
-func (r *recording) explainDamage(h nativemsg.Handler) nativemsg.Handler {
-	return func(ctx context.Context, req *nativemsg.Request) (nativemsg.Reply, error) {
-		reply, err := h(ctx, req)
-		var ce *storage.CorruptError
-		if !errors.As(err, &ce) {
-			return reply, err
-		}
-		r.mu.Lock()
-		r.noteDamage(ce)
-		r.mu.Unlock()
-		return nativemsg.Reply{}, nativemsg.Errorf(nativemsg.CodeDatabaseDamaged,
-			"%v. After moving it, press Retry connection in Trailpin's popup to start the host again.", ce)
+// explainDamage turns a damaged database met by an operation into a
+// Damaged error, whose message says how to move the file aside and what
+// that loses. The damage is remembered: later operations get the same
+// answer without reading the file again. Every operation defers it.
+func (r *Service) explainDamage(err *error) {
+	var ce *storage.CorruptError
+	if !errors.As(*err, &ce) {
+		return
 	}
+	r.mu.Lock()
+	r.noteDamage(ce)
+	r.mu.Unlock()
+	*err = &Error{Code: Damaged, Message: fmt.Sprintf(
+		"%v. After moving it, press Retry connection in Trailpin's popup to start the host again.", ce)}
 }
 
 // noteDamage remembers that the database is damaged and logs it, once, with
 // SQLite's own words. r.mu must be held.
-func (r *recording) noteDamage(ce *storage.CorruptError) {
+func (r *Service) noteDamage(ce *storage.CorruptError) {
 	if r.damaged != nil {
 		return
 	}
@@ -134,27 +157,28 @@ func (r *recording) noteDamage(ce *storage.CorruptError) {
 	if cause := errors.Unwrap(ce); cause != nil {
 		detail = append(detail, cause.Error())
 	}
-	r.s.Log.Error("the database is damaged: recording is off until it is moved aside",
+	r.log.Error("the database is damaged: recording is off until it is moved aside",
 		"db", ce.Path, "fix", ce.MoveAside(), "sqlite", detail)
 }
 
-// checkDatabase opens the database when the host starts, reading it whole
+// CheckDatabase opens the database when the host starts, reading it whole
 // (quick_check), so that a damaged file is found and explained before the
 // person records into it rather than at whichever write meets a bad page.
 // Requests wait for it.
-func (r *recording) checkDatabase(ctx context.Context) {
-	if r.s.Config == nil {
+func (r *Service) CheckDatabase(ctx context.Context) {
+	if r.opts.Config == nil {
 		return
 	}
 	_, err := r.database(ctx)
 	if err != nil && !errors.Is(err, storage.ErrCorrupt) && !errors.Is(err, errHostClosing) {
 		// Opened again at the first request, which reports it.
-		r.s.Log.Error("the database could not be opened", "err", err)
+		r.log.Error("the database could not be opened", "err", err)
 	}
 }
 
-// close closes the database, when it was opened.
-func (r *recording) close() {
+// Close stops the goal under way and closes the database, when it was
+// opened.
+func (r *Service) Close() {
 	if r.agent != nil {
 		r.agent.close()
 	}
@@ -167,23 +191,17 @@ func (r *recording) close() {
 	}
 }
 
-// badRequest is error 5 with a message for the person or the extension.
-func badRequest(format string, args ...any) error {
-	return nativemsg.Errorf(nativemsg.CodeBadRequest, format, args...)
-}
-
-// config returns the host's configuration, or error 6 when it could not be
+// config returns the host's configuration, or an Internal error when it could not be
 // read at start.
-func (r *recording) config() (*config.Config, error) {
-	if r.s.Config == nil {
-		return nil, nativemsg.Errorf(nativemsg.CodeInternal,
-			"the host could not read its configuration (see host.log, or run `host doctor`)")
+func (r *Service) config() (*config.Config, error) {
+	if r.opts.Config == nil {
+		return nil, &Error{Code: Internal, Message: "the host could not read its configuration (see host.log, or run `host doctor`)"}
 	}
-	return r.s.Config, nil
+	return r.opts.Config, nil
 }
 
 // database opens the database on first use.
-func (r *recording) database(ctx context.Context) (*storage.DB, error) {
+func (r *Service) database(ctx context.Context) (*storage.DB, error) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	switch {
@@ -200,7 +218,7 @@ func (r *recording) database(ctx context.Context) (*storage.DB, error) {
 	}
 	// The secrets' values are the last line of defence, should one reach
 	// an interaction, a screen or a trail anyway.
-	db, err := storage.Open(ctx, cfg.DBPath(), storage.WithQuickCheck(), storage.WithRedactor(r.s.Secrets.database))
+	db, err := storage.Open(ctx, cfg.DBPath(), storage.WithQuickCheck(), storage.WithRedactor(r.opts.Secrets.Redact))
 	var ce *storage.CorruptError
 	if errors.As(err, &ce) {
 		r.noteDamage(ce)
@@ -213,12 +231,12 @@ func (r *recording) database(ctx context.Context) (*storage.DB, error) {
 	return db, nil
 }
 
-// storageError turns what storage refused because of the request (invalid,
-// conflicting, or naming something that is not there) into error 5; other
-// errors stay internal.
-func storageError(err error) error {
+// StorageError turns what storage refused because of the request (invalid,
+// conflicting, or naming something that is not there) into an Invalid
+// error; other errors stay as they are.
+func StorageError(err error) error {
 	if errors.Is(err, storage.ErrInvalid) || errors.Is(err, storage.ErrConflict) || errors.Is(err, storage.ErrNotFound) {
-		return badRequest("%v", err)
+		return invalid("%v", err)
 	}
 	return err
 }
@@ -227,35 +245,19 @@ func storageError(err error) error {
 func checkSessionID(id string) error {
 	switch {
 	case id == "":
-		return badRequest("session is missing: send the id record.start returned")
-	case !sessionIDRule.MatchString(id):
-		return badRequest("session %q is not a session id (1 to 64 letters, digits, '-' or '_'): send the id record.start returned", id)
+		return invalid("session is missing: send the id record.start returned")
+	case !storage.ValidSessionID(id):
+		return invalid("session %q is not a session id (1 to 64 letters, digits, '-' or '_'): send the id record.start returned", id)
 	}
 	return nil
 }
 
-// A sessionMessage is a request that names a recording session.
-type sessionMessage interface{ sessionID() string }
-
-func (m sessionRequest) sessionID() string     { return m.Session }
-func (m stopRequest) sessionID() string        { return m.Session }
-func (m saveRequest) sessionID() string        { return m.Session }
-func (m interactionRequest) sessionID() string { return m.Session }
-
-// decodeSession decodes req into in and checks the session it names.
-func decodeSession(req *nativemsg.Request, in sessionMessage) error {
-	if err := req.Decode(in); err != nil {
-		return err
-	}
-	return checkSessionID(in.sessionID())
-}
-
 // sessionState returns this process's state of a stored session, loading
 // the screen ids it used from the database the first time.
-func (r *recording) sessionState(ctx context.Context, db *storage.DB, id string) (storage.Session, *recSession, error) {
+func (r *Service) sessionState(ctx context.Context, db *storage.DB, id string) (storage.Session, *recSession, error) {
 	sess, err := db.Session(ctx, id)
 	if err != nil {
-		return storage.Session{}, nil, storageError(err)
+		return storage.Session{}, nil, StorageError(err)
 	}
 	r.mu.Lock()
 	st := r.sess[id]
@@ -290,24 +292,24 @@ func (r *recording) sessionState(ctx context.Context, db *storage.DB, id string)
 }
 
 // forget drops this process's state of a session.
-func (r *recording) forget(id string) {
+func (r *Service) forget(id string) {
 	r.mu.Lock()
 	delete(r.sess, id)
 	r.mu.Unlock()
 }
 
-// decodeScreen reads a screen sent in the wire form; what it says is
-// wrong is error 5.
+// decodeScreen reads a screen sent in the wire form (the one place the
+// service decodes it); what it says is wrong is an Invalid error.
 func decodeScreen(raw json.RawMessage, what string) (*screen.Screen, error) {
 	s, err := screen.DecodeWire(raw)
 	if err != nil {
-		return nil, badRequest("%s is not a screen in the page model's wire form (captureWire): %v", what, err)
+		return nil, invalid("%s is not a screen in the page model's wire form (captureWire): %v", what, err)
 	}
 	if s.Schema != screen.ScreenSchema {
-		return nil, badRequest("%s has screen schema %d, this host reads %d: update the extension or the host", what, s.Schema, screen.ScreenSchema)
+		return nil, invalid("%s has screen schema %d, this host reads %d: update the extension or the host", what, s.Schema, screen.ScreenSchema)
 	}
 	if s.Root == nil {
-		return nil, badRequest("%s has no root node", what)
+		return nil, invalid("%s has no root node", what)
 	}
 	return s, nil
 }
@@ -347,7 +349,7 @@ func millis(t time.Time) int64 {
 // learnSecrets adds the values of p's secrets and user passwords that this
 // process can read (from the environment Chrome started it with, or
 // trailpin.yaml) to what storage redacts, and returns them.
-func (r *recording) learnSecrets(p *config.Project) []string {
+func (r *Service) learnSecrets(p *config.Project) []string {
 	res := secrets.NewResolver(p.Secrets, os.Getenv)
 	found := map[string]string{}
 	for name := range p.Secrets.Secrets {
@@ -370,7 +372,7 @@ func (r *recording) learnSecrets(p *config.Project) []string {
 
 // learnValues adds secret values, by name, to what storage and the log
 // redact.
-func (r *recording) learnValues(found map[string]string) {
+func (r *Service) learnValues(found map[string]string) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	changed := false
@@ -385,6 +387,6 @@ func (r *recording) learnValues(found map[string]string) {
 		}
 	}
 	if changed {
-		r.s.Secrets.learn(r.secretValues, known, r.s.Log)
+		r.opts.Secrets.Learn(r.secretValues, known, r.log)
 	}
 }

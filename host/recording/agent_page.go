@@ -1,7 +1,8 @@
-package main
+package recording
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
@@ -11,7 +12,6 @@ import (
 
 	"github.com/trailpin/trailpin/agent"
 	"github.com/trailpin/trailpin/host/config"
-	"github.com/trailpin/trailpin/host/nativemsg"
 	"github.com/trailpin/trailpin/recorder/screen"
 	"github.com/trailpin/trailpin/recorder/selector"
 	"github.com/trailpin/trailpin/recorder/trail"
@@ -32,7 +32,7 @@ import (
 // acts.
 type liveTab struct {
 	a    *agentRunner
-	conn *nativemsg.Conn
+	tab  Tab
 	goal *liveGoal
 	// origin is the recording's start page's, which navigate's paths are
 	// on; origins are all those the agent may act on (appOrigins).
@@ -57,7 +57,22 @@ var _ agent.Page = (*liveTab)(nil)
 // ready (replay.actionTimeout) first.
 func (p *liveTab) pageRequestTimeout() time.Duration { return p.actionTimeout + 30*time.Second }
 
-type pageRequest struct {
+// A Tab is the recorded tab as a door reaches it: the extension that
+// acts in it for the agent (host/PROTOCOL.md, The agent while recording).
+type Tab interface {
+	// Page sends one page request and waits for its answer. It returns an
+	// error only when the request could not be sent, or ctx ended first
+	// (then ctx's error).
+	Page(ctx context.Context, req PageRequest) (PageAnswer, error)
+	// Progress says what the agent does now, for the recording bar.
+	Progress(p AgentProgress)
+	// Done says how the goal ended.
+	Done(d AgentDone) error
+}
+
+// A PageRequest asks the extension to capture the recorded tab's screen
+// or to act in it (agent.page).
+type PageRequest struct {
 	Session string `json:"session"`
 	Goal    string `json:"goal"`
 	Op      string `json:"op"`
@@ -77,58 +92,80 @@ type pageRequest struct {
 	Origins []string `json:"origins,omitempty"`
 }
 
-// request sends one agent.page request and waits for its answer.
-func (p *liveTab) request(ctx context.Context, req pageRequest) (pageAnswer, error) {
+// A PageAnswer is the extension's answer to a PageRequest
+// (agent.pageResult).
+type PageAnswer struct {
+	OK bool `json:"ok"`
+	// Reason is stale (the ref is gone, or the page loaded another
+	// document), gone (the tab closed or crashed), refused (the act would
+	// run off the app's origins: Origin names where, Why says it in a few
+	// words) or failed.
+	Reason string `json:"reason"`
+	Origin string `json:"origin"`
+	Why    string `json:"why"`
+	Error  string `json:"error"`
+	// Screen is the capture, in the page model's wire form
+	// (docs/screen-schema.md), for op screen.
+	Screen  json.RawMessage `json:"screen"`
+	Summary string          `json:"summary"`
+}
+
+// AgentProgress says what the agent does now (agent.progress).
+type AgentProgress struct {
+	Action   string `json:"action"`
+	Goal     string `json:"goal"`
+	GoalText string `json:"goalText"`
+	Session  string `json:"session"`
+}
+
+// request sends one page request and waits for its answer.
+func (p *liveTab) request(ctx context.Context, req PageRequest) (PageAnswer, error) {
 	req.Session, req.Goal = p.goal.session, p.goal.id
 	if req.Op != "screen" {
 		req.TimeoutMs = p.actionTimeout.Milliseconds()
 		req.Origins = p.origins
 	}
-	id := p.conn.NewID()
-	ch := p.a.await(id)
-	defer p.a.forget(id)
-	if err := p.conn.Send(id, typeAgentPage, req); err != nil {
-		return pageAnswer{}, fmt.Errorf("%w: the extension cannot be reached: %v", agent.ErrPageGone, err)
+	tctx, cancel := context.WithTimeout(ctx, p.pageRequestTimeout())
+	defer cancel()
+	ans, err := p.tab.Page(tctx, req)
+	switch {
+	case err != nil && ctx.Err() != nil:
+		return PageAnswer{}, ctx.Err()
+	case err != nil && tctx.Err() != nil:
+		return PageAnswer{}, fmt.Errorf("the extension did not answer %s within %s", req.Op, p.pageRequestTimeout())
+	case err != nil:
+		return PageAnswer{}, fmt.Errorf("%w: the extension cannot be reached: %v", agent.ErrPageGone, err)
 	}
-	timer := time.NewTimer(p.pageRequestTimeout())
-	defer timer.Stop()
-	select {
-	case ans := <-ch:
-		if ans.OK {
-			return ans, nil
-		}
-		msg := ans.Error
-		if msg == "" {
-			msg = req.Op + " failed in the recorded tab"
-		}
-		switch ans.Reason {
-		case "stale":
-			return ans, fmt.Errorf("%w: %s", agent.ErrStaleRef, msg)
-		case "gone":
-			return ans, fmt.Errorf("%w: %s", agent.ErrPageGone, msg)
-		case "refused":
-			why := ans.Why
-			if why == "" {
-				why = msg
-			}
-			return ans, &agent.OffOriginError{Origin: ans.Origin, Why: why}
-		}
-		return ans, errors.New(msg)
-	case <-ctx.Done():
-		return pageAnswer{}, ctx.Err()
-	case <-timer.C:
-		return pageAnswer{}, fmt.Errorf("the extension did not answer %s within %s", req.Op, p.pageRequestTimeout())
+	if ans.OK {
+		return ans, nil
 	}
+	msg := ans.Error
+	if msg == "" {
+		msg = req.Op + " failed in the recorded tab"
+	}
+	switch ans.Reason {
+	case "stale":
+		return ans, fmt.Errorf("%w: %s", agent.ErrStaleRef, msg)
+	case "gone":
+		return ans, fmt.Errorf("%w: %s", agent.ErrPageGone, msg)
+	case "refused":
+		why := ans.Why
+		if why == "" {
+			why = msg
+		}
+		return ans, &agent.OffOriginError{Origin: ans.Origin, Why: why}
+	}
+	return ans, errors.New(msg)
 }
 
 // progress tells the recording bar what the agent is doing.
 func (p *liveTab) progress(what string) {
-	_, _ = p.conn.Notify(typeAgentProgress, map[string]string{"session": p.goal.session, "goal": p.goal.id, "goalText": p.goal.text, "action": what})
+	p.tab.Progress(AgentProgress{Action: what, Goal: p.goal.id, GoalText: p.goal.text, Session: p.goal.session})
 }
 
 // Screen captures the recorded tab once it is quiet.
 func (p *liveTab) Screen(ctx context.Context) (*screen.Screen, error) {
-	ans, err := p.request(ctx, pageRequest{Op: "screen"})
+	ans, err := p.request(ctx, PageRequest{Op: "screen"})
 	if err != nil {
 		return nil, err
 	}
@@ -222,7 +259,7 @@ func (p *liveTab) offApp() error {
 }
 
 // onRef acts on the element of ref with op.
-func (p *liveTab) onRef(ctx context.Context, ref, verb string, req pageRequest) (*screen.Node, error) {
+func (p *liveTab) onRef(ctx context.Context, ref, verb string, req PageRequest) (*screen.Node, error) {
 	n, err := p.node(ref)
 	if err != nil {
 		return nil, err
@@ -239,7 +276,7 @@ func (p *liveTab) onRef(ctx context.Context, ref, verb string, req pageRequest) 
 }
 
 func (p *liveTab) Tap(ctx context.Context, ref string) (string, error) {
-	n, err := p.onRef(ctx, ref, "Tapping", pageRequest{Op: "tap"})
+	n, err := p.onRef(ctx, ref, "Tapping", PageRequest{Op: "tap"})
 	if err != nil {
 		return "", err
 	}
@@ -253,7 +290,7 @@ func (p *liveTab) Type(ctx context.Context, ref, text string) (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("type %s: %v", ref, err)
 	}
-	n, err := p.onRef(ctx, ref, "Typing into", pageRequest{Op: "type", Text: value})
+	n, err := p.onRef(ctx, ref, "Typing into", PageRequest{Op: "type", Text: value})
 	if err != nil {
 		return "", err
 	}
@@ -261,7 +298,7 @@ func (p *liveTab) Type(ctx context.Context, ref, text string) (string, error) {
 }
 
 func (p *liveTab) Select(ctx context.Context, ref, option string) (string, error) {
-	n, err := p.onRef(ctx, ref, "Choosing "+fmt.Sprintf("%q in", option), pageRequest{Op: "select", Option: option})
+	n, err := p.onRef(ctx, ref, "Choosing "+fmt.Sprintf("%q in", option), PageRequest{Op: "select", Option: option})
 	if err != nil {
 		return "", err
 	}
@@ -273,14 +310,14 @@ func (p *liveTab) Press(ctx context.Context, key string) (string, error) {
 		return "", err
 	}
 	p.progress("Pressing " + key)
-	if _, err := p.request(ctx, pageRequest{Op: "press", Key: key}); err != nil {
+	if _, err := p.request(ctx, PageRequest{Op: "press", Key: key}); err != nil {
 		return "", err
 	}
 	return "pressed " + key, nil
 }
 
 func (p *liveTab) Navigate(ctx context.Context, path string) (string, error) {
-	req := pageRequest{Op: "navigate"}
+	req := PageRequest{Op: "navigate"}
 	switch path {
 	case "back", "forward", "reload":
 		req.History = path
@@ -302,7 +339,7 @@ func (p *liveTab) Navigate(ctx context.Context, path string) (string, error) {
 func (p *liveTab) poll(ctx context.Context, check func(*screen.Screen, *selector.Matcher) (bool, error)) error {
 	deadline := time.Now().Add(p.actionTimeout)
 	for {
-		ans, err := p.request(ctx, pageRequest{Op: "screen"})
+		ans, err := p.request(ctx, PageRequest{Op: "screen"})
 		if err != nil {
 			return err
 		}
