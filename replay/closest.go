@@ -162,7 +162,7 @@ func closeness(n *screen.Node, sel selector.Selector, re *regexp.Regexp) (float6
 			add(w, 0, "has no "+name)
 			return
 		}
-		differs := fmt.Sprintf("%s is %q, not %q", name, clip(got, 80), want)
+		differs := fmt.Sprintf("%s is %q, not %q", name, screen.Clip(got, 80), want)
 		if sameButNumbers(want, got) {
 			differs += " (only its numbers differ)"
 		}
@@ -186,7 +186,7 @@ func closeness(n *screen.Node, sel selector.Selector, re *regexp.Regexp) (float6
 		if re.MatchString(n.Text) {
 			score = 1
 		}
-		add(weightText, score, fmt.Sprintf("text %q does not match /%s/", clip(n.Text, 80), sel.TextRegex))
+		add(weightText, score, fmt.Sprintf("text %q does not match /%s/", screen.Clip(n.Text, 80), sel.TextRegex))
 	}
 	prop(weightTestID, "testId", sel.TestID, n.TestID)
 	prop(weightID, "id", sel.ID, n.ID)

@@ -28,7 +28,7 @@ func nodeLine(n *screen.Node) string {
 		text = strings.ReplaceAll(n.Text, "\n", " ")
 	}
 	if text != "" {
-		sn.Children = []*screen.SnapshotNode{{Role: screen.SnapshotTextRole, Text: clip(text, maxLineText)}}
+		sn.Children = []*screen.SnapshotNode{{Role: screen.SnapshotTextRole, Text: screen.Clip(text, maxLineText)}}
 	}
 	return screen.FormatSnapshot([]*screen.SnapshotNode{sn}, screen.SnapshotOptions{})
 }
@@ -42,7 +42,7 @@ func snapshotNode(n *screen.Node) *screen.SnapshotNode {
 		role = "generic"
 	}
 	sn := &screen.SnapshotNode{
-		Role: role, Name: clip(n.Name, maxLineText), Ref: n.Ref, Disabled: n.Disabled,
+		Role: role, Name: screen.Clip(n.Name, maxLineText), Ref: n.Ref, Disabled: n.Disabled,
 		Expanded: n.Expanded != nil && *n.Expanded, Selected: n.Selected != nil && *n.Selected, Level: n.Level,
 	}
 	if n.Checked == "true" || n.Checked == "mixed" {
@@ -65,9 +65,9 @@ func describe(n *screen.Node) string {
 	}
 	switch {
 	case n.Name != "":
-		return fmt.Sprintf("%s %q", role, clip(n.Name, 60))
+		return fmt.Sprintf("%s %q", role, screen.Clip(n.Name, 60))
 	case n.Text != "" && !n.Secret:
-		return fmt.Sprintf("%s %q", role, clip(strings.ReplaceAll(n.Text, "\n", " "), 60))
+		return fmt.Sprintf("%s %q", role, screen.Clip(strings.ReplaceAll(n.Text, "\n", " "), 60))
 	case n.ID != "":
 		return fmt.Sprintf("%s #%s", role, n.ID)
 	}

@@ -16,6 +16,7 @@ import (
 	"github.com/trailpin/trailpin/agent"
 	"github.com/trailpin/trailpin/agent/model"
 	"github.com/trailpin/trailpin/host/config"
+	"github.com/trailpin/trailpin/recorder/screen"
 	"github.com/trailpin/trailpin/recorder/steps"
 	"github.com/trailpin/trailpin/recorder/trail"
 	"github.com/trailpin/trailpin/storage"
@@ -478,7 +479,7 @@ func (a *agentRunner) ask(ctx context.Context, in AskIn) (AskOut, error) {
 	if a.goal != nil {
 		running := a.goal.text
 		a.mu.Unlock()
-		return AskOut{}, invalid("the agent is performing %q already: wait for it, or press Stop in the recording bar", truncate(running, 80))
+		return AskOut{}, invalid("the agent is performing %q already: wait for it, or press Stop in the recording bar", screen.Clip(running, 80))
 	}
 	a.goals++
 	gctx, cancel := context.WithCancel(context.Background())

@@ -415,13 +415,7 @@ func describeNode(n *screen.Node) string {
 	if role == "" || role == "none" || role == "presentation" {
 		role = "element"
 	}
-	clip := func(s string) string {
-		s = strings.Join(strings.Fields(s), " ")
-		if r := []rune(s); len(r) > 60 {
-			return string(r[:60]) + "…"
-		}
-		return s
-	}
+	clip := func(s string) string { return screen.Clip(strings.Join(strings.Fields(s), " "), 61) }
 	switch {
 	case n.Name != "":
 		return fmt.Sprintf("%s %q", role, clip(n.Name))

@@ -377,7 +377,7 @@ func applyEdits(t *steps.BuiltTrail, intents, secrets map[string]string) ([]stri
 	for _, k := range keys {
 		i, err := strconv.Atoi(k)
 		if err != nil || i < 0 || i >= len(t.Steps) || strconv.Itoa(i) != k {
-			return nil, invalid("intents: %q is not a step index: use \"0\" to \"%d\" from record.stop's steps", truncate(k, 20), len(t.Steps)-1)
+			return nil, invalid("intents: %q is not a step index: use \"0\" to \"%d\" from record.stop's steps", screen.Clip(k, 20), len(t.Steps)-1)
 		}
 		text, err := oneLine(fmt.Sprintf("the intent of step %d", i), intents[k], maxIntentRunes)
 		if err != nil {
@@ -395,10 +395,10 @@ func applyEdits(t *steps.BuiltTrail, intents, secrets map[string]string) ([]stri
 	}
 	for old, name := range secrets {
 		if _, ok := names[old]; !ok {
-			return nil, invalid("secrets: the recording needs no secret %q (it needs %s)", truncate(old, 40), strings.Join(t.Secrets, ", "))
+			return nil, invalid("secrets: the recording needs no secret %q (it needs %s)", screen.Clip(old, 40), strings.Join(t.Secrets, ", "))
 		}
 		if !config.IsSecretName(name) || len(name) > 64 {
-			return nil, invalid("secrets: new name %q for %s: use letters, digits, '_', '-' and '.'", truncate(name, 40), old)
+			return nil, invalid("secrets: new name %q for %s: use letters, digits, '_', '-' and '.'", screen.Clip(name, 40), old)
 		}
 		names[old] = name
 	}
@@ -498,24 +498,10 @@ func (r *Service) saveVersion(ctx context.Context, db *storage.DB, session, titl
 		return db.SaveTrail(ctx, storage.TrailInput{Slug: v.Slug, Title: title, App: app, Content: content, SessionID: session})
 	}
 	slug := trail.Slug(title)
-	if !validTrailSlug(slug) {
+	if !storage.ValidSlug(slug) {
 		slug = "trail"
 	}
 	return db.SaveTrail(ctx, storage.TrailInput{Slug: slug, New: true, Title: title, App: app, Content: content, SessionID: session})
-}
-
-// validTrailSlug is storage's rule for slugs: lower-case ASCII words joined
-// by hyphens (trail.Slug keeps letters of other scripts).
-func validTrailSlug(s string) bool {
-	if s == "" || len(s) > 90 || s[0] == '-' || s[len(s)-1] == '-' || strings.Contains(s, "--") {
-		return false
-	}
-	for _, c := range s {
-		if !(c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '-') {
-			return false
-		}
-	}
-	return true
 }
 
 // Discard deletes an unsaved recording.

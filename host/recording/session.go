@@ -289,9 +289,9 @@ func checkInteraction(it *steps.Interaction) error {
 	}
 	switch {
 	case it.Screen != "" && !screenIDRule.MatchString(it.Screen):
-		return invalid("interaction %d: screen id %q: use 1 to 64 letters, digits, '_', '.', ':' or '-'", it.Seq, truncate(it.Screen, 80))
+		return invalid("interaction %d: screen id %q: use 1 to 64 letters, digits, '_', '.', ':' or '-'", it.Seq, screen.Clip(it.Screen, 80))
 	case it.Ref != "" && !refRule.MatchString(it.Ref):
-		return invalid("interaction %d: ref %q is not a page model ref such as e12", it.Seq, truncate(it.Ref, 80))
+		return invalid("interaction %d: ref %q is not a page model ref such as e12", it.Seq, screen.Clip(it.Ref, 80))
 	case it.Ref != "" && it.Screen == "":
 		return invalid("interaction %d: ref is set without screen: name the screen the ref is in", it.Seq)
 	case len(it.Changes) > maxChangeKeys:
@@ -307,20 +307,9 @@ func checkInteraction(it *steps.Interaction) error {
 	case it.Secret != "" && (it.Value != "" || it.PromptText != ""):
 		return invalid("interaction %d: a secret field's value must never leave the page: send secret (the name) without value; nothing was stored", it.Seq)
 	case it.Secret != "" && !config.IsSecretName(it.Secret):
-		return invalid("interaction %d: secret name %q: use letters, digits, '_', '-' and '.'", it.Seq, truncate(it.Secret, 80))
+		return invalid("interaction %d: secret name %q: use letters, digits, '_', '-' and '.'", it.Seq, screen.Clip(it.Secret, 80))
 	}
 	return nil
-}
-
-// truncate shortens s for a message.
-func truncate(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	for n > 0 && !utf8.RuneStart(s[n]) {
-		n--
-	}
-	return s[:n] + "…"
 }
 
 // Interaction stores one interaction, and its screen, before it returns.
