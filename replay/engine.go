@@ -74,7 +74,7 @@ type Options struct {
 	TrailTimeout      time.Duration
 	// Attempt numbers this attempt (1 when zero); retries count up.
 	Attempt int
-	// Slug names the trail in the result (SelectTrails gives each trail of
+	// Slug names the trail in the result (suite.Select gives each trail of
 	// a suite a unique one); TrailSlug(t) when empty.
 	Slug string
 	// TestIDAttributes are the attributes read as test ids; nil means the
