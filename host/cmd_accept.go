@@ -15,6 +15,8 @@ import (
 	"github.com/trailpin/trailpin/recorder/trail"
 	"github.com/trailpin/trailpin/replay/heal"
 	"github.com/trailpin/trailpin/replay/report"
+	"github.com/trailpin/trailpin/replay/suite"
+	"github.com/trailpin/trailpin/replay/suite/exitcode"
 	"github.com/trailpin/trailpin/storage"
 	"github.com/trailpin/trailpin/storage/secrets"
 )
@@ -80,14 +82,14 @@ type acceptTally struct {
 func runAccept(cmd *cobra.Command, e *env, results string, dryRun bool) error {
 	healed, problems, err := heal.ReadHealed(results)
 	if err != nil {
-		return &exitError{code: 1, err: fmt.Errorf("accept: %w", err)}
+		return &exitcode.Error{Code: 1, Err: fmt.Errorf("accept: %w", err)}
 	}
 	for _, p := range problems {
 		fmt.Fprintf(e.stderr, "accept: %v\n", p)
 	}
 	if len(healed) == 0 {
 		if len(problems) > 0 {
-			return &exitError{code: 1, err: fmt.Errorf("accept: no healed trail in %s could be read (listed above)", results)}
+			return &exitcode.Error{Code: 1, Err: fmt.Errorf("accept: no healed trail in %s could be read (listed above)", results)}
 		}
 		fmt.Fprintf(e.stdout, "no healed trails in %s: the run healed no step a check proved, or its cache was read-write and saved them itself\n", results)
 		return nil
@@ -99,7 +101,7 @@ func runAccept(cmd *cobra.Command, e *env, results string, dryRun bool) error {
 	p := cfg.Project
 	if p == nil {
 		wd, _ := e.getwd()
-		return &exitError{code: 1, err: fmt.Errorf("accept writes healed trails only into a project's trails folder (trails.dir), and there is no project: %w", config.NoProjectError(wd))}
+		return &exitcode.Error{Code: 1, Err: fmt.Errorf("accept writes healed trails only into a project's trails folder (trails.dir), and there is no project: %w", config.NoProjectError(wd))}
 	}
 	r := secrets.NewResolver(p.Secrets, e.getenv)
 	secretValues := func(refs []trail.Ref) []string { return r.Values(refs...) }
@@ -120,7 +122,7 @@ func runAccept(cmd *cobra.Command, e *env, results string, dryRun bool) error {
 	}
 	switch {
 	case tally.refused > 0 || len(problems) > 0:
-		return &exitError{code: 1, err: fmt.Errorf("accept: %s applied, %s refused or unreadable (see above)",
+		return &exitcode.Error{Code: 1, Err: fmt.Errorf("accept: %s applied, %s refused or unreadable (see above)",
 			plural(tally.applied, "healed trail"), plural(tally.refused+len(problems), "healed trail"))}
 	case dryRun:
 		fmt.Fprintf(e.stdout, "dry run: %s would be applied, nothing written\n", plural(tally.applied, "healed trail"))
@@ -142,7 +144,7 @@ func openAcceptDB(ctx context.Context, path string, given bool) (*storage.DB, er
 	}
 	db, err := storage.Open(ctx, path)
 	if err != nil {
-		return nil, &exitError{code: 1, err: fmt.Errorf("accept: opening the database %s: %w (give --db a Trailpin database you can write to)", path, err)}
+		return nil, &exitcode.Error{Code: 1, Err: fmt.Errorf("accept: opening the database %s: %w (give --db a Trailpin database you can write to)", path, err)}
 	}
 	return db, nil
 }
@@ -230,7 +232,7 @@ func acceptOne(ctx context.Context, w io.Writer, h heal.Healed, p *config.Projec
 	if db == nil {
 		return
 	}
-	v, err := saveTrailVersion(ctx, db, path, "", h.Trail)
+	v, err := suite.SaveTrailVersion(ctx, db, path, "", h.Trail)
 	if err != nil {
 		fmt.Fprintf(w, "  the file is rewritten, but no version was saved in the database: %v\n", err)
 		return

@@ -8,6 +8,8 @@ import (
 	"testing"
 
 	"github.com/trailpin/trailpin/replay/heal"
+	"github.com/trailpin/trailpin/replay/suite"
+	"github.com/trailpin/trailpin/replay/suite/suitetest"
 	"github.com/trailpin/trailpin/storage"
 )
 
@@ -24,10 +26,10 @@ func readOnlyRun(t *testing.T) (dir, file, results string) {
 	if err := os.WriteFile(filepath.Join(dir, "trailpin.yaml"), []byte("apps:\n  shop:\n    baseURL: http://localhost:3000\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	file = writeDiscountTrail(t, dir)
+	file = suitetest.WriteDiscountTrail(t, dir)
 	results = filepath.Join(dir, "trailpin-results")
-	st, res := healedRun(file)
-	(&healKeeper{projectDir: dir}).keep(context.Background(), st, res, heal.ModeReadOnly, results)
+	tr, res := suitetest.HealedRun(file)
+	(&suite.HealKeeper{ProjectDir: dir}).Keep(context.Background(), suite.Trail{Trail: tr, Slug: res.Slug}, res, heal.ModeReadOnly, results)
 	if res.Steps[0].Heal.Decision != "reported" {
 		t.Fatalf("the read-only run did not report its heal: %s", res.Steps[0].Heal.Reason)
 	}
@@ -59,7 +61,7 @@ func TestAcceptAppliesAHealedTrailAndSavesAVersion(t *testing.T) {
 		}
 	}
 	got, _ := os.ReadFile(file)
-	wantHealedFile(t, got)
+	suitetest.WantHealedFile(t, got)
 	out, err = runHost(t, "--config", filepath.Join(dir, "trailpin.yaml"), "--db", db, "accept", results)
 	if err != nil || !strings.Contains(out, "already applied") {
 		t.Errorf("host accept a second time = %v:\n%s", err, out)
@@ -77,7 +79,7 @@ func TestAcceptDryRunWritesNothing(t *testing.T) {
 			t.Errorf("host accept --dry-run output lacks %q:\n%s", want, out)
 		}
 	}
-	if got, _ := os.ReadFile(file); string(got) != discountTrail {
+	if got, _ := os.ReadFile(file); string(got) != suitetest.DiscountTrail {
 		t.Errorf("--dry-run changed the trail file:\n%s", got)
 	}
 	if _, err := os.Stat(filepath.Join(dir, "none.db")); !os.IsNotExist(err) {
@@ -87,7 +89,7 @@ func TestAcceptDryRunWritesNothing(t *testing.T) {
 
 func TestAcceptRefusesATrailFileChangedSinceTheRun(t *testing.T) {
 	dir, file, results := readOnlyRun(t)
-	edited := strings.Replace(discountTrail, "# The code comes first.", "# The code comes first, always.", 1)
+	edited := strings.Replace(suitetest.DiscountTrail, "# The code comes first.", "# The code comes first, always.", 1)
 	os.WriteFile(file, []byte(edited), 0o644)
 	out, err := runHost(t, "--config", filepath.Join(dir, "trailpin.yaml"), "--db", filepath.Join(dir, "t.db"), "accept", results)
 	if err == nil || exitCode(err) != 1 {
@@ -183,7 +185,7 @@ func TestAcceptRefusesWhatItDidNotHeal(t *testing.T) {
 				if err := os.MkdirAll(filepath.Dir(victim), 0o755); err != nil {
 					t.Fatal(err)
 				}
-				if err := os.WriteFile(victim, []byte(discountTrail), 0o644); err != nil {
+				if err := os.WriteFile(victim, []byte(suitetest.DiscountTrail), 0o644); err != nil {
 					t.Fatal(err)
 				}
 				switch source {
@@ -205,7 +207,7 @@ func TestAcceptRefusesWhatItDidNotHeal(t *testing.T) {
 			// The record holds the SHA-256 of the discount trail, the
 			// bytes of every victim here: a results folder's author knows
 			// the files of a public repository.
-			rec := heal.Record{Title: "Apply a discount", Source: source, SourceSHA256: heal.Digest([]byte(discountTrail)),
+			rec := heal.Record{Title: "Apply a discount", Source: source, SourceSHA256: heal.Digest([]byte(suitetest.DiscountTrail)),
 				Steps: []heal.HealedStep{{Step: 1, Intent: "Apply the discount code SUMMER", Reason: "healed"}}}
 			if _, err := heal.WriteHealed(results, "tampered", rec, []byte(healed)); err != nil {
 				t.Fatal(err)
@@ -218,7 +220,7 @@ func TestAcceptRefusesWhatItDidNotHeal(t *testing.T) {
 				t.Errorf("host accept's output does not say it refused, saying %q:\n%s", tt.says, out)
 			}
 			if victim != "" {
-				if got, _ := os.ReadFile(victim); string(got) != discountTrail {
+				if got, _ := os.ReadFile(victim); string(got) != suitetest.DiscountTrail {
 					t.Errorf("the refused heal was written into %s:\n%s", victim, got)
 				}
 			} else if now, _ := os.ReadFile(source); string(now) != string(before) {
@@ -226,7 +228,7 @@ func TestAcceptRefusesWhatItDidNotHeal(t *testing.T) {
 			}
 			// The run's proper heal is still applied.
 			got, _ := os.ReadFile(file)
-			wantHealedFile(t, got)
+			suitetest.WantHealedFile(t, got)
 			if err == nil || !strings.Contains(err.Error(), "1 healed trail applied, 1 healed trail refused") {
 				t.Errorf("host accept = %v, want it to say 1 applied, 1 refused", err)
 			}
@@ -247,7 +249,7 @@ func TestAcceptWithoutAProjectWritesNothing(t *testing.T) {
 	if exitCodeOf(err) != 1 || !strings.Contains(err.Error(), "only into a project's trails folder (trails.dir), and there is no project") {
 		t.Errorf("host accept without a project = %v, want exit 1 saying there is no project\n%s", err, out)
 	}
-	if got, _ := os.ReadFile(file); string(got) != discountTrail {
+	if got, _ := os.ReadFile(file); string(got) != suitetest.DiscountTrail {
 		t.Errorf("accept without a project wrote the trail file:\n%s", got)
 	}
 }
@@ -279,7 +281,7 @@ func TestAcceptWritesThroughASymlink(t *testing.T) {
 		t.Errorf("accept replaced the link with a file: %v, %v", fi, err)
 	}
 	got, _ := os.ReadFile(target)
-	wantHealedFile(t, got)
+	suitetest.WantHealedFile(t, got)
 	if fi, _ := os.Stat(target); fi.Mode().Perm() != 0o664 {
 		t.Errorf("the trail file's mode = %v, want 0664 kept", fi.Mode().Perm())
 	}

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"net"
 	"net/http"
@@ -18,6 +17,8 @@ import (
 	"github.com/trailpin/trailpin/recorder/trail"
 	"github.com/trailpin/trailpin/replay"
 	"github.com/trailpin/trailpin/replay/report"
+	"github.com/trailpin/trailpin/replay/suite"
+	"github.com/trailpin/trailpin/replay/suite/exitcode"
 	"github.com/trailpin/trailpin/storage/secrets"
 )
 
@@ -37,18 +38,10 @@ func newDemoCmd(e *env) *cobra.Command {
 			"pages are. Nothing is stored in the database.\n\n" +
 			"--variant serves a mutated shop instead, to see how replay explains a failure (or\n" +
 			"rightly ignores a change):\n  " +
-			strings.Join(demoVariantLines(), "\n  ") + "\n\n" + replay.ExitCodesHelp,
+			strings.Join(demoVariantLines(), "\n  ") + "\n\n" + exitcode.Help,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			err := runDemo(cmd.Context(), e, o, variant)
-			if err == nil {
-				return nil
-			}
-			var ee *replay.ExitError
-			if errors.As(err, &ee) && ee.Err == nil {
-				return &exitError{code: ee.Code}
-			}
-			return &exitError{code: replay.ExitCodeOf(err), err: err}
+			return replayExit(runDemo(cmd.Context(), e, o, variant))
 		},
 	}
 	f := cmd.Flags()
@@ -80,67 +73,69 @@ const demoTrailsDir = "example-trails"
 // folder and replays them.
 func runDemo(ctx context.Context, e *env, o replayFlags, variant string) error {
 	if err := demo.ValidateVariant(variant); err != nil {
-		return replay.UsageError(err)
+		return exitcode.UsageError(err)
 	}
 	switch {
 	case o.workers < 1:
-		return replay.UsageError(fmt.Errorf("--workers %d: replay at least 1 trail at a time", o.workers))
+		return exitcode.UsageError(fmt.Errorf("--workers %d: replay at least 1 trail at a time", o.workers))
 	case o.format != formatText && o.format != formatStatus:
-		return replay.UsageError(fmt.Errorf("--format %q: use text or status", o.format))
+		return exitcode.UsageError(fmt.Errorf("--format %q: use text or status", o.format))
 	}
 	trace, err := report.ParseTraceMode(o.trace)
 	if err != nil {
-		return replay.UsageError(err)
+		return exitcode.UsageError(err)
 	}
 	// The example trails go beside the trace pages, which name their
 	// lines, so that what a page points at is there to read.
 	dir := filepath.Join(o.results, demoTrailsDir)
 	if err := os.RemoveAll(dir); err != nil {
-		return replay.EnvironmentError(fmt.Errorf("replacing the example trails in %s: %w", dir, err))
+		return exitcode.EnvironmentError(fmt.Errorf("replacing the example trails in %s: %w", dir, err))
 	}
 	if err := demo.WriteTrails(dir); err != nil {
-		return replay.EnvironmentError(fmt.Errorf("%w (give --results a folder you can write to)", err))
+		return exitcode.EnvironmentError(fmt.Errorf("%w (give --results a folder you can write to)", err))
 	}
 
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
-		return replay.EnvironmentError(fmt.Errorf("serving the demo shop on loopback: %w", err))
+		return exitcode.EnvironmentError(fmt.Errorf("serving the demo shop on loopback: %w", err))
 	}
 	srv := &http.Server{Handler: demo.New(demo.Options{Variant: variant}), ReadHeaderTimeout: 10 * time.Second}
 	go srv.Serve(ln)
 	defer srv.Close()
 	shopURL := "http://" + ln.Addr().String()
 
-	suite, err := replay.SelectTrails(replay.SuiteOptions{Args: []string{filepath.Join(dir, demo.TrailsDir)}})
+	trails, err := suite.Select(suite.Selection{Args: []string{filepath.Join(dir, demo.TrailsDir)}})
 	if err != nil {
 		return err
 	}
-	s := &replaySetup{apps: map[string]string{}, suite: suite, trace: trace}
-	s.opts = replay.Options{Lookup: demoLookup(replay.EnvLookup(e.getenv)), Known: knownSecrets(e, secrets.Config{})}
-	for _, st := range suite {
-		s.apps[st.Trail.App] = shopURL
+	s := &replaySetup{Options: suite.Options{Trails: trails, Apps: map[string]string{}, Trace: trace,
+		Workers: o.workers, Results: o.results}}
+	s.Engine = replay.Options{Lookup: demoLookup(replay.EnvLookup(e.getenv)), Known: knownSecrets(e, secrets.Config{})}
+	for _, st := range trails {
+		s.Apps[st.Trail.App] = shopURL
 	}
-	s.redact = s.learnSecrets(e)
+	s.learnSecrets(e)
 
 	shop := "the demo shop"
 	if variant != "" {
 		v, _ := demo.VariantInfo(variant)
 		shop = fmt.Sprintf("the demo shop, variant %s (%s)", variant, strings.TrimSuffix(v.Change, "."))
 	}
-	fmt.Fprintf(e.stderr, "Serving %s at %s; replaying %d example trails headless.\n", shop, shopURL, len(suite))
+	fmt.Fprintf(e.stderr, "Serving %s at %s; replaying %d example trails headless.\n", shop, shopURL, len(trails))
 
 	b, err := browser.Start(ctx, browser.Options{ExecPath: o.chrome, Headless: o.headless})
 	if err != nil {
-		return replay.EnvironmentError(fmt.Errorf("%w (install Chromium, or give --chrome or CHROME_PATH)", err))
+		return exitcode.EnvironmentError(fmt.Errorf("%w (install Chromium, or give --chrome or CHROME_PATH)", err))
 	}
 	defer b.Close()
-	runErr := runSuite(ctx, e, o, s, b)
+	s.Browser = b
+	runErr := runSuite(ctx, e, o, s)
 
 	out := e.stdout
 	if o.format == formatStatus {
 		out = e.stderr
 	}
-	if pages := tracePages(o.results, suite); len(pages) > 0 {
+	if pages := tracePages(o.results, trails); len(pages) > 0 {
 		abs, _ := filepath.Abs(o.results)
 		fmt.Fprintf(out, "\nTrace pages (%d) are in %s:\n", len(pages), abs)
 		for _, p := range pages {
@@ -166,9 +161,9 @@ func demoLookup(next replay.Lookup) replay.Lookup {
 }
 
 // tracePages lists the trace pages of the suite's trails that exist.
-func tracePages(results string, suite []replay.SuiteTrail) []string {
+func tracePages(results string, trails []suite.Trail) []string {
 	var pages []string
-	for _, st := range suite {
+	for _, st := range trails {
 		p := report.TracePath(results, st.Slug)
 		if _, err := os.Stat(p); err == nil {
 			pages = append(pages, p)

@@ -6,12 +6,11 @@ import (
 	"crypto/sha256"
 	"fmt"
 	"os"
-	"path/filepath"
-	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/trailpin/trailpin/recorder/trail"
+	"github.com/trailpin/trailpin/replay/suite/exitcode"
 	"github.com/trailpin/trailpin/storage"
 	"github.com/trailpin/trailpin/storage/secrets"
 )
@@ -50,7 +49,7 @@ Comments in a trail file are not kept: the database holds each trail as Trailpin
 				fmt.Fprintln(e.stderr, p)
 			}
 			if len(problems) > 0 && !keepGoing {
-				return &exitError{code: 1, err: fmt.Errorf("import: nothing imported: %s of %d could not be imported (listed above); fix them, or pass --keep-going to import the others",
+				return &exitcode.Error{Code: 1, Err: fmt.Errorf("import: nothing imported: %s of %d could not be imported (listed above); fix them, or pass --keep-going to import the others",
 					plural(len(problems), "file"), len(files))}
 			}
 			db, err := storage.Open(cmd.Context(), cfg.DBPath())
@@ -77,7 +76,7 @@ Comments in a trail file are not kept: the database holds each trail as Trailpin
 				fmt.Fprintf(e.stdout, "%s: %s\n", im.file, msg)
 			}
 			if len(problems) > 0 {
-				return &exitError{code: 1, err: fmt.Errorf("import: %s could not be imported (listed above)", plural(len(problems), "file"))}
+				return &exitcode.Error{Code: 1, Err: fmt.Errorf("import: %s could not be imported (listed above)", plural(len(problems), "file"))}
 			}
 			return nil
 		},
@@ -156,7 +155,7 @@ func prepareImport(file string, secretValues func([]trail.Ref) []string) (trailI
 			return trailImport{}, fmt.Errorf("%s: %w", file, err)
 		}
 	}
-	slug, err := importSlug(file, t.Title)
+	slug, err := storage.TrailFileSlug(file, t.Title)
 	if err != nil {
 		return trailImport{}, err
 	}
@@ -165,24 +164,6 @@ func prepareImport(file string, secretValues func([]trail.Ref) []string) (trailI
 		return trailImport{}, fmt.Errorf("%s: %w", file, err)
 	}
 	return trailImport{file: file, slug: slug, trail: t, content: content, relaidOut: !bytes.Equal(src, content)}, nil
-}
-
-// importSlug is the trail a file is saved as: its file name without
-// .trail.yaml, so that export writes it back to the same name; else the
-// slug of its title.
-func importSlug(file, title string) (string, error) {
-	base := filepath.Base(file)
-	stem := strings.TrimSuffix(base, trail.TrailFileExt)
-	if stem == base {
-		stem = strings.TrimSuffix(base, filepath.Ext(base))
-	}
-	for _, s := range []string{stem, trail.Slug(title)} {
-		if storage.ValidSlug(s) {
-			return s, nil
-		}
-	}
-	return "", fmt.Errorf("%s: no trail name can be made from the file name or the title: rename the file to NAME%s, with NAME in lower-case letters, digits and hyphens",
-		file, trail.TrailFileExt)
 }
 
 // saveImport saves one file as the next version of its trail and says what

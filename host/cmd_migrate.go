@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/trailpin/trailpin/recorder/trail"
+	"github.com/trailpin/trailpin/replay/suite/exitcode"
 	"github.com/trailpin/trailpin/storage"
 )
 
@@ -54,7 +55,7 @@ func runMigrate(w io.Writer, paths []string, dryRun bool) error {
 		problems = append(problems, fmt.Sprintf("%s could not be migrated (see above)", plural(tally.failedFiles, "file")))
 	}
 	if len(problems) > 0 {
-		return &exitError{code: 1, err: fmt.Errorf("migrate: %s", strings.Join(problems, "; "))}
+		return &exitcode.Error{Code: 1, Err: fmt.Errorf("migrate: %s", strings.Join(problems, "; "))}
 	}
 	return nil
 }

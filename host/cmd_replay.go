@@ -13,9 +13,13 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/trailpin/trailpin/recorder/trail"
+	"github.com/trailpin/trailpin/agent"
+	"github.com/trailpin/trailpin/browser"
+	"github.com/trailpin/trailpin/host/config"
 	"github.com/trailpin/trailpin/replay"
 	"github.com/trailpin/trailpin/replay/report"
+	"github.com/trailpin/trailpin/replay/suite"
+	"github.com/trailpin/trailpin/replay/suite/exitcode"
 	"github.com/trailpin/trailpin/storage/redact"
 	"github.com/trailpin/trailpin/storage/secrets"
 )
@@ -44,17 +48,9 @@ func newReplayCmd(e *env) *cobra.Command {
 			"Progress goes to standard error: redrawn in place on a terminal, plain lines otherwise.\n" +
 			"A trace page per failing trail goes to <results>/<trail-slug>/trace.md. Runs and step\n" +
 			"results are stored in the database, except with CI set, where only --db (or TRAILPIN_DB)\n" +
-			"stores them.\n\n" + replay.ExitCodesHelp,
+			"stores them.\n\n" + exitcode.Help,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			err := replayTrails(cmd, e, o, args)
-			if err == nil {
-				return nil
-			}
-			var ee *replay.ExitError
-			if errors.As(err, &ee) && ee.Err == nil {
-				return &exitError{code: ee.Code} // the output already said why
-			}
-			return &exitError{code: replay.ExitCodeOf(err), err: err}
+			return replayExit(replayTrails(cmd, e, o, args))
 		},
 	}
 	f := cmd.Flags()
@@ -90,52 +86,53 @@ type replayFlags struct {
 
 // replaySetup is everything a run needs, checked before a browser starts.
 type replaySetup struct {
-	opts   replay.Options
-	apps   map[string]string
-	suite  []replay.SuiteTrail
-	trace  report.TraceMode
+	suite.Options
+	// redact hides the suite's secrets in the reports (nil: none).
 	redact report.Redactor
-	store  *runStore // nil: runs are not stored
-	// cacheMode is cache.mode in effect (read-write, read-only, off).
-	cacheMode string
-	// agent holds what the step runner hands a stale step to; nil when
-	// no model is configured.
-	agent *agentSetup
-	// heals writes what the run's verified heals become.
-	heals *healKeeper
-	// origins are each app's other origins the agent may act on
-	// (apps.<name>.origins).
-	origins map[string][]string
+}
+
+// replayExit is the error a replay command returns: an *exitcode.Error
+// with the run's exit code, silent when the output already said why.
+func replayExit(err error) error {
+	if err == nil {
+		return nil
+	}
+	var ee *exitcode.Error
+	if errors.As(err, &ee) && ee.Err == nil {
+		return &exitcode.Error{Code: ee.Code} // the output already said why
+	}
+	return &exitcode.Error{Code: exitcode.Of(err), Err: err}
 }
 
 // replayTrails checks the command line, selects the trails, starts the
 // browser and runs the suite.
 func replayTrails(cmd *cobra.Command, e *env, o replayFlags, args []string) error {
 	if err := checkReplayURLs(&o); err != nil {
-		return replay.UsageError(err)
+		return exitcode.UsageError(err)
 	}
 	s, err := setupReplay(cmd, e, o, args)
 	if err != nil {
 		return err
 	}
 	defer s.close()
-	if len(s.suite) == 0 {
+	if len(s.Trails) == 0 {
 		// A shard that got no trail passes: the other machines have them.
 		fmt.Fprintf(e.stderr, "shard %s holds none of the selected trails; nothing to replay\n", o.shard)
 		run := report.Run{Started: time.Now()}
 		if o.format == formatStatus {
 			if err := report.NewStatusWriter(e.stdout).Done(run); err != nil {
-				return replay.EnvironmentError(err)
+				return exitcode.EnvironmentError(err)
 			}
 		}
 		return finishReports(e, o, s, run)
 	}
-	browser, err := replay.StartBrowser(cmd.Context(), replay.BrowserOptions{RemoteURL: o.browserURL, ExecPath: o.chrome, Headless: o.headless})
+	b, err := browser.Start(cmd.Context(), browser.Options{RemoteURL: o.browserURL, ExecPath: o.chrome, Headless: o.headless})
 	if err != nil {
-		return replay.EnvironmentError(fmt.Errorf("%w (install Chromium, or give --chrome, CHROME_PATH or --browser-url)", err))
+		return exitcode.EnvironmentError(fmt.Errorf("%w (install Chromium, or give --chrome, CHROME_PATH or --browser-url)", err))
 	}
-	defer browser.Close()
-	return runSuite(cmd.Context(), e, o, s, browser)
+	defer b.Close()
+	s.Browser = b
+	return runSuite(cmd.Context(), e, o, s)
 }
 
 // checkReplayURLs checks the URL-valued flags, and writes --base-url as
@@ -159,155 +156,159 @@ func checkReplayURLs(o *replayFlags) error {
 func setupReplay(cmd *cobra.Command, e *env, o replayFlags, args []string) (*replaySetup, error) {
 	switch {
 	case o.workers < 1:
-		return nil, replay.UsageError(fmt.Errorf("--workers %d: replay at least 1 trail at a time", o.workers))
+		return nil, exitcode.UsageError(fmt.Errorf("--workers %d: replay at least 1 trail at a time", o.workers))
 	case o.retries < 0:
-		return nil, replay.UsageError(fmt.Errorf("--retries %d: give 0 (no retry) or more", o.retries))
+		return nil, exitcode.UsageError(fmt.Errorf("--retries %d: give 0 (no retry) or more", o.retries))
 	case o.format != formatText && o.format != formatStatus:
-		return nil, replay.UsageError(fmt.Errorf("--format %q: use text or status", o.format))
+		return nil, exitcode.UsageError(fmt.Errorf("--format %q: use text or status", o.format))
 	case o.results == "":
-		return nil, replay.UsageError(errors.New("--results needs a folder"))
+		return nil, exitcode.UsageError(errors.New("--results needs a folder"))
 	}
 	params, err := parseParams(o.params)
 	if err != nil {
-		return nil, replay.UsageError(err)
+		return nil, exitcode.UsageError(err)
 	}
 	cfg, err := e.config(cmd)
 	if err != nil {
-		return nil, replay.UsageError(err)
+		return nil, exitcode.UsageError(err)
 	}
 	if len(args) == 0 {
 		if cfg.Project == nil {
-			return nil, replay.UsageError(errors.New("give trail files, folders or names to replay (host replay trails/), or run it in a project with a trailpin.yaml"))
+			return nil, exitcode.UsageError(errors.New("give trail files, folders or names to replay (host replay trails/), or run it in a project with a trailpin.yaml"))
 		}
 		args = []string{cfg.Project.TrailsPath()} // the project's trails.dir
 	}
-	s := &replaySetup{apps: map[string]string{}}
-	s.opts = replay.Options{Params: params, Lookup: replay.EnvLookup(e.getenv)}
+	s := &replaySetup{Options: suite.Options{Apps: map[string]string{}, Workers: o.workers, Retries: o.retries,
+		FailOnHeal: o.failOnHeal, BaseURL: o.baseURL, Results: o.results}}
+	s.Engine = replay.Options{Params: params, Lookup: replay.EnvLookup(e.getenv)}
 	// With a project, --trace is a layer of its trace key; without one,
 	// the flag alone says.
 	traceFlag := o.trace
 	if p := cfg.Project; p != nil {
-		s.apps, s.origins = p.Apps, p.Origins
-		s.opts.ActionTimeout, s.opts.TrailTimeout = p.Replay.ActionTimeout, p.Replay.TrailTimeout
-		s.opts.NavigationTimeout = p.Replay.NavigationTimeout
-		s.opts.ReplayTimeout = p.Replay.ReplayTimeout
-		s.opts.Lookup = secrets.NewResolver(p.Secrets, e.getenv).Lookup
+		s.Apps, s.Origins = p.Apps, p.Origins
+		s.Engine.ActionTimeout, s.Engine.TrailTimeout = p.Replay.ActionTimeout, p.Replay.TrailTimeout
+		s.Engine.NavigationTimeout = p.Replay.NavigationTimeout
+		s.Engine.ReplayTimeout = p.Replay.ReplayTimeout
+		s.Engine.Lookup = secrets.NewResolver(p.Secrets, e.getenv).Lookup
+		s.ProjectDir = p.Dir
 		traceFlag = p.Trace
 	}
 	var sc secrets.Config
 	if cfg.Project != nil {
 		sc = cfg.Project.Secrets
 	}
-	s.opts.Known = knownSecrets(e, sc)
-	s.cacheMode, s.opts.Strict = cacheSettings(cfg, isCI(e), o.strict)
-	s.opts.CacheMode = s.cacheMode
-	if s.trace, err = report.ParseTraceMode(traceFlag); err != nil {
-		return nil, replay.UsageError(err)
+	s.Engine.Known = knownSecrets(e, sc)
+	s.Engine.CacheMode, s.Engine.Strict = cacheSettings(cfg, isCI(e), o.strict)
+	if s.Trace, err = report.ParseTraceMode(traceFlag); err != nil {
+		return nil, exitcode.UsageError(err)
 	}
-	if s.store, err = openRunStore(cmd, e, cfg, args); err != nil {
+	if s.Store, err = openRunStore(cmd, e, cfg, args); err != nil {
 		return nil, err
 	}
-	sopts := replay.SuiteOptions{Args: args, Grep: o.grep, Shard: o.shard}
-	if s.store != nil {
+	sel := suite.Selection{Args: args, Grep: o.grep, Shard: o.shard}
+	if s.Store != nil {
 		// Trail names are looked up where runs are stored: with CI set and
 		// no --db, only files and folders can be given.
-		sopts.Lookup = s.store.lookup(cmd.Context())
+		sel.Lookup = s.Store.Lookup(cmd.Context())
 	}
-	if s.suite, err = replay.SelectTrails(sopts); err != nil {
+	if s.Trails, err = suite.Select(sel); err != nil {
 		s.close()
 		return nil, err
 	}
-	s.redact = s.learnSecrets(e)
-	if s.agent, err = setupAgent(e, cfg, s); err != nil {
+	s.learnSecrets(e)
+	if s.Engine.Agent, err = setupAgent(e, cfg, s); err != nil {
 		s.close()
-		return nil, replay.UsageError(err)
-	}
-	if s.agent != nil {
-		s.opts.Agent = &s.agent.cfg
-	}
-	s.heals = &healKeeper{secrets: func(t *trail.Trail) []string {
-		var values []string
-		for _, sec := range replay.Secrets([]*trail.Trail{t}, s.opts) {
-			values = append(values, sec.Value)
-		}
-		return values
-	}}
-	if cfg.Project != nil {
-		s.heals.projectDir = cfg.Project.Dir
-	}
-	if s.store != nil {
-		s.heals.db = s.store.db
+		return nil, exitcode.UsageError(err)
 	}
 	return s, nil
 }
 
-// trailOptions are the run's options for one trail: its app's base URL
-// (or baseURL, from --base-url) and the other origins its app trusts the
-// agent with.
-func (s *replaySetup) trailOptions(st replay.SuiteTrail, baseURL string) replay.Options {
-	opts := s.opts
-	opts.BaseURL = baseURL
-	if opts.BaseURL == "" {
-		opts.BaseURL = s.apps[st.Trail.App]
-	}
-	opts.Origins = s.origins[st.Trail.App]
-	opts.Slug = st.Slug
-	return opts
-}
-
 func (s *replaySetup) close() {
-	if s.store != nil {
-		s.store.close()
+	if s.Store != nil {
+		s.Store.Close()
 	}
 }
 
-// runSuite replays the suite in browser and writes every report.
-func runSuite(ctx context.Context, e *env, o replayFlags, s *replaySetup, browser *replay.Browser) error {
-	run := report.Run{Started: time.Now(), Traces: map[string]string{}, FailOnHeal: o.failOnHeal}
+// openRunStore opens the database runs are stored in: the configured one
+// when run locally; with CI set, only one given with --db (or
+// TRAILPIN_DB), so a CI job leaves nothing behind but its reports. nil
+// means runs are not stored.
+func openRunStore(cmd *cobra.Command, e *env, cfg *config.Config, args []string) (*suite.Store, error) {
+	if isCI(e) && !dbGiven(cfg) {
+		return nil, nil
+	}
+	return suite.OpenStore(cmd.Context(), suite.StoreOptions{Path: cfg.DBPath(), Named: dbGiven(cfg), Args: args,
+		CI: isCI(e), ProgramVersion: Version, Warnings: e.stderr})
+}
+
+// dbGiven reports whether this invocation names a database itself (--db
+// or TRAILPIN_DB) rather than using the configured or default one.
+func dbGiven(cfg *config.Config) bool {
+	return cfg.Source(config.KeyDB).Layer >= config.LayerEnv
+}
+
+// Budgets of the agent when there is no trailpin.yaml (the project's
+// defaults are the same, host/config).
+const (
+	noProjectMaxActions = agent.DefaultMaxActions
+	noProjectMaxCalls   = 50
+)
+
+// cacheSettings is cache.mode in effect and cache.strict (or --strict).
+func cacheSettings(cfg *config.Config, ci, strictFlag bool) (mode string, strict bool) {
+	var c config.CacheConfig
+	if cfg.Project != nil {
+		c = cfg.Project.Cache
+	}
+	return c.ModeFor(ci), c.Strict || strictFlag
+}
+
+// setupAgent makes the agent a run hands stale steps to when a model is
+// configured (nil without one), and says on stderr when
+// model.allowInsecureHTTP lets its key go over plain http. A model that is
+// configured but cannot be used (its key's variable is not set) is an
+// error saying what to set.
+func setupAgent(e *env, cfg *config.Config, s *replaySetup) (*agent.Config, error) {
+	mc, err := cfg.Model()
+	if err != nil {
+		return nil, err
+	}
+	if !mc.Configured() {
+		return nil, nil
+	}
+	if n := mc.InsecureNotice(); n != "" {
+		// The config allowed it in words; the run says so once.
+		fmt.Fprintf(e.stderr, "host: %s\n", n)
+	}
+	o := suite.AgentOptions{Model: mc, Secrets: suite.Secrets(s.Trails, s.Engine), Getenv: e.getenv,
+		MaxActions: noProjectMaxActions, StepDeadline: agent.DefaultStepDeadline, MaxCalls: noProjectMaxCalls}
+	if p := cfg.Project; p != nil {
+		o.MaxActions, o.StepDeadline, o.MaxCalls = p.Agent.MaxActions, p.Agent.StepDeadline, p.Agent.MaxCalls
+	}
+	return suite.NewAgent(o)
+}
+
+// runSuite replays the suite in s.Browser and writes every report: the
+// progress on standard error, status lines, JUnit and the summary.
+func runSuite(ctx context.Context, e *env, o replayFlags, s *replaySetup) error {
 	term := writesToTerminal(e.stderr)
 	columns, _ := strconv.Atoi(e.getenv("COLUMNS")) // the shell's width, when it exports it
-	progress := report.NewProgress(e.stderr, len(s.suite), report.WithTerminal(term), report.WithRedactor(s.redact),
+	progress := report.NewProgress(e.stderr, len(s.Trails), report.WithTerminal(term), report.WithRedactor(s.redact),
 		report.WithWidth(columns))
 	defer progress.Close()
 	var status *report.StatusWriter
 	if o.format == formatStatus {
 		status = report.NewStatusWriter(e.stdout, report.WithRedactor(s.redact))
 	}
-	// The database records what happened even when the run is
-	// interrupted.
-	storeCtx := context.WithoutCancel(ctx)
-	if s.store != nil {
-		s.store.start(storeCtx, e)
-	}
 	var writeErr firstError
-	var earlier healedFlows
-	var tracesMu sync.Mutex
-	r := &suiteRunner{
-		workers: o.workers, retries: o.retries, now: time.Now,
-		attempt: func(ctx context.Context, st replay.SuiteTrail, n int) *replay.TrailResult {
-			opts := s.trailOptions(st, o.baseURL)
-			opts.Attempt = n
-			steps := st.Trail.Steps
-			if len(steps) > 0 {
-				progress.StepStarted(st.Slug, 1, steps[0].Intent)
-			}
-			opts.OnStep = func(sr replay.StepResult) {
-				if sr.Index < len(steps) && (sr.Status == replay.StatusPassed || sr.Status == replay.StatusHealed) {
-					progress.StepStarted(st.Slug, sr.Index+1, steps[sr.Index].Intent)
-				}
-			}
-			opts.EarlierHeals = earlier.of(st.Slug)
-			res := replay.RunTrail(ctx, browser, st.Trail, opts)
-			if ctx.Err() == nil { // a cancelled run writes nothing
-				s.keepHeals(ctx, st, res, s.cacheMode, o.results)
-			}
-			earlier.add(st.Slug, res)
-			return res
-		},
-		started: func(st replay.SuiteTrail, n int) {
+	s.Events = suite.Events{
+		TrailStarted: func(st suite.Trail, n int) {
 			progress.TrailStarted(st.Slug, st.Trail.Title, n, len(st.Trail.Steps))
 		},
-		attemptDone: func(res replay.TrailResult, willRetry bool) {
+		StepStarted: func(st suite.Trail, index int, intent string) {
+			progress.StepStarted(st.Slug, index, intent)
+		},
+		AttemptDone: func(res replay.TrailResult, willRetry bool) {
 			if status != nil {
 				writeErr.set(status.Trail(res))
 			}
@@ -315,32 +316,19 @@ func runSuite(ctx context.Context, e *env, o replayFlags, s *replaySetup, browse
 				progress.AttemptFailed(res)
 			}
 		},
-		finished: func(i int, t report.TrailRun) {
-			trace, err := keepTrace(o.results, s.trace, t, s.redact)
-			if err != nil {
-				writeErr.set(replay.EnvironmentError(err))
+		TrailFinished: progress.TrailFinished,
+		Finished: func(run report.Run) {
+			progress.Close()
+			if status != nil {
+				writeErr.set(status.Done(run))
 			}
-			if trace != "" {
-				tracesMu.Lock()
-				run.Traces[t.Slug()] = trace
-				tracesMu.Unlock()
-			}
-			if s.store != nil {
-				s.store.trail(storeCtx, e, t, s.suite[i], trace)
-			}
-			progress.TrailFinished(t)
 		},
 	}
-	run.Trails, run.Stopped = r.run(ctx, s.suite)
-	run.Duration = time.Since(run.Started)
-	progress.Close()
-	if status != nil {
-		writeErr.set(status.Done(run))
+	sum, traceErr := suite.Run(ctx, s.Options)
+	err := finishReports(e, o, s, sum.Run)
+	if traceErr != nil {
+		return traceErr
 	}
-	if s.store != nil {
-		s.store.finish(e, run, ctx.Err() != nil)
-	}
-	err := finishReports(e, o, s, run)
 	if werr := writeErr.get(); werr != nil {
 		return werr
 	}
@@ -352,7 +340,7 @@ func runSuite(ctx context.Context, e *env, o replayFlags, s *replaySetup, browse
 func finishReports(e *env, o replayFlags, s *replaySetup, run report.Run) error {
 	if o.junit != "" {
 		if err := report.WriteJUnitFile(o.junit, run, report.WithRedactor(s.redact)); err != nil {
-			return replay.EnvironmentError(fmt.Errorf("%w (give --junit a file in a folder you can write to)", err))
+			return exitcode.EnvironmentError(fmt.Errorf("%w (give --junit a file in a folder you can write to)", err))
 		}
 	}
 	out := e.stdout
@@ -360,52 +348,28 @@ func finishReports(e *env, o replayFlags, s *replaySetup, run report.Run) error 
 		out = e.stderr
 	}
 	if err := report.WriteSummary(out, run, report.WithRedactor(s.redact)); err != nil {
-		return replay.EnvironmentError(err)
+		return exitcode.EnvironmentError(err)
 	}
-	if code := run.ExitCode(); code != replay.ExitPassed {
-		return &replay.ExitError{Code: code}
+	if code := run.ExitCode(); code != exitcode.Passed {
+		return &exitcode.Error{Code: code}
 	}
 	return nil
 }
 
-// keepTrace writes the trail's trace page when the mode keeps it, and
-// removes a page an earlier run left otherwise. It returns the page's path
-// ("" when none).
-func keepTrace(results string, mode report.TraceMode, t report.TrailRun, redact report.Redactor) (string, error) {
-	if t.Status() == replay.StatusSkipped {
-		return "", nil
-	}
-	if !mode.Keep(t) {
-		if err := report.RemoveTrace(results, t.Slug()); err != nil {
-			return "", fmt.Errorf("removing the old trace page of %s: %w", t.Slug(), err)
-		}
-		return "", nil
-	}
-	path, err := report.WriteTrace(results, t, redact)
-	if err != nil {
-		return "", fmt.Errorf("%w (give --results a folder you can write to)", err)
-	}
-	return path, nil
-}
-
-// learnSecrets returns the redactor of every secret value the suite's
+// learnSecrets makes the redactor of every secret value the suite's
 // trails can reach, for the text the reports add around results (titles,
 // files, the run's own messages; the engine redacts its results itself),
-// and hands it to the run store. It says once, on standard error, when a
-// value is too short to be redacted inside other text.
-func (s *replaySetup) learnSecrets(e *env) report.Redactor {
-	secrets := replay.Secrets(suiteTrails(s.suite), s.opts)
+// the trace pages and the run store. It says once, on standard error, when
+// a value is too short to be redacted inside other text.
+func (s *replaySetup) learnSecrets(e *env) {
+	secrets := suite.Secrets(s.Trails, s.Engine)
 	if note := replay.ShortSecretNotice(secrets); note != "" {
 		fmt.Fprintf(e.stderr, "host: %s\n", note)
 	}
-	r := redact.New(secrets, replay.SecretPlaceholder)
-	if s.store != nil {
-		s.store.redact.Store(r)
+	s.Redactor = redact.New(secrets, replay.SecretPlaceholder)
+	if s.Redactor != nil {
+		s.redact = s.Redactor.String
 	}
-	if r == nil {
-		return nil
-	}
-	return r.String
 }
 
 // writesToTerminal reports whether w is a terminal, where progress is
@@ -455,13 +419,4 @@ func (f *firstError) get() error {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	return f.err
-}
-
-// suiteTrails are the trails of a suite.
-func suiteTrails(suite []replay.SuiteTrail) []*trail.Trail {
-	trails := make([]*trail.Trail, len(suite))
-	for i, st := range suite {
-		trails[i] = st.Trail
-	}
-	return trails
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/trailpin/trailpin/recorder/screen"
 	"github.com/trailpin/trailpin/recorder/selector"
 	"github.com/trailpin/trailpin/recorder/trail"
+	"github.com/trailpin/trailpin/replay/suite/exitcode"
 )
 
 // Exit codes of `host match`, so a script can tell the outcomes apart
@@ -157,7 +158,7 @@ func newMatchCmd(e *env) *cobra.Command {
 		RunE: func(cmd *cobra.Command, args []string) error {
 			sel, err := parseSelectorArg(args[1])
 			if err != nil {
-				return &exitError{code: exitBadSelector, err: err}
+				return &exitcode.Error{Code: exitBadSelector, Err: err}
 			}
 			screen, err := page.capture(cmd, args[0])
 			if err != nil {
@@ -207,11 +208,11 @@ func writeMatch(w io.Writer, s *screen.Screen, sel selector.Selector) error {
 		if _, werr := io.WriteString(w, snapshotLines(s, amb.Matches)); werr != nil {
 			return werr
 		}
-		return &exitError{code: exitAmbiguous, err: err}
+		return &exitcode.Error{Code: exitAmbiguous, Err: err}
 	case errors.As(err, &nf):
-		return &exitError{code: exitNoMatch, err: err}
+		return &exitcode.Error{Code: exitNoMatch, Err: err}
 	case errors.As(err, &bad):
-		return &exitError{code: exitBadSelector, err: err}
+		return &exitcode.Error{Code: exitBadSelector, Err: err}
 	}
 	return err
 }

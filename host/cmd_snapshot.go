@@ -15,6 +15,7 @@ import (
 
 	"github.com/trailpin/trailpin/browser"
 	"github.com/trailpin/trailpin/recorder/screen"
+	"github.com/trailpin/trailpin/replay/suite/exitcode"
 )
 
 func newSnapshotCmd(e *env) *cobra.Command {
@@ -37,11 +38,11 @@ func newSnapshotCmd(e *env) *cobra.Command {
 				return err
 			}
 			if depth < 0 {
-				return &exitError{code: 2, err: fmt.Errorf("--depth %d: give 0 for the whole outline, or how many levels to print", depth)}
+				return &exitcode.Error{Code: 2, Err: fmt.Errorf("--depth %d: give 0 for the whole outline, or how many levels to print", depth)}
 			}
 			m, err := screen.ParseSnapshotMode(mode)
 			if err != nil {
-				return &exitError{code: 2, err: fmt.Errorf("--mode: %w", err)}
+				return &exitcode.Error{Code: 2, Err: fmt.Errorf("--mode: %w", err)}
 			}
 			target, err := pageURL(args[0])
 			if err != nil {
@@ -75,7 +76,7 @@ func parseViewport(s string) (int, int, error) {
 	w, errW := strconv.Atoi(ws)
 	h, errH := strconv.Atoi(hs)
 	if !ok || errW != nil || errH != nil || w <= 0 || h <= 0 {
-		return 0, 0, &exitError{code: 2, err: fmt.Errorf("--viewport %q: give WIDTHxHEIGHT in CSS pixels, for example 1280x720", s)}
+		return 0, 0, &exitcode.Error{Code: 2, Err: fmt.Errorf("--viewport %q: give WIDTHxHEIGHT in CSS pixels, for example 1280x720", s)}
 	}
 	return w, h, nil
 }

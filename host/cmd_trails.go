@@ -18,6 +18,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/trailpin/trailpin/host/config"
+	"github.com/trailpin/trailpin/replay/suite/exitcode"
 	"github.com/trailpin/trailpin/storage"
 )
 
@@ -237,7 +238,7 @@ func runTrailsRm(ctx context.Context, e *env, db *storage.DB, refs []string, yes
 			return err
 		}
 		if !ok {
-			return &exitError{code: 1, err: errors.New("nothing removed")}
+			return &exitcode.Error{Code: 1, Err: errors.New("nothing removed")}
 		}
 	}
 	for _, v := range targets {

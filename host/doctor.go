@@ -15,6 +15,7 @@ import (
 	"github.com/trailpin/trailpin/extension"
 	"github.com/trailpin/trailpin/host/config"
 	"github.com/trailpin/trailpin/installer"
+	"github.com/trailpin/trailpin/replay/suite/exitcode"
 	"github.com/trailpin/trailpin/storage"
 )
 
@@ -54,7 +55,7 @@ func newDoctorCmd(e *env) *cobra.Command {
 				}
 			}
 			if failed > 0 {
-				return &exitError{code: 1, err: fmt.Errorf("%d of %d checks failed", failed, len(checks))}
+				return &exitcode.Error{Code: 1, Err: fmt.Errorf("%d of %d checks failed", failed, len(checks))}
 			}
 			return nil
 		},

@@ -14,6 +14,7 @@ import (
 
 	"github.com/trailpin/trailpin/host/config"
 	"github.com/trailpin/trailpin/host/nativemsg"
+	"github.com/trailpin/trailpin/replay/suite/exitcode"
 )
 
 // Version is the program version, set at build time with
@@ -114,30 +115,17 @@ func newVersionCmd(e *env) *cobra.Command {
 	}
 }
 
-// exitError carries a process exit code; its message may be empty when the
-// command already explained itself.
-type exitError struct {
-	code int
-	err  error
-}
-
-func (e *exitError) Error() string {
-	if e.err == nil {
-		return ""
-	}
-	return e.err.Error()
-}
-func (e *exitError) Unwrap() error { return e.err }
-
+// exitCode is the process exit code of a command's error: an
+// *exitcode.Error's code, else 1.
 func exitCode(err error) int {
-	var ee *exitError
+	var ee *exitcode.Error
 	if errors.As(err, &ee) {
-		return ee.code
+		return ee.Code
 	}
 	return 1
 }
 
 func isSilent(err error) bool {
-	var ee *exitError
-	return errors.As(err, &ee) && ee.err == nil
+	var ee *exitcode.Error
+	return errors.As(err, &ee) && ee.Err == nil
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/trailpin/trailpin/host/config"
 	"github.com/trailpin/trailpin/host/nativemsg"
+	"github.com/trailpin/trailpin/replay/suite/exitcode"
 )
 
 // exitUntrustedFrame is the exit status when the browser sent a frame whose
@@ -90,7 +91,7 @@ func serveNative(ctx context.Context, e *env, origin string) error {
 		return nil
 	case errors.As(err, &fe):
 		log.Error("session ended: a frame could not be trusted", "err", err)
-		return &exitError{code: exitUntrustedFrame, err: fmt.Errorf("native messaging: %w", err)}
+		return &exitcode.Error{Code: exitUntrustedFrame, Err: fmt.Errorf("native messaging: %w", err)}
 	default:
 		log.Error("session ended", "err", err)
 		return fmt.Errorf("native messaging: %w", err)

@@ -75,7 +75,7 @@ type Options struct {
 	TrailTimeout      time.Duration
 	// Attempt numbers this attempt (1 when zero); retries count up.
 	Attempt int
-	// Slug names the trail in the result (SelectTrails gives each trail of
+	// Slug names the trail in the result (suite.Select gives each trail of
 	// a suite a unique one); TrailSlug(t) when empty.
 	Slug string
 	// TestIDAttributes are the attributes read as test ids; nil means the
@@ -153,7 +153,7 @@ const evidenceTimeout = 20 * time.Second
 
 // trailRun is one attempt at one trail.
 type trailRun struct {
-	browser *Browser
+	browser *browser.Browser
 	trail   *trail.Trail
 	opts    Options
 	res     *TrailResult
@@ -201,14 +201,14 @@ type trailRun struct {
 // and time zone, from its start path, step by step until a step fails.
 // It always returns a result; every string in it is redacted of the
 // trail's secrets.
-func RunTrail(ctx context.Context, b *Browser, t *trail.Trail, opts Options) *TrailResult {
+func RunTrail(ctx context.Context, b *browser.Browser, t *trail.Trail, opts Options) *TrailResult {
 	r := newTrailRun(b, t, opts)
 	r.execute(ctx)
 	r.finish()
 	return r.res
 }
 
-func newTrailRun(b *Browser, t *trail.Trail, opts Options) *trailRun {
+func newTrailRun(b *browser.Browser, t *trail.Trail, opts Options) *trailRun {
 	r := &trailRun{browser: b, trail: withEarlierHeals(t, opts.EarlierHeals), opts: opts.withDefaults(), log: newEventLog(),
 		pages: map[target.ID]*tab{}, failed: -1}
 	t = r.trail

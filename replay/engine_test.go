@@ -53,7 +53,7 @@ func demoPassword(ref trail.Ref) (string, error) {
 	return "", &MissingValueError{Ref: ref, Variable: EnvVariable(ref)}
 }
 
-func testBrowser(t *testing.T) *Browser {
+func testBrowser(t *testing.T) *browser.Browser {
 	t.Helper()
 	b, err := browser.FromContext(browserCtx)
 	if err != nil {

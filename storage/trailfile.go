@@ -143,3 +143,22 @@ func NewTrailFilePath(dir, title string) (string, error) {
 	}
 	return filepath.Join(dir, trail.FreeTrailFileName(title, names)), nil
 }
+
+// TrailFileSlug is the trail a file is saved as: its file name without
+// .trail.yaml, so that export writes it back to the same name; else the
+// slug of its title. host import and a heal saved as a new trail version
+// both name a trail from its file this way.
+func TrailFileSlug(file, title string) (string, error) {
+	base := filepath.Base(file)
+	stem := strings.TrimSuffix(base, trail.TrailFileExt)
+	if stem == base {
+		stem = strings.TrimSuffix(base, filepath.Ext(base))
+	}
+	for _, s := range []string{stem, trail.Slug(title)} {
+		if ValidSlug(s) {
+			return s, nil
+		}
+	}
+	return "", fmt.Errorf("%s: no trail name can be made from the file name or the title: rename the file to NAME%s, with NAME in lower-case letters, digits and hyphens",
+		file, trail.TrailFileExt)
+}

@@ -211,3 +211,28 @@ func TestReplaceTrailFileWritesThroughASymlink(t *testing.T) {
 		t.Errorf("the link's target = %q, want %q", data, "new\n")
 	}
 }
+
+func TestTrailFileSlug(t *testing.T) {
+	tests := []struct {
+		file, title, want, wantErr string
+	}{
+		{"trails/apply-a-discount.trail.yaml", "Anything", "apply-a-discount", ""},
+		{"apply-a-discount-2.trail.yaml", "Apply a discount", "apply-a-discount-2", ""},
+		{"Checkout.trail.yaml", "Apply a discount", "apply-a-discount", ""},
+		{"checkout.yaml", "x", "checkout", ""},
+		{"my trail.trail.yaml", "Déjà vu", "deja-vu", ""},
+		{"Über.trail.yaml", "Привет", "", "rename the file to NAME.trail.yaml"},
+	}
+	for _, tt := range tests {
+		got, err := TrailFileSlug(tt.file, tt.title)
+		if tt.wantErr != "" {
+			if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
+				t.Errorf("TrailFileSlug(%q, %q) = %q, %v; want an error containing %q", tt.file, tt.title, got, err, tt.wantErr)
+			}
+			continue
+		}
+		if err != nil || got != tt.want {
+			t.Errorf("TrailFileSlug(%q, %q) = %q, %v; want %q", tt.file, tt.title, got, err, tt.want)
+		}
+	}
+}

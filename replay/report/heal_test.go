@@ -9,6 +9,7 @@ import (
 
 	"github.com/trailpin/trailpin/agent"
 	"github.com/trailpin/trailpin/replay"
+	"github.com/trailpin/trailpin/replay/suite/exitcode"
 )
 
 // healedRun is a run of one trail whose second step the agent healed
@@ -85,8 +86,8 @@ func TestHealedReports(t *testing.T) {
 	if !TraceRetainOnFailure.Keep(run.Trails[0]) {
 		t.Error("retain-on-failure drops the trace page of a healed trail")
 	}
-	if code := run.ExitCode(); code != replay.ExitPassed {
-		t.Errorf("a healed run exits %d, want %d", code, replay.ExitPassed)
+	if code := run.ExitCode(); code != exitcode.Passed {
+		t.Errorf("a healed run exits %d, want %d", code, exitcode.Passed)
 	}
 	var progress bytes.Buffer
 	p := NewProgress(&progress, 1)
@@ -100,8 +101,8 @@ func TestHealedReports(t *testing.T) {
 // --fail-on-heal: a healed trail counts as failed.
 func TestFailOnHeal(t *testing.T) {
 	run := healedRun(true)
-	if code := run.ExitCode(); code != replay.ExitFailed {
-		t.Errorf("with --fail-on-heal a healed run exits %d, want %d", code, replay.ExitFailed)
+	if code := run.ExitCode(); code != exitcode.Failed {
+		t.Errorf("with --fail-on-heal a healed run exits %d, want %d", code, exitcode.Failed)
 	}
 	var junit bytes.Buffer
 	if err := WriteJUnit(&junit, run); err != nil {

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/trailpin/trailpin/replay"
+	"github.com/trailpin/trailpin/replay/suite/exitcode"
 )
 
 // A Run is one `host replay` invocation as the reports see it: every trail
@@ -208,7 +209,7 @@ func (r Redactor) apply(s string) string {
 	return r(s)
 }
 
-// ExitCode is the process exit code for the run (replay.RunExitCode).
+// ExitCode is the process exit code for the run (exitcode.OfRun).
 func (r Run) ExitCode() int {
-	return replay.RunExitCode(r.Stopped != "", r.anyFailed())
+	return exitcode.OfRun(r.Stopped != "", r.anyFailed())
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/trailpin/trailpin/e2e/golden"
 	"github.com/trailpin/trailpin/replay"
+	"github.com/trailpin/trailpin/replay/suite/exitcode"
 )
 
 func TestSummaryGolden(t *testing.T) {
@@ -84,15 +85,15 @@ func TestGroup(t *testing.T) {
 
 func TestRunExitCode(t *testing.T) {
 	run := sampleRun()
-	if got := run.ExitCode(); got != replay.ExitFailed {
-		t.Errorf("ExitCode() of a run with a failed trail = %d, want %d", got, replay.ExitFailed)
+	if got := run.ExitCode(); got != exitcode.Failed {
+		t.Errorf("ExitCode() of a run with a failed trail = %d, want %d", got, exitcode.Failed)
 	}
 	run.Trails = []TrailRun{run.Trails[0], run.Trails[2]}
-	if got := run.ExitCode(); got != replay.ExitPassed {
-		t.Errorf("ExitCode() of a run with passed and flaky trails = %d, want %d", got, replay.ExitPassed)
+	if got := run.ExitCode(); got != exitcode.Passed {
+		t.Errorf("ExitCode() of a run with passed and flaky trails = %d, want %d", got, exitcode.Passed)
 	}
 	run.Stopped = "circuit breaker"
-	if got := run.ExitCode(); got != replay.ExitStopped {
-		t.Errorf("ExitCode() of a stopped run = %d, want %d", got, replay.ExitStopped)
+	if got := run.ExitCode(); got != exitcode.Stopped {
+		t.Errorf("ExitCode() of a stopped run = %d, want %d", got, exitcode.Stopped)
 	}
 }

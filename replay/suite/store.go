@@ -1,29 +1,28 @@
-package main
+package suite
 
 import (
 	"context"
 	"fmt"
+	"io"
 	"strings"
 	"sync"
 	"sync/atomic"
 
-	"github.com/spf13/cobra"
-
-	"github.com/trailpin/trailpin/host/config"
 	"github.com/trailpin/trailpin/recorder/trail"
 	"github.com/trailpin/trailpin/replay"
 	"github.com/trailpin/trailpin/replay/report"
+	"github.com/trailpin/trailpin/replay/suite/exitcode"
 	"github.com/trailpin/trailpin/storage"
 	"github.com/trailpin/trailpin/storage/redact"
 )
 
-// A runStore records a replay run and its trail and step results in the
+// A Store records replay runs and their trail and step results in the
 // database. Storing is a record for later, never the verdict: a write that
-// fails is reported once on standard error and the run goes on.
-type runStore struct {
+// fails is reported once on Warnings and the run goes on.
+type Store struct {
 	db    *storage.DB
 	path  string
-	args  []string
+	opts  StoreOptions
 	mu    sync.Mutex
 	runID int64
 	// fromDB maps a trail loaded from the database to its id and version.
@@ -34,36 +33,53 @@ type runStore struct {
 	redact atomic.Pointer[redact.Redactor]
 }
 
-// dbGiven reports whether this invocation names a database itself (--db
-// or TRAILPIN_DB) rather than using the configured or default one.
-func dbGiven(cfg *config.Config) bool {
-	return cfg.Source(config.KeyDB).Layer >= config.LayerEnv
+// StoreOptions say which database runs are stored in and what a run
+// records about itself.
+type StoreOptions struct {
+	// Path is the database file.
+	Path string
+	// Named is true when this invocation named the database itself (--db
+	// or TRAILPIN_DB): one that cannot be opened is then an error, where
+	// the default one is only warned about.
+	Named bool
+	// Args are the command line's arguments, recorded with the run.
+	Args []string
+	// CI records that the run took place in CI.
+	CI bool
+	// ProgramVersion is the host's version, recorded with the run.
+	ProgramVersion string
+	// Warnings receives what could not be stored (standard error).
+	Warnings io.Writer
 }
 
-// openRunStore opens the database runs are stored in: the configured one
-// when run locally; with CI set, only one given with --db (or
-// TRAILPIN_DB), so a CI job leaves nothing behind but its reports. nil
-// means runs are not stored. A database that was named and cannot be
-// opened is an environment error; the default one is only warned about.
-func openRunStore(cmd *cobra.Command, e *env, cfg *config.Config, args []string) (*runStore, error) {
-	if isCI(e) && !dbGiven(cfg) {
-		return nil, nil
+// OpenStore opens the database runs are stored in. A database that was
+// named and cannot be opened is an environment error; the default one is
+// only warned about, and then OpenStore returns nil: the run still replays
+// and reports, it is only not kept.
+func OpenStore(ctx context.Context, o StoreOptions) (*Store, error) {
+	if o.Warnings == nil {
+		o.Warnings = io.Discard
 	}
-	path := cfg.DBPath()
-	rs := &runStore{path: path, args: args, fromDB: map[*trail.Trail]storage.TrailVersion{}}
-	db, err := storage.Open(cmd.Context(), path, storage.WithRedactor(func(b []byte) []byte { return rs.redact.Load().Bytes(b) }))
+	rs := &Store{path: o.Path, opts: o, fromDB: map[*trail.Trail]storage.TrailVersion{}}
+	db, err := storage.Open(ctx, o.Path, storage.WithRedactor(func(b []byte) []byte { return rs.redact.Load().Bytes(b) }))
 	switch {
-	case err != nil && dbGiven(cfg):
-		return nil, replay.EnvironmentError(fmt.Errorf("opening the database %s to store the run: %w (give --db a file you can write to)", path, err))
+	case err != nil && o.Named:
+		return nil, exitcode.EnvironmentError(fmt.Errorf("opening the database %s to store the run: %w (give --db a file you can write to)", o.Path, err))
 	case err != nil:
 		// The default database is a convenience: without it the run
 		// still replays and reports, it is only not kept.
-		fmt.Fprintf(e.stderr, "host: the run will not be stored: opening %s: %v\n", path, err)
+		fmt.Fprintf(o.Warnings, "host: the run will not be stored: opening %s: %v\n", o.Path, err)
 		return nil, nil
 	}
 	rs.db = db
 	return rs, nil
 }
+
+// DB is the store's database.
+func (s *Store) DB() *storage.DB { return s.db }
+
+// Redact makes the store hide r's secrets in everything it stores.
+func (s *Store) Redact(r *redact.Redactor) { s.redact.Store(r) }
 
 // dbLookup finds a trail saved in db by its slug, number or title.
 func dbLookup(ctx context.Context, db *storage.DB, seen func(*trail.Trail, storage.TrailVersion)) func(string) (*trail.Trail, error) {
@@ -83,7 +99,10 @@ func dbLookup(ctx context.Context, db *storage.DB, seen func(*trail.Trail, stora
 	}
 }
 
-func (s *runStore) lookup(ctx context.Context) func(string) (*trail.Trail, error) {
+// Lookup finds a trail saved in the store's database by its slug, number
+// or title (Selection.Lookup), and remembers its id and version for the
+// results stored.
+func (s *Store) Lookup(ctx context.Context) func(string) (*trail.Trail, error) {
 	return dbLookup(ctx, s.db, func(t *trail.Trail, tv storage.TrailVersion) {
 		s.mu.Lock()
 		s.fromDB[t] = tv
@@ -91,30 +110,30 @@ func (s *runStore) lookup(ctx context.Context) func(string) (*trail.Trail, error
 	})
 }
 
-func (s *runStore) warn(e *env, err error) {
+func (s *Store) warn(err error) {
 	if err == nil {
 		return
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if !s.warned {
-		fmt.Fprintf(e.stderr, "host: the run is not fully stored in %s: %v\n", s.path, err)
+		fmt.Fprintf(s.opts.Warnings, "host: the run is not fully stored in %s: %v\n", s.path, err)
 		s.warned = true
 	}
 }
 
 // start records the run's start.
-func (s *runStore) start(ctx context.Context, e *env) {
-	r, err := s.db.StartRun(ctx, storage.NewRun{Args: strings.Join(append([]string{"replay"}, s.args...), " "),
-		CI: isCI(e), ProgramVersion: Version})
-	s.warn(e, err)
+func (s *Store) start(ctx context.Context) {
+	r, err := s.db.StartRun(ctx, storage.NewRun{Args: strings.Join(append([]string{"replay"}, s.opts.Args...), " "),
+		CI: s.opts.CI, ProgramVersion: s.opts.ProgramVersion})
+	s.warn(err)
 	s.mu.Lock()
 	s.runID = r.ID
 	s.mu.Unlock()
 }
 
 // trail records every attempt at a trail that ran, with its steps.
-func (s *runStore) trail(ctx context.Context, e *env, t report.TrailRun, st replay.SuiteTrail, trace string) {
+func (s *Store) trail(ctx context.Context, t report.TrailRun, st Trail, trace string) {
 	s.mu.Lock()
 	runID, tv := s.runID, s.fromDB[st.Trail]
 	s.mu.Unlock()
@@ -138,9 +157,9 @@ func (s *runStore) trail(ctx context.Context, e *env, t report.TrailRun, st repl
 			tr.Steps = append(tr.Steps, storedStep(sr, st.Trail))
 		}
 		id, err := s.db.AddTrailResult(ctx, tr)
-		s.warn(e, err)
+		s.warn(err)
 		if err == nil {
-			s.heals(ctx, e, runID, id, a)
+			s.heals(ctx, runID, id, a)
 		}
 	}
 }
@@ -148,7 +167,7 @@ func (s *runStore) trail(ctx context.Context, e *env, t report.TrailRun, st repl
 // heals records the agent's part of an attempt: a row per model request
 // (tokens, latency, the failure of one that failed) and what became of
 // each step's healed flow.
-func (s *runStore) heals(ctx context.Context, e *env, runID, trailResultID int64, a replay.TrailResult) {
+func (s *Store) heals(ctx context.Context, runID, trailResultID int64, a replay.TrailResult) {
 	for _, sr := range a.Steps {
 		h := sr.Heal
 		if h == nil {
@@ -164,13 +183,13 @@ func (s *runStore) heals(ctx context.Context, e *env, runID, trailResultID int64
 					mc.Error = string(c.Failure) + ": " + c.Detail
 				}
 				_, err := s.db.AddModelCall(ctx, mc)
-				s.warn(e, err)
+				s.warn(err)
 			}
 		}
 		if h.Decision != "" {
 			_, err := s.db.AddHealingDecision(ctx, storage.HealingDecision{RunID: runID, TrailResultID: trailResultID,
 				StepIndex: step, Decision: h.Decision, Reason: h.Reason})
-			s.warn(e, err)
+			s.warn(err)
 		}
 	}
 }
@@ -196,7 +215,7 @@ func storedStep(sr replay.StepResult, t *trail.Trail) storage.StepResult {
 }
 
 // finish records how the run ended.
-func (s *runStore) finish(e *env, run report.Run, interrupted bool) {
+func (s *Store) finish(run report.Run, interrupted bool) {
 	s.mu.Lock()
 	runID := s.runID
 	s.mu.Unlock()
@@ -210,7 +229,8 @@ func (s *runStore) finish(e *env, run report.Run, interrupted bool) {
 	case !run.Passed():
 		status = storage.RunFailed
 	}
-	s.warn(e, s.db.FinishRun(context.Background(), runID, status))
+	s.warn(s.db.FinishRun(context.Background(), runID, status))
 }
 
-func (s *runStore) close() { s.db.Close() }
+// Close closes the database.
+func (s *Store) Close() { s.db.Close() }

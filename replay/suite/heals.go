@@ -1,4 +1,4 @@
-package main
+package suite
 
 import (
 	"bytes"
@@ -16,21 +16,21 @@ import (
 	"github.com/trailpin/trailpin/storage"
 )
 
-// A healKeeper writes what the verified heals of a run become (DESIGN §9):
+// A HealKeeper writes what the verified heals of a run become (DESIGN §9):
 // in read-write mode the trail file's healed steps are rewritten in place
 // (and the trail gets a new version in the database when there is one); in
 // read-only mode the healed trail goes to the results folder for `host
 // accept`. Nothing it writes holds a secret value.
-type healKeeper struct {
-	// projectDir is the folder of trailpin.yaml: healed records name their
+type HealKeeper struct {
+	// ProjectDir is the folder of trailpin.yaml: healed records name their
 	// trail file relative to it. "" without a project.
-	projectDir string
-	// secrets returns the secret values the trail can reach; none may be in
+	ProjectDir string
+	// Secrets returns the secret values the trail can reach; none may be in
 	// a file written. Nil when there are none.
-	secrets func(*trail.Trail) []string
-	// db is where a saved heal becomes a new trail version; nil without a
+	Secrets func(*trail.Trail) []string
+	// DB is where a saved heal becomes a new trail version; nil without a
 	// database (CI).
-	db *storage.DB
+	DB *storage.DB
 
 	// saved holds what this run wrote into each trail file, so that a
 	// retry of the trail, which replays the recording it loaded, does not
@@ -49,10 +49,10 @@ type healKeeper struct {
 // milliseconds between a read and a write.
 const healWrites = 3
 
-// keep decides and writes what becomes of the saveable heals of one
+// Keep decides and writes what becomes of the saveable heals of one
 // attempt (replay.Heal.Saveable with no Decision yet), setting each one's
 // Decision and Reason. It is never called for a cancelled run.
-func (k *healKeeper) keep(ctx context.Context, st replay.SuiteTrail, res *replay.TrailResult, mode, results string) {
+func (k *HealKeeper) Keep(ctx context.Context, st Trail, res *replay.TrailResult, mode, results string) {
 	if mode == heal.ModeReadOnly && res.Attempt <= 1 {
 		// A healed trail from an earlier run is not this run's to accept.
 		_ = heal.RemoveHealed(results, st.Slug)
@@ -121,7 +121,7 @@ func healFacts(sr replay.StepResult) heal.Facts {
 // its canonical YAML) with the recordings of the steps todo replaced, and
 // the bytes it was made from. The file must still hold the trail the run
 // replayed.
-func (k *healKeeper) healedTrail(st replay.SuiteTrail, res *replay.TrailResult, todo []int) (healed, src []byte, err error) {
+func (k *HealKeeper) healedTrail(st Trail, res *replay.TrailResult, todo []int) (healed, src []byte, err error) {
 	file := st.Trail.File
 	if file == "" {
 		t := *st.Trail
@@ -158,8 +158,8 @@ func (k *healKeeper) healedTrail(st replay.SuiteTrail, res *replay.TrailResult, 
 	if err != nil {
 		return nil, nil, err
 	}
-	if k.secrets != nil {
-		if err := trail.CheckNoSecrets(t, k.secrets(st.Trail)); err != nil {
+	if k.Secrets != nil {
+		if err := trail.CheckNoSecrets(t, k.Secrets(st.Trail)); err != nil {
 			return nil, nil, err
 		}
 	}
@@ -167,7 +167,7 @@ func (k *healKeeper) healedTrail(st replay.SuiteTrail, res *replay.TrailResult, 
 }
 
 // savedEarlier reports whether src is what this run saved into file.
-func (k *healKeeper) savedEarlier(file string, src []byte) bool {
+func (k *HealKeeper) savedEarlier(file string, src []byte) bool {
 	k.mu.Lock()
 	defer k.mu.Unlock()
 	w, ok := k.saved[file]
@@ -185,7 +185,7 @@ func healKey(s trail.Step, h *replay.Heal) string {
 
 // save writes a read-write run's heals: the trail file, then a new version
 // in the database. src are the bytes of the trail file healed was made from.
-func (k *healKeeper) save(ctx context.Context, st replay.SuiteTrail, res *replay.TrailResult, todo []int, healed, src []byte) {
+func (k *HealKeeper) save(ctx context.Context, st Trail, res *replay.TrailResult, todo []int, healed, src []byte) {
 	if file := st.Trail.File; file != "" {
 		var err error
 		if healed, err = k.writeTrailFile(st, res, todo, healed, src); err != nil {
@@ -202,7 +202,7 @@ func (k *healKeeper) save(ctx context.Context, st replay.SuiteTrail, res *replay
 		k.mu.Unlock()
 		k.appendReason(res, todo, "; "+file+" rewritten")
 	}
-	if k.db == nil {
+	if k.DB == nil {
 		if st.Trail.File == "" {
 			for _, i := range todo {
 				res.Steps[i].Heal.Decision, res.Steps[i].Heal.Reason = replay.HealDropped, "not written: the trail is in no file and there is no database"
@@ -210,7 +210,7 @@ func (k *healKeeper) save(ctx context.Context, st replay.SuiteTrail, res *replay
 		}
 		return
 	}
-	v, err := saveTrailVersion(ctx, k.db, st.Trail.File, st.Slug, healed)
+	v, err := SaveTrailVersion(ctx, k.DB, st.Trail.File, st.Slug, healed)
 	if err != nil {
 		k.appendReason(res, todo, "; no new version in the database: "+err.Error())
 		return
@@ -224,7 +224,7 @@ func (k *healKeeper) save(ctx context.Context, st replay.SuiteTrail, res *replay
 // made again from the file as it is now (keeping their change) and
 // written again; when it cannot be, nothing is written and the error says
 // why.
-func (k *healKeeper) writeTrailFile(st replay.SuiteTrail, res *replay.TrailResult, todo []int, healed, src []byte) ([]byte, error) {
+func (k *HealKeeper) writeTrailFile(st Trail, res *replay.TrailResult, todo []int, healed, src []byte) ([]byte, error) {
 	file := st.Trail.File
 	for attempt := 1; ; attempt++ {
 		if k.beforeWrite != nil {
@@ -245,16 +245,16 @@ func (k *healKeeper) writeTrailFile(st replay.SuiteTrail, res *replay.TrailResul
 	}
 }
 
-// saveTrailVersion stores a healed trail as the next version of its trail:
+// SaveTrailVersion stores a healed trail as the next version of its trail:
 // the trail its file names (as host import does), or slug for a trail from
 // the database.
-func saveTrailVersion(ctx context.Context, db *storage.DB, file, slug string, healed []byte) (storage.TrailVersion, error) {
+func SaveTrailVersion(ctx context.Context, db *storage.DB, file, slug string, healed []byte) (storage.TrailVersion, error) {
 	t, err := trail.LoadTrail(file, healed)
 	if err != nil {
 		return storage.TrailVersion{}, err
 	}
 	if file != "" {
-		if slug, err = importSlug(file, t.Title); err != nil {
+		if slug, err = storage.TrailFileSlug(file, t.Title); err != nil {
 			return storage.TrailVersion{}, err
 		}
 	}
@@ -265,7 +265,7 @@ func saveTrailVersion(ctx context.Context, db *storage.DB, file, slug string, he
 	return db.SaveTrail(ctx, storage.TrailInput{Slug: slug, Title: t.Title, App: t.App, Content: content})
 }
 
-func (k *healKeeper) appendReason(res *replay.TrailResult, todo []int, more string) {
+func (k *HealKeeper) appendReason(res *replay.TrailResult, todo []int, more string) {
 	for _, i := range todo {
 		res.Steps[i].Heal.Reason += more
 	}
@@ -274,13 +274,13 @@ func (k *healKeeper) appendReason(res *replay.TrailResult, todo []int, more stri
 // recordPath is how a healed record names its trail file: relative to the
 // project's folder, with forward slashes (with `..` for a trails folder
 // beside the project), which is the only form `host accept` takes.
-func (k *healKeeper) recordPath(file string) string {
+func (k *HealKeeper) recordPath(file string) string {
 	abs, err := filepath.Abs(file)
 	if err != nil {
 		return filepath.ToSlash(file)
 	}
-	if k.projectDir != "" {
-		dir, _ := filepath.Abs(k.projectDir)
+	if k.ProjectDir != "" {
+		dir, _ := filepath.Abs(k.ProjectDir)
 		if rel, err := filepath.Rel(dir, abs); err == nil {
 			return filepath.ToSlash(rel)
 		}

@@ -1,4 +1,4 @@
-package main
+package suite
 
 import (
 	"context"
@@ -15,18 +15,18 @@ import (
 // locked, and more trails would only repeat it.
 const breakerLimit = 4
 
-// A suiteRunner replays a suite: workers trails at once, each failed trail
+// A runner replays a suite: workers trails at once, each failed trail
 // again up to retries times, until every trail has a verdict or the circuit
 // breaker stops the run. What to do with each attempt and each verdict is
 // up to its hooks, which may be called from several workers at once.
-type suiteRunner struct {
+type runner struct {
 	workers int
 	retries int
 	// attempt replays one attempt at a trail.
-	attempt func(ctx context.Context, st replay.SuiteTrail, n int) *replay.TrailResult
+	attempt func(ctx context.Context, st Trail, n int) *replay.TrailResult
 	// started, attemptDone and finished are told about each attempt's start,
 	// each attempt's end (before a retry, if any), and each trail's verdict.
-	started     func(st replay.SuiteTrail, n int)
+	started     func(st Trail, n int)
 	attemptDone func(res replay.TrailResult, willRetry bool)
 	finished    func(i int, t report.TrailRun)
 	now         func() time.Time
@@ -72,7 +72,7 @@ func (b *breaker) stopped() string {
 // why the run stopped early ("" when it did not): the breaker tripped, or
 // ctx ended (an interrupt). Trails that never started get one skipped
 // attempt.
-func (r *suiteRunner) run(ctx context.Context, suite []replay.SuiteTrail) ([]report.TrailRun, string) {
+func (r *runner) run(ctx context.Context, suite []Trail) ([]report.TrailRun, string) {
 	workers := min(max(r.workers, 1), max(len(suite), 1))
 	trails := make([]report.TrailRun, len(suite))
 	ran := make([]bool, len(suite))
@@ -130,7 +130,7 @@ feed:
 
 // trail runs the attempts at one trail: the first, then retries while it
 // fails (a later pass makes it flaky).
-func (r *suiteRunner) trail(ctx context.Context, st replay.SuiteTrail) report.TrailRun {
+func (r *runner) trail(ctx context.Context, st Trail) report.TrailRun {
 	var t report.TrailRun
 	for n := 1; ; n++ {
 		if r.started != nil {

@@ -1,4 +1,4 @@
-package main
+package suite
 
 import (
 	"context"
@@ -13,69 +13,25 @@ import (
 	"github.com/trailpin/trailpin/recorder/trail"
 	"github.com/trailpin/trailpin/replay"
 	"github.com/trailpin/trailpin/replay/heal"
+	"github.com/trailpin/trailpin/replay/suite/suitetest"
 	"github.com/trailpin/trailpin/storage"
 )
 
 // discountTrail is a trail kept by hand whose Apply button became Redeem.
-const discountTrail = `# Checkout, kept by hand.
-version: 1
-trail: Apply a discount
-app: shop
-start: /checkout
-steps:
-  # The code comes first.
-  - intent: Apply the discount code SUMMER
-    actions:
-      - type: {selector: {role: textbox, name: Discount code}, text: SUMMER}
-      - tap: {selector: {role: button, name: Apply}}   # renamed since
-  - intent: The total shows 10% off   # the check that proves a heal
-    actions:
-      - assertVisible: {selector: {role: status, text: 10% off}}
-`
+const discountTrail = suitetest.DiscountTrail
 
 // healedRun is the result of an attempt whose first step the agent healed
 // by tapping Redeem, with the check after it passed.
-func healedRun(file string) (replay.SuiteTrail, *replay.TrailResult) {
-	t, err := trail.LoadTrail(file, []byte(discountTrail))
-	if err != nil {
-		panic(err)
-	}
-	h := &replay.Heal{Cache: replay.CacheHandOff, Stopped: replay.StopTargetNotFound, Replayed: 1, Verdict: string(agent.VerdictDone),
-		Summary: "tapped Redeem", Check: "assertVisible (line 15)", ConfigKey: agent.ConfigKey(), Calls: 2,
-		Actions: []trail.Action{
-			trail.TypeText{Selector: selector.Selector{Role: "textbox", Name: "Discount code"}, Text: "SUMMER"},
-			trail.Tap{Selector: selector.Selector{Role: "button", Name: "Redeem"}},
-		}}
-	res := &replay.TrailResult{File: file, Slug: "apply-a-discount", Title: t.Title, Attempt: 1, Status: replay.StatusHealed,
-		Steps: []replay.StepResult{
-			{Index: 1, Intent: t.Steps[0].Intent, Status: replay.StatusHealed, Cache: replay.CacheHandOff, Heal: h},
-			{Index: 2, Intent: t.Steps[1].Intent, Status: replay.StatusPassed, Cache: replay.CacheHit},
-		}}
-	return replay.SuiteTrail{Trail: t, Slug: "apply-a-discount"}, res
+func healedRun(file string) (Trail, *replay.TrailResult) {
+	t, res := suitetest.HealedRun(file)
+	return Trail{Trail: t, Slug: res.Slug}, res
 }
 
-func writeDiscountTrail(t *testing.T, dir string) string {
-	t.Helper()
-	file := filepath.Join(dir, "trails", "apply-a-discount.trail.yaml")
-	if err := os.MkdirAll(filepath.Dir(file), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(file, []byte(discountTrail), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	return file
-}
+func writeDiscountTrail(t *testing.T, dir string) string { return suitetest.WriteDiscountTrail(t, dir) }
 
-// wantHealedFile checks a healed discount trail: step 1 taps Redeem and has
-// its key, everything else is the bytes it was.
 func wantHealedFile(t *testing.T, got []byte) {
 	t.Helper()
-	want := strings.Replace(discountTrail,
-		"      - tap: {selector: {role: button, name: Apply}}   # renamed since\n",
-		"      - tap: {selector: {role: button, name: Redeem}}\n    key: "+trail.StepKey(trail.Step{Intent: "Apply the discount code SUMMER"}, agent.ConfigKey())+"\n", 1)
-	if string(got) != want {
-		t.Errorf("healed trail file =\n%s\nwant\n%s", got, want)
-	}
+	suitetest.WantHealedFile(t, got)
 }
 
 func TestKeepHealsReadWriteRewritesTheStepAndSavesAVersion(t *testing.T) {
@@ -86,9 +42,9 @@ func TestKeepHealsReadWriteRewritesTheStepAndSavesAVersion(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer db.Close()
-	k := &healKeeper{projectDir: dir, db: db}
+	k := &HealKeeper{ProjectDir: dir, DB: db}
 	st, res := healedRun(file)
-	k.keep(context.Background(), st, res, heal.ModeReadWrite, filepath.Join(dir, "results"))
+	k.Keep(context.Background(), st, res, heal.ModeReadWrite, filepath.Join(dir, "results"))
 	h := res.Steps[0].Heal
 	if h.Decision != replay.HealSaved || !strings.Contains(h.Reason, "saved: the check after it passed (assertVisible (line 15))") ||
 		!strings.Contains(h.Reason, "version 1 in the database") {
@@ -112,7 +68,7 @@ func TestKeepHealsReadWriteRewritesTheStepAndSavesAVersion(t *testing.T) {
 	st2, res2 := healedRun(file)
 	st2.Trail = st.Trail
 	res2.Attempt = 2
-	k.keep(context.Background(), st2, res2, heal.ModeReadWrite, filepath.Join(dir, "results"))
+	k.Keep(context.Background(), st2, res2, heal.ModeReadWrite, filepath.Join(dir, "results"))
 	if h2 := res2.Steps[0].Heal; h2.Decision != replay.HealDropped || !strings.Contains(h2.Reason, "an earlier attempt of this run saved its heal") {
 		t.Errorf("a retry's heal: %q %q", h2.Decision, h2.Reason)
 	}
@@ -133,9 +89,9 @@ func TestKeepHealsReadOnlyWritesTheResultsFolder(t *testing.T) {
 	dir := t.TempDir()
 	file := writeDiscountTrail(t, dir)
 	results := filepath.Join(dir, "results")
-	k := &healKeeper{projectDir: dir}
+	k := &HealKeeper{ProjectDir: dir}
 	st, res := healedRun(file)
-	k.keep(context.Background(), st, res, heal.ModeReadOnly, results)
+	k.Keep(context.Background(), st, res, heal.ModeReadOnly, results)
 	h := res.Steps[0].Heal
 	if h.Decision != replay.HealReported || !strings.Contains(h.Reason, "host accept") || !strings.Contains(h.Reason, heal.HealedTrailFile) {
 		t.Errorf("decision = %q %q", h.Decision, h.Reason)
@@ -181,9 +137,9 @@ func TestKeepHealsWritesNothingUnverified(t *testing.T) {
 			st, res := healedRun(file)
 			tt.change(file, res)
 			before, _ := os.ReadFile(file)
-			k := &healKeeper{projectDir: dir, secrets: func(*trail.Trail) []string { return []string{"hunter2-secret"} }}
+			k := &HealKeeper{ProjectDir: dir, Secrets: func(*trail.Trail) []string { return []string{"hunter2-secret"} }}
 			results := filepath.Join(dir, "results")
-			k.keep(context.Background(), st, res, tt.mode, results)
+			k.Keep(context.Background(), st, res, tt.mode, results)
 			h := res.Steps[0].Heal
 			if h.Decision != tt.want || !strings.Contains(h.Reason, tt.says) {
 				t.Errorf("decision = %q %q, want %q saying %q", h.Decision, h.Reason, tt.want, tt.says)
@@ -213,8 +169,8 @@ func TestKeepHealsOfATrailFromTheDatabase(t *testing.T) {
 	defer db.Close()
 	st, res := healedRun("")
 	st.Trail.File, res.File = "", ""
-	k := &healKeeper{db: db}
-	k.keep(context.Background(), st, res, heal.ModeReadWrite, filepath.Join(dir, "results"))
+	k := &HealKeeper{DB: db}
+	k.Keep(context.Background(), st, res, heal.ModeReadWrite, filepath.Join(dir, "results"))
 	h := res.Steps[0].Heal
 	if h.Decision != replay.HealSaved || !strings.Contains(h.Reason, "trail apply-a-discount version 1 in the database") {
 		t.Fatalf("decision = %q %q", h.Decision, h.Reason)
@@ -225,7 +181,7 @@ func TestKeepHealsOfATrailFromTheDatabase(t *testing.T) {
 	}
 	st, res = healedRun("")
 	st.Trail.File, res.File = "", ""
-	(&healKeeper{}).keep(context.Background(), st, res, heal.ModeReadOnly, filepath.Join(dir, "results"))
+	(&HealKeeper{}).Keep(context.Background(), st, res, heal.ModeReadOnly, filepath.Join(dir, "results"))
 	if h := res.Steps[0].Heal; h.Decision != replay.HealReported || !strings.Contains(h.Reason, "no file to heal") {
 		t.Errorf("read-only decision = %q %q", h.Decision, h.Reason)
 	}
@@ -244,7 +200,7 @@ func TestKeepHealsRecordsABareGoal(t *testing.T) {
 	_, res := healedRun(file)
 	h := res.Steps[0].Heal
 	h.Cache, h.Stopped, h.Replayed = replay.CacheAgent, "", 0
-	(&healKeeper{}).keep(context.Background(), replay.SuiteTrail{Trail: tr, Slug: "bare"}, res, heal.ModeReadWrite, filepath.Join(dir, "results"))
+	(&HealKeeper{}).Keep(context.Background(), Trail{Trail: tr, Slug: "bare"}, res, heal.ModeReadWrite, filepath.Join(dir, "results"))
 	if h.Decision != replay.HealSaved {
 		t.Fatalf("decision = %q %q", h.Decision, h.Reason)
 	}
@@ -279,7 +235,7 @@ steps:
 // healedStepRun is the result of an attempt of checkoutTrail whose step
 // (0-based) the agent healed by tapping button, with the check after it
 // passed.
-func healedStepRun(t *testing.T, file string, step int, button string) (replay.SuiteTrail, *replay.TrailResult) {
+func healedStepRun(t *testing.T, file string, step int, button string) (Trail, *replay.TrailResult) {
 	t.Helper()
 	tr, err := trail.LoadTrail(file, []byte(checkoutTrail))
 	if err != nil {
@@ -296,7 +252,7 @@ func healedStepRun(t *testing.T, file string, step int, button string) (replay.S
 		}
 		res.Steps = append(res.Steps, sr)
 	}
-	return replay.SuiteTrail{Trail: tr, Slug: "check-out"}, res
+	return Trail{Trail: tr, Slug: "check-out"}, res
 }
 
 func writeCheckoutTrail(t *testing.T, dir string) string {
@@ -325,15 +281,15 @@ func TestKeepHealsTwoRunsHealingOneTrailLoseNothing(t *testing.T) {
 	file := writeCheckoutTrail(t, dir)
 	stA, resA := healedStepRun(t, file, 0, "Redeem")
 	stB, resB := healedStepRun(t, file, 2, "Pay now")
-	other := &healKeeper{projectDir: dir}
-	first := &healKeeper{projectDir: dir, beforeWrite: func(string) {
+	other := &HealKeeper{ProjectDir: dir}
+	first := &HealKeeper{ProjectDir: dir, beforeWrite: func(string) {
 		// The other run's heal lands once, between this run's read and
 		// its write.
 		if resB.Steps[2].Heal.Decision == "" {
-			other.keep(context.Background(), stB, resB, heal.ModeReadWrite, filepath.Join(dir, "results-b"))
+			other.Keep(context.Background(), stB, resB, heal.ModeReadWrite, filepath.Join(dir, "results-b"))
 		}
 	}}
-	first.keep(context.Background(), stA, resA, heal.ModeReadWrite, filepath.Join(dir, "results-a"))
+	first.Keep(context.Background(), stA, resA, heal.ModeReadWrite, filepath.Join(dir, "results-a"))
 	for name, h := range map[string]*replay.Heal{"the first run's": resA.Steps[0].Heal, "the second run's": resB.Steps[2].Heal} {
 		if h.Decision != replay.HealSaved || !strings.Contains(h.Reason, "rewritten") {
 			t.Errorf("%s heal: %q %q", name, h.Decision, h.Reason)
@@ -371,7 +327,7 @@ func TestKeepHealsKeepsAnEditorsSave(t *testing.T) {
 			file := writeCheckoutTrail(t, dir)
 			edited := tt.edit(checkoutTrail)
 			saves := 0
-			k := &healKeeper{projectDir: dir, beforeWrite: func(file string) {
+			k := &HealKeeper{ProjectDir: dir, beforeWrite: func(file string) {
 				if saves++; saves == 1 {
 					if err := os.WriteFile(file, []byte(edited), 0o644); err != nil {
 						t.Fatal(err)
@@ -379,7 +335,7 @@ func TestKeepHealsKeepsAnEditorsSave(t *testing.T) {
 				}
 			}}
 			st, res := healedStepRun(t, file, 0, "Redeem")
-			k.keep(context.Background(), st, res, heal.ModeReadWrite, filepath.Join(dir, "results"))
+			k.Keep(context.Background(), st, res, heal.ModeReadWrite, filepath.Join(dir, "results"))
 			h := res.Steps[0].Heal
 			got, _ := os.ReadFile(file)
 			if !tt.saved {
@@ -418,7 +374,7 @@ func TestKeepHealsWritesThroughASymlink(t *testing.T) {
 		t.Skipf("no symbolic links here: %v", err)
 	}
 	st, res := healedRun(link)
-	(&healKeeper{projectDir: dir}).keep(context.Background(), st, res, heal.ModeReadWrite, filepath.Join(dir, "results"))
+	(&HealKeeper{ProjectDir: dir}).Keep(context.Background(), st, res, heal.ModeReadWrite, filepath.Join(dir, "results"))
 	if h := res.Steps[0].Heal; h.Decision != replay.HealSaved {
 		t.Fatalf("decision = %q %q", h.Decision, h.Reason)
 	}

@@ -1,4 +1,4 @@
-package replay
+package suite
 
 import (
 	"errors"
@@ -12,12 +12,13 @@ import (
 	"strings"
 
 	"github.com/trailpin/trailpin/recorder/trail"
+	"github.com/trailpin/trailpin/replay/suite/exitcode"
 	"github.com/trailpin/trailpin/storage"
 )
 
-// A SuiteTrail is a trail chosen for a run, with the slug that names it in
+// A Trail is a trail chosen for a run, with the slug that names it in
 // status lines, JUnit and the results folder.
-type SuiteTrail struct {
+type Trail struct {
 	Trail *trail.Trail
 	// Slug is the trail file's name without .trail.yaml (so a file saved
 	// as checkout-2.trail.yaml is checkout-2), or the slug of the title for
@@ -26,8 +27,8 @@ type SuiteTrail struct {
 	Slug string
 }
 
-// SuiteOptions say which trails a run takes.
-type SuiteOptions struct {
+// A Selection says which trails a run takes.
+type Selection struct {
 	// Args are trail files, folders of trail files (searched recursively)
 	// and trail names, as given on the command line.
 	Args []string
@@ -45,11 +46,11 @@ type SuiteOptions struct {
 // ErrNoTrails is returned when the arguments (and --grep) select no trail.
 var ErrNoTrails = errors.New("no trails selected")
 
-// SelectTrails collects the trails of a run: every file, folder and name of
+// Select collects the trails of a run: every file, folder and name of
 // opts.Args in order (a file given twice runs once), then those whose title
 // matches Grep, then those of Shard. Every problem is an error, reported
 // together where possible (every trail file that does not load), and marked
-// as a usage error (ExitUsage). A shard that gets no trail is not an error:
+// as a usage error (exitcode.Usage). A shard that gets no trail is not an error:
 // the result is empty.
 //
 // Sharding puts each trail in shard FNV-1a(slug) mod n + 1. It depends on
@@ -57,22 +58,22 @@ var ErrNoTrails = errors.New("no trails selected")
 // without talking to the others, and adding, removing or renaming another
 // trail never moves a trail to another shard. The price is balance by
 // chance: with few trails, shards can differ in size.
-func SelectTrails(opts SuiteOptions) ([]SuiteTrail, error) {
+func Select(opts Selection) ([]Trail, error) {
 	shard, err := ParseShard(opts.Shard)
 	if err != nil {
-		return nil, UsageError(err)
+		return nil, exitcode.UsageError(err)
 	}
 	var grep *regexp.Regexp
 	if opts.Grep != "" {
 		if grep, err = regexp.Compile(opts.Grep); err != nil {
-			return nil, UsageError(fmt.Errorf("--grep %q is not a regular expression: %w", opts.Grep, err))
+			return nil, exitcode.UsageError(fmt.Errorf("--grep %q is not a regular expression: %w", opts.Grep, err))
 		}
 	}
 	all, err := collect(opts)
 	if err != nil {
-		return nil, UsageError(err)
+		return nil, exitcode.UsageError(err)
 	}
-	var picked []SuiteTrail
+	var picked []Trail
 	for _, t := range all {
 		if grep == nil || grep.MatchString(t.Trail.Title) {
 			picked = append(picked, t)
@@ -80,11 +81,11 @@ func SelectTrails(opts SuiteOptions) ([]SuiteTrail, error) {
 	}
 	if len(picked) == 0 {
 		if grep != nil {
-			return nil, UsageError(fmt.Errorf("--grep %q matches none of the titles of %d trails: %w", opts.Grep, len(all), ErrNoTrails))
+			return nil, exitcode.UsageError(fmt.Errorf("--grep %q matches none of the titles of %d trails: %w", opts.Grep, len(all), ErrNoTrails))
 		}
-		return nil, UsageError(fmt.Errorf("%s hold no %s files: %w", strings.Join(opts.Args, ", "), trail.TrailFileExt, ErrNoTrails))
+		return nil, exitcode.UsageError(fmt.Errorf("%s hold no %s files: %w", strings.Join(opts.Args, ", "), trail.TrailFileExt, ErrNoTrails))
 	}
-	var out []SuiteTrail
+	var out []Trail
 	for _, t := range picked {
 		if shard.Has(t.Slug) {
 			out = append(out, t)
@@ -94,11 +95,11 @@ func SelectTrails(opts SuiteOptions) ([]SuiteTrail, error) {
 }
 
 // collect loads every argument in order.
-func collect(opts SuiteOptions) ([]SuiteTrail, error) {
+func collect(opts Selection) ([]Trail, error) {
 	if len(opts.Args) == 0 {
 		return nil, fmt.Errorf("give trail files, folders or names to replay: %w", ErrNoTrails)
 	}
-	var out []SuiteTrail
+	var out []Trail
 	var errs []error
 	seenFile := map[string]bool{}
 	taken := map[string]bool{}
@@ -108,7 +109,7 @@ func collect(opts SuiteOptions) ([]SuiteTrail, error) {
 			slug = base + "-" + strconv.Itoa(n)
 		}
 		taken[strings.ToLower(slug)] = true
-		out = append(out, SuiteTrail{Trail: t, Slug: slug})
+		out = append(out, Trail{Trail: t, Slug: slug})
 	}
 	addFile := func(path string) {
 		key, err := filepath.Abs(path)

@@ -1,4 +1,4 @@
-package main
+package suite
 
 import (
 	"context"
@@ -11,19 +11,20 @@ import (
 	"github.com/trailpin/trailpin/recorder/trail"
 	"github.com/trailpin/trailpin/replay"
 	"github.com/trailpin/trailpin/replay/report"
+	"github.com/trailpin/trailpin/replay/suite/exitcode"
 )
 
-func fakeSuite(n int) []replay.SuiteTrail {
-	suite := make([]replay.SuiteTrail, n)
+func fakeSuite(n int) []Trail {
+	suite := make([]Trail, n)
 	for i := range suite {
 		slug := fmt.Sprintf("t%d", i+1)
-		suite[i] = replay.SuiteTrail{Trail: &trail.Trail{Title: slug}, Slug: slug}
+		suite[i] = Trail{Trail: &trail.Trail{Title: slug}, Slug: slug}
 	}
 	return suite
 }
 
 // outcome makes an attempt's result: class "" passes.
-func outcome(st replay.SuiteTrail, class replay.FailureClass) *replay.TrailResult {
+func outcome(st Trail, class replay.FailureClass) *replay.TrailResult {
 	res := &replay.TrailResult{Slug: st.Slug, Title: st.Trail.Title, Status: replay.StatusPassed, Started: time.Now()}
 	if class != "" {
 		res.Status, res.Class, res.Error = replay.StatusFailed, class, "broken"
@@ -43,7 +44,7 @@ func TestRunnerBreakerStopsAfterFourInARow(t *testing.T) {
 	classes := []replay.FailureClass{replay.ClassEnvIssue, replay.ClassAppBug, replay.ClassEnvIssue, replay.ClassAuthBlocked,
 		replay.ClassEnvIssue, replay.ClassEnvIssue, "", ""}
 	var ran atomic.Int32
-	r := &suiteRunner{workers: 1, now: time.Now, attempt: func(_ context.Context, st replay.SuiteTrail, _ int) *replay.TrailResult {
+	r := &runner{workers: 1, now: time.Now, attempt: func(_ context.Context, st Trail, _ int) *replay.TrailResult {
 		ran.Add(1)
 		var i int
 		fmt.Sscanf(st.Slug, "t%d", &i)
@@ -65,7 +66,7 @@ func TestRunnerBreakerStopsAfterFourInARow(t *testing.T) {
 func TestRunnerBreakerResetsOnOtherOutcomes(t *testing.T) {
 	classes := []replay.FailureClass{replay.ClassEnvIssue, replay.ClassEnvIssue, replay.ClassEnvIssue, replay.ClassSelectorDrift,
 		replay.ClassEnvIssue, replay.ClassEnvIssue, replay.ClassEnvIssue, ""}
-	r := &suiteRunner{workers: 1, now: time.Now, attempt: func(_ context.Context, st replay.SuiteTrail, _ int) *replay.TrailResult {
+	r := &runner{workers: 1, now: time.Now, attempt: func(_ context.Context, st Trail, _ int) *replay.TrailResult {
 		var i int
 		fmt.Sscanf(st.Slug, "t%d", &i)
 		return outcome(st, classes[i-1])
@@ -79,7 +80,7 @@ func TestRunnerBreakerResetsOnOtherOutcomes(t *testing.T) {
 func TestRunnerRetriesMakeFlaky(t *testing.T) {
 	var mu sync.Mutex
 	tries := map[string]int{}
-	r := &suiteRunner{workers: 2, retries: 2, now: time.Now, attempt: func(_ context.Context, st replay.SuiteTrail, n int) *replay.TrailResult {
+	r := &runner{workers: 2, retries: 2, now: time.Now, attempt: func(_ context.Context, st Trail, n int) *replay.TrailResult {
 		mu.Lock()
 		tries[st.Slug]++
 		mu.Unlock()
@@ -105,7 +106,7 @@ func TestRunnerRetriesMakeFlaky(t *testing.T) {
 
 func TestRunnerWorkersOverlap(t *testing.T) {
 	var running, most atomic.Int32
-	r := &suiteRunner{workers: 3, now: time.Now, attempt: func(_ context.Context, st replay.SuiteTrail, _ int) *replay.TrailResult {
+	r := &runner{workers: 3, now: time.Now, attempt: func(_ context.Context, st Trail, _ int) *replay.TrailResult {
 		n := running.Add(1)
 		for {
 			m := most.Load()
@@ -127,7 +128,7 @@ func TestRunnerWorkersOverlap(t *testing.T) {
 // the trails it did not start are skipped.
 func TestRunnerInterrupted(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
-	r := &suiteRunner{workers: 1, now: time.Now, attempt: func(_ context.Context, st replay.SuiteTrail, _ int) *replay.TrailResult {
+	r := &runner{workers: 1, now: time.Now, attempt: func(_ context.Context, st Trail, _ int) *replay.TrailResult {
 		cancel()
 		return outcome(st, "")
 	}}
@@ -135,7 +136,7 @@ func TestRunnerInterrupted(t *testing.T) {
 	if stopped == "" || statuses(trails) != "[passed skipped skipped]" {
 		t.Errorf("interrupted after the first trail: stopped %q, statuses %s", stopped, statuses(trails))
 	}
-	if run := (report.Run{Trails: trails, Stopped: stopped}); run.ExitCode() != replay.ExitStopped {
-		t.Errorf("an interrupted run exits %d, want %d", run.ExitCode(), replay.ExitStopped)
+	if run := (report.Run{Trails: trails, Stopped: stopped}); run.ExitCode() != exitcode.Stopped {
+		t.Errorf("an interrupted run exits %d, want %d", run.ExitCode(), exitcode.Stopped)
 	}
 }

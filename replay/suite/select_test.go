@@ -1,4 +1,4 @@
-package replay
+package suite
 
 import (
 	"errors"
@@ -9,9 +9,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/trailpin/trailpin/browser"
 	"github.com/trailpin/trailpin/recorder/trail"
 	"github.com/trailpin/trailpin/recorder/yamlerr"
+	"github.com/trailpin/trailpin/replay/suite/exitcode"
 )
 
 // writeTrail writes a small valid trail file titled title at dir/name.
@@ -28,7 +28,7 @@ func writeTrail(t *testing.T, dir, name, title string) string {
 	return p
 }
 
-func slugs(ts []SuiteTrail) []string {
+func slugs(ts []Trail) []string {
 	var out []string
 	for _, t := range ts {
 		out = append(out, t.Slug)
@@ -36,7 +36,7 @@ func slugs(ts []SuiteTrail) []string {
 	return out
 }
 
-func TestSelectTrails(t *testing.T) {
+func TestSelect(t *testing.T) {
 	root := t.TempDir()
 	trails := filepath.Join(root, "trails")
 	signIn := writeTrail(t, trails, "sign-in.trail.yaml", "Sign in")
@@ -54,36 +54,36 @@ func TestSelectTrails(t *testing.T) {
 	}
 	tests := []struct {
 		name string
-		opts SuiteOptions
+		opts Selection
 		want []string
 	}{
 		{"a folder, recursively, sorted by path, hidden folders skipped",
-			SuiteOptions{Args: []string{trails}}, []string{"checkout", "checkout-2", "sign-in"}},
+			Selection{Args: []string{trails}}, []string{"checkout", "checkout-2", "sign-in"}},
 		{"a file given twice, directly and in its folder, runs once",
-			SuiteOptions{Args: []string{signIn, trails}}, []string{"sign-in", "checkout", "checkout-2"}},
+			Selection{Args: []string{signIn, trails}}, []string{"sign-in", "checkout", "checkout-2"}},
 		{"same file name in two folders",
-			SuiteOptions{Args: []string{signIn, other}}, []string{"sign-in", "sign-in-2"}},
+			Selection{Args: []string{signIn, other}}, []string{"sign-in", "sign-in-2"}},
 		{"a name from the database",
-			SuiteOptions{Args: []string{signIn, "refund-an-order"}, Lookup: lookup}, []string{"sign-in", "refund-an-order"}},
+			Selection{Args: []string{signIn, "refund-an-order"}, Lookup: lookup}, []string{"sign-in", "refund-an-order"}},
 		{"grep on titles",
-			SuiteOptions{Args: []string{trails}, Grep: "(?i)checkout"}, []string{"checkout", "checkout-2"}},
+			Selection{Args: []string{trails}, Grep: "(?i)checkout"}, []string{"checkout", "checkout-2"}},
 		{"grep anchored",
-			SuiteOptions{Args: []string{trails}, Grep: "^Sign"}, []string{"sign-in"}},
+			Selection{Args: []string{trails}, Grep: "^Sign"}, []string{"sign-in"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, err := SelectTrails(tt.opts)
+			got, err := Select(tt.opts)
 			if err != nil {
 				t.Fatal(err)
 			}
 			if !slices.Equal(slugs(got), tt.want) {
-				t.Errorf("SelectTrails(%v) = %v, want %v", tt.opts.Args, slugs(got), tt.want)
+				t.Errorf("Select(%v) = %v, want %v", tt.opts.Args, slugs(got), tt.want)
 			}
 		})
 	}
 }
 
-func TestSelectTrailsErrors(t *testing.T) {
+func TestSelectErrors(t *testing.T) {
 	root := t.TempDir()
 	good := writeTrail(t, root, "good.trail.yaml", "Good")
 	bad1 := filepath.Join(root, "bad-1.trail.yaml")
@@ -96,29 +96,29 @@ func TestSelectTrailsErrors(t *testing.T) {
 	os.Mkdir(empty, 0o755)
 	tests := []struct {
 		name  string
-		opts  SuiteOptions
+		opts  Selection
 		wants []string
 		is    error
 	}{
-		{"no arguments", SuiteOptions{}, []string{"give trail files, folders or names"}, ErrNoTrails},
-		{"every bad file is named", SuiteOptions{Args: []string{good, bad1, bad2}},
+		{"no arguments", Selection{}, []string{"give trail files, folders or names"}, ErrNoTrails},
+		{"every bad file is named", Selection{Args: []string{good, bad1, bad2}},
 			[]string{"bad-1.trail.yaml:8", "bad-2.trail.yaml:"}, yamlerr.ErrUnknownKey},
-		{"a missing path", SuiteOptions{Args: []string{"trails/nope.trail.yaml"}}, []string{"trails/nope.trail.yaml: no such trail file or folder"}, nil},
-		{"a name without a database", SuiteOptions{Args: []string{"checkout"}}, []string{"checkout: no such trail file or folder, and no database"}, nil},
-		{"a name the database lacks", SuiteOptions{Args: []string{"checkout"}, Lookup: func(string) (*trail.Trail, error) {
+		{"a missing path", Selection{Args: []string{"trails/nope.trail.yaml"}}, []string{"trails/nope.trail.yaml: no such trail file or folder"}, nil},
+		{"a name without a database", Selection{Args: []string{"checkout"}}, []string{"checkout: no such trail file or folder, and no database"}, nil},
+		{"a name the database lacks", Selection{Args: []string{"checkout"}, Lookup: func(string) (*trail.Trail, error) {
 			return nil, errors.New("not found")
 		}}, []string{`trail "checkout": not found`}, nil},
-		{"a file that is not a trail file", SuiteOptions{Args: []string{notTrail}}, []string{"a trail file's name ends in .trail.yaml"}, nil},
-		{"a folder without trails", SuiteOptions{Args: []string{empty}}, []string{"holds no .trail.yaml files"}, nil},
-		{"a bad --grep", SuiteOptions{Args: []string{good}, Grep: "("}, []string{`--grep "(" is not a regular expression`}, nil},
-		{"--grep matching nothing", SuiteOptions{Args: []string{good}, Grep: "Checkout"}, []string{`--grep "Checkout" matches none of the titles of 1 trails`}, ErrNoTrails},
-		{"a bad --shard", SuiteOptions{Args: []string{good}, Shard: "4/3"}, []string{`--shard "4/3": the shard's number must be from 1 to 3`}, nil},
+		{"a file that is not a trail file", Selection{Args: []string{notTrail}}, []string{"a trail file's name ends in .trail.yaml"}, nil},
+		{"a folder without trails", Selection{Args: []string{empty}}, []string{"holds no .trail.yaml files"}, nil},
+		{"a bad --grep", Selection{Args: []string{good}, Grep: "("}, []string{`--grep "(" is not a regular expression`}, nil},
+		{"--grep matching nothing", Selection{Args: []string{good}, Grep: "Checkout"}, []string{`--grep "Checkout" matches none of the titles of 1 trails`}, ErrNoTrails},
+		{"a bad --shard", Selection{Args: []string{good}, Shard: "4/3"}, []string{`--shard "4/3": the shard's number must be from 1 to 3`}, nil},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, err := SelectTrails(tt.opts)
+			got, err := Select(tt.opts)
 			if err == nil {
-				t.Fatalf("SelectTrails() = %v, want an error", slugs(got))
+				t.Fatalf("Select() = %v, want an error", slugs(got))
 			}
 			for _, want := range tt.wants {
 				if !strings.Contains(err.Error(), want) {
@@ -128,8 +128,8 @@ func TestSelectTrailsErrors(t *testing.T) {
 			if tt.is != nil && !errors.Is(err, tt.is) {
 				t.Errorf("error %q is not %v", err, tt.is)
 			}
-			if code := ExitCodeOf(err); code != ExitUsage {
-				t.Errorf("ExitCodeOf(%q) = %d, want %d (usage)", err, code, ExitUsage)
+			if code := exitcode.Of(err); code != exitcode.Usage {
+				t.Errorf("exitcode.Of(%q) = %d, want %d (usage)", err, code, exitcode.Usage)
 			}
 		})
 	}
@@ -151,7 +151,7 @@ func TestShardsCoverEveryTrailOnce(t *testing.T) {
 		t.Run(fmt.Sprintf("%d shards", n), func(t *testing.T) {
 			seen := map[string]int{}
 			for i := 1; i <= n; i++ {
-				got, err := SelectTrails(SuiteOptions{Args: []string{dir}, Shard: fmt.Sprintf("%d/%d", i, n)})
+				got, err := Select(Selection{Args: []string{dir}, Shard: fmt.Sprintf("%d/%d", i, n)})
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -184,7 +184,7 @@ func TestShardsStable(t *testing.T) {
 	shardOf := func() map[string]int {
 		m := map[string]int{}
 		for i := 1; i <= 3; i++ {
-			got, err := SelectTrails(SuiteOptions{Args: []string{dir}, Shard: fmt.Sprintf("%d/3", i)})
+			got, err := Select(Selection{Args: []string{dir}, Shard: fmt.Sprintf("%d/3", i)})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -245,41 +245,5 @@ func TestParseShard(t *testing.T) {
 				t.Errorf("ParseShard(%q) error = %v, want one saying %q", tt.in, err, tt.wantErr)
 			}
 		})
-	}
-}
-
-func TestExitCodes(t *testing.T) {
-	tests := []struct {
-		stopped, failed bool
-		want            int
-	}{
-		{false, false, ExitPassed},
-		{false, true, ExitFailed},
-		{true, true, ExitStopped},
-		{true, false, ExitStopped},
-	}
-	for _, tt := range tests {
-		if got := RunExitCode(tt.stopped, tt.failed); got != tt.want {
-			t.Errorf("RunExitCode(%v, %v) = %d, want %d", tt.stopped, tt.failed, got, tt.want)
-		}
-	}
-	errTests := []struct {
-		err  error
-		want int
-	}{
-		{nil, ExitPassed},
-		{UsageError(errors.New("bad flag")), ExitUsage},
-		{fmt.Errorf("starting: %w", EnvironmentError(errors.New("no browser"))), ExitEnvironment},
-		{fmt.Errorf("launching: %w", browser.ErrNoChrome), ExitEnvironment},
-	}
-	for _, tt := range errTests {
-		if got := ExitCodeOf(tt.err); got != tt.want {
-			t.Errorf("ExitCodeOf(%v) = %d, want %d", tt.err, got, tt.want)
-		}
-	}
-	for _, code := range []int{ExitPassed, ExitFailed, ExitUsage, ExitEnvironment, ExitStopped} {
-		if !strings.Contains(ExitCodesHelp, fmt.Sprintf("\n  %d  ", code)) {
-			t.Errorf("ExitCodesHelp does not document exit code %d", code)
-		}
 	}
 }
