@@ -14,6 +14,7 @@ import (
 	"github.com/trailpin/trailpin/recorder/screen"
 	"github.com/trailpin/trailpin/recorder/selector"
 	"github.com/trailpin/trailpin/recorder/trail"
+	"github.com/trailpin/trailpin/replay/diagnose"
 	"github.com/trailpin/trailpin/storage/redact"
 )
 
@@ -196,10 +197,10 @@ func (a *agentPage) checkTarget(ctx context.Context, p *tab, n *screen.Node, foc
 		if at.Origin == "null" {
 			o = "an opaque origin (a sandboxed frame)"
 		}
-		return &agent.OffOriginError{Origin: o, Why: fmt.Sprintf("%s is in a frame of %s", describe(n), o)}
+		return &agent.OffOriginError{Origin: o, Why: fmt.Sprintf("%s is in a frame of %s", diagnose.Describe(n), o)}
 	}
 	if focused && !at.Focused {
-		return fmt.Errorf("the focus left %s before typing, so nothing was typed", describe(n))
+		return fmt.Errorf("the focus left %s before typing, so nothing was typed", diagnose.Describe(n))
 	}
 	return nil
 }
@@ -237,7 +238,7 @@ func (a *agentPage) AssertVisible(ctx context.Context, ref string) (string, erro
 			return nil, &browser.RefError{Ref: ref, Code: "stale", Message: "ref " + ref + " is not on the page any more"}
 		}
 		if !n.Visible {
-			return nil, fmt.Errorf("%s is not visible", describe(n))
+			return nil, fmt.Errorf("%s is not visible", diagnose.Describe(n))
 		}
 		return n, nil
 	})
@@ -245,7 +246,7 @@ func (a *agentPage) AssertVisible(ctx context.Context, ref string) (string, erro
 		return "", agentError(err)
 	}
 	a.r.page.lastTarget = f.node.Ref
-	return "saw " + describe(f.node), nil
+	return "saw " + diagnose.Describe(f.node), nil
 }
 
 func (a *agentPage) AssertNotVisibleWithText(ctx context.Context, text string) (string, error) {

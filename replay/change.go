@@ -12,6 +12,7 @@ import (
 	"github.com/trailpin/trailpin/recorder/screendiff"
 	"github.com/trailpin/trailpin/recorder/selector"
 	"github.com/trailpin/trailpin/recorder/trail"
+	"github.com/trailpin/trailpin/replay/diagnose"
 )
 
 // Assertions on change (DESIGN §10). The action right before an
@@ -361,7 +362,7 @@ func checkLive(e *ChangeEvidence, s *screen.Screen, at string, a trail.AssertCha
 		e.Checks = append(e.Checks, ChangeCheck{Check: check, Pass: pass, Detail: detail})
 	}
 	if a.URL != "" {
-		add("url: "+a.URL, samePath(at, a.URL), "the page is at "+at)
+		add("url: "+a.URL, diagnose.SamePath(at, a.URL), "the page is at "+at)
 	}
 	m := selector.NewMatcher(s)
 	for _, sel := range a.Exists {
@@ -369,9 +370,9 @@ func checkLive(e *ChangeEvidence, s *screen.Screen, at string, a trail.AssertCha
 		var amb *selector.AmbiguousError
 		switch {
 		case err == nil:
-			add("exists "+sel.String(), true, "found "+describe(nodes[0]))
+			add("exists "+sel.String(), true, "found "+diagnose.Describe(nodes[0]))
 		case errors.As(err, &amb) && len(nodes) > 0:
-			add("exists "+sel.String(), true, fmt.Sprintf("found %d, the first %s", len(nodes), describe(nodes[0])))
+			add("exists "+sel.String(), true, fmt.Sprintf("found %d, the first %s", len(nodes), diagnose.Describe(nodes[0])))
 		default:
 			add("exists "+sel.String(), false, err.Error())
 		}
@@ -383,11 +384,11 @@ func checkLive(e *ChangeEvidence, s *screen.Screen, at string, a trail.AssertCha
 		case err != nil:
 			add(check, false, err.Error())
 		case nodes[0].Covered == nil:
-			add(check, false, describe(nodes[0])+" was not tested for coverage (the page model tests interactive nodes in the viewport): name an interactive node")
+			add(check, false, diagnose.Describe(nodes[0])+" was not tested for coverage (the page model tests interactive nodes in the viewport): name an interactive node")
 		case *nodes[0].Covered:
-			add(check, false, describe(nodes[0])+" is covered: another element takes a click at its centre")
+			add(check, false, diagnose.Describe(nodes[0])+" is covered: another element takes a click at its centre")
 		default:
-			add(check, true, describe(nodes[0])+" is not covered")
+			add(check, true, diagnose.Describe(nodes[0])+" is not covered")
 		}
 	}
 	e.Pass = allPass(e.Checks)

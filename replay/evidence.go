@@ -12,6 +12,7 @@ import (
 	"github.com/chromedp/cdproto/log"
 	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/cdproto/runtime"
+	"github.com/trailpin/trailpin/replay/diagnose"
 )
 
 // Evidence: what the app did on its own while a trail ran (console output,
@@ -78,7 +79,7 @@ func (l *eventLog) addLocked(kind LogKind, level, text, u string) {
 	}
 	l.entries = append(l.entries, LogEntry{
 		Time: time.Now(), Step: l.step, Kind: kind, Level: level,
-		Text: clip(text, maxLogText), URL: u,
+		Text: diagnose.Clip(text, maxLogText), URL: u,
 	})
 }
 
@@ -241,17 +242,3 @@ func exceptionText(d *runtime.ExceptionDetails) string {
 	}
 	return d.Text
 }
-
-// clip shortens s to at most n bytes, on a rune boundary, marking the cut.
-func clip(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	cut := n
-	for cut > 0 && !utf8RuneStart(s[cut]) {
-		cut--
-	}
-	return s[:cut] + "…"
-}
-
-func utf8RuneStart(b byte) bool { return b&0xC0 != 0x80 }

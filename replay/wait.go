@@ -13,6 +13,7 @@ import (
 	"github.com/trailpin/trailpin/browser"
 	"github.com/trailpin/trailpin/recorder/screen"
 	"github.com/trailpin/trailpin/recorder/selector"
+	"github.com/trailpin/trailpin/replay/diagnose"
 )
 
 // Waiting. Replay never sleeps a fixed time: it looks at the page, and when
@@ -200,7 +201,7 @@ type notActionableError struct {
 }
 
 func (e *notActionableError) Error() string {
-	return fmt.Sprintf("%s is %s", describe(e.node), e.state)
+	return fmt.Sprintf("%s is %s", diagnose.Describe(e.node), e.state)
 }
 
 // resolve waits until sel names exactly one element that is ready as need
@@ -325,7 +326,7 @@ func (p *tab) ready(ctx context.Context, s *screen.Screen, m *selector.Matcher, 
 	case second.Covered != nil && *second.Covered:
 		by := "another element"
 		if hit := m.Node(second.Hit); hit != nil {
-			by = describe(hit)
+			by = diagnose.Describe(hit)
 		}
 		return found{}, "covered by " + by, nil
 	}
