@@ -14,6 +14,7 @@ import (
 	"github.com/trailpin/trailpin/recorder/screen"
 	"github.com/trailpin/trailpin/recorder/selector"
 	"github.com/trailpin/trailpin/recorder/trail"
+	"github.com/trailpin/trailpin/replay/assertchange"
 	"github.com/trailpin/trailpin/replay/diagnose"
 	"github.com/trailpin/trailpin/storage/redact"
 )
@@ -254,19 +255,19 @@ func (a *agentPage) AssertNotVisibleWithText(ctx context.Context, text string) (
 }
 
 // AssertChange checks the agent's assertChange with the code a trail's
-// runs (CheckChange): the stored checks on the diff of the screens around
+// runs (assertchange.Check): the stored checks on the diff of the screens around
 // its last action, the live ones on the page now.
-func (a *agentPage) AssertChange(ctx context.Context, spec trail.AssertChange, id string, before, after *screen.Screen) (*agent.ChangeReport, error) {
+func (a *agentPage) AssertChange(ctx context.Context, spec trail.AssertChange, id string, before, after *screen.Screen) (*assertchange.Evidence, error) {
 	look := func(ctx context.Context) (*screen.Screen, error) {
 		a.r.page.acted() // a live check reads the page now, whatever the watcher says
 		s, _, err := a.r.page.lookCovered(ctx)
 		return s, err
 	}
-	ev, err := CheckChange(ctx, spec, id, before, after, look, a.r.appPath)
+	ev, err := assertchange.Check(ctx, spec, id, before, after, look, a.r.appPath)
 	if err != nil {
 		return nil, agentError(err)
 	}
-	return ev.Report(), nil
+	return ev, nil
 }
 
 // agentError is what the agent is told of a failed find or act: a ref

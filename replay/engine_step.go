@@ -77,7 +77,7 @@ func (r *trailRun) playStep(ctx context.Context, i int) bool {
 	if sr.Cache != CacheHit && !run.observed {
 		// The agent acted, unobserved: no diff of a recorded action
 		// describes the page it left.
-		r.changes.forget()
+		r.changes.Forget()
 	}
 
 	sr.Duration = time.Since(sr.Started)
@@ -222,7 +222,7 @@ func (r *trailRun) perform(ctx context.Context, a, next trail.Action, diffID str
 	case err == nil && observe:
 		r.observed(ctx, diffID, a, before, beforeErr)
 	case !check:
-		r.changes.forget()
+		r.changes.Forget()
 	}
 	ar.Change = d.change
 	if d.node != nil {

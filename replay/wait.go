@@ -13,6 +13,7 @@ import (
 	"github.com/trailpin/trailpin/browser"
 	"github.com/trailpin/trailpin/recorder/screen"
 	"github.com/trailpin/trailpin/recorder/selector"
+	"github.com/trailpin/trailpin/replay/assertchange"
 	"github.com/trailpin/trailpin/replay/diagnose"
 )
 
@@ -28,16 +29,9 @@ import (
 // screen is still the page (boxes moved by a CSS animation alone are checked
 // again before acting, see actionable).
 
-// backoffs are the longest waits for a change between two looks at the
-// page: short at first, when what is awaited usually arrives within a frame
-// or two, then growing so a page that never settles is not captured
-// without pause. A change ends each wait early.
-var backoffs = []time.Duration{20 * time.Millisecond, 50 * time.Millisecond, 100 * time.Millisecond,
-	250 * time.Millisecond, 500 * time.Millisecond}
-
-func backoff(attempt int) time.Duration {
-	return backoffs[min(attempt, len(backoffs)-1)]
-}
+// backoff is the longest wait for a change between two looks at the
+// page (assertchange.Backoff).
+func backoff(attempt int) time.Duration { return assertchange.Backoff(attempt) }
 
 // world returns the page model's world of the top document, kept while
 // the document stays (a navigation replaces the world).
