@@ -16,6 +16,7 @@ import (
 	"github.com/trailpin/trailpin/recorder/screendiff"
 	"github.com/trailpin/trailpin/recorder/selector"
 	"github.com/trailpin/trailpin/recorder/trail"
+	"github.com/trailpin/trailpin/replay/assertchange"
 )
 
 // The assertChange tool (DESIGN §10): what the agent's last action changed.
@@ -177,32 +178,40 @@ func str(p *string) string {
 	return strings.TrimSpace(*p)
 }
 
-// A ChangeReport is what a Page's AssertChange found: the evidence the
-// model is shown, as replay's assertChange result has it.
-type ChangeReport struct {
+// modelEvidence is an assertChange's evidence as the model reads it: the
+// same checks, the changes in words only (the model never reads a
+// selector) and why there was nothing to check in one line, with its code
+// (NO_BASELINE, DIFF_UNAVAILABLE, INVALID_SPEC).
+type modelEvidence struct {
 	Pass bool `json:"pass"`
 	// Source is "stored" (the diff of the last action) or "live".
-	Source      string        `json:"evidenceSource"`
-	DiffID      string        `json:"diffId,omitempty"`
-	HasBaseline bool          `json:"hasBaseline"`
-	BaselineURL string        `json:"baselineUrl,omitempty"`
-	URL         string        `json:"url,omitempty"`
-	Navigated   bool          `json:"navigated,omitempty"`
-	NewDocument bool          `json:"newDocument,omitempty"`
-	Attempts    int           `json:"attempts,omitempty"`
-	Checks      []ChangeCheck `json:"checks"`
-	// Changes is the diff in words, one line per change.
-	Changes []string `json:"changes"`
-	// Error says why there was nothing to check, with its code
-	// (NO_BASELINE, DIFF_UNAVAILABLE, INVALID_SPEC).
-	Error string `json:"error,omitempty"`
+	Source      string                     `json:"evidenceSource"`
+	DiffID      string                     `json:"diffId,omitempty"`
+	HasBaseline bool                       `json:"hasBaseline"`
+	BaselineURL string                     `json:"baselineUrl,omitempty"`
+	URL         string                     `json:"url,omitempty"`
+	Navigated   bool                       `json:"navigated,omitempty"`
+	NewDocument bool                       `json:"newDocument,omitempty"`
+	Attempts    int                        `json:"attempts,omitempty"`
+	Checks      []assertchange.CheckResult `json:"checks"`
+	Changes     []string                   `json:"changes"`
+	Error       string                     `json:"error,omitempty"`
 }
 
-// A ChangeCheck is one check and how it fared.
-type ChangeCheck struct {
-	Check  string `json:"check"`
-	Pass   bool   `json:"pass"`
-	Detail string `json:"detail"`
+// forModel is ev as the model reads it.
+func forModel(ev *assertchange.Evidence) modelEvidence {
+	m := modelEvidence{Pass: ev.Pass, Source: ev.Source, DiffID: ev.DiffID, HasBaseline: ev.HasBaseline,
+		BaselineURL: ev.BaselineURL, URL: ev.URL, Navigated: ev.Navigated, NewDocument: ev.NewDocument, Attempts: ev.Attempts,
+		Checks: append([]assertchange.CheckResult{}, ev.Checks...), Changes: append([]string{}, ev.Lines...)}
+	if ev.Error != nil {
+		m.Pass, m.Error = false, unchecked(ev)
+	}
+	return m
+}
+
+// unchecked is why ev had nothing to check, in one line with its code.
+func unchecked(ev *assertchange.Evidence) string {
+	return ev.Error.Code + ": " + ev.Error.Message
 }
 
 // ErrInvalidSpec is the code of an assertChange the agent refuses before
@@ -356,14 +365,17 @@ func (r *run) assertChange(ctx context.Context, call model.ToolCall) result {
 	}
 	last := r.last
 	spec, problem := r.changeSpec(a, last)
-	var rep *ChangeReport
+	var rep *assertchange.Evidence
+	notChecked := func(code, msg string) *assertchange.Evidence {
+		return &assertchange.Evidence{Source: assertchange.SourceOf(spec), Error: &assertchange.Unchecked{Code: code, Message: msg}}
+	}
 	switch {
 	case problem != "":
-		rep = &ChangeReport{Source: specSource(spec), Error: ErrInvalidSpec + ": " + problem}
+		rep = notChecked(ErrInvalidSpec, problem)
 	case last == nil:
-		rep = &ChangeReport{Source: specSource(spec), Error: "NO_BASELINE: you have not acted in this step yet; assertChange checks what your last action changed"}
+		rep = notChecked(assertchange.ErrNoBaseline, "you have not acted in this step yet; assertChange checks what your last action changed")
 	case spec.IsLive() && last.consumed:
-		rep = &ChangeReport{Source: specSource(spec), Error: "NO_BASELINE: a live assertChange before this one consumed the baseline (give that one keepBaseline true)"}
+		rep = notChecked(assertchange.ErrNoBaseline, "a live assertChange before this one consumed the baseline (give that one keepBaseline true)")
 	default:
 		got, err := r.page.AssertChange(ctx, spec, last.id, last.before, last.after)
 		if err != nil {
@@ -379,37 +391,22 @@ func (r *run) assertChange(ctx context.Context, call model.ToolCall) result {
 			last.consumed = true
 		}
 	}
-	if rep.Checks == nil {
-		rep.Checks = []ChangeCheck{}
-	}
-	if rep.Changes == nil {
-		rep.Changes = []string{}
-	}
-	if rep.Error != "" {
-		rep.Pass = false
-	}
-	if rep.Pass {
+	shown := forModel(rep)
+	if shown.Pass {
 		r.recordChange(spec, last)
 		r.keepCheck(spec, last)
 	} else {
 		r.out.FailedChecks = append(r.out.FailedChecks, r.cfg.Redact(failedLine(rep)))
-		if rep.Error == "" {
+		if rep.Error == nil {
 			r.failedOnEvidence = true
 		}
 	}
-	evidence, _ := json.Marshal(rep)
+	evidence, _ := json.Marshal(shown)
 	verdict := "assertChange failed"
-	if rep.Pass {
+	if shown.Pass {
 		verdict = "assertChange passed"
 	}
 	return r.lookAgain(ctx, verdict+": "+r.cfg.Redact(string(evidence)), false)
-}
-
-func specSource(a trail.AssertChange) string {
-	if a.IsLive() {
-		return "live"
-	}
-	return "stored"
 }
 
 // recordChange adds a passed assertChange to the outcome's actions, right
@@ -439,9 +436,9 @@ func (r *run) keepCheck(spec trail.AssertChange, last *lastAction) {
 }
 
 // failedLine says in one line why an assertChange did not pass.
-func failedLine(rep *ChangeReport) string {
-	if rep.Error != "" {
-		return rep.Error
+func failedLine(rep *assertchange.Evidence) string {
+	if rep.Error != nil {
+		return unchecked(rep)
 	}
 	var out []string
 	for _, c := range rep.Checks {
@@ -460,7 +457,7 @@ func failedLine(rep *ChangeReport) string {
 // the model never reads a selector. The checks come in the order the
 // trail's assertChange makes them; a report of another shape is left as
 // it is.
-func relabel(rep *ChangeReport, a changeArgs) {
+func relabel(rep *assertchange.Evidence, a changeArgs) {
 	var labels []string
 	target := func(t changeTarget) string {
 		var parts []string

@@ -52,7 +52,7 @@ func target(ref, role, name, text string) map[string]any {
 }
 
 // The agent's assertChange checks what its last action changed, through
-// replay's code (the fake page calls replay.CheckChange), and answers the
+// replay's code (the fake page calls assertchange.Check), and answers the
 // model with the evidence. A passed one is recorded after the action it
 // checked; a failed one, or one that cannot be checked, never lets done
 // pass the step.
@@ -174,7 +174,16 @@ func TestAssertChange(t *testing.T) {
 				// The evidence is JSON after the verdict.
 				_, ev, _ := strings.Cut(change, ": ")
 				ev, _, _ = strings.Cut(ev, "\n")
-				var rep agent.ChangeReport
+				var rep struct {
+					Pass   bool   `json:"pass"`
+					Source string `json:"evidenceSource"`
+					Checks []struct {
+						Check, Detail string
+						Pass          bool
+					} `json:"checks"`
+					Changes []string `json:"changes"`
+					Error   string   `json:"error"`
+				}
 				if err := json.Unmarshal([]byte(ev), &rep); err != nil {
 					t.Errorf("the evidence is not JSON: %v\n%s", err, ev)
 				}

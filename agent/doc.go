@@ -28,6 +28,8 @@
 // act more than agent.maxActions times in a step, replayed actions
 // included.
 //
-// It imports the model client and the recorder's screen, selector and
-// trail packages; it never imports replay or host.
+// It imports the model client, the recorder's screen, selector and trail
+// packages, and replay/assertchange (the checks of an assertChange, which
+// drive no browser); it never imports the replay engine (package replay)
+// or host.
 package agent

@@ -9,7 +9,7 @@ import (
 	"github.com/trailpin/trailpin/agent"
 	"github.com/trailpin/trailpin/recorder/screen"
 	"github.com/trailpin/trailpin/recorder/trail"
-	"github.com/trailpin/trailpin/replay"
+	"github.com/trailpin/trailpin/replay/assertchange"
 )
 
 // checkoutPage is a fake Page: a checkout form with a discount code field,
@@ -248,14 +248,10 @@ func (p *checkoutPage) log2() []string {
 	return append([]string(nil), p.calls...)
 }
 
-// AssertChange checks through replay's code, as replay's and the
+// AssertChange checks through replay's code (assertchange.Check), as replay's and the
 // recorded tab's Pages do.
-func (p *checkoutPage) AssertChange(ctx context.Context, spec trail.AssertChange, id string, before, after *screen.Screen) (*agent.ChangeReport, error) {
+func (p *checkoutPage) AssertChange(ctx context.Context, spec trail.AssertChange, id string, before, after *screen.Screen) (*assertchange.Evidence, error) {
 	p.log("assertChange " + id)
 	path := func(u string) string { return strings.TrimPrefix(u, "http://shop.test") }
-	ev, err := replay.CheckChange(ctx, spec, id, before, after, p.Screen, path)
-	if err != nil {
-		return nil, err
-	}
-	return ev.Report(), nil
+	return assertchange.Check(ctx, spec, id, before, after, p.Screen, path)
 }

@@ -6,6 +6,7 @@ import (
 
 	"github.com/trailpin/trailpin/recorder/screen"
 	"github.com/trailpin/trailpin/recorder/trail"
+	"github.com/trailpin/trailpin/replay/assertchange"
 )
 
 // A Page is the page the agent acts on. Refs are those of the last screen
@@ -44,8 +45,8 @@ type Page interface {
 	// before to after, the screens around the agent's last action (id
 	// names it), or its live checks on the page now against before. An
 	// error is a page that could not be read; a check that cannot be made
-	// is a report that does not pass.
-	AssertChange(ctx context.Context, spec trail.AssertChange, id string, before, after *screen.Screen) (*ChangeReport, error)
+	// is evidence that does not pass.
+	AssertChange(ctx context.Context, spec trail.AssertChange, id string, before, after *screen.Screen) (*assertchange.Evidence, error)
 }
 
 var (

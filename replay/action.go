@@ -13,6 +13,7 @@ import (
 	"github.com/trailpin/trailpin/recorder/screen"
 	"github.com/trailpin/trailpin/recorder/selector"
 	"github.com/trailpin/trailpin/recorder/trail"
+	"github.com/trailpin/trailpin/replay/assertchange"
 )
 
 // Replay's actions are values. An Action is a plain func that runs against
@@ -68,7 +69,7 @@ type done struct {
 	// changed it (switchTab).
 	page *tab
 	// change is the evidence of an assertChange.
-	change *ChangeEvidence
+	change *assertchange.Evidence
 }
 
 // markInput records the tab's navigation counters just before input.

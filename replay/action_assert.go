@@ -12,6 +12,7 @@ import (
 	"github.com/trailpin/trailpin/recorder/screen"
 	"github.com/trailpin/trailpin/recorder/selector"
 	"github.com/trailpin/trailpin/recorder/trail"
+	"github.com/trailpin/trailpin/replay/diagnose"
 )
 
 // Assertions wait for visibility only (never for actionability) and until
@@ -30,7 +31,7 @@ func (r *trailRun) assertVisible(sel selector.Selector) Action[done] {
 		if err != nil {
 			return d, r.assertionFailed(p, trail.ActionAssertVisible, s, err)
 		}
-		d.summary = "saw " + describe(d.node)
+		d.summary = "saw " + diagnose.Describe(d.node)
 		return d, nil
 	}
 }
@@ -146,7 +147,7 @@ func (r *trailRun) assertionFailed(p *tab, kind trail.ActionKind, sel selector.S
 			if n, loose, ok := shownInItsPlace(p.matcher, sel); ok {
 				exp, act := pinned(sel), shownText(n, sel)
 				return &stepError{Reason: StopAssertionFailed, Expected: exp, Actual: act, Err: err,
-					Msg: fmt.Sprintf("%s: expected %q, but %s shows %q (%s)", what, exp, loose, act, describe(n))}
+					Msg: fmt.Sprintf("%s: expected %q, but %s shows %q (%s)", what, exp, loose, act, diagnose.Describe(n))}
 			}
 			if exp, act, says, ok := scopeEvidence(s, sel, p.lastTarget, err); ok {
 				return &stepError{Reason: StopAssertionFailed, Expected: exp, Actual: act, Selector: &sel, Err: err,
@@ -223,7 +224,7 @@ func (r *trailRun) assertNotVisible(text string) Action[done] {
 					d.summary = fmt.Sprintf("nothing visible reads %q %s", t, st)
 					return end(nil)
 				}
-				reads.add("visible: " + nodeLine(shown))
+				reads.add("visible: " + diagnose.NodeLine(shown))
 			}
 			if time.Now().After(deadline) {
 				if shown == nil {
@@ -235,8 +236,8 @@ func (r *trailRun) assertNotVisible(text string) Action[done] {
 					how = "and " + st.String()
 				}
 				return end(&stepError{Reason: StopAssertionFailed, Expected: fmt.Sprintf("nothing visible reads %q", t),
-					Actual: nodeLine(shown),
-					Msg:    fmt.Sprintf("assertNotVisible %q: %s is still visible after %s, %s", t, describe(shown), r.opts.ActionTimeout, how)})
+					Actual: diagnose.NodeLine(shown),
+					Msg:    fmt.Sprintf("assertNotVisible %q: %s is still visible after %s, %s", t, diagnose.Describe(shown), r.opts.ActionTimeout, how)})
 			}
 			// It shows (or the page could not be read): it may yet go, as
 			// a message that fades does. Wait for the page to change, and
@@ -277,7 +278,7 @@ func (r *trailRun) assertValue(sel selector.Selector, value string) Action[done]
 		return r.assertNode(ctx, p, trail.ActionAssertValue, s, "value", want, func(n *screen.Node) (string, error) {
 			if n.Secret {
 				return "", &stepError{Reason: StopAssertionFailed, Class: ClassMissingTestData,
-					Msg: fmt.Sprintf("assertValue %s: %s is a secret field, whose value replay never reads; check that it is there with assertVisible", s, describe(n))}
+					Msg: fmt.Sprintf("assertValue %s: %s is a secret field, whose value replay never reads; check that it is there with assertVisible", s, diagnose.Describe(n))}
 			}
 			return n.Value, nil
 		})
@@ -342,11 +343,11 @@ func (r *trailRun) assertNode(ctx context.Context, p *tab, kind trail.ActionKind
 		return d, se
 	case node != nil && got != want:
 		return d, &stepError{Reason: StopAssertionFailed, Expected: want, Actual: got,
-			Msg: fmt.Sprintf("%s %s: expected %s %q, but %s has %q", kind, sel, prop, want, describe(node), got)}
+			Msg: fmt.Sprintf("%s %s: expected %s %q, but %s has %q", kind, sel, prop, want, diagnose.Describe(node), got)}
 	case err != nil:
 		return d, r.assertionFailed(p, kind, sel, err)
 	}
-	d.summary = fmt.Sprintf("%s of %s is %q", prop, describe(node), want)
+	d.summary = fmt.Sprintf("%s of %s is %q", prop, diagnose.Describe(node), want)
 	return d, nil
 }
 

@@ -2,7 +2,6 @@ package replay
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -11,6 +10,7 @@ import (
 	"github.com/trailpin/trailpin/recorder/screendiff"
 	"github.com/trailpin/trailpin/recorder/selector"
 	"github.com/trailpin/trailpin/recorder/trail"
+	"github.com/trailpin/trailpin/replay/assertchange"
 )
 
 // The screen after an observed action is taken once the page is quiet, as
@@ -35,22 +35,22 @@ func (r *trailRun) observed(ctx context.Context, id string, a trail.Action, befo
 // reason a missing screen gives.
 func (r *trailRun) observe(ctx context.Context, id, what string, line int, before *screen.Screen, beforeErr error) {
 	if beforeErr != nil {
-		r.changes.fail(id, fmt.Sprintf("the page could not be captured before %s: %v", what, beforeErr))
+		r.changes.Fail(id, fmt.Sprintf("the page could not be captured before %s: %v", what, beforeErr))
 		return
 	}
 	p := r.page
 	p.awaitQuiet(ctx, agentQuiet, agentQuietMax)
 	after, _, err := p.lookCovered(ctx)
 	if err != nil {
-		r.changes.fail(id, fmt.Sprintf("the page could not be captured after %s: %v", what, err))
+		r.changes.Fail(id, fmt.Sprintf("the page could not be captured after %s: %v", what, err))
 		return
 	}
 	res, err := screendiff.Diff(before, after, screendiff.Options{})
 	if err != nil {
-		r.changes.fail(id, fmt.Sprintf("the diff of %s could not be taken: %v", what, err))
+		r.changes.Fail(id, fmt.Sprintf("the diff of %s could not be taken: %v", what, err))
 		return
 	}
-	r.changes.add(id, line, before, res)
+	r.changes.Add(id, line, before, res)
 }
 
 // assertChange checks what the previous action changed: a stored diff, or
@@ -61,7 +61,7 @@ func (r *trailRun) assertChange(a trail.AssertChange) Action[done] {
 		if err != nil {
 			return done{}, err
 		}
-		var ev *ChangeEvidence
+		var ev *assertchange.Evidence
 		if a.IsLive() {
 			if ev, err = r.liveChange(ctx, p, a); err != nil {
 				return done{change: ev}, err
@@ -87,54 +87,20 @@ func plural(n int, word string) string {
 
 // storedChange checks the diff of the previous action, or the one
 // a.DiffID names.
-func (r *trailRun) storedChange(a trail.AssertChange) *ChangeEvidence {
-	return checkStoredIn(&r.changes, a)
+func (r *trailRun) storedChange(a trail.AssertChange) *assertchange.Evidence {
+	return r.changes.CheckStored(a)
 }
-
-// checkStoredIn checks a's stored diff as the store holds it.
-func checkStoredIn(s *changeStore, a trail.AssertChange) *ChangeEvidence {
-	d := s.last
-	if a.DiffID != "" {
-		var cerr *ChangeError
-		if d, cerr = s.lookup(a.DiffID); cerr != nil {
-			return unavailable(EvidenceStored, cerr)
-		}
-	}
-	if d == nil {
-		return unavailable(EvidenceStored, s.noBaseline())
-	}
-	ev := evidenceOf(EvidenceStored, d.id, d.result)
-	checkStored(ev, d.result, a)
-	return ev
-}
-
-// noBaseline says why there is no diff to check.
-func (s *changeStore) noBaseline() *ChangeError {
-	msg := "no baseline: the action right before this assertChange was not observed (it failed, or the agent did not reach the goal of its step)"
-	if s.missing != "" {
-		msg = "no baseline: " + s.missing
-	}
-	return &ChangeError{Code: ErrNoBaseline, Message: msg}
-}
-
-// ErrNoBaseline is the code of an assertChange with no observed action
-// before it, or whose baseline a live check consumed.
-const ErrNoBaseline = "NO_BASELINE"
 
 // liveChange runs a's live checks on the page now, diffed against the
 // baseline: once, or with retry again until they pass or the budget runs
 // out. Unless keepBaseline, the baseline is consumed.
-func (r *trailRun) liveChange(ctx context.Context, p *tab, a trail.AssertChange) (*ChangeEvidence, error) {
-	base := r.changes.baseline
-	if base == nil {
-		cerr := r.changes.noBaseline()
-		if r.changes.last != nil {
-			cerr.Message = "no baseline: a live assertChange before this one consumed it (give that one keepBaseline: true)"
-		}
-		return unavailable(EvidenceLive, cerr), nil
+func (r *trailRun) liveChange(ctx context.Context, p *tab, a trail.AssertChange) (*assertchange.Evidence, error) {
+	id, before, none := r.changes.Baseline()
+	if none != nil {
+		return none, nil
 	}
 	if a.KeepBaseline == nil || !*a.KeepBaseline {
-		defer func() { r.changes.baseline = nil }()
+		defer r.changes.ConsumeBaseline()
 	}
 	look := func(ctx context.Context) (*screen.Screen, error) {
 		s, _, err := p.lookCovered(ctx)
@@ -146,100 +112,18 @@ func (r *trailRun) liveChange(ctx context.Context, p *tab, a trail.AssertChange)
 		// counts: capture again whatever it says.
 		p.acted()
 	}
-	return liveChecks(ctx, a, base.id, base.before, look, wait, r.appPath)
-}
-
-// liveChecks is the loop of a live assertChange: it captures the page
-// (look), diffs it against the baseline before and checks a, once or, with
-// retry, again after wait until the checks pass or the budget runs out.
-// path gives a URL as the trail writes it.
-func liveChecks(ctx context.Context, a trail.AssertChange, id string, before *screen.Screen,
-	look func(context.Context) (*screen.Screen, error), wait func(context.Context, int, time.Time), path func(string) string) (*ChangeEvidence, error) {
-	if a.SettleMs != nil && *a.SettleMs > 0 {
-		select {
-		case <-ctx.Done():
-			return nil, ctx.Err()
-		case <-time.After(time.Duration(*a.SettleMs) * time.Millisecond):
-		}
-	}
-	var deadline time.Time
-	if a.Retry != nil {
-		deadline = time.Now().Add(time.Duration(a.Retry.BudgetMs) * time.Millisecond)
-	}
-	var ev *ChangeEvidence
-	for attempt := 0; ; attempt++ {
-		s, err := look(ctx)
-		if err != nil {
-			return nil, err
-		}
-		res, err := screendiff.Diff(before, s, screendiff.Options{Ignore: a.Ignore})
-		if err != nil {
-			ev = evidenceOf(EvidenceLive, id, nil)
-			check := "ignore"
-			if errors.Is(err, screendiff.ErrNoScreen) {
-				check = "baseline"
-			}
-			ev.Checks = append(ev.Checks, ChangeCheck{Check: check, Detail: err.Error()})
-			ev.Attempts = attempt + 1
-			return ev, nil
-		}
-		ev = evidenceOf(EvidenceLive, id, res)
-		checkLive(ev, s, path(s.URL), a)
-		ev.Attempts = attempt + 1
-		if ev.Pass || a.Retry == nil || time.Now().After(deadline) || ctx.Err() != nil {
-			return ev, ctx.Err()
-		}
-		wait(ctx, attempt, deadline)
-	}
-}
-
-// CheckChange runs an assertChange a for the agent, through the code a
-// trail's assertChange runs: its stored checks on the diff from before to
-// after (the screens around the agent's last action, id naming it), or its
-// live checks on the page now (look captures it, with coverage) against
-// before. path gives a URL as the trail writes it (path and query). a's
-// references must be filled in. A page that cannot be captured is an
-// error; anything else that cannot be checked is a result that does not
-// pass.
-func CheckChange(ctx context.Context, a trail.AssertChange, id string, before, after *screen.Screen,
-	look func(context.Context) (*screen.Screen, error), path func(string) string) (*ChangeEvidence, error) {
-	if before == nil {
-		return unavailable(sourceOf(a), &ChangeError{Code: ErrNoBaseline, Message: "no baseline: no action was taken since the step started"}), nil
-	}
-	if a.IsLive() {
-		wait := func(ctx context.Context, attempt int, deadline time.Time) {
-			select {
-			case <-ctx.Done():
-			case <-time.After(min(backoff(attempt), time.Until(deadline)+time.Millisecond)):
-			}
-		}
-		return liveChecks(ctx, a, id, before, look, wait, path)
-	}
-	res, err := screendiff.Diff(before, after, screendiff.Options{})
-	if err != nil {
-		return unavailable(EvidenceStored, &ChangeError{Code: ErrDiffUnavailable, Message: "the diff could not be taken: " + err.Error()}), nil
-	}
-	ev := evidenceOf(EvidenceStored, id, res)
-	checkStored(ev, res, a)
-	return ev, nil
-}
-
-func sourceOf(a trail.AssertChange) string {
-	if a.IsLive() {
-		return EvidenceLive
-	}
-	return EvidenceStored
+	return assertchange.Live(ctx, a, id, before, look, wait, r.appPath)
 }
 
 // changeFailed is the step error of an assertChange that did not pass: an
 // app-bug with the diff as its evidence, or missing-test-data when there
 // was nothing to check against.
-func changeFailed(a trail.AssertChange, ev *ChangeEvidence) *stepError {
+func changeFailed(a trail.AssertChange, ev *assertchange.Evidence) *stepError {
 	if ev.Error != nil {
 		return &stepError{Reason: StopAssertionFailed, Class: ClassMissingTestData, Line: a.SourceLine(),
 			Msg: fmt.Sprintf("assertChange: %s: %s", ev.Error.Code, ev.Error.Message)}
 	}
-	failed := ev.failed()
+	failed := ev.Failed()
 	se := &stepError{Reason: StopAssertionFailed, Class: ClassAppBug, Line: a.SourceLine()}
 	se.Msg = fmt.Sprintf("assertChange on the %s diff %s: %s", ev.Source, ev.DiffID, strings.Join(failed, "; "))
 	if len(ev.Checks) > 0 {

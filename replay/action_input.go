@@ -13,6 +13,7 @@ import (
 	"github.com/trailpin/trailpin/recorder/screen"
 	"github.com/trailpin/trailpin/recorder/selector"
 	"github.com/trailpin/trailpin/recorder/trail"
+	"github.com/trailpin/trailpin/replay/diagnose"
 )
 
 // The acts: trusted input (CDP mouse and keyboard events, as a person would)
@@ -36,7 +37,7 @@ func (r *trailRun) tap(f found, a trail.Tap) Action[done] {
 		} else if a.Count > 2 {
 			verb = fmt.Sprintf("tapped %d times", a.Count)
 		}
-		d.summary = verb + " " + describe(f.node) + withModifiers(a.Modifiers)
+		d.summary = verb + " " + diagnose.Describe(f.node) + withModifiers(a.Modifiers)
 		return d, nil
 	}
 }
@@ -82,9 +83,9 @@ func (r *trailRun) typeIntoField(f found, text string, ready func(ctx context.Co
 			return d, err
 		}
 		if text == "" {
-			d.summary = "cleared " + describe(n)
+			d.summary = "cleared " + diagnose.Describe(n)
 		} else {
-			d.summary = fmt.Sprintf("typed %q into %s", r.vals.public(text), describe(n))
+			d.summary = fmt.Sprintf("typed %q into %s", r.vals.public(text), diagnose.Describe(n))
 		}
 		return d, nil
 	}
@@ -127,7 +128,7 @@ func (r *trailRun) choose(f found, a trail.SelectOption) Action[done] {
 		}
 		if n.Tag != "select" {
 			if n.Role != "listbox" {
-				return d, fmt.Errorf("select works on a drop-down (<select>) or a listbox, and %s is neither", describe(n))
+				return d, fmt.Errorf("select works on a drop-down (<select>) or a listbox, and %s is neither", diagnose.Describe(n))
 			}
 			return r.tapOptions(f, a.Selector, labels)(ctx, p)
 		}
@@ -148,16 +149,16 @@ func (r *trailRun) choose(f found, a trail.SelectOption) Action[done] {
 		case err != nil:
 			return d, err
 		case answer.Single:
-			return d, fmt.Errorf("%s takes one option, and the trail chooses %d", describe(n), len(labels))
+			return d, fmt.Errorf("%s takes one option, and the trail chooses %d", diagnose.Describe(n), len(labels))
 		case answer.Missing != "":
 			d.reached = false
 			return d, &stepError{Reason: StopActionFailed, Expected: fmt.Sprintf("an option %q", answer.Missing),
 				Actual: "options " + quoteList(answer.Options),
-				Msg:    fmt.Sprintf("select: %s has no option %q (it has %s)", describe(n), answer.Missing, quoteList(answer.Options))}
+				Msg:    fmt.Sprintf("select: %s has no option %q (it has %s)", diagnose.Describe(n), answer.Missing, quoteList(answer.Options))}
 		case !sameChoice(answer.Chosen, answer.Selected):
 			return d, notChosenError(n, answer.Chosen, answer.Selected)
 		}
-		d.summary = fmt.Sprintf("chose %s in %s", quoteList(labels), describe(n))
+		d.summary = fmt.Sprintf("chose %s in %s", quoteList(labels), diagnose.Describe(n))
 		return d, nil
 	}
 }
@@ -179,7 +180,7 @@ func notChosenError(n *screen.Node, want, got []string) *stepError {
 		shown = quoteList(got)
 	}
 	return &stepError{Reason: StopActionFailed, Expected: quoteList(want), Actual: shown,
-		Msg: fmt.Sprintf("select: %s did not end with %s selected: it has %s", describe(n), quoteList(want), shown)}
+		Msg: fmt.Sprintf("select: %s did not end with %s selected: it has %s", diagnose.Describe(n), quoteList(want), shown)}
 }
 
 // tapOptions chooses options of an ARIA listbox by tapping them, holding
@@ -217,7 +218,7 @@ func (r *trailRun) tapOptions(f found, listbox selector.Selector, labels []strin
 		} else if err != nil {
 			return d, err
 		}
-		d.summary = fmt.Sprintf("chose %s in %s", quoteList(labels), describe(f.node))
+		d.summary = fmt.Sprintf("chose %s in %s", quoteList(labels), diagnose.Describe(f.node))
 		return d, nil
 	}
 }
@@ -261,7 +262,7 @@ func (r *trailRun) setChecked(f found, want bool) Action[done] {
 			wantState, verb = "false", "unchecked"
 		}
 		if checkedState(n) == wantState {
-			d.summary = describe(n) + " was already " + verb
+			d.summary = diagnose.Describe(n) + " was already " + verb
 			return d, nil
 		}
 		d.markInput(p)
@@ -280,9 +281,9 @@ func (r *trailRun) setChecked(f found, want bool) Action[done] {
 		})
 		if err != nil || now != wantState {
 			return d, &stepError{Reason: StopActionUncertain, Expected: verb, Actual: "checked=" + now,
-				Msg: fmt.Sprintf("tapped %s, but it did not become %s (checked=%s)", describe(n), verb, now)}
+				Msg: fmt.Sprintf("tapped %s, but it did not become %s (checked=%s)", diagnose.Describe(n), verb, now)}
 		}
-		d.summary = verb + " " + describe(n)
+		d.summary = verb + " " + diagnose.Describe(n)
 		return d, nil
 	}
 }
@@ -304,7 +305,7 @@ func (r *trailRun) hover(f found) Action[done] {
 		if err := (browser.Mouse{Target: p.target, Reached: &d.reached}).Move(ctx, pt.X, pt.Y, 0); err != nil {
 			return d, err
 		}
-		d.summary = "hovered over " + describe(f.node)
+		d.summary = "hovered over " + diagnose.Describe(f.node)
 		return d, nil
 	}
 }
@@ -317,7 +318,7 @@ func (r *trailRun) upload(f found, files []string, line int) Action[done] {
 		var d done
 		n := f.node
 		if n.Tag != "input" {
-			return d, fmt.Errorf("upload works on a file input, and %s is a <%s>", describe(n), n.Tag)
+			return d, fmt.Errorf("upload works on a file input, and %s is a <%s>", diagnose.Describe(n), n.Tag)
 		}
 		paths, err := r.uploadFiles(files, line)
 		if err != nil {
@@ -332,7 +333,7 @@ func (r *trailRun) upload(f found, files []string, line int) Action[done] {
 		if err != nil {
 			return d, err
 		}
-		d.summary = fmt.Sprintf("attached %s to %s", quoteList(files), describe(n))
+		d.summary = fmt.Sprintf("attached %s to %s", quoteList(files), diagnose.Describe(n))
 		return d, nil
 	}
 }

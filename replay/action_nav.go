@@ -14,6 +14,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/trailpin/trailpin/recorder/trail"
+	"github.com/trailpin/trailpin/replay/diagnose"
 )
 
 // A loadError is a page that could not be loaded at all (the server is not
@@ -263,7 +264,7 @@ func (r *trailRun) findTab(ctx context.Context, wantURL, wantTitle string) (targ
 		}
 		path := r.appPath(info.URL)
 		seen = append(seen, fmt.Sprintf("%s %q", path, info.Title))
-		if (wantURL != "" && samePath(path, wantURL)) || (wantURL == "" && info.Title == wantTitle) {
+		if (wantURL != "" && diagnose.SamePath(path, wantURL)) || (wantURL == "" && info.Title == wantTitle) {
 			return info.TargetID, seen, nil
 		}
 	}

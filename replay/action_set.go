@@ -12,6 +12,7 @@ import (
 	"github.com/trailpin/trailpin/browser"
 	"github.com/trailpin/trailpin/recorder/screen"
 	"github.com/trailpin/trailpin/recorder/trail"
+	"github.com/trailpin/trailpin/replay/diagnose"
 )
 
 // set gives a control a person sets by dragging or by keys the value it was
@@ -56,7 +57,7 @@ func (r *trailRun) set(f found, a trail.Set) Action[done] {
 			return d, err
 		case answer.Refused != "":
 			d.reached = false
-			return d, fmt.Errorf("set works on a slider, a number, date, time or colour input, or an ARIA slider or spin button, and %s is %s; use type for a text field", describe(n), answer.Refused)
+			return d, fmt.Errorf("set works on a slider, a number, date, time or colour input, or an ARIA slider or spin button, and %s is %s; use type for a text field", diagnose.Describe(n), answer.Refused)
 		case answer.Value == nil || *answer.Value != want:
 			got := ""
 			if answer.Value != nil {
@@ -64,7 +65,7 @@ func (r *trailRun) set(f found, a trail.Set) Action[done] {
 			}
 			return d, notSetError(n, want, got)
 		}
-		d.summary = fmt.Sprintf("set %s to %q", describe(n), r.vals.public(a.Value))
+		d.summary = fmt.Sprintf("set %s to %q", diagnose.Describe(n), r.vals.public(a.Value))
 		return d, nil
 	}
 }
@@ -72,7 +73,7 @@ func (r *trailRun) set(f found, a trail.Set) Action[done] {
 // notSetError says that a control did not take the value a set gave it.
 func notSetError(n *screen.Node, want, got string) *stepError {
 	return &stepError{Reason: StopActionFailed, Expected: want, Actual: got,
-		Msg: fmt.Sprintf("set: %s did not take the value %q: it shows %q", describe(n), want, got)}
+		Msg: fmt.Sprintf("set: %s did not take the value %q: it shows %q", diagnose.Describe(n), want, got)}
 }
 
 // maxSliderKeys bounds the arrow keys a set presses on an ARIA slider: a
@@ -86,7 +87,7 @@ func (r *trailRun) setByKeys(ctx context.Context, p *tab, f found, want string) 
 	n := f.node
 	target, err := strconv.ParseFloat(want, 64)
 	if err != nil {
-		return d, fmt.Errorf("set: %s takes a number (its aria-valuenow), and the trail gives %q", describe(n), want)
+		return d, fmt.Errorf("set: %s takes a number (its aria-valuenow), and the trail gives %q", diagnose.Describe(n), want)
 	}
 	up, down := "ArrowRight", "ArrowLeft"
 	if n.Role == "spinbutton" {
@@ -111,7 +112,7 @@ func (r *trailRun) setByKeys(ctx context.Context, p *tab, f found, want string) 
 			return err
 		}
 		if !focused {
-			return fmt.Errorf("set: %s does not take the focus, so its arrow keys cannot reach it", describe(n))
+			return fmt.Errorf("set: %s does not take the focus, so its arrow keys cannot reach it", diagnose.Describe(n))
 		}
 		kb := browser.Keyboard{Target: p.target, Reached: &d.reached}
 		for range maxSliderKeys {
@@ -146,7 +147,7 @@ func (r *trailRun) setByKeys(ctx context.Context, p *tab, f found, want string) 
 	if err != nil {
 		return d, err
 	}
-	d.summary = fmt.Sprintf("set %s to %q", describe(n), want)
+	d.summary = fmt.Sprintf("set %s to %q", diagnose.Describe(n), want)
 	return d, nil
 }
 

@@ -14,6 +14,8 @@ import (
 	"github.com/trailpin/trailpin/recorder/screen"
 	"github.com/trailpin/trailpin/recorder/selector"
 	"github.com/trailpin/trailpin/recorder/trail"
+	"github.com/trailpin/trailpin/replay/assertchange"
+	"github.com/trailpin/trailpin/replay/diagnose"
 	"github.com/trailpin/trailpin/storage/redact"
 )
 
@@ -196,10 +198,10 @@ func (a *agentPage) checkTarget(ctx context.Context, p *tab, n *screen.Node, foc
 		if at.Origin == "null" {
 			o = "an opaque origin (a sandboxed frame)"
 		}
-		return &agent.OffOriginError{Origin: o, Why: fmt.Sprintf("%s is in a frame of %s", describe(n), o)}
+		return &agent.OffOriginError{Origin: o, Why: fmt.Sprintf("%s is in a frame of %s", diagnose.Describe(n), o)}
 	}
 	if focused && !at.Focused {
-		return fmt.Errorf("the focus left %s before typing, so nothing was typed", describe(n))
+		return fmt.Errorf("the focus left %s before typing, so nothing was typed", diagnose.Describe(n))
 	}
 	return nil
 }
@@ -237,7 +239,7 @@ func (a *agentPage) AssertVisible(ctx context.Context, ref string) (string, erro
 			return nil, &browser.RefError{Ref: ref, Code: "stale", Message: "ref " + ref + " is not on the page any more"}
 		}
 		if !n.Visible {
-			return nil, fmt.Errorf("%s is not visible", describe(n))
+			return nil, fmt.Errorf("%s is not visible", diagnose.Describe(n))
 		}
 		return n, nil
 	})
@@ -245,7 +247,7 @@ func (a *agentPage) AssertVisible(ctx context.Context, ref string) (string, erro
 		return "", agentError(err)
 	}
 	a.r.page.lastTarget = f.node.Ref
-	return "saw " + describe(f.node), nil
+	return "saw " + diagnose.Describe(f.node), nil
 }
 
 func (a *agentPage) AssertNotVisibleWithText(ctx context.Context, text string) (string, error) {
@@ -253,19 +255,19 @@ func (a *agentPage) AssertNotVisibleWithText(ctx context.Context, text string) (
 }
 
 // AssertChange checks the agent's assertChange with the code a trail's
-// runs (CheckChange): the stored checks on the diff of the screens around
+// runs (assertchange.Check): the stored checks on the diff of the screens around
 // its last action, the live ones on the page now.
-func (a *agentPage) AssertChange(ctx context.Context, spec trail.AssertChange, id string, before, after *screen.Screen) (*agent.ChangeReport, error) {
+func (a *agentPage) AssertChange(ctx context.Context, spec trail.AssertChange, id string, before, after *screen.Screen) (*assertchange.Evidence, error) {
 	look := func(ctx context.Context) (*screen.Screen, error) {
 		a.r.page.acted() // a live check reads the page now, whatever the watcher says
 		s, _, err := a.r.page.lookCovered(ctx)
 		return s, err
 	}
-	ev, err := CheckChange(ctx, spec, id, before, after, look, a.r.appPath)
+	ev, err := assertchange.Check(ctx, spec, id, before, after, look, a.r.appPath)
 	if err != nil {
 		return nil, agentError(err)
 	}
-	return ev.Report(), nil
+	return ev, nil
 }
 
 // agentError is what the agent is told of a failed find or act: a ref

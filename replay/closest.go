@@ -10,6 +10,7 @@ import (
 
 	"github.com/trailpin/trailpin/recorder/screen"
 	"github.com/trailpin/trailpin/recorder/selector"
+	"github.com/trailpin/trailpin/replay/diagnose"
 )
 
 // The nodes closest to a selector that matched nothing: what a person
@@ -88,7 +89,7 @@ func closestNear(s *screen.Screen, sel selector.Selector, ref string) []CloseNod
 		for _, n := range nodes {
 			if !n.Visible {
 				hidden[n.Ref] = true
-				out = append(out, CloseNode{Ref: n.Ref, Line: nodeLine(n), Score: 1, Why: "matches, but is hidden"})
+				out = append(out, CloseNode{Ref: n.Ref, Line: diagnose.NodeLine(n), Score: 1, Why: "matches, but is hidden"})
 			}
 		}
 	}
@@ -128,7 +129,7 @@ func closestNear(s *screen.Screen, sel selector.Selector, ref string) []CloseNod
 			why = append(why, "outside "+sel.Within.String())
 		}
 		if score >= closestMinScore {
-			cands = append(cands, scored{CloseNode{Ref: n.Ref, Line: nodeLine(n), Score: round2(score), Why: strings.Join(why, "; ")}, order})
+			cands = append(cands, scored{CloseNode{Ref: n.Ref, Line: diagnose.NodeLine(n), Score: round2(score), Why: strings.Join(why, "; ")}, order})
 		}
 	})
 	slices.SortStableFunc(cands, func(a, b scored) int {

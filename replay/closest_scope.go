@@ -7,6 +7,7 @@ import (
 
 	"github.com/trailpin/trailpin/recorder/screen"
 	"github.com/trailpin/trailpin/recorder/selector"
+	"github.com/trailpin/trailpin/replay/diagnose"
 )
 
 // Two more kinds of evidence that a selector which matched nothing found
@@ -134,7 +135,7 @@ func scopeEvidence(s *screen.Screen, sel selector.Selector, ref string, err erro
 	if _, err := m.Match(inner); err != nil {
 		if n, loose, ok := shownInItsPlace(m, inner); ok {
 			exp, act := pinned(inner), shownText(n, inner)
-			return exp, act, fmt.Sprintf("expected %q, but %s shows %q (%s); %s", exp, loose, act, describe(n), scopeSays), true
+			return exp, act, fmt.Sprintf("expected %q, but %s shows %q (%s); %s", exp, loose, act, diagnose.Describe(n), scopeSays), true
 		}
 		if inner.Text != "" {
 			n, innerHow := changedValue(in, inner, ref), "numbers"

@@ -8,6 +8,7 @@ import (
 
 	"github.com/trailpin/trailpin/recorder/screen"
 	"github.com/trailpin/trailpin/recorder/selector"
+	"github.com/trailpin/trailpin/replay/diagnose"
 )
 
 // A changed value: a selector that pins a text with a number in it (a
@@ -264,5 +265,5 @@ func inPlace(s *screen.Screen, sel selector.Selector, ref string, closestFirst b
 
 // describeChanged names the element of a changed value in a message.
 func describeChanged(n *screen.Node) string {
-	return strings.TrimPrefix(strings.SplitN(nodeLine(n), ":", 2)[0], "- ")
+	return strings.TrimPrefix(strings.SplitN(diagnose.NodeLine(n), ":", 2)[0], "- ")
 }

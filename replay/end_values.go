@@ -8,6 +8,7 @@ import (
 	"github.com/trailpin/trailpin/recorder/screen"
 	"github.com/trailpin/trailpin/recorder/selector"
 	"github.com/trailpin/trailpin/recorder/trail"
+	"github.com/trailpin/trailpin/replay/diagnose"
 )
 
 // After a step, each control its end lists must show the value or state
@@ -58,7 +59,7 @@ func endValueMismatch(m *selector.Matcher, values []trail.EndValue) *stepError {
 		n := got[0]
 		if shown := endValueOf(n, v.Property); shown != v.Want {
 			return &stepError{Reason: StopEndMismatch, Expected: v.Want, Actual: shown,
-				Msg: fmt.Sprintf("the step's end state: %s ended the recorded step with %s %q, and shows %q", describe(n), v.Property, v.Want, shown)}
+				Msg: fmt.Sprintf("the step's end state: %s ended the recorded step with %s %q, and shows %q", diagnose.Describe(n), v.Property, v.Want, shown)}
 		}
 	}
 	return nil

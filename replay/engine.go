@@ -19,6 +19,7 @@ import (
 	"github.com/trailpin/trailpin/browser"
 	"github.com/trailpin/trailpin/recorder/screen"
 	"github.com/trailpin/trailpin/recorder/trail"
+	"github.com/trailpin/trailpin/replay/assertchange"
 	"github.com/trailpin/trailpin/storage/redact"
 )
 
@@ -193,7 +194,7 @@ type trailRun struct {
 	pending *Heal
 	// changes are the run's stored diffs and the live checks' baseline;
 	// diffIDs the ids of the actions replay observes (trail.DiffIDs).
-	changes changeStore
+	changes assertchange.Store
 	diffIDs map[trail.ActionAt]string
 }
 
@@ -213,7 +214,7 @@ func newTrailRun(b *browser.Browser, t *trail.Trail, opts Options) *trailRun {
 		pages: map[target.ID]*tab{}, failed: -1}
 	t = r.trail
 	r.diffIDs = trail.DiffIDs(t.Steps)
-	r.changes.ids = len(r.diffIDs)
+	r.changes.IDs = len(r.diffIDs)
 	r.res = newResult(t, r.opts.Attempt)
 	if r.opts.Slug != "" {
 		r.res.Slug = r.opts.Slug

@@ -8,6 +8,7 @@ import (
 	"github.com/trailpin/trailpin/agent"
 	"github.com/trailpin/trailpin/agent/agenttest"
 	"github.com/trailpin/trailpin/recorder/trail"
+	"github.com/trailpin/trailpin/replay/assertchange"
 	"github.com/trailpin/trailpin/storage"
 )
 
@@ -43,7 +44,7 @@ func TestRunTrailAssertChangeAfterHeal(t *testing.T) {
 		t.Fatalf("got %s (cache %s), error %q; want healed by a hand-off", res.Status, st.Cache, res.Error)
 	}
 	ev := res.Steps[1].Actions[0].Change
-	if ev == nil || !ev.Pass || ev.Source != EvidenceStored || ev.DiffID != "d1" || ev.Error != nil {
+	if ev == nil || !ev.Pass || ev.Source != assertchange.SourceStored || ev.DiffID != "d1" || ev.Error != nil {
 		t.Fatalf("the assertChange after the heal: %+v", ev)
 	}
 	if !strings.Contains(strings.Join(ev.Lines, "\n"), `status`) {

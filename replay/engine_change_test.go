@@ -6,6 +6,8 @@ import (
 	"net/http/httptest"
 	"strings"
 	"testing"
+
+	"github.com/trailpin/trailpin/replay/assertchange"
 )
 
 // TestReplayAssertChangeOnTheFixture observes a double tap: the stored diff
@@ -41,13 +43,13 @@ steps:
 		t.Errorf("the tap carries evidence: %+v", acts[0].Change)
 	}
 	stored := acts[1].Change
-	if stored == nil || !stored.Pass || stored.DiffID != "d1" || stored.Source != EvidenceStored || len(stored.Lines) != 3 ||
+	if stored == nil || !stored.Pass || stored.DiffID != "d1" || stored.Source != assertchange.SourceStored || len(stored.Lines) != 3 ||
 		!strings.Contains(stored.Lines[0], `→ "double"`) || stored.Navigated || !strings.HasSuffix(stored.BaselineURL, "/fixture") {
 		t.Fatalf("stored evidence = %+v", stored)
 	}
 	for _, k := range []int{2, 3} {
 		live := acts[k].Change
-		if live == nil || !live.Pass || live.Source != EvidenceLive || live.DiffID != "d1" || !live.HasBaseline || live.Attempts < 1 {
+		if live == nil || !live.Pass || live.Source != assertchange.SourceLive || live.DiffID != "d1" || !live.HasBaseline || live.Attempts < 1 {
 			t.Errorf("live evidence %d = %+v", k, live)
 		}
 	}

@@ -4,12 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strings"
 	"time"
 
 	"github.com/trailpin/trailpin/recorder/screen"
 	"github.com/trailpin/trailpin/recorder/selector"
 	"github.com/trailpin/trailpin/recorder/trail"
+	"github.com/trailpin/trailpin/replay/diagnose"
 )
 
 // A stepError is why replay stopped inside a step: the stop reason the
@@ -77,7 +77,7 @@ func (r *trailRun) playStep(ctx context.Context, i int) bool {
 	if sr.Cache != CacheHit && !run.observed {
 		// The agent acted, unobserved: no diff of a recorded action
 		// describes the page it left.
-		r.changes.forget()
+		r.changes.Forget()
 	}
 
 	sr.Duration = time.Since(sr.Started)
@@ -88,7 +88,7 @@ func (r *trailRun) playStep(ctx context.Context, i int) bool {
 	if (after == nil || r.page.stale) && r.page.nav.gone() == nil && ctx.Err() == nil {
 		after, _, _ = r.page.look(ctx)
 	}
-	sr.Changes = screenChanges(before, after, r.appPath)
+	sr.Changes = diagnose.ScreenChanges(before, after, r.appPath)
 	if after != nil && (run.err != nil || i == len(r.trail.Steps)-1 || r.appPath(after.URL) != sr.Path) {
 		last := r.page.byPath[sr.Path]
 		if last == nil {
@@ -222,7 +222,7 @@ func (r *trailRun) perform(ctx context.Context, a, next trail.Action, diffID str
 	case err == nil && observe:
 		r.observed(ctx, diffID, a, before, beforeErr)
 	case !check:
-		r.changes.forget()
+		r.changes.Forget()
 	}
 	ar.Change = d.change
 	if d.node != nil {
@@ -231,7 +231,7 @@ func (r *trailRun) perform(ctx context.Context, a, next trail.Action, diffID str
 	ar.Duration = time.Since(start)
 	ar.Summary, ar.Landed, ar.Reads, ar.Navigations = d.summary, d.landed, d.reads, d.navigations
 	if ar.Landed == "" && d.node != nil {
-		ar.Landed = nodeLine(d.node)
+		ar.Landed = diagnose.NodeLine(d.node)
 	}
 	if err == nil {
 		ar.Status = StatusPassed
@@ -326,7 +326,7 @@ func (r *trailRun) checkEnd(ctx context.Context, end *trail.End) error {
 		var seen *selector.Matcher
 		var valueErr *stepError
 		at := r.appPath(p.location(ctx))
-		if wantURL != "" && !samePath(at, wantURL) {
+		if wantURL != "" && !diagnose.SamePath(at, wantURL) {
 			problem = fmt.Sprintf("the page is at %s, not %s", at, wantURL)
 		} else if _, m, err := p.look(ctx); err != nil {
 			problem = err.Error()
@@ -408,7 +408,7 @@ func shownInPlace(se *stepError, m *selector.Matcher, p *tab, sel selector.Selec
 	if n, loose, ok := shownInItsPlace(m, sel); ok {
 		se.Expected, se.Actual = pinned(sel), shownText(n, sel)
 		se.Msg = fmt.Sprintf("the step's end state did not show %s: expected %q, but %s shows %q (%s)",
-			sel, se.Expected, loose, se.Actual, describe(n))
+			sel, se.Expected, loose, se.Actual, diagnose.Describe(n))
 		return
 	}
 	if exp, act, says, ok := scopeEvidence(m.Screen(), sel, p.lastTarget, err); ok {
@@ -437,18 +437,6 @@ func shownInPlace(se *stepError, m *selector.Matcher, p *tab, sel selector.Selec
 		se.Msg = fmt.Sprintf("the step's end state did not show %s: the page still shows what it showed when the step began, where the step should have changed it (%s, as before)",
 			sel, describeShown(n, read(n)))
 	}
-}
-
-// samePath compares a page's path with a recorded one: with the query when
-// the recorded one has a query, the path alone otherwise; never the
-// fragment.
-func samePath(at, want string) bool {
-	at, _, _ = strings.Cut(at, "#")
-	want, _, _ = strings.Cut(want, "#")
-	if !strings.Contains(want, "?") {
-		at, _, _ = strings.Cut(at, "?")
-	}
-	return at == want
 }
 
 // expandSelector fills in the references of a selector's values.

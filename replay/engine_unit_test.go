@@ -5,7 +5,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/trailpin/trailpin/recorder/screen"
 	"github.com/trailpin/trailpin/recorder/trail"
 	"github.com/trailpin/trailpin/storage/redact"
 )
@@ -78,56 +77,6 @@ func TestRedactResult(t *testing.T) {
 	}
 	if !strings.Contains(res.Error, "typed [secret:pw]") {
 		t.Errorf("Error = %q", res.Error)
-	}
-}
-
-func TestSamePath(t *testing.T) {
-	tests := []struct {
-		at, want string
-		same     bool
-	}{
-		{"/products", "/products", true},
-		{"/products?q=iphone", "/products", true},
-		{"/products?q=iphone", "/products?q=iphone", true},
-		{"/products?q=case", "/products?q=iphone", false},
-		{"/products#top", "/products", true},
-		{"/login?next=%2Fproducts", "/products", false},
-	}
-	for _, tc := range tests {
-		if got := samePath(tc.at, tc.want); got != tc.same {
-			t.Errorf("samePath(%q, %q) = %v, want %v", tc.at, tc.want, got, tc.same)
-		}
-	}
-}
-
-func same(s string) string { return s }
-
-func TestScreenChanges(t *testing.T) {
-	tr := func(b bool) *bool { return &b }
-	before := &screen.Screen{Document: "d1", URL: "http://x/cart", Root: &screen.Node{Ref: "e1", Tag: "html", Visible: true, Children: []*screen.Node{
-		{Ref: "e2", Role: "button", Name: "Order items", Expanded: tr(false), Visible: true},
-		{Ref: "e3", Role: "paragraph", Text: "Cart\n2 items", Visible: true, Children: []*screen.Node{
-			{Ref: "e4", Role: "generic", Text: "2 items", Visible: true}}},
-		{Ref: "e5", Role: "status", Text: "Added", Visible: true},
-	}}}
-	after := &screen.Screen{Document: "d1", URL: "http://x/cart", Root: &screen.Node{Ref: "e1", Tag: "html", Visible: true, Children: []*screen.Node{
-		{Ref: "e2", Role: "button", Name: "Order items", Expanded: tr(true), Visible: true},
-		{Ref: "e3", Role: "paragraph", Text: "Cart\n3 items", Visible: true, Children: []*screen.Node{
-			{Ref: "e4", Role: "generic", Text: "3 items", Visible: true}}},
-		{Ref: "e6", Role: "list", Text: "iPhone 17", Visible: true, Children: []*screen.Node{{Ref: "e7", Role: "listitem", Text: "iPhone 17", Visible: true}}},
-	}}}
-	got := strings.Join(screenChanges(before, after, same), "\n")
-	want := strings.Join([]string{
-		`~ - button "Order items" [expanded] [ref=e2] (was button "Order items" [ref=e2])`,
-		`~ - generic [ref=e4]: 3 items (was generic [ref=e4]: 2 items)`,
-		`+ - list [ref=e6]: iPhone 17`,
-		`- - status [ref=e5]: Added`,
-	}, "\n")
-	if got != want {
-		t.Errorf("screenChanges =\n%s\nwant\n%s", got, want)
-	}
-	if got := screenChanges(before, &screen.Screen{Document: "d2", URL: "http://x/checkout"}, same); len(got) != 1 || !strings.Contains(got[0], "http://x/checkout") {
-		t.Errorf("screenChanges across documents = %q", got)
 	}
 }
 

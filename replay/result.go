@@ -6,6 +6,7 @@ import (
 	"github.com/trailpin/trailpin/agent"
 	"github.com/trailpin/trailpin/recorder/screen"
 	"github.com/trailpin/trailpin/recorder/trail"
+	"github.com/trailpin/trailpin/replay/assertchange"
 )
 
 // The result types below are what the engine reports about one attempt at a
@@ -238,7 +239,7 @@ type ActionResult struct {
 	Error       string
 	// Change is the evidence of an assertChange: its checks and the diff
 	// they read, passed or not.
-	Change *ChangeEvidence `json:",omitempty"`
+	Change *assertchange.Evidence `json:",omitempty"`
 }
 
 // LogKind is what a LogEntry records.

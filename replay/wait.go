@@ -13,6 +13,8 @@ import (
 	"github.com/trailpin/trailpin/browser"
 	"github.com/trailpin/trailpin/recorder/screen"
 	"github.com/trailpin/trailpin/recorder/selector"
+	"github.com/trailpin/trailpin/replay/assertchange"
+	"github.com/trailpin/trailpin/replay/diagnose"
 )
 
 // Waiting. Replay never sleeps a fixed time: it looks at the page, and when
@@ -27,16 +29,9 @@ import (
 // screen is still the page (boxes moved by a CSS animation alone are checked
 // again before acting, see actionable).
 
-// backoffs are the longest waits for a change between two looks at the
-// page: short at first, when what is awaited usually arrives within a frame
-// or two, then growing so a page that never settles is not captured
-// without pause. A change ends each wait early.
-var backoffs = []time.Duration{20 * time.Millisecond, 50 * time.Millisecond, 100 * time.Millisecond,
-	250 * time.Millisecond, 500 * time.Millisecond}
-
-func backoff(attempt int) time.Duration {
-	return backoffs[min(attempt, len(backoffs)-1)]
-}
+// backoff is the longest wait for a change between two looks at the
+// page (assertchange.Backoff).
+func backoff(attempt int) time.Duration { return assertchange.Backoff(attempt) }
 
 // world returns the page model's world of the top document, kept while
 // the document stays (a navigation replaces the world).
@@ -200,7 +195,7 @@ type notActionableError struct {
 }
 
 func (e *notActionableError) Error() string {
-	return fmt.Sprintf("%s is %s", describe(e.node), e.state)
+	return fmt.Sprintf("%s is %s", diagnose.Describe(e.node), e.state)
 }
 
 // resolve waits until sel names exactly one element that is ready as need
@@ -325,7 +320,7 @@ func (p *tab) ready(ctx context.Context, s *screen.Screen, m *selector.Matcher, 
 	case second.Covered != nil && *second.Covered:
 		by := "another element"
 		if hit := m.Node(second.Hit); hit != nil {
-			by = describe(hit)
+			by = diagnose.Describe(hit)
 		}
 		return found{}, "covered by " + by, nil
 	}

@@ -15,7 +15,7 @@ import (
 	"github.com/trailpin/trailpin/recorder/screen"
 	"github.com/trailpin/trailpin/recorder/selector"
 	"github.com/trailpin/trailpin/recorder/trail"
-	"github.com/trailpin/trailpin/replay"
+	"github.com/trailpin/trailpin/replay/assertchange"
 )
 
 // A liveTab is the agent's Page on the recorded tab: every call is an
@@ -217,22 +217,18 @@ func (p *liveTab) leftApp() string {
 }
 
 // AssertChange checks the agent's assertChange with the code replay runs
-// a trail's with (replay.CheckChange), on the screens the recorded tab gave
+// a trail's with (assertchange.Check), on the screens the recorded tab gave
 // around the agent's last action; a live check captures the tab again.
 // The check is the agent's own: the recording is the person's input as
 // the recorder captured it, so it adds no step.
-func (p *liveTab) AssertChange(ctx context.Context, spec trail.AssertChange, id string, before, after *screen.Screen) (*agent.ChangeReport, error) {
+func (p *liveTab) AssertChange(ctx context.Context, spec trail.AssertChange, id string, before, after *screen.Screen) (*assertchange.Evidence, error) {
 	path := func(u string) string {
 		if rel, err := trail.AppPath(u, p.origin); err == nil {
 			return rel
 		}
 		return u
 	}
-	ev, err := replay.CheckChange(ctx, spec, id, before, after, p.Screen, path)
-	if err != nil {
-		return nil, err
-	}
-	return ev.Report(), nil
+	return assertchange.Check(ctx, spec, id, before, after, p.Screen, path)
 }
 
 // node is the element of ref on the screen last shown.

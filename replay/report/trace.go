@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/trailpin/trailpin/replay"
+	"github.com/trailpin/trailpin/replay/assertchange"
 )
 
 // TraceMode says which trails get a trace page (--trace).
@@ -352,7 +353,7 @@ func (p *tracePage) action(n int, act replay.ActionResult) {
 
 // changeEvidence shows what an assertChange checked and the diff it read,
 // one change a line as the diff writes it.
-func (p *tracePage) changeEvidence(e *replay.ChangeEvidence) {
+func (p *tracePage) changeEvidence(e *assertchange.Evidence) {
 	head := "     - evidence: " + e.Source
 	if e.DiffID != "" {
 		head += " diff " + p.code(e.DiffID)

@@ -1,17 +1,16 @@
-package replay
+package assertchange
 
 import (
 	"errors"
 	"fmt"
-	"slices"
 	"strconv"
 	"strings"
 
-	"github.com/trailpin/trailpin/agent"
 	"github.com/trailpin/trailpin/recorder/screen"
 	"github.com/trailpin/trailpin/recorder/screendiff"
 	"github.com/trailpin/trailpin/recorder/selector"
 	"github.com/trailpin/trailpin/recorder/trail"
+	"github.com/trailpin/trailpin/replay/diagnose"
 )
 
 // Assertions on change (DESIGN §10). The action right before an
@@ -23,24 +22,20 @@ import (
 // does not hold, an invalid matcher) fails with its reason: nothing that
 // confuses replay reads as a pass.
 
-// maxStoredDiffs is how many diffs a run keeps: enough for the checks a
-// trail makes a few actions later, while the screens each holds (two
-// whole pages) stay bounded on a long trail. Older ones are evicted.
-const maxStoredDiffs = 16
-
 // Evidence sources.
 const (
-	EvidenceStored = "stored"
-	EvidenceLive   = "live"
+	SourceStored = "stored"
+	SourceLive   = "live"
 )
 
 // ErrDiffUnavailable is the code of a check whose stored diff the run does
 // not hold: an unknown or evicted id, or no observed action before it.
 const ErrDiffUnavailable = "DIFF_UNAVAILABLE"
 
-// A ChangeEvidence is what an assertChange checked and the diff it read:
-// every assertChange result carries one, passed or not.
-type ChangeEvidence struct {
+// An Evidence is what an assertChange checked and the diff it read:
+// every assertChange result carries one, passed or not, and the agent's
+// model is shown it (in its own words: the agent's modelEvidence).
+type Evidence struct {
 	Pass bool `json:"pass"`
 	// Source is "stored" (a kept diff) or "live" (the page now against
 	// the baseline).
@@ -60,23 +55,23 @@ type ChangeEvidence struct {
 	// Attempts counts the captures of a live check (more than one with
 	// retry).
 	Attempts int           `json:"attempts,omitempty"`
-	Checks   []ChangeCheck `json:"checks"`
+	Checks   []CheckResult `json:"checks"`
 	// Changes is the diff, and Lines the same in words (one per change,
 	// as Change.String writes it).
 	Changes []screendiff.Change `json:"changes"`
 	Lines   []string            `json:"changesText"`
 	// Error is set when there was nothing to check against.
-	Error *ChangeError `json:"error,omitempty"`
+	Error *Unchecked `json:"error,omitempty"`
 }
 
-// A ChangeError says why an assertChange had no evidence to check.
-type ChangeError struct {
+// An Unchecked says why an assertChange had no evidence to check.
+type Unchecked struct {
 	Code    string `json:"code"`
 	Message string `json:"message"`
 }
 
-// A ChangeCheck is one check of an assertChange and how it fared.
-type ChangeCheck struct {
+// A CheckResult is one check of an assertChange and how it fared.
+type CheckResult struct {
 	// Check names it: "changed", "mustInclude {change: added, …}", ….
 	Check string `json:"check"`
 	Pass  bool   `json:"pass"`
@@ -85,23 +80,8 @@ type ChangeCheck struct {
 	Detail string `json:"detail"`
 }
 
-// Report is the evidence as the agent's model is shown it: the same
-// checks and the changes in words.
-func (e *ChangeEvidence) Report() *agent.ChangeReport {
-	rep := &agent.ChangeReport{Pass: e.Pass, Source: e.Source, DiffID: e.DiffID, HasBaseline: e.HasBaseline,
-		BaselineURL: e.BaselineURL, URL: e.URL, Navigated: e.Navigated, NewDocument: e.NewDocument, Attempts: e.Attempts,
-		Checks: []agent.ChangeCheck{}, Changes: append([]string{}, e.Lines...)}
-	for _, c := range e.Checks {
-		rep.Checks = append(rep.Checks, agent.ChangeCheck{Check: c.Check, Pass: c.Pass, Detail: c.Detail})
-	}
-	if e.Error != nil {
-		rep.Pass, rep.Error = false, e.Error.Code+": "+e.Error.Message
-	}
-	return rep
-}
-
-// failed lists the checks that did not pass, in words.
-func (e *ChangeEvidence) failed() []string {
+// Failed lists the checks that did not pass, in words.
+func (e *Evidence) Failed() []string {
 	var out []string
 	for _, c := range e.Checks {
 		if !c.Pass {
@@ -111,103 +91,9 @@ func (e *ChangeEvidence) failed() []string {
 	return out
 }
 
-// A storedDiff is one observed action's diff.
-type storedDiff struct {
-	id     string
-	line   int // the line of the action observed
-	result *screendiff.Result
-	before *screen.Screen
-}
-
-// A changeStore keeps a run's diffs (the last maxStoredDiffs) and the
-// baseline of the live checks. Ids belong to the trail's places
-// (trail.DiffIDs), so an id names one action whatever replay skipped.
-type changeStore struct {
-	// ids is how many ids the trail has (d1 … dN).
-	ids  int
-	kept []*storedDiff
-	// taken are the ids stored so far, evicted or not; failed, those whose
-	// capture failed, with why.
-	taken  map[string]bool
-	failed map[string]string
-	// last is the diff of the action right before the current
-	// assertChange; nil when that action was not observed.
-	last *storedDiff
-	// baseline is the screen live checks diff against (last's before
-	// screen) until a live check consumes it; nil then.
-	baseline *storedDiff
-	// missing says why the last observed action has no diff, when a
-	// capture failed.
-	missing string
-}
-
-// add stores the diff of id, evicting the oldest past maxStoredDiffs, and
-// makes it the last one and the baseline.
-func (s *changeStore) add(id string, line int, before *screen.Screen, res *screendiff.Result) *storedDiff {
-	if s.taken == nil {
-		s.taken = map[string]bool{}
-	}
-	s.taken[id] = true
-	d := &storedDiff{id: id, line: line, result: res, before: before}
-	// An id is taken again when the agent takes over a step whose last
-	// recorded action replay observed (an end-mismatch): the diff of the
-	// agent's part replaces it.
-	s.kept = slices.DeleteFunc(s.kept, func(k *storedDiff) bool { return k.id == id })
-	s.kept = append(s.kept, d)
-	if len(s.kept) > maxStoredDiffs {
-		s.kept[0] = nil
-		s.kept = s.kept[1:]
-	}
-	s.last, s.baseline, s.missing = d, d, ""
-	return d
-}
-
-// fail records that the action of id could not be observed.
-func (s *changeStore) fail(id, why string) {
-	s.forget()
-	if s.failed == nil {
-		s.failed = map[string]string{}
-	}
-	s.failed[id] = why
-	s.missing = why
-}
-
-// forget says the action just played was not observed: an assertChange
-// after it has no diff and no baseline.
-func (s *changeStore) forget() { s.last, s.baseline, s.missing = nil, nil, "" }
-
-// lookup finds a stored diff by id, or says why the run does not hold it.
-func (s *changeStore) lookup(id string) (*storedDiff, *ChangeError) {
-	for _, d := range s.kept {
-		if d.id == id {
-			return d, nil
-		}
-	}
-	unavailable := func(format string, args ...any) *ChangeError {
-		return &ChangeError{Code: ErrDiffUnavailable, Message: fmt.Sprintf(format, args...)}
-	}
-	n, err := strconv.Atoi(strings.TrimPrefix(id, "d"))
-	switch {
-	case s.taken[id]:
-		return nil, unavailable("diff %s was evicted: a run keeps its last %d diffs (%s now)", id, maxStoredDiffs, s.keptIDs())
-	case s.failed[id] != "":
-		return nil, unavailable("diff %s was not taken: %s", id, s.failed[id])
-	case strings.HasPrefix(id, "d") && err == nil && n >= 1 && n <= s.ids:
-		return nil, unavailable("diff %s was not taken in this run: its action was not replayed (the agent performed its step)", id)
-	}
-	return nil, unavailable("diff %s is unknown: the trail's observed actions have the ids d1 … d%d", id, s.ids)
-}
-
-func (s *changeStore) keptIDs() string {
-	if len(s.kept) == 0 {
-		return "none"
-	}
-	return s.kept[0].id + " … " + s.kept[len(s.kept)-1].id
-}
-
 // evidenceOf is the evidence of a diff, before any check.
-func evidenceOf(source, id string, res *screendiff.Result) *ChangeEvidence {
-	e := &ChangeEvidence{Source: source, DiffID: id, HasBaseline: true, Checks: []ChangeCheck{}, Changes: []screendiff.Change{}, Lines: []string{}}
+func evidenceOf(source, id string, res *screendiff.Result) *Evidence {
+	e := &Evidence{Source: source, DiffID: id, HasBaseline: true, Checks: []CheckResult{}, Changes: []screendiff.Change{}, Lines: []string{}}
 	if res == nil {
 		return e
 	}
@@ -220,15 +106,15 @@ func evidenceOf(source, id string, res *screendiff.Result) *ChangeEvidence {
 }
 
 // unavailable is the evidence of an assertChange with nothing to check.
-func unavailable(source string, err *ChangeError) *ChangeEvidence {
-	return &ChangeEvidence{Source: source, Checks: []ChangeCheck{}, Changes: []screendiff.Change{}, Lines: []string{}, Error: err}
+func unavailable(source string, err *Unchecked) *Evidence {
+	return &Evidence{Source: source, Checks: []CheckResult{}, Changes: []screendiff.Change{}, Lines: []string{}, Error: err}
 }
 
 // checkStored runs the stored checks of a (its references already filled
 // in) against a diff, adding each to e, and sets e.Pass.
-func checkStored(e *ChangeEvidence, res *screendiff.Result, a trail.AssertChange) {
+func checkStored(e *Evidence, res *screendiff.Result, a trail.AssertChange) {
 	add := func(check string, pass bool, detail string) {
-		e.Checks = append(e.Checks, ChangeCheck{Check: check, Pass: pass, Detail: detail})
+		e.Checks = append(e.Checks, CheckResult{Check: check, Pass: pass, Detail: detail})
 	}
 	if a.Changed != nil {
 		got := res.Changed()
@@ -309,7 +195,7 @@ func checkStored(e *ChangeEvidence, res *screendiff.Result, a trail.AssertChange
 	e.Pass = allPass(e.Checks)
 }
 
-func allPass(cs []ChangeCheck) bool {
+func allPass(cs []CheckResult) bool {
 	for _, c := range cs {
 		if !c.Pass {
 			return false
@@ -356,12 +242,12 @@ func countChanges(res *screendiff.Result) string {
 
 // checkLive runs the live checks of a against the page now (s, with the
 // diff res from the baseline), adding each to e, and sets e.Pass.
-func checkLive(e *ChangeEvidence, s *screen.Screen, at string, a trail.AssertChange) {
+func checkLive(e *Evidence, s *screen.Screen, at string, a trail.AssertChange) {
 	add := func(check string, pass bool, detail string) {
-		e.Checks = append(e.Checks, ChangeCheck{Check: check, Pass: pass, Detail: detail})
+		e.Checks = append(e.Checks, CheckResult{Check: check, Pass: pass, Detail: detail})
 	}
 	if a.URL != "" {
-		add("url: "+a.URL, samePath(at, a.URL), "the page is at "+at)
+		add("url: "+a.URL, diagnose.SamePath(at, a.URL), "the page is at "+at)
 	}
 	m := selector.NewMatcher(s)
 	for _, sel := range a.Exists {
@@ -369,9 +255,9 @@ func checkLive(e *ChangeEvidence, s *screen.Screen, at string, a trail.AssertCha
 		var amb *selector.AmbiguousError
 		switch {
 		case err == nil:
-			add("exists "+sel.String(), true, "found "+describe(nodes[0]))
+			add("exists "+sel.String(), true, "found "+diagnose.Describe(nodes[0]))
 		case errors.As(err, &amb) && len(nodes) > 0:
-			add("exists "+sel.String(), true, fmt.Sprintf("found %d, the first %s", len(nodes), describe(nodes[0])))
+			add("exists "+sel.String(), true, fmt.Sprintf("found %d, the first %s", len(nodes), diagnose.Describe(nodes[0])))
 		default:
 			add("exists "+sel.String(), false, err.Error())
 		}
@@ -383,11 +269,11 @@ func checkLive(e *ChangeEvidence, s *screen.Screen, at string, a trail.AssertCha
 		case err != nil:
 			add(check, false, err.Error())
 		case nodes[0].Covered == nil:
-			add(check, false, describe(nodes[0])+" was not tested for coverage (the page model tests interactive nodes in the viewport): name an interactive node")
+			add(check, false, diagnose.Describe(nodes[0])+" was not tested for coverage (the page model tests interactive nodes in the viewport): name an interactive node")
 		case *nodes[0].Covered:
-			add(check, false, describe(nodes[0])+" is covered: another element takes a click at its centre")
+			add(check, false, diagnose.Describe(nodes[0])+" is covered: another element takes a click at its centre")
 		default:
-			add(check, true, describe(nodes[0])+" is not covered")
+			add(check, true, diagnose.Describe(nodes[0])+" is not covered")
 		}
 	}
 	e.Pass = allPass(e.Checks)

@@ -1,4 +1,4 @@
-package replay
+package diagnose
 
 import (
 	"fmt"
@@ -11,10 +11,10 @@ import (
 // what changed on the screen during a step, and names of nodes for
 // messages.
 
-// nodeLine is a node's line in the unquoted snapshot form, with its own
+// NodeLine is a node's line in the unquoted snapshot form, with its own
 // text (or a field's value) after the colon:
 // `- button "Sign in" [ref=e20]`, `- paragraph [ref=e37]: $799.00`.
-func nodeLine(n *screen.Node) string {
+func NodeLine(n *screen.Node) string {
 	if n == nil {
 		return ""
 	}
@@ -54,8 +54,8 @@ func snapshotNode(n *screen.Node) *screen.SnapshotNode {
 	return sn
 }
 
-// describe names a node in a sentence: button "Sign in", paragraph "$799.00".
-func describe(n *screen.Node) string {
+// Describe names a node in a sentence: button "Sign in", paragraph "$799.00".
+func Describe(n *screen.Node) string {
 	if n == nil {
 		return "nothing"
 	}
@@ -77,13 +77,13 @@ func describe(n *screen.Node) string {
 // maxChanges bounds a step's summary of what changed on the screen.
 const maxChanges = 30
 
-// screenChanges summarises what changed between two screens of a step, one
+// ScreenChanges summarises what changed between two screens of a step, one
 // line per node: "+ " for a node that appeared, "- " for one that went
 // away, "~ " for one whose name, text, value or state changed (with what it
 // was). Wrappers whose text changed only because of their content are left
 // out. Screens of different documents are compared by their URLs, which
 // path writes as the trail does.
-func screenChanges(before, after *screen.Screen, path func(string) string) []string {
+func ScreenChanges(before, after *screen.Screen, path func(string) string) []string {
 	switch {
 	case after == nil:
 		return nil
@@ -111,11 +111,11 @@ func screenChanges(before, after *screen.Screen, path func(string) string) []str
 		switch {
 		case !existed:
 			if !parentNew && worthShowing(n) {
-				emit("+ " + nodeLine(n))
+				emit("+ " + NodeLine(n))
 			}
 			return true
 		case changedOwn(o, n, old):
-			emit("~ " + nodeLine(n) + " (was " + strings.TrimPrefix(nodeLine(o), "- ") + ")")
+			emit("~ " + NodeLine(n) + " (was " + strings.TrimPrefix(NodeLine(o), "- ") + ")")
 		}
 		return false
 	})
@@ -124,7 +124,7 @@ func screenChanges(before, after *screen.Screen, path func(string) string) []str
 			return false
 		}
 		if !parentGone && worthShowing(n) {
-			emit("- " + nodeLine(n))
+			emit("- " + NodeLine(n))
 		}
 		return true
 	})
