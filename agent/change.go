@@ -19,7 +19,7 @@ import (
 	"github.com/trailpin/trailpin/replay/assertchange"
 )
 
-// The assertChange tool (DESIGN §10): what the agent's last action changed.
+// The assertChange tool (docs/screen-diffs.md): what the agent's last action changed.
 // Its stored checks read the diff from the screen the action started from
 // to the screen right after it; its live checks read the page now against
 // the screen before the action (the baseline), which a live check consumes

@@ -3,7 +3,7 @@
 // snapshot it was shown (tap, type, select, press, navigate, assertVisible,
 // assertNotVisibleWithText, snapshot, done, fail) and never selectors. It
 // is what replay hands a step to when the step's recording no longer
-// replays (DESIGN §9), and what runs a bare goal (act:).
+// replays (docs/agent.md), and what runs a bare goal (act:).
 //
 //	Run(ctx, cfg, page, goal)  the step's goal on page, within its budgets: an *Outcome
 //

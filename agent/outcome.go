@@ -31,7 +31,7 @@ type Goal struct {
 }
 
 // A HandOff is the record of a step's recording that replay performed in
-// part (DESIGN §9).
+// part (docs/agent.md).
 type HandOff struct {
 	// Reason is the stop reason: target-not-found, end-mismatch,
 	// action-uncertain, …

@@ -70,7 +70,7 @@ var Tools = []model.Tool{
 
 // PromptVersion names the agent's instructions. Change it whenever the
 // system prompt or the first message changes meaning: a recording belongs
-// to the agent configuration that made it (DESIGN §9), so a new version is
+// to the agent configuration that made it (docs/agent.md), so a new version is
 // a miss.
 const PromptVersion = "agent-3"
 

@@ -24,7 +24,7 @@ import (
 
 // The hand-off through the host binary in real Chromium, with the scripted
 // model server answering by the one generic policy (agenttest.Policy):
-// DESIGN §9 and issue 12's "What it must show". The server records every
+// docs/agent.md and issue 12's "What it must show". The server records every
 // request, so each scenario checks what the model was sent.
 
 // handoffModelKey is the API key the scripted server requires; it must be

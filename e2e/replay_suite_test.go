@@ -454,7 +454,7 @@ func checkStoredRun(t *testing.T, path string, ci bool, source string, trailID i
 var durationRE = regexp.MustCompile(`\d+(\.\d+)?(ms|s|m\d+s)\b`)
 
 // TestReplayStatusLinesGolden checks --format status against a golden
-// file written by hand from DESIGN §8: a trail that passes, then one that
+// file written by hand from docs/ci.md: a trail that passes, then one that
 // fails before its first step (no secret). Durations read <d>.
 func TestReplayStatusLinesGolden(t *testing.T) {
 	t.Parallel()

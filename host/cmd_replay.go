@@ -29,7 +29,7 @@ const (
 	// formatText: progress on standard error, the summary on standard
 	// output.
 	formatText = "text"
-	// formatStatus: status lines (DESIGN §8) on standard output; progress
+	// formatStatus: status lines (docs/ci.md) on standard output; progress
 	// and the summary on standard error.
 	formatStatus = "status"
 )

@@ -73,7 +73,7 @@ func TestImportsPointDown(t *testing.T) {
 			imp = strings.TrimPrefix(imp, module)
 			ok := imp == pkg && test || slices.Contains(allowed, imp) || test && slices.Contains(testsMayImport, imp)
 			if !ok {
-				t.Errorf("%s imports %s: %s may import only %v (imports point downward, DESIGN §2)", fset.Position(spec.Pos()), imp, pkg, allowed)
+				t.Errorf("%s imports %s: %s may import only %v (imports point downward, docs/architecture.md)", fset.Position(spec.Pos()), imp, pkg, allowed)
 			}
 		}
 		return nil

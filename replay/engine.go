@@ -32,7 +32,7 @@ import (
 // agent hand-off continues from: it returns how many recorded actions it
 // performed, what each did, and why it stopped.
 
-// Defaults of DESIGN §12.
+// Defaults of docs/config.md.
 const (
 	// DefaultActionTimeout is how long an action waits for its target, an
 	// assertion for its condition, and a step for its end state.
@@ -90,7 +90,7 @@ type Options struct {
 	OnStep func(StepResult)
 
 	// Agent is what a step whose recording no longer replays is handed to
-	// (DESIGN §9); nil when no model is configured. Its Client and Calls
+	// (docs/agent.md); nil when no model is configured. Its Client and Calls
 	// are shared by every trail of the run; the engine fills in each
 	// trail's secrets (Sensitive, Redact).
 	Agent *agent.Config

@@ -12,7 +12,7 @@ import (
 	"github.com/trailpin/trailpin/recorder/trail"
 )
 
-// The hand-off (DESIGN §9): a step's recording replays until it no longer
+// The hand-off (docs/agent.md): a step's recording replays until it no longer
 // matches the screen; then, outside strict mode and with a model
 // configured, the agent finishes the step's goal from the current screen.
 // A step with no recording (a bare goal) goes to the agent in strict mode

@@ -39,7 +39,7 @@ func (e *MissingValueError) Error() string {
 func (e *MissingValueError) Unwrap() error { return e.Err }
 
 // EnvVariable returns the environment variable that provides a secret or
-// user reference (DESIGN §12): ${secret:stripe-key} is
+// user reference (docs/config.md): ${secret:stripe-key} is
 // TRAILPIN_SECRET_STRIPE_KEY, ${user:admin.password} is
 // TRAILPIN_USER_ADMIN_PASSWORD; upper case, with '-' and '.' as '_'.
 // Params have no variable: it returns "".

@@ -25,13 +25,13 @@ const (
 	// StatusSkipped: not run, because an earlier step failed or the run
 	// stopped.
 	StatusSkipped Status = "skipped"
-	// StatusHealed: passed with the agent (DESIGN §9). A step is healed
+	// StatusHealed: passed with the agent (docs/agent.md). A step is healed
 	// when the agent reached its goal and a check after it passed; a trail
 	// when it passed with at least one healed step.
 	StatusHealed Status = "healed"
 )
 
-// FailureClass says why a trail failed, in the words of DESIGN §8.
+// FailureClass says why a trail failed, in the words of docs/ci.md.
 type FailureClass string
 
 const (
@@ -43,7 +43,7 @@ const (
 	ClassAgentMisread    FailureClass = "agent-misread"     // the agent could not tell what it saw
 )
 
-// StopReason says why replay stopped inside a step (DESIGN §9). The agent
+// StopReason says why replay stopped inside a step (docs/agent.md). The agent
 // hand-off starts from exactly there.
 type StopReason string
 

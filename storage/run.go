@@ -26,7 +26,7 @@ const (
 	TrailFailed TrailStatus = "failed"
 	// TrailFlaky is an attempt that passed after an earlier one failed.
 	TrailFlaky TrailStatus = "flaky"
-	// TrailHealed is an attempt that passed with the agent (DESIGN §9).
+	// TrailHealed is an attempt that passed with the agent (docs/agent.md).
 	TrailHealed TrailStatus = "healed"
 )
 
@@ -90,7 +90,7 @@ type StepResult struct {
 	Intent   string
 	Status   StepStatus
 	Duration time.Duration
-	// StoppedReason is why replay stopped inside the step (DESIGN §9:
+	// StoppedReason is why replay stopped inside the step (docs/agent.md:
 	// target-not-found, ambiguous, end-mismatch, action-failed,
 	// action-uncertain, …); empty when its recording ran to the end.
 	StoppedReason    string
@@ -120,7 +120,7 @@ type ModelCall struct {
 	Error            string
 }
 
-// A HealingDecision is what became of a step the agent healed (DESIGN §9).
+// A HealingDecision is what became of a step the agent healed (docs/agent.md).
 type HealingDecision struct {
 	ID            int64 // set by AddHealingDecision
 	RunID         int64

@@ -280,7 +280,7 @@
   }
 
   /**
-   * DESIGN §3 normalisation: collapse spaces and tabs, trim each line, drop
+   * docs/screen-schema.md normalisation: collapse spaces and tabs, trim each line, drop
    * empty lines, keep line breaks.
    * @param {string} raw
    */

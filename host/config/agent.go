@@ -34,7 +34,7 @@ const (
 	KeyAgentMaxCalls          = "agent.maxCalls"
 )
 
-// Budgets of the agent (DESIGN §9).
+// Budgets of the agent (docs/agent.md).
 const (
 	// defaultAgentMaxActions is the actions a step may take, replayed ones
 	// included: a recorded step rarely has more than a handful, and an agent

@@ -1,4 +1,4 @@
-// Package config is the host's configuration (DESIGN §12, docs/config.md):
+// Package config is the host's configuration (docs/config.md):
 // the user config ($XDG_CONFIG_HOME/trailpin/config.yaml), the project
 // config (trailpin.yaml, found upwards or named by --config), TRAILPIN_*
 // variables and flags, with one load path and one answer to "what is this

@@ -13,7 +13,7 @@ import (
 	"github.com/trailpin/trailpin/recorder/yamlerr"
 )
 
-// How a key's value is found (DESIGN §12): viper holds the layers and
+// How a key's value is found (docs/config.md): viper holds the layers and
 // decides which one wins, lowest first:
 //
 //	default < user config < project config < TRAILPIN_* variable < flag

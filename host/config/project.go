@@ -17,7 +17,7 @@ import (
 	"github.com/trailpin/trailpin/storage/secrets"
 )
 
-// Defaults of the project config (DESIGN §12).
+// Defaults of the project config (docs/config.md).
 const (
 	// defaultTrailsDir is where trail files go, relative to trailpin.yaml.
 	defaultTrailsDir = "trails"
@@ -48,7 +48,7 @@ const (
 
 var traceModes = []string{traceOn, traceOff, traceRetainOnFailure}
 
-// Cache modes (DESIGN §9). Unset means read-write locally and read-only when
+// Cache modes (docs/agent.md). Unset means read-write locally and read-only when
 // CI is set.
 const (
 	cacheOff       = "off"
@@ -104,7 +104,7 @@ type Project struct {
 	values map[string]fileValue
 }
 
-// CacheConfig is cache.* (DESIGN §9).
+// CacheConfig is cache.* (docs/agent.md).
 type CacheConfig struct {
 	// Mode is off, read-only, read-write, or "" for the default.
 	Mode   string

@@ -37,7 +37,7 @@ const TextTag = "#text"
 // A Node is an element of the page (or a run of text, see TextTag).
 //
 // Strings are already normalised by the page model: names and descriptions
-// collapse all whitespace; Text keeps line breaks (see DESIGN §3).
+// collapse all whitespace; Text keeps line breaks (see docs/screen-schema.md).
 type Node struct {
 	// Ref is e<N> in the top document and f<K>e<N> inside frame K. Empty for
 	// text runs.

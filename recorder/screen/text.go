@@ -5,7 +5,7 @@ import (
 	"unicode/utf8"
 )
 
-// NormalizeText applies the text normalisation of DESIGN §3: runs of
+// NormalizeText applies the text normalisation of docs/screen-schema.md: runs of
 // spaces and tabs collapse to one space, each line is trimmed, empty lines are
 // dropped, line breaks stay.
 func NormalizeText(s string) string {

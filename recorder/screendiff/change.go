@@ -9,7 +9,7 @@ import (
 // A Kind is what happened to a node between two screens.
 type Kind string
 
-// The kinds of change (DESIGN §10). The trail format names them in
+// The kinds of change (docs/screen-diffs.md). The trail format names them in
 // assertChange's matchers.
 const (
 	// Added: a subtree that is only in the after screen, at its root.

@@ -1,5 +1,5 @@
-// Package screendiff is what changed between two screens of a page (DESIGN
-// §10): Diff compares a screen captured before an action with one captured
+// Package screendiff is what changed between two screens of a page (docs/screen-diffs.md
+// ): Diff compares a screen captured before an action with one captured
 // after it and lists the changes, and a Result answers change matchers (the
 // {change, selector} items of assertChange) with found, found with its
 // identity ambiguous, or not found.

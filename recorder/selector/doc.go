@@ -1,5 +1,5 @@
 // Package selector holds the selectors a step names its element by
-// (DESIGN §4): the Selector model and its validation, the one matcher that
+// (docs/selectors.md): the Selector model and its validation, the one matcher that
 // evaluates a selector on a screen (Match, Matcher), and the generator that
 // writes the shortest selector that names an element alone (Generate,
 // Retarget) together with the candidates a review offers (Candidates).

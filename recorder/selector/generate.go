@@ -25,7 +25,7 @@ var (
 )
 
 // Generate builds the selector a step records for the element targetRef on
-// s, following every rule of DESIGN §4:
+// s, following every rule of docs/selectors.md:
 //
 //   - The purpose decides what is pinned. An assertion pins the element's
 //     exact text (or, for an element with no text of its own, its accessible

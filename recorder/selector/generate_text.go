@@ -13,7 +13,7 @@ import (
 // Text pinning.
 //
 // A pinned text is exact: "iPhone 17" never matches "iPhone 18". The one
-// tolerance (DESIGN §4) is a trailing item-count line: when a text has two
+// tolerance (docs/selectors.md) is a trailing item-count line: when a text has two
 // lines or more and its last line is a count of items, the selector becomes a
 // textRegex that is the exact text except for the number:
 //

@@ -9,11 +9,11 @@ import (
 	"github.com/trailpin/trailpin/recorder/screen"
 )
 
-// Match finds what sel names on s: the one matcher of DESIGN §2, used by the
+// Match finds what sel names on s: the one matcher of docs/architecture.md, used by the
 // generator to prove uniqueness, by the review to build its menu and by replay
 // on the live screen.
 //
-// The rules (DESIGN §4):
+// The rules (docs/selectors.md):
 //   - Every property set must hold (a conjunction); comparisons are exact and
 //     case-sensitive on the normalised strings of the screen: name is the
 //     accessible name without icon-font glyphs (StripIconGlyphs), text the

@@ -1,7 +1,7 @@
 package selector
 
 // A Selector is a conjunction of properties matched against one screen
-// (DESIGN §4). Every set property must hold; matching is case-sensitive and
+// (docs/selectors.md). Every set property must hold; matching is case-sensitive and
 // uses normalised text. Without Index a selector must match exactly one node.
 type Selector struct {
 	Role        string `json:"role,omitempty" yaml:"role,omitempty"`

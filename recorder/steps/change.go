@@ -11,7 +11,7 @@ import (
 	"github.com/trailpin/trailpin/recorder/trail"
 )
 
-// Assert change, in the recording bar (DESIGN §10): after an action the
+// Assert change, in the recording bar (docs/screen-diffs.md): after an action the
 // person asks what it changed (PreviewChange: the diff of the screen before
 // the action and the screen now, each change in words with the matcher it
 // would record), ticks what must be included and whether nothing else may

@@ -13,7 +13,7 @@ import (
 	"github.com/trailpin/trailpin/recorder/trail"
 )
 
-// A step's end (DESIGN §5) is what the screen after it shows that the
+// A step's end (docs/trail-format.md) is what the screen after it shows that the
 // screen before it did not: the path it is on, and up to MaxEndShows
 // selectors of nodes that appeared or changed because of the step.
 //

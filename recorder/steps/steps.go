@@ -44,7 +44,7 @@ type BuiltTrail struct {
 // every step was undone).
 var ErrNoSteps = errors.New("the recording has no steps: record at least one action or assertion before saving")
 
-// BuildSteps turns a session's interactions into a trail's steps (DESIGN §5).
+// BuildSteps turns a session's interactions into a trail's steps (docs/trail-format.md).
 // recs are the session's interactions with their Before screens, in any
 // order (they are put in Seq order; a re-sent Seq counts once); final is the
 // screen after the last interaction (nil when not captured).

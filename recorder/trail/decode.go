@@ -41,7 +41,7 @@ func (d *trailDecoder) invalid(n *yaml.Node, key, fix, format string, args ...an
 	d.add(n, key, ErrInvalidTrail, fix, format, args...)
 }
 
-// legacyKeys are the keys of the retired second text check (DESIGN §5).
+// legacyKeys are the keys of the retired second text check (docs/trail-format.md).
 var legacyKeys = []string{"expectedText", "textMatchMode"}
 
 // mapping checks that n is a mapping with only allowed keys, each once, and

@@ -12,7 +12,7 @@ import (
 	"github.com/trailpin/trailpin/recorder/screendiff"
 )
 
-// The keys of assertChange (DESIGN §10): checks against the stored diff of
+// The keys of assertChange (docs/screen-diffs.md): checks against the stored diff of
 // the previous action (or the earlier one diffId names), and live checks
 // with the keys that say how they read the page. One assertion uses one
 // group.

@@ -8,7 +8,7 @@ import (
 	"strings"
 )
 
-// A step's key says what its recording belongs to (DESIGN §9): the agent
+// A step's key says what its recording belongs to (docs/agent.md): the agent
 // configuration that made it and the goal it was made for. It is written in
 // the trail file beside the recording, so that a replay needs nothing but the
 // file to tell a recording it may replay from one that is a miss: CI has no

@@ -46,7 +46,7 @@ func MigrationIncomplete(report []MigrationNote) bool {
 }
 
 // Migrate rewrites a trail file that uses the legacy expectedText and
-// textMatchMode keys (DESIGN §5), folding each check into its selector by
+// textMatchMode keys (docs/trail-format.md), folding each check into its selector by
 // the rules of migrateText, and assertChange's retry written as a bare
 // number into the budget it is now (migrateRetry). Comments and the layout of everything else are
 // kept as far as the YAML library allows.

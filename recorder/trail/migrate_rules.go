@@ -57,8 +57,8 @@ type textMigration struct {
 // check compared their value or hint, which a selector's text never sees.
 var textFieldRoles = []string{"textbox", "searchbox", "combobox", "spinbutton"}
 
-// migrateText decides how a legacy check folds into its selector (DESIGN
-// §5): drop it where the selector already pins the same text, narrow a broad
+// migrateText decides how a legacy check folds into its selector (docs/trail-format.md
+// ): drop it where the selector already pins the same text, narrow a broad
 // textRegex to the literal, fold the rest in (text for EXACT, an anchored
 // textRegex for PREFIX and REGEX), and leave what cannot be said faithfully.
 func migrateText(sel legacySelector, chk legacyCheck) textMigration {
@@ -183,7 +183,7 @@ func migrateRegex(sel legacySelector, pattern string) textMigration {
 		}
 		return leave("the selector pins text %q, which REGEX expectedText %q does not match, so the step could never pass as written: decide which is right", sel.Text, pattern)
 	case foldsCase(re):
-		return leave("REGEX expectedText %q ignores case, and selectors match case-sensitively (DESIGN §4): write the exact text or a case-sensitive pattern by hand", pattern)
+		return leave("REGEX expectedText %q ignores case, and selectors match case-sensitively (docs/selectors.md): write the exact text or a case-sensitive pattern by hand", pattern)
 	case sel.TextRegex == anchorWhole(pattern):
 		return textMigration{Op: opDrop, Note: fmt.Sprintf("dropped REGEX expectedText %q: the selector's textRegex already requires it", pattern)}
 	case sel.TextRegex == pattern:
@@ -196,7 +196,7 @@ func migrateRegex(sel legacySelector, pattern string) textMigration {
 		Note: fmt.Sprintf("folded REGEX expectedText %q into the selector as textRegex %q", pattern, anchorWhole(pattern))}
 }
 
-// normalizeText normalises text as the page model does (DESIGN §3):
+// normalizeText normalises text as the page model does (docs/screen-schema.md):
 // runs of spaces and tabs collapse, each line is trimmed, empty lines drop.
 func normalizeText(s string) string {
 	var lines []string

@@ -11,7 +11,7 @@ const TrailVersion = 1
 
 // MaxEndShows is how many selectors a step's end may list: enough to tell
 // that the step took effect, few enough that the end stays about this step
-// rather than a copy of the page (DESIGN §5).
+// rather than a copy of the page (docs/trail-format.md).
 const MaxEndShows = 3
 
 // MaxEndValues is how many control values a step's end may list: the
@@ -20,7 +20,7 @@ const MaxEndShows = 3
 const MaxEndValues = 6
 
 // A Trail is one recorded test: a title, the app it runs against, where it
-// starts, and ordered steps (DESIGN §5). Its YAML form is documented in
+// starts, and ordered steps (docs/trail-format.md). Its YAML form is documented in
 // docs/trail-format.md; LoadTrail reads it and MarshalTrail writes it.
 type Trail struct {
 	// File names where the trail was loaded from, for messages and trace
@@ -128,7 +128,7 @@ type Action interface {
 // ActionKind is an action's key in a trail file.
 type ActionKind string
 
-// The action kinds of DESIGN §5, in the order the format documents them.
+// The action kinds of docs/trail-format.md, in the order the format documents them.
 const (
 	ActionNavigate         ActionKind = "navigate"
 	ActionTap              ActionKind = "tap"
@@ -160,7 +160,7 @@ var ActionKinds = []ActionKind{
 
 // IsAssertion reports whether the kind checks the screen rather than acting
 // on it. Assertions wait for visibility only; actions wait for full
-// actionability (DESIGN §5).
+// actionability (docs/trail-format.md).
 func (k ActionKind) IsAssertion() bool {
 	switch k {
 	case ActionAssertVisible, ActionAssertNotVisible, ActionAssertValue,
@@ -352,7 +352,7 @@ type AssertURL struct {
 	Pattern string
 }
 
-// The kinds of change a ChangeMatch can name (DESIGN §10), as
+// The kinds of change a ChangeMatch can name (docs/screen-diffs.md), as
 // recorder/screendiff names them.
 const (
 	ChangeAdded               = "added"
@@ -391,7 +391,7 @@ type Retry struct {
 	BudgetMs int
 }
 
-// AssertChange checks what the previous action changed (DESIGN §10). Checks
+// AssertChange checks what the previous action changed (docs/screen-diffs.md). Checks
 // against a stored diff (Changed … BecameCovered, DiffID) read the diff
 // replay took around the action before the assertion (or the earlier one
 // DiffID names); live checks (URL … KeepBaseline) read the page now, against

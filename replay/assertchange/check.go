@@ -13,7 +13,7 @@ import (
 	"github.com/trailpin/trailpin/replay/diagnose"
 )
 
-// Assertions on change (DESIGN §10). The action right before an
+// Assertions on change (docs/screen-diffs.md). The action right before an
 // assertChange is observed: the page is captured before it and, once quiet,
 // after it, and the diff of the two is stored with an id for the run. A
 // stored assertChange checks a stored diff and never looks at the page; a

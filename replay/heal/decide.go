@@ -51,7 +51,7 @@ const (
 	Kept Action = "kept"
 )
 
-// The cache modes (cache.mode, DESIGN §9), and ModeStrict: cache.strict,
+// The cache modes (cache.mode, docs/agent.md), and ModeStrict: cache.strict,
 // whatever cache.mode says, under which a run never writes a recording.
 const (
 	ModeReadWrite = "read-write"
@@ -69,8 +69,8 @@ type Decision struct {
 }
 
 // WhyNotSaved says why the step's new flow must not be written anywhere,
-// or "" when it is a verified heal that may be. It is the rule of DESIGN
-// §9, in this order: a cancelled run writes nothing; no model answered;
+// or "" when it is a verified heal that may be. It is the rule of docs/agent.md
+// , in this order: a cancelled run writes nothing; no model answered;
 // the step failed; the agent had to repair an end-mismatch; the flow
 // changed nothing that could be checked; part of it could not be recorded;
 // the check after it failed, or no check passed after it.

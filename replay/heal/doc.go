@@ -1,4 +1,4 @@
-// Package heal decides what becomes of a step the agent healed (DESIGN §9):
+// Package heal decides what becomes of a step the agent healed (docs/agent.md):
 // whether its new flow is saved into the trail file, reported and written
 // to the results folder for `host accept`, or not saved, and why, in one
 // sentence a run can print. It also reads and writes the healed trails of a

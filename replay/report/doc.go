@@ -1,6 +1,6 @@
 // Package report turns replay results into what people and machines read
 // after a run: live progress on a terminal (plain lines elsewhere), status
-// lines (--format status, DESIGN §8), JUnit XML (--junit), a trace page per
+// lines (--format status, docs/ci.md), JUnit XML (--junit), a trace page per
 // failing trail (<results>/<trail-slug>/trace.md with its screenshot), and
 // the summary printed at the end of a run.
 //

@@ -109,7 +109,7 @@ func Group(results []replay.TrailResult) []TrailRun {
 // Counts are how many trails ended each way.
 type Counts struct {
 	Passed, Failed, Flaky, Skipped int
-	// Healed trails passed with the agent (DESIGN §9).
+	// Healed trails passed with the agent (docs/agent.md).
 	Healed int
 }
 
@@ -185,7 +185,7 @@ func (r Run) Agent() Agent {
 }
 
 // HealedShare says how much of the run the agent healed: the staleness
-// signal of DESIGN §9. "" when it healed nothing.
+// signal of docs/agent.md. "" when it healed nothing.
 func (r Run) HealedShare() string {
 	c := r.Counts()
 	ran := c.Total() - c.Skipped

@@ -12,7 +12,7 @@ import (
 	"github.com/trailpin/trailpin/replay"
 )
 
-// The status line events of DESIGN §8, each the first field of its line.
+// The status line events of docs/ci.md, each the first field of its line.
 const (
 	EventRoute           = "ROUTE"
 	EventStepStart       = "STEP_START"
@@ -22,7 +22,7 @@ const (
 	EventRunCompleted    = "RUN_COMPLETED"
 )
 
-// MaxAriaBytes caps an ARIA line's payload (after escaping), as DESIGN §8
+// MaxAriaBytes caps an ARIA line's payload (after escaping), as docs/ci.md
 // fixes: enough for the interactive snapshot of an ordinary page, small
 // enough for a log line and for tools that keep one snapshot per route.
 const MaxAriaBytes = 8 << 10

@@ -14,7 +14,7 @@ import (
 
 // TestStatusGolden compares the status lines of a realistic run (a passing
 // trail, a failing one, a flaky one with two attempts) with a file written
-// by hand from DESIGN §8, byte for byte. -update never touches it.
+// by hand from docs/ci.md, byte for byte. -update never touches it.
 func TestStatusGolden(t *testing.T) {
 	run := sampleRun()
 	var out bytes.Buffer

@@ -16,7 +16,7 @@ import (
 	"github.com/trailpin/trailpin/storage"
 )
 
-// A HealKeeper writes what the verified heals of a run become (DESIGN §9):
+// A HealKeeper writes what the verified heals of a run become (docs/agent.md):
 // in read-write mode the trail file's healed steps are rewritten in place
 // (and the trail gets a new version in the database when there is one); in
 // read-only mode the healed trail goes to the results folder for `host

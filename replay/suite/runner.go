@@ -11,7 +11,7 @@ import (
 )
 
 // breakerLimit is how many trails in a row may fail with env-issue or
-// auth-blocked before the run stops (DESIGN §8): the app is down or
+// auth-blocked before the run stops (docs/ci.md): the app is down or
 // locked, and more trails would only repeat it.
 const breakerLimit = 4
 

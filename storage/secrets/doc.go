@@ -1,6 +1,6 @@
 // Package secrets resolves the secret references of a trail —
 // ${secret:NAME} and ${user:NAME.username|password} — to their values at
-// the last moment before replay types them (DESIGN §12).
+// the last moment before replay types them (docs/config.md).
 //
 // A value comes from the environment first (TRAILPIN_SECRET_NAME,
 // TRAILPIN_USER_NAME_PASSWORD), then from the project config. The
