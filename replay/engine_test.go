@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/trailpin/trailpin/e2e/browsertest"
 	"github.com/trailpin/trailpin/host/demo"
 	"github.com/trailpin/trailpin/recorder/trail"
 	"github.com/trailpin/trailpin/storage"
@@ -54,6 +55,7 @@ func demoPassword(ref trail.Ref) (string, error) {
 
 func testBrowser(t *testing.T) *Browser {
 	t.Helper()
+	browsertest.Need(t)
 	b, err := BrowserFromContext(browserCtx)
 	if err != nil {
 		t.Fatal(err)

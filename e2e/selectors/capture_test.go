@@ -21,6 +21,7 @@ import (
 	"github.com/chromedp/chromedp"
 	"go.yaml.in/yaml/v3"
 
+	"github.com/trailpin/trailpin/e2e/browsertest"
 	"github.com/trailpin/trailpin/recorder/screen"
 	"github.com/trailpin/trailpin/replay"
 )
@@ -149,6 +150,7 @@ func corpusPages(t *testing.T) []pageSpec {
 }
 
 func TestCorpusScreens(t *testing.T) {
+	browsertest.Need(t)
 	for _, spec := range corpusPages(t) {
 		t.Run(spec.page, func(t *testing.T) {
 			t.Parallel()
