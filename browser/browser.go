@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"runtime"
+	"time"
 
 	"github.com/chromedp/cdproto/browser"
 	"github.com/chromedp/cdproto/cdp"
@@ -73,9 +74,15 @@ type LaunchOptions struct {
 	Width, Height int
 }
 
+// startupTimeout bounds how long a browser that was started may take to say
+// where its DevTools listen. chromedp's default, 20 s, is missed by a
+// Chromium starting on a busy machine, which then fails a healthy run.
+const startupTimeout = 2 * time.Minute
+
 // AllocatorOptions returns chromedp options for a quiet, isolated browser:
 // no first-run UI, no background network traffic, no component updates, and
-// no sandbox when running as root (the sandbox refuses root).
+// no sandbox when running as root (the sandbox refuses root); it waits
+// startupTimeout for the browser to start.
 // chromedp.DefaultExecAllocatorOptions is not used because it disables
 // extensions.
 func AllocatorOptions(o LaunchOptions) ([]chromedp.ExecAllocatorOption, error) {
@@ -110,6 +117,7 @@ func AllocatorOptions(o LaunchOptions) ([]chromedp.ExecAllocatorOption, error) {
 		chromedp.Flag("password-store", "basic"),
 		chromedp.Flag("use-mock-keychain", true),
 		chromedp.Flag("force-color-profile", "srgb"),
+		chromedp.WSURLReadTimeout(startupTimeout),
 	}
 	if o.Headless {
 		opts = append(opts, chromedp.Flag("headless", "new"), chromedp.Flag("hide-scrollbars", true), chromedp.Flag("mute-audio", true))

@@ -64,6 +64,7 @@ func otherSiteURL(path string) string {
 // newTab opens a tab in the shared browser and loads path from the site.
 func newTab(t *testing.T, url string) context.Context {
 	t.Helper()
+	browsertest.Need(t)
 	ctx, cancel := chromedp.NewContext(browserCtx)
 	t.Cleanup(cancel)
 	ctx, cancelTimeout := context.WithTimeout(ctx, testTimeout)

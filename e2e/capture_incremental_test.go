@@ -55,6 +55,7 @@ root.innerHTML = '<div class="in"><b>Shadow text</b><slot name="a"></slot><butto
 // capture can follow must reuse part of the last capture; those it cannot
 // (style sheets, scrolling) must make it capture in full.
 func TestCaptureIncrementalMatchesFull(t *testing.T) {
+	t.Parallel()
 	br := StartBrowser(t, Options{NoHost: true})
 	page := incrementalPage()
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {

@@ -26,6 +26,11 @@ package e2e
 // Every browser, tab, temp folder and process is cleaned up by t.Cleanup,
 // and Main fails the run if any process started by the harness outlives it.
 //
+// Most tests here spend their time waiting for a browser, so Main lets
+// Parallel of them run at once rather than go test's GOMAXPROCS (go test
+// -parallel still decides when given). Under -short every test that starts
+// Chromium (StartBrowser, a host command that replays) is skipped.
+//
 // Extensions do not run in the extra browser contexts CDP creates (their
 // pages fail with ERR_BLOCKED_BY_CLIENT there), so every test that needs the
 // extension starts a browser of its own; tabs of one browser share its
@@ -36,6 +41,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"flag"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
@@ -59,7 +65,7 @@ import (
 // Generous deadlines: the machines that run these tests are shared and slow
 // at times, and a deadline only bounds how long a real failure takes.
 const (
-	// StartTimeout bounds starting a browser and building the host.
+	// StartTimeout bounds starting a browser.
 	StartTimeout = 90 * time.Second
 	// WaitTimeout bounds one wait for a page condition.
 	WaitTimeout = 60 * time.Second
@@ -69,6 +75,11 @@ const (
 	RunTimeout = 5 * time.Minute
 	// closeTimeout bounds a graceful browser shutdown before it is killed.
 	closeTimeout = 20 * time.Second
+	// Parallel is how many tests Main lets run at once by default. The
+	// tests wait for browsers, hosts and page loads far more than they
+	// compute: on two cores, four at a time keep the cores busy without
+	// stretching any one test's waits far.
+	Parallel = 4
 )
 
 var (
@@ -82,8 +93,11 @@ var (
 // the harness's folder, runs the tests, removes the folder, and fails the run
 // when a browser or host process started by a test is still alive.
 func Main(m *testing.M) int {
-	// Every test here drives Chromium, or a host that starts it.
-	if _, err := browser.FindChrome(); err != nil {
+	flag.Parse()
+	browsertest.DefaultParallel(Parallel)
+	// Nearly every test here drives Chromium, or a host that starts it;
+	// under -short only those that need no browser run.
+	if _, err := browser.FindChrome(); err != nil && !testing.Short() {
 		return browsertest.MissingInMain(err)
 	}
 	var err error
@@ -121,7 +135,9 @@ func ExtensionID(t testing.TB) string {
 }
 
 // HostPath returns the host binary, built once per test binary with
-// `go build` into the harness's folder.
+// `go build` into the harness's folder. The build has no deadline of its
+// own: on a loaded machine it takes minutes, and go test's -timeout catches
+// one that hangs.
 func HostPath(t testing.TB) string {
 	t.Helper()
 	return builtHost(t, "")
@@ -168,13 +184,11 @@ func builtHost(t testing.TB, tags string) string {
 		if runtime.GOOS == "windows" {
 			b.path += ".exe"
 		}
-		ctx, cancel := context.WithTimeout(context.Background(), StartTimeout)
-		defer cancel()
 		args := []string{"build", "-o", b.path}
 		if tags != "" {
 			args = append(args, "-tags", tags)
 		}
-		cmd := exec.CommandContext(ctx, "go", append(args, "./host")...)
+		cmd := exec.Command("go", append(args, "./host")...)
 		cmd.Dir = RepoRoot()
 		if out, err := cmd.CombinedOutput(); err != nil {
 			b.err = fmt.Errorf("building the host (tags %q): %v\n%s", tags, err, out)
@@ -201,12 +215,15 @@ type HostRun struct {
 // ExitCode.
 func RunHost(t testing.TB, env []string, stdin []byte, args ...string) HostRun {
 	t.Helper()
+	needBrowserFor(t, args)
 	return RunHostBinary(t, HostPath(t), env, stdin, args...)
 }
 
 // RunHostBinary is RunHost with the host binary at path (HostPathTagged).
+// Under -short a command that starts Chromium skips the test.
 func RunHostBinary(t testing.TB, path string, env []string, stdin []byte, args ...string) HostRun {
 	t.Helper()
+	needBrowserFor(t, args)
 	ctx, cancel := context.WithTimeout(context.Background(), RunTimeout)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, path, args...)
@@ -230,6 +247,18 @@ func RunHostBinary(t testing.TB, path string, env []string, stdin []byte, args .
 		t.Errorf("host %s did not finish within %s and was killed:\n%s\n%s", strings.Join(args, " "), RunTimeout, out.Bytes(), errOut.Bytes())
 	}
 	return HostRun{Stdout: out.Bytes(), Stderr: errOut.Bytes(), ExitCode: cmd.ProcessState.ExitCode()}
+}
+
+// startsBrowser are the host commands that start Chromium.
+var startsBrowser = map[string]bool{"replay": true, "snapshot": true, "demo": true, "doctor": true}
+
+// needBrowserFor skips the test under -short when the host command args
+// starts Chromium.
+func needBrowserFor(t testing.TB, args []string) {
+	t.Helper()
+	if len(args) > 0 && startsBrowser[args[0]] {
+		browsertest.Need(t)
+	}
 }
 
 // TempDir returns a fresh folder inside the harness's folder, removed when
@@ -303,6 +332,7 @@ type Browser struct {
 // The browser and every process it started are gone when the test ends.
 func StartBrowser(t testing.TB, opts Options) *Browser {
 	t.Helper()
+	browsertest.Need(t)
 	if root == "" {
 		t.Fatal("e2e: call e2e.Main from TestMain")
 	}

@@ -15,8 +15,16 @@ var uikit = &realApp{
 		// The gallery's pages load js/test.js, a file its build writes and
 		// the package does not ship; it adds the style sheet and the scripts
 		// (and a page switcher). The page gets what it would add.
+		//
+		// UIkit connects each component as the parser adds its element; one
+		// added before its children (the parser yields more often on a busy
+		// machine) finds no target and writes nothing until its next update:
+		// uk-form-custom's button stays without its label. So once the page
+		// is parsed it asks UIkit for that update, and what it shows no
+		// longer depends on where the parser happened to yield.
 		`<script src="js/test.js"></script>`: `<link rel="stylesheet" href="../dist/css/uikit-core.css">` +
-			`<script src="../dist/js/uikit.js"></script><script src="../dist/js/uikit-icons.js"></script>`,
+			`<script src="../dist/js/uikit.js"></script><script src="../dist/js/uikit-icons.js"></script>` +
+			`<script>document.addEventListener('DOMContentLoaded', () => UIkit.update());</script>`,
 	},
 	css:     []string{"dist/css/uikit-core.css"},
 	pages:   []string{"tests/form.html"},

@@ -59,6 +59,7 @@ steps:
 // app-bug with the diff on the trace page when the click does nothing, and
 // naming the extra change when the click also empties the cart.
 func TestReplayAssertChange(t *testing.T) {
+	t.Parallel()
 	dir := TempDir(t)
 	file := filepath.Join(dir, "open-the-menu.trail.yaml")
 	if err := os.WriteFile(file, []byte(openTheMenu), 0o600); err != nil {

@@ -175,8 +175,11 @@ func replayHandoff(t *testing.T, app *httptest.Server, src string, o handoffOpti
 	dir := TempDir(t)
 	hr := &handoffRun{dir: dir, file: filepath.Join(dir, "trails", "apply-a-discount.trail.yaml"),
 		results: filepath.Join(dir, "results"), junit: filepath.Join(dir, "junit.xml"), db: filepath.Join(dir, "runs.db")}
+	// The step's deadline counts from the step's start, the replay's waits
+	// included; unless a scenario sets it to run out, it is a hang guard
+	// that a busy machine must not reach.
 	cfg := "apps:\n  shop:\n    baseURL: " + app.URL + "\nreplay:\n  actionTimeout: 3s\n  replayTimeout: 3s\n" +
-		"agent:\n" + cmp.Or(o.agent, "  stepDeadline: 60s\n")
+		"agent:\n" + cmp.Or(o.agent, "  stepDeadline: 5m\n")
 	if !o.noModel {
 		cfg += "model:\n  baseURL: " + srv.URL + "\n  name: scripted\n  apiKeyEnv: E2E_HANDOFF_KEY\n"
 	}
@@ -494,7 +497,9 @@ func TestReplayHandOffNeverSavesAWrongHeal(t *testing.T) {
 		{"HTTP 429", handoffOptions{script: four(modeltest.RateLimited(100 * time.Millisecond))}, 1, "rate-limited after 3 attempts"},
 		{"malformed arguments", handoffOptions{script: four(modeltest.RawCall("tap", `{"ref": `))}, 1, "malformed after 3 attempts"},
 		{"unknown tool", handoffOptions{script: four(modeltest.Call("click", map[string]string{"ref": "e1"}))}, 1, "unknown-tool after 3 attempts"},
-		{"slow model", handoffOptions{agent: "  stepDeadline: 8s\n", script: four(modeltest.Slow(40*time.Second, modeltest.Text("late")))}, 1, "agent.stepDeadline"},
+		// A model that never answers (within the run): the deadline runs
+		// out whatever the machine's speed.
+		{"slow model", handoffOptions{agent: "  stepDeadline: 8s\n", script: four(modeltest.Slow(time.Hour, modeltest.Text("late")))}, 1, "agent.stepDeadline"},
 		{"call budget", handoffOptions{agent: "  maxCalls: 2\n", script: four(modeltest.Failed(500, "upstream down"))}, 1, "agent.maxCalls"},
 		{"stale ref: refused, then healed", handoffOptions{script: []modeltest.Reply{agenttest.StaleTap()}}, 0, ""},
 	}

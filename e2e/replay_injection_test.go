@@ -152,7 +152,8 @@ func replayInjected(t *testing.T, app *httptest.Server) *injectionRun {
 	ir := &injectionRun{file: filepath.Join(dir, "trails", "apply-a-discount.trail.yaml"),
 		results: filepath.Join(dir, "results"), junit: filepath.Join(dir, "junit.xml"), db: filepath.Join(dir, "runs.db")}
 	cfg := "apps:\n  shop:\n    baseURL: " + app.URL + "\nreplay:\n  actionTimeout: 3s\n  replayTimeout: 3s\n" +
-		"cache:\n  mode: read-write\nagent:\n  stepDeadline: 60s\n" +
+		// The step's deadline is a hang guard (it counts the replay's waits).
+		"cache:\n  mode: read-write\nagent:\n  stepDeadline: 5m\n" +
 		"model:\n  baseURL: " + srv.URL + "\n  name: scripted\n  apiKeyEnv: E2E_HANDOFF_KEY\n"
 	for path, content := range map[string]string{ir.file: pinTrail, filepath.Join(dir, "trailpin.yaml"): cfg} {
 		if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {

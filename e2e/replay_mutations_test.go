@@ -322,9 +322,12 @@ func newMutationProject(t *testing.T, m mutation, baseURL string) *mutationProje
 	p.file = filepath.Join(p.dir, "trails", m.trail)
 	cfg := "apps:\n  " + m.app + ":\n    baseURL: " + baseURL + "\n" +
 		// Waits long enough for a busy machine: a recorded action that
-		// merely loads slowly must not be handed to the agent.
+		// merely loads slowly must not be handed to the agent. The step's
+		// deadline counts from the step's start, its recorded actions'
+		// waits included, and no variant expects it to run out: it is a
+		// hang guard, not a measure of the policy.
 		"replay:\n  actionTimeout: 10s\n  replayTimeout: 6s\n" +
-		"agent:\n  stepDeadline: 60s\n" +
+		"agent:\n  stepDeadline: 5m\n" +
 		"model:\n  baseURL: " + p.model.URL + "\n  name: scripted\n  apiKeyEnv: E2E_MUTATIONS_KEY\n"
 	p.rw, p.off = filepath.Join(p.dir, "trailpin.yaml"), filepath.Join(p.dir, "trailpin-off.yaml")
 	for path, content := range map[string]string{

@@ -277,7 +277,9 @@ func TestReplaySuiteCircuitBreaker(t *testing.T) {
 	t.Cleanup(down.Close)
 	dir := smallTrails(t, 6)
 	junitFile := filepath.Join(TempDir(t), "junit.xml")
-	const actionTimeout = 30 * time.Second
+	// Far longer than a trail takes to start a browser and see the 500 on a
+	// busy machine, so that a trail that took this long waited it out.
+	const actionTimeout = 3 * time.Minute
 	run := RunHost(t, append(replayEnv(t, false), "CI=true"), nil, "replay", "--config", quickConfig(t, down.URL, actionTimeout.String()),
 		"--format", "status", "--junit", junitFile, "--results", filepath.Join(TempDir(t), "results"), dir)
 	if run.ExitCode != 4 {

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/trailpin/trailpin/browser"
+	"github.com/trailpin/trailpin/e2e/browsertest"
 	"github.com/trailpin/trailpin/host/demo"
 	"github.com/trailpin/trailpin/recorder/trail"
 	"github.com/trailpin/trailpin/storage"
@@ -55,6 +56,7 @@ func demoPassword(ref trail.Ref) (string, error) {
 
 func testBrowser(t *testing.T) *browser.Browser {
 	t.Helper()
+	browsertest.Need(t)
 	b, err := browser.FromContext(browserCtx)
 	if err != nil {
 		t.Fatal(err)

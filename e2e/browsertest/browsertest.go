@@ -2,9 +2,12 @@ package browsertest
 
 import (
 	"context"
+	"flag"
 	"fmt"
 	"net/url"
 	"os"
+	"runtime"
+	"strconv"
 	"testing"
 
 	"github.com/chromedp/chromedp"
@@ -56,11 +59,49 @@ func message(why error) string {
 // as this package imports nothing of Trailpin's.
 type Options func(userDataDir string) ([]chromedp.ExecAllocatorOption, error)
 
+// ShortSkip is why a test that starts Chromium does not run under -short.
+const ShortSkip = "starts Chromium: skipped under -short (go test without -short runs it)"
+
+// Need skips the test under -short: every test that starts Chromium, or
+// uses a browser RunShared started, calls it first, so that `go test
+// -short ./...` runs what needs no browser, quickly.
+func Need(tb testing.TB) {
+	tb.Helper()
+	if testing.Short() {
+		tb.Skip(ShortSkip)
+	}
+}
+
+// DefaultParallel raises how many of the package's parallel tests run at
+// once to n, unless the command line set -parallel. Call it from TestMain,
+// after flag.Parse. Go's default is GOMAXPROCS, which fits tests that keep
+// a core busy; tests that drive a browser spend most of their time waiting
+// for it, so on a machine with two cores two at a time leaves the cores
+// idle.
+func DefaultParallel(n int) {
+	set := false
+	flag.Visit(func(f *flag.Flag) { set = set || f.Name == "test.parallel" })
+	if set || n <= runtime.GOMAXPROCS(0) {
+		return
+	}
+	if err := flag.Set("test.parallel", strconv.Itoa(n)); err != nil {
+		panic(err) // the testing package always defines it
+	}
+}
+
 // RunShared is the TestMain of a package whose tests share one headless
 // browser: it starts the browser in a fresh profile with options and
 // extra, sets *browser to its context, runs the tests and returns the test
 // binary's exit status. Without a browser it answers as MissingInMain.
+// Under -short it starts no browser and *browser stays nil: the tests that
+// use it call Need first.
 func RunShared(m *testing.M, options Options, browser *context.Context, extra ...chromedp.ExecAllocatorOption) int {
+	if !flag.Parsed() {
+		flag.Parse()
+	}
+	if testing.Short() {
+		return m.Run()
+	}
 	dir, err := os.MkdirTemp("", "trailpin-browser-")
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)

@@ -229,6 +229,7 @@ type checkResult struct {
 }
 
 func TestWPTAccname(t *testing.T) {
+	browsertest.Need(t)
 	check := readFile(t, "testdata/harness/wpt-check.js")
 	skips := readSkips(t)
 	names, descriptions := &tally{}, &tally{}
@@ -300,6 +301,7 @@ func TestWPTAccname(t *testing.T) {
 }
 
 func TestAxeCore(t *testing.T) {
+	browsertest.Need(t)
 	skips := readSkips(t)
 	var results struct {
 		Roles []struct {

@@ -16,6 +16,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/trailpin/trailpin/browser"
+	"github.com/trailpin/trailpin/e2e/browsertest"
 	"github.com/trailpin/trailpin/recorder/screen"
 	"github.com/trailpin/trailpin/recorder/screendiff"
 )
@@ -32,6 +33,7 @@ import (
 // boxes are what decide moved and resized, so this is where a layout that
 // now differs shows). -update rewrites the files of a page that differs.
 func TestFixtureScreens(t *testing.T) {
+	browsertest.Need(t)
 	pages, err := filepath.Glob(filepath.Join(fixtureDir, "pages", "*.html"))
 	if err != nil {
 		t.Fatal(err)

@@ -24,6 +24,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/trailpin/trailpin/browser"
+	"github.com/trailpin/trailpin/e2e/browsertest"
 	"github.com/trailpin/trailpin/recorder/screen"
 )
 
@@ -151,6 +152,7 @@ func corpusPages(t *testing.T) []pageSpec {
 }
 
 func TestCorpusScreens(t *testing.T) {
+	browsertest.Need(t)
 	for _, spec := range corpusPages(t) {
 		t.Run(spec.page, func(t *testing.T) {
 			t.Parallel()

@@ -13,6 +13,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/chromedp/chromedp"
 
@@ -28,6 +29,11 @@ const (
 	ViewportWidth  = 1280
 	ViewportHeight = 720
 )
+
+// PageTimeout bounds each page in each tool: loading it, running its
+// script and capturing it. A hang guard on a busy machine, not a speed
+// claim; a comparison of many pages gets this much for each of them.
+const PageTimeout = 2 * time.Minute
 
 // A Result is one page in one mode, as both tools wrote it.
 type Result struct {
@@ -171,6 +177,9 @@ func Trailpin(browserCtx context.Context, p Page) (aria, ai string, err error) {
 func capturePage(browserCtx context.Context, p Page) (*screen.Screen, error) {
 	tab, cancel := chromedp.NewContext(browserCtx, chromedp.WithNewBrowserContext())
 	defer cancel()
+	// The tab closes when this deadline passes; it closes at return anyway.
+	tab, cancelTimeout := context.WithTimeout(tab, PageTimeout)
+	defer cancelTimeout()
 	if err := chromedp.Do(tab, chromedp.EmulateViewport(ViewportWidth, ViewportHeight), chromedp.Navigate(p.URL)); err != nil {
 		return nil, fmt.Errorf("loading %s: %w", p.URL, err)
 	}
@@ -216,13 +225,16 @@ func Playwright(ctx context.Context, tools Tools, pages ...Page) ([]PlaywrightSn
 	if err != nil {
 		return nil, err
 	}
+	ctx, cancel := context.WithTimeout(ctx, time.Duration(len(pages))*PageTimeout)
+	defer cancel()
 	cmd := exec.CommandContext(ctx, tools.Node, script)
 	cmd.Stdin = bytes.NewReader(input)
 	cmd.Env = append(os.Environ(),
 		"TRAILPIN_PLAYWRIGHT_CORE="+tools.PlaywrightCore,
 		"TRAILPIN_CHROMIUM="+tools.Chromium,
 		"TRAILPIN_VIEWPORT_WIDTH="+strconv.Itoa(ViewportWidth),
-		"TRAILPIN_VIEWPORT_HEIGHT="+strconv.Itoa(ViewportHeight))
+		"TRAILPIN_VIEWPORT_HEIGHT="+strconv.Itoa(ViewportHeight),
+		"TRAILPIN_PAGE_TIMEOUT_MS="+strconv.FormatInt(PageTimeout.Milliseconds(), 10))
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	if err := cmd.Run(); err != nil {

@@ -6,7 +6,8 @@
 // JavaScript expression evaluated in the page after it loads (and awaited
 // when it gives a promise), to bring the page to the state compared.
 // playwright-core comes from $TRAILPIN_PLAYWRIGHT_CORE (the repository's
-// node_modules/playwright-core), Chromium from $TRAILPIN_CHROMIUM. Writes a
+// node_modules/playwright-core), Chromium from $TRAILPIN_CHROMIUM; each
+// wait on a page is bounded by $TRAILPIN_PAGE_TIMEOUT_MS. Writes a
 // JSON list to stdout, one {url, aria, ai} per page: aria is
 // locator('body').ariaSnapshot(), ai is page.ariaSnapshot({mode: 'ai'}).
 'use strict';
@@ -23,11 +24,15 @@ async function main() {
   const pages = await readStdin();
   const width = Number(process.env.TRAILPIN_VIEWPORT_WIDTH) || 1280;
   const height = Number(process.env.TRAILPIN_VIEWPORT_HEIGHT) || 720;
+  const timeout = Number(process.env.TRAILPIN_PAGE_TIMEOUT_MS) || 120000;
   const browser = await chromium.launch({ executablePath: process.env.TRAILPIN_CHROMIUM || '/usr/bin/chromium' });
   const out = [];
   try {
     for (const { url, script } of pages) {
       const page = await browser.newPage({ viewport: { width, height } });
+      // Playwright's own 30 s would be a guess at how slow a busy machine
+      // is; the caller's bound for one page applies instead.
+      page.setDefaultTimeout(timeout);
       await page.goto(url, { waitUntil: 'load' });
       if (script) await page.evaluate(script);
       const aria = await page.locator('body').ariaSnapshot();
