@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/trailpin/trailpin/e2e/browsertest"
 	"github.com/trailpin/trailpin/host/demo"
 	"github.com/trailpin/trailpin/storage"
 	"github.com/trailpin/trailpin/storage/storagetest"
@@ -30,6 +31,7 @@ var lockError = regexp.MustCompile(`(?i)database (table )?is locked|SQLITE_(BUSY
 // browser: every run must be stored, none may meet a lock error, and the file
 // must stay whole.
 func TestReplayProcessesShareADatabase(t *testing.T) {
+	browsertest.Need(t)
 	t.Parallel()
 	_, wsURL := browserToAttach(t)
 

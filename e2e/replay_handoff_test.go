@@ -17,6 +17,7 @@ import (
 
 	"github.com/trailpin/trailpin/agent/agenttest"
 	"github.com/trailpin/trailpin/agent/model/modeltest"
+	"github.com/trailpin/trailpin/e2e/browsertest"
 	"github.com/trailpin/trailpin/replay"
 	"github.com/trailpin/trailpin/replay/report"
 	"github.com/trailpin/trailpin/storage"
@@ -284,6 +285,7 @@ func checkRequests(t *testing.T, reqs []modeltest.Request) {
 // the run that makes no model call because nothing changed. The runs go on
 // at once, a few at a time; each subtest checks what one left.
 func TestReplayHandOff(t *testing.T) {
+	browsertest.Need(t)
 	t.Parallel()
 	renamed := checkoutApp{button: "Redeem", field: "Discount code"}
 	scenarios := []struct {
@@ -483,6 +485,7 @@ func checkStoredHeal(t *testing.T, hr *handoffRun, calls int) {
 // reason that names it, and nothing is written. A stale ref is refused
 // (never mapped to another element) and the heal goes on.
 func TestReplayHandOffNeverSavesAWrongHeal(t *testing.T) {
+	browsertest.Need(t)
 	t.Parallel()
 	four := func(r modeltest.Reply) []modeltest.Reply { return []modeltest.Reply{r, r, r, r} }
 	scenarios := []struct {

@@ -17,6 +17,7 @@ import (
 
 	"github.com/trailpin/trailpin/agent/agenttest"
 	"github.com/trailpin/trailpin/agent/model/modeltest"
+	"github.com/trailpin/trailpin/e2e/browsertest"
 	"github.com/trailpin/trailpin/storage"
 )
 
@@ -229,6 +230,7 @@ func (ir *injectionRun) refused(t *testing.T) (int, string) {
 // the trail file stays byte for byte as it was, and every tool the page
 // asked for is refused.
 func TestReplayAgentIgnoresInjectedInstructions(t *testing.T) {
+	browsertest.Need(t)
 	t.Parallel()
 	steal := record(t, nil)
 	pay := record(t, func(w http.ResponseWriter, r *http.Request) {

@@ -19,6 +19,7 @@ import (
 
 	"github.com/trailpin/trailpin/agent/agenttest"
 	"github.com/trailpin/trailpin/agent/model/modeltest"
+	"github.com/trailpin/trailpin/e2e/browsertest"
 	"github.com/trailpin/trailpin/host/demo"
 	"github.com/trailpin/trailpin/recorder/trail"
 	"github.com/trailpin/trailpin/storage"
@@ -531,6 +532,7 @@ func runMutation(t *testing.T, m mutation, baseURL string, withOff bool) *mutati
 // table expects, and those that did not) and the table docs/agent.md
 // shows.
 func TestReplayMutations(t *testing.T) {
+	browsertest.Need(t)
 	t.Parallel()
 	allOff := os.Getenv("TRAILPIN_MUTATIONS_OFF") == "1"
 	// Build the host first: no run's wall time may include the build.

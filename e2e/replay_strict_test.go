@@ -7,6 +7,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/trailpin/trailpin/e2e/browsertest"
 )
 
 // cache.strict through the host binary in real Chromium, with the scripted
@@ -50,6 +52,7 @@ steps:
 )
 
 func TestReplayStrictBareGoal(t *testing.T) {
+	browsertest.Need(t)
 	t.Parallel()
 	srcs := []string{bareGoalTrail, bareThenStaleTrail}
 	runs := make([]*handoffRun, len(srcs))

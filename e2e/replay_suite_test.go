@@ -17,6 +17,7 @@ import (
 
 	junit "github.com/joshdk/go-junit"
 
+	"github.com/trailpin/trailpin/e2e/browsertest"
 	"github.com/trailpin/trailpin/host/demo"
 	"github.com/trailpin/trailpin/replay/report"
 	"github.com/trailpin/trailpin/storage"
@@ -148,6 +149,7 @@ func TestReplaySuiteGreenFromFiles(t *testing.T) {
 // TestReplaySuiteWorkers: four workers give the same verdicts, classes and
 // errors as one, and their JUnit timestamps show trails overlapping.
 func TestReplaySuiteWorkers(t *testing.T) {
+	browsertest.Need(t)
 	t.Parallel()
 	shop := httptest.NewServer(demo.New(demo.Options{Variant: demo.PriceChanged}))
 	t.Cleanup(shop.Close)
@@ -223,6 +225,7 @@ func TestReplaySuiteWorkers(t *testing.T) {
 // TestReplaySuiteShards: shards 1/3, 2/3 and 3/3 together run every trail
 // exactly once.
 func TestReplaySuiteShards(t *testing.T) {
+	browsertest.Need(t)
 	t.Parallel()
 	shop := httptest.NewServer(demo.New(demo.Options{}))
 	t.Cleanup(shop.Close)

@@ -10,6 +10,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/trailpin/trailpin/e2e/browsertest"
 	"github.com/trailpin/trailpin/host/demo"
 	"github.com/trailpin/trailpin/replay"
 	"github.com/trailpin/trailpin/replay/report"
@@ -20,6 +21,7 @@ import (
 // variants of the demo shop through the host binary, and checks that each
 // failure gets its class, and that its trace page names the cause.
 func TestReplayVariants(t *testing.T) {
+	browsertest.Need(t)
 	t.Parallel()
 	tests := []struct {
 		variant string
