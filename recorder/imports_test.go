@@ -13,12 +13,13 @@ import (
 
 const module = "github.com/trailpin/trailpin/"
 
-// mayImport is the import rule of the recorder: each package and the
-// Trailpin packages it may import. Imports point downward only, so the one
-// matcher in selector is the only place selectors are evaluated and nothing
-// low knows about what is built on it. A package missing here fails the test
-// until it is given its place.
+// mayImport is the import rule of the whole module (docs/architecture.md):
+// each package and the Trailpin packages its code may import. The recorder
+// is pure and imports only downward inside recorder/, so the one matcher in
+// selector is the only place selectors are evaluated. A package missing
+// here fails the test until it is given its place.
 var mayImport = map[string][]string{
+	// The pure model.
 	"recorder":                     {},
 	"recorder/yamlerr":             {},
 	"recorder/screen":              {},
@@ -27,36 +28,105 @@ var mayImport = map[string][]string{
 	"recorder/trail":               {"recorder/screen", "recorder/screendiff", "recorder/selector", "recorder/yamlerr"},
 	"recorder/steps":               {"recorder/screen", "recorder/screendiff", "recorder/selector", "recorder/trail"},
 	"recorder/internal/screentest": {"recorder/screen"},
+
+	// Storage: below everything but the recorder.
+	"storage/atomicfile":  {},
+	"storage/redact":      {},
+	"storage/secrets":     {"recorder/trail"},
+	"storage":             {"recorder/screen", "recorder/trail", "storage/atomicfile", "storage/redact"},
+	"storage/storagetest": {"storage"},
+
+	// The agent: acts through its Page interface, never through a browser.
+	"agent/model":           {"recorder/screen", "storage/redact"},
+	"agent/model/modeltest": {},
+	"agent":                 {"agent/model", "recorder/screen", "recorder/screendiff", "recorder/selector", "recorder/trail", "replay/assertchange"},
+	"agent/agenttest":       {"agent", "agent/model/modeltest", "recorder/screen"},
+
+	// The browser and replay.
+	"extension":              {},
+	"browser":                {"extension", "recorder/screen", "recorder/trail"},
+	"replay/diagnose":        {"recorder/screen"},
+	"replay/assertchange":    {"recorder/screen", "recorder/screendiff", "recorder/selector", "recorder/trail", "replay/diagnose"},
+	"replay/heal":            {"recorder/trail", "storage/atomicfile"},
+	"replay/suite/exitcode":  {},
+	"replay":                 {"agent", "browser", "extension", "recorder/screen", "recorder/screendiff", "recorder/selector", "recorder/trail", "replay/assertchange", "replay/diagnose", "storage/redact"},
+	"replay/report":          {"recorder/screen", "recorder/trail", "replay", "replay/assertchange", "replay/suite/exitcode", "storage/atomicfile"},
+	"replay/suite":           {"agent", "agent/model", "browser", "recorder/trail", "replay", "replay/heal", "replay/report", "replay/suite/exitcode", "storage", "storage/redact"},
+	"replay/suite/suitetest": {"agent", "recorder/selector", "recorder/trail", "replay"},
+
+	// What every package's tests share.
+	"e2e/browsertest": {},
+	"e2e/golden":      {},
+
+	// The host: the recording service, the configuration, the doors.
+	"installer":      {"storage/atomicfile"},
+	"host/nativemsg": {},
+	"host/demo":      {},
+	"host/config":    {"agent/model", "recorder/yamlerr", "storage/atomicfile", "storage/secrets"},
+	"host/recording": {"agent", "agent/model", "host/config", "recorder/screen", "recorder/selector", "recorder/steps", "recorder/trail", "replay/assertchange", "storage", "storage/redact", "storage/secrets"},
+	"host": {"agent", "agent/model", "browser", "extension", "host/config", "host/demo", "host/nativemsg", "host/recording", "installer",
+		"recorder/screen", "recorder/selector", "recorder/trail", "replay", "replay/heal", "replay/report", "replay/suite", "replay/suite/exitcode",
+		"storage", "storage/redact", "storage/secrets"},
 }
 
-// testsMayImport are what tests may import besides: the screen builders,
-// what a test does without a browser, and (for a package's external test)
-// the package itself.
-// e2e/browsertest says what a test does without Chromium, and e2e/golden how
-// it compares with golden files, the same way in every package; neither
-// imports anything of Trailpin's.
-var testsMayImport = []string{"recorder/internal/screentest", "e2e/browsertest", "e2e/golden"}
+// anything is the rule of the end-to-end tests and benchmarks under e2e/:
+// they drive the whole product and may import any of it. e2e/browsertest
+// and e2e/golden are the exceptions: every package's tests import them, so
+// they import nothing of Trailpin's.
+func anything(pkg string) bool {
+	return (pkg == "e2e" || strings.HasPrefix(pkg, "e2e/")) && pkg != "e2e/browsertest" && pkg != "e2e/golden"
+}
 
-// TestImportsPointDown reads the imports of every Go file under recorder/,
-// tests included, and fails on one that breaks the rule: a package that
-// imports one above it, or any Trailpin package outside the recorder.
-func TestImportsPointDown(t *testing.T) {
+// testMayImport is what a test file may import besides its package's rule.
+// Inside the recorder, only the recorder's screen builders and the shared
+// test helpers (e2e/browsertest says what a test does without Chromium,
+// e2e/golden how it compares with golden files): the model's tests stay as
+// pure as the model. Elsewhere a test may put together any part of the
+// product to test its own (replay's tests serve the demo shop, the agent's
+// store what it healed), but never the host's main package or the e2e
+// harness.
+func testMayImport(pkg, imp string) bool {
+	if imp == "recorder/internal/screentest" || imp == "e2e/browsertest" || imp == "e2e/golden" {
+		return true
+	}
+	if pkg == "recorder" || strings.HasPrefix(pkg, "recorder/") {
+		return false
+	}
+	return imp != "host" && imp != "e2e" && !strings.HasPrefix(imp, "e2e/")
+}
+
+// Packages outside the module that only some parts may import: chromedp
+// drives a browser, so only the browser driver, the replay engine and the
+// tests that start Chromium use it. The recording service, the agent and
+// storage never do.
+var onlyIn = map[string][]string{
+	"github.com/chromedp/": {"browser", "replay", "e2e/browsertest"},
+}
+
+// TestImportsFollowTheArchitecture reads the imports of every Go file of
+// the module, tests included, and fails on one that breaks the rule.
+func TestImportsFollowTheArchitecture(t *testing.T) {
 	fset := token.NewFileSet()
 	seen := map[string]bool{}
-	err := filepath.WalkDir(".", func(path string, d os.DirEntry, err error) error {
+	err := filepath.WalkDir("..", func(path string, d os.DirEntry, err error) error {
 		if err != nil {
 			return err
 		}
-		if d.IsDir() && d.Name() == "testdata" {
+		if d.IsDir() && (d.Name() == "testdata" || d.Name() == "node_modules" || strings.HasPrefix(d.Name(), ".") && d.Name() != "..") {
 			return filepath.SkipDir
 		}
 		if d.IsDir() || !strings.HasSuffix(path, ".go") {
 			return nil
 		}
-		pkg := filepath.ToSlash(filepath.Join("recorder", filepath.Dir(path)))
+		rel, err := filepath.Rel("..", path)
+		if err != nil {
+			return err
+		}
+		pkg := filepath.ToSlash(filepath.Dir(rel))
+		test := strings.HasSuffix(path, "_test.go")
 		allowed, ok := mayImport[pkg]
-		if !ok {
-			t.Errorf("%s: package %s has no place in the import rule (mayImport in %s)", path, pkg, "recorder/imports_test.go")
+		if !ok && !anything(pkg) {
+			t.Errorf("%s: package %s has no place in the import rule (mayImport in recorder/imports_test.go; docs/architecture.md)", rel, pkg)
 			return nil
 		}
 		seen[pkg] = true
@@ -64,16 +134,20 @@ func TestImportsPointDown(t *testing.T) {
 		if err != nil {
 			return err
 		}
-		test := strings.HasSuffix(path, "_test.go")
 		for _, spec := range f.Imports {
 			imp, _ := strconv.Unquote(spec.Path.Value)
-			if !strings.HasPrefix(imp, module) {
+			for prefix, parts := range onlyIn {
+				if strings.HasPrefix(imp, prefix) && !slices.Contains(parts, pkg) && !anything(pkg) && !test {
+					t.Errorf("%s imports %s: only %v may (docs/architecture.md)", fset.Position(spec.Pos()), imp, parts)
+				}
+			}
+			if !strings.HasPrefix(imp, module) || anything(pkg) {
 				continue
 			}
 			imp = strings.TrimPrefix(imp, module)
-			ok := imp == pkg && test || slices.Contains(allowed, imp) || test && slices.Contains(testsMayImport, imp)
+			ok := imp == pkg && test || slices.Contains(allowed, imp) || test && testMayImport(pkg, imp)
 			if !ok {
-				t.Errorf("%s imports %s: %s may import only %v (imports point downward, docs/architecture.md)", fset.Position(spec.Pos()), imp, pkg, allowed)
+				t.Errorf("%s imports %s: %s may import only %v (docs/architecture.md)", fset.Position(spec.Pos()), imp, pkg, allowed)
 			}
 		}
 		return nil
@@ -84,6 +158,22 @@ func TestImportsPointDown(t *testing.T) {
 	for pkg := range mayImport {
 		if !seen[pkg] {
 			t.Errorf("the import rule names %s, which has no Go files: update mayImport", pkg)
+		}
+	}
+}
+
+// TestRecorderImportsNothingAbove is the recorder's own rule, said once
+// more on its own: a pure package that imported storage, replay or the
+// host would drag I/O into the model.
+func TestRecorderImportsNothingAbove(t *testing.T) {
+	for pkg, allowed := range mayImport {
+		if pkg != "recorder" && !strings.HasPrefix(pkg, "recorder/") {
+			continue
+		}
+		for _, imp := range allowed {
+			if !strings.HasPrefix(imp, "recorder/") {
+				t.Errorf("the rule lets %s import %s, outside the recorder", pkg, imp)
+			}
 		}
 	}
 }
