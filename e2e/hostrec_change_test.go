@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/trailpin/trailpin/e2e/browsertest"
 	"github.com/trailpin/trailpin/recorder/screen"
 	"github.com/trailpin/trailpin/recorder/trail"
 )
@@ -32,6 +33,7 @@ func recMenu(open bool) *screen.Screen {
 // trail holds it and loads. Before any action, and when nothing changed,
 // the reply says so and offers nothing.
 func TestHostRecordChanges(t *testing.T) {
+	browsertest.Long(t)
 	home := NewHostHome(t)
 	dir := newProjectDir(t, home)
 	h := StartHostProc(t, home)

@@ -6,6 +6,7 @@ import (
 	"os"
 	"testing"
 
+	"github.com/trailpin/trailpin/e2e/browsertest"
 	"github.com/trailpin/trailpin/storage"
 	"github.com/trailpin/trailpin/storage/storagetest"
 )
@@ -180,6 +181,7 @@ func recordWithKills(t *testing.T, kills map[int64]killPoint, killAfterStop, kil
 // and the saved trail is byte for byte the one the same recording gives
 // without kills.
 func TestHostRecordingSurvivesKills(t *testing.T) {
+	browsertest.Long(t)
 	want, _ := recordWithKills(t, nil, false, false)
 	got, e := recordWithKills(t, map[int64]killPoint{
 		2: killAfterSend,

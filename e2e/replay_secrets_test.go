@@ -10,6 +10,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/trailpin/trailpin/e2e/browsertest"
 )
 
 // replaySecret has a character of each kind an output escapes: @, a space,
@@ -102,6 +104,7 @@ func secretReplayOutputs(t *testing.T, binary, appURL string) []LeakSource {
 // same run with a host built without redaction shows the scan is real: it
 // finds the secret in every output, as typed, URL-encoded and HTML-escaped.
 func TestReplaySecretLeaksNowhere(t *testing.T) {
+	browsertest.Long(t)
 	t.Parallel()
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /{$}", func(w http.ResponseWriter, r *http.Request) {

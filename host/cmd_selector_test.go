@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/trailpin/trailpin/e2e/browsertest"
 	"github.com/trailpin/trailpin/recorder/screen"
 	"github.com/trailpin/trailpin/recorder/selector"
 )
@@ -98,6 +99,7 @@ func TestParseSelectorArg(t *testing.T) {
 // TestMatchCommand runs `host match` against a loopback page in real
 // headless Chromium.
 func TestMatchCommand(t *testing.T) {
+	browsertest.Need(t)
 	url := serveSelectorPage(t)
 
 	t.Run("one match", func(t *testing.T) {
@@ -158,6 +160,7 @@ func TestMatchCommand(t *testing.T) {
 // TestSuggestSelectorCommand runs `host suggest-selector` against a
 // loopback page in real headless Chromium, on refs found with `host match`.
 func TestSuggestSelectorCommand(t *testing.T) {
+	browsertest.Need(t)
 	url := serveSelectorPage(t)
 	refOf := func(t *testing.T, sel string) string {
 		t.Helper()

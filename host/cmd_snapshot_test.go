@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/trailpin/trailpin/e2e/browsertest"
 	"github.com/trailpin/trailpin/recorder/screen"
 )
 
@@ -67,6 +68,7 @@ func TestPageURL(t *testing.T) {
 // TestSnapshotCommand runs `host snapshot` against a page in real headless
 // Chromium.
 func TestSnapshotCommand(t *testing.T) {
+	browsertest.Need(t)
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
 		io.WriteString(w, `<!doctype html><title>Checkout</title><h1>Review sale</h1>

@@ -134,3 +134,16 @@ func MapHost(name, serverURL string) (chromedp.ExecAllocatorOption, error) {
 	}
 	return chromedp.Flag("host-resolver-rules", "MAP "+name+" "+u.Host), nil
 }
+
+// LongSkip is why a test that takes tens of seconds does not run under
+// -short.
+const LongSkip = "takes tens of seconds (it builds or restarts the host many times): skipped under -short (go test without -short runs it)"
+
+// Long skips under -short a test that needs no browser but takes tens of
+// seconds, so that the inner loop stays under a minute.
+func Long(tb testing.TB) {
+	tb.Helper()
+	if testing.Short() {
+		tb.Skip(LongSkip)
+	}
+}
