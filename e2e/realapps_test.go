@@ -189,11 +189,17 @@ func replayOn(t *testing.T, a *realApp, path, base string) HostRun {
 	// machine; here each app's variants replay side by side with other tests
 	// on two loaded cores, where Swagger UI's start page took longer. The
 	// variants check where a replay fails and why, not how fast a page loads.
-	env := append(replayEnv(t, false), "CI=true", "TRAILPIN_REPLAY_NAVIGATIONTIMEOUT=2m")
+	// (The replay keys are read from a project's config: without one, their
+	// environment variables are not consulted.)
+	cfg := filepath.Join(TempDir(t), "trailpin.yaml")
+	if err := os.WriteFile(cfg, []byte("replay:\n  navigationTimeout: 2m\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	env := append(replayEnv(t, false), "CI=true")
 	for name, value := range a.secrets {
 		env = append(env, secrets.SecretEnv(name)+"="+value)
 	}
-	run := RunHost(t, env, nil, "replay", "--base-url", base,
+	run := RunHost(t, env, nil, "replay", "--config", cfg, "--base-url", base,
 		"--format", "status", "--results", results, path)
 	for _, value := range a.secrets {
 		sources := []LeakSource{LeakBytes("status lines", run.Stdout), LeakBytes("standard error", run.Stderr)}
