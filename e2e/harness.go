@@ -69,10 +69,11 @@ const (
 	StartTimeout = 90 * time.Second
 	// WaitTimeout bounds one wait for a page condition.
 	WaitTimeout = 60 * time.Second
-	// RunTimeout bounds one host command: a replay of several trails, each
-	// of which may wait out page loads (replay.navigationTimeout, 30s) on a
-	// loaded machine, takes minutes there.
-	RunTimeout = 5 * time.Minute
+	// RunTimeout bounds one host command (or one Playwright run of a real
+	// app's flow): a replay of a real app's 50-step trail, whose pages wait
+	// to settle after each step, took four minutes on two cores loaded by
+	// the rest of the suite, so this only catches a run that hangs.
+	RunTimeout = 10 * time.Minute
 	// closeTimeout bounds a graceful browser shutdown before it is killed.
 	closeTimeout = 20 * time.Second
 	// Parallel is how many tests Main lets run at once by default. The

@@ -95,7 +95,7 @@ func TestRealAppAssertChangeUIkitAccordion(t *testing.T) {
 	t.Run("unchanged", func(t *testing.T) {
 		run := replayOn(t, app, rec.path, srv.URL)
 		if run.ExitCode != 0 || !strings.HasPrefix(statusLine(run, "RUN_COMPLETED"), "RUN_COMPLETED|passed|") {
-			t.Errorf("the recorded trail failed on the unchanged app (exit %d):\n%s\n%s", run.ExitCode, run.Stdout, run.Stderr)
+			t.Errorf("the recorded trail failed on the unchanged app (exit %d):\n%s\n%s\n%s", run.ExitCode, run.Stdout, run.Stderr, run.traces)
 		}
 	})
 	// The variants are the same app with a script added to its page.

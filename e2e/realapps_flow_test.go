@@ -185,8 +185,16 @@ func clickAt(t *testing.T, ctx context.Context, x, y float64, button input.Mouse
 // the recording bar, waiting after each action until it took effect.
 func driveFlow(t *testing.T, app context.Context, flow []flowAct) {
 	t.Helper()
+	// Which action a failure stopped at is said once, after the error.
+	at := 0
+	defer func() {
+		if t.Failed() && at < len(flow) {
+			a := flow[at]
+			t.Logf("the flow stopped at action %d of %d: %s %s%s%s", at+1, len(flow), a.Do, a.CSS, a.Text, a.Key)
+		}
+	}()
 	for i, a := range flow {
-		t.Logf("flow %d: %s %s%s%s", i+1, a.Do, a.CSS, a.Text, a.Key)
+		at = i
 		switch a.Do {
 		case "click", "dblclick", "rightclick":
 			x, y := visibleCentre(t, app, a.CSS)
@@ -260,6 +268,7 @@ func driveFlow(t *testing.T, app context.Context, flow []flowAct) {
 			waitAcrossLoads(t, app, a.Wait)
 		}
 	}
+	at = len(flow)
 }
 
 // countedActions is the number of actions a person takes in the flow.

@@ -178,11 +178,19 @@ func valueChecks(tr *trail.Trail) []valueCheck {
 	return out
 }
 
+// A replayRun is a replay of a real app's trail: the host's run and, when
+// it failed, the start of each trace page it wrote.
+type replayRun struct {
+	HostRun
+	traces string
+}
+
 // replayOn replays the trail with --format status against base, with the
 // app's secrets in the environment, and returns the run; when it fails, the
-// test's log gets the start of the trace page. Every output of the run is
-// searched for the secrets.
-func replayOn(t *testing.T, a *realApp, path, base string) HostRun {
+// run keeps the start of the trace pages, which the caller logs when the
+// failure was not the one it wanted (a variant's replay fails on purpose).
+// Every output of the run is searched for the secrets.
+func replayOn(t *testing.T, a *realApp, path, base string) replayRun {
 	t.Helper()
 	results := TempDir(t)
 	// A real app's bundle loads in well under the default 30 s on a person's
@@ -211,15 +219,16 @@ func replayOn(t *testing.T, a *realApp, path, base string) HostRun {
 		})
 		CheckNoSecretLeaks(t, value, sources...)
 	}
+	out := replayRun{HostRun: run}
 	if run.ExitCode != 0 {
 		traces, _ := filepath.Glob(filepath.Join(results, "*", "trace.md"))
 		for _, f := range traces {
 			if page, err := os.ReadFile(f); err == nil {
-				t.Logf("trace page %s:\n%.6000s", filepath.Base(filepath.Dir(f)), page)
+				out.traces += fmt.Sprintf("trace page %s:\n%.6000s\n", filepath.Base(filepath.Dir(f)), page)
 			}
 		}
 	}
-	return run
+	return out
 }
 
 // setByThePerson says whether an action before the check set the value it
@@ -269,7 +278,7 @@ func inStatusLine(line, value string) bool {
 }
 
 // statusLine finds the first status line of kind.
-func statusLine(run HostRun, kind string) string {
+func statusLine(run replayRun, kind string) string {
 	for _, l := range strings.Split(string(run.Stdout), "\n") {
 		if strings.HasPrefix(l, kind+"|") {
 			return l
@@ -297,8 +306,15 @@ func runRealApp(t *testing.T, a *realApp, flow []flowAct) {
 		}
 		rec.rig.checkNoSecret(t, value, rec.path)
 	}
-	t.Logf("%s: recorded %d actions as %d steps, %d act: steps, %d index selectors\n%s\n--- review notes\n%s",
-		a.name, res.actions, res.steps, res.acts, res.indexes, rec.yaml, rec.notes)
+	t.Logf("%s: recorded %d actions as %d steps, %d act: steps, %d index selectors", a.name, res.actions, res.steps, res.acts, res.indexes)
+	// The trail and the review notes come after the errors, and only when
+	// something failed: they explain a failure, and a log excerpt that
+	// starts with them would hide the error itself.
+	t.Cleanup(func() {
+		if t.Failed() {
+			t.Logf("%s: the recorded trail:\n%s\n--- review notes\n%s", a.name, rec.yaml, rec.notes)
+		}
+	})
 	if res.actions < 30 {
 		t.Errorf("%s: the flow has %d actions, want at least 30", a.name, res.actions)
 	}
@@ -330,7 +346,7 @@ func runRealApp(t *testing.T, a *realApp, flow []flowAct) {
 		run := replayOn(t, a, rec.path, srv.URL)
 		ok := run.ExitCode == 0 && strings.HasPrefix(statusLine(run, "RUN_COMPLETED"), "RUN_COMPLETED|passed|")
 		if !ok {
-			t.Errorf("%s: the recorded trail failed on the unchanged app (exit %d):\n%s\n%s", a.name, run.ExitCode, run.Stdout, run.Stderr)
+			t.Errorf("%s: the recorded trail failed on the unchanged app (exit %d):\n%s\n%s\n%s", a.name, run.ExitCode, run.Stdout, run.Stderr, run.traces)
 		}
 	})
 	t.Run("churned", func(t *testing.T) {
@@ -342,7 +358,7 @@ func runRealApp(t *testing.T, a *realApp, flow []flowAct) {
 		run := replayOn(t, a, rec.path, churned.URL)
 		ok := run.ExitCode == 0 && strings.HasPrefix(statusLine(run, "RUN_COMPLETED"), "RUN_COMPLETED|passed|")
 		if !ok {
-			t.Errorf("%s: the recorded trail failed on the churned copy (exit %d):\n%s\n%s", a.name, run.ExitCode, run.Stdout, run.Stderr)
+			t.Errorf("%s: the recorded trail failed on the churned copy (exit %d):\n%s\n%s\n%s", a.name, run.ExitCode, run.Stdout, run.Stderr, run.traces)
 		}
 	})
 	checks := valueChecks(rec.trail)
@@ -356,7 +372,7 @@ func runRealApp(t *testing.T, a *realApp, flow []flowAct) {
 		name string
 		vc   valueCheck
 		v    *valueVariant
-		run  HostRun
+		run  replayRun
 	}
 	var runs []*variantRun
 	for i, vc := range checks {
@@ -414,8 +430,8 @@ func runRealApp(t *testing.T, a *realApp, flow []flowAct) {
 				inStatusLine(failed, vc.value) && inStatusLine(failed, strings.Replace(vc.value, v.from, v.to, 1))
 			count(ok)
 			if !ok {
-				t.Errorf("%s: with %s, want the replay to fail at its check as app-bug with expected vs actual (%s…); it exited %d with\n  %s\n%s",
-					a.name, v, want, run.ExitCode, failed, run.Stdout)
+				t.Errorf("%s: with %s, want the replay to fail at its check as app-bug with expected vs actual (%s…); it exited %d with\n  %s\n%s\n%s",
+					a.name, v, want, run.ExitCode, failed, run.Stdout, run.traces)
 			}
 		})
 	}
@@ -543,7 +559,7 @@ func repeatRealApp(t *testing.T, a *realApp, flow []flowAct, base string, first 
 		if run.ExitCode == 0 && strings.HasPrefix(statusLine(run, "RUN_COMPLETED"), "RUN_COMPLETED|passed|") {
 			passed++
 		} else {
-			t.Errorf("%s: replay %d of %d failed on the unchanged app:\n%s", a.name, i, n, run.Stdout)
+			t.Errorf("%s: replay %d of %d failed on the unchanged app:\n%s\n%s", a.name, i, n, run.Stdout, run.traces)
 		}
 	}
 	t.Logf("REPEAT %s: recorded %d times, %d gave the first trail file; replayed %d times on the unchanged app, %d passed", a.name, n, same, n, passed)

@@ -27,6 +27,11 @@ const flow = JSON.parse(Buffer.concat(chunks).toString('utf8'));
 const browser = await chromium.launch({ executablePath, headless: true });
 try {
   const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, locale: 'en-US', timezoneId: 'UTC' });
+  // Playwright's 30 s defaults are for a quiet machine: here two copies of
+  // the app run side by side with the rest of the suite on two cores, and a
+  // bundle's first load took longer. The Go test bounds the whole run.
+  context.setDefaultTimeout(120000);
+  context.setDefaultNavigationTimeout(120000);
   // Nothing outside loopback: a request elsewhere is refused, not waited for.
   await context.route((url) => !['127.0.0.1', 'localhost'].includes(url.hostname), (route) => route.abort());
   const page = await context.newPage();
@@ -51,7 +56,7 @@ try {
     if (a.load)
       await page.waitForLoadState('load');
     if (a.wait)
-      await page.waitForFunction(a.wait, null, { timeout: 30000 }).catch((e) => {
+      await page.waitForFunction(a.wait, null, { timeout: 120000 }).catch((e) => {
         throw new Error(`action ${i + 1} (${a.do} ${a.css || a.key || a.text || ''}): waiting for ${a.wait}: ${e.message}`);
       });
     // What the page reads once it holds still: a fade or a slide (a
@@ -95,7 +100,7 @@ async function settle(page, i) {
     const running = document.getAnimations().filter((a) => a.playState === 'running'
       && a.effect && a.effect.getComputedTiming().endTime !== Infinity);
     return effects === 0 && running.length === 0;
-  }, null, { timeout: 30000, polling: 50 }).catch((e) => {
+  }, null, { timeout: 120000, polling: 50 }).catch((e) => {
     throw new Error(`action ${i + 1}: the page never held still (an effect kept running): ${e.message}`);
   });
 }
