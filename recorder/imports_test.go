@@ -27,6 +27,7 @@ var mayImport = map[string][]string{
 	"recorder/screendiff":          {"recorder/screen", "recorder/selector"},
 	"recorder/trail":               {"recorder/screen", "recorder/screendiff", "recorder/selector", "recorder/yamlerr"},
 	"recorder/steps":               {"recorder/screen", "recorder/screendiff", "recorder/selector", "recorder/trail"},
+	"recorder/review":              {"recorder/screen", "recorder/selector", "recorder/trail"},
 	"recorder/internal/screentest": {"recorder/screen"},
 
 	// Storage: below everything but the recorder.
