@@ -38,6 +38,9 @@ func checksWords(m *Menu, o *Option) string {
 		case s.Text != "":
 			return "checks the text " + quoted(s.Text)
 		}
+		if s.Role != "" {
+			return "checks the " + roleWord(s.Role) + " " + quoted(s.Name) + " by role and name"
+		}
 		return "checks the name " + quoted(s.Name)
 	}
 	role := roleWord(m.Element.Role)
@@ -58,7 +61,7 @@ func checksWords(m *Menu, o *Option) string {
 	case KindName:
 		found = "the element named " + quoted(s.Name)
 	default:
-		found = "a " + role + " by its role alone"
+		found = article(role) + " " + role + " by its role alone"
 	}
 	if m.Purpose == PurposeAssertVisible {
 		return "checks that " + strings.Replace(found, " by ", " is there, by ", 1)
@@ -189,4 +192,11 @@ func (o Option) String() string {
 		mark = " (the recorder's choice)"
 	}
 	return fmt.Sprintf("%s%s: %s", o.Selector, mark, o.Description)
+}
+
+func article(word string) string {
+	if word != "" && strings.ContainsRune("aeiou", rune(word[0])) {
+		return "an"
+	}
+	return "a"
 }

@@ -12,7 +12,7 @@ import "strings"
 // Names are stable: they key the weights file. Renaming or removing one
 // needs a refit; adding one leaves its weight at zero until the next fit.
 
-type context struct {
+type stepContext struct {
 	name, words string
 	holds       func(m *Menu) bool
 }
@@ -22,7 +22,7 @@ type attribute struct {
 	holds       func(m *Menu, o *Option) bool
 }
 
-var contexts = []context{
+var contexts = []stepContext{
 	{"any", "", func(*Menu) bool { return true }},
 	{"action", "the step acts on a control", func(m *Menu) bool { return m.Purpose == PurposeAction }},
 	{"assertVisible", "the step checks what is shown", func(m *Menu) bool { return m.Purpose == PurposeAssertVisible }},

@@ -28,7 +28,7 @@ type intentCue struct {
 var presenceWords = regexp.MustCompile(`(?i)\b(?:is|are|gets|get|stays?|remains?)\s+(?:still\s+)?(?:shown|visible|there|displayed|present|available|offered|listed)\b|\bappears?\b|\bshows? up\b|\bexists?\b|\bthere is\b|\bcan see\b|\bsee (?:the|a|an)\b|\bhas (?:a|an) \w+ (?:button|link|field|menu)\b`)
 
 // valueWords say that the check is about what the text reads.
-var valueWords = regexp.MustCompile(`(?i)\b(?:reads?|says?|equals?|shows the (?:text|value|amount|price|total|count|number)|is now|changes? to|becomes?|amounts? to|comes? to|costs?|totals?)\b|\b(?:total|price|amount|subtotal|balance|count|number|sum|value|quantity)\s+(?:is|are|shows?|reads?|says?)\b|["“”]`)
+var valueWords = regexp.MustCompile(`(?i)\b(?:reads|says|equals|shows the (?:text|value|amount|price|total|count|number)|is now|changes? to|becomes?|amounts? to|comes? to|costs)\b|\b(?:total|price|amount|subtotal|balance|count|number|sum|value|quantity)\s+(?:is|are|shows?|reads?|says?)\b|["“”]`)
 
 func readIntent(intent string, m *Menu) intentCue {
 	var c intentCue
@@ -38,30 +38,16 @@ func readIntent(intent string, m *Menu) intentCue {
 			c.value = true
 		}
 	}
-	for _, w := range digitWords(m.Text) {
-		if strings.Contains(low, strings.ToLower(w)) {
-			c.value = true
-		}
-	}
-	if valueWords.MatchString(intent) {
+	// "The total is shown" asks for presence although "total is" reads
+	// like a value: words of presence win over words of value, a value
+	// named in the intent over both.
+	presence := presenceWords.MatchString(intent)
+	if valueWords.MatchString(intent) && !presence {
 		c.value = true
 	}
 	c.mentionsText = mentions(low, strings.ToLower(m.Text))
-	c.presence = presenceWords.MatchString(intent) && !c.value
+	c.presence = presence && !c.value
 	return c
-}
-
-// digitWords are the words of text that hold a digit, trimmed of
-// punctuation around them.
-func digitWords(text string) []string {
-	var out []string
-	for _, w := range strings.Fields(text) {
-		w = strings.Trim(w, ".,;:!?()[]")
-		if strings.ContainsFunc(w, unicode.IsDigit) {
-			out = append(out, w)
-		}
-	}
-	return out
 }
 
 // mentions reports whether intent holds text, or at least half of its

@@ -46,7 +46,7 @@ var volatilePatterns = []struct {
 	{VolatileTime, regexp.MustCompile(`(?i)\b\d{1,2}:\d{2}(?::\d{2})?(?:\s?[ap]\.?m\.?)?`)},
 	{VolatileDate, regexp.MustCompile(`\b\d{4}-\d{2}-\d{2}(?:T[\d:.]+Z?)?\b|\b\d{1,2}[/.]\d{1,2}[/.]\d{2,4}\b`)},
 	{VolatileDate, regexp.MustCompile(`(?i)\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?\s+\d{1,2}(?:st|nd|rd|th)?(?:,?\s+\d{4})?\b|\b\d{1,2}(?:st|nd|rd|th)?\s+(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?(?:,?\s+\d{4})?\b`)},
-	{VolatilePrice, regexp.MustCompile(`(?:[$€£¥₹]\s?-?\d[\d,.]*\d|[$€£¥₹]\s?\d)|\b\d[\d,.]*\s?(?:€|kr|USD|EUR|GBP|NOK|SEK|CHF)\b|\b(?:USD|EUR|GBP|NOK|SEK|CHF)\s?\d[\d,.]*\b`)},
+	{VolatilePrice, regexp.MustCompile(`(?:[$€£¥₹]\s?-?\d[\d,.]*\d|[$€£¥₹]\s?\d)|\b\d[\d,.]*\s?(?:€|(?:kr|USD|EUR|GBP|NOK|SEK|CHF)\b)|\b(?:USD|EUR|GBP|NOK|SEK|CHF)\s?\d[\d,.]*\b`)},
 	{VolatileDate, regexp.MustCompile(`\b(?:19|20)\d{2}\b`)},
 	{VolatileNumber, regexp.MustCompile(`#\s?\d+\b|\b[Nn]o\.\s?\d+\b|\b\d{4,}\b`)},
 	// A number before a lower-case word is a count ("2 items", "3 new
