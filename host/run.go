@@ -84,6 +84,7 @@ func newRootCmd(e *env) *cobra.Command {
 	root.AddCommand(newSnapshotCmd(e))
 	root.AddCommand(newSuggestSelectorCmd(e))
 	root.AddCommand(newMatchCmd(e))
+	root.AddCommand(newReviewCmd(e))
 	root.AddCommand(newTrailsCmd(e))
 	root.AddCommand(newExportCmd(e))
 	root.AddCommand(newImportCmd(e))

@@ -27,6 +27,7 @@ var mayImport = map[string][]string{
 	"recorder/screendiff":          {"recorder/screen", "recorder/selector"},
 	"recorder/trail":               {"recorder/screen", "recorder/screendiff", "recorder/selector", "recorder/yamlerr"},
 	"recorder/steps":               {"recorder/screen", "recorder/screendiff", "recorder/selector", "recorder/trail"},
+	"recorder/review":              {"recorder/screen", "recorder/selector", "recorder/trail"},
 	"recorder/internal/screentest": {"recorder/screen"},
 
 	// Storage: below everything but the recorder.
@@ -65,8 +66,8 @@ var mayImport = map[string][]string{
 	"host/config":    {"agent/model", "recorder/yamlerr", "storage/atomicfile", "storage/secrets"},
 	"host/recording": {"agent", "agent/model", "host/config", "recorder/screen", "recorder/selector", "recorder/steps", "recorder/trail", "replay/assertchange", "storage", "storage/redact", "storage/secrets"},
 	"host": {"agent", "agent/model", "browser", "extension", "host/config", "host/demo", "host/nativemsg", "host/recording", "installer",
-		"recorder/screen", "recorder/selector", "recorder/trail", "replay", "replay/heal", "replay/report", "replay/suite", "replay/suite/exitcode",
-		"storage", "storage/redact", "storage/secrets"},
+		"recorder/review", "recorder/screen", "recorder/selector", "recorder/trail", "replay", "replay/heal", "replay/report", "replay/suite", "replay/suite/exitcode",
+		"storage", "storage/atomicfile", "storage/redact", "storage/secrets"},
 }
 
 // anything is the rule of the end-to-end tests and benchmarks under e2e/:

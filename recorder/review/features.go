@@ -1,0 +1,101 @@
+package review
+
+import "strings"
+
+// The engine's features. Each is a product of one fact about the step (its
+// context: what it is, what its intent says, how volatile its element's
+// text is) and one fact about an option (what it finds the element by,
+// what it pins, what it depends on). Facts about the step alone cannot
+// tell options apart, so every feature involves the option; the context
+// "any step" carries the option facts that hold whatever the step.
+//
+// Names are stable: they key the weights file. Renaming or removing one
+// needs a refit; adding one leaves its weight at zero until the next fit.
+
+type stepContext struct {
+	name, words string
+	holds       func(m *Menu) bool
+}
+
+type attribute struct {
+	name, words string
+	holds       func(m *Menu, o *Option) bool
+}
+
+var contexts = []stepContext{
+	{"any", "", func(*Menu) bool { return true }},
+	{"action", "the step acts on a control", func(m *Menu) bool { return m.Purpose == PurposeAction }},
+	{"assertVisible", "the step checks what is shown", func(m *Menu) bool { return m.Purpose == PurposeAssertVisible }},
+	{"assertValue", "the step checks a control's value apart from its selector", func(m *Menu) bool { return m.Purpose == PurposeAssertValue }},
+	{"valueIntent", "the intent names a value", func(m *Menu) bool { return m.intent.value }},
+	{"presenceIntent", "the intent asks only that it be there", func(m *Menu) bool { return m.intent.presence }},
+	{"mentionsText", "the intent quotes the element's text", func(m *Menu) bool { return m.intent.mentionsText }},
+	{"volatileText", "the element's text changes between runs", func(m *Menu) bool { return len(m.Volatile) > 0 }},
+}
+
+var attributes = []attribute{
+	{"recorded", "it is the recorder's choice", func(_ *Menu, o *Option) bool { return o.Recorded }},
+	{"text", "it finds the element by its text", func(_ *Menu, o *Option) bool { return o.Kind == KindText }},
+	{"testId", "it finds the element by a test id", func(_ *Menu, o *Option) bool { return o.Kind == KindTestID }},
+	{"id", "it finds the element by a stable id", func(_ *Menu, o *Option) bool { return o.Kind == KindID }},
+	{"roleName", "it finds the element by role and name", func(_ *Menu, o *Option) bool { return o.Kind == KindRoleName }},
+	{"label", "it finds the element by its label", func(_ *Menu, o *Option) bool { return o.Kind == KindLabel }},
+	{"placeholder", "it finds the element by its placeholder", func(_ *Menu, o *Option) bool { return o.Kind == KindPlaceholder }},
+	{"other", "it finds the element by its role or name alone", func(_ *Menu, o *Option) bool { return o.Kind == KindRole || o.Kind == KindName }},
+	{"checksValue", "it checks the text", func(_ *Menu, o *Option) bool { return o.ChecksValue }},
+	{"presence", "it checks presence only", func(_ *Menu, o *Option) bool { return o.Presence }},
+	{"pinsVolatile", "it pins text that changes", func(_ *Menu, o *Option) bool { return len(o.Pins) > 0 }},
+	{"countTolerant", "it lets a count vary", func(_ *Menu, o *Option) bool { return strings.Contains(o.Selector.TextRegex, `\d+`) }},
+	{"within", "it ties the element to a container", func(_ *Menu, o *Option) bool { return o.Within }},
+	{"index", "it counts a position", func(_ *Menu, o *Option) bool { return o.Index }},
+	{"generatorFirst", "the generator ranks it first", func(_ *Menu, o *Option) bool { return o.Rank == 0 }},
+	{"sameTextOnly", "it holds only while the text reads as now", func(_ *Menu, o *Option) bool { return o.SameTextOnly }},
+}
+
+// A Feature is one named product of a context and an attribute.
+type Feature struct {
+	Name  string
+	Words string
+	ctx   int
+	attr  int
+}
+
+// Features lists the engine's features in their fixed order.
+var Features = func() []Feature {
+	var out []Feature
+	for ci, c := range contexts {
+		for ai, a := range attributes {
+			words := a.words
+			if c.words != "" {
+				words = c.words + ", and " + a.words
+			}
+			out = append(out, Feature{Name: c.name + "×" + a.name, Words: words, ctx: ci, attr: ai})
+		}
+	}
+	return out
+}()
+
+// featureVectors computes every option's features: out[o][f] is 1 when
+// feature f holds for option o, else 0.
+func featureVectors(m *Menu) [][]float64 {
+	ctx := make([]bool, len(contexts))
+	for i, c := range contexts {
+		ctx[i] = c.holds(m)
+	}
+	out := make([][]float64, len(m.Options))
+	for oi := range m.Options {
+		o := &m.Options[oi]
+		attr := make([]bool, len(attributes))
+		for i, a := range attributes {
+			attr[i] = a.holds(m, o)
+		}
+		row := make([]float64, len(Features))
+		for fi, f := range Features {
+			if ctx[f.ctx] && attr[f.attr] {
+				row[fi] = 1
+			}
+		}
+		out[oi] = row
+	}
+	return out
+}

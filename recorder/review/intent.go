@@ -1,0 +1,74 @@
+package review
+
+import (
+	"regexp"
+	"strings"
+	"unicode"
+)
+
+// What the engine reads from a step's intent. The recorder cannot see
+// intent, but the words a person or an agent gave the step say much of it:
+// "the total is $42.00" names a value; "the Pay button is shown" asks only
+// that the button be there.
+
+// An intentCue is what the intent says about the step's claim.
+type intentCue struct {
+	// value: the intent names the element's value, or a volatile fragment
+	// of it ("$42.00", "3 items"), or says it checks what the text reads.
+	value bool
+	// presence: the intent asks that the element be there, and names no
+	// value.
+	presence bool
+	// mentionsText: the intent holds the element's text, or most of its
+	// words.
+	mentionsText bool
+}
+
+// presenceWords say that an element is there, not what it reads.
+var presenceWords = regexp.MustCompile(`(?i)\b(?:is|are|gets|get|stays?|remains?)\s+(?:still\s+)?(?:shown|visible|there|displayed|present|available|offered|listed)\b|\bappears?\b|\bshows? up\b|\bexists?\b|\bthere is\b|\bcan see\b|\bsee (?:the|a|an)\b|\bhas (?:a|an) \w+ (?:button|link|field|menu)\b`)
+
+// valueWords say that the check is about what the text reads.
+var valueWords = regexp.MustCompile(`(?i)\b(?:reads|says|equals|shows the (?:text|value|amount|price|total|count|number)|is now|changes? to|becomes?|amounts? to|comes? to|costs)\b|\b(?:total|price|amount|subtotal|balance|count|number|sum|value|quantity)\s+(?:is|are|shows?|reads?|says?)\b|["“”]`)
+
+func readIntent(intent string, m *Menu) intentCue {
+	var c intentCue
+	low := strings.ToLower(intent)
+	for _, v := range m.Volatile {
+		if v.Kind != VolatileGeneratedID && strings.Contains(low, strings.ToLower(v.Fragment)) {
+			c.value = true
+		}
+	}
+	// "The total is shown" asks for presence although "total is" reads
+	// like a value: words of presence win over words of value, a value
+	// named in the intent over both.
+	presence := presenceWords.MatchString(intent)
+	if valueWords.MatchString(intent) && !presence {
+		c.value = true
+	}
+	c.mentionsText = mentions(low, strings.ToLower(m.Text))
+	c.presence = presence && !c.value
+	return c
+}
+
+// mentions reports whether intent holds text, or at least half of its
+// words of three letters or more (and one at least).
+func mentions(intent, text string) bool {
+	text = strings.TrimSpace(text)
+	if text == "" {
+		return false
+	}
+	if strings.Contains(intent, strings.ReplaceAll(text, "\n", " ")) {
+		return true
+	}
+	words, found := 0, 0
+	for _, w := range strings.FieldsFunc(text, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }) {
+		if len([]rune(w)) < 3 {
+			continue
+		}
+		words++
+		if strings.Contains(intent, w) {
+			found++
+		}
+	}
+	return words > 0 && 2*found >= words
+}
