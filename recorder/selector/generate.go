@@ -231,6 +231,11 @@ type atom struct {
 type ownAtoms struct {
 	ids            []atom
 	roleName, text *atom
+	// countFree finds a control named by a one-line text that holds a
+	// number ("Cart 2 items") by its role and that text with any number:
+	// never cheaper than the exact name, which it matches a superset of,
+	// so it is a choice the review offers, not one Generate makes.
+	countFree *atom
 }
 
 func (g *generator) atoms() ownAtoms {
@@ -277,6 +282,9 @@ func (g *generator) atoms() ownAtoms {
 		}
 	}
 	a.text = &atom{set: func(s *Selector) { s.Text, s.TextRegex = exact, pattern }, cost: cost}
+	if free := AnyNumber(exact); free != "" && g.purpose != PurposeAssert && a.roleName != nil && n.Name == screen.CollapseSpace(n.Text) {
+		a.countFree = &atom{set: func(s *Selector) { s.Role, s.TextRegex = n.Role, free }, cost: costRoleName + costAnyNumber, role: true}
+	}
 	return a
 }
 
@@ -358,6 +366,9 @@ func (g *generator) bases(presenceToo bool) []option {
 	}
 	if a.text != nil {
 		all = append(all, *a.text)
+	}
+	if a.countFree != nil {
+		all = append(all, *a.countFree)
 	}
 	for i, x := range all {
 		add(false, x)

@@ -33,6 +33,10 @@ const (
 	// costCountTolerance: the count-tolerant form is a regex, a little
 	// harder to read than plain text.
 	costCountTolerance = 1
+	// costAnyNumber: a name read with any number in place of its own
+	// ("^Cart \d+ items?$") matches more than the exact name, so it costs
+	// more: the review may prefer it for a tap whose count changes.
+	costAnyNumber = 3
 	// costRole: a role alone says little, since many elements share one; it
 	// names the element only when nothing else on the screen has its role.
 	costRole = 70

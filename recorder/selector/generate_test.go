@@ -3,6 +3,7 @@ package selector
 import (
 	"encoding/json"
 	"errors"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -348,5 +349,76 @@ func TestCandidatesAcrossScreens(t *testing.T) {
 	}
 	if _, err := Candidates(PurposeTap, "nope", []*screen.Screen{a}, nil); !errors.Is(err, ErrUnknownRef) {
 		t.Errorf("Candidates with an unknown ref: %v, want ErrUnknownRef", err)
+	}
+}
+
+func TestAnyNumber(t *testing.T) {
+	tests := []struct{ text, want string }{
+		{"Cart 2 items", `^Cart \d+(?:[.,]\d+)* items?$`},
+		{"Inbox 12 unread", `^Inbox \d+(?:[.,]\d+)* unread$`},
+		{"Pay $1,042.50", `^Pay \$\d+(?:[.,]\d+)*$`},
+		{"Page 2 of 9", `^Page \d+(?:[.,]\d+)* of \d+(?:[.,]\d+)*$`},
+		{"Checkout", ""},
+		{"Review sale\n3 items", ""},
+	}
+	for _, tt := range tests {
+		got := AnyNumber(tt.text)
+		if got != tt.want {
+			t.Errorf("AnyNumber(%q) = %q, want %q", tt.text, got, tt.want)
+			continue
+		}
+		if got == "" {
+			continue
+		}
+		re := regexp.MustCompile(got)
+		if !re.MatchString(tt.text) {
+			t.Errorf("AnyNumber(%q) = %q does not read the text itself", tt.text, got)
+		}
+	}
+	if re := regexp.MustCompile(AnyNumber("Cart 2 items")); !re.MatchString("Cart 1 item") || !re.MatchString("Cart 12 items") || re.MatchString("Cart items") {
+		t.Errorf("AnyNumber(Cart 2 items) = %q: want it to read Cart 1 item and Cart 12 items, not Cart items", re)
+	}
+}
+
+// A link named by a count ("Cart 2 items") that changes between the
+// session's screens: the menu of a tap offers its role with the text read
+// with any number, and Generate still picks the exact name on one screen.
+func TestCandidatesOfferATapWithAnyNumber(t *testing.T) {
+	shopWith := func(count string) *screen.Screen {
+		return screentest.Page(
+			screentest.El("navigation", screentest.Ref("nav"), screentest.Name("Main"), screentest.Kids(
+				screentest.Leaf("link", "Home", screentest.Ref("home")),
+				screentest.Leaf("link", "Cart "+count, screentest.Ref("cart")),
+			)),
+		)
+	}
+	one, two := shopWith("2 items"), shopWith("3 items")
+	if sel, err := Generate(PurposeTap, "cart", one, nil); err != nil || sel.String() != (Selector{Role: "link", Name: "Cart 2 items"}).String() {
+		t.Fatalf("Generate(tap cart) = %v, %v; want the exact role and name", sel, err)
+	}
+	menu, err := Candidates(PurposeTap, "cart", []*screen.Screen{one, two}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := Selector{Role: "link", TextRegex: `^Cart \d+(?:[.,]\d+)* items?$`}
+	found := false
+	for _, c := range menu {
+		if c.Selector.Name == "Cart 2 items" {
+			t.Errorf("the menu lists %q, which misses the cart on the second screen", c.Selector)
+		}
+		found = found || c.Selector.String() == want.String()
+	}
+	if !found {
+		t.Errorf("the menu %v lacks %q", menu, want)
+	}
+	// An assertion claims the count: it is never read with any number.
+	amenu, err := Candidates(PurposeAssert, "cart", []*screen.Screen{one}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range amenu {
+		if strings.Contains(c.Selector.TextRegex, `\d+(?:`) {
+			t.Errorf("an assertion's menu lists %q, which does not check the count", c.Selector)
+		}
 	}
 }

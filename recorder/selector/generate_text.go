@@ -62,6 +62,45 @@ func PinText(text string) (exact, pattern string) {
 	return "", b.String()
 }
 
+// aNumber is a number as text shows it: digits, with the separators of
+// thousands and decimals inside ("2", "1,250", "42.00").
+var aNumber = regexp.MustCompile(`\d+(?:[.,]\d+)*`)
+
+// AnyNumber returns the pattern that reads a one-line text with any number
+// where it holds one: "Cart 2 items" gives `^Cart \d+(?:[.,]\d+)* items?$`,
+// which also reads "Cart 1 item" and "Cart 12 items". A word right after a
+// number loses its plural s to the pattern. It returns "" for a text
+// without a number or on several lines (PinText's count-tolerant form
+// covers a count on a line of its own).
+func AnyNumber(text string) string {
+	if strings.ContainsRune(text, '\n') || !aNumber.MatchString(text) {
+		return ""
+	}
+	var b strings.Builder
+	b.WriteByte('^')
+	last := 0
+	for _, m := range aNumber.FindAllStringIndex(text, -1) {
+		b.WriteString(regexp.QuoteMeta(text[last:m[0]]))
+		b.WriteString(`\d+(?:[.,]\d+)*`)
+		last = m[1]
+		// " items" after the number: the s may come and go with the count.
+		if rest := text[last:]; strings.HasPrefix(rest, " ") {
+			word := rest[1:]
+			if i := strings.IndexFunc(word, func(r rune) bool { return !unicode.IsLetter(r) }); i >= 0 {
+				word = word[:i]
+			}
+			if len(word) > 2 && strings.HasSuffix(word, "s") {
+				b.WriteString(regexp.QuoteMeta(" " + word[:len(word)-1]))
+				b.WriteString("s?")
+				last += 1 + len(word)
+			}
+		}
+	}
+	b.WriteString(regexp.QuoteMeta(text[last:]))
+	b.WriteByte('$')
+	return b.String()
+}
+
 // Row titles.
 //
 // Duplicate controls in list rows ("Delete" in every row) are told apart by
