@@ -319,7 +319,7 @@ func (r *trailRun) agentGoal(i int, run stepRun) agent.Goal {
 	}
 	if st.End != nil {
 		for _, sel := range st.End.Shows {
-			if t := pinned(sel); t != "" {
+			if t := diagnose.Pinned(sel); t != "" {
 				g.Expect = append(g.Expect, r.vals.public(t))
 			}
 		}

@@ -180,7 +180,7 @@ type trailRun struct {
 
 	// stepStartedWithPassword: the current step began on a screen with a
 	// visible password field (see classify); stepStart is that screen, for
-	// an end state that did not show (stillThere).
+	// an end state that did not show (diagnose.StillThere).
 	stepStartedWithPassword bool
 	stepStart               *screen.Screen
 	failure                 *stepError

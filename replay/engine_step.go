@@ -70,7 +70,7 @@ func (r *trailRun) playStep(ctx context.Context, i int) bool {
 	// end of the step before): capturing again here would cost a capture
 	// of the whole page per step only for the summary of changes.
 	before := r.page.screen
-	r.stepStartedWithPassword = hasPasswordField(before)
+	r.stepStartedWithPassword = diagnose.HasPasswordField(before)
 	r.stepStart = before
 
 	run := r.replayOrHandOff(ctx, i)
@@ -405,13 +405,13 @@ func shownInPlace(se *stepError, m *selector.Matcher, p *tab, sel selector.Selec
 	if m == nil || !errors.As(err, &nf) {
 		return
 	}
-	if n, loose, ok := shownInItsPlace(m, sel); ok {
-		se.Expected, se.Actual = pinned(sel), shownText(n, sel)
+	if n, loose, ok := diagnose.ShownInItsPlace(m, sel); ok {
+		se.Expected, se.Actual = diagnose.Pinned(sel), diagnose.ShownText(n, sel)
 		se.Msg = fmt.Sprintf("the step's end state did not show %s: expected %q, but %s shows %q (%s)",
 			sel, se.Expected, loose, se.Actual, diagnose.Describe(n))
 		return
 	}
-	if exp, act, says, ok := scopeEvidence(m.Screen(), sel, p.lastTarget, err); ok {
+	if exp, act, says, ok := diagnose.ScopeEvidence(m.Screen(), sel, p.lastTarget, err); ok {
 		se.Expected, se.Actual = exp, act
 		se.Msg = fmt.Sprintf("the step's end state did not show %s: %s", sel, says)
 		return
@@ -420,22 +420,22 @@ func shownInPlace(se *stepError, m *selector.Matcher, p *tab, sel selector.Selec
 		return
 	}
 	how := "numbers"
-	n := changedValue(m.Screen(), sel, p.lastTarget)
+	n := diagnose.ChangedValue(m.Screen(), sel, p.lastTarget)
 	if n == nil {
-		how, n = "words", changedWords(m.Screen(), sel, p.lastTarget)
+		how, n = "words", diagnose.ChangedWords(m.Screen(), sel, p.lastTarget)
 	}
 	if n != nil {
 		shown := selector.StripTextGlyphs(n.Text) // as it was compared
 		se.Expected, se.Actual = sel.Text, shown
 		se.Msg = fmt.Sprintf("the step's end state did not show %s: expected %q, but %s shows %q in its place (the same text with other %s)",
-			sel, sel.Text, describeChanged(n), shown, how)
+			sel, sel.Text, diagnose.DescribeChanged(n), shown, how)
 		return
 	}
-	if n := stillThere(p.r.stepStart, m.Screen(), sel); n != nil {
-		_, read, _ := pinnedRead(sel)
-		se.Expected, se.Actual = pinned(sel), read(n)
+	if n := diagnose.StillThere(p.r.stepStart, m.Screen(), sel); n != nil {
+		_, read, _ := diagnose.PinnedRead(sel)
+		se.Expected, se.Actual = diagnose.Pinned(sel), read(n)
 		se.Msg = fmt.Sprintf("the step's end state did not show %s: the page still shows what it showed when the step began, where the step should have changed it (%s, as before)",
-			sel, describeShown(n, read(n)))
+			sel, diagnose.DescribeShown(n, read(n)))
 	}
 }
 
