@@ -29,7 +29,7 @@ func (r *trailRun) assertVisible(sel selector.Selector) Action[done] {
 		}
 		d, err := awaitMatch(ctx, p, s)
 		if err != nil {
-			return d, r.assertionFailed(p, trail.ActionAssertVisible, s, err)
+			return d, assertionFailed(p, trail.ActionAssertVisible, s, err, r.opts.ActionTimeout)
 		}
 		d.summary = "saw " + diagnose.Describe(d.node)
 		return d, nil
@@ -66,10 +66,10 @@ func observe(m *selector.Matcher, sel selector.Selector, err error) string {
 	return err.Error()
 }
 
-// assertionFailed turns what an assertion's wait ended with into its step
-// error: expected vs actual when the page shows something in the
-// selector's place, the closest nodes otherwise.
-func (r *trailRun) assertionFailed(p *tab, kind trail.ActionKind, sel selector.Selector, err error) error {
+// assertionFailed turns what an assertion's wait (of up to waited) ended
+// with into its step error: expected vs actual when the page shows
+// something in the selector's place, the closest nodes otherwise.
+func assertionFailed(p *tab, kind trail.ActionKind, sel selector.Selector, err error, waited time.Duration) error {
 	var se *stepError
 	if errors.As(err, &se) {
 		return se
@@ -101,7 +101,7 @@ func (r *trailRun) assertionFailed(p *tab, kind trail.ActionKind, sel selector.S
 			}
 		}
 		return &stepError{Reason: StopAssertionFailed, Selector: &nf.Selector, Err: err,
-			Msg: fmt.Sprintf("%s: waited %s, but %s", what, r.opts.ActionTimeout, err)}
+			Msg: fmt.Sprintf("%s: waited %s, but %s", what, waited, err)}
 	}
 	return err
 }
@@ -213,13 +213,13 @@ func (r *trailRun) assertValue(sel selector.Selector, value string) Action[done]
 		if err != nil {
 			return done{}, err
 		}
-		return r.assertNode(ctx, p, trail.ActionAssertValue, s, "value", want, func(n *screen.Node) (string, error) {
+		return assertNode(ctx, p, trail.ActionAssertValue, s, "value", want, func(n *screen.Node) (string, error) {
 			if n.Secret {
 				return "", &stepError{Reason: StopAssertionFailed, Class: ClassMissingTestData,
 					Msg: fmt.Sprintf("assertValue %s: %s is a secret field, whose value replay never reads; check that it is there with assertVisible", s, diagnose.Describe(n))}
 			}
 			return n.Value, nil
-		})
+		}, r.opts.ActionTimeout)
 	}
 }
 
@@ -230,9 +230,9 @@ func (r *trailRun) assertState(sel selector.Selector, state, want string) Action
 		if err != nil {
 			return done{}, err
 		}
-		return r.assertNode(ctx, p, trail.ActionAssertState, s, state, want, func(n *screen.Node) (string, error) {
+		return assertNode(ctx, p, trail.ActionAssertState, s, state, want, func(n *screen.Node) (string, error) {
 			return stateOf(n, state)
-		})
+		}, r.opts.ActionTimeout)
 	}
 }
 
@@ -252,9 +252,9 @@ func stateOf(n *screen.Node, state string) (string, error) {
 }
 
 // assertNode waits until sel names one element whose property (read by
-// read) is want.
-func (r *trailRun) assertNode(ctx context.Context, p *tab, kind trail.ActionKind, sel selector.Selector, prop, want string,
-	read func(*screen.Node) (string, error)) (done, error) {
+// read) is want; waited is how long the wait may take, for its error.
+func assertNode(ctx context.Context, p *tab, kind trail.ActionKind, sel selector.Selector, prop, want string,
+	read func(*screen.Node) (string, error), waited time.Duration) (done, error) {
 	var d done
 	var got string
 	var node *screen.Node
@@ -283,7 +283,7 @@ func (r *trailRun) assertNode(ctx context.Context, p *tab, kind trail.ActionKind
 		return d, &stepError{Reason: StopAssertionFailed, Expected: want, Actual: got,
 			Msg: fmt.Sprintf("%s %s: expected %s %q, but %s has %q", kind, sel, prop, want, diagnose.Describe(node), got)}
 	case err != nil:
-		return d, r.assertionFailed(p, kind, sel, err)
+		return d, assertionFailed(p, kind, sel, err, waited)
 	}
 	d.summary = fmt.Sprintf("%s of %s is %q", prop, diagnose.Describe(node), want)
 	return d, nil

@@ -72,8 +72,8 @@ func assertVisibleFailure(t *testing.T, s *screen.Screen, sel selector.Selector,
 	if _, err := m.Match(sel); err == nil {
 		t.Fatalf("%s matches the screen; the test needs it to match nothing", sel)
 	} else {
-		r := &trailRun{opts: Options{}.withDefaults(), page: &tab{screen: s, matcher: m, lastTarget: ref}}
-		return asStepError(r.assertionFailed(r.page, trail.ActionAssertVisible, sel, err))
+		p := &tab{screen: s, matcher: m, lastTarget: ref}
+		return asStepError(assertionFailed(p, trail.ActionAssertVisible, sel, err, Options{}.withDefaults().ActionTimeout))
 	}
 	return nil
 }

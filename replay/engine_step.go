@@ -149,10 +149,10 @@ func (r *trailRun) runStep(ctx context.Context, i int) stepRun {
 		return stop(&stepError{Reason: StopNeedsAgent, Class: ClassMissingTestData, Line: st.Line,
 			Msg: fmt.Sprintf("step %d is a goal for the agent (act: %q) and has no recorded actions", i+1, st.Act)})
 	}
-	r.replaying = r.canHandOff()
+	r.replaying = r.opts.canHandOff()
 	defer func() { r.replaying = false }()
 	for j, a := range st.Actions {
-		d, err := r.perform(ctx, a, r.nextAction(i, j), r.diffIDs[trail.ActionAt{Step: i, Action: j}], &sr.Actions[j])
+		d, err := r.perform(ctx, a, nextAction(r.trail.Steps, i, j), r.diffIDs[trail.ActionAt{Step: i, Action: j}], &sr.Actions[j])
 		run.done = append(run.done, d)
 		if err != nil {
 			return stop(asStepError(err))
@@ -173,10 +173,9 @@ func (r *trailRun) runStep(ctx context.Context, i int) stepRun {
 	return run
 }
 
-// nextAction is the action after action j of step i, across steps; nil at
-// the end.
-func (r *trailRun) nextAction(i, j int) trail.Action {
-	steps := r.trail.Steps
+// nextAction is the action after action j of step i of steps, across
+// steps; nil at the end.
+func nextAction(steps []trail.Step, i, j int) trail.Action {
 	if j+1 < len(steps[i].Actions) {
 		return steps[i].Actions[j+1]
 	}
@@ -209,7 +208,7 @@ func (r *trailRun) perform(ctx context.Context, a, next trail.Action, diffID str
 	var before *screen.Screen
 	var beforeErr error
 	if observe {
-		before, beforeErr = r.before(ctx, p)
+		before, beforeErr = screenBefore(ctx, p)
 	}
 	if !a.Kind().IsAssertion() {
 		p.nav.requests.acting()
@@ -220,7 +219,7 @@ func (r *trailRun) perform(ctx context.Context, a, next trail.Action, diffID str
 	}
 	switch _, check := a.(trail.AssertChange); {
 	case err == nil && observe:
-		r.observed(ctx, diffID, a, before, beforeErr)
+		r.observe(ctx, diffID, fmt.Sprintf("%s (line %d)", a.Kind(), a.SourceLine()), a.SourceLine(), before, beforeErr)
 	case !check:
 		r.changes.Forget()
 	}
@@ -312,7 +311,7 @@ func (r *trailRun) checkEnd(ctx context.Context, end *trail.End) error {
 		}
 		shows[i] = s
 	}
-	values, err := r.expandEndValues(end.Values)
+	values, err := expandEndValues(end.Values, r.vals)
 	if err != nil {
 		return missingValue(err)
 	}

@@ -53,7 +53,7 @@ func (r *trailRun) uncertainEvidence(ctx context.Context, i int, run stepRun) *u
 		return nil
 	}
 	d := run.done[at]
-	red := r.agentRedactor()
+	red := agentRedactor(r.secrets)
 	u := &uncertainAction{n: at + 1, action: st.Actions[at], before: d.on,
 		expand: func(sel selector.Selector) (selector.Selector, error) { return expandSelector(sel, r.vals) },
 		redact: red.String}
