@@ -276,7 +276,7 @@ func (r *trailRun) heal(ctx context.Context, i int, run stepRun, cache string) s
 	if st.End != nil {
 		if err := r.checkEnd(ctx, st.End); err != nil {
 			se := asStepError(err)
-			se.Msg = fmt.Sprintf("the agent said it reached the goal (%s), but %s", oneLine(out.Reason), se.Msg)
+			se.Msg = fmt.Sprintf("the agent said it reached the goal (%s), but %s", screen.OneLine(out.Reason), se.Msg)
 			h.NotSaved = "the check after it failed: " + se.Msg
 			return stepRun{performed: run.performed, reason: se.Reason, err: se, done: run.done, observed: observed}
 		}
@@ -341,13 +341,13 @@ func agentFailed(i int, run stepRun, out *agent.Outcome, h *Heal) stepRun {
 	se := run.err
 	if h.Cache == CacheAgent {
 		// Only the agent could perform the step: its verdict is the cause.
-		se.Msg = fmt.Sprintf("step %d: the agent did not reach the goal (%s): %s", i+1, out.Verdict, oneLine(out.Reason))
+		se.Msg = fmt.Sprintf("step %d: the agent did not reach the goal (%s): %s", i+1, out.Verdict, screen.OneLine(out.Reason))
 		se.Class = ClassAgentMisread
 		if out.Verdict == agent.VerdictModelError || out.Verdict == agent.VerdictPageError {
 			se.Class = ClassEnvIssue
 		}
 	} else {
-		se.Msg = fmt.Sprintf("%s; the agent did not heal it (%s): %s", se.Msg, out.Verdict, oneLine(out.Reason))
+		se.Msg = fmt.Sprintf("%s; the agent did not heal it (%s): %s", se.Msg, out.Verdict, screen.OneLine(out.Reason))
 	}
 	switch out.Verdict.Class() {
 	case string(ClassAppBug):
@@ -364,7 +364,7 @@ func agentFailed(i int, run stepRun, out *agent.Outcome, h *Heal) stepRun {
 		h.NotSaved = "the step failed"
 	}
 	if out.Verdict == agent.VerdictRefused {
-		h.NotSaved = "the agent was refused an action outside the app's origins: " + oneLine(out.Reason)
+		h.NotSaved = "the agent was refused an action outside the app's origins: " + screen.OneLine(out.Reason)
 	}
 	return run
 }
@@ -392,7 +392,7 @@ func (r *trailRun) settleHeals() {
 				}
 			}
 			if healed > 0 {
-				r.failure.Msg += fmt.Sprintf(" (after the agent healed step %d: %s)", healed, oneLine(h.Summary))
+				r.failure.Msg += fmt.Sprintf(" (after the agent healed step %d: %s)", healed, screen.OneLine(h.Summary))
 				h.NotSaved = "the check after it failed"
 			}
 		}
@@ -425,8 +425,6 @@ func healedSteps(res *TrailResult) int {
 	}
 	return n
 }
-
-func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
 
 // isAgentAction reports whether a tool acts on the page (and counts as an
 // action of the step).

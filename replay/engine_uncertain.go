@@ -137,7 +137,7 @@ func (u *uncertainAction) changedWords() string {
 	for k := range at {
 		at[k] = k
 	}
-	words := oneLine(u.redact(u.changes.Words(at)))
+	words := screen.OneLine(u.redact(u.changes.Words(at)))
 	if n > len(at) {
 		words += fmt.Sprintf(", and %d more", n-len(at))
 	}
