@@ -47,14 +47,14 @@ func (r *run) execute(ctx context.Context, call model.ToolCall) result {
 			return result{outcome: "done refused: an assertChange of this step failed", stop: true}
 		}
 		r.stop(VerdictDone, a.Summary)
-		return result{outcome: "done: " + oneLine(a.Summary), stop: true}
+		return result{outcome: "done: " + screen.OneLine(a.Summary), stop: true}
 	case ToolFail:
 		v := VerdictBlocked
 		if a.Kind == failKindAppBug {
 			v = VerdictAppBug
 		}
 		r.stop(v, a.Reason)
-		return result{outcome: "fail (" + a.Kind + "): " + oneLine(a.Reason), stop: true}
+		return result{outcome: "fail (" + a.Kind + "): " + screen.OneLine(a.Reason), stop: true}
 	case ToolSnapshot:
 		return r.lookAgain(ctx, "Here is the screen.", a.Full)
 	}

@@ -44,7 +44,7 @@ const maxSnapshot = 60000
 func (r *run) firstMessage(left int) string {
 	g := r.goal
 	var b strings.Builder
-	b.WriteString(StepMark + oneLine(g.Intent) + "\n")
+	b.WriteString(StepMark + screen.OneLine(g.Intent) + "\n")
 	if h := handOffNotice(g); h != "" {
 		b.WriteString("\n" + h)
 	}
@@ -74,10 +74,10 @@ func handOffNotice(g Goal) string {
 	fmt.Fprintf(&b, "Replay stopped (%s) after %d of %d recorded actions.\n", h.Reason, len(h.Performed), h.Total)
 	b.WriteString("Already performed (do not redo them):\n")
 	for i, p := range h.Performed {
-		fmt.Fprintf(&b, "%d. %s\n", i+1, oneLine(p))
+		fmt.Fprintf(&b, "%d. %s\n", i+1, screen.OneLine(p))
 	}
 	if h.Detail != "" {
-		b.WriteString("Why replay stopped: " + oneLine(h.Detail) + "\n")
+		b.WriteString("Why replay stopped: " + screen.OneLine(h.Detail) + "\n")
 	}
 	switch h.Reason {
 	case ReasonEndMismatch:
@@ -148,5 +148,3 @@ func pagePath(raw string) string {
 	}
 	return u.Path
 }
-
-func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }

@@ -65,7 +65,7 @@ func newReplayCmd(e *env) *cobra.Command {
 	f.IntVar(&o.retries, "retries", 0, "replay a failed trail up to N more times; a later pass is reported as flaky")
 	f.StringVar(&o.format, "format", formatText, "output on standard output: text (a summary) or status (status lines, see docs/ci.md)")
 	f.StringVar(&o.junit, "junit", "", "write a JUnit XML report to this file")
-	f.StringVar(&o.trace, "trace", "", "trace pages to keep: on, off or retain-on-failure (default: trace in trailpin.yaml, else retain-on-failure)")
+	f.StringVar(&o.trace, "trace", "", "trace pages to keep: on, off or retain-on-failure (default: $TRAILPIN_TRACE, else trace in trailpin.yaml, else retain-on-failure)")
 	f.StringVar(&o.results, "results", report.DefaultResultsDir, "folder for trace pages, screenshots and the healed trails a read-only run leaves for host accept")
 	f.BoolVar(&o.strict, "strict", false, "fail a step whose recording no longer replays with REPLAY_STALE instead of handing it to the agent (cache.strict)")
 	f.BoolVar(&o.failOnHeal, "fail-on-heal", false, "count a trail the agent healed as failed (exit 1)")
@@ -181,17 +181,16 @@ func setupReplay(cmd *cobra.Command, e *env, o replayFlags, args []string) (*rep
 	s := &replaySetup{Options: suite.Options{Apps: map[string]string{}, Workers: o.workers, Retries: o.retries,
 		FailOnHeal: o.failOnHeal, BaseURL: o.baseURL, Results: o.results}}
 	s.Engine = replay.Options{Params: params, Lookup: replay.EnvLookup(e.getenv)}
-	// With a project, --trace is a layer of its trace key; without one,
-	// the flag alone says.
-	traceFlag := o.trace
+	// replay.*, trace and cache.* come from the layered config with or
+	// without a trailpin.yaml: flags, then TRAILPIN_* variables, then the
+	// file, then the defaults (docs/config.md).
+	rc := cfg.Replay()
+	s.Engine.ActionTimeout, s.Engine.TrailTimeout = rc.ActionTimeout, rc.TrailTimeout
+	s.Engine.NavigationTimeout, s.Engine.ReplayTimeout = rc.NavigationTimeout, rc.ReplayTimeout
 	if p := cfg.Project; p != nil {
 		s.Apps, s.Origins = p.Apps, p.Origins
-		s.Engine.ActionTimeout, s.Engine.TrailTimeout = p.Replay.ActionTimeout, p.Replay.TrailTimeout
-		s.Engine.NavigationTimeout = p.Replay.NavigationTimeout
-		s.Engine.ReplayTimeout = p.Replay.ReplayTimeout
 		s.Engine.Lookup = secrets.NewResolver(p.Secrets, e.getenv).Lookup
 		s.ProjectDir = p.Dir
-		traceFlag = p.Trace
 	}
 	var sc secrets.Config
 	if cfg.Project != nil {
@@ -199,7 +198,7 @@ func setupReplay(cmd *cobra.Command, e *env, o replayFlags, args []string) (*rep
 	}
 	s.Engine.Known = knownSecrets(e, sc)
 	s.Engine.CacheMode, s.Engine.Strict = cacheSettings(cfg, isCI(e), o.strict)
-	if s.Trace, err = report.ParseTraceMode(traceFlag); err != nil {
+	if s.Trace, err = report.ParseTraceMode(cfg.Trace()); err != nil {
 		return nil, exitcode.UsageError(err)
 	}
 	if s.Store, err = openRunStore(cmd, e, cfg, args); err != nil {
@@ -247,19 +246,9 @@ func dbGiven(cfg *config.Config) bool {
 	return cfg.Source(config.KeyDB).Layer >= config.LayerEnv
 }
 
-// Budgets of the agent when there is no trailpin.yaml (the project's
-// defaults are the same, host/config).
-const (
-	noProjectMaxActions = agent.DefaultMaxActions
-	noProjectMaxCalls   = 50
-)
-
 // cacheSettings is cache.mode in effect and cache.strict (or --strict).
 func cacheSettings(cfg *config.Config, ci, strictFlag bool) (mode string, strict bool) {
-	var c config.CacheConfig
-	if cfg.Project != nil {
-		c = cfg.Project.Cache
-	}
+	c := cfg.Cache()
 	return c.ModeFor(ci), c.Strict || strictFlag
 }
 
@@ -280,11 +269,9 @@ func setupAgent(e *env, cfg *config.Config, s *replaySetup) (*agent.Config, erro
 		// The config allowed it in words; the run says so once.
 		fmt.Fprintf(e.stderr, "host: %s\n", n)
 	}
+	ac := cfg.Agent()
 	o := suite.AgentOptions{Model: mc, Secrets: suite.Secrets(s.Trails, s.Engine), Getenv: e.getenv,
-		MaxActions: noProjectMaxActions, StepDeadline: agent.DefaultStepDeadline, MaxCalls: noProjectMaxCalls}
-	if p := cfg.Project; p != nil {
-		o.MaxActions, o.StepDeadline, o.MaxCalls = p.Agent.MaxActions, p.Agent.StepDeadline, p.Agent.MaxCalls
-	}
+		MaxActions: ac.MaxActions, StepDeadline: ac.StepDeadline, MaxCalls: ac.MaxCalls}
 	return suite.NewAgent(o)
 }
 

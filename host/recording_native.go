@@ -8,6 +8,7 @@ import (
 	"os"
 	"sync"
 
+	"github.com/trailpin/trailpin/host/config"
 	"github.com/trailpin/trailpin/host/nativemsg"
 	"github.com/trailpin/trailpin/host/recording"
 	"github.com/trailpin/trailpin/recorder/trail"
@@ -60,7 +61,7 @@ func registerRecording(srv *nativemsg.Server, s *nativeSession) *recordingDoor {
 	}
 	svc := recording.New(recording.Options{Config: s.Config, Log: s.Log, Secrets: filterSecrets{s.Secrets},
 		Getenv: s.Getenv, Environ: s.Environ, LoadConfig: s.LoadConfig, Export: exportTrail,
-		AgentMaxActions: noProjectMaxActions, AgentMaxCalls: noProjectMaxCalls})
+		AgentMaxActions: config.DefaultAgent().MaxActions, AgentMaxCalls: config.DefaultAgent().MaxCalls})
 	d := &recordingDoor{svc: svc, log: s.Log, waiting: map[string]chan recording.PageAnswer{}}
 	srv.Handle(typeRecordStart, serveOp(svc.Start))
 	srv.Handle(typeRecordInteraction, serveOp(svc.Interaction))

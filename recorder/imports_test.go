@@ -46,7 +46,7 @@ var mayImport = map[string][]string{
 	// The browser and replay.
 	"extension":              {},
 	"browser":                {"extension", "recorder/screen", "recorder/trail"},
-	"replay/diagnose":        {"recorder/screen"},
+	"replay/diagnose":        {"recorder/screen", "recorder/selector"},
 	"replay/assertchange":    {"recorder/screen", "recorder/screendiff", "recorder/selector", "recorder/trail", "replay/diagnose"},
 	"replay/heal":            {"recorder/trail", "storage/atomicfile"},
 	"replay/suite/exitcode":  {},

@@ -104,21 +104,21 @@ func (r *trailRun) plan(a trail.Action) Action[done] {
 	case trail.Navigate:
 		return r.navigateTo(a.To)
 	case trail.Tap:
-		return settled(onElement(r.find(a.Selector, needActionable), func(f found) Action[done] { return r.tap(f, a) }))
+		return settled(onElement(r.find(a.Selector, needActionable), func(f found) Action[done] { return tap(f, a) }))
 	case trail.TypeText:
-		return settled(onElement(r.find(a.Selector, needEditable), func(f found) Action[done] { return r.typeInto(f, a.Text) }))
+		return settled(onElement(r.find(a.Selector, needEditable), func(f found) Action[done] { return r.typeInto(f, a.Text, nil) }))
 	case trail.Set:
 		return settled(onElement(r.find(a.Selector, needEditable), func(f found) Action[done] { return r.set(f, a) }))
 	case trail.Press:
-		return settled(r.press(a))
+		return settled(press(a))
 	case trail.SelectOption:
 		return settled(onElement(r.find(a.Selector, needActionable), func(f found) Action[done] { return r.choose(f, a) }))
 	case trail.Check, trail.Uncheck:
 		sel, _ := trail.ActionSelector(a)
 		_, want := a.(trail.Check)
-		return settled(onElement(r.find(sel, needActionable), func(f found) Action[done] { return r.setChecked(f, want) }))
+		return settled(onElement(r.find(sel, needActionable), func(f found) Action[done] { return setChecked(f, want) }))
 	case trail.Hover:
-		return onElement(r.find(a.Selector, needPointable), r.hover)
+		return onElement(r.find(a.Selector, needPointable), hover)
 	case trail.Upload:
 		return onElement(r.find(a.Selector, needAttached), func(f found) Action[done] { return r.upload(f, a.Files, a.Line) })
 	case trail.Dialog:

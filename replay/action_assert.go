@@ -29,7 +29,7 @@ func (r *trailRun) assertVisible(sel selector.Selector) Action[done] {
 		}
 		d, err := awaitMatch(ctx, p, s)
 		if err != nil {
-			return d, r.assertionFailed(p, trail.ActionAssertVisible, s, err)
+			return d, assertionFailed(p, trail.ActionAssertVisible, s, err, r.opts.ActionTimeout)
 		}
 		d.summary = "saw " + diagnose.Describe(d.node)
 		return d, nil
@@ -59,79 +59,17 @@ func awaitMatch(ctx context.Context, p *tab, sel selector.Selector) (done, error
 func observe(m *selector.Matcher, sel selector.Selector, err error) string {
 	var nf *selector.NotFoundError
 	if errors.As(err, &nf) {
-		if n, loose, ok := relaxedMatch(m, sel); ok {
-			return fmt.Sprintf("%s shows %q", loose, shownText(n, sel))
+		if n, loose, ok := diagnose.RelaxedMatch(m, sel); ok {
+			return fmt.Sprintf("%s shows %q", loose, diagnose.ShownText(n, sel))
 		}
 	}
 	return err.Error()
 }
 
-// relaxedMatch matches sel without the text it pins (its text or
-// textRegex, else its name). When that names exactly one element, the
-// element is where the page shows something other than what the selector
-// expected: the "actual" of an app-bug.
-func relaxedMatch(m *selector.Matcher, sel selector.Selector) (*screen.Node, selector.Selector, bool) {
-	loose := sel
-	switch {
-	case sel.Text != "" || sel.TextRegex != "":
-		loose.Text, loose.TextRegex = "", ""
-	case sel.Name != "":
-		loose.Name = ""
-	default:
-		return nil, loose, false
-	}
-	if loose.Role == "" && loose.Name == "" && loose.TestID == "" && loose.ID == "" && loose.Label == "" && loose.Placeholder == "" {
-		return nil, loose, false
-	}
-	nodes, err := m.Match(loose)
-	if err != nil || len(nodes) != 1 {
-		return nil, loose, false
-	}
-	return nodes[0], loose, true
-}
-
-// shownInItsPlace is relaxedMatch taken as evidence that the app shows
-// something else where sel expected its text: an app-bug. For a control
-// that holds only when its text reads the same but for its numbers or a
-// few words (a count on a button, a name in a link: readsInPlace); a
-// control that reads otherwise was renamed, which is selector-drift
-// (docs/ci.md, Failure classes).
-func shownInItsPlace(m *selector.Matcher, sel selector.Selector) (*screen.Node, selector.Selector, bool) {
-	n, loose, ok := relaxedMatch(m, sel)
-	if ok && selector.IsControlRole(n.Role) {
-		if _, _, same := readsInPlace(pinned(sel), shownText(n, sel)); !same {
-			return nil, loose, false
-		}
-	}
-	return n, loose, ok
-}
-
-// pinned is the text a selector pins, as an expected value.
-func pinned(sel selector.Selector) string {
-	switch {
-	case sel.Text != "":
-		return sel.Text
-	case sel.TextRegex != "":
-		return "/" + sel.TextRegex + "/"
-	}
-	return sel.Name
-}
-
-// shownText is what a node shows in place of the text sel pins.
-func shownText(n *screen.Node, sel selector.Selector) string {
-	if sel.Text == "" && sel.TextRegex == "" {
-		return n.Name
-	}
-	if n.Text == "" {
-		return n.Name
-	}
-	return n.Text
-}
-
-// assertionFailed turns what an assertion's wait ended with into its step
-// error: expected vs actual when the page shows something in the
-// selector's place, the closest nodes otherwise.
-func (r *trailRun) assertionFailed(p *tab, kind trail.ActionKind, sel selector.Selector, err error) error {
+// assertionFailed turns what an assertion's wait (of up to waited) ended
+// with into its step error: expected vs actual when the page shows
+// something in the selector's place, the closest nodes otherwise.
+func assertionFailed(p *tab, kind trail.ActionKind, sel selector.Selector, err error, waited time.Duration) error {
 	var se *stepError
 	if errors.As(err, &se) {
 		return se
@@ -144,47 +82,47 @@ func (r *trailRun) assertionFailed(p *tab, kind trail.ActionKind, sel selector.S
 	var nf *selector.NotFoundError
 	if errors.As(err, &nf) {
 		if s := p.screen; s != nil {
-			if n, loose, ok := shownInItsPlace(p.matcher, sel); ok {
-				exp, act := pinned(sel), shownText(n, sel)
+			if n, loose, ok := diagnose.ShownInItsPlace(p.matcher, sel); ok {
+				exp, act := diagnose.Pinned(sel), diagnose.ShownText(n, sel)
 				return &stepError{Reason: StopAssertionFailed, Expected: exp, Actual: act, Err: err,
 					Msg: fmt.Sprintf("%s: expected %q, but %s shows %q (%s)", what, exp, loose, act, diagnose.Describe(n))}
 			}
-			if exp, act, says, ok := scopeEvidence(s, sel, p.lastTarget, err); ok {
+			if exp, act, says, ok := diagnose.ScopeEvidence(s, sel, p.lastTarget, err); ok {
 				return &stepError{Reason: StopAssertionFailed, Expected: exp, Actual: act, Selector: &sel, Err: err,
 					Msg: what + ": " + says}
 			}
 			if kind == trail.ActionAssertVisible && !nf.Scope && nf.Hidden == 0 {
-				if n := changedValue(s, sel, p.lastTarget); n != nil {
+				if n := diagnose.ChangedValue(s, sel, p.lastTarget); n != nil {
 					return changedValueError(what, sel, n, err)
 				}
-				if n := changedWords(s, sel, p.lastTarget); n != nil {
+				if n := diagnose.ChangedWords(s, sel, p.lastTarget); n != nil {
 					return changedWordsError(what, sel, n, err)
 				}
 			}
 		}
 		return &stepError{Reason: StopAssertionFailed, Selector: &nf.Selector, Err: err,
-			Msg: fmt.Sprintf("%s: waited %s, but %s", what, r.opts.ActionTimeout, err)}
+			Msg: fmt.Sprintf("%s: waited %s, but %s", what, waited, err)}
 	}
 	return err
 }
 
 // changedValueError is the error of an assertion whose pinned text shows
-// with other numbers on n (see changedValue): expected vs actual, and the
+// with other numbers on n (see diagnose.ChangedValue): expected vs actual, and the
 // selector, so that the failure still lists the closest nodes.
 func changedValueError(what string, sel selector.Selector, n *screen.Node, err error) *stepError {
 	shown := selector.StripTextGlyphs(n.Text) // as it was compared
 	return &stepError{Reason: StopAssertionFailed, Expected: sel.Text, Actual: shown, Selector: &sel, Err: err,
 		Msg: fmt.Sprintf("%s: expected %q, but %s shows %q in its place (the same text with other numbers)",
-			what, sel.Text, describeChanged(n), shown)}
+			what, sel.Text, diagnose.DescribeChanged(n), shown)}
 }
 
 // changedWordsError is the error of an assertion whose pinned text shows
-// with some of its words changed on n (see changedWords).
+// with some of its words changed on n (see diagnose.ChangedWords).
 func changedWordsError(what string, sel selector.Selector, n *screen.Node, err error) *stepError {
 	shown := selector.StripTextGlyphs(n.Text) // as it was compared
 	return &stepError{Reason: StopAssertionFailed, Expected: sel.Text, Actual: shown, Selector: &sel, Err: err,
 		Msg: fmt.Sprintf("%s: expected %q, but %s shows %q in its place (the same text with other words)",
-			what, sel.Text, describeChanged(n), shown)}
+			what, sel.Text, diagnose.DescribeChanged(n), shown)}
 }
 
 // assertNotVisible: no visible element's text or name is text, on a page
@@ -275,13 +213,13 @@ func (r *trailRun) assertValue(sel selector.Selector, value string) Action[done]
 		if err != nil {
 			return done{}, err
 		}
-		return r.assertNode(ctx, p, trail.ActionAssertValue, s, "value", want, func(n *screen.Node) (string, error) {
+		return assertNode(ctx, p, trail.ActionAssertValue, s, "value", want, func(n *screen.Node) (string, error) {
 			if n.Secret {
 				return "", &stepError{Reason: StopAssertionFailed, Class: ClassMissingTestData,
 					Msg: fmt.Sprintf("assertValue %s: %s is a secret field, whose value replay never reads; check that it is there with assertVisible", s, diagnose.Describe(n))}
 			}
 			return n.Value, nil
-		})
+		}, r.opts.ActionTimeout)
 	}
 }
 
@@ -292,9 +230,9 @@ func (r *trailRun) assertState(sel selector.Selector, state, want string) Action
 		if err != nil {
 			return done{}, err
 		}
-		return r.assertNode(ctx, p, trail.ActionAssertState, s, state, want, func(n *screen.Node) (string, error) {
+		return assertNode(ctx, p, trail.ActionAssertState, s, state, want, func(n *screen.Node) (string, error) {
 			return stateOf(n, state)
-		})
+		}, r.opts.ActionTimeout)
 	}
 }
 
@@ -314,9 +252,9 @@ func stateOf(n *screen.Node, state string) (string, error) {
 }
 
 // assertNode waits until sel names one element whose property (read by
-// read) is want.
-func (r *trailRun) assertNode(ctx context.Context, p *tab, kind trail.ActionKind, sel selector.Selector, prop, want string,
-	read func(*screen.Node) (string, error)) (done, error) {
+// read) is want; waited is how long the wait may take, for its error.
+func assertNode(ctx context.Context, p *tab, kind trail.ActionKind, sel selector.Selector, prop, want string,
+	read func(*screen.Node) (string, error), waited time.Duration) (done, error) {
 	var d done
 	var got string
 	var node *screen.Node
@@ -345,7 +283,7 @@ func (r *trailRun) assertNode(ctx context.Context, p *tab, kind trail.ActionKind
 		return d, &stepError{Reason: StopAssertionFailed, Expected: want, Actual: got,
 			Msg: fmt.Sprintf("%s %s: expected %s %q, but %s has %q", kind, sel, prop, want, diagnose.Describe(node), got)}
 	case err != nil:
-		return d, r.assertionFailed(p, kind, sel, err)
+		return d, assertionFailed(p, kind, sel, err, waited)
 	}
 	d.summary = fmt.Sprintf("%s of %s is %q", prop, diagnose.Describe(node), want)
 	return d, nil

@@ -17,22 +17,17 @@ import (
 // the agent's is (agentQuiet, agentQuietMax): an app answers a tap a moment
 // later, and a diff taken in between would say the action did nothing.
 
-// before is the screen an observed action starts from.
-func (r *trailRun) before(ctx context.Context, p *tab) (*screen.Screen, error) {
+// screenBefore is the screen an observed action starts from.
+func screenBefore(ctx context.Context, p *tab) (*screen.Screen, error) {
 	s, _, err := p.lookCovered(ctx)
 	return s, err
 }
 
-// observed stores the diff of an action that ran: from before to the page
-// once it is quiet. When either screen is missing, the assertChange after
-// it has no baseline, and says why.
-func (r *trailRun) observed(ctx context.Context, id string, a trail.Action, before *screen.Screen, beforeErr error) {
-	r.observe(ctx, id, fmt.Sprintf("%s (line %d)", a.Kind(), a.SourceLine()), a.SourceLine(), before, beforeErr)
-}
-
-// observe stores the diff of what happened since before under id; what
-// names it (an action and its line, the agent's part of a step) in the
-// reason a missing screen gives.
+// observe stores the diff of what happened since before under id: from
+// before to the page once it is quiet. When either screen is missing, the
+// assertChange after it has no baseline, and says why; what names the
+// action (an action and its line, the agent's part of a step) in that
+// reason.
 func (r *trailRun) observe(ctx context.Context, id, what string, line int, before *screen.Screen, beforeErr error) {
 	if beforeErr != nil {
 		r.changes.Fail(id, fmt.Sprintf("the page could not be captured before %s: %v", what, beforeErr))

@@ -22,7 +22,7 @@ import (
 // agent's tool call act the same way on the same element.
 
 // tap clicks the element at its centre.
-func (r *trailRun) tap(f found, a trail.Tap) Action[done] {
+func tap(f found, a trail.Tap) Action[done] {
 	return func(ctx context.Context, p *tab) (done, error) {
 		var d done
 		d.markInput(p)
@@ -44,15 +44,10 @@ func (r *trailRun) tap(f found, a trail.Tap) Action[done] {
 
 // typeInto clicks the field, clears it as a person does (select all,
 // delete) and types text. Secrets are filled in here, at the last moment,
-// and never leave this function.
-func (r *trailRun) typeInto(f found, text string) Action[done] {
-	return r.typeIntoField(f, text, nil)
-}
-
-// typeIntoField is typeInto with ready, when not nil, run after the click
+// and never leave this function. ready, when not nil, runs after the click
 // and the clearing, right before the keys go out: nothing is typed unless
 // it passes.
-func (r *trailRun) typeIntoField(f found, text string, ready func(ctx context.Context, p *tab) error) Action[done] {
+func (r *trailRun) typeInto(f found, text string, ready func(ctx context.Context, p *tab) error) Action[done] {
 	return func(ctx context.Context, p *tab) (done, error) {
 		var d done
 		n, pt := f.node, f.point
@@ -92,7 +87,7 @@ func (r *trailRun) typeIntoField(f found, text string, ready func(ctx context.Co
 }
 
 // press presses a key on the focused element.
-func (r *trailRun) press(a trail.Press) Action[done] {
+func press(a trail.Press) Action[done] {
 	return func(ctx context.Context, p *tab) (done, error) {
 		var d done
 		d.markInput(p)
@@ -253,7 +248,7 @@ func owningListbox(m *selector.Matcher, q int32) int32 {
 
 // setChecked taps a checkbox, radio or switch unless it is already as
 // wanted, then waits for the page to show the new state.
-func (r *trailRun) setChecked(f found, want bool) Action[done] {
+func setChecked(f found, want bool) Action[done] {
 	return func(ctx context.Context, p *tab) (done, error) {
 		var d done
 		n, pt := f.node, f.point
@@ -297,7 +292,7 @@ func checkedState(n *screen.Node) string {
 }
 
 // hover moves the mouse over the element's centre.
-func (r *trailRun) hover(f found) Action[done] {
+func hover(f found) Action[done] {
 	return func(ctx context.Context, p *tab) (done, error) {
 		d := done{reached: true}
 		pt := f.point

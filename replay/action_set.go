@@ -131,7 +131,7 @@ func (r *trailRun) setByKeys(ctx context.Context, p *tab, f found, want string) 
 			if err := kb.Press(ctx, key, nil); err != nil {
 				return err
 			}
-			next, err := r.awaitAriaValue(ctx, now, read)
+			next, err := awaitAriaValue(ctx, now, read, r.opts.ActionTimeout)
 			if err != nil {
 				return err
 			}
@@ -152,10 +152,10 @@ func (r *trailRun) setByKeys(ctx context.Context, p *tab, f found, want string) 
 }
 
 // awaitAriaValue waits until aria-valuenow is no longer was (the page's
-// script answers a key in its own time), up to the action timeout; it
-// returns the value then, or was when it never moved.
-func (r *trailRun) awaitAriaValue(ctx context.Context, was string, read func(bool) (string, bool, error)) (string, error) {
-	deadline := time.Now().Add(r.opts.ActionTimeout)
+// script answers a key in its own time), up to timeout (the action
+// timeout); it returns the value then, or was when it never moved.
+func awaitAriaValue(ctx context.Context, was string, read func(bool) (string, bool, error), timeout time.Duration) (string, error) {
+	deadline := time.Now().Add(timeout)
 	for wait := time.Millisecond; ; wait = min(2*wait, 50*time.Millisecond) {
 		now, _, err := read(false)
 		if err != nil || now != was || time.Now().After(deadline) {

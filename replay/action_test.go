@@ -63,7 +63,7 @@ func TestActByRef(t *testing.T) {
 	ref, doc := nodes[0].Ref, s.Document
 
 	tapTwice := onElement(findRef(ref, doc, needActionable), func(f found) Action[done] {
-		return r.tap(f, trail.Tap{Button: trail.ButtonLeft, Count: 2})
+		return tap(f, trail.Tap{Button: trail.ButtonLeft, Count: 2})
 	})
 	d, err := settled(tapTwice)(ctx, p)
 	if err != nil {

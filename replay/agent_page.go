@@ -119,7 +119,7 @@ func (a *agentPage) play(ctx context.Context, act Action[done]) (string, error) 
 
 func (a *agentPage) Tap(ctx context.Context, ref string) (string, error) {
 	return a.onRef(ctx, ref, needActionable, func(f found) Action[done] {
-		return a.guarded(f.node, a.r.tap(f, trail.Tap{Button: trail.ButtonLeft}))
+		return a.guarded(f.node, tap(f, trail.Tap{Button: trail.ButtonLeft}))
 	})
 }
 
@@ -133,7 +133,7 @@ func (a *agentPage) Type(ctx context.Context, ref, text string) (string, error) 
 		return "", err
 	}
 	return a.onRef(ctx, ref, needEditable, func(f found) Action[done] {
-		return a.guarded(f.node, a.r.typeIntoField(f, text, func(ctx context.Context, p *tab) error {
+		return a.guarded(f.node, a.r.typeInto(f, text, func(ctx context.Context, p *tab) error {
 			return a.checkTarget(ctx, p, f.node, true)
 		}))
 	})
@@ -147,7 +147,7 @@ func (a *agentPage) Select(ctx context.Context, ref, option string) (string, err
 	// selector the recorder would write for it.
 	var within selector.Selector
 	if a.shown != nil {
-		if sel, err := selector.Generate(selector.PurposeSelect, ref, a.shown, a.r.sensitiveValues()); err == nil {
+		if sel, err := selector.Generate(selector.PurposeSelect, ref, a.shown, sensitiveValues(a.r.secrets)); err == nil {
 			within = sel
 		}
 	}
@@ -159,7 +159,7 @@ func (a *agentPage) Select(ctx context.Context, ref, option string) (string, err
 // Press presses a key once the page is on the app's origins. Where the
 // focus is, the agent checked on the screen it was shown.
 func (a *agentPage) Press(ctx context.Context, key string) (string, error) {
-	return a.play(ctx, settled(a.guarded(nil, a.r.press(trail.Press{Key: key}))))
+	return a.play(ctx, settled(a.guarded(nil, press(trail.Press{Key: key}))))
 }
 
 // guarded runs act only when, at that moment, the page and the frame of
@@ -282,20 +282,21 @@ func agentError(err error) error {
 	return err
 }
 
-// sensitiveValues are the run's secret values, which no selector the
+// sensitiveValues are the values of a run's secrets, which no selector the
 // agent's actions are recorded with may hold.
-func (r *trailRun) sensitiveValues() []string {
-	out := make([]string, 0, len(r.secrets))
-	for _, s := range r.secrets {
+func sensitiveValues(secrets []redact.Secret) []string {
+	out := make([]string, 0, len(secrets))
+	for _, s := range secrets {
 		out = append(out, s.Value)
 	}
 	return out
 }
 
-// agentRedactor hides the run's secret values behind their references
-// (${secret:NAME}), the form a model request carries (docs/agent.md).
-func (r *trailRun) agentRedactor() *redact.Redactor {
-	return redact.New(r.secrets, func(name string) string { return "${" + name + "}" })
+// agentRedactor hides the values of a run's secrets behind their
+// references (${secret:NAME}), the form a model request carries
+// (docs/agent.md).
+func agentRedactor(secrets []redact.Secret) *redact.Redactor {
+	return redact.New(secrets, func(name string) string { return "${" + name + "}" })
 }
 
 // agentGoal is the goal of step i for the agent, with the record of what
@@ -309,7 +310,7 @@ func (r *trailRun) agentGoal(i int, run stepRun) agent.Goal {
 		g.Intent = st.Act
 	}
 	if run.performed > 0 {
-		red := r.agentRedactor()
+		red := agentRedactor(r.secrets)
 		h := &agent.HandOff{Reason: string(run.reason), Total: len(st.Actions)}
 		for _, d := range run.done[:run.performed] {
 			h.Performed = append(h.Performed, red.String(d.summary))
@@ -319,7 +320,7 @@ func (r *trailRun) agentGoal(i int, run stepRun) agent.Goal {
 	}
 	if st.End != nil {
 		for _, sel := range st.End.Shows {
-			if t := pinned(sel); t != "" {
+			if t := diagnose.Pinned(sel); t != "" {
 				g.Expect = append(g.Expect, r.vals.public(t))
 			}
 		}

@@ -57,7 +57,7 @@ func runAgentOn(t *testing.T, tr *trail.Trail) (*trailRun, context.Context, step
 	run := r.runStep(ctx, 0)
 	srv := modeltest.Start(t, modeltest.WithKey(agentModelKey), modeltest.WithPolicy(agenttest.Policy()))
 	client, err := model.New(model.Config{BaseURL: srv.URL, Name: "scripted", APIKeyEnv: "REPLAY_AGENT_KEY"},
-		model.WithRedactor(r.agentRedactor()), model.WithGetenv(func(k string) string {
+		model.WithRedactor(agentRedactor(r.secrets)), model.WithGetenv(func(k string) string {
 			if k == "REPLAY_AGENT_KEY" {
 				return agentModelKey
 			}
@@ -66,9 +66,9 @@ func runAgentOn(t *testing.T, tr *trail.Trail) (*trailRun, context.Context, step
 	if err != nil {
 		t.Fatal(err)
 	}
-	red := r.agentRedactor()
+	red := agentRedactor(r.secrets)
 	cfg := agent.Config{Client: client, MaxActions: 10, StepDeadline: 90 * time.Second, Calls: model.NewCallBudget(50),
-		Sensitive: r.sensitiveValues(), Redact: red.String}
+		Sensitive: sensitiveValues(r.secrets), Redact: red.String}
 	out := agent.Run(ctx, cfg, newAgentPage(r, 0), r.agentGoal(0, run))
 	return r, ctx, run, out, srv
 }

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/trailpin/trailpin/recorder/screen"
+	"github.com/trailpin/trailpin/replay/diagnose"
 )
 
 // Failure classes. Every failure gets exactly one; the most specific
@@ -34,7 +35,7 @@ import (
 //     element that stayed disabled or covered; a text shown in its place
 //     with other numbers or a word changed; an end state's node that shows
 //     other text in its place; a row or other scope in its place with
-//     other values, closest_scope.go; an end state's node the step made
+//     other values, replay/diagnose/scope.go; an end state's node the step made
 //     where the page still shows only what it showed when the step began,
 //     as a delete that left a row does). A control counts only when its
 //     numbers or a few words changed: one that reads otherwise was
@@ -95,7 +96,7 @@ func classify(f facts) FailureClass {
 		return ClassEnvIssue
 	}
 	refused := func(s int64) bool { return s == 401 || s == 403 }
-	onLogin := isLoginPath(pathOf(f.url)) || (hasPasswordField(f.screen) && !f.startedWithPassword)
+	onLogin := isLoginPath(pathOf(f.url)) || (diagnose.HasPasswordField(f.screen) && !f.startedWithPassword)
 	if !expectsLogin(f) && ((doc != nil && refused(doc.status)) || anyStatus(f.responses, f.step, refused) || onLogin) {
 		return ClassAuthBlocked
 	}
@@ -144,25 +145,6 @@ func pathOf(u string) string {
 		return u
 	}
 	return p.Path
-}
-
-// passwordLabel recognises a password field among secret fields (which
-// also include card numbers and one-time codes).
-var passwordLabel = regexp.MustCompile(`(?i)pass(word|phrase)?|kennwort|mot de passe|contraseña`)
-
-// hasPasswordField reports a visible password field on the screen.
-func hasPasswordField(s *screen.Screen) bool {
-	if s == nil {
-		return false
-	}
-	found := false
-	walkAll(s.Root, func(n *screen.Node) {
-		if !found && n.Secret && n.Visible && n.Tag == "input" &&
-			(passwordLabel.MatchString(n.Name) || passwordLabel.MatchString(n.Label) || passwordLabel.MatchString(n.Placeholder)) {
-			found = true
-		}
-	})
-	return found
 }
 
 // expectsLogin reports whether the trail expected a login page where it

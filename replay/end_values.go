@@ -23,16 +23,16 @@ import (
 const endValueHold = 100 * time.Millisecond
 
 // expandEndValues fills in the references of an end's values.
-func (r *trailRun) expandEndValues(values []trail.EndValue) ([]trail.EndValue, error) {
+func expandEndValues(values []trail.EndValue, vals *values) ([]trail.EndValue, error) {
 	out := make([]trail.EndValue, len(values))
 	for i, v := range values {
-		sel, err := expandSelector(v.Selector, r.vals)
+		sel, err := expandSelector(v.Selector, vals)
 		if err != nil {
 			return nil, err
 		}
 		v.Selector = sel
 		if v.Property == trail.EndPropertyValue {
-			if v.Want, err = r.vals.expand(v.Want); err != nil {
+			if v.Want, err = vals.expand(v.Want); err != nil {
 				return nil, err
 			}
 		}

@@ -180,7 +180,7 @@ type trailRun struct {
 
 	// stepStartedWithPassword: the current step began on a screen with a
 	// visible password field (see classify); stepStart is that screen, for
-	// an end state that did not show (stillThere).
+	// an end state that did not show (diagnose.StillThere).
 	stepStartedWithPassword bool
 	stepStart               *screen.Screen
 	failure                 *stepError
@@ -415,8 +415,8 @@ func (r *trailRun) appPath(u string) string {
 // results are redacted when they are handed out. No hit tests: replay asks
 // where to act on the one target it found (see tab.ready), which is cheaper
 // than testing every control.
-func (r *trailRun) captureOptions() browser.CaptureOptions {
-	return browser.CaptureOptions{TestIDAttributes: r.opts.TestIDAttributes, NoCoverage: true}
+func (o Options) captureOptions() browser.CaptureOptions {
+	return browser.CaptureOptions{TestIDAttributes: o.TestIDAttributes, NoCoverage: true}
 }
 
 // stop records that the trail stopped in step i (0-based) with err.

@@ -32,8 +32,8 @@ const ModelHint = "to let the agent heal a step that no longer replays, configur
 const staleCode = "REPLAY_STALE"
 
 // canHandOff reports whether a recording that stops could go to the agent.
-func (r *trailRun) canHandOff() bool {
-	return r.opts.Agent != nil && r.opts.Agent.Client != nil && !r.opts.Strict
+func (o Options) canHandOff() bool {
+	return o.Agent != nil && o.Agent.Client != nil && !o.Strict
 }
 
 // targetTimeout is how long a find waits for its target: replay.replayTimeout
@@ -58,7 +58,7 @@ func (r *trailRun) replayOrHandOff(ctx context.Context, i int) stepRun {
 	agentOnly := len(st.Actions) == 0 || r.opts.CacheMode == CacheModeOff && !onlyChecks(st)
 	var run stepRun
 	miss := ""
-	if !agentOnly && (r.canHandOff() || r.opts.Strict) {
+	if !agentOnly && (r.opts.canHandOff() || r.opts.Strict) {
 		// Without an agent to run it live, the recording is still the
 		// best there is: it replays as long as it matches.
 		miss = trail.RecordingMiss(st, agent.ConfigKey())
@@ -92,7 +92,7 @@ func (r *trailRun) replayOrHandOff(ctx context.Context, i int) stepRun {
 	}
 	sr.Cache = cache
 	if agentOnly && (r.opts.Agent == nil || r.opts.Agent.Client == nil) {
-		se.Msg = r.needsModel(i)
+		se.Msg = needsModel(r.trail.Steps[i], i, r.opts.Strict)
 		return run
 	}
 	if _, ok := r.opts.EarlierHeals[i]; ok {
@@ -111,11 +111,11 @@ func (r *trailRun) replayOrHandOff(ctx context.Context, i int) stepRun {
 			staleCode, i+1, run.reason, run.performed, len(st.Actions), se.Msg)
 		return run
 	}
-	if !agentOnly && !r.canHandOff() {
+	if !agentOnly && !r.opts.canHandOff() {
 		se.Msg += "; " + ModelHint
 		return run
 	}
-	if !agentOnly && !r.checkFollows(i) {
+	if !agentOnly && !checkFollows(r.trail.Steps, i) {
 		se.Msg += "; the agent was not asked to heal it: no check after the step (its recorded end state, or a later assertion or end state) could prove a heal"
 		return run
 	}
@@ -166,13 +166,13 @@ func healable(se *stepError) bool {
 	return false
 }
 
-// needsModel is why a step that only the agent can perform failed.
-func (r *trailRun) needsModel(i int) string {
-	st := r.trail.Steps[i]
+// needsModel is why step i (st), which only the agent can perform, failed;
+// strict is cache.strict.
+func needsModel(st trail.Step, i int, strict bool) string {
 	fix := "configure a model: model.baseURL and model.name in trailpin.yaml or your user config (docs/agent.md)"
 	if len(st.Actions) == 0 {
 		msg := fmt.Sprintf("step %d is a goal for the agent (act: %q) with no recorded actions, and no model is configured: %s", i+1, st.Act, fix)
-		if r.opts.Strict {
+		if strict {
 			msg += " (cache.strict does not change this: a step with no recording has nothing to replay, so only the agent can perform it)"
 		}
 		return msg
@@ -180,10 +180,9 @@ func (r *trailRun) needsModel(i int) string {
 	return fmt.Sprintf("cache.mode is off, so step %d runs with the agent, and no model is configured: %s, or set cache.mode to read-write", i+1, fix)
 }
 
-// checkFollows reports whether a check can run after step i: its end
-// state, or an assertion or end state of a later step.
-func (r *trailRun) checkFollows(i int) bool {
-	steps := r.trail.Steps
+// checkFollows reports whether a check can run after step i of steps: its
+// end state, or an assertion or end state of a later step.
+func checkFollows(steps []trail.Step, i int) bool {
 	if steps[i].End != nil {
 		return true
 	}
@@ -208,8 +207,8 @@ func (r *trailRun) heal(ctx context.Context, i int, run stepRun, cache string) s
 	sr := &r.res.Steps[i]
 	cfg := *r.opts.Agent
 	cfg.Origins, cfg.App = r.agentOrigins(), r.trail.App
-	cfg.Sensitive = r.sensitiveValues()
-	red := r.agentRedactor()
+	cfg.Sensitive = sensitiveValues(r.secrets)
+	red := agentRedactor(r.secrets)
 	cfg.Redact = red.String
 	// No request leaves without this trail's secrets redacted, whatever
 	// redactor the run's client was made with.
@@ -224,7 +223,7 @@ func (r *trailRun) heal(ctx context.Context, i int, run stepRun, cache string) s
 	var before *screen.Screen
 	var beforeErr error
 	if observe {
-		before, beforeErr = r.before(ctx, r.page)
+		before, beforeErr = screenBefore(ctx, r.page)
 	}
 	// Whether an action replay was unsure of took effect is judged on the
 	// screen the agent is handed, before the agent changes it.
@@ -258,7 +257,7 @@ func (r *trailRun) heal(ctx context.Context, i int, run stepRun, cache string) s
 	sr.Heal, sr.ModelCalls = h, h.Calls
 
 	if out.Verdict != agent.VerdictDone {
-		return r.agentFailed(i, run, out, h)
+		return agentFailed(i, run, out, h)
 	}
 	switch {
 	case len(out.OffOrigins) > 0:
@@ -277,12 +276,12 @@ func (r *trailRun) heal(ctx context.Context, i int, run stepRun, cache string) s
 	if st.End != nil {
 		if err := r.checkEnd(ctx, st.End); err != nil {
 			se := asStepError(err)
-			se.Msg = fmt.Sprintf("the agent said it reached the goal (%s), but %s", oneLine(out.Reason), se.Msg)
+			se.Msg = fmt.Sprintf("the agent said it reached the goal (%s), but %s", screen.OneLine(out.Reason), se.Msg)
 			h.NotSaved = "the check after it failed: " + se.Msg
 			return stepRun{performed: run.performed, reason: se.Reason, err: se, done: run.done, observed: observed}
 		}
 		h.Check = fmt.Sprintf("the end state of step %d (line %d)", i+1, st.End.Line)
-	} else if r.checkFollows(i) {
+	} else if checkFollows(r.trail.Steps, i) {
 		r.pending = h
 	} else if h.NotSaved == "" {
 		h.NotSaved = "no check after the step passed: record an end state or add an assertion after it"
@@ -298,7 +297,7 @@ func (r *trailRun) heal(ctx context.Context, i int, run stepRun, cache string) s
 func (r *trailRun) agentObservation(i int) (string, bool) {
 	st := r.trail.Steps[i]
 	last := len(st.Actions) - 1
-	if _, ok := r.nextAction(i, last).(trail.AssertChange); !ok {
+	if _, ok := nextAction(r.trail.Steps, i, last).(trail.AssertChange); !ok {
 		return "", false
 	}
 	if id := r.diffIDs[trail.ActionAt{Step: i, Action: last}]; id != "" {
@@ -338,17 +337,17 @@ func newHeal(out *agent.Outcome, cache string, run stepRun) *Heal {
 // goal: replay's stop, and what the agent said. Its class is the agent's
 // where the agent says (app-bug, agent-misread), else what the evidence
 // shows.
-func (r *trailRun) agentFailed(i int, run stepRun, out *agent.Outcome, h *Heal) stepRun {
+func agentFailed(i int, run stepRun, out *agent.Outcome, h *Heal) stepRun {
 	se := run.err
 	if h.Cache == CacheAgent {
 		// Only the agent could perform the step: its verdict is the cause.
-		se.Msg = fmt.Sprintf("step %d: the agent did not reach the goal (%s): %s", i+1, out.Verdict, oneLine(out.Reason))
+		se.Msg = fmt.Sprintf("step %d: the agent did not reach the goal (%s): %s", i+1, out.Verdict, screen.OneLine(out.Reason))
 		se.Class = ClassAgentMisread
 		if out.Verdict == agent.VerdictModelError || out.Verdict == agent.VerdictPageError {
 			se.Class = ClassEnvIssue
 		}
 	} else {
-		se.Msg = fmt.Sprintf("%s; the agent did not heal it (%s): %s", se.Msg, out.Verdict, oneLine(out.Reason))
+		se.Msg = fmt.Sprintf("%s; the agent did not heal it (%s): %s", se.Msg, out.Verdict, screen.OneLine(out.Reason))
 	}
 	switch out.Verdict.Class() {
 	case string(ClassAppBug):
@@ -365,7 +364,7 @@ func (r *trailRun) agentFailed(i int, run stepRun, out *agent.Outcome, h *Heal) 
 		h.NotSaved = "the step failed"
 	}
 	if out.Verdict == agent.VerdictRefused {
-		h.NotSaved = "the agent was refused an action outside the app's origins: " + oneLine(out.Reason)
+		h.NotSaved = "the agent was refused an action outside the app's origins: " + screen.OneLine(out.Reason)
 	}
 	return run
 }
@@ -393,7 +392,7 @@ func (r *trailRun) settleHeals() {
 				}
 			}
 			if healed > 0 {
-				r.failure.Msg += fmt.Sprintf(" (after the agent healed step %d: %s)", healed, oneLine(h.Summary))
+				r.failure.Msg += fmt.Sprintf(" (after the agent healed step %d: %s)", healed, screen.OneLine(h.Summary))
 				h.NotSaved = "the check after it failed"
 			}
 		}
@@ -426,8 +425,6 @@ func healedSteps(res *TrailResult) int {
 	}
 	return n
 }
-
-func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
 
 // isAgentAction reports whether a tool acts on the page (and counts as an
 // action of the step).

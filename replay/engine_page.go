@@ -17,6 +17,7 @@ import (
 	"github.com/trailpin/trailpin/extension"
 	"github.com/trailpin/trailpin/recorder/screen"
 	"github.com/trailpin/trailpin/recorder/selector"
+	"github.com/trailpin/trailpin/replay/diagnose"
 )
 
 // A tab is one tab of a trail's browser context and what replay knows
@@ -287,7 +288,7 @@ func (p *tab) brokenDocument() error {
 		return &documentError{err: &loadError{url: d.url, text: d.failed}}
 	case d.status >= 500:
 		return &documentError{url: d.url, status: d.status}
-	case (d.status == 401 || d.status == 403) && !isLoginPath(pathOf(d.url)) && !hasPasswordField(p.screen):
+	case (d.status == 401 || d.status == 403) && !isLoginPath(pathOf(d.url)) && !diagnose.HasPasswordField(p.screen):
 		return &documentError{url: d.url, status: d.status}
 	}
 	return nil

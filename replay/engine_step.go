@@ -70,7 +70,7 @@ func (r *trailRun) playStep(ctx context.Context, i int) bool {
 	// end of the step before): capturing again here would cost a capture
 	// of the whole page per step only for the summary of changes.
 	before := r.page.screen
-	r.stepStartedWithPassword = hasPasswordField(before)
+	r.stepStartedWithPassword = diagnose.HasPasswordField(before)
 	r.stepStart = before
 
 	run := r.replayOrHandOff(ctx, i)
@@ -149,10 +149,10 @@ func (r *trailRun) runStep(ctx context.Context, i int) stepRun {
 		return stop(&stepError{Reason: StopNeedsAgent, Class: ClassMissingTestData, Line: st.Line,
 			Msg: fmt.Sprintf("step %d is a goal for the agent (act: %q) and has no recorded actions", i+1, st.Act)})
 	}
-	r.replaying = r.canHandOff()
+	r.replaying = r.opts.canHandOff()
 	defer func() { r.replaying = false }()
 	for j, a := range st.Actions {
-		d, err := r.perform(ctx, a, r.nextAction(i, j), r.diffIDs[trail.ActionAt{Step: i, Action: j}], &sr.Actions[j])
+		d, err := r.perform(ctx, a, nextAction(r.trail.Steps, i, j), r.diffIDs[trail.ActionAt{Step: i, Action: j}], &sr.Actions[j])
 		run.done = append(run.done, d)
 		if err != nil {
 			return stop(asStepError(err))
@@ -173,10 +173,9 @@ func (r *trailRun) runStep(ctx context.Context, i int) stepRun {
 	return run
 }
 
-// nextAction is the action after action j of step i, across steps; nil at
-// the end.
-func (r *trailRun) nextAction(i, j int) trail.Action {
-	steps := r.trail.Steps
+// nextAction is the action after action j of step i of steps, across
+// steps; nil at the end.
+func nextAction(steps []trail.Step, i, j int) trail.Action {
 	if j+1 < len(steps[i].Actions) {
 		return steps[i].Actions[j+1]
 	}
@@ -209,7 +208,7 @@ func (r *trailRun) perform(ctx context.Context, a, next trail.Action, diffID str
 	var before *screen.Screen
 	var beforeErr error
 	if observe {
-		before, beforeErr = r.before(ctx, p)
+		before, beforeErr = screenBefore(ctx, p)
 	}
 	if !a.Kind().IsAssertion() {
 		p.nav.requests.acting()
@@ -220,7 +219,7 @@ func (r *trailRun) perform(ctx context.Context, a, next trail.Action, diffID str
 	}
 	switch _, check := a.(trail.AssertChange); {
 	case err == nil && observe:
-		r.observed(ctx, diffID, a, before, beforeErr)
+		r.observe(ctx, diffID, fmt.Sprintf("%s (line %d)", a.Kind(), a.SourceLine()), a.SourceLine(), before, beforeErr)
 	case !check:
 		r.changes.Forget()
 	}
@@ -312,7 +311,7 @@ func (r *trailRun) checkEnd(ctx context.Context, end *trail.End) error {
 		}
 		shows[i] = s
 	}
-	values, err := r.expandEndValues(end.Values)
+	values, err := expandEndValues(end.Values, r.vals)
 	if err != nil {
 		return missingValue(err)
 	}
@@ -405,13 +404,13 @@ func shownInPlace(se *stepError, m *selector.Matcher, p *tab, sel selector.Selec
 	if m == nil || !errors.As(err, &nf) {
 		return
 	}
-	if n, loose, ok := shownInItsPlace(m, sel); ok {
-		se.Expected, se.Actual = pinned(sel), shownText(n, sel)
+	if n, loose, ok := diagnose.ShownInItsPlace(m, sel); ok {
+		se.Expected, se.Actual = diagnose.Pinned(sel), diagnose.ShownText(n, sel)
 		se.Msg = fmt.Sprintf("the step's end state did not show %s: expected %q, but %s shows %q (%s)",
 			sel, se.Expected, loose, se.Actual, diagnose.Describe(n))
 		return
 	}
-	if exp, act, says, ok := scopeEvidence(m.Screen(), sel, p.lastTarget, err); ok {
+	if exp, act, says, ok := diagnose.ScopeEvidence(m.Screen(), sel, p.lastTarget, err); ok {
 		se.Expected, se.Actual = exp, act
 		se.Msg = fmt.Sprintf("the step's end state did not show %s: %s", sel, says)
 		return
@@ -420,22 +419,22 @@ func shownInPlace(se *stepError, m *selector.Matcher, p *tab, sel selector.Selec
 		return
 	}
 	how := "numbers"
-	n := changedValue(m.Screen(), sel, p.lastTarget)
+	n := diagnose.ChangedValue(m.Screen(), sel, p.lastTarget)
 	if n == nil {
-		how, n = "words", changedWords(m.Screen(), sel, p.lastTarget)
+		how, n = "words", diagnose.ChangedWords(m.Screen(), sel, p.lastTarget)
 	}
 	if n != nil {
 		shown := selector.StripTextGlyphs(n.Text) // as it was compared
 		se.Expected, se.Actual = sel.Text, shown
 		se.Msg = fmt.Sprintf("the step's end state did not show %s: expected %q, but %s shows %q in its place (the same text with other %s)",
-			sel, sel.Text, describeChanged(n), shown, how)
+			sel, sel.Text, diagnose.DescribeChanged(n), shown, how)
 		return
 	}
-	if n := stillThere(p.r.stepStart, m.Screen(), sel); n != nil {
-		_, read, _ := pinnedRead(sel)
-		se.Expected, se.Actual = pinned(sel), read(n)
+	if n := diagnose.StillThere(p.r.stepStart, m.Screen(), sel); n != nil {
+		_, read, _ := diagnose.PinnedRead(sel)
+		se.Expected, se.Actual = diagnose.Pinned(sel), read(n)
 		se.Msg = fmt.Sprintf("the step's end state did not show %s: the page still shows what it showed when the step began, where the step should have changed it (%s, as before)",
-			sel, describeShown(n, read(n)))
+			sel, diagnose.DescribeShown(n, read(n)))
 	}
 }
 

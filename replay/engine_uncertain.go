@@ -53,7 +53,7 @@ func (r *trailRun) uncertainEvidence(ctx context.Context, i int, run stepRun) *u
 		return nil
 	}
 	d := run.done[at]
-	red := r.agentRedactor()
+	red := agentRedactor(r.secrets)
 	u := &uncertainAction{n: at + 1, action: st.Actions[at], before: d.on,
 		expand: func(sel selector.Selector) (selector.Selector, error) { return expandSelector(sel, r.vals) },
 		redact: red.String}
@@ -137,7 +137,7 @@ func (u *uncertainAction) changedWords() string {
 	for k := range at {
 		at[k] = k
 	}
-	words := oneLine(u.redact(u.changes.Words(at)))
+	words := screen.OneLine(u.redact(u.changes.Words(at)))
 	if n > len(at) {
 		words += fmt.Sprintf(", and %d more", n-len(at))
 	}

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/trailpin/trailpin/recorder/trail"
+	"github.com/trailpin/trailpin/replay/diagnose"
 	"github.com/trailpin/trailpin/storage/redact"
 )
 
@@ -64,7 +65,7 @@ func TestRedactResult(t *testing.T) {
 		Changes: []string{"+ - paragraph: s3cret-value"},
 		Actions: []ActionResult{{Reads: []string{"value \"s3cret-value\""}, Summary: "1234"}},
 	}}, Log: []LogEntry{{Text: "console says s3cret-value", URL: "http://x/?p=s3cret-value"}},
-		Failure: &FailureScreen{Snapshot: "- text: s3cret-value", Closest: []CloseNode{{Why: "s3cret-value"}}}}
+		Failure: &FailureScreen{Snapshot: "- text: s3cret-value", Closest: []diagnose.CloseNode{{Why: "s3cret-value"}}}}
 	redactResult(res, redact.New([]redact.Secret{{Name: "secret:pw", Value: "s3cret-value"}, {Name: "secret:pin", Value: "1234"},
 		{Name: "secret:ab", Value: "ab"}}, SecretPlaceholder))
 	all := strings.Join([]string{res.Error, res.Steps[0].Changes[0], res.Steps[0].Actions[0].Reads[0],

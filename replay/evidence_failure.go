@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/trailpin/trailpin/recorder/screen"
+	"github.com/trailpin/trailpin/replay/diagnose"
 )
 
 // collectFailure records the screen at failure: its URL, a masked
@@ -38,6 +39,6 @@ func (r *trailRun) collectFailure() {
 		}
 	}
 	if r.failure != nil && r.failure.Selector != nil {
-		fs.Closest = closestNear(s, *r.failure.Selector, r.page.lastTarget)
+		fs.Closest = diagnose.ClosestNear(s, *r.failure.Selector, r.page.lastTarget)
 	}
 }

@@ -129,7 +129,7 @@ func (r *trailRun) maskScreen(ctx context.Context, s *screen.Screen) *screen.Scr
 	if len(values) == 0 {
 		return s
 	}
-	opts := r.captureOptions()
+	opts := r.opts.captureOptions()
 	opts.Sensitive.Values = values
 	var masked *screen.Screen
 	if err := r.page.inWorld(ctx, func(m *browser.Frame) error {

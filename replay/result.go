@@ -7,6 +7,7 @@ import (
 	"github.com/trailpin/trailpin/recorder/screen"
 	"github.com/trailpin/trailpin/recorder/trail"
 	"github.com/trailpin/trailpin/replay/assertchange"
+	"github.com/trailpin/trailpin/replay/diagnose"
 )
 
 // The result types below are what the engine reports about one attempt at a
@@ -272,16 +273,8 @@ type FailureScreen struct {
 	Snapshot string
 	// Closest lists, for a selector that matched nothing, the nodes most
 	// like what it asked for, best first.
-	Closest []CloseNode
+	Closest []diagnose.CloseNode
 	// Masked are the boxes painted over in Screenshot (CSS pixels of the
 	// viewport): the secret and sensitive elements.
 	Masked []screen.Box
-}
-
-// A CloseNode is a node that nearly matched a selector.
-type CloseNode struct {
-	Ref   string
-	Line  string  // its snapshot line
-	Score float64 // 0..1, higher is closer
-	Why   string  // what differs ("name is \"Apply code\", not \"Apply\"")
 }

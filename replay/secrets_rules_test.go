@@ -98,7 +98,7 @@ func TestEveryKnownSecretIsRedacted(t *testing.T) {
 	if got := r.redactor.String("echo " + prodDBValue + " and value-of-pw"); got != "echo [secret:prod_db] and [secret:pw]" {
 		t.Errorf("the run's redactor gives %q; want both values hidden", got)
 	}
-	if got := r.agentRedactor().String(prodDBValue); got != "${secret:prod_db}" {
+	if got := agentRedactor(r.secrets).String(prodDBValue); got != "${secret:prod_db}" {
 		t.Errorf("the agent's redactor gives %q; want the reference", got)
 	}
 	names := map[string]bool{}

@@ -150,7 +150,7 @@ func (p *tab) lookWith(ctx context.Context, coverage bool) (*screen.Screen, *sel
 		return p.screen, p.matcher, nil
 	}
 	var s *screen.Screen
-	co := p.r.captureOptions()
+	co := p.r.opts.captureOptions()
 	co.NoCoverage = !coverage
 	if err := p.inWorld(ctx, func(m *browser.Frame) error {
 		s, err = browser.CaptureTop(ctx, m, co)

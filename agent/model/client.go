@@ -139,6 +139,6 @@ func (c *Client) scrub(s string) string {
 	if c.key != "" {
 		s = strings.ReplaceAll(s, c.key, keyPlaceholder)
 	}
-	s = oneLine(c.redactor.String(s))
+	s = screen.OneLine(c.redactor.String(s))
 	return screen.Clip(s, maxDetail)
 }

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
+	"github.com/trailpin/trailpin/recorder/screen"
 )
 
 // toolNameRule is what the chat-completions API accepts as a function's
@@ -108,12 +109,7 @@ func (c *checker) check(args string) (json.RawMessage, error) {
 		return nil, fmt.Errorf("%s is not JSON: %v", c.subject, err)
 	}
 	if err := c.schema.Validate(v); err != nil {
-		return nil, fmt.Errorf("%s does not match the schema: %s", c.subject, oneLine(err.Error()))
+		return nil, fmt.Errorf("%s does not match the schema: %s", c.subject, screen.OneLine(err.Error()))
 	}
 	return json.RawMessage(args), nil
-}
-
-// oneLine joins a multi-line message into one.
-func oneLine(s string) string {
-	return strings.Join(strings.Fields(s), " ")
 }

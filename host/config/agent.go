@@ -78,6 +78,12 @@ type AgentConfig struct {
 	MaxCalls int
 }
 
+// DefaultAgent is agent.* when no layer sets it: the agent's budgets
+// outside a project, where no file is read at all.
+func DefaultAgent() AgentConfig {
+	return AgentConfig{MaxActions: defaultAgentMaxActions, StepDeadline: defaultAgentStepDeadline, MaxCalls: defaultAgentMaxCalls}
+}
+
 // Model is the model the agent calls, from the file that won (and the
 // TRAILPIN_MODEL_* variables). With no model configured it returns the zero
 // Config and no error; a configured one that cannot be used is an error

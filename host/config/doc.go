@@ -7,6 +7,7 @@
 //	Load(opts)                              every layer, for a command (layers.go says which wins)
 //	(*Config).Settings(), Source(key)       each key in effect and the layer that set it
 //	(*Config).Model()                       the model the agent calls (agent.go: from one file, whole)
+//	(*Config).Replay(), Cache(), Agent(), Trace()  replay.*, cache.*, agent.*, trace: with or without a trailpin.yaml
 //	LoadProject(dir)                        dir/trailpin.yaml as written, for the recording popup
 //	InitProject(dir)                        create a commented starter trailpin.yaml in dir
 //	(*Project).AppForOrigin(origin)         the app of a page's origin

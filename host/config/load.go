@@ -53,6 +53,10 @@ type Config struct {
 
 	settings map[string]resolved
 	order    []string
+	// keys are the project keys in effect (replay.*, cache.*, agent.*,
+	// trace, trails.dir): Project when there is one, else the same keys
+	// layered without a file (defaults, variables, flags).
+	keys *Project
 }
 
 // Load builds the configuration of a command: defaults, the user config,
@@ -106,10 +110,12 @@ func Load(o Options) (*Config, error) {
 	if c.settings, err = l.resolve(); err != nil {
 		return nil, err
 	}
-	if c.Project != nil {
-		if err := c.Project.apply(c.settings); err != nil {
-			return nil, err
-		}
+	c.keys = c.Project
+	if c.keys == nil {
+		c.keys = &Project{}
+	}
+	if err := c.keys.apply(c.settings); err != nil {
+		return nil, err
 	}
 	for _, d := range defs {
 		if _, ok := c.settings[d.name]; ok {
@@ -190,6 +196,23 @@ func (c *Config) PruneUnsavedAfter() (time.Duration, error) {
 	}
 	return defaultPruneUnsavedAfter, nil
 }
+
+// Replay is replay.* in effect, with or without a project config: a
+// TRAILPIN_REPLAY_* variable applies to a run that has no trailpin.yaml
+// too (layers.go says which layer wins).
+func (c *Config) Replay() ReplayConfig { return c.keys.Replay }
+
+// Cache is cache.* in effect, with or without a project config.
+func (c *Config) Cache() CacheConfig { return c.keys.Cache }
+
+// Agent is agent.* (the agent's budgets) in effect, with or without a
+// project config.
+func (c *Config) Agent() AgentConfig { return c.keys.Agent }
+
+// Trace is trace in effect (on, off or retain-on-failure), with or
+// without a project config: --trace, TRAILPIN_TRACE, the file, the
+// default.
+func (c *Config) Trace() string { return c.keys.Trace }
 
 // ExtensionID is the extension the host is installed for, "" for the one
 // fixed by the key in extension/manifest.json.

@@ -28,6 +28,15 @@ func CollapseSpace(s string) string {
 	return strings.Join(strings.FieldsFunc(s, isASCIISpace), " ")
 }
 
+// OneLine keeps a message on one line: every run of white space, line
+// breaks and no-break spaces included, becomes one space, and the ends are
+// trimmed. It is the one rule for putting a reason, a summary or an error
+// into a sentence; names that must match as the page model reads them use
+// CollapseSpace.
+func OneLine(s string) string {
+	return strings.Join(strings.Fields(s), " ")
+}
+
 func isASCIISpace(r rune) bool {
 	switch r {
 	case ' ', '\t', '\n', '\r', '\f', '\v':

@@ -46,3 +46,15 @@ func TestClipBytes(t *testing.T) {
 		}
 	}
 }
+
+func TestOneLine(t *testing.T) {
+	for in, want := range map[string]string{
+		"  the agent\n\tsaid:  done \r\n": "the agent said: done",
+		"no\u00a0break\u2003space":        "no break space",
+		"":                                "",
+	} {
+		if got := OneLine(in); got != want {
+			t.Errorf("OneLine(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/trailpin/trailpin/recorder/trail"
 	"github.com/trailpin/trailpin/replay"
+	"github.com/trailpin/trailpin/replay/diagnose"
 )
 
 // runStart is when the sample run started; every time in it is relative to
@@ -165,7 +166,7 @@ func bigPage(attempt int) replay.TrailResult {
 			Error: `no button "Continue"`, Reads: []string{`no button "Continue"`}}}
 		cont.Aria = bigAriaBefore
 		r.Failure = &replay.FailureScreen{URL: "http://127.0.0.1:4100/big?n=10000", Snapshot: bigAriaBefore,
-			Closest: []replay.CloseNode{{Ref: "e5002", Line: `- button "Open target" [ref=e5002]`, Score: 0.41, Why: `name is "Open target", not "Continue"`}}}
+			Closest: []diagnose.CloseNode{{Ref: "e5002", Line: `- button "Open target" [ref=e5002]`, Score: 0.41, Why: `name is "Open target", not "Continue"`}}}
 	} else {
 		r.Status = replay.StatusPassed
 		r.Started, r.Duration = at(13100), ms(2300)

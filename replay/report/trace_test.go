@@ -18,6 +18,7 @@ import (
 
 	"github.com/trailpin/trailpin/e2e/golden"
 	"github.com/trailpin/trailpin/replay"
+	"github.com/trailpin/trailpin/replay/diagnose"
 )
 
 func TestTraceGolden(t *testing.T) {
@@ -47,7 +48,7 @@ func hostileResult() replay.TrailResult {
 	res := buyWithDiscount()
 	fillStrings(reflect.ValueOf(&res).Elem(), func(old string) string { return old + " " + hostileText })
 	res.Slug = "hostile"
-	res.Failure.Closest = []replay.CloseNode{{Ref: "e1 " + hostileText, Line: hostileText, Score: 0.5, Why: hostileText}}
+	res.Failure.Closest = []diagnose.CloseNode{{Ref: "e1 " + hostileText, Line: hostileText, Score: 0.5, Why: hostileText}}
 	res.Log = append(res.Log, replay.LogEntry{Time: at(200), Step: 5, Kind: replay.LogConsole, Level: "error", Text: hostileText, URL: hostileText})
 	res.Failure.Screenshot = []byte("\x89PNG")
 	return res
@@ -120,7 +121,7 @@ func TestTraceEscapesAppText(t *testing.T) {
 	plain := buyWithDiscount()
 	fillStrings(reflect.ValueOf(&plain).Elem(), func(old string) string { return old + " plain words" })
 	plain.Slug = "hostile"
-	plain.Failure.Closest = []replay.CloseNode{{Ref: "e1 plain", Line: "plain", Score: 0.5, Why: "plain"}}
+	plain.Failure.Closest = []diagnose.CloseNode{{Ref: "e1 plain", Line: "plain", Score: 0.5, Why: "plain"}}
 	plain.Log = append(plain.Log, replay.LogEntry{Time: at(200), Step: 5, Kind: replay.LogConsole, Level: "error", Text: "plain", URL: "plain"})
 	plain.Failure.Screenshot = []byte("\x89PNG")
 
@@ -155,7 +156,7 @@ func TestTraceRedactsEverything(t *testing.T) {
 	plant := func(res replay.TrailResult) replay.TrailResult {
 		v := reflect.ValueOf(&res).Elem()
 		plantAll(v, secret)
-		res.Failure.Closest = []replay.CloseNode{{Ref: secret, Line: secret, Why: secret}}
+		res.Failure.Closest = []diagnose.CloseNode{{Ref: secret, Line: secret, Why: secret}}
 		res.Log = append(res.Log, replay.LogEntry{Kind: replay.LogKind(secret), Level: secret, Text: secret, URL: secret, Step: 1})
 		return res
 	}

@@ -1,4 +1,4 @@
-package replay
+package diagnose
 
 import (
 	"errors"
@@ -7,12 +7,11 @@ import (
 
 	"github.com/trailpin/trailpin/recorder/screen"
 	"github.com/trailpin/trailpin/recorder/selector"
-	"github.com/trailpin/trailpin/replay/diagnose"
 )
 
 // Two more kinds of evidence that a selector which matched nothing found
 // the app changed, not the trail (besides a text shown in its place with
-// other numbers or words, closest_value.go):
+// other numbers or words, changed.go):
 //
 //   - Its scope is there with other values. A selector found within a
 //     scope named by what the scope shows (a row named by its cells:
@@ -33,9 +32,9 @@ import (
 // a text that could stand for anything on it stay selector-drift: nothing
 // says where the element went.
 
-// pinnedRead is the text a selector pins (its text, else its name) and how
+// PinnedRead is the text a selector pins (its text, else its name) and how
 // to read the same on a node; ok is false when it pins neither.
-func pinnedRead(sel selector.Selector) (want string, read func(*screen.Node) string, ok bool) {
+func PinnedRead(sel selector.Selector) (want string, read func(*screen.Node) string, ok bool) {
 	switch {
 	case sel.Text != "":
 		return sel.Text, func(n *screen.Node) string { return selector.StripTextGlyphs(n.Text) }, true
@@ -54,8 +53,8 @@ func unpinned(sel selector.Selector) (selector.Selector, bool) {
 }
 
 // readsInPlace says whether got, shown where want was expected, is want
-// with other numbers or a few words changed (as changedValue and
-// changedWords accept it), how far it is from want (0 to 1) and which.
+// with other numbers or a few words changed (as ChangedValue and
+// ChangedWords accept it), how far it is from want (0 to 1) and which.
 func readsInPlace(want, got string) (dist float64, how string, ok bool) {
 	if sameButNumbers(want, got) {
 		return numberDistance(want, got), "numbers", true
@@ -76,7 +75,7 @@ func readsInPlace(want, got string) (dist float64, how string, ok bool) {
 // pinned by its text) reads as w's with other numbers or words, clearly
 // nearer to it than any other (changedWordsFactor). Nil otherwise.
 func scopeInPlace(s *screen.Screen, w selector.Selector) (*screen.Node, string) {
-	want, read, ok := pinnedRead(w)
+	want, read, ok := PinnedRead(w)
 	kind, named := unpinned(w)
 	if s == nil || s.Root == nil || !ok || !named {
 		return nil, ""
@@ -108,11 +107,11 @@ func scopeInPlace(s *screen.Screen, w selector.Selector) (*screen.Node, string) 
 	return best, bestHow
 }
 
-// scopeEvidence is the evidence of a selector whose within scope matched
+// ScopeEvidence is the evidence of a selector whose within scope matched
 // nothing (err says so) because the scope shows other values: expected vs
 // actual, and a sentence that ends the failure's message ("expected …, but
 // …"). ok is false without such evidence.
-func scopeEvidence(s *screen.Screen, sel selector.Selector, ref string, err error) (expected, actual, says string, ok bool) {
+func ScopeEvidence(s *screen.Screen, sel selector.Selector, ref string, err error) (expected, actual, says string, ok bool) {
 	var nf *selector.NotFoundError
 	if !errors.As(err, &nf) || !nf.Scope || sel.Within == nil || nf.Part.String() != sel.Within.String() {
 		return "", "", "", false
@@ -121,31 +120,31 @@ func scopeEvidence(s *screen.Screen, sel selector.Selector, ref string, err erro
 	if scope == nil {
 		return "", "", "", false
 	}
-	want, read, _ := pinnedRead(*sel.Within)
+	want, read, _ := PinnedRead(*sel.Within)
 	what := "name"
 	if sel.Within.Text != "" {
 		what = "text"
 	}
-	scopeNow := describeShown(scope, read(scope))
+	scopeNow := DescribeShown(scope, read(scope))
 	scopeSays := fmt.Sprintf("its scope %s is now %s (the same %s with other %s)", sel.Within, scopeNow, what, how)
 	inner := sel
 	inner.Within = nil
 	in := &screen.Screen{URL: s.URL, Document: s.Document, Root: scope}
 	m := selector.NewMatcher(in)
 	if _, err := m.Match(inner); err != nil {
-		if n, loose, ok := shownInItsPlace(m, inner); ok {
-			exp, act := pinned(inner), shownText(n, inner)
-			return exp, act, fmt.Sprintf("expected %q, but %s shows %q (%s); %s", exp, loose, act, diagnose.Describe(n), scopeSays), true
+		if n, loose, ok := ShownInItsPlace(m, inner); ok {
+			exp, act := Pinned(inner), ShownText(n, inner)
+			return exp, act, fmt.Sprintf("expected %q, but %s shows %q (%s); %s", exp, loose, act, Describe(n), scopeSays), true
 		}
 		if inner.Text != "" {
-			n, innerHow := changedValue(in, inner, ref), "numbers"
+			n, innerHow := ChangedValue(in, inner, ref), "numbers"
 			if n == nil {
-				n, innerHow = changedWords(in, inner, ref), "words"
+				n, innerHow = ChangedWords(in, inner, ref), "words"
 			}
 			if n != nil {
 				act := selector.StripTextGlyphs(n.Text)
 				return inner.Text, act, fmt.Sprintf("expected %q, but %s shows %q in its place (the same text with other %s); %s",
-					inner.Text, describeChanged(n), act, innerHow, scopeSays), true
+					inner.Text, DescribeChanged(n), act, innerHow, scopeSays), true
 			}
 		}
 	}
@@ -153,7 +152,7 @@ func scopeEvidence(s *screen.Screen, sel selector.Selector, ref string, err erro
 		sel.Within, scopeNow, what, how), true
 }
 
-// stillThere returns, for an end state's node sel that matched nothing
+// StillThere returns, for an end state's node sel that matched nothing
 // on now, a node of its kind that now shows as the step's first screen
 // (before) showed it, when every node of that kind does: the step left as
 // it was the place where its end expected what it made. Nil when sel
@@ -161,8 +160,8 @@ func scopeEvidence(s *screen.Screen, sel selector.Selector, ref string, err erro
 // nothing else to name its kind by, when the page shows no node of that
 // kind or one that is new or changed, or when the step went to another
 // document.
-func stillThere(before, now *screen.Screen, sel selector.Selector) *screen.Node {
-	want, read, ok := pinnedRead(sel)
+func StillThere(before, now *screen.Screen, sel selector.Selector) *screen.Node {
+	want, read, ok := PinnedRead(sel)
 	kind, named := unpinned(sel)
 	if before == nil || now == nil || before.Root == nil || now.Root == nil || !ok || !named ||
 		selector.IsControlRole(sel.Role) || before.Document != now.Document {
@@ -196,10 +195,10 @@ func stillThere(before, now *screen.Screen, sel selector.Selector) *screen.Node 
 	return closest
 }
 
-// describeShown names node n, which shows text, in a message: with the
+// DescribeShown names node n, which shows text, in a message: with the
 // text, unless its description already quotes it (its name).
-func describeShown(n *screen.Node, text string) string {
-	d := describeChanged(n)
+func DescribeShown(n *screen.Node, text string) string {
+	d := DescribeChanged(n)
 	if strings.Contains(d, fmt.Sprintf("%q", text)) {
 		return d
 	}

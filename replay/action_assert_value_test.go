@@ -7,6 +7,7 @@ import (
 	"github.com/trailpin/trailpin/recorder/screen"
 	"github.com/trailpin/trailpin/recorder/selector"
 	"github.com/trailpin/trailpin/recorder/trail"
+	"github.com/trailpin/trailpin/replay/diagnose"
 )
 
 // productScreen is the demo shop's product page after the iPhone 17 went
@@ -71,8 +72,8 @@ func assertVisibleFailure(t *testing.T, s *screen.Screen, sel selector.Selector,
 	if _, err := m.Match(sel); err == nil {
 		t.Fatalf("%s matches the screen; the test needs it to match nothing", sel)
 	} else {
-		r := &trailRun{opts: Options{}.withDefaults(), page: &tab{screen: s, matcher: m, lastTarget: ref}}
-		return asStepError(r.assertionFailed(r.page, trail.ActionAssertVisible, sel, err))
+		p := &tab{screen: s, matcher: m, lastTarget: ref}
+		return asStepError(assertionFailed(p, trail.ActionAssertVisible, sel, err, Options{}.withDefaults().ActionTimeout))
 	}
 	return nil
 }
@@ -81,15 +82,6 @@ func assertVisibleFailure(t *testing.T, s *screen.Screen, sel selector.Selector,
 // page that shows the same element with another price, is an app-bug
 // with expected vs actual; an assertion whose words changed stays
 // selector-drift.
-// iconCard is a dashboard card's figure, before which its icon font draws
-// a calendar: its text holds the glyph, which its pinned text leaves out.
-func iconCard() *screen.Screen {
-	return &screen.Screen{Root: &screen.Node{Ref: "e1", Tag: "html", Visible: true, Children: []*screen.Node{
-		{Ref: "e2", Role: "main", Tag: "main", Visible: true, Children: []*screen.Node{
-			{Ref: "e3", Role: "paragraph", Tag: "p", Text: "\uf073 $40,001", Visible: true},
-		}},
-	}}}
-}
 
 func TestChangedValue(t *testing.T) {
 	tests := []struct {
@@ -143,7 +135,7 @@ func TestChangedValue(t *testing.T) {
 			}
 			if se.Selector == nil {
 				t.Errorf("the error has no selector, so the failure would list no closest nodes")
-			} else if got := closestNear(tc.screen, *se.Selector, tc.ref); len(got) == 0 ||
+			} else if got := diagnose.ClosestNear(tc.screen, *se.Selector, tc.ref); len(got) == 0 ||
 				"- "+tc.landed+": "+tc.actual != got[0].Line || !strings.Contains(got[0].Why, "only its numbers differ") {
 				t.Errorf("closest nodes %+v, want %s first, its numbers noted", got, tc.landed)
 			}
@@ -151,48 +143,14 @@ func TestChangedValue(t *testing.T) {
 	}
 }
 
-// TestChangedValueWithoutIconGlyphs: a figure drawn after an icon glyph,
-// pinned without it, that shows another number is the app showing
+// TestChangedValueErrorWithoutIconGlyphs: a figure drawn after an icon
+// glyph, pinned without it, that shows another number is the app showing
 // something else, expected vs actual as compared (without the glyph).
-func TestChangedValueWithoutIconGlyphs(t *testing.T) {
-	s := iconCard()
+func TestChangedValueErrorWithoutIconGlyphs(t *testing.T) {
 	sel := selector.Selector{Text: "$40,000"}
-	n := changedValue(s, sel, "")
-	if n == nil || n.Ref != "e3" {
-		t.Fatalf("changedValue = %v, want the figure e3", n)
-	}
+	n := &screen.Node{Ref: "e3", Role: "paragraph", Tag: "p", Text: "\uf073 $40,001", Visible: true}
 	se := changedValueError("assertVisible "+sel.String(), sel, n, nil)
 	if se.Expected != "$40,000" || se.Actual != "$40,001" || !strings.Contains(se.Msg, `shows "$40,001"`) {
 		t.Errorf("expected %q, actual %q, message %q; want $40,000 and $40,001", se.Expected, se.Actual, se.Msg)
-	}
-	if got := closestNear(s, sel, ""); len(got) == 0 || got[0].Ref != "e3" || !strings.Contains(got[0].Why, "only its numbers differ") {
-		t.Errorf("closest nodes %+v, want e3 first, its numbers noted", got)
-	}
-}
-
-func TestSameButNumbers(t *testing.T) {
-	tests := []struct {
-		want, got string
-		same      bool
-	}{
-		{"$799.00", "$829.00", true},
-		{"$1,438.20", "$1,483.20", true},
-		{"$799.00", "$1,099.00", true},
-		{"iPhone 17 × 2 $1,598.00", "iPhone 17 × 2 $1,658.00", true},
-		{"12 products", "13 products", true},
-		{"$799.00", "$799.00", false},
-		{"$799.00", "−$87.80", false},
-		{"Total $763.20", "Amount due $790.20", false},
-		{"3 results for “iphone”", "3 matches for “iphone”", false},
-		{"Add to cart", "Add to basket", false},
-		{"Apply", "apply", false},
-	}
-	for _, tc := range tests {
-		if got := sameButNumbers(tc.want, tc.got); got != tc.same {
-			t.Errorf("sameButNumbers(%q, %q) = %v, want %v", tc.want, tc.got, got, tc.same)
-		}
-	}
-	if a, b := similarity("$799.00", "$829.00"), similarity("$799.00", "$999.00"); a <= b {
-		t.Errorf("similarity to $799.00: $829.00 %.2f, $999.00 %.2f; want the nearer amount more alike", a, b)
 	}
 }

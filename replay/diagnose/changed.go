@@ -1,4 +1,4 @@
-package replay
+package diagnose
 
 import (
 	"math"
@@ -8,7 +8,6 @@ import (
 
 	"github.com/trailpin/trailpin/recorder/screen"
 	"github.com/trailpin/trailpin/recorder/selector"
-	"github.com/trailpin/trailpin/replay/diagnose"
 )
 
 // A changed value: a selector that pins a text with a number in it (a
@@ -75,9 +74,9 @@ func digitsValue(s string) float64 {
 // ones.
 const changedValueFactor = 0.5
 
-// changedValue returns the element of s that shows the text sel pins with
+// ChangedValue returns the element of s that shows the text sel pins with
 // other numbers, when it is clearly the element sel meant; nil otherwise.
-// It must be the best of the closest nodes (closestNear's ranking, which
+// It must be the best of the closest nodes (ClosestNear's ranking, which
 // counts how near a node is to ref, where the step last acted), read the
 // same as sel.Text once numbers are set aside, and have whatever else sel
 // asks for (a role, a scope, a test id). Clearly means that every other
@@ -85,8 +84,8 @@ const changedValueFactor = 0.5
 // not an element around it or inside it, such as a wrapper of the same
 // text) is further from
 // ref in the page's structure, or as far and with numbers at least twice
-// as far from the expected ones. A text whose words changed is changedWords'.
-func changedValue(s *screen.Screen, sel selector.Selector, ref string) *screen.Node {
+// as far from the expected ones. A text whose words changed is ChangedWords'.
+func ChangedValue(s *screen.Screen, sel selector.Selector, ref string) *screen.Node {
 	if s == nil || s.Root == nil || sel.Text == "" || !numberPattern.MatchString(sel.Text) {
 		return nil
 	}
@@ -112,11 +111,11 @@ const (
 	changedWordsFactor = 0.75
 )
 
-// changedWords returns the element of s that shows the text sel pins
-// reworded, when it is clearly the element sel meant (as changedValue
+// ChangedWords returns the element of s that shows the text sel pins
+// reworded, when it is clearly the element sel meant (as ChangedValue
 // decides it): a message reworded in its place is the app showing
 // something else, an app-bug with expected vs actual.
-func changedWords(s *screen.Screen, sel selector.Selector, ref string) *screen.Node {
+func ChangedWords(s *screen.Screen, sel selector.Selector, ref string) *screen.Node {
 	if s == nil || s.Root == nil || sel.Text == "" {
 		return nil
 	}
@@ -167,14 +166,14 @@ func wordShare(a, b string) float64 {
 
 // inPlace returns the element of s that shows, in the place of the text
 // sel pins, a text that same accepts, when it is clearly the one sel meant
-// (see changedValue, with factor for changedValueFactor); dist says how
+// (see ChangedValue, with factor for changedValueFactor); dist says how
 // far a text is from the expected one. With closestFirst it must be the
 // first of the closest nodes; else it is the candidate nearest to ref,
 // then nearest in text.
 func inPlace(s *screen.Screen, sel selector.Selector, ref string, closestFirst bool, factor float64, same func(string) bool, dist func(string) float64) *screen.Node {
 	var ranked []CloseNode
 	if closestFirst {
-		if ranked = closestNear(s, sel, ref); len(ranked) == 0 {
+		if ranked = ClosestNear(s, sel, ref); len(ranked) == 0 {
 			return nil
 		}
 	}
@@ -263,7 +262,7 @@ func inPlace(s *screen.Screen, sel selector.Selector, ref string, closestFirst b
 	return best
 }
 
-// describeChanged names the element of a changed value in a message.
-func describeChanged(n *screen.Node) string {
-	return strings.TrimPrefix(strings.SplitN(diagnose.NodeLine(n), ":", 2)[0], "- ")
+// DescribeChanged names the element of a changed value in a message.
+func DescribeChanged(n *screen.Node) string {
+	return strings.TrimPrefix(strings.SplitN(NodeLine(n), ":", 2)[0], "- ")
 }

@@ -1,4 +1,4 @@
-package replay
+package diagnose
 
 import (
 	"strings"
@@ -101,11 +101,11 @@ func TestClosestNear(t *testing.T) {
 	if got := Closest(s, sel); len(got) == 0 || got[0].Ref != "e3" {
 		t.Fatalf("Closest = %+v, want button \"Account\" first on names alone", got)
 	}
-	got := closestNear(s, sel, "e6")
+	got := ClosestNear(s, sel, "e6")
 	if len(got) == 0 || got[0].Ref != "e7" || !strings.Contains(got[0].Why, "next to where the step last acted") {
-		t.Fatalf("closestNear = %+v, want the button beside the discount field first", got)
+		t.Fatalf("ClosestNear = %+v, want the button beside the discount field first", got)
 	}
-	if got := closestNear(s, sel, "e99"); len(got) == 0 || got[0].Ref != "e3" {
-		t.Errorf("closestNear with a ref the screen lacks = %+v, want the plain ranking", got)
+	if got := ClosestNear(s, sel, "e99"); len(got) == 0 || got[0].Ref != "e3" {
+		t.Errorf("ClosestNear with a ref the screen lacks = %+v, want the plain ranking", got)
 	}
 }

@@ -1,4 +1,4 @@
-package replay
+package diagnose
 
 import (
 	"cmp"
@@ -10,7 +10,6 @@ import (
 
 	"github.com/trailpin/trailpin/recorder/screen"
 	"github.com/trailpin/trailpin/recorder/selector"
-	"github.com/trailpin/trailpin/replay/diagnose"
 )
 
 // The nodes closest to a selector that matched nothing: what a person
@@ -67,17 +66,25 @@ var relatedRoles = [][]string{
 	{"heading", "paragraph", "generic", "status", "alert"},
 }
 
+// A CloseNode is a node that nearly matched a selector.
+type CloseNode struct {
+	Ref   string
+	Line  string  // its snapshot line
+	Score float64 // 0..1, higher is closer
+	Why   string  // what differs ("name is \"Apply code\", not \"Apply\"")
+}
+
 // Closest returns up to closestCount visible elements of s most like what
 // sel asks for, best first, each with a score and what differs. An element
 // that matches sel but is hidden comes first, with score 1.
 func Closest(s *screen.Screen, sel selector.Selector) []CloseNode {
-	return closestNear(s, sel, "")
+	return ClosestNear(s, sel, "")
 }
 
-// closestNear is Closest, with part of each score from how near the node
+// ClosestNear is Closest, with part of each score from how near the node
 // is to the element of ref (the one the trail last acted on), when the
 // screen has it.
-func closestNear(s *screen.Screen, sel selector.Selector, ref string) []CloseNode {
+func ClosestNear(s *screen.Screen, sel selector.Selector, ref string) []CloseNode {
 	if s == nil || s.Root == nil {
 		return nil
 	}
@@ -89,7 +96,7 @@ func closestNear(s *screen.Screen, sel selector.Selector, ref string) []CloseNod
 		for _, n := range nodes {
 			if !n.Visible {
 				hidden[n.Ref] = true
-				out = append(out, CloseNode{Ref: n.Ref, Line: diagnose.NodeLine(n), Score: 1, Why: "matches, but is hidden"})
+				out = append(out, CloseNode{Ref: n.Ref, Line: NodeLine(n), Score: 1, Why: "matches, but is hidden"})
 			}
 		}
 	}
@@ -129,7 +136,7 @@ func closestNear(s *screen.Screen, sel selector.Selector, ref string) []CloseNod
 			why = append(why, "outside "+sel.Within.String())
 		}
 		if score >= closestMinScore {
-			cands = append(cands, scored{CloseNode{Ref: n.Ref, Line: diagnose.NodeLine(n), Score: round2(score), Why: strings.Join(why, "; ")}, order})
+			cands = append(cands, scored{CloseNode{Ref: n.Ref, Line: NodeLine(n), Score: round2(score), Why: strings.Join(why, "; ")}, order})
 		}
 	})
 	slices.SortStableFunc(cands, func(a, b scored) int {
