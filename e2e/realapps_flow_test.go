@@ -181,9 +181,29 @@ func clickAt(t *testing.T, ctx context.Context, x, y float64, button input.Mouse
 	}
 }
 
+// A pace is how fast a flow is driven.
+type pace int
+
+const (
+	// personPace waits after each action until it took effect, as a person
+	// looks before acting again.
+	personPace pace = iota
+	// machinePace goes on at once, as a script or an agent drives a
+	// browser: the next action waits only for its element to be there (as
+	// a script's click waits for what it clicks) and for a page being
+	// loaded; only the last action is waited for.
+	machinePace
+)
+
 // driveFlow performs the flow in the recorded tab with trusted input and
 // the recording bar, waiting after each action until it took effect.
 func driveFlow(t *testing.T, app context.Context, flow []flowAct) {
+	t.Helper()
+	driveFlowAt(t, app, flow, personPace)
+}
+
+// driveFlowAt is driveFlow at a person's or a machine's pace.
+func driveFlowAt(t *testing.T, app context.Context, flow []flowAct, at pace) {
 	t.Helper()
 	for i, a := range flow {
 		t.Logf("flow %d: %s %s%s%s", i+1, a.Do, a.CSS, a.Text, a.Key)
@@ -256,7 +276,7 @@ func driveFlow(t *testing.T, app context.Context, flow []flowAct) {
 			waitAcrossLoads(t, app, `document.readyState === 'complete'`)
 			waitAX(t, app, "toolbar", "Trailpin recording")
 		}
-		if a.Wait != "" {
+		if a.Wait != "" && (at == personPace || i == len(flow)-1) {
 			waitAcrossLoads(t, app, a.Wait)
 		}
 	}
