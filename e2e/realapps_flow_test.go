@@ -191,7 +191,9 @@ const (
 	// machinePace goes on at once, as a script or an agent drives a
 	// browser: the next action waits only for its element to be there (as
 	// a script's click waits for what it clicks) and for a page being
-	// loaded; only the last action is waited for.
+	// loaded; only the last action is waited for. Text goes into a field
+	// as a script's fill and the agent's type put it (Input.insertText: no
+	// key goes down), and Enter and Tab in it are keys.
 	machinePace
 )
 
@@ -224,7 +226,11 @@ func driveFlowAt(t *testing.T, app context.Context, flow []flowAct, at pace) {
 			x, y := visibleCentre(t, app, a.CSS)
 			mouse(t, app, input.DispatchMouseEventTypeMouseMoved, x, y, "", 0, 0)
 		case "type":
-			typeKeys(t, app, a.Text)
+			if at == machinePace {
+				insertTyping(t, app, a.Text)
+			} else {
+				typeKeys(t, app, a.Text)
+			}
 		case "press":
 			key := a.Key
 			if k, ok := flowKeys[key]; ok {
@@ -279,6 +285,24 @@ func driveFlowAt(t *testing.T, app context.Context, flow []flowAct, at pace) {
 		if a.Wait != "" && (at == personPace || i == len(flow)-1) {
 			waitAcrossLoads(t, app, a.Wait)
 		}
+	}
+}
+
+// insertTyping types text as a script does: each run of characters is
+// inserted at once, and Enter ("\r") and Tab ("\t") are pressed as keys.
+func insertTyping(t *testing.T, app context.Context, text string) {
+	t.Helper()
+	for text != "" {
+		if i := strings.IndexAny(text, "\r\t"); i != 0 {
+			if i < 0 {
+				i = len(text)
+			}
+			insertText(t, app, text[:i])
+			text = text[i:]
+			continue
+		}
+		typeKeys(t, app, text[:1])
+		text = text[1:]
 	}
 }
 
