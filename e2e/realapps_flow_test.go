@@ -181,20 +181,42 @@ func clickAt(t *testing.T, ctx context.Context, x, y float64, button input.Mouse
 	}
 }
 
+// A pace is how fast a flow is driven.
+type pace int
+
+const (
+	// personPace waits after each action until it took effect, as a person
+	// looks before acting again.
+	personPace pace = iota
+	// machinePace goes on at once, as a script or an agent drives a
+	// browser: the next action waits only for its element to be there (as
+	// a script's click waits for what it clicks) and for a page being
+	// loaded; only the last action is waited for. Text goes into a field
+	// as a script's fill and the agent's type put it (Input.insertText: no
+	// key goes down), and Enter and Tab in it are keys.
+	machinePace
+)
+
 // driveFlow performs the flow in the recorded tab with trusted input and
 // the recording bar, waiting after each action until it took effect.
 func driveFlow(t *testing.T, app context.Context, flow []flowAct) {
 	t.Helper()
+	driveFlowAt(t, app, flow, personPace)
+}
+
+// driveFlowAt is driveFlow at a person's or a machine's pace.
+func driveFlowAt(t *testing.T, app context.Context, flow []flowAct, at pace) {
+	t.Helper()
 	// Which action a failure stopped at is said once, after the error.
-	at := 0
+	stopped := 0
 	defer func() {
-		if t.Failed() && at < len(flow) {
-			a := flow[at]
-			t.Logf("the flow stopped at action %d of %d: %s %s%s%s", at+1, len(flow), a.Do, a.CSS, a.Text, a.Key)
+		if t.Failed() && stopped < len(flow) {
+			a := flow[stopped]
+			t.Logf("the flow stopped at action %d of %d: %s %s%s%s", stopped+1, len(flow), a.Do, a.CSS, a.Text, a.Key)
 		}
 	}()
 	for i, a := range flow {
-		at = i
+		stopped = i
 		switch a.Do {
 		case "click", "dblclick", "rightclick":
 			x, y := visibleCentre(t, app, a.CSS)
@@ -212,7 +234,11 @@ func driveFlow(t *testing.T, app context.Context, flow []flowAct) {
 			x, y := visibleCentre(t, app, a.CSS)
 			mouse(t, app, input.DispatchMouseEventTypeMouseMoved, x, y, "", 0, 0)
 		case "type":
-			typeKeys(t, app, a.Text)
+			if at == machinePace {
+				insertTyping(t, app, a.Text)
+			} else {
+				typeKeys(t, app, a.Text)
+			}
 		case "press":
 			key := a.Key
 			if k, ok := flowKeys[key]; ok {
@@ -264,11 +290,29 @@ func driveFlow(t *testing.T, app context.Context, flow []flowAct) {
 			waitAcrossLoads(t, app, `document.readyState === 'complete'`)
 			waitAX(t, app, "toolbar", "Trailpin recording")
 		}
-		if a.Wait != "" {
+		if a.Wait != "" && (at == personPace || i == len(flow)-1) {
 			waitAcrossLoads(t, app, a.Wait)
 		}
 	}
-	at = len(flow)
+	stopped = len(flow)
+}
+
+// insertTyping types text as a script does: each run of characters is
+// inserted at once, and Enter ("\r") and Tab ("\t") are pressed as keys.
+func insertTyping(t *testing.T, app context.Context, text string) {
+	t.Helper()
+	for text != "" {
+		if i := strings.IndexAny(text, "\r\t"); i != 0 {
+			if i < 0 {
+				i = len(text)
+			}
+			insertText(t, app, text[:i])
+			text = text[i:]
+			continue
+		}
+		typeKeys(t, app, text[:1])
+		text = text[1:]
+	}
 }
 
 // countedActions is the number of actions a person takes in the flow.

@@ -44,6 +44,13 @@ type realAppResult struct {
 // recordRealApp records the flow on srv and returns the saved trail.
 func recordRealApp(t *testing.T, a *realApp, srvURL string, flow []flowAct) *pageRecording {
 	t.Helper()
+	return recordRealAppAt(t, a, srvURL, flow, personPace)
+}
+
+// recordRealAppAt is recordRealApp with the flow driven at a person's or a
+// machine's pace.
+func recordRealAppAt(t *testing.T, a *realApp, srvURL string, flow []flowAct, at pace) *pageRecording {
+	t.Helper()
 	r := &recordingRig{project: TempDir(t), wire: TempDir(t)}
 	if err := os.WriteFile(filepath.Join(r.project, "trailpin.yaml"), []byte("trails:\n  dir: trails\n"), 0o600); err != nil {
 		t.Fatal(err)
@@ -67,7 +74,7 @@ func recordRealApp(t *testing.T, a *realApp, srvURL string, flow []flowAct) *pag
 	waitAcrossLoads(t, app, `document.readyState === 'complete'`)
 	waitAX(t, app, "toolbar", "Trailpin recording")
 
-	driveFlow(t, app, flow)
+	driveFlowAt(t, app, flow, at)
 
 	clickCSS(t, popup, "#stop")
 	popupPhase(t, popup, "stopped")

@@ -29,7 +29,8 @@
     handle(/** @type {string} */ name, /** @type {any[]} */ ...args) {
       /** @type {Record<string, (...a: any[]) => void>} */
       const locals = { click: rec.clicked, typed: rec.typed, change: rec.changedValue, press: rec.pressed, dialog: rec.dialogAnswered,
-        flush: rec.flushTyping, down: rec.mouseDown, over: rec.pointerOver, unrecordedDialog: rec.unrecordedDialog };
+        flush: rec.flushTyping, down: rec.mouseDown, over: rec.pointerOver, unrecordedDialog: rec.unrecordedDialog,
+        beforeTyping: rec.beforeTyping, released: rec.released };
       const local = locals[name];
       if (local)
         local(...args);

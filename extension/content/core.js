@@ -17,7 +17,10 @@
  * state changed that no markup shows (an option chosen, a box checked, a
  * field typed into: their input and change events say so), once the page
  * has been quiet for SETTLE_MS (screens.js). Only when an interaction comes
- * while a change has not been captured yet does it capture on the spot.
+ * while a change has not been captured yet does it capture on the spot: on
+ * the interaction's first event (a pointerdown, a keydown, a beforeinput),
+ * before it changes the page, as that screen is also where the step before
+ * ends (docs/recording.md, The step's boundary).
  *
  * A secret field's value never leaves the page: typing into it is reported
  * with the name of the secret to read at replay, never its value
@@ -83,7 +86,10 @@
  * @property {boolean} keyActivation an Enter or Space key is being handled: its click is not the person's
  * @property {ReturnType<typeof setTimeout> | undefined} keyActivationTimer
  * @property {{el: Element, screen: RecorderCaptured, time: number} | null} down the screen when the mouse went down
- * @property {{el: Element, screen: RecorderCaptured, time: number} | null} preInput the screen when a key went down in a field not being typed into
+ * @property {{el: Element, screen: RecorderCaptured, time: number, held?: boolean} | null} preInput the
+ *   screen when a key went down in a field not being typed into (held until
+ *   its keyup: the text the key types is part of it), or when text was
+ *   about to go into such a field without a key (its beforeinput)
  * @property {{el: Element, screen: RecorderCaptured} | null} selectOpened the screen when the
  *   mouse went down on a select, before its list opened: the open list
  *   sets the select's value as the person moves through it, before any

@@ -14,6 +14,7 @@
  * @property {() => void} forgetOver
  * @property {(el: Element, e: Event) => void} changedValue
  * @property {(el: Element | null, e: KeyboardEvent) => void} pressed
+ * @property {() => void} released
  * @property {(d: {kind: string, message: string, accept: boolean, promptText?: string}) => void} dialogAnswered
  */
 
@@ -166,7 +167,7 @@
       return;
     forgetOver();
     if (el && rec.isTextField(el) && !(state.typing && state.typing.el === el))
-      state.preInput = { el, screen: rec.currentScreen(), time: Date.now() };
+      state.preInput = { el, screen: rec.currentScreen(), time: Date.now(), held: true };
     if (el && el.localName === 'select') {
       // A key chooses in a drop-down at once: the typing before ends here,
       // and the screen before the choice is the one now — or, while keys go
@@ -190,6 +191,8 @@
       return;
     }
     rec.flushTyping();
+    if (state.preInput && state.preInput.el === el && el && rec.isTextField(el))
+      state.preInput = null; // a press, not the typing's start: text after it has its own boundary
     /** @type {Record<string, unknown>} */
     const i = { ...meant.press };
     let screen = null;
@@ -206,6 +209,12 @@
       return;
     }
     rec.send(i, screen);
+  }
+
+  /** A key came up: text that goes into a field after it was not typed by it. */
+  function released() {
+    if (state.preInput)
+      state.preInput.held = false;
   }
 
   /** @param {{kind: string, message: string, accept: boolean, promptText?: string}} d */
@@ -234,6 +243,6 @@
   }
 
   /** @type {RecorderInteractions} */
-  const provides = { mouseDown, clicked, pointerOver, forgetOver, changedValue, pressed, dialogAnswered };
+  const provides = { mouseDown, clicked, pointerOver, forgetOver, changedValue, pressed, released, dialogAnswered };
   Object.assign(rec, provides);
 })();

@@ -45,8 +45,10 @@
     unrecordedDialog: rec.route(unrecordedDialog, 'unrecordedDialog'),
     click: rec.route(rec.clicked, 'click'),
     typed: rec.route(rec.typed, 'typed'),
+    beforeTyping: rec.route(rec.beforeTyping, 'beforeTyping'),
     change: rec.route(rec.changedValue, 'change'),
     press: rec.route(rec.pressed, 'press'),
+    released: rec.route(rec.released, 'released'),
     dialog: rec.route(rec.dialogAnswered, 'dialog'),
     flush: rec.route(rec.flushTyping, 'flush'),
     down: rec.route(rec.mouseDown, 'down'),
@@ -182,6 +184,15 @@
       if (el)
         rec.timed(() => handlers.click(el, e, 1));
     }],
+    ['beforeinput', (/** @type {InputEvent} */ e) => {
+      // The screen before text goes into a field, while the field does not
+      // hold it yet (typing.js, beforeTyping).
+      if (!e.isTrusted || onBar(e))
+        return;
+      const el = targetOf(e);
+      if (el && rec.isTextField(el))
+        rec.timed(() => handlers.beforeTyping(el), { carry: true });
+    }],
     ['input', (/** @type {InputEvent} */ e) => {
       if (!e.isTrusted || onBar(e))
         return;
@@ -222,6 +233,8 @@
       rec.timed(() => handlers.press(targetOf(e), e));
     }],
     ['keyup', (/** @type {KeyboardEvent} */ e) => {
+      if (e.isTrusted && !onBar(e))
+        handlers.released();
       if (e.key === 'Enter' && state.keyActivation)
         setTimeout(() => { state.keyActivation = false; }, 0);
     }],

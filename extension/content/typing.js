@@ -9,6 +9,7 @@
  * @typedef {object} RecorderTypingFns
  * @property {() => void} flushTyping
  * @property {(el: Element) => void} typed
+ * @property {(el: Element) => void} beforeTyping
  */
 
 (() => {
@@ -65,7 +66,28 @@
       state.typing.start = el.getAttribute('aria-valuenow');
   }
 
+  /**
+   * Text is about to go into el (its beforeinput, before the field holds
+   * it): the boundary between the step before and the typing, however soon
+   * it follows. The screen before the typing is the one now, unless the key
+   * that types it took one when it went down (pressed). Text that comes
+   * without a key (inserted by a script's or an agent's input, pasted,
+   * dropped, chosen from the field's suggestions) has no other moment
+   * before it changes the field: a capture at its input event would show
+   * the field holding it already, and the step before would be taken to
+   * have ended with it (docs/recording.md, The step's boundary).
+   * @param {Element} el
+   */
+  function beforeTyping(el) {
+    if (state.typing && state.typing.el === el)
+      return; // the typing goes on: its screen is the one from its start
+    const pre = state.preInput;
+    if (pre && pre.el === el && pre.held)
+      return;
+    state.preInput = { el, screen: rec.currentScreen(), time: Date.now() };
+  }
+
   /** @type {RecorderTypingFns} */
-  const provides = { flushTyping, typed };
+  const provides = { flushTyping, typed, beforeTyping };
   Object.assign(rec, provides);
 })();

@@ -1,0 +1,136 @@
+// Unit tests of the screen a typing is sent with (content/typing.js,
+// content/interactions.js): the screen at its boundary, taken before the
+// field holds the text, whether a key types it or the text comes without one
+// (a script's or an agent's inserted text), however soon it follows the step
+// before. The page model and the capture are stand-ins: each "screen" is
+// what the page shows at that moment of the test.
+
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+
+globalThis.__trailpinPageModel = { refForElement: () => 'e1' };
+globalThis.document = { body: {}, documentElement: {} }; // pressed tells the page from an element by them
+await import('../content/core.js');
+await import('../content/events.js');
+await import('../content/typing.js');
+await import('../content/interactions.js');
+const rec = globalThis[Symbol.for('trailpin.recorder.internals')];
+/** The field's beforeinput, as the listener hands it on (nothing where the recorder had none). */
+const beforeTyping = (el) => rec.beforeTyping?.(el);
+/** A key came up (its keyup), as the listener hands it on. */
+const released = () => rec.released?.();
+
+/** What the recorder sent: kind, value or key, and the screen's id. */
+const sent = [];
+/** The screen a capture now would return. */
+let now = null;
+let captures = 0;
+Object.assign(rec, {
+  currentScreen: () => { captures++; return now; },
+  send: (i, screen) => sent.push(`${i.kind} ${i.value ?? i.key ?? ''} @${screen ? screen.id : '-'}`),
+  isSecret: () => false,
+});
+
+/** A text field as the recorder reads it. */
+const field = {
+  nodeType: 1, localName: 'input', type: 'text', value: '', isContentEditable: false,
+  closest: () => null, matches: () => false, getAttribute: () => null,
+};
+const key = (k) => ({ key: k, altKey: false, ctrlKey: false, metaKey: false, shiftKey: false, defaultPrevented: false });
+const screen = (id) => ({ id, wire: '' });
+
+/** One key typed into the field as a browser delivers it. */
+function typeKey(k) {
+  rec.pressed(field, key(k));
+  if (k.length === 1) {
+    beforeTyping(field);
+    field.value += k;
+    now = screen(`holds ${field.value}`);
+    rec.typed(field);
+  }
+  released();
+}
+
+/** Text put into the field without a key (Input.insertText). */
+function insert(text) {
+  beforeTyping(field);
+  field.value += text;
+  now = screen(`holds ${field.value}`);
+  rec.typed(field);
+}
+
+/** Enter adds the item: the page shows it, and the field is empty. */
+function enter(item) {
+  rec.pressed(field, key('Enter'));
+  field.value = '';
+  now = screen(`added ${item}`);
+  released();
+}
+
+test('each typing is sent with the screen before its text went in, with or without a key, however soon after the Enter before it', () => {
+  sent.length = 0;
+  rec.state.typing = null;
+  rec.state.preInput = null;
+  now = screen('empty');
+  insert('Buy milk');
+  enter('Buy milk');
+  insert('Walk the dog'); // at once: nothing captured the page in between
+  enter('Walk the dog');
+  for (const k of 'Tea') typeKey(k);
+  enter('Tea');
+  insert('Pay rent');
+  enter('Pay rent');
+  assert.deepEqual(sent, [
+    'type Buy milk @empty',
+    'press Enter @holds Buy milk',
+    'type Walk the dog @added Buy milk',
+    'press Enter @holds Walk the dog',
+    'type Tea @added Walk the dog',
+    'press Enter @holds Tea',
+    'type Pay rent @added Tea',
+    'press Enter @holds Pay rent',
+  ]);
+});
+
+test('a key keeps the screen from when it went down; the typing after a press takes its own', () => {
+  sent.length = 0;
+  rec.state.typing = null;
+  rec.state.preInput = null;
+  field.value = '';
+  now = screen('before the key');
+  rec.pressed(field, key('x'));
+  // The page's own keydown handler changed it before the text went in.
+  now = screen('after its keydown handler');
+  beforeTyping(field);
+  field.value = 'x';
+  rec.typed(field);
+  released();
+  assert.equal(rec.state.typing.screen.id, 'before the key');
+  rec.pressed(field, key('Enter'));
+  field.value = '';
+  released();
+
+  // Enter in the field with no typing before it: a press; the text a
+  // script puts in later is not typed by that key.
+  now = screen('before Enter');
+  rec.pressed(field, key('Enter'));
+  released();
+  now = screen('after Enter');
+  insert('y');
+  assert.equal(rec.state.typing.screen.id, 'after Enter');
+  rec.flushTyping();
+});
+
+test('while the typing goes on, no key and no text captures the page again', () => {
+  rec.state.typing = null;
+  rec.state.preInput = null;
+  field.value = '';
+  now = screen('start');
+  typeKey('a');
+  const before = captures;
+  typeKey('b');
+  insert('cd');
+  assert.equal(captures, before);
+  assert.equal(rec.state.typing.screen.id, 'start');
+  rec.flushTyping();
+});
