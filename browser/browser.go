@@ -181,7 +181,11 @@ func Start(ctx context.Context, o Options) (*Browser, error) {
 	var actx context.Context
 	var cancelAlloc context.CancelFunc
 	if o.RemoteURL != "" {
-		actx, cancelAlloc = remote.NewAllocator(ctx, o.RemoteURL)
+		// chromedp gives the websocket's handshake 10 s; a browser that
+		// twenty replay processes attach to at once on a loaded machine
+		// took longer to answer, and it is running: it gets the time a
+		// browser has to start.
+		actx, cancelAlloc = remote.NewAllocator(ctx, o.RemoteURL, remote.WithDialTimeout(startupTimeout))
 	} else {
 		dir := o.UserDataDir
 		if dir == "" {
