@@ -56,8 +56,9 @@ type ReplayResult struct {
 	Summary string `json:"summary"`
 }
 
-// ReplayFunc replays a trail file headless as `host replay FILE` does.
-type ReplayFunc func(ctx context.Context, path string) (ReplayResult, error)
+// ReplayFunc replays a trail file headless as `host replay FILE` does,
+// with the trailpin.yaml of the project folder (or none, for "").
+type ReplayFunc func(ctx context.Context, path, project string) (ReplayResult, error)
 
 // Options are what the door is made of.
 type Options struct {
@@ -96,8 +97,9 @@ type Door struct {
 	// shown is the screen of the last snapshot the client was given: its
 	// refs are the ones the client names.
 	shown *screen.Screen
-	// saved is the file the last trail_save exported.
-	saved string
+	// saved is the file the last trail_save exported, and savedProject
+	// its project's folder.
+	saved, savedProject string
 }
 
 // recordingState is the recording the client's actions go into.

@@ -738,7 +738,7 @@ func (d *Door) trailSave(ctx context.Context, client string, in trailSaveIn) (st
 	if err != nil {
 		return "", err
 	}
-	d.saved = exported.Path
+	d.saved, d.savedProject = exported.Path, r.project
 	d.rec = nil
 	var b strings.Builder
 	fmt.Fprintf(&b, "Saved the trail %q (%s, version %d) to %s.\n", saved.Title, saved.Slug, saved.Version, exported.Path)
@@ -753,9 +753,9 @@ func (d *Door) trailSave(ctx context.Context, client string, in trailSaveIn) (st
 }
 
 func (d *Door) trailReplay(ctx context.Context, client string, in trailReplayIn) (string, error) {
-	path := in.Path
+	path, project := in.Path, d.o.Project
 	if path == "" {
-		path = d.saved
+		path, project = d.saved, d.savedProject
 	}
 	if path == "" {
 		return "", toolError("path is missing: give a trail file, or call trail_save first")
@@ -763,7 +763,7 @@ func (d *Door) trailReplay(ctx context.Context, client string, in trailReplayIn)
 	if d.o.Replay == nil {
 		return "", toolError("this host cannot replay trails")
 	}
-	res, err := d.o.Replay(ctx, path)
+	res, err := d.o.Replay(ctx, path, project)
 	if err != nil {
 		return "", err
 	}
