@@ -20,6 +20,7 @@ import (
 	"log/slog"
 	"os"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -159,8 +160,12 @@ const instructions = "Trailpin records what you do in the browser as a trail, a 
 // clientName is the name the MCP client gave in its initialize request.
 func clientName(req *sdk.CallToolRequest) string {
 	if req != nil && req.Session != nil {
-		if p := req.Session.InitializeParams(); p != nil && p.ClientInfo != nil && p.ClientInfo.Name != "" {
-			return screen.Clip(p.ClientInfo.Name, 64)
+		if p := req.Session.InitializeParams(); p != nil && p.ClientInfo != nil {
+			// One line: the trail's client: holds it.
+			name := strings.Join(strings.Fields(p.ClientInfo.Name), " ")
+			if name != "" {
+				return screen.Clip(name, 64)
+			}
 		}
 	}
 	return "mcp-client"
