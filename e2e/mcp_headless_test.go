@@ -68,8 +68,8 @@ func TestMCPHeadlessRecordsTheShop(t *testing.T) {
 	if err != nil {
 		t.Fatalf("connecting to host mcp --headless: %v\n%s", err, stderr.Bytes())
 	}
-	defer cs.Close()
 	defer func() {
+		cs.Close() // the host has exited once it returns: its stderr is whole
 		if t.Failed() {
 			t.Logf("host mcp's log:\n%s", stderr.Bytes())
 		}
@@ -190,4 +190,19 @@ func TestMCPHeadlessRecordsTheShop(t *testing.T) {
 	if n := modelCalls.Load(); n != 0 {
 		t.Errorf("the model was called %d times; the recorded trail must replay without one", n)
 	}
+
+	// The password went into the page by its secret's name: it is in
+	// nothing the host wrote (its log, the database, the trail, what the
+	// client was told).
+	if err := cs.Close(); err != nil {
+		t.Logf("closing the session: %v", err)
+	}
+	dataDir := filepath.Join(home, ".local", "share", "trailpin")
+	if _, err := os.Stat(filepath.Join(dataDir, "trailpin.db")); err != nil {
+		t.Fatalf("the recording's database is not where the leak scan looks: %v", err)
+	}
+	sources := append(LeakDatabase(filepath.Join(dataDir, "trailpin.db")),
+		LeakBytes("host mcp's stderr", stderr.Bytes()), LeakFile(filepath.Join(dataDir, "host.log")),
+		LeakFile(path), LeakBytes("trail_save's answer", []byte(saved)))
+	CheckNoSecretLeaks(t, demo.Password, sources...)
 }
