@@ -251,7 +251,7 @@ func RunHostBinary(t testing.TB, path string, env []string, stdin []byte, args .
 }
 
 // startsBrowser are the host commands that start Chromium.
-var startsBrowser = map[string]bool{"replay": true, "snapshot": true, "demo": true, "doctor": true}
+var startsBrowser = map[string]bool{"replay": true, "snapshot": true, "demo": true, "doctor": true, "mcp": true}
 
 // needBrowserFor skips the test under -short when the host command args
 // starts Chromium.

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -64,7 +65,7 @@ func registerRecording(srv *nativemsg.Server, s *nativeSession) *recordingDoor {
 		AgentMaxActions: config.DefaultAgent().MaxActions, AgentMaxCalls: config.DefaultAgent().MaxCalls})
 	d := &recordingDoor{svc: svc, log: s.Log, waiting: map[string]chan recording.PageAnswer{}}
 	srv.Handle(typeRecordStart, serveOp(svc.Start))
-	srv.Handle(typeRecordInteraction, serveOp(svc.Interaction))
+	srv.Handle(typeRecordInteraction, serveOp(fromExtension(svc.Interaction)))
 	srv.Handle(typeRecordResume, serveOp(svc.Resume))
 	srv.Handle(typeRecordStatus, serveOp(svc.Status))
 	srv.Handle(typeRecordStop, serveOp(svc.Stop))
@@ -103,6 +104,23 @@ func serveOp[In, Out any](op func(context.Context, In) (Out, error)) nativemsg.H
 			return nativemsg.Reply{}, protocolError(err)
 		}
 		return nativemsg.Reply{Body: out}, nil
+	}
+}
+
+// fromExtension is the Interaction operation as the extension reaches it:
+// an interaction that names an outside agent (client) is refused, for only
+// the host's own doors that performed a call know who made it
+// (host/PROTOCOL.md, record.interaction).
+func fromExtension(op func(context.Context, recording.InteractionIn) (recording.InteractionOut, error)) func(context.Context, recording.InteractionIn) (recording.InteractionOut, error) {
+	return func(ctx context.Context, in recording.InteractionIn) (recording.InteractionOut, error) {
+		var claims struct {
+			Client *string `json:"client"`
+		}
+		if json.Unmarshal(in.Interaction, &claims) == nil && claims.Client != nil {
+			return recording.InteractionOut{}, &recording.Error{Code: recording.Invalid,
+				Message: "interaction.client is set by the host's own doors (host mcp), never by the extension: send the interaction without it; nothing was stored"}
+		}
+		return op(ctx, in)
 	}
 }
 

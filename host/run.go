@@ -91,6 +91,7 @@ func newRootCmd(e *env) *cobra.Command {
 	root.AddCommand(newProjectCmd(e))
 	root.AddCommand(newReplayCmd(e))
 	root.AddCommand(newDemoCmd(e))
+	root.AddCommand(newMCPCmd(e))
 	return root
 }
 

@@ -65,7 +65,11 @@ var mayImport = map[string][]string{
 	"host/demo":      {},
 	"host/config":    {"agent/model", "recorder/yamlerr", "storage/atomicfile", "storage/secrets"},
 	"host/recording": {"agent", "agent/model", "host/config", "recorder/screen", "recorder/selector", "recorder/steps", "recorder/trail", "replay/assertchange", "storage", "storage/redact", "storage/secrets"},
-	"host": {"agent", "agent/model", "browser", "extension", "host/config", "host/demo", "host/nativemsg", "host/recording", "installer",
+	// The MCP door and the headless tab it acts in: the door feeds the
+	// recording service, the tab drives Chromium through browser/.
+	"host/headless": {"browser", "extension", "recorder/screen", "recorder/trail"},
+	"host/mcp":      {"host/config", "host/headless", "host/recording", "recorder/screen", "recorder/selector", "recorder/steps", "recorder/trail", "storage/secrets"},
+	"host": {"agent", "agent/model", "browser", "extension", "host/config", "host/demo", "host/headless", "host/mcp", "host/nativemsg", "host/recording", "installer",
 		"recorder/review", "recorder/screen", "recorder/selector", "recorder/trail", "replay", "replay/heal", "replay/report", "replay/suite", "replay/suite/exitcode",
 		"storage", "storage/atomicfile", "storage/redact", "storage/secrets"},
 }
@@ -97,11 +101,13 @@ func testMayImport(pkg, imp string) bool {
 }
 
 // Packages outside the module that only some parts may import: chromedp
-// drives a browser, so only the browser driver, the replay engine and the
-// tests that start Chromium use it. The recording service, the agent and
-// storage never do.
+// drives a browser, so only the browser driver, the replay engine, the
+// headless tab of the MCP door and the tests that start Chromium use it.
+// The recording service, the agent and storage never do. The MCP SDK is
+// the MCP door's and the host's, which starts it.
 var onlyIn = map[string][]string{
-	"github.com/chromedp/": {"browser", "replay", "e2e/browsertest"},
+	"github.com/chromedp/":                   {"browser", "replay", "host/headless", "e2e/browsertest"},
+	"github.com/modelcontextprotocol/go-sdk": {"host/mcp", "host"},
 }
 
 // TestImportsFollowTheArchitecture reads the imports of every Go file of

@@ -141,9 +141,10 @@ func (b *built) trailOf(title string) *trail.Trail {
 	t := &trail.Trail{Version: trail.TrailVersion, Title: title, Viewport: b.sess.Viewport,
 		Locale: b.sess.Locale, TimeZone: b.sess.TimeZone, Start: b.trail.Start, Steps: slices.Clone(b.trail.Steps)}
 	// A recording the agent made belongs to its goal as the trail says it
-	// (edited intents included) and to this agent configuration.
+	// (edited intents included) and to this agent configuration; an
+	// outside agent's (Client) belongs to none, as a person's.
 	for i, s := range t.Steps {
-		if s.By == trail.ByAgent && len(s.Actions) > 0 {
+		if s.By == trail.ByAgent && s.Client == "" && len(s.Actions) > 0 {
 			t.Steps[i].Key = trail.StepKey(s, agent.ConfigKey())
 		}
 	}

@@ -189,6 +189,11 @@ func TestOperationsRefuseWithTypedErrors(t *testing.T) {
 			_, err := svc.Changes(ctx, ChangesIn{Session: "r-1", Screen: json.RawMessage(`{"schema":1,"root":{"no":"array"}}`)})
 			return err
 		}, Invalid, "is not a screen in the page model's wire form"},
+		"an outside agent's name on two lines": {func() error {
+			_, err := svc.Interaction(ctx, InteractionIn{Session: "r-1", Interaction: json.RawMessage(
+				`{"seq":1,"kind":"navigate","url":"` + testOrigin + `/","transition":"typed","client":"agent\nby: robot"}`)})
+			return err
+		}, Invalid, "client must be the outside agent's name on one line"},
 		"the agent without a tab": {func() error { _, err := svc.AskAgent(ctx, AskIn{Session: "r-1", Goal: "x"}); return err }, 0,
 			"no way to the recorded tab"},
 	} {

@@ -23,6 +23,8 @@ const (
 	maxViewportPixel = 100000
 	// maxChangeKeys bounds the changes an assertChange ticks.
 	maxChangeKeys = 500
+	// maxClientRunes bounds an outside agent's name (a trail's client:).
+	maxClientRunes = 64
 )
 
 // A ProjectRef names a project: its folder and its name in the user
@@ -306,6 +308,8 @@ func checkInteraction(it *steps.Interaction) error {
 		return invalid("interaction %d: unchanged is set without screen: name the screen its refs are in", it.Seq)
 	case it.Secret != "" && (it.Value != "" || it.PromptText != ""):
 		return invalid("interaction %d: a secret field's value must never leave the page: send secret (the name) without value; nothing was stored", it.Seq)
+	case it.Client != "" && (strings.TrimSpace(it.Client) == "" || strings.ContainsAny(it.Client, "\r\n") || utf8.RuneCountInString(it.Client) > maxClientRunes):
+		return invalid("interaction %d: client must be the outside agent's name on one line, at most %d characters", it.Seq, maxClientRunes)
 	case it.Secret != "" && !config.IsSecretName(it.Secret):
 		return invalid("interaction %d: secret name %q: use letters, digits, '_', '-' and '.'", it.Seq, screen.Clip(it.Secret, 80))
 	}

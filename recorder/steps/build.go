@@ -148,15 +148,16 @@ func (b *builder) step(g *group, number int) (trail.Step, bool, error) {
 	if g.goal != "" {
 		intent = g.goal
 	}
+	by, client := b.performer(g)
 	if len(unnamedWhy) > 0 {
 		step, ok, err := b.goalStep(number, intent, unnamedWhy[0])
-		step.By = g.by
+		step.By, step.Client = by, client
 		return step, ok, err
 	}
 	if len(actions) == 0 {
 		return trail.Step{}, false, nil
 	}
-	step := trail.Step{Intent: intent, By: g.by, Actions: actions}
+	step := trail.Step{Intent: intent, By: by, Client: client, Actions: actions}
 	if g.kind != groupAssert {
 		end, err := b.endOf(g, number)
 		if err != nil {
@@ -165,6 +166,21 @@ func (b *builder) step(g *group, number int) (trail.Step, bool, error) {
 		step.End = end
 	}
 	return b.checked(step, number)
+}
+
+// performer is who performed a group's step: the built-in agent (g.by), an
+// outside agent (its client's name, on the group's interactions: docs/mcp.md),
+// or a person ("", "").
+func (b *builder) performer(g *group) (by, client string) {
+	if g.by != "" {
+		return g.by, ""
+	}
+	for _, i := range g.recs {
+		if c := b.recs[i].Client; c != "" {
+			return trail.ByAgent, c
+		}
+	}
+	return "", ""
 }
 
 // goalStep is a step whose action no selector names: its intent becomes a

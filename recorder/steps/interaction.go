@@ -86,6 +86,11 @@ type Interaction struct {
 	// was shown during the goal was on: the host sets it on arrival, and
 	// the goal's steps are left out of the trail.
 	Left string `json:"left,omitempty"`
+	// Client is the outside agent whose call made this interaction: the
+	// name its MCP client gave (docs/mcp.md). The step it becomes is
+	// marked by: agent with that client. Set by the host's own door that
+	// performed the call, never by the extension.
+	Client string `json:"client,omitempty"`
 }
 
 // InteractionKind says what an Interaction was.

@@ -7,6 +7,8 @@ import (
 	"io"
 	"regexp"
 	"slices"
+	"strings"
+	"unicode/utf8"
 
 	"go.yaml.in/yaml/v3"
 
@@ -22,7 +24,7 @@ const MaxTrailFileBytes = 4 << 20
 
 var (
 	trailKeys    = []string{"version", "trail", "app", "viewport", "locale", "timeZone", "start", "params", "steps"}
-	stepKeys     = []string{"intent", "by", "act", "actions", "end", "key"}
+	stepKeys     = []string{"intent", "by", "client", "act", "actions", "end", "key"}
 	endKeys      = []string{"url", "shows", "values"}
 	endValueKeys = []string{"selector", EndPropertyValue, StateChecked, StateSelected}
 	viewportKeys = []string{"width", "height"}
@@ -244,6 +246,9 @@ func (d *trailDecoder) step(n *yaml.Node, number int) Step {
 	if f, has := fields["by"]; has {
 		s.By = d.stepBy(f)
 	}
+	if f, has := fields["client"]; has {
+		s.Client = d.stepClient(f, s.By)
+	}
 	if f, has := fields["act"]; has {
 		s.Act, _ = d.str(f, false)
 	}
@@ -280,6 +285,29 @@ func (d *trailDecoder) stepBy(f field) string {
 		return ""
 	}
 	return by
+}
+
+// maxClientRunes bounds an outside agent's name.
+const maxClientRunes = 64
+
+// stepClient reads the outside agent that performed a step: a name on one
+// line, only with by: agent.
+func (d *trailDecoder) stepClient(f field, by string) string {
+	c, ok := d.str(f, false)
+	if !ok {
+		return ""
+	}
+	switch {
+	case by != ByAgent:
+		d.invalid(f.key, "client", "write by: agent above client:, or remove client: for a person's step",
+			"client %q is set on a step without by: agent", c)
+		return ""
+	case strings.TrimSpace(c) == "" || strings.ContainsAny(c, "\r\n") || utf8.RuneCountInString(c) > maxClientRunes:
+		d.invalid(f.val, "client", fmt.Sprintf("write the agent's name on one line, at most %d characters", maxClientRunes),
+			"client %q is not an agent's name", c)
+		return ""
+	}
+	return c
 }
 
 // stepKey reads a step's key (key.go). A key that no longer matches the

@@ -239,6 +239,9 @@ func (g trailGen) trail(i int) *Trail {
 		}
 		if g.chance(0.2) {
 			step.By = ByAgent
+			if g.chance(0.5) {
+				step.Client = g.pick([]string{"claude-code", "Cursor", "my agent 1.2"})
+			}
 		}
 		if step.Act == "" || g.chance(0.5) {
 			for range 1 + g.r.IntN(5) {

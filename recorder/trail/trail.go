@@ -58,6 +58,11 @@ type Step struct {
 	// performed while a person recorded ("Ask the agent"), "" for a
 	// person's own actions.
 	By string
+	// Client is the outside agent that performed the step, by the name its
+	// MCP client gave (docs/mcp.md), with By ByAgent; "" for the built-in
+	// agent's and a person's steps. Its recording belongs to no agent
+	// configuration of the host's (it has no Key).
+	Client string
 	// Act is a goal for the agent to perform when the step has no recording
 	// yet, or when its recording no longer replays.
 	Act string

@@ -120,6 +120,9 @@ func stepNode(s Step) (*yaml.Node, error) {
 	if s.By != "" {
 		addKey(n, "by", strNode(s.By))
 	}
+	if s.Client != "" {
+		addKey(n, "client", strNode(s.Client))
+	}
 	if s.Act != "" {
 		addKey(n, "act", strNode(s.Act))
 	}

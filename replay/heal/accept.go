@@ -167,6 +167,7 @@ func OnlyRecordingsChanged(before, after *trail.Trail, mayChange func(step int) 
 		}{
 			{"intent", a.Intent != b.Intent},
 			{"by", a.By != b.By},
+			{"client", a.Client != b.Client},
 			{"act", a.Act != b.Act},
 			{"actions", !healed && !sameStep(trail.Step{Actions: a.Actions}, trail.Step{Actions: b.Actions})},
 			{"end", !healed && !sameStep(trail.Step{End: a.End}, trail.Step{End: b.End})},

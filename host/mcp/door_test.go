@@ -1,0 +1,378 @@
+package mcp
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/trailpin/trailpin/host/config"
+	"github.com/trailpin/trailpin/host/headless"
+	"github.com/trailpin/trailpin/host/recording"
+	"github.com/trailpin/trailpin/recorder/screen"
+	"github.com/trailpin/trailpin/storage"
+)
+
+// Tests of the door with no browser: a fake tab whose page the test sets,
+// the real recording service on a temporary home, and an MCP client over
+// in-memory transports.
+
+const shopOrigin = "http://shop.test:8080"
+
+// fakeTab is a page the test controls; acted lists what reached it.
+type fakeTab struct {
+	mu     sync.Mutex
+	page   *screen.Screen
+	acted  []string
+	navs   []headless.Navigation
+	onLoad func(url string) *screen.Screen
+}
+
+func (f *fakeTab) Viewport() screen.Viewport { return screen.Viewport{Width: 1280, Height: 720} }
+
+func (f *fakeTab) Screen(ctx context.Context) (*screen.Screen, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	c := *f.page
+	return &c, nil
+}
+
+func (f *fakeTab) set(s *screen.Screen) {
+	f.mu.Lock()
+	f.page = s
+	f.mu.Unlock()
+}
+
+func (f *fakeTab) act(what string, before func() error) error {
+	if before != nil {
+		if err := before(); err != nil {
+			return err
+		}
+	}
+	f.mu.Lock()
+	f.acted = append(f.acted, what)
+	f.mu.Unlock()
+	return nil
+}
+
+func (f *fakeTab) Navigate(ctx context.Context, url string) error {
+	if err := f.act("navigate "+url, nil); err != nil {
+		return err
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.page = f.onLoad(url)
+	f.navs = append(f.navs, headless.Navigation{URL: url})
+	return nil
+}
+
+func (f *fakeTab) Tap(ctx context.Context, tg headless.Target) error {
+	return f.act("tap "+tg.Ref, tg.Before)
+}
+
+func (f *fakeTab) Type(ctx context.Context, tg headless.Target, text string) (string, error) {
+	return text, f.act("type "+tg.Ref, tg.Before)
+}
+
+func (f *fakeTab) Select(ctx context.Context, tg headless.Target, labels []string) ([]string, error) {
+	return labels, f.act("select "+tg.Ref, tg.Before)
+}
+
+func (f *fakeTab) Press(ctx context.Context, key string, before func() error) error {
+	return f.act("press "+key, before)
+}
+
+func (f *fakeTab) TakeNavigations() []headless.Navigation {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	out := f.navs
+	f.navs = nil
+	return out
+}
+
+func (f *fakeTab) performed() []string {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return append([]string(nil), f.acted...)
+}
+
+// shopPage is a page of the shop in document doc: a heading, an "Add to
+// cart" button (e3), a link off the app (e4), and extra buttons.
+func shopPage(url, doc string, extra int) *screen.Screen {
+	kids := []*screen.Node{
+		{Ref: "e2", Role: "heading", Tag: "h1", Name: "iPhone 17", Text: "iPhone 17", Level: 1, Visible: true},
+		{Ref: "e3", Role: "button", Tag: "button", Name: "Add to cart", Text: "Add to cart", Visible: true},
+		{Ref: "e4", Role: "link", Tag: "a", Name: "Pay elsewhere", Text: "Pay elsewhere", URL: "https://evil.test/pay", Visible: true},
+	}
+	for i := range extra {
+		name := fmt.Sprintf("Row button %d", i)
+		kids = append(kids, &screen.Node{Ref: fmt.Sprintf("e%d", 10+i), Role: "button", Tag: "button", Name: name, Text: name, Visible: true})
+	}
+	return &screen.Screen{Schema: screen.ScreenSchema, Document: doc, URL: url, Title: "Shop",
+		Viewport: screen.Viewport{Width: 1280, Height: 720},
+		Root: &screen.Node{Ref: "e1", Role: "document", Tag: "html", Visible: true, Children: []*screen.Node{
+			{Ref: "e5", Role: "generic", Tag: "body", Visible: true, Children: kids},
+		}}}
+}
+
+// writeTrail is `host export`'s writing, plainly: the trail's latest
+// version into dir.
+func writeTrail(ctx context.Context, db *storage.DB, slug, dir string, _ []string) (string, bool, error) {
+	v, err := db.Trail(ctx, slug)
+	if err != nil {
+		return "", false, err
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return "", false, err
+	}
+	path := filepath.Join(dir, slug+".trail.yaml")
+	return path, false, os.WriteFile(path, v.Content, 0o644)
+}
+
+// rig is a door on a fake tab, and a client connected to it.
+type rig struct {
+	door    *Door
+	tab     *fakeTab
+	svc     *recording.Service
+	client  *sdk.ClientSession
+	project string
+}
+
+func newRig(t *testing.T, limit int, extra int) *rig {
+	t.Helper()
+	home := t.TempDir()
+	getenv := func(k string) string {
+		if k == "HOME" {
+			return home
+		}
+		return ""
+	}
+	cfg, err := config.Load(config.Options{Getenv: getenv, Getwd: func() (string, error) { return home, nil }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	svc := recording.New(recording.Options{Config: cfg, Getenv: getenv, Export: writeTrail})
+	t.Cleanup(svc.Close)
+	project := filepath.Join(home, "shop")
+	if err := os.MkdirAll(project, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	yaml := "apps:\n  shop:\n    baseURL: " + shopOrigin + "\ntrails:\n  dir: trails\n"
+	if err := os.WriteFile(filepath.Join(project, "trailpin.yaml"), []byte(yaml), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tab := &fakeTab{page: shopPage("about:blank", "blank", 0)}
+	tab.onLoad = func(url string) *screen.Screen { return shopPage(url, "d-"+url, extra) }
+	door := New(Options{Service: svc, Tab: tab, Project: project, SnapshotLimit: limit, Getenv: getenv})
+	ctx := context.Background()
+	st, ct := sdk.NewInMemoryTransports()
+	ss, err := door.Server().Connect(ctx, st, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ss.Close() })
+	cs, err := sdk.NewClient(&sdk.Implementation{Name: "test-agent", Version: "1"}, nil).Connect(ctx, ct, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cs.Close() })
+	return &rig{door: door, tab: tab, svc: svc, client: cs, project: project}
+}
+
+// call calls a tool and returns its text and whether it is an error.
+func (r *rig) call(t *testing.T, name string, args any) (string, bool) {
+	t.Helper()
+	res, err := r.client.CallTool(context.Background(), &sdk.CallToolParams{Name: name, Arguments: args})
+	if err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	var b strings.Builder
+	for _, c := range res.Content {
+		if tc, ok := c.(*sdk.TextContent); ok {
+			b.WriteString(tc.Text)
+		}
+	}
+	return b.String(), res.IsError
+}
+
+// mustCall calls a tool that must succeed.
+func (r *rig) mustCall(t *testing.T, name string, args any) string {
+	t.Helper()
+	text, isErr := r.call(t, name, args)
+	if isErr {
+		t.Fatalf("%s failed: %s", name, text)
+	}
+	return text
+}
+
+// interactions is how many interactions the recording stored.
+func (r *rig) interactions(t *testing.T) int {
+	t.Helper()
+	if r.door.rec == nil {
+		t.Fatal("no recording under way")
+	}
+	out, err := r.svc.Status(context.Background(), recording.SessionIn{Session: r.door.rec.session})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out.Recording.Interactions
+}
+
+// A ref of a snapshot whose page loaded another document since, or whose
+// element is gone, is refused as stale: nothing reaches the page and
+// nothing is recorded.
+func TestStaleRefPerformsNothing(t *testing.T) {
+	r := newRig(t, 0, 0)
+	r.mustCall(t, "trail_start", map[string]any{"app": "shop", "url": shopOrigin + "/products/iphone-17"})
+	snap := r.mustCall(t, "browser_snapshot", map[string]any{})
+	if !strings.Contains(snap, `button "Add to cart" [ref=e3]`) {
+		t.Fatalf("the snapshot shows no Add to cart button with its ref:\n%s", snap)
+	}
+	before := len(r.tab.performed())
+
+	// The page loads another document (same URL, new refs).
+	r.tab.set(shopPage(shopOrigin+"/products/iphone-17", "d-reloaded", 0))
+	text, isErr := r.call(t, "browser_click", map[string]any{"element": "Add to cart", "ref": "e3"})
+	if !isErr || !strings.Contains(text, "stale") || !strings.Contains(text, "Nothing was done") {
+		t.Errorf("a ref of another document: error %v, %q; want a stale-ref error saying nothing was done", isErr, text)
+	}
+
+	// The element is gone from the same document.
+	r.mustCall(t, "browser_snapshot", map[string]any{})
+	gone := shopPage(shopOrigin+"/products/iphone-17", "d-reloaded", 0)
+	body := gone.Root.Children[0]
+	body.Children = body.Children[:1]
+	r.tab.set(gone)
+	text, isErr = r.call(t, "browser_click", map[string]any{"element": "Add to cart", "ref": "e3"})
+	if !isErr || !strings.Contains(text, "no longer on the page") {
+		t.Errorf("a ref whose element is gone: error %v, %q; want a stale-ref error", isErr, text)
+	}
+
+	// A ref no snapshot gave.
+	text, isErr = r.call(t, "browser_click", map[string]any{"element": "Add to cart", "ref": "e99"})
+	if !isErr || !strings.Contains(text, "not in the last snapshot") {
+		t.Errorf("a ref no snapshot gave: error %v, %q", isErr, text)
+	}
+
+	if got := r.tab.performed()[before:]; len(got) > 0 {
+		t.Errorf("stale refs reached the page: %q", got)
+	}
+	if n := r.interactions(t); n != 0 {
+		t.Errorf("the recording stored %d interactions for refused clicks, want 0", n)
+	}
+}
+
+// The client acts only on the recording's app: a navigation elsewhere and
+// a click on a link that leads elsewhere are refused with nothing done.
+func TestOffAppRefused(t *testing.T) {
+	r := newRig(t, 0, 0)
+	r.mustCall(t, "trail_start", map[string]any{"app": "shop", "url": shopOrigin + "/products"})
+	r.mustCall(t, "browser_snapshot", map[string]any{})
+	before := len(r.tab.performed())
+
+	text, isErr := r.call(t, "browser_navigate", map[string]any{"url": "https://evil.test/steal"})
+	if !isErr || !strings.Contains(text, "https://evil.test") || !strings.Contains(text, "not one of the app's origins") {
+		t.Errorf("navigating off the app: error %v, %q; want it refused, naming the origin", isErr, text)
+	}
+	text, isErr = r.call(t, "browser_click", map[string]any{"element": "Pay elsewhere", "ref": "e4"})
+	if !isErr || !strings.Contains(text, "https://evil.test") {
+		t.Errorf("clicking a link off the app: error %v, %q; want it refused", isErr, text)
+	}
+	if got := r.tab.performed()[before:]; len(got) > 0 {
+		t.Errorf("off-app actions reached the page: %q", got)
+	}
+	if n := r.interactions(t); n != 0 {
+		t.Errorf("the recording stored %d interactions for refused actions, want 0", n)
+	}
+
+	// Without a recording, a URL of no app of the project starts nothing.
+	r2 := newRig(t, 0, 0)
+	text, isErr = r2.call(t, "browser_navigate", map[string]any{"url": "https://evil.test/"})
+	if !isErr || !strings.Contains(text, "not the origin of an app") {
+		t.Errorf("navigating to no app without a recording: error %v, %q", isErr, text)
+	}
+	if got := r2.tab.performed(); len(got) > 0 {
+		t.Errorf("the refused navigation reached the page: %q", got)
+	}
+}
+
+// A snapshot larger than the limit is cut at whole lines and says how many
+// lines, and elements with a ref, it left out; a scoped one shows one
+// element whole.
+func TestSnapshotCapped(t *testing.T) {
+	const limit = 400
+	r := newRig(t, limit, 200)
+	r.mustCall(t, "trail_start", map[string]any{"app": "shop", "url": shopOrigin + "/big"})
+	text := r.mustCall(t, "browser_snapshot", map[string]any{})
+	full := screen.RenderSnapshot(shopPage(shopOrigin+"/big", "x", 200), screen.SnapshotOptions{})
+	kept := text[strings.Index(text, "```yaml\n")+len("```yaml\n") : strings.Index(text, "\n```\n")]
+	if len(kept) > limit {
+		t.Errorf("the snapshot holds %d bytes, more than the limit %d", len(kept), limit)
+	}
+	if !strings.HasPrefix(full, kept) {
+		t.Errorf("the capped snapshot is not the full one's first lines:\n%s", kept)
+	}
+	lines := strings.Count(full, "\n") + 1
+	left := lines - (strings.Count(kept, "\n") + 1)
+	refs := strings.Count(full[len(kept):], "[ref=")
+	want := fmt.Sprintf("%d more lines left out, %d of them elements with a ref", left, refs)
+	if left <= 0 || !strings.Contains(text, want) {
+		t.Errorf("the capped snapshot does not say %q:\n%s", want, text)
+	}
+	scoped := r.mustCall(t, "browser_snapshot", map[string]any{"ref": "e3"})
+	if !strings.Contains(scoped, `button "Add to cart" [ref=e3]`) || strings.Contains(scoped, "Row button") || strings.Contains(scoped, "left out") {
+		t.Errorf("the snapshot scoped to e3 is not that button alone:\n%s", scoped)
+	}
+}
+
+// Malformed arguments are answered with an error that names the problem,
+// and the server keeps serving.
+func TestMalformedArgumentsKeepServing(t *testing.T) {
+	r := newRig(t, 0, 0)
+	r.mustCall(t, "trail_start", map[string]any{"app": "shop", "url": shopOrigin + "/products"})
+	for _, args := range []any{
+		map[string]any{"ref": 5},
+		map[string]any{"element": "Add to cart"},
+		json.RawMessage(`{"ref": ["e3"]}`),
+	} {
+		text, isErr := r.call(t, "browser_click", args)
+		if !isErr || !strings.Contains(text, "ref") {
+			t.Errorf("browser_click %v: error %v, %q; want an error naming ref", args, isErr, text)
+		}
+	}
+	if text, isErr := r.call(t, "browser_select_option", map[string]any{"ref": "e3", "values": "one"}); !isErr {
+		t.Errorf("values as a string was taken: %q", text)
+	}
+	if got := r.tab.performed(); len(got) != 1 {
+		t.Errorf("malformed calls reached the page: %q", got)
+	}
+	if text := r.mustCall(t, "browser_snapshot", map[string]any{}); !strings.Contains(text, "Add to cart") {
+		t.Errorf("the server does not serve after malformed calls:\n%s", text)
+	}
+}
+
+// An action is recorded as the interaction the extension's recorder would
+// send, marked with the client's name, and a verify as an assertion.
+func TestActionsRecordedAsTheClients(t *testing.T) {
+	r := newRig(t, 0, 0)
+	r.mustCall(t, "trail_start", map[string]any{"app": "shop", "url": shopOrigin + "/products/iphone-17"})
+	r.mustCall(t, "browser_snapshot", map[string]any{})
+	r.mustCall(t, "browser_click", map[string]any{"element": "Add to cart", "ref": "e3"})
+	r.mustCall(t, "browser_verify_element_visible", map[string]any{"role": "heading", "accessibleName": "iPhone 17"})
+	if n := r.interactions(t); n != 2 {
+		t.Fatalf("the recording stored %d interactions, want 2 (click, assertVisible)", n)
+	}
+	text := r.mustCall(t, "trail_save", map[string]any{"title": "Add the iPhone 17"})
+	for _, want := range []string{"by: agent", "client: test-agent", "tap: {selector: {role: button, name: Add to cart}}",
+		"assertVisible: {selector: {text: iPhone 17}}"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("the saved trail lacks %q:\n%s", want, text)
+		}
+	}
+}
