@@ -85,7 +85,7 @@ func serveMCP(cmd *cobra.Command, e *env, chrome, project string, limit int) err
 	}
 	svc := recording.New(recording.Options{Config: cfg, Log: log, Secrets: filterSecrets{filter},
 		Getenv: e.getenv, Environ: e.environ, LoadConfig: loadConfig, Export: exportTrail,
-		AgentMaxActions: noProjectMaxActions, AgentMaxCalls: noProjectMaxCalls})
+		AgentMaxActions: config.DefaultAgent().MaxActions, AgentMaxCalls: config.DefaultAgent().MaxCalls})
 	defer svc.Close()
 	svc.CheckDatabase(ctx)
 	if chrome == "" {
