@@ -27,6 +27,7 @@ const (
 	typeRecordStatus      = "record.status"
 	typeRecordStop        = "record.stop"
 	typeRecordChanges     = "record.changes"
+	typeRecordReview      = "record.review"
 	typeRecordSave        = "record.save"
 	typeRecordDiscard     = "record.discard"
 	typeTrailExport       = "trail.export"
@@ -68,6 +69,7 @@ func registerRecording(srv *nativemsg.Server, s *nativeSession) *recordingDoor {
 	srv.Handle(typeRecordStatus, serveOp(svc.Status))
 	srv.Handle(typeRecordStop, serveOp(svc.Stop))
 	srv.Handle(typeRecordChanges, serveOp(svc.Changes))
+	srv.Handle(typeRecordReview, serveOp(svc.Review))
 	srv.Handle(typeRecordSave, serveOp(svc.Save))
 	srv.Handle(typeRecordDiscard, serveOp(svc.Discard))
 	srv.Handle(typeTrailExport, serveOp(svc.Export))
