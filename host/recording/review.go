@@ -639,3 +639,90 @@ func (a modelAnswerer) Answer(ctx context.Context, questions []review.Question) 
 	}
 	return answer.Answers, nil
 }
+
+// ReviewTrailIn asks for the review of a saved trail (`host review TRAIL`):
+// Trail names it in the database (slug, id or title); Content, when set,
+// is the trail file to review instead of the saved version (an exported
+// file, perhaps edited since), File its name in errors.
+type ReviewTrailIn struct {
+	Trail   string
+	Content []byte
+	File    string
+}
+
+// A TrailReview is the review of a saved trail, which Apply writes into
+// its file.
+type TrailReview struct {
+	ReviewOut
+	trail *trail.Trail
+	menus map[[2]int]*review.Menu
+}
+
+// ReviewTrail reviews every step of a saved trail from the screens its
+// recording session stored, as record.review does at save.
+func (r *Service) ReviewTrail(ctx context.Context, in ReviewTrailIn) (_ *TrailReview, err error) {
+	defer r.explainDamage(&err)
+	db, err := r.database(ctx)
+	if err != nil {
+		return nil, err
+	}
+	v, err := db.Trail(ctx, in.Trail)
+	if err != nil {
+		return nil, StorageError(err)
+	}
+	if v.SessionID == "" {
+		return nil, invalid("trail %s was not recorded into this database (it was imported): no screens of its recording are stored to review it on", v.Slug)
+	}
+	sess, err := db.Session(ctx, v.SessionID)
+	if err != nil {
+		return nil, invalid("trail %s: its recording session %s is gone, with its screens: %v", v.Slug, v.SessionID, err)
+	}
+	content, file := v.Content, v.Slug+".trail.yaml"
+	if in.Content != nil {
+		content, file = in.Content, in.File
+	}
+	t, err := trail.LoadTrail(file, content)
+	if err != nil {
+		return nil, invalid("%v", err)
+	}
+	b, err := r.prepare(sess)
+	if err != nil {
+		return nil, err
+	}
+	rv, err := r.reviewerFor(b)
+	if err != nil {
+		return nil, err
+	}
+	recs, err := r.storedInteractions(ctx, db, sess.ID)
+	if err != nil {
+		return nil, err
+	}
+	out, menus := rv.reviewSteps(ctx, t.Steps, recs, nil, nil)
+	out.Session = sess.ID
+	return &TrailReview{ReviewOut: out, trail: t, menus: menus}, nil
+}
+
+// Apply writes the review's picks into the trail file src (the file the
+// review was made on) with the edit a heal uses, which keeps every other
+// byte: comments, blank lines, quoting and the other steps. It returns
+// the new file and the selectors it changed, and why.
+func (tr *TrailReview) Apply(file string, src []byte) ([]byte, []ReviewChange, error) {
+	bt := &steps.BuiltTrail{Steps: append([]trail.Step(nil), tr.trail.Steps...)}
+	changes, err := applyReview(bt, tr.ReviewOut, tr.menus, nil)
+	if err != nil {
+		return nil, nil, err
+	}
+	out := src
+	done := map[int]bool{}
+	for _, c := range changes {
+		if done[c.Step] {
+			continue
+		}
+		done[c.Step] = true
+		s := bt.Steps[c.Step]
+		if out, err = trail.ReplaceRecording(file, out, c.Step, trail.Recording{Actions: s.Actions, End: s.End, Key: s.Key}); err != nil {
+			return nil, nil, err
+		}
+	}
+	return out, changes, nil
+}
