@@ -28,6 +28,7 @@ const (
 	typeRecordStop        = "record.stop"
 	typeRecordChanges     = "record.changes"
 	typeRecordReview      = "record.review"
+	typeRecordChoose      = "record.choose"
 	typeRecordSave        = "record.save"
 	typeRecordDiscard     = "record.discard"
 	typeTrailExport       = "trail.export"
@@ -70,6 +71,7 @@ func registerRecording(srv *nativemsg.Server, s *nativeSession) *recordingDoor {
 	srv.Handle(typeRecordStop, serveOp(svc.Stop))
 	srv.Handle(typeRecordChanges, serveOp(svc.Changes))
 	srv.Handle(typeRecordReview, serveOp(svc.Review))
+	srv.Handle(typeRecordChoose, serveOp(svc.Choose))
 	srv.Handle(typeRecordSave, serveOp(svc.Save))
 	srv.Handle(typeRecordDiscard, serveOp(svc.Discard))
 	srv.Handle(typeTrailExport, serveOp(svc.Export))

@@ -374,7 +374,7 @@ func applyReview(t *steps.BuiltTrail, rv ReviewOut, menus map[[2]int]*review.Men
 		}
 		opt := m.Options[pick-1]
 		switch {
-		case chosen[key] != 0 && chosen[key] != rs.Pick:
+		case chosen[key] != 0 && chosen[key] != rs.Pick || rs.By == PickedByPerson:
 			why = "you chose it: " + opt.Description
 		case rs.By == PickedByModel:
 			why = "the model picked it"
@@ -494,6 +494,57 @@ func (r *Service) Review(ctx context.Context, in ReviewIn) (_ ReviewOut, err err
 	r.mu.Unlock()
 	r.log.Info("recording reviewed", "session", sess.ID, "steps", len(out.Steps), "calls", out.Calls, "ms", out.Millis)
 	return out, nil
+}
+
+// ChooseIn records the options the person chose in the review
+// (record.choose), for record.save to apply.
+type ChooseIn struct {
+	Session string         `json:"session"`
+	Choices []ReviewChoice `json:"choices"`
+}
+
+// Choose makes the person's choices the picks of the session's last
+// review: record.save then keeps them, and says they were the person's.
+// The review is not made again (no model call).
+func (r *Service) Choose(ctx context.Context, in ChooseIn) (_ ReviewOut, err error) {
+	defer r.explainDamage(&err)
+	if err := checkSessionID(in.Session); err != nil {
+		return ReviewOut{}, err
+	}
+	db, err := r.database(ctx)
+	if err != nil {
+		return ReviewOut{}, err
+	}
+	_, st, err := r.sessionState(ctx, db, in.Session)
+	if err != nil {
+		return ReviewOut{}, err
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	rv := st.review
+	if rv == nil {
+		return ReviewOut{}, invalid("choices: the recording was not reviewed since it stopped: send record.review first")
+	}
+	steps := append([]ReviewedStep(nil), rv.out.Steps...)
+	for _, c := range in.Choices {
+		i := -1
+		for k, s := range steps {
+			if s.Step == c.Step && s.Action == c.Action {
+				i = k
+			}
+		}
+		switch {
+		case i < 0:
+			return ReviewOut{}, invalid("choices: step %d action %d was not reviewed: send the step and action of one of record.review's steps", c.Step, c.Action)
+		case c.Option < 1 || c.Option > len(steps[i].Options):
+			return ReviewOut{}, invalid("choices: step %d action %d has options 1 to %d, not %d", c.Step, c.Action, len(steps[i].Options), c.Option)
+		}
+		if steps[i].Pick != c.Option {
+			steps[i].Pick, steps[i].By = c.Option, PickedByPerson
+		}
+	}
+	rv.out.Steps = steps
+	return rv.out, nil
 }
 
 // unchangedSteps reports the steps that the trail saved from the session

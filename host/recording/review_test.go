@@ -289,6 +289,50 @@ func TestSaveAppliesThePersonsChoice(t *testing.T) {
 	}
 }
 
+// record.choose makes the person's choice the pick, without a new review;
+// record.save keeps it and says it was theirs.
+func TestChooseThenSaveKeepsThePersonsChoice(t *testing.T) {
+	svc, _ := newTestService(t)
+	ctx := context.Background()
+	const session = "r-choose"
+	recordCheckout(t, svc, session, "assertVisible e15", "assertVisible e22", "click e5", "assertVisible e14")
+	if _, err := svc.Choose(ctx, ChooseIn{Session: session, Choices: []ReviewChoice{{Step: 0, Action: 0, Option: 2}}}); !isCode(err, Invalid) {
+		t.Errorf("choose before a review: %v, want Invalid", err)
+	}
+	out, err := svc.Review(ctx, ReviewIn{Session: session, Intents: checkoutIntents})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rs := stepAt(out, 0)
+	other := 1
+	for other == rs.Pick || rs.Options[other-1].Recorded {
+		other++
+	}
+	chosen, err := svc.Choose(ctx, ChooseIn{Session: session, Choices: []ReviewChoice{{Step: 0, Action: 0, Option: other}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := stepAt(chosen, 0); got.Pick != other || got.By != PickedByPerson {
+		t.Errorf("after choose, step 0 is %d by %s, want %d by the person", got.Pick, got.By, other)
+	}
+	saved, err := svc.Save(ctx, SaveIn{Session: session, Title: "Checkout", Intents: checkoutIntents})
+	if err != nil {
+		t.Fatal(err)
+	}
+	found := false
+	for _, c := range saved.Changes {
+		if c.Step == 0 {
+			found = true
+			if c.To != rs.Options[other-1].Selector || !strings.HasPrefix(c.Why, "you chose it") {
+				t.Errorf("the chosen option saved as %+v, want %s because you chose it", c, rs.Options[other-1].Selector)
+			}
+		}
+	}
+	if !found {
+		t.Errorf("the person's choice is not among the changes %+v", saved.Changes)
+	}
+}
+
 // A model is asked once, about the unsure steps only, never when the
 // engine is sure of every step; its answer off the menu is ignored; and no
 // secret value reaches its request.
