@@ -133,6 +133,11 @@ func pressSave(t *testing.T, popup context.Context) {
 		return document.querySelector('#selector-review')?.hidden === false ? 'review' : '';
 	})()`)
 	if next == "review" {
+		// Every option and button of the review has a role and a name:
+		// two radios at least, Accept all, Save with these choices, Back.
+		n := Eval[int](t, popup, `document.querySelectorAll('#selector-review fieldset').length`)
+		t.Logf("the popup's selector review shows %d steps", n)
+		assertControlsNamed(t, popup, 5)
 		Eval[bool](t, popup, `(document.querySelectorAll('#selector-review input[data-recorded]').forEach((r) => r.click()), true)`)
 		clickCSS(t, popup, "#save-choices")
 	}

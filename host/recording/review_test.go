@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/trailpin/trailpin/agent/model/modeltest"
 	"github.com/trailpin/trailpin/host/config"
@@ -438,9 +439,11 @@ func TestReviewTimeFor50Steps(t *testing.T) {
 		intents[fmt.Sprint(i)] = fmt.Sprintf("step %d: %s", i, []string{"the total is $42.00", "the Pay button is shown", "open the cart", "the Total line is there", "apply the coupon"}[i%len(refs)])
 	}
 	recordCheckout(t, svc, "r-fifty", its...)
+	began := time.Now()
 	out, err := svc.Review(ctx, ReviewIn{Session: "r-fifty", Intents: intents})
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Logf("the review of a %d-step recording (%d steps reviewed) without a model took %d ms", len(its), len(out.Steps), out.Millis)
+	t.Logf("the review of a %d-step recording (%d steps reviewed) without a model: %d ms of menus and engine, %d ms for the whole record.review (the steps built again from the database included)",
+		len(its), len(out.Steps), out.Millis, time.Since(began).Milliseconds())
 }
