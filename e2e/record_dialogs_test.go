@@ -116,8 +116,7 @@ func TestRecordDialogsForged(t *testing.T) {
 	}
 
 	fill(t, popup, "#trail-title", "Answer the dialogs")
-	clickCSS(t, popup, "#save")
-	popupPhase(t, popup, "saved")
+	pressSave(t, popup)
 	clickCSS(t, popup, "#export")
 	path := WaitFor[string](t, popup, `(document.querySelector('#exported').textContent.match(/^Exported to (\S+)/) || [])[1]`)
 	src, err := os.ReadFile(path)

@@ -119,6 +119,31 @@ func popupPhase(t *testing.T, popup context.Context, phase string) {
 	})()`, phase))
 }
 
+// pressSave presses Save in the popup and, when it opens the selector
+// review (docs/review.md), keeps the recorder's choice on every step and
+// saves with those choices: the trail is the recording as the recorder
+// wrote it, which the recording tests check.
+func pressSave(t *testing.T, popup context.Context) {
+	t.Helper()
+	clickCSS(t, popup, "#save")
+	next := WaitFor[string](t, popup, `(() => {
+		const err = document.querySelector('#rec-error');
+		if (err && !err.hidden) throw new Error('the popup says: ' + err.textContent);
+		if (document.querySelector('#rec-state')?.dataset.phase === 'saved') return 'saved';
+		return document.querySelector('#selector-review')?.hidden === false ? 'review' : '';
+	})()`)
+	if next == "review" {
+		// Every option and button of the review has a role and a name:
+		// two radios at least, Accept all, Save with these choices, Back.
+		n := Eval[int](t, popup, `document.querySelectorAll('#selector-review fieldset').length`)
+		t.Logf("the popup's selector review shows %d steps", n)
+		assertControlsNamed(t, popup, 5)
+		Eval[bool](t, popup, `(document.querySelectorAll('#selector-review input[data-recorded]').forEach((r) => r.click()), true)`)
+		clickCSS(t, popup, "#save-choices")
+	}
+	popupPhase(t, popup, "saved")
+}
+
 // fill puts text into a popup field the way a person does: click, select
 // what is there, type.
 func fill(t *testing.T, popup context.Context, sel, text string) {
@@ -291,8 +316,7 @@ func (r *recordingRig) stopSaveExport(t *testing.T, popup context.Context, scree
 		keepScreenshot(t, "popup-review.png", screenshotPopup(t, popup))
 		assertControlsNamed(t, popup, 6) // title, 4+ intents, the secret, Save, Discard
 	}
-	clickCSS(t, popup, "#save")
-	popupPhase(t, popup, "saved")
+	pressSave(t, popup)
 	clickCSS(t, popup, "#export")
 	path := WaitFor[string](t, popup, `(document.querySelector('#exported').textContent.match(/^Exported to (\S+)/) || [])[1]`)
 	first, err := os.ReadFile(path)

@@ -5,6 +5,7 @@
 
 import { PROTOCOL_VERSION } from './protocol.js';
 import { fromExtension } from './senders.js';
+import { reviewModel, choicesOf, changeText, renderReview as renderSelectorReview, selectedIn } from './popup-review.js';
 
 /** @typedef {import('./protocol.js').Status} Status */
 /** @typedef {import('./protocol.js').RecordingView} RecordingView */
@@ -234,12 +235,20 @@ function renderRecording(r) {
   renderAgent(r);
 
   const reviewing = r.phase === 'stopped' && !!r.review;
-  el('review').hidden = !reviewing;
+  if (r.phase !== 'stopped') closeSelectorReview();
+  el('review').hidden = !reviewing || !el('selector-review').hidden;
   if (reviewing && before?.review !== r.review) renderReview(/** @type {Record<string, any>} */ (r.review));
   /** @type {HTMLButtonElement} */ (el('save')).disabled = r.needsProject || r.needsApp;
 
   el('saved').hidden = r.phase !== 'saved';
   if (r.saved) el('saved-text').textContent = `Saved “${r.saved.title}” as ${r.saved.trail}, version ${r.saved.version}.`;
+  const changes = /** @type {Record<string, any>[]} */ (r.saved?.changes ?? []);
+  el('saved-changes-section').hidden = changes.length === 0;
+  el('saved-changes').replaceChildren(...changes.map((c) => {
+    const li = document.createElement('li');
+    li.textContent = changeText(c);
+    return li;
+  }));
   el('exported').textContent = r.exported ? `Exported to ${r.exported.path}${r.exported.unchanged ? ' (unchanged)' : ''}` : '';
 
   el('retry').hidden = connectionState === 'connected' && !r.damaged;
@@ -391,9 +400,97 @@ el('app-form').addEventListener('submit', (e) => {
   e.preventDefault();
   recordOp({ op: 'addApp', name: /** @type {HTMLInputElement} */ (el('app-name')).value.trim() });
 });
-el('review').addEventListener('submit', (e) => {
+// Save: the host reviews the selectors first (record.review); the person
+// accepts the picks or chooses others (record.choose), then the trail is
+// saved. A host that cannot review saves the recorder's choices.
+
+/** @type {{title: string, secrets: Record<string, string>, intents: Record<string, string>}|null} */
+let pendingSave = null;
+/** @type {ReturnType<typeof reviewModel>|null} */
+let selectorReview = null;
+
+/**
+ * Sends a message to the host through the background.
+ * @param {string} type
+ * @param {Record<string, unknown>} body
+ * @returns {Promise<import('./protocol.js').PageReply>}
+ */
+function hostRequest(type, body) {
+  return chrome.runtime.sendMessage({ to: 'background', kind: 'request', type, body, timeoutMs: 120_000 });
+}
+
+/** @param {string} message */
+function showError(message) {
+  const err = el('rec-error');
+  err.hidden = !message;
+  err.textContent = message;
+}
+
+function closeSelectorReview() {
+  el('selector-review').hidden = true;
+  el('selector-review-steps').replaceChildren();
+  selectorReview = null;
+}
+
+/** Saves with what the person edited, the review's picks or choices applied by the host. */
+async function saveNow() {
+  if (!pendingSave) return;
+  const args = pendingSave;
+  const view = await recordOp({ op: 'save', ...args });
+  if (view.phase === 'saved') {
+    pendingSave = null;
+    closeSelectorReview();
+    renderRecording(view);
+  }
+}
+
+el('review').addEventListener('submit', async (e) => {
   e.preventDefault();
-  recordOp({ op: 'save', title: /** @type {HTMLInputElement} */ (el('trail-title')).value.trim(), ...edits() });
+  pendingSave = { title: /** @type {HTMLInputElement} */ (el('trail-title')).value.trim(), ...edits() };
+  /** @type {HTMLButtonElement} */ (el('save')).disabled = true;
+  let reply;
+  try {
+    reply = await hostRequest('record.review', { session: shown?.session ?? '', intents: pendingSave.intents });
+  } finally {
+    /** @type {HTMLButtonElement} */ (el('save')).disabled = false;
+  }
+  const review = reply?.ok ? /** @type {Record<string, any>} */ (reply.reply) : null;
+  if (!review || !(review.steps ?? []).length) {
+    if (reply && !reply.ok) showError(`The selectors could not be reviewed (${reply.error}); the recorder's choices are saved.`);
+    await saveNow();
+    return;
+  }
+  selectorReview = reviewModel(review);
+  el('selector-review-heading').textContent = selectorReview.heading;
+  el('selector-review-note').textContent = selectorReview.note;
+  renderSelectorReview(document, el('selector-review-steps'), selectorReview);
+  el('selector-review').hidden = false;
+  el('review').hidden = true;
+  /** @type {HTMLElement|null} */ (el('selector-review-steps').querySelector('input:checked'))?.focus();
+});
+el('selector-review').addEventListener('submit', async (e) => {
+  // Accept all: the picks, as the host holds them.
+  e.preventDefault();
+  if (selectorReview) renderSelectorReview(document, el('selector-review-steps'), selectorReview);
+  await saveNow();
+});
+el('save-choices').addEventListener('click', async () => {
+  if (!selectorReview || !pendingSave) return;
+  const choices = choicesOf(selectorReview.steps, selectedIn(el('selector-review-steps')));
+  if (choices.length) {
+    const reply = await hostRequest('record.choose', { session: shown?.session ?? '', choices });
+    if (!reply?.ok) {
+      showError(reply ? reply.error : 'the host did not answer');
+      return;
+    }
+  }
+  await saveNow();
+});
+el('review-back').addEventListener('click', () => {
+  closeSelectorReview();
+  pendingSave = null;
+  el('review').hidden = false;
+  /** @type {HTMLElement} */ (el('save')).focus();
 });
 el('discard').addEventListener('click', () => recordOp({ op: 'discard' }));
 el('export').addEventListener('click', () => recordOp({ op: 'export' }));

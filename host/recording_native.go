@@ -29,6 +29,8 @@ const (
 	typeRecordStatus      = "record.status"
 	typeRecordStop        = "record.stop"
 	typeRecordChanges     = "record.changes"
+	typeRecordReview      = "record.review"
+	typeRecordChoose      = "record.choose"
 	typeRecordSave        = "record.save"
 	typeRecordDiscard     = "record.discard"
 	typeTrailExport       = "trail.export"
@@ -70,6 +72,8 @@ func registerRecording(srv *nativemsg.Server, s *nativeSession) *recordingDoor {
 	srv.Handle(typeRecordStatus, serveOp(svc.Status))
 	srv.Handle(typeRecordStop, serveOp(svc.Stop))
 	srv.Handle(typeRecordChanges, serveOp(svc.Changes))
+	srv.Handle(typeRecordReview, serveOp(svc.Review))
+	srv.Handle(typeRecordChoose, serveOp(svc.Choose))
 	srv.Handle(typeRecordSave, serveOp(svc.Save))
 	srv.Handle(typeRecordDiscard, serveOp(svc.Discard))
 	srv.Handle(typeTrailExport, serveOp(svc.Export))

@@ -214,6 +214,33 @@ func (d *configDecoder) duration(n *yaml.Node, path string) (time.Duration, bool
 	return v, true
 }
 
+// probability decodes a probability above 0 and at most 1.
+func (d *configDecoder) probability(n *yaml.Node, path string) (float64, bool) {
+	const fix = "write a probability such as 0.8 (above 0, at most 1)"
+	if n.Kind != yaml.ScalarNode || n.Tag == "!!null" {
+		d.fail(n, path, fix, "must be a number, not %s", describeConfigNode(n))
+		return 0, false
+	}
+	v, err := parseProbability(n.Value)
+	if err != nil {
+		d.fail(n, path, fix, "%v", err)
+		return 0, false
+	}
+	return v, true
+}
+
+// parseProbability reads a probability above 0 and at most 1.
+func parseProbability(s string) (float64, error) {
+	v, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
+	switch {
+	case err != nil:
+		return 0, fmt.Errorf("%q is not a number", s)
+	case !(v > 0 && v <= 1):
+		return 0, fmt.Errorf("%q is not above 0 and at most 1", s)
+	}
+	return v, nil
+}
+
 // parseDuration reads a positive Go duration, explaining a number without
 // a unit (the most common mistake: "10").
 func parseDuration(s string) (time.Duration, error) {

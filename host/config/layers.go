@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/pflag"
 	"github.com/spf13/viper"
 
+	"github.com/trailpin/trailpin/recorder/review"
 	"github.com/trailpin/trailpin/recorder/yamlerr"
 )
 
@@ -92,6 +93,7 @@ const (
 	KeyDataDir           = "dataDir"
 	KeyExtensionID       = "extensionId"
 	KeyPruneUnsavedAfter = "recording.pruneUnsavedAfter"
+	KeyReviewThreshold   = "review.threshold"
 	KeyTrailsDir         = "trails.dir"
 	KeyCacheMode         = "cache.mode"
 	KeyCacheStrict       = "cache.strict"
@@ -113,6 +115,7 @@ var userKeyDefs = append([]keyDef{
 	// Checked when the recording host reads it, so that a bad variable is
 	// an error of that request, not of every one.
 	{name: KeyPruneUnsavedAfter, def: defaultPruneUnsavedAfter},
+	{name: KeyReviewThreshold, def: review.DefaultThreshold},
 }, modelKeyDefs...)
 
 // projectKeyDefs are the layered keys of trailpin.yaml, in the order

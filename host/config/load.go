@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"github.com/spf13/pflag"
+
+	"github.com/trailpin/trailpin/recorder/review"
 )
 
 // defaultPruneUnsavedAfter keeps an abandoned recording a week: long enough
@@ -213,6 +215,23 @@ func (c *Config) Agent() AgentConfig { return c.keys.Agent }
 // without a project config: --trace, TRAILPIN_TRACE, the file, the
 // default.
 func (c *Config) Trace() string { return c.keys.Trace }
+
+// ReviewThreshold is the probability a pick of the save-time review must
+// reach to apply (review.threshold, docs/review.md). The files' value was
+// checked when they were read; a variable's is checked here.
+func (c *Config) ReviewThreshold() (float64, error) {
+	switch v := c.settings[KeyReviewThreshold].value.(type) {
+	case float64:
+		return v, nil
+	case string:
+		p, err := parseProbability(v)
+		if err != nil {
+			return 0, fmt.Errorf("%s: %w: write a probability such as 0.8", KeyReviewThreshold, err)
+		}
+		return p, nil
+	}
+	return review.DefaultThreshold, nil
+}
 
 // ExtensionID is the extension the host is installed for, "" for the one
 // fixed by the key in extension/manifest.json.

@@ -169,3 +169,62 @@ func TestUserConfigRecordingKeys(t *testing.T) {
 		}
 	}
 }
+
+// TestReviewThreshold: review.threshold is read from the user config and
+// its variable, defaults to the engine's threshold, and is refused outside
+// (0, 1].
+func TestReviewThreshold(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "config.yaml")
+	for src, wantErr := range map[string]string{
+		"review:\n  threshold: 0.9\n":   "",
+		"review:\n  threshold: 1\n":     "",
+		"review:\n  threshold: 0\n":     "not above 0",
+		"review:\n  threshold: 1.5\n":   "at most 1",
+		"review:\n  threshold: high\n":  "not a number",
+		"review:\n  treshold: 0.9\n":    "unknown key",
+		"review:\n  threshold: [0.9]\n": "must be a number",
+	} {
+		writeFile(t, file, src)
+		_, err := readUserConfig(file)
+		switch {
+		case wantErr == "" && err != nil:
+			t.Errorf("%q: %v", src, err)
+		case wantErr != "" && (err == nil || !strings.Contains(err.Error(), wantErr)):
+			t.Errorf("%q: got %v, want an error saying %q", src, err, wantErr)
+		}
+	}
+
+	e := testEnv(t, t.TempDir())
+	t.Setenv(EnvVar(KeyReviewThreshold), "")
+	os.Unsetenv(EnvVar(KeyReviewThreshold))
+	file = filepath.Join(os.Getenv("HOME"), ".config/trailpin/config.yaml")
+	cfg, err := load(e, "", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, err := cfg.ReviewThreshold(); err != nil || got != 0.8 {
+		t.Errorf("default ReviewThreshold = %v, %v; want 0.8", got, err)
+	}
+	writeFile(t, file, "review:\n  threshold: 0.9\n")
+	if cfg, err = load(e, "", nil); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := cfg.ReviewThreshold(); err != nil || got != 0.9 {
+		t.Errorf("file ReviewThreshold = %v, %v; want 0.9", got, err)
+	}
+	t.Setenv(EnvVar(KeyReviewThreshold), "0.7")
+	if cfg, err = load(e, "", nil); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := cfg.ReviewThreshold(); err != nil || got != 0.7 {
+		t.Errorf("variable ReviewThreshold = %v, %v; want 0.7", got, err)
+	}
+	t.Setenv(EnvVar(KeyReviewThreshold), "2")
+	if cfg, err = load(e, "", nil); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := cfg.ReviewThreshold(); err == nil || !strings.Contains(err.Error(), "review.threshold") {
+		t.Errorf("variable 2: err = %v, want one naming review.threshold", err)
+	}
+}

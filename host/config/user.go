@@ -19,7 +19,7 @@ import (
 // another part of the host reads from the user config is added here, or
 // every command refuses the file as having an unknown key.
 var (
-	userConfigKeys   = []string{"db", "dataDir", "extensionId", "model", "projects", "currentProject", "recording"}
+	userConfigKeys   = []string{"db", "dataDir", "extensionId", "model", "projects", "currentProject", "recording", "review"}
 	projectEntryKeys = []string{"dir", "name"}
 	// projectOnlyKeys are read from trailpin.yaml only.
 	projectOnlyKeys = []string{"apps", "trails", "cache", "replay", "agent", "trace", "secrets", "credentials"}
@@ -95,6 +95,12 @@ func parseUserConfig(file string, src []byte) (*userConfig, error) {
 			for _, r := range d.mapping(e.val, "recording", []string{"pruneUnsavedAfter"}) {
 				if v, ok := d.duration(r.val, KeyPruneUnsavedAfter); ok {
 					u.values[KeyPruneUnsavedAfter] = fileValue{value: v, line: r.val.Line}
+				}
+			}
+		case "review":
+			for _, r := range d.mapping(e.val, "review", []string{"threshold"}) {
+				if v, ok := d.probability(r.val, KeyReviewThreshold); ok {
+					u.values[KeyReviewThreshold] = fileValue{value: v, line: r.val.Line}
 				}
 			}
 		case "currentProject":

@@ -314,7 +314,7 @@ func (r *Service) Stop(ctx context.Context, in StopIn) (_ StopOut, err error) {
 		return StopOut{}, err
 	}
 	r.mu.Lock()
-	st.stopped, st.final = true, final
+	st.stopped, st.final, st.review = true, final, nil
 	r.mu.Unlock()
 	title := suggestedTitle(sess)
 	var content []byte
@@ -338,6 +338,9 @@ type SaveIn struct {
 	Title   string            `json:"title"`
 	Secrets map[string]string `json:"secrets"`
 	Intents map[string]string `json:"intents"`
+	// Choices are the options the person chose in the review
+	// (record.review); a reviewed step without one keeps the review's pick.
+	Choices []ReviewChoice `json:"choices"`
 }
 
 // SaveOut is the trail version saved.
@@ -349,6 +352,9 @@ type SaveOut struct {
 	Title   string   `json:"title"`
 	App     string   `json:"app"`
 	Secrets []string `json:"secrets"`
+	// Changes are the selectors the review changed from the recorder's
+	// choice, and why; empty when no review was made.
+	Changes []ReviewChange `json:"changes"`
 }
 
 // oneLine checks a text the person edited: one line, not blank, not too long.
@@ -438,10 +444,13 @@ func (r *Service) Save(ctx context.Context, in SaveIn) (_ SaveOut, err error) {
 		return SaveOut{}, err
 	}
 	r.mu.Lock()
-	stopped, final := st.stopped, st.final
+	stopped, final, rv := st.stopped, st.final, st.review
 	r.mu.Unlock()
 	if !stopped {
 		return SaveOut{}, invalid("session %s was not stopped by this host process: send record.stop (again, after a reconnect) before record.save", sess.ID)
+	}
+	if rv == nil && len(in.Choices) > 0 {
+		return SaveOut{}, invalid("choices: the recording was not reviewed since it stopped: send record.review before record.save with choices")
 	}
 	b, err := r.build(ctx, db, sess, final)
 	if err != nil {
@@ -456,6 +465,12 @@ func (r *Service) Save(ctx context.Context, in SaveIn) (_ SaveOut, err error) {
 	secrets, err := applyEdits(b.trail, in.Intents, in.Secrets)
 	if err != nil {
 		return SaveOut{}, err
+	}
+	changes := []ReviewChange{}
+	if rv != nil {
+		if changes, err = applyReview(b.trail, rv.out, rv.menus, in.Choices); err != nil {
+			return SaveOut{}, err
+		}
 	}
 	t := b.trailOf(title)
 	content, err := trail.MarshalTrail(t)
@@ -472,9 +487,9 @@ func (r *Service) Save(ctx context.Context, in SaveIn) (_ SaveOut, err error) {
 	if err != nil {
 		return SaveOut{}, StorageError(err)
 	}
-	r.log.Info("trail saved", "session", sess.ID, "trail", v.Slug, "version", v.Version, "steps", len(t.Steps))
+	r.log.Info("trail saved", "session", sess.ID, "trail", v.Slug, "version", v.Version, "steps", len(t.Steps), "reviewChanges", len(changes))
 	return SaveOut{Session: sess.ID, Trail: v.Slug, Slug: v.Slug, Version: v.Version,
-		Title: v.Title, App: v.App, Secrets: append([]string{}, secrets...)}, nil
+		Title: v.Title, App: v.App, Secrets: append([]string{}, secrets...), Changes: changes}, nil
 }
 
 // saveVersion saves content as a new trail, or, when a trail was saved from

@@ -105,6 +105,9 @@ type recSession struct {
 	// stopped is set by Stop; final is the screen it sent.
 	stopped bool
 	final   *screen.Screen
+	// review is the last record.review of the stopped recording, which
+	// record.save applies.
+	review *reviewState
 }
 
 // New returns the recording service made of o.
