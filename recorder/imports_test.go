@@ -63,8 +63,8 @@ var mayImport = map[string][]string{
 	"installer":      {"storage/atomicfile"},
 	"host/nativemsg": {},
 	"host/demo":      {},
-	"host/config":    {"agent/model", "recorder/yamlerr", "storage/atomicfile", "storage/secrets"},
-	"host/recording": {"agent", "agent/model", "host/config", "recorder/screen", "recorder/selector", "recorder/steps", "recorder/trail", "replay/assertchange", "storage", "storage/redact", "storage/secrets"},
+	"host/config":    {"agent/model", "recorder/review", "recorder/yamlerr", "storage/atomicfile", "storage/secrets"},
+	"host/recording": {"agent", "agent/model", "host/config", "recorder/review", "recorder/screen", "recorder/selector", "recorder/steps", "recorder/trail", "replay/assertchange", "storage", "storage/redact", "storage/secrets"},
 	// The MCP door and the headless tab it acts in: the door feeds the
 	// recording service, the tab drives Chromium through browser/.
 	"host/headless": {"browser", "extension", "recorder/screen", "recorder/trail"},
