@@ -32,55 +32,11 @@ func checkoutScreen(t testing.TB, name string) json.RawMessage {
 		t.Fatal(err)
 	}
 	s.URL, s.Document, s.Title, s.Viewport = testOrigin+"/checkout", "d1", "Checkout", screenViewport
-	head, err := json.Marshal(s)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var m map[string]json.RawMessage
-	if err := json.Unmarshal(head, &m); err != nil {
-		t.Fatal(err)
-	}
-	m["root"] = wireNode(t, s.Root)
-	out, err := json.Marshal(m)
+	out, err := screen.EncodeWire(&s)
 	if err != nil {
 		t.Fatal(err)
 	}
 	return out
-}
-
-// wireNode is n in the page model's wire form (docs/screen-schema.md).
-func wireNode(t testing.TB, n *screen.Node) json.RawMessage {
-	if n.Tag == screen.TextTag {
-		b, _ := json.Marshal(n.Text)
-		if !n.Visible {
-			return json.RawMessage("[" + string(b) + "]")
-		}
-		return b
-	}
-	flags := 0
-	for bit, f := range []bool{n.Visible, n.AriaHidden, n.Inert, n.Secret, n.Disabled, n.Required, n.ReadOnly, n.Invalid,
-		n.CrossOrigin, n.InTree, n.PointerCursor, n.NoPointerEvents, n.Block} {
-		if f {
-			flags |= 1 << bit
-		}
-	}
-	box := "0"
-	if n.Box != nil {
-		box = fmt.Sprintf("[%v,%v,%v,%v]", n.Box.X, n.Box.Y, n.Box.Width, n.Box.Height)
-	}
-	c := *n
-	c.Children = nil
-	extras, err := json.Marshal(c)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var kids []string
-	for _, k := range n.Children {
-		kids = append(kids, string(wireNode(t, k)))
-	}
-	str := func(s string) string { b, _ := json.Marshal(s); return string(b) }
-	return json.RawMessage(fmt.Sprintf("[%s,%s,%s,%d,%s,%s,%s,%s,[%s]]", str(n.Ref), str(n.Role), str(n.Tag), flags, box,
-		str(n.Name), str(n.Text), extras, strings.Join(kids, ",")))
 }
 
 // recordCheckout records, on the checkout screen, the interactions given
