@@ -56,6 +56,14 @@ export const PENDING_PREFIX = 'pending:';
 export const RESERVED_BYTES = 256 * 1024;
 /** A screen as big as this goes out with a longer reply timeout. */
 export const BIG_SCREEN_CHARS = 2_000_000;
+/**
+ * How long the host has to answer an interaction. It answers once it stored
+ * it; a host just started again (after a crash, with its database checked)
+ * on a loaded machine took over 10 s, and an answer that comes late only
+ * holds the queue back, which keeps everything. A host that hangs is still
+ * said, after a minute.
+ */
+export const INTERACTION_TIMEOUT_MS = 60_000;
 /** How an error about a host that does not answer starts. */
 const NO_ANSWER = 'the host has not answered interaction';
 /** How long to wait before sending again an interaction the host did not answer. */
@@ -344,7 +352,7 @@ export class InteractionQueue {
         /** @type {Record<string, unknown>} */
         const body = { session: owner.session, interaction: q.interaction };
         if (q.screen) body.screen = JSON.parse(q.screen);
-        const reply = await owner.host.request('record.interaction', body, q.screen && q.screen.length > BIG_SCREEN_CHARS ? 60_000 : undefined);
+        const reply = await owner.host.request('record.interaction', body, INTERACTION_TIMEOUT_MS);
         if (this.items[0] === q && Number(reply.seq) === q.seq) {
           this.items.shift();
           this.acked = q.seq;

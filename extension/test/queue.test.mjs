@@ -7,7 +7,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 
-const { InteractionQueue, PENDING_PREFIX, RESERVED_BYTES, gzipBase64, gunzipBase64 } = await import('../background/queue.js');
+const { InteractionQueue, PENDING_PREFIX, RESERVED_BYTES, INTERACTION_TIMEOUT_MS, gzipBase64, gunzipBase64 } = await import('../background/queue.js');
 
 /** A host that stores what it is sent, in the order it came; it can go away. */
 class Host {
@@ -99,6 +99,23 @@ test('interactions are numbered from 1 and reach the host in that order, one at 
   assert.equal(most, 1, 'one request at a time');
   assert.equal(q.acked, 5);
   assert.equal(q.nextSeq, 6);
+});
+
+test('the host has a minute to answer an interaction, small screen or big: a late answer on a busy machine is no error', async () => {
+  const { q, host, owner: o } = newQueue();
+  const request = host.request.bind(host);
+  /** @type {(number|undefined)[]} */
+  const timeouts = [];
+  host.request = async (type, body, timeoutMs) => {
+    timeouts.push(timeoutMs);
+    return await request(type, body);
+  };
+  q.add({ kind: 'click', ref: 'e1' }, '{"url":"http://127.0.0.1/"}');
+  q.add({ kind: 'click', ref: 'e2' });
+  await until(() => q.items.length === 0, 'everything acknowledged');
+  assert.equal(INTERACTION_TIMEOUT_MS, 60_000);
+  assert.deepEqual(timeouts, [INTERACTION_TIMEOUT_MS, INTERACTION_TIMEOUT_MS]);
+  assert.equal(o.error, '');
 });
 
 test('an interaction that is not complete yet holds back the ones after it', async () => {
