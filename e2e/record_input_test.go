@@ -19,7 +19,8 @@ import (
 // isTrusted events; nothing here calls the page's own click() or sets values.
 
 // clickCSS scrolls the element sel names to the middle of the viewport and
-// clicks its centre with the mouse.
+// clicks its centre with the mouse, once it is rendered (a hidden element's
+// box is empty, and a click at its corner would land on something else).
 func clickCSS(t *testing.T, ctx context.Context, sel string) {
 	t.Helper()
 	js := fmt.Sprintf(`(() => {
@@ -27,6 +28,7 @@ func clickCSS(t *testing.T, ctx context.Context, sel string) {
 		if (!e) return null;
 		e.scrollIntoView({block: 'center', inline: 'center', behavior: 'instant'});
 		const r = e.getBoundingClientRect();
+		if (!r.width || !r.height) return null;
 		return {x: r.x + r.width / 2, y: r.y + r.height / 2};
 	})()`, sel)
 	deadline := time.Now().Add(WaitTimeout)

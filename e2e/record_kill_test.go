@@ -105,6 +105,12 @@ func TestRecordSurvivesHostKills(t *testing.T) {
 	if kills != 3 {
 		t.Fatalf("the host was killed %d times, want 3", kills)
 	}
+	// The worker started after point 4 connects to a new host; until it
+	// did, the popup still shows the stopped worker's last word
+	// ("connected"), and the recording's buttons hide while the new one
+	// connects: a press of Stop then would hit nothing.
+	r.waitHellos(t, kills+1)
+	WaitFor[bool](t, popup, `document.querySelector('#state')?.dataset.state === 'connected' && !document.querySelector('#stop').hidden`)
 	path, first := r.stopSaveExport(t, popup, false)
 	r.checkShopTrail(t, path, first)
 	if t.Failed() {
