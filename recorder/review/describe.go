@@ -80,6 +80,7 @@ func textOf(s selector.Selector) string {
 // line as "N items".
 func displayPattern(p string) string {
 	t := patternText(p)
+	t = strings.ReplaceAll(t, `\d+(?:[.,]\d+)*`, "N") // selector.AnyNumber's number
 	t = strings.ReplaceAll(t, `\d+`, "N")
 	t = strings.ReplaceAll(t, "tems?", "tems")
 	return t

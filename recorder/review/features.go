@@ -1,6 +1,9 @@
 package review
 
-import "strings"
+import (
+	"slices"
+	"strings"
+)
 
 // The engine's features. Each is a product of one fact about the step (its
 // context: what it is, what its intent says, how volatile its element's
@@ -31,6 +34,9 @@ var contexts = []stepContext{
 	{"presenceIntent", "the intent asks only that it be there", func(m *Menu) bool { return m.intent.presence }},
 	{"mentionsText", "the intent quotes the element's text", func(m *Menu) bool { return m.intent.mentionsText }},
 	{"volatileText", "the element's text changes between runs", func(m *Menu) bool { return len(m.Volatile) > 0 }},
+	{"volatileUnnamed", "the intent leaves out the part of the text that changes", func(m *Menu) bool {
+		return !m.intent.value && slices.ContainsFunc(m.Volatile, func(v Volatile) bool { return v.Kind != VolatileGeneratedID })
+	}},
 }
 
 var attributes = []attribute{

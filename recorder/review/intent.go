@@ -2,6 +2,7 @@ package review
 
 import (
 	"regexp"
+	"slices"
 	"strings"
 	"unicode"
 )
@@ -45,7 +46,11 @@ func readIntent(intent string, m *Menu) intentCue {
 	if valueWords.MatchString(intent) && !presence {
 		c.value = true
 	}
-	c.mentionsText = mentions(low, strings.ToLower(m.Text))
+	// An intent that names the element but leaves out the part of its
+	// text that changes ("open the cart" for "Cart 2 items", "the payment
+	// is pending" beside the time it was updated) is about the element,
+	// not about that text as it reads now.
+	c.mentionsText = mentions(low, strings.ToLower(m.Text)) && (c.value || !slices.ContainsFunc(m.Volatile, func(v Volatile) bool { return v.Kind != VolatileGeneratedID }))
 	c.presence = presence && !c.value
 	return c
 }

@@ -164,6 +164,9 @@ func BuildMenu(step Step) (*Menu, error) {
 			}
 		}
 	}
+	if purpose == PurposeAssertVisible && !el.Secret {
+		menu.addAnyNumber(named, shown, seen)
+	}
 	menu.addRecorded(step.Recorded, text, el)
 	for i := range menu.Options {
 		o := &menu.Options[i]
@@ -176,6 +179,36 @@ func BuildMenu(step Step) (*Menu, error) {
 	}
 	menu.intent = readIntent(step.Intent, menu)
 	return menu, nil
+}
+
+// addAnyNumber lists, for an assertion on a one-line text whose numbers
+// change (a time, a price, a count), the element found by that text with
+// any number in their place, when that names it alone on every screen that
+// shows it: "Payment pending · updated 12:04:31" is checked whatever the
+// time. The generator never writes it for an assertion (an assertion it
+// writes checks what the page read); the review offers it for a step whose
+// intent is about the element, not its number.
+func (m *Menu) addAnyNumber(named string, shown []*screen.Screen, seen map[string]bool) {
+	if !slices.ContainsFunc(m.Volatile, func(v Volatile) bool { return v.Kind != VolatileGeneratedID }) {
+		return
+	}
+	pattern := selector.AnyNumber(m.Text)
+	if pattern == "" {
+		return
+	}
+	sel := selector.Selector{TextRegex: pattern}
+	if seen[sel.String()] {
+		return
+	}
+	for _, s := range shown {
+		mt := selector.NewMatcher(s)
+		nodes, err := mt.Match(sel)
+		if err != nil || len(nodes) != 1 || nodes[0] != mt.Node(named) {
+			return
+		}
+	}
+	seen[sel.String()] = true
+	m.Options = append(m.Options, Option{Selector: sel, Rank: len(m.Options)})
 }
 
 // addRecorded marks the recorder's choice on the menu, or puts it first
