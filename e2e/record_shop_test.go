@@ -125,6 +125,13 @@ func popupPhase(t *testing.T, popup context.Context, phase string) {
 // wrote it, which the recording tests check.
 func pressSave(t *testing.T, popup context.Context) {
 	t.Helper()
+	pressSaveShowing(t, popup, "")
+}
+
+// pressSaveShowing is pressSave that keeps a picture of the selector review
+// as the README's picture shot, when shot is not "".
+func pressSaveShowing(t *testing.T, popup context.Context, shot string) {
+	t.Helper()
 	clickCSS(t, popup, "#save")
 	next := WaitFor[string](t, popup, `(() => {
 		const err = document.querySelector('#rec-error');
@@ -138,6 +145,9 @@ func pressSave(t *testing.T, popup context.Context) {
 		n := Eval[int](t, popup, `document.querySelectorAll('#selector-review fieldset').length`)
 		t.Logf("the popup's selector review shows %d steps", n)
 		assertControlsNamed(t, popup, 5)
+		if shot != "" {
+			keepScreenshot(t, shot, screenshotPopup(t, popup))
+		}
 		Eval[bool](t, popup, `(document.querySelectorAll('#selector-review input[data-recorded]').forEach((r) => r.click()), true)`)
 		clickCSS(t, popup, "#save-choices")
 	}
@@ -316,7 +326,11 @@ func (r *recordingRig) stopSaveExport(t *testing.T, popup context.Context, scree
 		keepScreenshot(t, "popup-review.png", screenshotPopup(t, popup))
 		assertControlsNamed(t, popup, 6) // title, 4+ intents, the secret, Save, Discard
 	}
-	pressSave(t, popup)
+	shot := ""
+	if screenshots {
+		shot = "selector-review.png"
+	}
+	pressSaveShowing(t, popup, shot)
 	clickCSS(t, popup, "#export")
 	path := WaitFor[string](t, popup, `(document.querySelector('#exported').textContent.match(/^Exported to (\S+)/) || [])[1]`)
 	first, err := os.ReadFile(path)
