@@ -168,7 +168,7 @@ func TestEnvelopeErrors(t *testing.T) {
 		id   string
 		code float64
 	}{
-		{`{"v":1,"id":"0","type":"ping"}`, "0", float64(nativemsg.CodeBadRequest)}, // before hello
+		{`{"v":1,"id":"0","type":"ping"}`, "0", float64(nativemsg.CodeBadRequest)},  // before hello
 		{`{"v":1,"id":"h","type":"hello"}`, "h", float64(nativemsg.CodeBadRequest)}, // no client name
 		{`{"v":1,"id":"h","type":"hello","client":"<script>"}`, "h", float64(nativemsg.CodeBadRequest)},
 		{`not json`, "", float64(nativemsg.CodeMalformed)},
