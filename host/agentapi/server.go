@@ -96,6 +96,10 @@ type Server struct {
 	done  chan struct{}
 	err   error
 	close sync.Once
+	// stop ends the connections' contexts: Shutdown leaves upgraded
+	// connections alone.
+	stop  context.CancelFunc
+	conns sync.WaitGroup
 }
 
 // Start listens on 127.0.0.1 on a port the system chooses and serves until
@@ -124,11 +128,12 @@ func Start(ctx context.Context, opts Options) (*Server, error) {
 	if err != nil {
 		return nil, fmt.Errorf("listening on the loopback address: %w", err)
 	}
-	s := &Server{opts: opts, token: token, ln: ln, port: ln.Addr().(*net.TCPAddr).Port, done: make(chan struct{})}
+	connCtx, stop := context.WithCancel(ctx)
+	s := &Server{opts: opts, token: token, ln: ln, port: ln.Addr().(*net.TCPAddr).Port, done: make(chan struct{}), stop: stop}
 	s.http = &http.Server{
 		Handler:           s,
 		ReadHeaderTimeout: 10 * time.Second,
-		BaseContext:       func(net.Listener) context.Context { return ctx },
+		BaseContext:       func(net.Listener) context.Context { return connCtx },
 	}
 	go func() {
 		err := s.http.Serve(ln)
@@ -166,9 +171,11 @@ func (s *Server) Types() []string {
 	return types
 }
 
-// Close stops listening and ends every connection.
+// Close stops listening, ends every connection and waits for their
+// handlers to return.
 func (s *Server) Close() error {
 	s.close.Do(func() {
+		s.stop()
 		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 		defer cancel()
 		if err := s.http.Shutdown(ctx); err != nil {
@@ -176,6 +183,7 @@ func (s *Server) Close() error {
 		}
 	})
 	<-s.done
+	s.conns.Wait()
 	return s.err
 }
 
@@ -203,6 +211,8 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	conn.SetReadLimit(hardReadLimit)
+	s.conns.Add(1)
+	defer s.conns.Done()
 	s.serveConn(r.Context(), conn)
 }
 

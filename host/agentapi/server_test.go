@@ -221,8 +221,18 @@ func TestEnvelopeErrors(t *testing.T) {
 func TestCloseEndsServing(t *testing.T) {
 	s, _ := startServer(t)
 	addr := s.Addr().String()
+	c, _, err := dial(t, s, bearer(s.Token()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	roundTrip(t, c, `{"v":1,"id":"1","type":"hello","client":"codex"}`)
+	closed := make(chan error, 1)
+	go func() { _, _, err := c.Read(context.Background()); closed <- err }()
 	if err := s.Close(); err != nil {
 		t.Fatal(err)
+	}
+	if err := <-closed; err == nil {
+		t.Fatal("a connection outlived the server")
 	}
 	if _, _, err := websocket.Dial(context.Background(), "ws://"+addr+"/", &websocket.DialOptions{HTTPHeader: bearer(s.Token())}); err == nil {
 		t.Fatal("a closed server still accepted a connection")
