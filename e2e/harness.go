@@ -308,8 +308,9 @@ type Options struct {
 	// default.
 	HostPath string
 	// Env is added to the browser's environment, which the host inherits.
-	// By default HOME, XDG_CONFIG_HOME and XDG_DATA_HOME point into the
-	// browser's own temp folder, so the host's log and database stay there.
+	// By default HOME, XDG_CONFIG_HOME, XDG_DATA_HOME and XDG_RUNTIME_DIR
+	// point into the browser's own temp folder, so the host's log, database
+	// and agent API discovery file stay there.
 	Env []string
 }
 
@@ -358,6 +359,8 @@ func StartBrowser(t testing.TB, opts Options) *Browser {
 		"HOME=" + filepath.Join(dir, "home"),
 		"XDG_CONFIG_HOME=" + filepath.Join(dir, "home", ".config"),
 		"XDG_DATA_HOME=" + filepath.Join(dir, "home", ".local", "share"),
+		// The agent API's discovery file, never the real runtime folder's.
+		"XDG_RUNTIME_DIR=" + filepath.Join(dir, "run"),
 	}, opts.Env...)
 
 	allocOpts, err := browser.AllocatorOptions(browser.LaunchOptions{

@@ -11,6 +11,7 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/spf13/cobra"
 
+	"github.com/trailpin/trailpin/host/agentapi"
 	"github.com/trailpin/trailpin/host/config"
 	"github.com/trailpin/trailpin/host/headless"
 	mcpdoor "github.com/trailpin/trailpin/host/mcp"
@@ -39,8 +40,7 @@ func newMCPCmd(e *env) *cobra.Command {
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if !headlessMode {
-				return exitcode.UsageError(errors.New("host mcp runs a browser of its own: run host mcp --headless " +
-					"(the mode that works in your own Chrome, through the extension, is not built yet)"))
+				return attachMCP(cmd, e)
 			}
 			if limit < 1000 {
 				return exitcode.UsageError(fmt.Errorf("--snapshot-limit %d: give at least 1000 bytes", limit))
@@ -141,3 +141,25 @@ func mcpReplay(e *env) mcpdoor.ReplayFunc {
 type nopWriteCloser struct{ io.Writer }
 
 func (nopWriteCloser) Close() error { return nil }
+
+// attachMCP is host mcp without --headless: it finds the host Chrome runs
+// through the agent API's discovery file (host/PROTOCOL.md, Agent API). The
+// browser tools are not served through it yet, so it says what it found and
+// what to run instead.
+func attachMCP(cmd *cobra.Command, e *env) error {
+	cfg, err := e.config(cmd)
+	if err != nil {
+		return exitcode.UsageError(err)
+	}
+	path := agentapi.DiscoveryPath(e.getenv, cfg.DataDir())
+	if path == "" {
+		return exitcode.UsageError(errors.New("no folder for the agent API's discovery file: set XDG_RUNTIME_DIR, or run host mcp --headless"))
+	}
+	c, err := agentapi.Dial(cmd.Context(), path, "host mcp")
+	if err != nil {
+		return exitcode.UsageError(err)
+	}
+	defer c.Close()
+	return exitcode.UsageError(fmt.Errorf("the Trailpin host Chrome runs (version %s) does not serve the browser tools "+
+		"to outside agents yet: run host mcp --headless for a browser of its own", c.Hello.Version))
+}

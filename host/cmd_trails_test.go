@@ -27,6 +27,7 @@ func cliRepo(t *testing.T) string {
 	t.Setenv("HOME", home)
 	t.Setenv("XDG_CONFIG_HOME", filepath.Join(home, "config"))
 	t.Setenv("XDG_DATA_HOME", filepath.Join(home, "data"))
+	t.Setenv("XDG_RUNTIME_DIR", "") // the agent API's discovery file goes to the data folder
 	for _, k := range os.Environ() {
 		if name, _, _ := strings.Cut(k, "="); strings.HasPrefix(name, "TRAILPIN_") || name == "CI" {
 			t.Setenv(name, "")

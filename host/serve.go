@@ -83,6 +83,7 @@ func serveNative(ctx context.Context, e *env, origin string) error {
 	release := registerHandlers(ctx, srv, &nativeSession{Origin: origin, Config: cfg, Log: log, Secrets: filter,
 		Getenv: e.getenv, Environ: e.environ, LoadConfig: loadConfig})
 	defer release()
+	defer startAgentAPI(ctx, e, cfg, log)()
 	err := srv.Serve(ctx, e.stdin, e.stdout)
 	var fe *nativemsg.FrameError
 	switch {

@@ -69,7 +69,10 @@ var mayImport = map[string][]string{
 	// recording service, the tab drives Chromium through browser/.
 	"host/headless": {"browser", "extension", "recorder/screen", "recorder/trail"},
 	"host/mcp":      {"host/config", "host/headless", "host/recording", "recorder/screen", "recorder/selector", "recorder/steps", "recorder/trail", "storage/secrets"},
-	"host": {"agent", "agent/model", "browser", "extension", "host/config", "host/demo", "host/headless", "host/mcp", "host/nativemsg", "host/recording", "installer",
+	// The local agent API: a websocket door speaking the native-messaging
+	// envelope (its types and error codes come from host/nativemsg).
+	"host/agentapi": {"host/nativemsg"},
+	"host": {"agent", "agent/model", "browser", "extension", "host/agentapi", "host/config", "host/demo", "host/headless", "host/mcp", "host/nativemsg", "host/recording", "installer",
 		"recorder/review", "recorder/screen", "recorder/selector", "recorder/trail", "replay", "replay/heal", "replay/report", "replay/suite", "replay/suite/exitcode",
 		"storage", "storage/atomicfile", "storage/redact", "storage/secrets"},
 }
