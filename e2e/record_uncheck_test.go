@@ -84,3 +84,45 @@ func TestRecordUncheckIsOneStep(t *testing.T) {
 	}
 	rec.replayGreen(t)
 }
+
+// shadowCheckPage holds a check box drawn by a web component: its native
+// box and the label around the slot live in the component's open shadow
+// root, and the text the person clicks is slotted in from the page.
+const shadowCheckPage = `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>Reports</title></head>
+<body>
+<h1>Reports</h1>
+<x-check id="weekly" checked><span id="weekly-text">Weekly report</span></x-check>
+<script>
+customElements.define('x-check', class extends HTMLElement {
+  connectedCallback() {
+    const root = this.attachShadow({ mode: 'open' });
+    root.innerHTML = '<label part="base"><input type="checkbox" part="input"> <slot></slot></label>';
+    const input = root.querySelector('input');
+    input.checked = this.hasAttribute('checked');
+    input.addEventListener('change', () => this.toggleAttribute('checked', input.checked));
+  }
+});
+</script>
+</body></html>`
+
+// TestRecordUncheckInShadowRoot: a click on the text slotted into a web
+// component's label unchecks the box in its shadow root. The browser passes
+// the click on to that box; the person clicked once, so the trail holds one
+// step that unchecks it, and replays green.
+func TestRecordUncheckInShadowRoot(t *testing.T) {
+	t.Parallel()
+	rec := recordPage(t, shadowCheckPage, func(app context.Context) {
+		clickCSS(t, app, "#weekly-text")
+		WaitFor[bool](t, app, `!document.querySelector('#weekly').hasAttribute('checked')`)
+		waitAX(t, app, "toolbar", "Trailpin recording")
+	})
+	var got []string
+	for _, s := range rec.trail.Steps {
+		got = append(got, s.Intent+": "+strings.Join(valueActions(&trail.Trail{Steps: []trail.Step{s}}), "; "))
+	}
+	if len(got) != 1 || !strings.HasPrefix(got[0], "Uncheck Weekly report: uncheck ") {
+		t.Fatalf("the trail's steps are\n  %s\nwant one step that unchecks Weekly report\n--- trail\n%s", strings.Join(got, "\n  "), rec.yaml)
+	}
+	rec.replayGreen(t)
+}

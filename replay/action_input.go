@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/dom"
@@ -58,7 +59,7 @@ func (r *trailRun) typeInto(f found, text string, ready func(ctx context.Context
 			return d, err
 		}
 		kb := browser.Keyboard{Target: p.target, Reached: &d.reached}
-		if n.Value != "" || n.Secret {
+		if n.Value != "" || n.Secret || editableText(n) {
 			if err := kb.ClearField(ctx); err != nil {
 				return d, err
 			}
@@ -84,6 +85,13 @@ func (r *trailRun) typeInto(f found, text string, ready func(ctx context.Context
 		}
 		return d, nil
 	}
+}
+
+// editableText reports whether n is text edited in place (contenteditable:
+// no input or text area) that holds text: type replaces it, as the
+// select-all and typing a person does in a tree editor's value.
+func editableText(n *screen.Node) bool {
+	return n.Tag != "input" && n.Tag != "textarea" && strings.TrimSpace(n.Text) != ""
 }
 
 // press presses a key on the focused element.

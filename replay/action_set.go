@@ -112,7 +112,10 @@ func (r *trailRun) setByKeys(ctx context.Context, p *tab, f found, want string) 
 			return err
 		}
 		if !focused {
-			return fmt.Errorf("set: %s does not take the focus, so its arrow keys cannot reach it", diagnose.Describe(n))
+			// The slider is there, as the trail names it, and its page
+			// does not let it take the focus: the app's behaviour.
+			return &stepError{Reason: StopActionFailed, Expected: "the focus on " + diagnose.Describe(n), Actual: "the focus elsewhere",
+				Msg: fmt.Sprintf("set: %s does not take the focus, so its arrow keys cannot reach it", diagnose.Describe(n))}
 		}
 		kb := browser.Keyboard{Target: p.target, Reached: &d.reached}
 		for range maxSliderKeys {

@@ -32,7 +32,8 @@ import (
 //     one and names no other) is not auth-blocked.
 //  4. app-bug — a check failed with clear evidence: what it expected and
 //     what the page showed instead (a price, a URL, a value, a state; an
-//     element that stayed disabled or covered; a text shown in its place
+//     element that stayed disabled or covered, or a slider that does not
+//     take the focus a set needs; a text shown in its place
 //     with other numbers or a word changed; an end state's node that shows
 //     other text in its place; a row or other scope in its place with
 //     other values, replay/diagnose/scope.go; an end state's node the step made

@@ -228,6 +228,26 @@
   }
 
   /**
+   * The label element el lies in, through the shadow roots and slots of the
+   * components it is part of: text slotted into a component's label is
+   * that label's, and a click on it is passed on to the label's control in
+   * the component's shadow root.
+   * @param {Element} el @returns {HTMLLabelElement | null}
+   */
+  function labelAround(el) {
+    /** @type {Element | null} */
+    let e = el;
+    while (e) {
+      if (e.localName === 'label')
+        return /** @type {HTMLLabelElement} */ (e);
+      const node = /** @type {Element & {assignedSlot?: Element | null, parentNode?: Node | null}} */ (e);
+      const parent = /** @type {{host?: Element} | null | undefined} */ (node.parentNode);
+      e = node.assignedSlot || e.parentElement || (parent && parent.host) || null;
+    }
+    return null;
+  }
+
+  /**
    * What a trusted click on el means. ctx: whether the person is picking
    * (for an assertion: every click is the pick's), the value control the
    * mouse last went down on a moment ago, the control a click on a label is
@@ -246,7 +266,7 @@
       return { record: false, why: 'forwarded', forwardsTo: null }; // the click the browser passed on from the label clicked
     // The browser clicks a label's check box (or button) itself: the
     // person's one click on the label is recorded, not that one.
-    const label = /** @type {HTMLLabelElement | null} */ (el.closest('label'));
+    const label = labelAround(el);
     const control = label && label.control;
     const forwardsTo = control && control !== el && !control.contains(el) && !ctx.picking ? control : null;
     if (ctx.picking)

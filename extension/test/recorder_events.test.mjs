@@ -85,6 +85,25 @@ test('a click on a label is the person\'s one click; the one the browser passes 
   assert.deepEqual(rec.clickMeaning(label, click(), { ...plain, picking: true }), { record: true, why: 'pick', forwardsTo: null });
 });
 
+test('a click on text slotted into a component\'s label is passed on to the box in its shadow root, whose click is not the person\'s', () => {
+  // <x-check><span>Weekly report</span></x-check>, whose shadow root holds
+  // <label><input type=checkbox> <slot></slot></label>.
+  const box = input('checkbox', { checked: false });
+  const slot = new El('slot');
+  const label = new El('label').append(box, slot);
+  label.control = box;
+  const root = { host: null };
+  label.parentNode = root;
+  const host = new El('x-check');
+  root.host = host;
+  const text = new El('span', {}, { assignedSlot: slot });
+  host.append(text);
+  const onText = rec.clickMeaning(text, click(), plain);
+  assert.deepEqual(onText, { record: true, why: 'click', forwardsTo: box });
+  assert.deepEqual(rec.clickMeaning(box, click({ detail: 0 }), { ...plain, forwarded: onText.forwardsTo }),
+    { record: false, why: 'forwarded', forwardsTo: null });
+});
+
 test('typing then Enter: the characters are typing, sent as one type of the value; Enter is a press on the field', () => {
   const field = input('text', { value: 'milk' });
   for (const k of [key('m'), key('I', { shiftKey: true }), key('Backspace'), key('ArrowLeft')]) {
