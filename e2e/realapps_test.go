@@ -347,33 +347,12 @@ func runRealApp(t *testing.T, a *realApp, flow []flowAct) {
 			res.failed++
 		}
 	}
-	t.Run("unchanged", func(t *testing.T) {
-		defer func() { count(!t.Failed()) }()
-		run := replayOn(t, a, rec.path, srv.URL)
-		ok := run.ExitCode == 0 && strings.HasPrefix(statusLine(run, "RUN_COMPLETED"), "RUN_COMPLETED|passed|")
-		if !ok {
-			t.Errorf("%s: the recorded trail failed on the unchanged app (exit %d):\n%s\n%s\n%s", a.name, run.ExitCode, run.Stdout, run.Stderr, run.traces)
-		}
-	})
-	t.Run("churned", func(t *testing.T) {
-		// Counted however it ends: the churn check stops the subtest with
-		// Fatal when the copies differ.
-		defer func() { count(!t.Failed()) }()
-		churned := serveApp(t, a, serveOptions{churn: true})
-		checkChurnUnseen(t, a, flow, srv.URL, churned.URL)
-		run := replayOn(t, a, rec.path, churned.URL)
-		ok := run.ExitCode == 0 && strings.HasPrefix(statusLine(run, "RUN_COMPLETED"), "RUN_COMPLETED|passed|")
-		if !ok {
-			t.Errorf("%s: the recorded trail failed on the churned copy (exit %d):\n%s\n%s\n%s", a.name, run.ExitCode, run.Stdout, run.Stderr, run.traces)
-		}
-	})
 	checks := valueChecks(rec.trail)
 	if len(checks) == 0 {
 		t.Errorf("%s: the trail has no value assertion", a.name)
 	}
 	slug := trail.Slug(rec.trail.Title)
-	// The variants' replays run a few at a time (each starts a Chromium);
-	// subtests then check what each run gave.
+	// Subtests check what each variant's run gave.
 	type variantRun struct {
 		name string
 		vc   valueCheck
@@ -401,16 +380,53 @@ func runRealApp(t *testing.T, a *realApp, flow []flowAct) {
 		}
 		runs = append(runs, &variantRun{name: fmt.Sprintf("variant-%d", i+1), vc: vc, v: v})
 	}
+	// Every browser the replays and the churn check start takes a place
+	// in one pool of three, as many as the variants alone took before. The
+	// variants' replays start first and run beside the unchanged and
+	// churned subtests, which wait for the page far more than they compute:
+	// the pool stays full, and the test no longer waits for each part in
+	// turn with places free. (A checkChurnUnseen that stops the churned
+	// subtest with Fatal gives its places back on the way out.)
 	var wg sync.WaitGroup
 	sem := make(chan struct{}, 3)
+	pooled := func(t *testing.T, base string) replayRun {
+		t.Helper()
+		sem <- struct{}{}
+		defer func() { <-sem }()
+		return replayOn(t, a, rec.path, base)
+	}
 	for _, vr := range runs {
 		variant := serveApp(t, a, serveOptions{variant: vr.v})
-		wg.Go(func() {
+		wg.Go(func() { vr.run = pooled(t, variant.URL) })
+	}
+	t.Run("unchanged", func(t *testing.T) {
+		defer func() { count(!t.Failed()) }()
+		run := pooled(t, srv.URL)
+		ok := run.ExitCode == 0 && strings.HasPrefix(statusLine(run, "RUN_COMPLETED"), "RUN_COMPLETED|passed|")
+		if !ok {
+			t.Errorf("%s: the recorded trail failed on the unchanged app (exit %d):\n%s\n%s\n%s", a.name, run.ExitCode, run.Stdout, run.Stderr, run.traces)
+		}
+	})
+	t.Run("churned", func(t *testing.T) {
+		// Counted however it ends: the churn check stops the subtest with
+		// Fatal when the copies differ.
+		defer func() { count(!t.Failed()) }()
+		churned := serveApp(t, a, serveOptions{churn: true})
+		// The churn check's two Playwright runs start a browser each: they
+		// take two places in the pool while they run.
+		func() {
 			sem <- struct{}{}
 			defer func() { <-sem }()
-			vr.run = replayOn(t, a, rec.path, variant.URL)
-		})
-	}
+			sem <- struct{}{}
+			defer func() { <-sem }()
+			checkChurnUnseen(t, a, flow, srv.URL, churned.URL)
+		}()
+		run := pooled(t, churned.URL)
+		ok := run.ExitCode == 0 && strings.HasPrefix(statusLine(run, "RUN_COMPLETED"), "RUN_COMPLETED|passed|")
+		if !ok {
+			t.Errorf("%s: the recorded trail failed on the churned copy (exit %d):\n%s\n%s\n%s", a.name, run.ExitCode, run.Stdout, run.Stderr, run.traces)
+		}
+	})
 	wg.Wait()
 	for _, vr := range runs {
 		t.Run(vr.name, func(t *testing.T) {
