@@ -22,7 +22,7 @@ func TestGenerateSkipsShadowRootIDs(t *testing.T) {
 		screentest.Leaf("button", "Save", screentest.Ref("save"), screentest.ID("save")),
 	)))
 	for _, c := range []struct {
-		purpose  Purpose
+		purpose   Purpose
 		ref, want string
 	}{
 		{PurposeTap, "header", `{role: button, name: Shipping}`},
