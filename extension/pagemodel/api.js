@@ -123,7 +123,7 @@
         inViewport,
       };
       if (hit) {
-        out.covered = !reaches(hit, el);
+        out.covered = !reaches(hit, el, cx, cy);
         out.hit = refForElement(hit);
       }
       if (animating(el))

@@ -37,6 +37,7 @@
  * @property {string} [text]
  * @property {string} [tag]
  * @property {string} [id]
+ * @property {boolean} [scopedId] id is from inside a shadow root, unique only there
  * @property {string} [testId]
  * @property {string} [label]
  * @property {string} [placeholder]

@@ -2,5 +2,5 @@
 // watcher yet.
 (function changeCount() {
   const w = /** @type {any} */ (globalThis).__trailpinWatch;
-  return w ? w.n : -1;
+  return w ? (w.count ? w.count() : w.n) : -1;
 })

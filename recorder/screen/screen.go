@@ -49,8 +49,12 @@ type Node struct {
 	// Text is the node's rendered text, as a person reads it.
 	Text string `json:"text,omitempty"`
 	// Tag is the lower-case tag name, or TextTag.
-	Tag         string `json:"tag,omitempty"`
-	ID          string `json:"id,omitempty"`
+	Tag string `json:"tag,omitempty"`
+	ID  string `json:"id,omitempty"`
+	// ScopedID is set when ID is from inside a shadow root: it is unique
+	// only within that root (every instance of a component holds the same
+	// ids), so it names no element of the document on its own.
+	ScopedID    bool   `json:"scopedId,omitempty"`
 	TestID      string `json:"testId,omitempty"`
 	Label       string `json:"label,omitempty"`
 	Placeholder string `json:"placeholder,omitempty"`

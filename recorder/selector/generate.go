@@ -166,7 +166,7 @@ func (g *generator) retarget(pos int32) int32 {
 	// stands for the nearest element around it that is in the tree.
 	for a := pos; ; a = m.parent[a] {
 		n := m.nodes[a]
-		if !n.AriaHidden || n.Text != "" || g.usableID(n.TestID) || g.usableID(n.ID) || m.parent[a] < 0 {
+		if !n.AriaHidden || n.Text != "" || g.usableID(n.TestID) || g.usableNodeID(n) || m.parent[a] < 0 {
 			pos = a
 			break
 		}
@@ -194,7 +194,7 @@ func (g *generator) retarget(pos int32) int32 {
 	// has an id of its own.
 	for {
 		n := m.nodes[pos]
-		if n.Text == "" || g.usableID(n.TestID) || g.usableID(n.ID) {
+		if n.Text == "" || g.usableID(n.TestID) || g.usableNodeID(n) {
 			return pos
 		}
 		inner := int32(-1)
@@ -213,6 +213,14 @@ func (g *generator) retarget(pos int32) int32 {
 
 func (g *generator) usableID(id string) bool {
 	return id != "" && !LooksGenerated(id) && !g.taint.Leaks(id)
+}
+
+// usableNodeID reports whether n's id may name it: an id from inside a
+// shadow root is unique only within that root (each instance of a
+// component holds the same ids), so it names nothing in the document; the
+// host's role and name do (docs/selectors.md).
+func (g *generator) usableNodeID(n *screen.Node) bool {
+	return !n.ScopedID && g.usableID(n.ID)
 }
 
 func (g *generator) usable(s string) bool { return s != "" && !g.taint.Leaks(s) }
@@ -244,7 +252,7 @@ func (g *generator) atoms() ownAtoms {
 	if g.usableID(n.TestID) {
 		a.ids = append(a.ids, atom{set: func(s *Selector) { s.TestID = n.TestID }, cost: costTestID})
 	}
-	if g.usableID(n.ID) {
+	if g.usableNodeID(n) {
 		a.ids = append(a.ids, atom{set: func(s *Selector) { s.ID = n.ID }, cost: costID})
 	}
 	if g.usable(n.Label) {
@@ -454,7 +462,7 @@ func (g *generator) scopes() []scope {
 		if g.usableID(n.TestID) {
 			addScope(Selector{TestID: n.TestID}, costTestID)
 		}
-		if g.usableID(n.ID) {
+		if g.usableNodeID(n) {
 			addScope(Selector{ID: n.ID}, costID)
 		}
 		// A row named by its content carries every cell, prices and counts

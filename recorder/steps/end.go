@@ -416,7 +416,7 @@ func (b *builder) presenceOptions(n *screen.Node) []selector.Selector {
 	if usableID(n.TestID) {
 		out = append(out, selector.Selector{TestID: n.TestID})
 	}
-	if usableID(n.ID) {
+	if !n.ScopedID && usableID(n.ID) { // an id in a shadow root is not the document's (docs/selectors.md)
 		out = append(out, selector.Selector{ID: n.ID})
 	}
 	named := !selector.IsUnnamedRole(n.Role) && n.Name != ""
