@@ -242,10 +242,10 @@ func (g *generator) atoms() ownAtoms {
 	n := g.node
 	var a ownAtoms
 	if g.usableID(n.TestID) {
-		a.ids = append(a.ids, atom{set: func(s *Selector) { s.TestID = n.TestID }, cost: costTestID})
+		a.ids = append(a.ids, atom{set: func(s *Selector) { s.TestID = n.TestID }, cost: idCost(n.TestID, costTestID)})
 	}
 	if g.usableID(n.ID) {
-		a.ids = append(a.ids, atom{set: func(s *Selector) { s.ID = n.ID }, cost: costID})
+		a.ids = append(a.ids, atom{set: func(s *Selector) { s.ID = n.ID }, cost: idCost(n.ID, costID)})
 	}
 	if g.usable(n.Label) {
 		a.ids = append(a.ids, atom{set: func(s *Selector) { s.Label = n.Label }, cost: costLabel})
@@ -452,10 +452,10 @@ func (g *generator) scopes() []scope {
 			return true
 		}
 		if g.usableID(n.TestID) {
-			addScope(Selector{TestID: n.TestID}, costTestID)
+			addScope(Selector{TestID: n.TestID}, idCost(n.TestID, costTestID))
 		}
 		if g.usableID(n.ID) {
-			addScope(Selector{ID: n.ID}, costID)
+			addScope(Selector{ID: n.ID}, idCost(n.ID, costID))
 		}
 		// A row named by its content carries every cell, prices and counts
 		// too: it is found by its title instead.

@@ -413,11 +413,17 @@ func (b *builder) presenceSelector(mb, ma *selector.Matcher, pos int32) (selecto
 func (b *builder) presenceOptions(n *screen.Node) []selector.Selector {
 	var out []selector.Selector
 	usableID := func(id string) bool { return id != "" && !selector.LooksGenerated(id) && !b.taint.Leaks(id) }
-	if usableID(n.TestID) {
-		out = append(out, selector.Selector{TestID: n.TestID})
-	}
-	if usableID(n.ID) {
-		out = append(out, selector.Selector{ID: n.ID})
+	// An id that reads as a name and a counter (sl-tab-2) comes last: the
+	// library may number its parts otherwise on the next load.
+	var counted []selector.Selector
+	for _, id := range []selector.Selector{{TestID: n.TestID}, {ID: n.ID}} {
+		switch v := id.TestID + id.ID; {
+		case !usableID(v):
+		case selector.LooksCounted(v):
+			counted = append(counted, id)
+		default:
+			out = append(out, id)
+		}
 	}
 	named := !selector.IsUnnamedRole(n.Role) && n.Name != ""
 	fromContent := n.Text != "" && n.Name == screen.CollapseSpace(n.Text)
@@ -447,7 +453,7 @@ func (b *builder) presenceOptions(n *screen.Node) []selector.Selector {
 			out = append(out, selector.Selector{Role: role, Text: exact})
 		}
 	}
-	return out
+	return append(out, counted...)
 }
 
 // matchesAmong reports whether sel matches at least one visible node on
