@@ -695,7 +695,7 @@ var fieldRoles = map[string]bool{"textbox": true, "searchbox": true, "combobox":
 func (g *generator) scopeValid(sc *scope) bool {
 	if *sc.valid == 0 {
 		*sc.valid = -1
-		if got, err := g.m.resolve(&sc.sel, &sc.sel, matchConfig{}); err == nil && got[0] == sc.pos {
+		if got, err := g.m.resolve(&sc.sel, &sc.sel, matchConfig{}); err == nil && g.m.wholeRow(got[0]) == sc.pos {
 			*sc.valid = 1
 		}
 	}
