@@ -260,7 +260,9 @@ func (g *generator) atoms() ownAtoms {
 		}
 	}
 	// A name is written as the matcher compares it: without icon glyphs.
-	if name := g.m.name(g.pos); !IsUnnamedRole(n.Role) && g.usable(name) {
+	// A name that carries its row's every cell changes with any of them;
+	// the control is found within its row (NameWithoutRow).
+	if name := g.m.name(g.pos); !IsUnnamedRole(n.Role) && g.usable(name) && !g.namedByRow() {
 		a.roleName = &atom{set: func(s *Selector) { s.Role, s.Name = n.Role, name }, cost: costRoleName, role: true}
 	}
 	// A checkbox's ☐ from ::after is its state drawn, not its text: it
@@ -286,6 +288,13 @@ func (g *generator) atoms() ownAtoms {
 		a.countFree = &atom{set: func(s *Selector) { s.Role, s.TextRegex = n.Role, free }, cost: costRoleName + costAnyNumber, role: true}
 	}
 	return a
+}
+
+// namedByRow reports whether the target's name carries the content of the
+// row it lies in (NameWithoutRow).
+func (g *generator) namedByRow() bool {
+	_, row := NameWithoutRow(g.m, g.pos)
+	return row >= 0
 }
 
 // showsItsValue reports whether the target is a drop-down and the step acts
@@ -583,9 +592,25 @@ func FieldGroup(m *Matcher, pos int32) (int32, string) {
 		if title == "" || n.Text != "" && strings.Contains(n.Text, title) {
 			return -1, ""
 		}
+		// A button's text ("Tree ▾" before a search box) is its own name,
+		// not the field's.
+		if src := lineSource(m, a, title); src >= 0 && (IsControlRole(m.nodes[src].Role) || m.insideControl(src, a)) {
+			return -1, ""
+		}
 		return a, title
 	}
 	return -1, ""
+}
+
+// insideControl reports whether the element at p lies in a control inside
+// the container at a.
+func (m *Matcher) insideControl(p, a int32) bool {
+	for q := m.parent[p]; q > a; q = m.parent[q] {
+		if IsControlRole(m.nodes[q].Role) {
+			return true
+		}
+	}
+	return false
 }
 
 // secondLine is the line after a row's title, which tells apart rows that

@@ -3,6 +3,7 @@ package steps
 import (
 	"errors"
 	"fmt"
+	"regexp"
 	"sort"
 	"strings"
 	"unicode"
@@ -427,6 +428,15 @@ func (b *builder) presenceOptions(n *screen.Node) []selector.Selector {
 	}
 	named := !selector.IsUnnamedRole(n.Role) && n.Name != ""
 	fromContent := n.Text != "" && n.Name == screen.CollapseSpace(n.Text)
+	if rowNamedByContent(n) {
+		// A row's name read from its content takes in the tooltip of every
+		// button on it ("Drag to move this field … city : London"): the
+		// row is found by its title, the first thing a person reads in it.
+		named = false
+		if sel, ok := b.rowByTitle(n); ok {
+			out = append(out, sel)
+		}
+	}
 	// Names and texts are written as they are compared: without icon-font
 	// glyphs, which change with the page's state.
 	name, text := selector.StripIconGlyphs(n.Name), selector.StripTextGlyphs(n.Text)
@@ -456,6 +466,23 @@ func (b *builder) presenceOptions(n *screen.Node) []selector.Selector {
 	return append(out, counted...)
 }
 
+// rowNamedByContent reports whether n is a row whose name holds its whole
+// text: a name read from its content, buttons' tooltips included.
+func rowNamedByContent(n *screen.Node) bool {
+	text := screen.CollapseSpace(n.Text)
+	return selector.IsRowRole(n.Role) && text != "" && n.Name != text && strings.Contains(n.Name, text)
+}
+
+// rowByTitle finds the row n by its title: its first line, with what
+// follows left open.
+func (b *builder) rowByTitle(n *screen.Node) (selector.Selector, bool) {
+	title, rest, _ := strings.Cut(n.Text, "\n")
+	if title == "" || rest == "" || hasDigit(title) || b.taint.Leaks(title) {
+		return selector.Selector{}, false
+	}
+	return selector.Selector{Role: n.Role, TextRegex: "^" + regexp.QuoteMeta(title) + `\n`}, true
+}
+
 // matchesAmong reports whether sel matches at least one visible node on
 // m's screen, n among them.
 func matchesAmong(m *selector.Matcher, sel selector.Selector, n *screen.Node) bool {
@@ -465,11 +492,23 @@ func matchesAmong(m *selector.Matcher, sel selector.Selector, n *screen.Node) bo
 		return false
 	}
 	for _, g := range got {
-		if g == n {
+		if g == n || wrapsRow(m, n, g) {
 			return true
 		}
 	}
 	return false
+}
+
+// wrapsRow reports whether n is a row that only wraps the row g (the same
+// role and text): a row's title finds the inner one, and a within scope
+// stands for the whole row (docs/selectors.md), so g names n.
+func wrapsRow(m *selector.Matcher, n, g *screen.Node) bool {
+	if !selector.IsRowRole(n.Role) || g.Role != n.Role || g.Text != n.Text {
+		return false
+	}
+	pn, ok1 := m.Position(n.Ref)
+	pg, ok2 := m.Position(g.Ref)
+	return ok1 && ok2 && m.Inside(pg, pn)
 }
 
 func isNotFound(err error) bool {
