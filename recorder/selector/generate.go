@@ -247,7 +247,7 @@ func (g *generator) atoms() ownAtoms {
 	if g.usableID(n.ID) {
 		a.ids = append(a.ids, atom{set: func(s *Selector) { s.ID = n.ID }, cost: idCost(n.ID, costID)})
 	}
-	if g.usable(n.Label) {
+	if g.usable(n.Label) && !(n.Label == n.Name && g.namedByRow()) {
 		a.ids = append(a.ids, atom{set: func(s *Selector) { s.Label = n.Label }, cost: costLabel})
 	}
 	if g.usable(n.Placeholder) {

@@ -19,10 +19,10 @@ func NameWithoutRow(m *Matcher, pos int32) (string, int32) {
 		if !IsRowRole(m.nodes[a].Role) {
 			continue
 		}
-		text := m.text(a)
-		content := screen.CollapseSpace(text)
-		// One cell's text is a title, not the row's content.
-		if !strings.Contains(text, "\n") || !strings.Contains(name, content) {
+		content := screen.CollapseSpace(m.text(a))
+		// A row that holds its title alone has no more content to carry.
+		title := screen.CollapseSpace(RowTitle(m, a))
+		if content == "" || title == "" || title == content || !strings.Contains(name, content) {
 			return name, -1
 		}
 		return screen.CollapseSpace(strings.Replace(name, content, "", 1)), a

@@ -403,7 +403,7 @@ func (b *builder) clickPhrase(s *screen.Screen, n *screen.Node, sel selector.Sel
 
 func (b *builder) togglePhrase(s *screen.Screen, n *screen.Node, check bool) string {
 	t := b.fieldTitle(n)
-	if l := b.usableText(n.Label, maxIntentName); l == "" {
+	if l := b.usableText(n.Label, maxIntentName); l == "" || n.Label == n.Name {
 		if own, row := b.titleOn(s, n); row >= 0 {
 			t = own
 			if place := b.rowPlace(s, row); place != "" {

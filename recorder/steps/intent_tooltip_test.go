@@ -50,6 +50,7 @@ func treeEditorPage(doc string, open bool) *screen.Screen {
 		rows = append(rows, row("city", "London", false))
 	}
 	return shopPage("/editor", doc, "Editor",
+		el("nick", "textbox", labelled("Nickname")),
 		el("menu", "generic", screentest.Kids(
 			leaf("mode", "button", "Tree ▾", screentest.Tag("button")),
 			el("search", "textbox", screentest.Tag("input")),
@@ -58,12 +59,12 @@ func treeEditorPage(doc string, open bool) *screen.Screen {
 	)
 }
 
-// gridPage is a data grid whose row checkboxes are named "Select Row" and
-// every cell of their row.
+// gridPage is a data grid whose row checkboxes are labelled (aria-label)
+// "Select Row" and every cell of their row.
 func gridPage() *screen.Screen {
 	row := func(ref string, cells ...string) *screentest.Spec {
-		kids := []*screentest.Spec{el("cb-"+ref, "cell", screentest.Kids(el("select-"+ref, "checkbox", screentest.Tag("input"), screentest.Text(""), checked("false"),
-			screentest.Name("Select Row "+strings.Join(cells, " ")))))}
+		kids := []*screentest.Spec{el("cb-"+ref, "cell", screentest.Kids(el("select-"+ref, "checkbox", screentest.Text(""), checked("false"),
+			labelled("Select Row "+strings.Join(cells, " ")))))}
 		for i, c := range cells {
 			kids = append(kids, leaf(ref+"-"+string(rune('a'+i)), "cell", c))
 		}
@@ -141,3 +142,4 @@ func TestGridRowCheckboxWithinItsRow(t *testing.T) {
 		t.Errorf("the checkbox is found by %v, want %s", bt.Steps[0].Actions[0], want)
 	}
 }
+
