@@ -142,4 +142,3 @@ func TestGridRowCheckboxWithinItsRow(t *testing.T) {
 		t.Errorf("the checkbox is found by %v, want %s", bt.Steps[0].Actions[0], want)
 	}
 }
-
