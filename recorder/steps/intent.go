@@ -140,7 +140,7 @@ func (b *builder) thing(s *screen.Screen, n *screen.Node, sel selector.Selector)
 		// every row: the row says which.
 		scope = b.rowPlace(s, row)
 	}
-	if m := clickTo.FindStringSubmatch(t); m != nil && row >= 0 && word != "" {
+	if m := clickTo.FindStringSubmatch(t); m != nil && isHelpText(n) && word != "" {
 		out := "the " + ordinal(sel.Index) + word + " to " + m[1]
 		if scope != "" {
 			out += " in " + scope

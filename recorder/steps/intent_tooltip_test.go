@@ -142,3 +142,17 @@ func TestGridRowCheckboxWithinItsRow(t *testing.T) {
 		t.Errorf("the checkbox is found by %v, want %s", bt.Steps[0].Actions[0], want)
 	}
 }
+
+// TestIntentHelpTextOutsideARow: a help text names a control the same way
+// where no row is around it.
+func TestIntentHelpTextOutsideARow(t *testing.T) {
+	tip := "Click to undo the last change (Ctrl+Z)"
+	s := shopPage("/editor", "d", "Editor", el("undo", "button", screentest.Name(tip), screentest.Node(func(n *screen.Node) { n.Title = tip })))
+	bt, err := BuildSteps(newSession().click(s, "undo").recs, nil, BuildOptions{BaseURL: shopOrigin})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := bt.Steps[0].Intent, "Click the button to undo the last change"; got != want {
+		t.Errorf("intent = %q, want %q", got, want)
+	}
+}
