@@ -336,6 +336,14 @@ func runRealApp(t *testing.T, a *realApp, flow []flowAct) {
 	for _, k := range kept {
 		t.Logf("%s: index kept: %s", a.name, k)
 	}
+	generated, counted := idUses(rec.trail)
+	for _, g := range generated {
+		t.Errorf("%s: a generated id in a selector: %s", a.name, g)
+	}
+	for _, c := range counted {
+		t.Logf("%s: an id that reads as a name and a counter, kept where nothing else names the element alone: %s", a.name, c)
+	}
+	t.Logf("%s: %d generated ids, %d counted ids", a.name, len(generated), len(counted))
 
 	var mu sync.Mutex
 	count := func(ok bool) {

@@ -250,12 +250,12 @@ func (g *generator) atoms() ownAtoms {
 	n := g.node
 	var a ownAtoms
 	if g.usableID(n.TestID) {
-		a.ids = append(a.ids, atom{set: func(s *Selector) { s.TestID = n.TestID }, cost: costTestID})
+		a.ids = append(a.ids, atom{set: func(s *Selector) { s.TestID = n.TestID }, cost: idCost(n.TestID, costTestID)})
 	}
 	if g.usableNodeID(n) {
-		a.ids = append(a.ids, atom{set: func(s *Selector) { s.ID = n.ID }, cost: costID})
+		a.ids = append(a.ids, atom{set: func(s *Selector) { s.ID = n.ID }, cost: idCost(n.ID, costID)})
 	}
-	if g.usable(n.Label) {
+	if g.usable(n.Label) && !(n.Label == n.Name && g.namedByRow()) {
 		a.ids = append(a.ids, atom{set: func(s *Selector) { s.Label = n.Label }, cost: costLabel})
 	}
 	if g.usable(n.Placeholder) {
@@ -268,7 +268,9 @@ func (g *generator) atoms() ownAtoms {
 		}
 	}
 	// A name is written as the matcher compares it: without icon glyphs.
-	if name := g.m.name(g.pos); !IsUnnamedRole(n.Role) && g.usable(name) {
+	// A name that carries its row's every cell changes with any of them;
+	// the control is found within its row (NameWithoutRow).
+	if name := g.m.name(g.pos); !IsUnnamedRole(n.Role) && g.usable(name) && !g.namedByRow() {
 		a.roleName = &atom{set: func(s *Selector) { s.Role, s.Name = n.Role, name }, cost: costRoleName, role: true}
 	}
 	// A checkbox's ☐ from ::after is its state drawn, not its text: it
@@ -294,6 +296,13 @@ func (g *generator) atoms() ownAtoms {
 		a.countFree = &atom{set: func(s *Selector) { s.Role, s.TextRegex = n.Role, free }, cost: costRoleName + costAnyNumber, role: true}
 	}
 	return a
+}
+
+// namedByRow reports whether the target's name carries the content of the
+// row it lies in (NameWithoutRow).
+func (g *generator) namedByRow() bool {
+	_, row := NameWithoutRow(g.m, g.pos)
+	return row >= 0
 }
 
 // showsItsValue reports whether the target is a drop-down and the step acts
@@ -460,10 +469,10 @@ func (g *generator) scopes() []scope {
 			return true
 		}
 		if g.usableID(n.TestID) {
-			addScope(Selector{TestID: n.TestID}, costTestID)
+			addScope(Selector{TestID: n.TestID}, idCost(n.TestID, costTestID))
 		}
 		if g.usableNodeID(n) {
-			addScope(Selector{ID: n.ID}, costID)
+			addScope(Selector{ID: n.ID}, idCost(n.ID, costID))
 		}
 		// A row named by its content carries every cell, prices and counts
 		// too: it is found by its title instead.
@@ -591,9 +600,25 @@ func FieldGroup(m *Matcher, pos int32) (int32, string) {
 		if title == "" || n.Text != "" && strings.Contains(n.Text, title) {
 			return -1, ""
 		}
+		// A button's text ("Tree ▾" before a search box) is its own name,
+		// not the field's.
+		if src := lineSource(m, a, title); src >= 0 && (IsControlRole(m.nodes[src].Role) || m.insideControl(src, a)) {
+			return -1, ""
+		}
 		return a, title
 	}
 	return -1, ""
+}
+
+// insideControl reports whether the element at p lies in a control inside
+// the container at a.
+func (m *Matcher) insideControl(p, a int32) bool {
+	for q := m.parent[p]; q > a; q = m.parent[q] {
+		if IsControlRole(m.nodes[q].Role) {
+			return true
+		}
+	}
+	return false
 }
 
 // secondLine is the line after a row's title, which tells apart rows that
@@ -703,7 +728,7 @@ var fieldRoles = map[string]bool{"textbox": true, "searchbox": true, "combobox":
 func (g *generator) scopeValid(sc *scope) bool {
 	if *sc.valid == 0 {
 		*sc.valid = -1
-		if got, err := g.m.resolve(&sc.sel, &sc.sel, matchConfig{}); err == nil && got[0] == sc.pos {
+		if got, err := g.m.resolve(&sc.sel, &sc.sel, matchConfig{}); err == nil && g.m.wholeRow(got[0]) == sc.pos {
 			*sc.valid = 1
 		}
 	}

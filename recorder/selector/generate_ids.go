@@ -217,3 +217,16 @@ func isBase64Bytes(id string) bool {
 	// (docs/intro is a path).
 	return len(body) < len(id) || mark && digit && upper && lower
 }
+
+// LooksCounted reports whether id reads as a name and a counter after a
+// - or _ (sl-tab-2, theme_419): what a component library numbers its parts
+// by in the order it made them, or what an app builds from a clock. Such an
+// id changes when a part is added or the page loads again, yet a person may
+// have written it too (step-2), so it is not refused: the generator passes
+// it over when a selector without it names the element alone
+// (costCountedID), and uses it before counting a position.
+func LooksCounted(id string) bool {
+	return countedID.MatchString(id)
+}
+
+var countedID = regexp.MustCompile(`^\pL[\pL\pN]*(?:[-_.:][\pL\pN]+)*?[-_]\pN+$`)

@@ -11,6 +11,12 @@ const (
 	// costID: a stable id is deliberate too, but ids double as styling and
 	// script hooks and are renamed more often than test ids.
 	costID = 20
+	// costCountedID: an id that reads as a name and a counter (sl-tab-2,
+	// theme_419, LooksCounted) changes when the library numbers its parts
+	// otherwise or the page loads again; it is dearer than every property
+	// and scope, so it is used only where nothing else names the element
+	// alone, and still cheaper than a position.
+	costCountedID = 500
 	// costRoleName: what a person or a model sees the element as. It survives
 	// any change of markup and breaks only when the control is reworded.
 	costRoleName = 30
@@ -81,6 +87,15 @@ const (
 	// "Delete") holds longer.
 	costIndexCandidate = 5
 )
+
+// idCost is what an id or test id costs: cost, or costCountedID for one
+// that reads as a name and a counter.
+func idCost(id string, cost int) int {
+	if LooksCounted(id) {
+		return costCountedID
+	}
+	return cost
+}
 
 // maxScopeName is the longest name a container is scoped by: a dialog's,
 // a region's or a group's name is a few words ("Remove address", "Shipping

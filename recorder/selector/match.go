@@ -153,7 +153,29 @@ func (m *Matcher) allFor(sel, whole *Selector, cfg matchConfig) ([]int32, error)
 	if err != nil {
 		return nil, err
 	}
-	return m.allIn(sel, scope[0]+1, m.end[scope[0]], cfg)
+	at := m.wholeRow(scope[0])
+	return m.allIn(sel, at+1, m.end[at], cfg)
+}
+
+// wholeRow is the scope a within selector that resolved to p stands for:
+// p, or, for a row that an outer row of the same role only wraps (their
+// text is the same: a tree editor's row holds a table of its own for the
+// key and the value, and its drag and actions buttons beside it), the
+// outermost such row. Text names the innermost element carrying it, so the
+// row's title finds the inner row; the person means the whole row.
+func (m *Matcher) wholeRow(p int32) int32 {
+	role := m.nodes[p].Role
+	if !IsRowRole(role) {
+		return p
+	}
+	text := m.text(p)
+	out := p
+	for a := m.parent[p]; a >= 0 && m.text(a) == text; a = m.parent[a] {
+		if m.nodes[a].Role == role {
+			out = a
+		}
+	}
+	return out
 }
 
 // allIn returns the nodes in positions [lo, hi) that match sel's own

@@ -3,6 +3,7 @@ package steps
 import (
 	"errors"
 	"fmt"
+	"regexp"
 	"sort"
 	"strings"
 	"unicode"
@@ -413,14 +414,34 @@ func (b *builder) presenceSelector(mb, ma *selector.Matcher, pos int32) (selecto
 func (b *builder) presenceOptions(n *screen.Node) []selector.Selector {
 	var out []selector.Selector
 	usableID := func(id string) bool { return id != "" && !selector.LooksGenerated(id) && !b.taint.Leaks(id) }
-	if usableID(n.TestID) {
-		out = append(out, selector.Selector{TestID: n.TestID})
+	// An id that reads as a name and a counter (sl-tab-2) comes last: the
+	// library may number its parts otherwise on the next load. An id in a
+	// shadow root is not the document's (docs/selectors.md).
+	var counted []selector.Selector
+	ids := []selector.Selector{{TestID: n.TestID}}
+	if !n.ScopedID {
+		ids = append(ids, selector.Selector{ID: n.ID})
 	}
-	if !n.ScopedID && usableID(n.ID) { // an id in a shadow root is not the document's (docs/selectors.md)
-		out = append(out, selector.Selector{ID: n.ID})
+	for _, id := range ids {
+		switch v := id.TestID + id.ID; {
+		case !usableID(v):
+		case selector.LooksCounted(v):
+			counted = append(counted, id)
+		default:
+			out = append(out, id)
+		}
 	}
 	named := !selector.IsUnnamedRole(n.Role) && n.Name != ""
 	fromContent := n.Text != "" && n.Name == screen.CollapseSpace(n.Text)
+	if rowNamedByContent(n) {
+		// A row's name read from its content takes in the tooltip of every
+		// button on it ("Drag to move this field … city : London"): the
+		// row is found by its title, the first thing a person reads in it.
+		named = false
+		if sel, ok := b.rowByTitle(n); ok {
+			out = append(out, sel)
+		}
+	}
 	// Names and texts are written as they are compared: without icon-font
 	// glyphs, which change with the page's state.
 	name, text := selector.StripIconGlyphs(n.Name), selector.StripTextGlyphs(n.Text)
@@ -447,7 +468,24 @@ func (b *builder) presenceOptions(n *screen.Node) []selector.Selector {
 			out = append(out, selector.Selector{Role: role, Text: exact})
 		}
 	}
-	return out
+	return append(out, counted...)
+}
+
+// rowNamedByContent reports whether n is a row whose name holds its whole
+// text: a name read from its content, buttons' tooltips included.
+func rowNamedByContent(n *screen.Node) bool {
+	text := screen.CollapseSpace(n.Text)
+	return selector.IsRowRole(n.Role) && text != "" && n.Name != text && strings.Contains(n.Name, text)
+}
+
+// rowByTitle finds the row n by its title: its first line, with what
+// follows left open.
+func (b *builder) rowByTitle(n *screen.Node) (selector.Selector, bool) {
+	title, rest, _ := strings.Cut(n.Text, "\n")
+	if title == "" || rest == "" || hasDigit(title) || b.taint.Leaks(title) {
+		return selector.Selector{}, false
+	}
+	return selector.Selector{Role: n.Role, TextRegex: "^" + regexp.QuoteMeta(title) + `\n`}, true
 }
 
 // matchesAmong reports whether sel matches at least one visible node on
@@ -459,11 +497,23 @@ func matchesAmong(m *selector.Matcher, sel selector.Selector, n *screen.Node) bo
 		return false
 	}
 	for _, g := range got {
-		if g == n {
+		if g == n || wrapsRow(m, n, g) {
 			return true
 		}
 	}
 	return false
+}
+
+// wrapsRow reports whether n is a row that only wraps the row g (the same
+// role and text): a row's title finds the inner one, and a within scope
+// stands for the whole row (docs/selectors.md), so g names n.
+func wrapsRow(m *selector.Matcher, n, g *screen.Node) bool {
+	if !selector.IsRowRole(n.Role) || g.Role != n.Role || g.Text != n.Text {
+		return false
+	}
+	pn, ok1 := m.Position(n.Ref)
+	pg, ok2 := m.Position(g.Ref)
+	return ok1 && ok2 && m.Inside(pg, pn)
 }
 
 func isNotFound(err error) bool {

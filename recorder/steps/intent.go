@@ -94,6 +94,22 @@ func (b *builder) title(n *screen.Node) string {
 	return ""
 }
 
+// titleOn is title with the element's own name read as a person names it
+// (ownName), and the row that then tells it apart, -1 for none.
+func (b *builder) titleOn(s *screen.Screen, n *screen.Node) (string, int32) {
+	if n == nil || n.Name == "" {
+		return b.title(n), -1
+	}
+	name, row := b.ownName(s, n)
+	if row < 0 && name == n.Name {
+		return b.title(n), -1
+	}
+	if t := b.usableText(name, maxIntentName); t != "" {
+		return t, row
+	}
+	return b.title(n), -1
+}
+
 // fieldTitle is what a person calls a field: its label before its name
 // (a name may come from a description), then the rest as title does.
 func (b *builder) fieldTitle(n *screen.Node) string {
@@ -113,11 +129,23 @@ func (b *builder) fieldTitle(n *screen.Node) string {
 // own (an icon-only button) is named by its place when its selector does
 // not scope it: "the button in the sidebar".
 func (b *builder) thing(s *screen.Screen, n *screen.Node, sel selector.Selector) string {
-	t := b.title(n)
+	t, row := b.titleOn(s, n)
 	word := roleWords[n.Role]
 	scope := ""
 	if sel.Within != nil {
 		scope = b.scopeTitle(s, *sel.Within)
+	}
+	if scope == "" {
+		// A help text or a name without its row's content is the same on
+		// every row: the row says which.
+		scope = b.rowPlace(s, row)
+	}
+	if m := clickTo.FindStringSubmatch(t); m != nil && isHelpText(n) && word != "" {
+		out := "the " + ordinal(sel.Index) + word + " to " + m[1]
+		if scope != "" {
+			out += " in " + scope
+		}
+		return out
 	}
 	var out string
 	switch {
@@ -277,7 +305,7 @@ func (b *builder) scopeTitle(s *screen.Screen, within selector.Selector) string 
 		return ""
 	}
 	n := got[0]
-	if t := b.usableText(n.Name, maxIntentName); t != "" && !(selector.IsRowRole(n.Role) && n.Name == screen.CollapseSpace(n.Text)) {
+	if t := b.usableText(n.Name, maxIntentName); t != "" && !(selector.IsRowRole(n.Role) && strings.Contains(n.Name, screen.CollapseSpace(n.Text))) {
 		if word := roleWords[n.Role]; word != "" && !selector.IsRowRole(n.Role) {
 			return "the " + t + " " + word
 		}
@@ -375,6 +403,14 @@ func (b *builder) clickPhrase(s *screen.Screen, n *screen.Node, sel selector.Sel
 
 func (b *builder) togglePhrase(s *screen.Screen, n *screen.Node, check bool) string {
 	t := b.fieldTitle(n)
+	if l := b.usableText(n.Label, maxIntentName); l == "" || n.Label == n.Name {
+		if own, row := b.titleOn(s, n); row >= 0 {
+			t = own
+			if place := b.rowPlace(s, row); place != "" {
+				t += " in " + place
+			}
+		}
+	}
 	if t == "" {
 		t = b.contextTitle(s, n)
 	}
