@@ -133,7 +133,7 @@ func (b *builder) thing(s *screen.Screen, n *screen.Node, sel selector.Selector)
 	word := roleWords[n.Role]
 	scope := ""
 	if sel.Within != nil {
-		scope = b.scopeTitle(s, *sel.Within)
+		scope = b.scopeTitle(s, *sel.Within, t)
 	}
 	if scope == "" {
 		// A help text or a name without its row's content is the same on
@@ -297,15 +297,23 @@ func idWords(id string) []string {
 
 // scopeTitle names the container a within selector resolves to: a row or
 // card by its title ("iPhone 17"), another container by its name and kind
-// ("the Remove address dialog").
-func (b *builder) scopeTitle(s *screen.Screen, within selector.Selector) string {
+// ("the Remove address dialog"), less the control's own title own where
+// the container's name ends with it.
+func (b *builder) scopeTitle(s *screen.Screen, within selector.Selector, own string) string {
 	m := b.matcher(s)
 	got, err := m.Match(within)
 	if err != nil || len(got) != 1 {
 		return ""
 	}
 	n := got[0]
-	if t := b.usableText(n.Name, maxIntentName); t != "" && !(selector.IsRowRole(n.Role) && strings.Contains(n.Name, screen.CollapseSpace(n.Text))) {
+	name := n.Name
+	if own != "" && strings.HasSuffix(name, " "+own) {
+		// A heading that holds its collapse button is named with the
+		// button's name last ("orders Orders and their delivery Collapse
+		// operation"): that part says nothing of where the button is.
+		name = strings.TrimSpace(strings.TrimSuffix(name, " "+own))
+	}
+	if t := b.usableText(name, maxIntentName); t != "" && !(selector.IsRowRole(n.Role) && strings.Contains(n.Name, screen.CollapseSpace(n.Text))) {
 		if word := roleWords[n.Role]; word != "" && !selector.IsRowRole(n.Role) {
 			return "the " + t + " " + word
 		}

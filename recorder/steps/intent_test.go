@@ -41,6 +41,16 @@ func TestIntents(t *testing.T) {
 		{"an icon-only button with a title is named by it", func() *session {
 			return newSession().click(iconPage(), "search")
 		}, "Click the Search button"},
+		// Swagger UI's tag headings hold their collapse button: the
+		// heading's name carries the button's, which says nothing of where.
+		{"a scope whose name holds the control's is named without it", func() *session {
+			tag := func(ref, name string) *screentest.Spec {
+				return el(ref, "heading", screentest.Name(name+" Collapse operation"), screentest.Kids(
+					leaf(ref+"-t", "generic", name),
+					el(ref+"-b", "button", screentest.Name("Collapse operation"))))
+			}
+			return newSession().click(page(tag("orders", "orders Orders and their delivery"), tag("pets", "pets Everything about pets")), "orders-b")
+		}, "Click the Collapse operation button in the orders Orders and their delivery heading"},
 		{"hover over an icon-only button", func() *session {
 			return newSession().hover(iconPage(), "toggle")
 		}, "Hover over the button in the sidebar"},
