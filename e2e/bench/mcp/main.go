@@ -70,7 +70,7 @@ type tool struct {
 	// secret by its name, Playwright MCP the value.
 	password string
 	// refArg is the argument that names the element acted on: Trailpin
-	// takes Playwright MCP's older `ref`, Playwright MCP 0.0.86 `target`.
+	// takes `ref`, Playwright MCP 0.0.86 `target`.
 	refArg string
 }
 
