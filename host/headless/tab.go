@@ -147,10 +147,17 @@ func (t *Tab) TakeNavigations() []Navigation {
 // all.
 const loadGrace = 300 * time.Millisecond
 
-// settle waits for a page load under way, or one an action just started,
-// to end (at most NavigationTimeout).
+// settle waits for a page load under way, or one the action that just ran
+// started, to end (at most NavigationTimeout). Every action and navigation
+// settles before it returns.
 func (t *Tab) settle(ctx context.Context) {
-	grace := time.NewTimer(loadGrace)
+	t.settleWithin(ctx, loadGrace)
+}
+
+// settleWithin is settle that waits grace for a load to start: 0 when no
+// input went out since the last settle, as before a capture.
+func (t *Tab) settleWithin(ctx context.Context, grace0 time.Duration) {
+	grace := time.NewTimer(grace0)
 	defer grace.Stop()
 	deadline := time.NewTimer(t.opts.NavigationTimeout)
 	defer deadline.Stop()
@@ -191,9 +198,11 @@ func (t *Tab) run(ctx context.Context, fn func(ctx context.Context) error) error
 	return err
 }
 
-// Screen captures the page as it is now, once a load under way ended.
+// Screen captures the page as it is now, once a load under way ended. It
+// gives no grace for a load to start: the action before it, if any, waited
+// for that before it returned.
 func (t *Tab) Screen(ctx context.Context) (*screen.Screen, error) {
-	t.settle(ctx)
+	t.settleWithin(ctx, 0)
 	var s *screen.Screen
 	err := t.run(ctx, func(ctx context.Context) error {
 		var err error
