@@ -203,10 +203,13 @@ func replayOn(t *testing.T, a *realApp, path, base string) replayRun {
 	// machine; here each app's variants replay side by side with other tests
 	// on two loaded cores, where Swagger UI's start page took longer. The
 	// variants check where a replay fails and why, not how fast a page loads.
+	// For the same reason a trail has 9 minutes, inside the harness's
+	// RunTimeout, not the default 5: Swagger's 46 steps ran out of 5 minutes
+	// at step 43 beside a load average of 40.
 	// (The replay keys are read from a project's config: without one, their
 	// environment variables are not consulted.)
 	cfg := filepath.Join(TempDir(t), "trailpin.yaml")
-	if err := os.WriteFile(cfg, []byte("replay:\n  navigationTimeout: 2m\n"), 0o600); err != nil {
+	if err := os.WriteFile(cfg, []byte("replay:\n  navigationTimeout: 2m\n  trailTimeout: 9m\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	env := append(replayEnv(t, false), "CI=true")
