@@ -67,23 +67,7 @@ func recordPageEnv(t *testing.T, html string, env []string, drive func(popup, ap
 // saved trail.
 func recordAt(t *testing.T, r *recordingRig, origin, path string, env []string, drive func(popup, app context.Context)) *pageRecording {
 	t.Helper()
-	r.b = StartBrowser(t, Options{HostPath: teeHost(t, r.wire), Env: append([]string{"TZ=UTC", "LANG=en_US.UTF-8", "LANGUAGE=en_US"}, env...)})
-	app := r.b.OpenTab(t, origin+path)
-	r.app = app
-	if err := chromedp.Do(app, chromedp.EmulateViewport(1280, 800)); err != nil {
-		t.Fatal(err)
-	}
-	popup := r.openPopupFor(t, origin)
-	clickCSS(t, popup, "#record")
-	popupPhase(t, popup, "recording")
-	WaitFor[bool](t, popup, `!document.querySelector('#project-form').hidden`)
-	fill(t, popup, "#project-dir", r.project)
-	clickCSS(t, popup, "#project-form button[type=submit]")
-	WaitFor[bool](t, popup, `!document.querySelector('#app-form').hidden`)
-	fill(t, popup, "#app-name", "page")
-	clickCSS(t, popup, "#app-form button[type=submit]")
-	WaitFor[bool](t, popup, `document.querySelector('#rec-app').textContent.startsWith('page ')`)
-	appAt(t, app, path)
+	popup, app := startRecordingAt(t, r, origin, path, env)
 
 	drive(popup, app)
 
@@ -454,4 +438,29 @@ func TestRecordKeysInAWidget(t *testing.T) {
 		t.Errorf("the trail's actions are\n  %s\nwant them to include, in order,\n  %s\n--- trail\n%s", strings.Join(got, "\n  "), strings.Join(want, "\n  "), rec.yaml)
 	}
 	rec.replayGreen(t)
+}
+
+// startRecordingAt starts a browser with the rig r (its project written),
+// opens the page at origin+path, presses Record in the popup, names the
+// project and the app "page", and returns the popup and the app's tab.
+func startRecordingAt(t *testing.T, r *recordingRig, origin, path string, env []string) (popup, app context.Context) {
+	t.Helper()
+	r.b = StartBrowser(t, Options{HostPath: teeHost(t, r.wire), Env: append([]string{"TZ=UTC", "LANG=en_US.UTF-8", "LANGUAGE=en_US"}, env...)})
+	app = r.b.OpenTab(t, origin+path)
+	r.app = app
+	if err := chromedp.Do(app, chromedp.EmulateViewport(1280, 800)); err != nil {
+		t.Fatal(err)
+	}
+	popup = r.openPopupFor(t, origin)
+	clickCSS(t, popup, "#record")
+	popupPhase(t, popup, "recording")
+	WaitFor[bool](t, popup, `!document.querySelector('#project-form').hidden`)
+	fill(t, popup, "#project-dir", r.project)
+	clickCSS(t, popup, "#project-form button[type=submit]")
+	WaitFor[bool](t, popup, `!document.querySelector('#app-form').hidden`)
+	fill(t, popup, "#app-name", "page")
+	clickCSS(t, popup, "#app-form button[type=submit]")
+	WaitFor[bool](t, popup, `document.querySelector('#rec-app').textContent.startsWith('page ')`)
+	appAt(t, app, path)
+	return popup, app
 }

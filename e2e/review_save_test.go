@@ -7,8 +7,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/chromedp/chromedp"
-
 	"github.com/trailpin/trailpin/recorder/trail"
 )
 
@@ -89,23 +87,7 @@ func TestReviewAtSavePicksByPurpose(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(r.project, "trailpin.yaml"), []byte("trails:\n  dir: trails\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	r.b = StartBrowser(t, Options{HostPath: teeHost(t, r.wire), Env: []string{"TZ=UTC", "LANG=en_US.UTF-8", "LANGUAGE=en_US"}})
-	app := r.b.OpenTab(t, srv.URL+"/page.html")
-	r.app = app
-	if err := chromedp.Do(app, chromedp.EmulateViewport(1280, 800)); err != nil {
-		t.Fatal(err)
-	}
-	popup := r.openPopupFor(t, srv.URL)
-	clickCSS(t, popup, "#record")
-	popupPhase(t, popup, "recording")
-	WaitFor[bool](t, popup, `!document.querySelector('#project-form').hidden`)
-	fill(t, popup, "#project-dir", r.project)
-	clickCSS(t, popup, "#project-form button[type=submit]")
-	WaitFor[bool](t, popup, `!document.querySelector('#app-form').hidden`)
-	fill(t, popup, "#app-name", "page")
-	clickCSS(t, popup, "#app-form button[type=submit]")
-	WaitFor[bool](t, popup, `document.querySelector('#rec-app').textContent.startsWith('page ')`)
-	appAt(t, app, "/page.html")
+	popup, app := startRecordingAt(t, r, srv.URL, "/page.html", nil)
 
 	assertOn := func(css string) {
 		t.Helper()
