@@ -85,8 +85,10 @@
       // Capture when the page has nothing else to do; an interaction
       // before that captures at once.
       const capture = () => {
-        if (state.running && state.dirty && document.documentElement)
+        if (state.running && state.dirty && document.documentElement) {
           captureNow({ fresh: true });
+          adoptShadowRoots(document);
+        }
       };
       if (typeof requestIdleCallback === 'function')
         requestIdleCallback(capture, { timeout: IDLE_WAIT_MS });
@@ -104,7 +106,15 @@
       changed();
   }
 
-  const observer = new MutationObserver(() => {
+  const OBSERVED = { subtree: true, childList: true, attributes: true, characterData: true };
+
+  const observer = new MutationObserver((records) => {
+    for (const r of records) {
+      for (const n of Array.from(r.addedNodes)) {
+        if (n.nodeType === 1)
+          adoptShadowRoots(/** @type {Element} */ (n));
+      }
+    }
     // Markup that changed right after the pointer entered an element: what
     // entering it showed (a value typed or chosen changes none).
     const over = state.over;
@@ -113,8 +123,42 @@
     pageChanged();
   });
 
+  /** @type {WeakSet<ShadowRoot>} */
+  let watchedRoots = new WeakSet();
+
+  /**
+   * Observes the open shadow roots under top (top's own too), at any depth:
+   * a change inside one (a panel a component opens) is no change of the
+   * document, and the screen where the step before ends must show it
+   * (docs/recording.md, "Shadow DOM"). Roots come with added nodes; a custom
+   * element upgraded later attaches its root with no mutation the document
+   * sees, so each settled capture looks for new ones too.
+   * @param {Element | Document | ShadowRoot} top
+   */
+  function adoptShadowRoots(top) {
+    /** @type {(Element | Document | ShadowRoot)[]} */
+    const todo = [top];
+    for (let t = todo.pop(); t; t = todo.pop()) {
+      const els = Array.from(t.querySelectorAll('*'));
+      if (t.nodeType === 1)
+        els.push(/** @type {Element} */ (t));
+      for (const el of els) {
+        const root = el.shadowRoot;
+        if (!root)
+          continue;
+        if (!watchedRoots.has(root)) {
+          watchedRoots.add(root);
+          observer.observe(root, OBSERVED);
+        }
+        todo.push(root);
+      }
+    }
+  }
+
   function observe() {
-    observer.observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
+    watchedRoots = new WeakSet();
+    observer.observe(document, OBSERVED);
+    adoptShadowRoots(document);
   }
 
   function unobserve() {
