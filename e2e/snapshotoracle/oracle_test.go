@@ -27,6 +27,12 @@ var fixturePages = []string{
 	"replay/testdata/*.html",
 }
 
+// notCompared are fixture pages whose snapshot depends on a moment neither
+// tool controls, with why: two right snapshots of them may differ.
+var notCompared = map[string]string{
+	"replay/testdata/agent_guard_frame.html": "its field takes the focus when the window gets it, and each tool's tab gets the window's focus at its own moment (on a busy machine, before or after the capture), so [active] comes and goes",
+}
+
 // stillDifferent are the fixture pages (and modes) whose snapshot is not
 // Playwright's, each with the lines that differ and why: a deliberate
 // difference (listed in docs/screen-schema.md) or, otherwise, a defect still
@@ -135,6 +141,9 @@ func serveFixtures(t *testing.T) ([]string, *httptest.Server) {
 		}
 		for _, f := range found {
 			rel, _ := filepath.Rel(root, f)
+			if _, racy := notCompared[filepath.ToSlash(rel)]; racy {
+				continue
+			}
 			pages = append(pages, filepath.ToSlash(rel))
 		}
 	}
