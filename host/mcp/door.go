@@ -21,7 +21,6 @@ import (
 	"os"
 	"slices"
 	"strings"
-	"sync"
 	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
@@ -91,8 +90,6 @@ type Door struct {
 	o   Options
 	log *slog.Logger
 
-	// mu makes the tools run one at a time: one actor per tab.
-	mu sync.Mutex
 	// rec is the recording under way; nil when none.
 	rec *recordingState
 	// shown is the screen of the last snapshot the client was given: its
@@ -139,10 +136,7 @@ func New(o Options) *Door {
 
 // Server is the MCP server of the door, its tools registered.
 func (d *Door) Server() *sdk.Server {
-	s := sdk.NewServer(&sdk.Implementation{Name: "trailpin", Title: "Trailpin", Version: d.o.Version},
-		&sdk.ServerOptions{Logger: d.log, Instructions: instructions})
-	d.register(s)
-	return s
+	return newServer(d, d.o.Version, d.log)
 }
 
 // Serve serves the door on t until the client closes it or ctx ends.
