@@ -187,6 +187,9 @@ func (a *Attached) call(ctx context.Context, client, typ string, body, out any) 
 	if err != nil {
 		a.conn.Close()
 		a.conn = nil
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
 		return toolError("the connection to the Trailpin host broke during %s (%v): is Chrome still open with the Trailpin extension? "+
 			"Take browser_snapshot to see what the page shows; the next call connects again", typ, err)
 	}

@@ -2,6 +2,7 @@ package mcp
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -375,6 +376,35 @@ func TestHelloName(t *testing.T) {
 		got := helloName(in)
 		if got != want || !valid.MatchString(got) {
 			t.Errorf("helloName(%q) = %q, want %q (valid for hello)", in, got, want)
+		}
+	}
+}
+
+// Both modes list the same tools, with the same descriptions and argument
+// schemas: an agent's configuration works in either.
+func TestBothModesServeTheSameTools(t *testing.T) {
+	headless := newRig(t, 0, 0)
+	attached, _ := newAttachedRig(t, "claude-code")
+	list := func(cs *sdk.ClientSession) string {
+		res, err := cs.ListTools(context.Background(), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := json.Marshal(res.Tools)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(b)
+	}
+	h, a := list(headless.client), list(attached.client)
+	if h != a {
+		t.Errorf("the modes serve different tools:\nheadless: %s\nattached: %s", h, a)
+	}
+	for _, name := range []string{"browser_snapshot", "browser_click", "browser_type", "browser_select_option", "browser_press_key",
+		"browser_navigate", "browser_wait_for", "browser_verify_element_visible", "browser_verify_text_visible", "browser_verify_value",
+		"browser_tabs", "trail_start", "trail_save", "trail_replay"} {
+		if !strings.Contains(a, `"name":"`+name+`"`) {
+			t.Errorf("attached mode does not serve %s", name)
 		}
 	}
 }
