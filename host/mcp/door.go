@@ -149,7 +149,8 @@ const instructions = "Trailpin records what you do in the browser as a trail, a 
 	"without a model. Start with trail_start (or browser_navigate to a page of the project's app), " +
 	"take browser_snapshot to get refs, act by ref, check with the browser_verify_* tools, then " +
 	"trail_save with a title and trail_replay the file it wrote. Refs come from the last snapshot " +
-	"only; actions are limited to the app's origins."
+	"only; actions are limited to the app's origins. In the person's own browser you act only in " +
+	"the tabs they share with you (browser_tabs lists them), once they allowed you."
 
 // clientName is the name the MCP client gave in its initialize request.
 func clientName(req *sdk.CallToolRequest) string {
