@@ -10,6 +10,10 @@
 // Interaction operation; it never builds a step itself. The door checks
 // every ref against the page as it is now (a stale ref performs nothing)
 // and acts only on the recording's app's origins.
+//
+// In attached mode (attached.go) the same tools are served by a client of
+// the agent API of the host Chrome runs: the extension acts and records,
+// the door only forwards. Both modes register the tools once (newServer).
 package mcp
 
 import (
