@@ -19,38 +19,46 @@ import (
 	"github.com/trailpin/trailpin/replay/suite/exitcode"
 )
 
-// The MCP door (docs/mcp.md): `host mcp --headless` serves the recording
-// service's tools to an MCP client on stdin and stdout, acting in a headless
-// Chromium of its own. Only JSON-RPC goes to stdout; the log goes to stderr.
+// The MCP door (docs/mcp.md): `host mcp` serves the recording service's
+// tools to an MCP client on stdin and stdout, acting in the person's Chrome
+// through the agent API of the host Chrome runs, or with --headless in a
+// headless Chromium of its own. Only JSON-RPC goes to stdout; the log goes
+// to stderr.
 
 func newMCPCmd(e *env) *cobra.Command {
 	var headlessMode bool
 	var chrome, project string
 	var limit int
 	cmd := &cobra.Command{
-		Use:   "mcp --headless [--project DIR]",
+		Use:   "mcp [--headless] [--project DIR]",
 		Short: "Serve Trailpin's tools to a coding agent over MCP, recording what it does as trails",
-		Long: "mcp serves an MCP server on standard input and output. With --headless it starts a\n" +
-			"headless Chromium of its own with Trailpin's page model: the agent snapshots pages,\n" +
+		Long: "mcp serves an MCP server on standard input and output: the agent snapshots pages,\n" +
 			"acts by ref and asserts (tools named as Playwright MCP names them), and what it does\n" +
 			"is recorded as trail steps marked as its client's, saved into the project's trails\n" +
-			"folder and replayed without a model. The project is the trailpin.yaml found from the\n" +
-			"working directory upwards, or --project. Only JSON-RPC goes to standard output; the\n" +
-			"log goes to standard error. See docs/mcp.md.",
+			"folder and replayed without a model.\n\n" +
+			"Without --headless (attached) it works in the person's own Chrome: it finds the host\n" +
+			"Chrome runs for the Trailpin extension through the agent API's discovery file, and\n" +
+			"acts in the tabs the person shares once they allow the client in the extension.\n" +
+			"With no such host it says to open Chrome with the extension, and exits.\n\n" +
+			"With --headless it starts a headless Chromium of its own with Trailpin's page model,\n" +
+			"with no extension and no person: for a coding agent in CI or a container.\n\n" +
+			"The project is the trailpin.yaml found from the working directory upwards, or\n" +
+			"--project. Only JSON-RPC goes to standard output; the log goes to standard error.\n" +
+			"See docs/mcp.md.",
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if !headlessMode {
-				return attachMCP(cmd, e)
-			}
 			if limit < 1000 {
 				return exitcode.UsageError(fmt.Errorf("--snapshot-limit %d: give at least 1000 bytes", limit))
+			}
+			if !headlessMode {
+				return attachMCP(cmd, e, project, limit)
 			}
 			return serveMCP(cmd, e, chrome, project, limit)
 		},
 	}
 	f := cmd.Flags()
-	f.BoolVar(&headlessMode, "headless", false, "act in a headless Chromium of its own (the only mode for now)")
-	f.StringVar(&chrome, "chrome", "", "the Chromium or Chrome executable (default: $CHROME_PATH, else the first one found)")
+	f.BoolVar(&headlessMode, "headless", false, "act in a headless Chromium of its own instead of the person's Chrome")
+	f.StringVar(&chrome, "chrome", "", "with --headless: the Chromium or Chrome executable (default: $CHROME_PATH, else the first one found)")
 	f.StringVar(&project, "project", "", "the folder of the trailpin.yaml to record into (default: found from the working directory upwards)")
 	f.IntVar(&limit, "snapshot-limit", mcpdoor.DefaultSnapshotLimit, "the most bytes of page text a snapshot gives; it says what it left out")
 	return cmd
@@ -64,13 +72,8 @@ func serveMCP(cmd *cobra.Command, e *env, chrome, project string, limit int) err
 	if err != nil {
 		return exitcode.UsageError(err)
 	}
-	if project == "" && cfg.Project != nil {
-		project = cfg.Project.Dir
-	}
-	if project != "" {
-		if project, err = filepath.Abs(project); err != nil {
-			return exitcode.UsageError(err)
-		}
+	if project, err = mcpProject(cfg, project); err != nil {
+		return exitcode.UsageError(err)
 	}
 	filter := newSecretFilter(e)
 	log, closeLog, logErr := openLog(cfg.DataDir(), e.stderr, filter)
@@ -143,10 +146,12 @@ type nopWriteCloser struct{ io.Writer }
 func (nopWriteCloser) Close() error { return nil }
 
 // attachMCP is host mcp without --headless: it finds the host Chrome runs
-// through the agent API's discovery file (host/PROTOCOL.md, Agent API). The
-// browser tools are not served through it yet, so it says what it found and
-// what to run instead.
-func attachMCP(cmd *cobra.Command, e *env) error {
+// through the agent API's discovery file (host/PROTOCOL.md, Agent API) and
+// serves the same tools as a client of that API, acting in the tabs the
+// person shares. With no host running it says to open Chrome with the
+// extension, or to run host mcp --headless.
+func attachMCP(cmd *cobra.Command, e *env, project string, limit int) error {
+	ctx := cmd.Context()
 	cfg, err := e.config(cmd)
 	if err != nil {
 		return exitcode.UsageError(err)
@@ -155,11 +160,38 @@ func attachMCP(cmd *cobra.Command, e *env) error {
 	if path == "" {
 		return exitcode.UsageError(errors.New("no folder for the agent API's discovery file: set XDG_RUNTIME_DIR, or run host mcp --headless"))
 	}
-	c, err := agentapi.Dial(cmd.Context(), path, "host mcp")
+	d, err := agentapi.ReadDiscovery(path)
 	if err != nil {
 		return exitcode.UsageError(err)
 	}
-	defer c.Close()
-	return exitcode.UsageError(fmt.Errorf("the Trailpin host Chrome runs (version %s) does not serve the browser tools "+
-		"to outside agents yet: run host mcp --headless for a browser of its own", c.Hello.Version))
+	if project, err = mcpProject(cfg, project); err != nil {
+		return exitcode.UsageError(err)
+	}
+	log, closeLog, logErr := openLog(cfg.DataDir(), e.stderr, newSecretFilter(e))
+	defer closeLog()
+	if logErr != nil {
+		log.Warn("logging to stderr only", "err", logErr)
+	}
+	door := mcpdoor.NewAttached(mcpdoor.AttachedOptions{Discovery: path, Project: project, Log: log, SnapshotLimit: limit,
+		Version: Version, Replay: mcpReplay(e)})
+	log.Info("mcp session started, attached", "version", Version, "host", d.Version, "project", project)
+	err = door.Serve(ctx, &sdk.IOTransport{Reader: io.NopCloser(e.stdin), Writer: nopWriteCloser{e.stdout}})
+	log.Info("mcp session ended", "err", err)
+	if err != nil && ctx.Err() == nil {
+		return err
+	}
+	return nil
+}
+
+// mcpProject is the folder of the trailpin.yaml recordings go into: the
+// one given, else the project found from the working directory ("" for
+// none), made absolute.
+func mcpProject(cfg *config.Config, project string) (string, error) {
+	if project == "" && cfg.Project != nil {
+		project = cfg.Project.Dir
+	}
+	if project == "" {
+		return "", nil
+	}
+	return filepath.Abs(project)
 }

@@ -66,9 +66,11 @@ var mayImport = map[string][]string{
 	"host/config":    {"agent/model", "recorder/review", "recorder/yamlerr", "storage/atomicfile", "storage/secrets"},
 	"host/recording": {"agent", "agent/model", "host/config", "recorder/review", "recorder/screen", "recorder/selector", "recorder/steps", "recorder/trail", "replay/assertchange", "storage", "storage/redact", "storage/secrets"},
 	// The MCP door and the headless tab it acts in: the door feeds the
-	// recording service, the tab drives Chromium through browser/.
+	// recording service, the tab drives Chromium through browser/; attached,
+	// the door is a client of the agent API (host/agentapi, its error codes
+	// from host/nativemsg).
 	"host/headless": {"browser", "extension", "recorder/screen", "recorder/trail"},
-	"host/mcp":      {"host/config", "host/headless", "host/recording", "recorder/screen", "recorder/selector", "recorder/steps", "recorder/trail", "storage/secrets"},
+	"host/mcp":      {"host/agentapi", "host/config", "host/headless", "host/nativemsg", "host/recording", "recorder/screen", "recorder/selector", "recorder/steps", "recorder/trail", "storage/secrets"},
 	// The local agent API: a websocket door speaking the native-messaging
 	// envelope (its types and error codes come from host/nativemsg).
 	"host/agentapi": {"host/nativemsg"},

@@ -10,6 +10,10 @@
 // Interaction operation; it never builds a step itself. The door checks
 // every ref against the page as it is now (a stale ref performs nothing)
 // and acts only on the recording's app's origins.
+//
+// In attached mode (attached.go) the same tools are served by a client of
+// the agent API of the host Chrome runs: the extension acts and records,
+// the door only forwards. Both modes register the tools once (newServer).
 package mcp
 
 import (
@@ -21,7 +25,6 @@ import (
 	"os"
 	"slices"
 	"strings"
-	"sync"
 	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
@@ -91,8 +94,6 @@ type Door struct {
 	o   Options
 	log *slog.Logger
 
-	// mu makes the tools run one at a time: one actor per tab.
-	mu sync.Mutex
 	// rec is the recording under way; nil when none.
 	rec *recordingState
 	// shown is the screen of the last snapshot the client was given: its
@@ -139,10 +140,7 @@ func New(o Options) *Door {
 
 // Server is the MCP server of the door, its tools registered.
 func (d *Door) Server() *sdk.Server {
-	s := sdk.NewServer(&sdk.Implementation{Name: "trailpin", Title: "Trailpin", Version: d.o.Version},
-		&sdk.ServerOptions{Logger: d.log, Instructions: instructions})
-	d.register(s)
-	return s
+	return newServer(d, d.o.Version, d.log)
 }
 
 // Serve serves the door on t until the client closes it or ctx ends.
@@ -155,7 +153,8 @@ const instructions = "Trailpin records what you do in the browser as a trail, a 
 	"without a model. Start with trail_start (or browser_navigate to a page of the project's app), " +
 	"take browser_snapshot to get refs, act by ref, check with the browser_verify_* tools, then " +
 	"trail_save with a title and trail_replay the file it wrote. Refs come from the last snapshot " +
-	"only; actions are limited to the app's origins."
+	"only; actions are limited to the app's origins. In the person's own browser you act only in " +
+	"the tabs they share with you (browser_tabs lists them), once they allowed you."
 
 // clientName is the name the MCP client gave in its initialize request.
 func clientName(req *sdk.CallToolRequest) string {

@@ -59,11 +59,17 @@ func capLines(text string, limit int) snapshot {
 // page writes the page's address, title and snapshot for the client.
 func (sn snapshot) page(s *screen.Screen) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "- Page URL: %s\n- Page Title: %s\n- Page Snapshot:\n```yaml\n%s\n```\n", s.URL, s.Title, sn.text)
+	writePage(&b, s.URL, s.Title, sn.text)
 	if sn.leftLines > 0 {
 		fmt.Fprintf(&b, "[Snapshot cut at the size limit: %d more lines left out, %d of them elements with a ref. "+
 			"Call browser_snapshot with ref set to a region's ref to see it whole, or with interactive: true for controls only.]\n",
 			sn.leftLines, sn.leftRefs)
 	}
 	return b.String()
+}
+
+// writePage writes a page's address, title and snapshot text as every
+// tool that shows a page does, in both modes.
+func writePage(b *strings.Builder, url, title, text string) {
+	fmt.Fprintf(b, "- Page URL: %s\n- Page Title: %s\n- Page Snapshot:\n```yaml\n%s\n```\n", url, title, text)
 }

@@ -4,11 +4,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"net/url"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
@@ -94,34 +96,76 @@ type trailReplayIn struct {
 	Path string `json:"path,omitempty" jsonschema:"the trail file to replay (default: the one trail_save wrote last)"`
 }
 
-func (d *Door) register(s *sdk.Server) {
+type tabsIn struct {
+	Action string `json:"action" jsonschema:"list (the tabs you may act in), or select (with index: act in that tab from now on)"`
+	Index  int    `json:"index,omitempty" jsonschema:"the tab's index in the list, for select"`
+}
+
+// A backend performs the tools of one session. The headless Door acts in a
+// tab of its own and records through the recording service; Attached
+// forwards each call to the agent API of the host Chrome runs, where the
+// extension acts and records. Both are served by the one registration of
+// newServer, so the tools' names, arguments and descriptions are the same
+// in both modes.
+type backend interface {
+	navigate(ctx context.Context, client string, in navigateIn) (string, error)
+	snapshotTool(ctx context.Context, client string, in snapshotIn) (string, error)
+	click(ctx context.Context, client string, in clickIn) (string, error)
+	typeText(ctx context.Context, client string, in typeIn) (string, error)
+	selectOption(ctx context.Context, client string, in selectIn) (string, error)
+	pressKey(ctx context.Context, client string, in pressIn) (string, error)
+	waitFor(ctx context.Context, client string, in waitIn) (string, error)
+	verifyElement(ctx context.Context, client string, in verifyElementIn) (string, error)
+	verifyText(ctx context.Context, client string, in verifyTextIn) (string, error)
+	verifyValue(ctx context.Context, client string, in verifyValueIn) (string, error)
+	tabs(ctx context.Context, client string, in tabsIn) (string, error)
+	trailStart(ctx context.Context, client string, in trailStartIn) (string, error)
+	trailSave(ctx context.Context, client string, in trailSaveIn) (string, error)
+	trailReplay(ctx context.Context, client string, in trailReplayIn) (string, error)
+}
+
+// newServer is the MCP server of one session: every tool, performed by b.
+func newServer(b backend, version string, log *slog.Logger) *sdk.Server {
+	s := sdk.NewServer(&sdk.Implementation{Name: "trailpin", Title: "Trailpin", Version: version},
+		&sdk.ServerOptions{Logger: log, Instructions: instructions})
+	r := &registry{s: s, log: log}
 	readOnly := &sdk.ToolAnnotations{ReadOnlyHint: true}
-	add(d, s, &sdk.Tool{Name: "browser_navigate", Description: "Go to a URL of the app, recorded as a step"}, d.navigate)
-	add(d, s, &sdk.Tool{Name: "browser_snapshot", Annotations: readOnly,
-		Description: "The page as text with a ref for each element to act on; capped in size (it says what it left out)"}, d.snapshotTool)
-	add(d, s, &sdk.Tool{Name: "browser_click", Description: "Click an element by its ref, recorded as a step"}, d.click)
-	add(d, s, &sdk.Tool{Name: "browser_type", Description: "Type text into a field by its ref, recorded as a step"}, d.typeText)
-	add(d, s, &sdk.Tool{Name: "browser_select_option", Description: "Choose options in a drop-down by its ref, recorded as a step"}, d.selectOption)
-	add(d, s, &sdk.Tool{Name: "browser_press_key", Description: "Press a key where the focus is, recorded as a step"}, d.pressKey)
-	add(d, s, &sdk.Tool{Name: "browser_wait_for", Annotations: readOnly,
-		Description: "Wait for a text to appear or disappear, or for a time to pass (not recorded: replay waits by itself)"}, d.waitFor)
-	add(d, s, &sdk.Tool{Name: "browser_verify_element_visible", Description: "Check that an element is visible, recorded as an assertion"}, d.verifyElement)
-	add(d, s, &sdk.Tool{Name: "browser_verify_text_visible", Description: "Check that a text is visible, recorded as an assertion"}, d.verifyText)
-	add(d, s, &sdk.Tool{Name: "browser_verify_value", Description: "Check a control's value by its ref, recorded as an assertion"}, d.verifyValue)
-	add(d, s, &sdk.Tool{Name: "trail_start", Description: "Start recording a trail of an app of the project, on its start page"}, d.trailStart)
-	add(d, s, &sdk.Tool{Name: "trail_save", Description: "Save the recording as a trail with a title, write its file into the project's trails folder, and return its path and YAML"}, d.trailSave)
-	add(d, s, &sdk.Tool{Name: "trail_replay", Description: "Replay a trail file headless, as host replay does, and return its summary"}, d.trailReplay)
+	add(r, &sdk.Tool{Name: "browser_navigate", Description: "Go to a URL of the app, recorded as a step"}, b.navigate)
+	add(r, &sdk.Tool{Name: "browser_snapshot", Annotations: readOnly,
+		Description: "The page as text with a ref for each element to act on; capped in size (it says what it left out)"}, b.snapshotTool)
+	add(r, &sdk.Tool{Name: "browser_click", Description: "Click an element by its ref, recorded as a step"}, b.click)
+	add(r, &sdk.Tool{Name: "browser_type", Description: "Type text into a field by its ref, recorded as a step"}, b.typeText)
+	add(r, &sdk.Tool{Name: "browser_select_option", Description: "Choose options in a drop-down by its ref, recorded as a step"}, b.selectOption)
+	add(r, &sdk.Tool{Name: "browser_press_key", Description: "Press a key where the focus is, recorded as a step"}, b.pressKey)
+	add(r, &sdk.Tool{Name: "browser_wait_for", Annotations: readOnly,
+		Description: "Wait for a text to appear or disappear, or for a time to pass (not recorded: replay waits by itself)"}, b.waitFor)
+	add(r, &sdk.Tool{Name: "browser_verify_element_visible", Description: "Check that an element is visible, recorded as an assertion"}, b.verifyElement)
+	add(r, &sdk.Tool{Name: "browser_verify_text_visible", Description: "Check that a text is visible, recorded as an assertion"}, b.verifyText)
+	add(r, &sdk.Tool{Name: "browser_verify_value", Description: "Check a control's value by its ref, recorded as an assertion"}, b.verifyValue)
+	add(r, &sdk.Tool{Name: "browser_tabs", Description: "List the tabs you may act in, or select the one to act in"}, b.tabs)
+	add(r, &sdk.Tool{Name: "trail_start", Description: "Start recording a trail of an app of the project, on its start page"}, b.trailStart)
+	add(r, &sdk.Tool{Name: "trail_save", Description: "Save the recording as a trail with a title, write its file into the project's trails folder, and return its path and YAML"}, b.trailSave)
+	add(r, &sdk.Tool{Name: "trail_replay", Description: "Replay a trail file headless, as host replay does, and return its summary"}, b.trailReplay)
+	return s
+}
+
+// A registry is the server tools are added to.
+type registry struct {
+	s   *sdk.Server
+	log *slog.Logger
+	// mu makes the tools run one at a time: one actor per tab.
+	mu sync.Mutex
 }
 
 // add registers a tool whose handler runs alone (one actor at a time) and
 // answers text.
-func add[In any](d *Door, s *sdk.Server, t *sdk.Tool, h func(ctx context.Context, client string, in In) (string, error)) {
-	sdk.AddTool(s, t, func(ctx context.Context, req *sdk.CallToolRequest, in In) (*sdk.CallToolResult, any, error) {
-		d.mu.Lock()
-		defer d.mu.Unlock()
+func add[In any](r *registry, t *sdk.Tool, h func(ctx context.Context, client string, in In) (string, error)) {
+	sdk.AddTool(r.s, t, func(ctx context.Context, req *sdk.CallToolRequest, in In) (*sdk.CallToolResult, any, error) {
+		r.mu.Lock()
+		defer r.mu.Unlock()
 		text, err := h(ctx, clientName(req), in)
 		if err != nil {
-			d.log.Info("tool refused", "tool", t.Name, "err", err)
+			r.log.Info("tool refused", "tool", t.Name, "err", err)
 			return nil, nil, err
 		}
 		return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: text}}}, nil, nil
@@ -753,17 +797,23 @@ func (d *Door) trailSave(ctx context.Context, client string, in trailSaveIn) (st
 }
 
 func (d *Door) trailReplay(ctx context.Context, client string, in trailReplayIn) (string, error) {
-	path, project := in.Path, d.o.Project
+	return replayTrail(ctx, d.o.Replay, in.Path, d.o.Project, d.saved, d.savedProject)
+}
+
+// replayTrail is trail_replay in both modes: path with the project's
+// trailpin.yaml, or the file trail_save wrote last (saved, of the project
+// savedProject) when path is "".
+func replayTrail(ctx context.Context, replay ReplayFunc, path, project, saved, savedProject string) (string, error) {
 	if path == "" {
-		path, project = d.saved, d.savedProject
+		path, project = saved, savedProject
 	}
 	if path == "" {
 		return "", toolError("path is missing: give a trail file, or call trail_save first")
 	}
-	if d.o.Replay == nil {
+	if replay == nil {
 		return "", toolError("this host cannot replay trails")
 	}
-	res, err := d.o.Replay(ctx, path, project)
+	res, err := replay(ctx, path, project)
 	if err != nil {
 		return "", err
 	}
@@ -778,4 +828,23 @@ func (d *Door) trailReplay(ctx context.Context, client string, in trailReplayIn)
 // (TRAILPIN_SECRET_<NAME> first, then trailpin.yaml).
 func secretsLookup(p *config.Project, getenv func(string) string, name string) (string, error) {
 	return secrets.NewResolver(p.Secrets, getenv).Secret(name)
+}
+
+// tabs is browser_tabs in headless mode: the door's own tab is the only
+// one.
+func (d *Door) tabs(ctx context.Context, client string, in tabsIn) (string, error) {
+	switch in.Action {
+	case "list", "":
+	case "select":
+		if in.Index != 0 {
+			return "", toolError("index %d: this browser has one tab, index 0", in.Index)
+		}
+	default:
+		return "", toolError("action %q: use list or select", in.Action)
+	}
+	s, err := d.o.Tab.Screen(ctx)
+	if err != nil {
+		return "", err
+	}
+	return fmt.Sprintf("- 0: (current) [%s](%s)\n", s.Title, s.URL), nil
 }
