@@ -100,15 +100,21 @@ func (d *apiDoor) result(ctx context.Context, req *nativemsg.Request) (nativemsg
 	return nativemsg.NoReply, nil
 }
 
-// revoke forgets a client the person revoked and ends its connections.
+// revoke forgets a client the person revoked (unless keep) and ends its
+// connections.
 func (d *apiDoor) revoke(ctx context.Context, req *nativemsg.Request) (nativemsg.Reply, error) {
 	var in struct {
 		Client string `json:"client"`
+		// Keep disconnects the client without forgetting that the
+		// person allowed it (the driven tab's button).
+		Keep bool `json:"keep"`
 	}
 	if err := req.Decode(&in); err != nil || in.Client == "" {
 		return nativemsg.Reply{}, nativemsg.Errorf(nativemsg.CodeBadRequest, "api.revoke needs \"client\": the name the person revoked")
 	}
-	d.calls.Revoke(in.Client)
+	if !in.Keep {
+		d.calls.Revoke(in.Client)
+	}
 	d.mu.Lock()
 	api := d.api
 	d.mu.Unlock()
