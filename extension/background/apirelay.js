@@ -232,14 +232,8 @@ export class ApiRelay {
       const waiting = this.asking.get(client) ?? [];
       waiting.push(resolve);
       this.asking.set(client, waiting);
-      this.badgeAsking();
       this.changed();
     });
-  }
-
-  /** The action's badge says a client is waiting for the person. */
-  badgeAsking() {
-    this.chrome.action?.setBadgeText?.({ text: this.asking.size ? '?' : '' })?.catch?.(() => {});
   }
 
   /** The shared tabs that are still open. */
