@@ -79,7 +79,8 @@ func apiRefOf(t *testing.T, s apiSnapshot, want string) string {
 	for _, line := range strings.Split(s.Text, "\n") {
 		if strings.Contains(line, want) {
 			if _, ref, ok := strings.Cut(line, "[ref="); ok {
-				return strings.TrimSuffix(strings.Fields(ref)[0], "]")
+				ref, _, _ = strings.Cut(ref, "]")
+				return ref
 			}
 		}
 	}
@@ -147,7 +148,7 @@ func TestAgentAPIDrivesASharedTab(t *testing.T) {
 	appAt(t, app, "/products")
 
 	// The client opens the iPhone 17 and adds it to the cart, by ref.
-	snap := apiCall[apiSnapshot](t, c, agentapi.TypeTabSnapshot, map[string]any{"tab": tab})
+	snap := apiCall[apiSnapshot](t, c, agentapi.TypeTabSnapshot, map[string]any{"tab": tab, "mode": "full"})
 	if !strings.HasSuffix(snap.URL, "/products") || snap.Document == "" {
 		t.Fatalf("snapshot of %s (document %q)", snap.URL, snap.Document)
 	}
@@ -199,7 +200,7 @@ func TestAgentAPIDrivesASharedTab(t *testing.T) {
 	if !strings.HasPrefix(joined, "/") || !strings.Contains(joined, "agent/"+apiClient) || !strings.HasSuffix(joined, "/") {
 		t.Errorf("who performed the steps: %q, want the person's, then the client's, then the person's:\n%s", joined, src)
 	}
-	for _, want := range []string{`name: iPhone 17`, `name: Add to cart`, `In your cart: 1`} {
+	for _, want := range []string{`name: iPhone 17`, `testId: add-to-cart`, `In your cart: 1`} {
 		if !strings.Contains(string(src), want) {
 			t.Errorf("the trail does not pin %q:\n%s", want, src)
 		}
