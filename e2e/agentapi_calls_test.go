@@ -160,6 +160,9 @@ func TestAgentAPIDrivesASharedTab(t *testing.T) {
 	appAt(t, app, "/products/iphone-17")
 	// The ref was of the page before: stale, nothing done.
 	apiRefused(t, c, agentapi.TypeTabTap, map[string]any{"tab": tab, "ref": link}, nativemsg.CodeBadRequest, "stale ref")
+	if path := Eval[string](t, app, `location.pathname`); path != "/products/iphone-17" {
+		t.Errorf("a stale ref's tap moved the tab to %s", path)
+	}
 	snap = apiCall[apiSnapshot](t, c, agentapi.TypeTabSnapshot, map[string]any{"tab": tab})
 	add := apiRefOf(t, snap, `button "Add to cart"`)
 	did = apiCall[struct{ Did, URL string }](t, c, agentapi.TypeTabTap, map[string]any{"tab": tab, "ref": add})
@@ -208,6 +211,7 @@ func TestAgentAPIDrivesASharedTab(t *testing.T) {
 	if strings.Contains(string(src), demo.Password) {
 		t.Errorf("the trail holds the password:\n%s", src)
 	}
+	r.checkNoPassword(t, saved.File)
 	run := RunHost(t, append(replayEnv(t, false), "TRAILPIN_SECRET_PASSWORD="+demo.Password), nil,
 		"replay", "--base-url", r.shop.URL, "--results", TempDir(t), saved.File)
 	if run.ExitCode != 0 || !strings.Contains(string(run.Stdout), "PASSED: 1 trail in") {
