@@ -133,6 +133,11 @@ func TestAgentAPIDrivesASharedTab(t *testing.T) {
 		t.Error("the unshared tab lost its page")
 	}
 
+	// A shared tab not recorded yet: the page model alone captures it.
+	if pre := apiCall[apiSnapshot](t, c, agentapi.TypeTabSnapshot, map[string]any{"tab": tab}); !strings.Contains(pre.Text, `button "Sign in" [ref=`) {
+		t.Fatalf("snapshot of the login page before recording:\n%s", pre.Text)
+	}
+
 	started := apiCall[struct{ Session string }](t, c, agentapi.TypeRecordingStart, map[string]any{"tab": tab, "project": r.project, "app": "shop"})
 	if started.Session == "" {
 		t.Fatal("recording.start gave no session")

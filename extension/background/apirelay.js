@@ -11,6 +11,7 @@
 // them the client's.
 
 import { LiveAgent } from '../agentlive.js';
+import { PAGE_MODEL_FILES } from '../pagemodel-files.js';
 
 /** chrome.storage.local: the client names the person allowed. */
 export const ALLOWED_KEY = 'agentApiAllowed';
@@ -277,7 +278,11 @@ export class ApiRelay {
     if (other && other !== client) {
       return { ok: false, reason: 'refused', error: `busy: ${other} drives tab ${tab}; one agent drives a tab at a time` };
     }
-    if (m.op === 'screen') return this.live.perform(tab, /** @type {any} */ (m));
+    const recorded = !!this.recordingOf(tab);
+    // A tab shared but not recorded has no recorder: the page model alone
+    // captures it and finds the refs.
+    if (!recorded) await this.pageModel(tab);
+    if (m.op === 'screen') return recorded ? this.live.perform(tab, /** @type {any} */ (m)) : this.capture(tab);
     if (this.acting.has(tab)) return { ok: false, reason: 'refused', error: `busy: a call of ${client} acts in tab ${tab} already` };
     this.acting.set(tab, client);
     try {
@@ -298,6 +303,41 @@ export class ApiRelay {
       return answer;
     } finally {
       this.acting.delete(tab);
+    }
+  }
+
+  /**
+   * Injects the page model into a tab's top frame, unless it is there.
+   * @param {number} tab
+   */
+  async pageModel(tab) {
+    await this.live.loaded(tab);
+    try {
+      const [{ result: there }] = await this.chrome.scripting.executeScript({
+        target: { tabId: tab, frameIds: [0] },
+        func: () => !!(/** @type {any} */ (globalThis).__trailpinPageModel),
+      });
+      if (!there) await this.chrome.scripting.executeScript({ target: { tabId: tab, frameIds: [0] }, files: [...PAGE_MODEL_FILES] });
+    } catch {
+      // Not a page the extension may script (chrome://): the op says so.
+    }
+  }
+
+  /**
+   * The screen of a tab that is not recorded, by the page model alone.
+   * @param {number} tab
+   * @returns {Promise<Record<string, unknown>>}
+   */
+  async capture(tab) {
+    try {
+      const [{ result }] = await this.chrome.scripting.executeScript({
+        target: { tabId: tab, frameIds: [0] },
+        func: () => /** @type {any} */ (globalThis).__trailpinPageModel?.captureWire({}) ?? '',
+      });
+      if (typeof result === 'string' && result) return { ok: true, screen: JSON.parse(result) };
+      return { ok: false, reason: 'failed', error: 'the tab gave no screen: is it showing a web page?' };
+    } catch (e) {
+      return { ok: false, reason: 'failed', error: `the tab gave no screen: ${e instanceof Error ? e.message : e}` };
     }
   }
 

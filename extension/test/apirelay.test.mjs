@@ -137,3 +137,26 @@ test('an act in a recorded tab numbers what it recorded, for the host to mark it
   const ans = await call(r, host, { call: 'page', client: 'a', tab: 7, op: 'tap', ref: 'e1', document: 'd' });
   assert.deepEqual({ ok: ans.ok, recording: ans.recording, from: ans.from, until: ans.until }, { ok: true, recording: 'r-1', from: 5, until: 6 });
 });
+
+test('a shared tab that is not recorded is captured by the page model alone, injected once', async () => {
+  const chrome = fakeChrome();
+  const injected = [];
+  let there = false;
+  chrome.scripting.executeScript = async (o) => {
+    if (o.files) { injected.push(...o.files); there = true; return [{ result: undefined }]; }
+    const src = String(o.func);
+    if (src.includes('captureWire')) return [{ result: JSON.stringify({ schema: 1, document: 'd', url: 'http://shop.test/7' }) }];
+    return [{ result: there }];
+  };
+  const { r, host } = relay(chrome);
+  r.live.loaded = async () => {};
+  await r.decide('a', true);
+  await r.share(7, true);
+  const ans = await call(r, host, { call: 'page', client: 'a', tab: 7, op: 'screen' });
+  assert.deepEqual(ans.screen, { schema: 1, document: 'd', url: 'http://shop.test/7' });
+  assert.equal(r.acts.length, 0, 'the recorder\'s capture is not used');
+  assert.ok(injected.includes('pagemodel/core.js'));
+  const n = injected.length;
+  await call(r, host, { call: 'page', client: 'a', tab: 7, op: 'screen' });
+  assert.equal(injected.length, n, 'the page model is injected once');
+});
