@@ -392,7 +392,8 @@ export class ApiRelay {
   /** @param {number} tab */
   async undrive(tab) {
     this.driven.delete(tab);
-    await this.chrome.action?.setBadgeText?.({ tabId: tab, text: '' })?.catch?.(() => {});
+    // null (not ''): the tab shows the global badge again (REC while recording).
+    await this.chrome.action?.setBadgeText?.({ tabId: tab, text: /** @type {any} */ (null) })?.catch?.(() => {});
     await this.chrome.action?.setTitle?.({ tabId: tab, title: 'Trailpin' })?.catch?.(() => {});
     await this.bar(tab, '');
   }
