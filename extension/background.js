@@ -7,6 +7,7 @@
 import { PROTOCOL_VERSION } from './protocol.js';
 import { HostConnection, HostError } from './nativeport.js';
 import { Recording } from './background/recording.js';
+import { ApiRelay } from './background/apirelay.js';
 import { admit, CONTENT_KINDS } from './senders.js';
 
 /** @typedef {import('./protocol.js').Status} Status */
@@ -26,7 +27,9 @@ const connection = new HostConnection({
     if (!connected && wasConnected) recording.hostLost();
     wasConnected = connected;
   },
-  onHostMessage: (m) => afterRestore(() => recording.fromHost(m)),
+  onHostMessage: (m) => afterRestore(async () => {
+    if (!(await agents.fromHost(m))) await recording.fromHost(m);
+  }),
 });
 
 const recording = new Recording({
@@ -34,6 +37,19 @@ const recording = new Recording({
   chrome,
   onChange: (recording) => {
     chrome.runtime.sendMessage({ kind: 'recording-changed', recording }).catch(() => {
+      // No page is open to hear it.
+    });
+  },
+});
+
+// The agent API's clients: what the person allowed and shared
+// (background/apirelay.js).
+const agents = new ApiRelay({
+  chrome,
+  host: connection,
+  recording,
+  onChange: () => {
+    chrome.runtime.sendMessage({ kind: 'agents-changed', agents: agents.view() }).catch(() => {
       // No page is open to hear it.
     });
   },
@@ -52,7 +68,10 @@ chrome.webNavigation.onDOMContentLoaded.addListener((d) => afterRestore(() => {
 }));
 chrome.webNavigation.onCreatedNavigationTarget.addListener((d) => afterRestore(() => recording.opensTab(d)));
 chrome.tabs.onActivated.addListener(({ tabId }) => afterRestore(() => recording.switchTo(tabId)));
-chrome.tabs.onRemoved.addListener((tabId) => afterRestore(() => recording.closed(tabId)));
+chrome.tabs.onRemoved.addListener((tabId) => afterRestore(() => {
+  recording.closed(tabId);
+  agents.closed(tabId);
+}));
 
 /** @returns {Status} */
 function status() {
@@ -114,9 +133,14 @@ async function fromPage(msg, sender) {
     case 'record-stop':
       recording.handle({ op: 'stop' });
       return { ok: true };
-    case 'agent-stop':
-      recording.handle({ op: 'askStop' });
+    case 'agent-stop': {
+      // The bar's button disconnects the client driving the tab, else
+      // stops the built-in agent.
+      const driver = agents.driverOf(sender.tab?.id ?? -1);
+      if (driver) agents.disconnect(driver);
+      else recording.handle({ op: 'askStop' });
       return { ok: true };
+    }
     case 'record-changes':
       return recording.changesFromPage(msg, sender);
   }
@@ -147,6 +171,9 @@ chrome.runtime.onMessage.addListener((/** @type {PageRequest} */ msg, sender, se
     case 'record':
       restored.then(() => recording.handle(msg)).then(sendResponse);
       return true;
+    case 'agents':
+      agentsOp(msg).then(sendResponse);
+      return true;
     case 'status':
       sendResponse(status());
       return false;
@@ -160,5 +187,22 @@ chrome.runtime.onMessage.addListener((/** @type {PageRequest} */ msg, sender, se
   }
   return false;
 });
+
+/**
+ * The popup's Agents section: allow or deny a client, revoke one, share a
+ * tab, disconnect the client driving a tab.
+ * @param {any} msg
+ */
+async function agentsOp(msg) {
+  await agents.loaded;
+  const client = String(msg.client ?? '');
+  switch (msg.op) {
+    case 'decide': await agents.decide(client, !!msg.allow); break;
+    case 'revoke': await agents.revoke(client); break;
+    case 'share': await agents.share(Number(msg.tab), !!msg.on); break;
+    case 'disconnect': await agents.disconnect(client); break;
+  }
+  return agents.view();
+}
 
 connection.connect();

@@ -119,6 +119,7 @@ function render(s) {
   connectionState = s.state;
   el('retry').hidden = s.state === 'connected' && !shown?.damaged;
   el('recording').hidden = s.state !== 'connected';
+  el('agents').hidden = s.state !== 'connected';
 }
 
 /** How often the popup asks again while the service worker is starting. */
@@ -160,6 +161,7 @@ chrome.runtime.onMessage.addListener((/** @type {{kind?: string, status?: Status
   if (!fromExtension(sender, { extensionId: chrome.runtime.id, extensionUrl: chrome.runtime.getURL('') })) return;
   if (msg?.kind === 'status-changed' && msg.status) render(msg.status);
   if (msg?.kind === 'recording-changed' && msg.recording) renderRecording(msg.recording);
+  if (msg?.kind === 'agents-changed' && /** @type {any} */ (msg).agents) renderAgents(/** @type {any} */ (msg).agents);
 });
 
 // ---------------------------------------------------------------------------
@@ -508,7 +510,64 @@ async function showTarget() {
   if (typeof project === 'string') /** @type {HTMLInputElement} */ (el('project-dir')).value = project;
 }
 
+// ---------------------------------------------------------------------------
+// Agents (the agent API: background/apirelay.js)
+
+/**
+ * @typedef {import('./background/apirelay.js').ApiView} ApiView
+ */
+
+/**
+ * Sends an operation to the background's agents.
+ * @param {Record<string, unknown>} op
+ */
+async function agentsOp(op) {
+  const view = await chrome.runtime.sendMessage({ to: 'background', kind: 'agents', ...op });
+  renderAgents(view);
+}
+
+/** The tab the Share box is about, once known. */
+let agentsTab = -1;
+
+/**
+ * A list item with a name and buttons.
+ * @param {string} text
+ * @param {[string, () => void][]} buttons
+ */
+function item(text, buttons) {
+  const li = document.createElement('li');
+  const span = document.createElement('span');
+  span.textContent = text;
+  li.append(span);
+  for (const [label, fn] of buttons) {
+    const b = document.createElement('button');
+    b.type = 'button';
+    b.textContent = label;
+    b.addEventListener('click', fn);
+    li.append(' ', b);
+  }
+  return li;
+}
+
+/** @param {ApiView} v */
+function renderAgents(v) {
+  if (!v) return;
+  el('agents-asking').replaceChildren(...v.asking.map((c) => item(`${c} asks to drive the tabs you share.`, [
+    ['Allow', () => agentsOp({ op: 'decide', client: c, allow: true })],
+    ['Deny', () => agentsOp({ op: 'decide', client: c, allow: false })],
+  ])));
+  el('agents-allowed').replaceChildren(...v.allowed.map((c) => item(`Allowed: ${c}`, [['Revoke', () => agentsOp({ op: 'revoke', client: c })]])));
+  el('agents-driven').replaceChildren(...v.driven.map((d) => item(`Tab ${d.tab}: driven by ${d.client}`, [['Disconnect', () => agentsOp({ op: 'disconnect', client: d.client })]])));
+  /** @type {HTMLInputElement} */ (el('agents-share')).checked = v.shared.includes(agentsTab);
+}
+
+el('agents-share').addEventListener('change', () => {
+  agentsOp({ op: 'share', tab: agentsTab, on: /** @type {HTMLInputElement} */ (el('agents-share')).checked });
+});
+
 refresh().then(async () => {
   await showTarget();
   await recordOp({ op: 'state' });
+  agentsTab = (await targetTab().catch(() => undefined))?.id ?? -1;
+  await agentsOp({ op: 'state' });
 });

@@ -53,7 +53,7 @@ export const ErrorCode = Object.freeze({
 
 /**
  * Requests extension pages send to the background with
- * chrome.runtime.sendMessage. status, reconnect, request and record come
+ * chrome.runtime.sendMessage. status, reconnect, request, record and agents come
  * only from the extension's own pages; a recorded tab's content scripts
  * send interaction, record-stop, agent-stop and record-changes, each checked
  * (senders.js).
@@ -61,6 +61,7 @@ export const ErrorCode = Object.freeze({
  *   | {to: 'background', kind: 'reconnect'}
  *   | {to: 'background', kind: 'request', type: string, body?: Record<string, unknown>, timeoutMs?: number}
  *   | ({to: 'background', kind: 'record'} & RecordOp)
+ *   | {to: 'background', kind: 'agents', op: 'state'|'decide'|'revoke'|'share'|'disconnect', client?: string, allow?: boolean, tab?: number, on?: boolean}
  *   | {to: 'background', kind: 'record-stop'}
  *   | {to: 'background', kind: 'agent-stop'}
  *   | {to: 'background', kind: 'record-changes', screen: string}

@@ -9,7 +9,7 @@
 // its own (extension/test/senders.test.mjs).
 
 /** Kinds only the extension's own pages (the popup) may send. */
-export const PAGE_KINDS = Object.freeze(['status', 'reconnect', 'request', 'record']);
+export const PAGE_KINDS = Object.freeze(['status', 'reconnect', 'request', 'record', 'agents']);
 
 /** Kinds a recorded tab's content scripts may send: interactions and the recording bar's buttons. */
 export const CONTENT_KINDS = Object.freeze(['interaction', 'record-stop', 'agent-stop', 'record-changes']);

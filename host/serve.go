@@ -40,6 +40,9 @@ type nativeSession struct {
 	// (its model and agent budgets win over the user config's); nil means
 	// Config alone.
 	LoadConfig func(projectFile string) (*config.Config, error)
+	// api serves the agent API's calls through the extension; set by
+	// registerHandlers.
+	api *apiDoor
 }
 
 // registerHandlers adds every feature's message handlers to srv. Features
@@ -47,9 +50,13 @@ type nativeSession struct {
 // returned function releases what the handlers hold (the database).
 func registerHandlers(ctx context.Context, srv *nativemsg.Server, s *nativeSession) func() {
 	rec := registerRecording(srv, s)
+	s.api = registerAgentAPI(srv, rec.svc, s.Log)
 	// hello is answered meanwhile; requests that need the database wait.
 	go rec.checkDatabase(ctx)
-	return rec.close
+	return func() {
+		s.api.close()
+		rec.close()
+	}
 }
 
 // serveNative is the native-messaging mode: frames on stdin and stdout until
@@ -80,10 +87,11 @@ func serveNative(ctx context.Context, e *env, origin string) error {
 		o.ConfigFile = projectFile
 		return config.Load(o)
 	}
-	release := registerHandlers(ctx, srv, &nativeSession{Origin: origin, Config: cfg, Log: log, Secrets: filter,
-		Getenv: e.getenv, Environ: e.environ, LoadConfig: loadConfig})
+	session := &nativeSession{Origin: origin, Config: cfg, Log: log, Secrets: filter,
+		Getenv: e.getenv, Environ: e.environ, LoadConfig: loadConfig}
+	release := registerHandlers(ctx, srv, session)
 	defer release()
-	defer startAgentAPI(ctx, e, cfg, log)()
+	defer startAgentAPI(ctx, e, cfg, session.api, log)()
 	err := srv.Serve(ctx, e.stdin, e.stdout)
 	var fe *nativemsg.FrameError
 	switch {

@@ -73,7 +73,9 @@ var mayImport = map[string][]string{
 	"host/mcp":      {"host/agentapi", "host/config", "host/headless", "host/nativemsg", "host/recording", "recorder/screen", "recorder/selector", "recorder/steps", "recorder/trail", "storage/secrets"},
 	// The local agent API: a websocket door speaking the native-messaging
 	// envelope (its types and error codes come from host/nativemsg).
-	"host/agentapi": {"host/nativemsg"},
+	// It renders the snapshots the extension captures and finds refs in
+	// them with the recorder's own renderer and matcher.
+	"host/agentapi": {"host/nativemsg", "recorder/screen", "recorder/selector"},
 	"host": {"agent", "agent/model", "browser", "extension", "host/agentapi", "host/config", "host/demo", "host/headless", "host/mcp", "host/nativemsg", "host/recording", "installer",
 		"recorder/review", "recorder/screen", "recorder/selector", "recorder/trail", "replay", "replay/heal", "replay/report", "replay/suite", "replay/suite/exitcode",
 		"storage", "storage/atomicfile", "storage/redact", "storage/secrets"},

@@ -68,6 +68,16 @@
       rec.send(i, i.kind === 'assertUrl' || i.kind === 'assertNotVisible' ? rec.currentScreen() : null);
     },
     /**
+     * Records an assertion an outside agent made through the agent API
+     * (background/apirelay.js), as the bar's picker records one: on the
+     * screen as it is now, whose ref the element's is.
+     * @param {Record<string, unknown>} i
+     */
+    recordCheck(i) {
+      rec.flushTyping();
+      rec.send(i, rec.currentScreen());
+    },
+    /**
      * For Assert change: what is typed goes out first, then the screen as
      * it is now (settled after the action), kept for the assertChange.
      * @returns {RecorderCaptured}

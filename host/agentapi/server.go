@@ -84,6 +84,9 @@ type Options struct {
 	MaxMessage int
 	// Token is the secret requests must carry; "" makes a random one.
 	Token string
+	// OnHello is told each client's name after its hello (Calls.Hello asks
+	// the person to allow it); OnClose when one of its connections ends.
+	OnHello, OnClose func(client string)
 }
 
 // A Server is the agent API listening on the loopback address.
@@ -100,6 +103,10 @@ type Server struct {
 	// connections alone.
 	stop  context.CancelFunc
 	conns sync.WaitGroup
+	// clients are the open connections' ends, by client name
+	// (Disconnect).
+	mu      sync.Mutex
+	clients map[string]map[*websocket.Conn]context.CancelFunc
 }
 
 // Start listens on 127.0.0.1 on a port the system chooses and serves until
@@ -213,7 +220,32 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	conn.SetReadLimit(hardReadLimit)
 	s.conns.Add(1)
 	defer s.conns.Done()
-	s.serveConn(r.Context(), conn)
+	ctx, cancel := context.WithCancel(r.Context())
+	defer cancel()
+	s.serveConn(ctx, cancel, conn)
+}
+
+// Disconnect ends every connection of client (the person revoked it).
+func (s *Server) Disconnect(client string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for conn, cancel := range s.clients[client] {
+		cancel()
+		conn.CloseNow()
+	}
+}
+
+// named notes that conn is client's, for Disconnect.
+func (s *Server) named(client string, conn *websocket.Conn, cancel context.CancelFunc) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.clients == nil {
+		s.clients = map[string]map[*websocket.Conn]context.CancelFunc{}
+	}
+	if s.clients[client] == nil {
+		s.clients[client] = map[*websocket.Conn]context.CancelFunc{}
+	}
+	s.clients[client][conn] = cancel
 }
 
 func (s *Server) refuse(w http.ResponseWriter, r *http.Request, status int, msg string) {
@@ -243,9 +275,20 @@ func (s *Server) tokenOK(auth string) bool {
 // serveConn answers one client's messages one at a time, in order, until it
 // closes. A malformed, oversized or unknown message gets an error reply and
 // the connection goes on.
-func (s *Server) serveConn(ctx context.Context, conn *websocket.Conn) {
+func (s *Server) serveConn(ctx context.Context, cancel context.CancelFunc, conn *websocket.Conn) {
 	defer conn.CloseNow()
 	var client string
+	defer func() {
+		if client == "" {
+			return
+		}
+		s.mu.Lock()
+		delete(s.clients[client], conn)
+		s.mu.Unlock()
+		if s.opts.OnClose != nil {
+			s.opts.OnClose(client)
+		}
+	}()
 	for {
 		typ, r, err := conn.Reader(ctx)
 		if err != nil {
@@ -271,8 +314,15 @@ func (s *Server) serveConn(ctx context.Context, conn *websocket.Conn) {
 			}
 			continue
 		}
+		was := client
 		if s.dispatch(ctx, conn, payload, &client) != nil {
 			return
+		}
+		if was == "" && client != "" {
+			s.named(client, conn, cancel)
+			if s.opts.OnHello != nil {
+				s.opts.OnHello(client)
+			}
 		}
 	}
 }

@@ -28,11 +28,6 @@ import (
 // forwards, and says the API's refusals in words that tell the agent what
 // to do.
 
-// codeRefused is the agent API's error code for what the person did not
-// allow: a client not allowed yet or revoked, a tab not shared, an act off
-// the app's origins, a tab another client is acting in (host/PROTOCOL.md,
-// Agent API).
-const codeRefused nativemsg.Code = 8
 
 // The agent API's message types the door calls (host/PROTOCOL.md, Agent
 // API).
@@ -201,9 +196,9 @@ func (a *Attached) call(ctx context.Context, client, typ string, body, out any) 
 func (a *Attached) apiError(typ, client string, e *nativemsg.Error) error {
 	msg := strings.TrimRight(e.Message, ". ")
 	switch {
-	case e.Code == codeRefused && strings.Contains(strings.ToLower(msg), "busy"):
+	case e.Code == nativemsg.CodeRefused && strings.Contains(strings.ToLower(msg), "busy"):
 		return toolError("the tab is busy: %s. Another client is acting in it; nothing was done. Wait a moment and try again", msg)
-	case e.Code == codeRefused:
+	case e.Code == nativemsg.CodeRefused:
 		if strings.Contains(strings.ToLower(msg), "shared") {
 			a.tab = 0 // the person may share another tab
 		}

@@ -28,6 +28,11 @@ const (
 	// Every request that needs the database gets it until the host is
 	// started again with a usable file, so sending again is pointless.
 	CodeDatabaseDamaged Code = 7
+	// CodeRefused: the agent API refuses the call, with nothing performed:
+	// the person has not allowed the client (or revoked it), the tab is
+	// not shared, another agent acts in it, or the act would leave the
+	// app's origins. The message says what and what to do.
+	CodeRefused Code = 8
 )
 
 // An Error is sent to the extension as an error reply. Handlers return one

@@ -59,7 +59,14 @@ type Server struct {
 	version  string
 	log      *slog.Logger
 	handlers map[string]Handler
+	// conn is the session's writing side once Serve runs (Conn).
+	conn atomic.Pointer[Conn]
 }
+
+// Conn is the writing side of the session Serve runs, for messages the
+// host starts outside a request (the agent API's api.request); nil before
+// Serve.
+func (s *Server) Conn() *Conn { return s.conn.Load() }
 
 // NewServer returns a server that answers hello with the program version
 // and ProtocolVersion, and logs to log (nil discards).
@@ -103,6 +110,7 @@ func (s *Server) Types() []string {
 // the session.
 func (s *Server) Serve(ctx context.Context, r io.Reader, w io.Writer) error {
 	conn := newConn(w)
+	s.conn.Store(conn)
 	for {
 		if err := ctx.Err(); err != nil {
 			return err

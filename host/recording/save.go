@@ -101,6 +101,9 @@ func (r *Service) storedInteractions(ctx context.Context, db *storage.DB, id str
 			return nil, fmt.Errorf("interaction %d as stored does not read back: %w", in.Seq, err)
 		}
 		r.unredact(&rec.Interaction)
+		if rec.Interaction.Client == "" {
+			rec.Interaction.Client = r.clientOf(id, rec.Interaction.Tab, rec.Interaction.Seq)
+		}
 		if !in.Screen.IsZero() {
 			s, ok := screens[in.Screen]
 			if !ok {

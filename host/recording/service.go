@@ -94,6 +94,9 @@ type Service struct {
 	closed bool
 	// agent runs the goals the person asks the agent for while recording.
 	agent *agentRunner
+	// clientSpans are, by session, what outside agents performed through
+	// the agent API (MarkClient).
+	clientSpans map[string][]ClientSpan
 }
 
 // A recSession is what this process knows about one session.

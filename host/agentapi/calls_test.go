@@ -1,0 +1,297 @@
+package agentapi
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/trailpin/trailpin/host/nativemsg"
+)
+
+// fakeBrowser is the extension's side of the calls: it allows the clients
+// in allow (or waits for allowed to be closed), shares the tabs in shared,
+// and performs acts by noting them.
+type fakeBrowser struct {
+	mu      sync.Mutex
+	allow   map[string]bool
+	gate    chan struct{} // closed: the person answered
+	shared  map[int]bool
+	doc     string
+	acts    []ExtRequest
+	block   chan struct{} // while open, acts wait for it
+	started chan struct{}
+}
+
+const fakeScreen = `{"schema":1,"document":"%s","url":"http://shop.test/","title":"Shop","viewport":{"width":1280,"height":800},"root":` +
+	`["e1","document","html",1,[0,0,1280,800],"",0,0,[["e2","generic","body",1,[0,0,1280,800],"",0,0,[` +
+	`["e3","button","button",1,[40,100,300,32],"Add to cart",0,0,0],` +
+	`["e4","textbox","input",1,[40,200,300,32],"Quantity",0,{"value":"1"},0]]]]]}`
+
+func (b *fakeBrowser) Ask(ctx context.Context, req ExtRequest) (ExtAnswer, error) {
+	switch req.Call {
+	case "allow":
+		if b.gate != nil {
+			select {
+			case <-b.gate:
+			case <-ctx.Done():
+				return ExtAnswer{}, ctx.Err()
+			}
+		}
+		b.mu.Lock()
+		defer b.mu.Unlock()
+		return ExtAnswer{OK: b.allow[req.Client]}, nil
+	case "tabs":
+		b.mu.Lock()
+		defer b.mu.Unlock()
+		var tabs []TabInfo
+		for t := range b.shared {
+			tabs = append(tabs, TabInfo{Tab: t, URL: "http://shop.test/", Title: "Shop", Recording: "r-1"})
+		}
+		return ExtAnswer{OK: true, Tabs: tabs}, nil
+	case "page":
+		b.mu.Lock()
+		doc := b.doc
+		b.mu.Unlock()
+		if req.Op == "screen" {
+			return ExtAnswer{OK: true, Screen: json.RawMessage(strings.Replace(fakeScreen, "%s", doc, 1))}, nil
+		}
+		if req.Document != "" && req.Document != doc {
+			return ExtAnswer{OK: false, Reason: "stale", Error: "the page has loaded another document"}, nil
+		}
+		if b.started != nil {
+			b.started <- struct{}{}
+		}
+		if b.block != nil {
+			<-b.block
+		}
+		b.mu.Lock()
+		defer b.mu.Unlock()
+		b.acts = append(b.acts, req)
+		return ExtAnswer{OK: true, URL: "http://shop.test/cart", Recording: "r-1", From: 4, Until: 5}, nil
+	case "record":
+		return ExtAnswer{OK: true, Session: "r-1", Steps: 3, File: "/p/trails/x.yaml"}, nil
+	}
+	return ExtAnswer{Reason: "failed", Error: "unknown call"}, nil
+}
+
+func (b *fakeBrowser) performed() []ExtRequest {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return append([]ExtRequest(nil), b.acts...)
+}
+
+type fakeRecorder struct {
+	mu    sync.Mutex
+	spans []string
+}
+
+func (r *fakeRecorder) Origins(ctx context.Context, session, url string) ([]string, error) {
+	return []string{"http://shop.test"}, nil
+}
+
+func (r *fakeRecorder) Performed(session string, tab int, from, until int64, client string) error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.spans = append(r.spans, session+"/"+client)
+	return nil
+}
+
+// startCalls serves the calls over a real server, and dials it as client.
+func startCalls(t *testing.T, b *fakeBrowser) (*Calls, *Server, *fakeRecorder, func(name string) *Client) {
+	t.Helper()
+	rec := &fakeRecorder{}
+	calls := &Calls{Browser: b, Recorder: rec}
+	ctx, cancel := context.WithCancel(context.Background())
+	s, err := Start(ctx, Options{Version: "1.2.3", Handlers: calls.Handlers(), OnHello: calls.Hello})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cancel(); s.Close() })
+	path := filepath.Join(t.TempDir(), "trailpin", DiscoveryFileName)
+	if err := WriteDiscovery(path, Discovery{Port: s.Port(), Token: s.Token(), PID: os.Getpid(), Version: "1.2.3", Protocol: 1}); err != nil {
+		t.Fatal(err)
+	}
+	return calls, s, rec, func(name string) *Client {
+		c, err := Dial(context.Background(), path, name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { c.Close() })
+		return c
+	}
+}
+
+func wantCode(t *testing.T, err error, code nativemsg.Code, prefix string) {
+	t.Helper()
+	var e *nativemsg.Error
+	if !errors.As(err, &e) || e.Code != code || !strings.HasPrefix(e.Message, prefix) {
+		t.Fatalf("got %v, want error %d starting %q", err, code, prefix)
+	}
+}
+
+// allowed waits until the person's answer reached the host.
+func allowed(t *testing.T, calls *Calls, client string) {
+	t.Helper()
+	for range 200 {
+		if calls.check(client) == nil {
+			return
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	t.Fatalf("%s was never allowed", client)
+}
+
+// Until the person allows a client, every call but hello is refused
+// (error 8) with nothing performed; once allowed, it lists only the
+// shared tabs, snapshots with refs, taps by ref, and what the tap recorded
+// is marked the client's.
+func TestCallsOnlyOnceAllowedAndShared(t *testing.T) {
+	b := &fakeBrowser{allow: map[string]bool{"shop-bot": true}, gate: make(chan struct{}), shared: map[int]bool{12: true}, doc: "d1"}
+	calls, s, rec, dial := startCalls(t, b)
+	c := dial("shop-bot")
+	ctx := context.Background()
+	if !strings.Contains(strings.Join(c.Hello.Types, ","), TypeTabSnapshot) {
+		t.Errorf("hello lists %q, want the calls", c.Hello.Types)
+	}
+	wantCode(t, c.Call(ctx, TypeTabsList, nil, nil), nativemsg.CodeRefused, "the person has not allowed shop-bot yet")
+	wantCode(t, c.Call(ctx, TypeTabTap, map[string]any{"tab": 12, "ref": "e3"}, nil), nativemsg.CodeRefused, "the person has not allowed")
+	close(b.gate)
+	allowed(t, calls, "shop-bot")
+
+	var list struct{ Tabs []TabInfo }
+	if err := c.Call(ctx, TypeTabsList, nil, &list); err != nil || len(list.Tabs) != 1 || list.Tabs[0].Tab != 12 {
+		t.Fatalf("tabs.list: %+v, %v", list, err)
+	}
+	// An unshared tab is refused.
+	wantCode(t, c.Call(ctx, TypeTabSnapshot, map[string]any{"tab": 13}, nil), nativemsg.CodeRefused, "tab 13 is not shared")
+	// A ref before any snapshot is stale.
+	wantCode(t, c.Call(ctx, TypeTabTap, map[string]any{"tab": 12, "ref": "e3"}, nil), nativemsg.CodeBadRequest, "stale ref")
+
+	var snap struct {
+		Document, Text, URL string
+		Omitted, Bytes      int
+	}
+	if err := c.Call(ctx, TypeTabSnapshot, map[string]any{"tab": 12}, &snap); err != nil {
+		t.Fatal(err)
+	}
+	if snap.Document != "d1" || !strings.Contains(snap.Text, `button "Add to cart" [ref=e3]`) || snap.Omitted != 0 || snap.Bytes != len(snap.Text) {
+		t.Fatalf("snapshot: %+v", snap)
+	}
+	var small struct {
+		Text           string
+		Omitted, Bytes int
+	}
+	if err := c.Call(ctx, TypeTabSnapshot, map[string]any{"tab": 12, "limit": 10}, &small); err != nil || small.Omitted == 0 || small.Bytes != snap.Bytes || len(small.Text) > 10 {
+		t.Fatalf("capped snapshot: %+v, %v", small, err)
+	}
+	var did struct{ Did, URL string }
+	if err := c.Call(ctx, TypeTabTap, map[string]any{"tab": 12, "ref": "e3"}, &did); err != nil {
+		t.Fatal(err)
+	}
+	if did.Did != `tapped button "Add to cart"` || did.URL != "http://shop.test/cart" {
+		t.Errorf("tap: %+v", did)
+	}
+	acts := b.performed()
+	if len(acts) != 1 || acts[0].Op != "tap" || acts[0].Ref != "e3" || acts[0].Document != "d1" || acts[0].Client != "shop-bot" || len(acts[0].Origins) != 1 {
+		t.Fatalf("performed %+v", acts)
+	}
+	if len(rec.spans) != 1 || rec.spans[0] != "r-1/shop-bot" {
+		t.Errorf("marked %q, want the tap's interactions the client's", rec.spans)
+	}
+
+	// The page loaded another document: the ref is stale, nothing done.
+	b.mu.Lock()
+	b.doc = "d2"
+	b.mu.Unlock()
+	wantCode(t, c.Call(ctx, TypeTabTap, map[string]any{"tab": 12, "ref": "e3"}, nil), nativemsg.CodeBadRequest, "stale ref")
+	// A ref not on the last snapshot is stale too.
+	wantCode(t, c.Call(ctx, TypeTabTap, map[string]any{"tab": 12, "ref": "e99"}, nil), nativemsg.CodeBadRequest, "stale ref")
+	if n := len(b.performed()); n != 1 {
+		t.Errorf("%d acts performed, want the one tap only", n)
+	}
+
+	// Revoked: refused again, and the connection is closed.
+	calls.Revoke("shop-bot")
+	s.Disconnect("shop-bot")
+	if err := c.Call(ctx, TypeTabsList, nil, nil); err == nil {
+		t.Error("a revoked client's connection should be closed")
+	}
+	wantCode(t, calls.check("shop-bot"), nativemsg.CodeRefused, "the person revoked shop-bot")
+}
+
+// A client the person denies stays refused.
+func TestDeniedClientIsRefused(t *testing.T) {
+	b := &fakeBrowser{allow: map[string]bool{}, shared: map[int]bool{12: true}, doc: "d1"}
+	calls, _, _, dial := startCalls(t, b)
+	c := dial("stranger")
+	for range 200 {
+		if err := calls.check("stranger"); err != nil && strings.Contains(err.Error(), "denied") {
+			break
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	wantCode(t, c.Call(context.Background(), TypeTabsList, nil, nil), nativemsg.CodeRefused, "the person denied stranger")
+}
+
+// One actor per tab: while one client's act runs, another client's act in
+// that tab is refused as busy, and not performed.
+func TestBusyTabRefusesAnotherClient(t *testing.T) {
+	b := &fakeBrowser{allow: map[string]bool{"a": true, "b": true}, shared: map[int]bool{12: true}, doc: "d1",
+		block: make(chan struct{}), started: make(chan struct{}, 1)}
+	calls, _, _, dial := startCalls(t, b)
+	ca, cb := dial("a"), dial("b")
+	allowed(t, calls, "a")
+	allowed(t, calls, "b")
+	ctx := context.Background()
+	for _, c := range []*Client{ca, cb} {
+		if err := c.Call(ctx, TypeTabSnapshot, map[string]any{"tab": 12}, nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	done := make(chan error, 1)
+	go func() { done <- ca.Call(ctx, TypeTabPress, map[string]any{"tab": 12, "key": "Enter"}, nil) }()
+	<-b.started
+	wantCode(t, cb.Call(ctx, TypeTabTap, map[string]any{"tab": 12, "ref": "e3"}, nil), nativemsg.CodeRefused, "busy: a is acting in tab 12")
+	close(b.block)
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	if acts := b.performed(); len(acts) != 1 || acts[0].Client != "a" {
+		t.Errorf("performed %+v, want a's press only", acts)
+	}
+}
+
+// Assertions are checked on a fresh screen first: one that does not hold
+// is answered with an error and nothing is recorded.
+func TestAssertValueRecordsOnlyWhatHolds(t *testing.T) {
+	b := &fakeBrowser{allow: map[string]bool{"a": true}, shared: map[int]bool{12: true}, doc: "d1"}
+	calls, _, _, dial := startCalls(t, b)
+	c := dial("a")
+	allowed(t, calls, "a")
+	ctx := context.Background()
+	if err := c.Call(ctx, TypeTabSnapshot, map[string]any{"tab": 12}, nil); err != nil {
+		t.Fatal(err)
+	}
+	wantCode(t, c.Call(ctx, TypeTabAssertValue, map[string]any{"tab": 12, "ref": "e4", "value": "2"}, nil), nativemsg.CodeBadRequest, `textbox "Quantity" holds "1"`)
+	var did struct{ Did string }
+	if err := c.Call(ctx, TypeTabAssertValue, map[string]any{"tab": 12, "ref": "e4", "value": "1"}, &did); err != nil {
+		t.Fatal(err)
+	}
+	acts := b.performed()
+	if len(acts) != 1 || acts[0].Op != "assertValue" || acts[0].Value != "1" {
+		t.Fatalf("performed %+v, want the assertion that holds only", acts)
+	}
+	var saved struct {
+		File  string
+		Steps int
+	}
+	if err := c.Call(ctx, TypeRecordingSave, map[string]any{"session": "r-1", "title": "Buy"}, &saved); err != nil || saved.File == "" {
+		t.Fatalf("save: %+v, %v", saved, err)
+	}
+}

@@ -1,0 +1,56 @@
+package recording
+
+import (
+	"context"
+	"strings"
+	"testing"
+)
+
+// What an outside agent performed through the agent API in a recorded tab
+// comes out marked by: agent with its client's name; the person's step in
+// the same session stays the person's.
+func TestClientSpanMarksTheClientsStepsOnly(t *testing.T) {
+	svc, _ := newTestService(t)
+	ctx := context.Background()
+	const session = "r-client"
+	record(t, svc, session,
+		`"kind":"type","screen":"s1","ref":"e5","value":"ada"`,
+		`"kind":"click","screen":"s1","ref":"e7"`,
+	)
+	if err := svc.MarkClient(ClientSpan{Session: session, Tab: 7, From: 1, Until: 1, Client: "shop-bot"}); err != nil {
+		t.Fatal(err)
+	}
+	// Another tab's span names none of this tab's interactions.
+	if err := svc.MarkClient(ClientSpan{Session: session, Tab: 8, From: 2, Until: 2, Client: "other"}); err != nil {
+		t.Fatal(err)
+	}
+	stop, err := svc.Stop(ctx, StopIn{Session: session, Screen: loginScreen()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.Count(stop.YAML, "client: shop-bot"); n != 1 {
+		t.Errorf("the trail names the client %d times, want once (its typing only):\n%s", n, stop.YAML)
+	}
+	if strings.Count(stop.YAML, "by: agent") != 1 || strings.Contains(stop.YAML, "other") {
+		t.Errorf("only the client's step is the agent's:\n%s", stop.YAML)
+	}
+	if i, j := strings.Index(stop.YAML, "client: shop-bot"), strings.Index(stop.YAML, "Click the Sign in button"); i < 0 || j < i {
+		t.Errorf("the person's click should follow the client's typing:\n%s", stop.YAML)
+	}
+}
+
+// The origins an act may run on are the recording's app's.
+func TestAppOriginsOfARecordedTab(t *testing.T) {
+	svc, _ := newTestService(t)
+	record(t, svc, "r-origins", `"kind":"click","screen":"s1","ref":"e7"`)
+	got, err := svc.AppOrigins(context.Background(), "r-origins", "http://elsewhere.test/x")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) == 0 || got[0] != testOrigin {
+		t.Errorf("origins %q, want the recording's app %s first", got, testOrigin)
+	}
+	if _, err := svc.AppOrigins(context.Background(), "", "chrome://newtab"); err == nil {
+		t.Error("a tab off http(s) has no app origins, and should say so")
+	}
+}
