@@ -153,6 +153,10 @@
       node.required = true;
     if ((native && tag !== 'select' && el.hasAttribute('readonly')) || (READONLY_ROLES.has(role) && el.getAttribute('aria-readonly') === 'true'))
       node.readonly = true;
+    // Text edited in place: the editing host of contenteditable text (a
+    // tree editor's value), a field whatever role it has.
+    if (!native && isHTML(el) && (/** @type {HTMLElement} */ (el)).isContentEditable && !(el.parentElement && el.parentElement.isContentEditable))
+      node.editable = true;
     const invalid = hasAttrs ? (el.getAttribute('aria-invalid') || '').trim().toLowerCase() : '';
     if ((invalid && invalid !== 'false') || (native && matchesSafely(el, ':user-invalid')))
       node.invalid = true;

@@ -57,6 +57,7 @@
  * @property {boolean} [impliedLevel] level is ARIA's default for role=heading, which no attribute gives
  * @property {boolean} [required]
  * @property {boolean} [readonly]
+ * @property {boolean} [editable] the editing host of contenteditable text that is no input or text area
  * @property {boolean} [invalid]
  * @property {Box} [box]
  * @property {boolean} [visible]

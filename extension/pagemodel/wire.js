@@ -25,7 +25,7 @@
 
   /** Boolean node fields packed into one number, bit i for entry i. Append only. */
   const WIRE_FLAGS = /** @type {const} */ (['visible', 'ariaHidden', 'inert', 'secret', 'disabled', 'required', 'readonly', 'invalid', 'crossOrigin',
-    'inTree', 'pointerCursor', 'noPointerEvents', 'block']);
+    'inTree', 'pointerCursor', 'noPointerEvents', 'block', 'editable']);
   /** Node fields the wire form places by position; the rest go into its extras object. */
   const WIRE_PLACED = new Set(['ref', 'role', 'tag', 'box', 'name', 'text', 'children', ...WIRE_FLAGS]);
 

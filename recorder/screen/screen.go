@@ -95,6 +95,11 @@ type Node struct {
 	ImpliedLevel bool `json:"impliedLevel,omitempty"`
 	Required     bool `json:"required,omitempty"`
 	ReadOnly     bool `json:"readonly,omitempty"`
+	// Editable marks text edited in place: the editing host of
+	// contenteditable text that is not an input or a text area (a tree
+	// editor's value). It is a field, whatever its role: typing replaces
+	// its text.
+	Editable bool `json:"editable,omitempty"`
 	Invalid      bool `json:"invalid,omitempty"`
 
 	Box     *Box `json:"box,omitempty"`

@@ -32,6 +32,7 @@ var wireFlags = []func(n *Node) *bool{
 	func(n *Node) *bool { return &n.PointerCursor },
 	func(n *Node) *bool { return &n.NoPointerEvents },
 	func(n *Node) *bool { return &n.Block },
+	func(n *Node) *bool { return &n.Editable },
 }
 
 // maxWireDepth bounds nesting while decoding; the DOM's own limit is far
