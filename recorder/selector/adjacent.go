@@ -19,10 +19,25 @@ const maxAdjacentText = 40
 // field, when that is a text or an element with one short line of text and
 // no control in it; "" for a field with a name or label of its own, for
 // anything but a field, and when nothing right before it names it.
+//
+// Text edited in place (screen.Node.Editable) sits in a cell of its own
+// beside its row's key, often with a separator between ("firstName : John"
+// in a tree editor): for it the wrappers that hold only it are climbed and
+// a separator of punctuation alone is passed over.
 func AdjacentText(m *Matcher, pos int32) string {
 	n := m.nodes[pos]
-	if !fieldRoles[n.Role] || n.Name != "" || n.Label != "" {
+	if !IsField(n) || n.Name != "" || n.Label != "" {
 		return ""
+	}
+	if n.Editable {
+		own := screen.CollapseSpace(n.Text)
+		for p := m.parent[pos]; p >= 0; p = m.parent[p] {
+			c := m.nodes[p]
+			if IsControlRole(c.Role) || IsRowRole(c.Role) || c.Tag == "body" || screen.CollapseSpace(c.Text) != own {
+				break
+			}
+			pos, n = p, c
+		}
 	}
 	parent := m.parent[pos]
 	if parent < 0 {
@@ -42,6 +57,8 @@ func AdjacentText(m *Matcher, pos int32) string {
 		switch {
 		case c.IsText() && text == "":
 			continue // the space between the two
+		case editableSeparator(m, pos, text):
+			continue // the ":" between a key and its value
 		case !c.IsText() && !c.Visible && !hasVisible(c):
 			continue // nothing a person sees
 		case !c.IsText() && holdsControl(c):
@@ -52,6 +69,21 @@ func AdjacentText(m *Matcher, pos int32) string {
 		return strings.TrimSuffix(text, ":")
 	}
 	return ""
+}
+
+// editableSeparator reports whether text, before the element at pos, is
+// the punctuation between a row's key and the text edited in place that
+// pos is or holds.
+func editableSeparator(m *Matcher, pos int32, text string) bool {
+	if text == "" || strings.ContainsFunc(text, isWordRune) || len(text) > 3 {
+		return false
+	}
+	for p := pos; p < m.end[pos]; p++ {
+		if m.nodes[p].Editable {
+			return true
+		}
+	}
+	return false
 }
 
 // holdsControl reports whether n is a control or has one inside.

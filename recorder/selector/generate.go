@@ -172,9 +172,9 @@ func (g *generator) retarget(pos int32) int32 {
 		}
 	}
 	if g.purpose != PurposeAssert {
-		if !IsControlRole(m.nodes[pos].Role) {
+		if !IsControlRole(m.nodes[pos].Role) && !m.nodes[pos].Editable {
 			for a := m.parent[pos]; a >= 0; a = m.parent[a] {
-				if IsControlRole(m.nodes[a].Role) && m.shown[a] {
+				if (IsControlRole(m.nodes[a].Role) || m.nodes[a].Editable) && m.shown[a] {
 					pos = a
 					break
 				}
@@ -305,18 +305,22 @@ func (g *generator) namedByRow() bool {
 	return row >= 0
 }
 
-// showsItsValue reports whether the target is a drop-down and the step acts
-// on it: its text is its current choice, which names the value, not the
-// control. An assertion on it still pins what it shows.
+// showsItsValue reports whether the target's text is its value and the
+// step acts on it: a drop-down's text is its current choice, and text
+// edited in place is what the step replaces; either names the value, not
+// the control. An assertion on it still pins what it shows.
 func (g *generator) showsItsValue() bool {
-	return g.purpose != PurposeAssert && g.node.Role == "combobox"
+	return g.purpose != PurposeAssert && (g.node.Role == "combobox" || g.node.Editable)
 }
 
 // carriesValue reports whether a container's name holds the target's value:
 // a table cell or row named by its content takes in the text box inside it
 // ("Pears 7" for the row whose count box holds 7), and would break when the
-// step types another value.
+// step types another value. Text edited in place is its own value.
 func (g *generator) carriesValue(name string) bool {
+	if g.node.Editable {
+		return nameHolds(name, g.m.text(g.pos))
+	}
 	return nameHolds(name, g.node.Value)
 }
 
@@ -580,7 +584,7 @@ func (g *generator) nestedScopes() []int {
 // with a name or label of its own, and for anything but a field.
 func FieldGroup(m *Matcher, pos int32) (int32, string) {
 	n := m.nodes[pos]
-	if !fieldRoles[n.Role] || n.Name != "" || n.Label != "" {
+	if !IsField(n) || n.Name != "" || n.Label != "" {
 		return -1, ""
 	}
 	for a := m.parent[pos]; a >= 0; a = m.parent[a] {
@@ -592,7 +596,7 @@ func FieldGroup(m *Matcher, pos int32) (int32, string) {
 			continue // a wrapper of the field alone
 		}
 		for q := a + 1; q < m.end[a]; q++ {
-			if q != pos && fieldRoles[m.nodes[q].Role] {
+			if q != pos && IsField(m.nodes[q]) {
 				return -1, "" // shared with other fields: its first text is not this one's
 			}
 		}
@@ -723,6 +727,10 @@ func (g *generator) fieldGroup() (int32, string) {
 // fieldRoles are the controls a person fills in or chooses in, which a
 // label-like text beside them names.
 var fieldRoles = map[string]bool{"textbox": true, "searchbox": true, "combobox": true, "spinbutton": true, "listbox": true, "slider": true}
+
+// IsField reports whether n is a field a person fills in or chooses in: a
+// control of a field role, or text edited in place (whatever its role).
+func IsField(n *screen.Node) bool { return fieldRoles[n.Role] || n.Editable }
 
 // scopeValid reports whether sc's selector names its container alone.
 func (g *generator) scopeValid(sc *scope) bool {

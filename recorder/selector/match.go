@@ -240,7 +240,7 @@ func (m *Matcher) allIn(sel *Selector, lo, hi int32, cfg matchConfig) ([]int32, 
 // its label (AdjacentText: <span>Country</span> <input>).
 func (m *Matcher) labelled(p int32, l string) bool {
 	n := m.nodes[p]
-	if n.Label != "" || n.Name != "" || !fieldRoles[n.Role] {
+	if n.Label != "" || n.Name != "" || !IsField(n) {
 		return n.Label == l
 	}
 	return AdjacentText(m, p) == l

@@ -136,6 +136,19 @@ func (b *builder) group() []*group {
 		case InteractHover:
 			push(groupAction)
 		case InteractType:
+			if follows && len(last.recs) == 1 && b.selectsAllIn(last.recs[0], i) {
+				// Control+A in the field right before typing into it:
+				// type replaces what the field holds, so the press says
+				// nothing of its own, and the click that put the focus
+				// there before it joins the typing as ever.
+				groups = groups[:len(groups)-1]
+				press := last.recs[0]
+				last, follows = nil, false
+				if len(groups) > 0 {
+					last = groups[len(groups)-1]
+					follows = b.adjacent(last.last(), press)
+				}
+			}
 			switch {
 			case follows && len(last.recs) == 1 && b.focusedBy(last.recs[0], i):
 				last.recs[0] = i
@@ -567,6 +580,22 @@ func labelAround(m *selector.Matcher, ref string) int32 {
 		}
 	}
 	return -1
+}
+
+// selectsAllIn reports whether interaction p is a press of Control+A (or
+// Meta+A) in the field that interaction i types into.
+func (b *builder) selectsAllIn(p, i int) bool {
+	r := &b.recs[p]
+	if r.Kind != InteractPress || !strings.EqualFold(r.Key, "a") {
+		return false
+	}
+	held, err := modifiers(r.Modifiers)
+	if err != nil || len(held) != 1 || (held[0] != trail.ModifierControl && held[0] != trail.ModifierMeta) {
+		return false
+	}
+	tp, okp := b.keyTarget(p)
+	ti, oki := b.keyTarget(i)
+	return okp && oki && tp == ti
 }
 
 // keysJoin reports whether press j joins group g: g types into a field and
