@@ -28,7 +28,6 @@ import (
 // forwards, and says the API's refusals in words that tell the agent what
 // to do.
 
-
 // The agent API's message types the door calls (host/PROTOCOL.md, Agent
 // API).
 const (

@@ -100,7 +100,7 @@ type Node struct {
 	// editor's value). It is a field, whatever its role: typing replaces
 	// its text.
 	Editable bool `json:"editable,omitempty"`
-	Invalid      bool `json:"invalid,omitempty"`
+	Invalid  bool `json:"invalid,omitempty"`
 
 	Box     *Box `json:"box,omitempty"`
 	Visible bool `json:"visible,omitempty"`

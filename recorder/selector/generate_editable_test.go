@@ -3,8 +3,8 @@ package selector
 import (
 	"testing"
 
-	"github.com/trailpin/trailpin/recorder/screen"
 	st "github.com/trailpin/trailpin/recorder/internal/screentest"
+	"github.com/trailpin/trailpin/recorder/screen"
 )
 
 // selEditableRows is a tree editor's rows: each a key, a separator and the
