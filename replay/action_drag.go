@@ -10,6 +10,8 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/trailpin/trailpin/browser"
+	"github.com/trailpin/trailpin/recorder/screen"
+	"github.com/trailpin/trailpin/recorder/selector"
 	"github.com/trailpin/trailpin/recorder/trail"
 	"github.com/trailpin/trailpin/replay/diagnose"
 )
@@ -36,6 +38,7 @@ func (r *trailRun) playDrag(a trail.Drag) Action[done] {
 		if err == nil {
 			src = again
 		}
+		p.dragStart = src.on
 		d, err := drag(src, to, a.Offset)(ctx, p)
 		reads := d.reads
 		d.reads = src.reads
@@ -126,4 +129,51 @@ func (p *tab) watchDrag(ctx context.Context, ref string) (*browser.DragWatch, fu
 		Intercepted: intercepted,
 	}
 	return watch, stop, nil
+}
+
+// leftInPlace adds to the error of an end state whose node sel, scoped by
+// a within, matched nothing there the evidence that the step's drag moved
+// nothing: the element sel names without its scope shows once, where it
+// showed on before, the screen the drag began on (a card a drag should
+// have put in Done still in To do). That is the app refusing what the step did (app-bug, expected
+// vs actual), not a node gone missing. It reports whether it added it.
+func leftInPlace(se *stepError, m *selector.Matcher, before *screen.Screen, sel selector.Selector) bool {
+	if sel.Within == nil || before == nil || before.Document != m.Screen().Document {
+		return false
+	}
+	bare := sel
+	bare.Within, bare.Index = nil, nil
+	now, err := m.Match(bare)
+	if err != nil || len(now) != 1 {
+		return false
+	}
+	mb := selector.NewMatcher(before)
+	was, err := mb.Match(bare)
+	if err != nil || len(was) != 1 || was[0].Ref != now[0].Ref {
+		return false
+	}
+	where, whereBefore := holder(m, now[0].Ref), holder(mb, was[0].Ref)
+	if where == nil || whereBefore == nil || where.Ref != whereBefore.Ref {
+		return false
+	}
+	se.Expected = bare.String() + " within " + sel.Within.String()
+	se.Actual = bare.String() + " in " + diagnose.Describe(where)
+	se.Msg = fmt.Sprintf("the step's end state did not show %s: %s is still where it was when the step began, in %s",
+		sel, diagnose.Describe(now[0]), diagnose.Describe(where))
+	return true
+}
+
+// holder is the nearest element around ref with a role other than generic
+// (the list a card is in), nil for none.
+func holder(m *selector.Matcher, ref string) *screen.Node {
+	p, ok := m.Position(ref)
+	if !ok {
+		return nil
+	}
+	for a := m.Parent(p); a >= 0; a = m.Parent(a) {
+		if n := m.Nodes()[a]; n.Role != "" && n.Role != "generic" && n.Role != "listitem" {
+			return n
+		}
+	}
+	return nil
 }
