@@ -120,7 +120,9 @@ func dragTo(t *testing.T, ctx context.Context, from, to string) {
 	if _, err := chromedp.Call(ctx, input.SetInterceptDrags, input.SetInterceptDragsParams{Enabled: true}); err != nil {
 		t.Fatal(err)
 	}
-	defer func() { _, _ = chromedp.Call(ctx, input.SetInterceptDrags, input.SetInterceptDragsParams{Enabled: false}) }()
+	defer func() {
+		_, _ = chromedp.Call(ctx, input.SetInterceptDrags, input.SetInterceptDragsParams{Enabled: false})
+	}()
 	watch := &browser.DragWatch{
 		Started: func(ctx context.Context) (bool, error) {
 			return chromedp.Run(ctx, chromedp.Evaluate[bool](`!!window.__dragStart && !window.__dragStart.defaultPrevented`))
