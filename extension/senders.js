@@ -24,7 +24,7 @@ export const BAR_KINDS = Object.freeze(['record-stop', 'agent-stop', 'record-cha
  * pass its own actions off as the agent's, or as navigations it never made.
  */
 export const PAGE_INTERACTIONS = Object.freeze(['click', 'type', 'set', 'select', 'check', 'uncheck', 'press',
-  'hover', 'upload', 'dialog', 'assertVisible', 'assertNotVisible', 'assertUrl', 'assertValue', 'assertState',
+  'hover', 'drag', 'upload', 'dialog', 'assertVisible', 'assertNotVisible', 'assertUrl', 'assertValue', 'assertState',
   'assertChange', 'undo', 'markSensitive']);
 
 /**

@@ -119,6 +119,8 @@ func (r *trailRun) plan(a trail.Action) Action[done] {
 		return settled(onElement(r.find(sel, needActionable), func(f found) Action[done] { return setChecked(f, want) }))
 	case trail.Hover:
 		return onElement(r.find(a.Selector, needPointable), hover)
+	case trail.Drag:
+		return settled(r.playDrag(a))
 	case trail.Upload:
 		return onElement(r.find(a.Selector, needAttached), func(f found) Action[done] { return r.upload(f, a.Files, a.Line) })
 	case trail.Dialog:
@@ -310,6 +312,9 @@ func quoteList(items []string) string {
 
 // describeAction names an action for messages, secrets left as references.
 func describeAction(a trail.Action, v *values) string {
+	if a, ok := a.(trail.Drag); ok {
+		return "drag " + a.Selector.String() + " to " + a.To.String()
+	}
 	if sel, ok := trail.ActionSelector(a); ok {
 		return string(a.Kind()) + " " + sel.String()
 	}

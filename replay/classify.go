@@ -38,7 +38,8 @@ import (
 //     other text in its place; a row or other scope in its place with
 //     other values, replay/diagnose/scope.go; an end state's node the step made
 //     where the page still shows only what it showed when the step began,
-//     as a delete that left a row does). A control counts only when its
+//     as a delete that left a row does; an element a drag should have put
+//     in a list still where it was when the drag began). A control counts only when its
 //     numbers or a few words changed: one that reads otherwise was
 //     renamed.
 //  5. selector-drift — a selector matched nothing with nothing in its

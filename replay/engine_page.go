@@ -45,6 +45,9 @@ type tab struct {
 	// lastTarget is the ref of the element replay last acted on or read,
 	// for the closest nodes of a selector that then matched nothing.
 	lastTarget string
+	// dragStart is the screen the step's drag began on, for the evidence
+	// of an end it did not reach (leftInPlace); nil when it has none.
+	dragStart *screen.Screen
 	// byPath keeps the last screen captured on each path during a step,
 	// for the step's ARIA snapshot.
 	byPath map[string]*screen.Screen

@@ -72,6 +72,7 @@ func (r *trailRun) playStep(ctx context.Context, i int) bool {
 	before := r.page.screen
 	r.stepStartedWithPassword = diagnose.HasPasswordField(before)
 	r.stepStart = before
+	r.page.dragStart = nil
 
 	run := r.replayOrHandOff(ctx, i)
 	if sr.Cache != CacheHit && !run.observed {
@@ -416,6 +417,9 @@ func shownInPlace(se *stepError, m *selector.Matcher, p *tab, sel selector.Selec
 		return
 	}
 	if nf.Scope || nf.Hidden != 0 {
+		return
+	}
+	if leftInPlace(se, m, p.dragStart, sel) {
 		return
 	}
 	how := "numbers"

@@ -30,6 +30,8 @@ var (
 	// typingTargetScript says where an action on an element lands: its
 	// document's origin, and whether it has the focus (the agent's guard).
 	typingTargetScript = extension.ReplayScript("typing-target.js")
+	// dragWatchScript says whether the page started an HTML5 drag (drag).
+	dragWatchScript = extension.ReplayScript("drag-watch.js")
 )
 
 // documentState is documentStateScript's answer.

@@ -30,7 +30,7 @@
       /** @type {Record<string, (...a: any[]) => void>} */
       const locals = { click: rec.clicked, typed: rec.typed, change: rec.changedValue, press: rec.pressed, dialog: rec.dialogAnswered,
         flush: rec.flushTyping, down: rec.mouseDown, over: rec.pointerOver, unrecordedDialog: rec.unrecordedDialog,
-        beforeTyping: rec.beforeTyping, released: rec.released };
+        beforeTyping: rec.beforeTyping, released: rec.released, dropped: rec.dropped };
       const local = locals[name];
       if (local)
         local(...args);

@@ -21,7 +21,7 @@
  * What a trusted click means (clickMeaning): whether it is recorded as a
  * click, why (or why not), and the control the browser passes it on to (a
  * label's check box), whose click is then not the person's.
- * @typedef {{record: boolean, why: 'select' | 'setting' | 'forwarded' | 'double' | 'key' | 'pick' | 'click', forwardsTo: Element | null}} RecorderClickMeaning
+ * @typedef {{record: boolean, why: 'select' | 'setting' | 'forwarded' | 'drag' | 'double' | 'key' | 'pick' | 'click', forwardsTo: Element | null}} RecorderClickMeaning
  *
  * What a change event means (changeMeaning): a select of the options
  * chosen, a check or uncheck, an upload of the files chosen; or the typing
@@ -32,6 +32,12 @@
  * (typingMeaning): one type of its final value, one set of the value it
  * ended at, or nothing (an ARIA slider that did not move).
  * @typedef {{kind: 'type', value: string} | {kind: 'set', value: string} | null} RecorderTypingMeaning
+ *
+ * A press a drag may begin with (mayDrag): the element the mouse went down
+ * on and where, whether the pointer went far enough with the button held
+ * (moved), and the element the page started an HTML5 drag of from it
+ * (native).
+ * @typedef {{el: Element, x: number, y: number, moved: boolean, native: Element | null}} RecorderPress
  *
  * What events.js gives the files after it, on the recorder's namespace.
  * @typedef {object} RecorderEvents
@@ -47,10 +53,13 @@
  * @property {(key: string) => boolean} isModifierKey
  * @property {(el: Element, pressed: Element | null) => boolean} partOfSetting
  * @property {(el: Element | null, e: KeyboardEvent, onPage: boolean) => RecorderKeyMeaning | null} keyMeaning
- * @property {(el: Element, e: {button: number, detail: number}, ctx: {picking: boolean, pressed: Element | null, forwarded: Element | null, keyActivation: boolean}) => RecorderClickMeaning} clickMeaning
+ * @property {(el: Element, e: {button: number, detail: number}, ctx: {picking: boolean, pressed: Element | null, forwarded: Element | null, keyActivation: boolean, dragged?: Element | null}) => RecorderClickMeaning} clickMeaning
  * @property {(el: Element) => boolean} doubleClickIsChoice
  * @property {(el: Element) => RecorderChangeMeaning} changeMeaning
  * @property {(el: Element, start?: string | null) => RecorderTypingMeaning} typingMeaning
+ * @property {(el: Element, e: {button: number}) => boolean} mayDrag
+ * @property {(press: RecorderPress, e: {buttons: number, clientX: number, clientY: number}) => boolean} draggedFar
+ * @property {(press: RecorderPress | null, how: 'release' | 'drop', changed: boolean) => {from: Element} | null} dragMeaning
  */
 
 (() => {
@@ -251,10 +260,12 @@
    * What a trusted click on el means. ctx: whether the person is picking
    * (for an assertion: every click is the pick's), the value control the
    * mouse last went down on a moment ago, the control a click on a label is
-   * being passed on to (forwarded), and whether an Enter key is being
-   * handled (keyActivation: the click the browser makes of it).
+   * being passed on to (forwarded), whether an Enter key is being
+   * handled (keyActivation: the click the browser makes of it), and the
+   * element a drag recorded a moment ago started from (dragged: the click
+   * the browser makes of its release is part of it).
    * @param {Element} el @param {{button: number, detail: number}} e
-   * @param {{picking: boolean, pressed: Element | null, forwarded: Element | null, keyActivation: boolean}} ctx
+   * @param {{picking: boolean, pressed: Element | null, forwarded: Element | null, keyActivation: boolean, dragged?: Element | null}} ctx
    * @returns {RecorderClickMeaning}
    */
   function clickMeaning(el, e, ctx) {
@@ -264,6 +275,8 @@
       return { record: false, why: 'setting', forwardsTo: null }; // the drag or press that set a value: recorded as set
     if (el === ctx.forwarded)
       return { record: false, why: 'forwarded', forwardsTo: null }; // the click the browser passed on from the label clicked
+    if (!ctx.picking && ctx.dragged && (ctx.dragged === el || el.contains(ctx.dragged) || ctx.dragged.contains(el)))
+      return { record: false, why: 'drag', forwardsTo: null }; // the release of a drag, recorded as drag
     // The browser clicks a label's check box (or button) itself: the
     // person's one click on the label is recorded, not that one.
     const label = labelAround(el);
@@ -329,8 +342,55 @@
     return { kind: 'type', value };
   }
 
+  /**
+   * How far the pointer must go from where the mouse went down, with the
+   * button held, for the press to be a drag rather than a click.
+   */
+  const DRAG_MIN_PX = 5;
+
+  /**
+   * Whether a press on el may begin a drag: a press of the left button,
+   * not in a field (a drag there selects text), a select or a value
+   * control (a slider's drag is its setting).
+   * @param {Element} el @param {{button: number}} e
+   */
+  function mayDrag(el, e) {
+    return e.button === 0 && !isTextField(el) && !inSelect(el) && !valueControl(el);
+  }
+
+  /**
+   * Whether a move went far enough from the press, with the left button
+   * held, for the press to be a drag.
+   * @param {RecorderPress} press @param {{buttons: number, clientX: number, clientY: number}} e
+   */
+  function draggedFar(press, e) {
+    return (e.buttons & 1) === 1 && Math.hypot(e.clientX - press.x, e.clientY - press.y) >= DRAG_MIN_PX;
+  }
+
+  /**
+   * What the end of a press means: a drag from an element, or nothing. A
+   * drop (an HTML5 drop event: the page took it) ends the drag the page
+   * started from the press, from the element it dragged. A release ends a
+   * drag that followed the pointer: one that went far enough, started no
+   * HTML5 drag, and changed the page on the way (changed: a list that
+   * moves its items; a text selection changes nothing). An HTML5 drag that
+   * ends with no drop was refused: nothing happened.
+   * @param {RecorderPress | null} press @param {'release' | 'drop'} how @param {boolean} changed
+   * @returns {{from: Element} | null}
+   */
+  function dragMeaning(press, how, changed) {
+    if (!press)
+      return null;
+    if (how === 'drop')
+      return press.native ? { from: press.native } : null;
+    if (press.native || !press.moved || !changed)
+      return null;
+    return { from: press.el };
+  }
+
   /** @type {RecorderEvents} */
   const provides = { elementOf, isTextField, inSelect, valueControl, multiListbox, isAriaRange, isMultiline, movesInWidget,
-    modifiersOf, isModifierKey, partOfSetting, keyMeaning, clickMeaning, doubleClickIsChoice, changeMeaning, typingMeaning };
+    modifiersOf, isModifierKey, partOfSetting, keyMeaning, clickMeaning, doubleClickIsChoice, changeMeaning, typingMeaning,
+    mayDrag, draggedFar, dragMeaning };
   Object.assign(rec, provides);
 })();

@@ -16,6 +16,7 @@
  * @property {(el: Element | null, e: KeyboardEvent) => void} pressed
  * @property {() => void} released
  * @property {(d: {kind: string, message: string, accept: boolean, promptText?: string}) => void} dialogAnswered
+ * @property {(el: Element, drop: {x: number, y: number}) => void} dropped
  */
 
 (() => {
@@ -242,7 +243,22 @@
       .filter((name) => name !== '');
   }
 
+  /**
+   * el was dragged and dropped at drop (in the top frame's viewport): a
+   * drag, on the screen from when the mouse went down on it, before the
+   * page moved anything (host/PROTOCOL.md, record.interaction).
+   * @param {Element} el @param {{x: number, y: number}} drop
+   */
+  function dropped(el, drop) {
+    rec.flushTyping();
+    forgetOver();
+    const down = state.down;
+    state.down = null;
+    const screen = down && (el.contains(down.el) || down.el.contains(el)) ? down.screen : rec.currentScreen();
+    rec.send({ kind: 'drag', ref: pm().refForElement(el), drop: { x: Math.round(drop.x), y: Math.round(drop.y) } }, screen);
+  }
+
   /** @type {RecorderInteractions} */
-  const provides = { mouseDown, clicked, pointerOver, forgetOver, changedValue, pressed, released, dialogAnswered };
+  const provides = { mouseDown, clicked, pointerOver, forgetOver, changedValue, pressed, released, dialogAnswered, dropped };
   Object.assign(rec, provides);
 })();

@@ -53,6 +53,7 @@
     flush: rec.route(rec.flushTyping, 'flush'),
     down: rec.route(rec.mouseDown, 'down'),
     over: rec.route(rec.pointerOver, 'over'),
+    dropped: rec.route(rec.dropped, 'dropped'),
   };
 
   /**
@@ -92,6 +93,55 @@
    */
   const labelForwards = { el: null };
 
+  /**
+   * The press a drag may begin with, until the mouse comes up or the
+   * drag the page started from it ends.
+   * @type {RecorderPress | null}
+   */
+  let press = null;
+
+  /**
+   * The element a drag just recorded started from, while the click the
+   * browser makes of its release is handled: that click is part of the drag.
+   * @type {{el: Element | null}}
+   */
+  const dragEnded = { el: null };
+
+  /**
+   * Where an event happened in the top frame's viewport: a same-origin
+   * frame's point moved by where the frame lies.
+   * @param {MouseEvent} e
+   */
+  function topPoint(e) {
+    let x = e.clientX, y = e.clientY;
+    /** @type {Window} */
+    let w = window;
+    try {
+      while (w !== w.parent && w.frameElement) {
+        const r = w.frameElement.getBoundingClientRect();
+        x += r.left + w.frameElement.clientLeft;
+        y += r.top + w.frameElement.clientTop;
+        w = w.parent;
+      }
+    } catch {
+      // A cross-origin parent: its recorder sends nothing of this frame.
+    }
+    return { x, y };
+  }
+
+  /** Records the drag press ended with, if it is one; how says how it ended. @param {'release' | 'drop'} how @param {MouseEvent} e */
+  function endDrag(how, e) {
+    const meant = rec.dragMeaning(press, how, state.dirty);
+    if (!meant)
+      return;
+    press = null;
+    const from = meant.from;
+    dragEnded.el = from;
+    setTimeout(() => { if (dragEnded.el === from) dragEnded.el = null; }, 0);
+    const drop = topPoint(e);
+    rec.timed(() => handlers.dropped(from, drop));
+  }
+
   /** The value control the mouse went down on a moment ago, if any. */
   function recentlyPressed() {
     return pressedControl.el && Date.now() - pressedControl.time < PRESS_MAX_MS ? pressedControl.el : null;
@@ -118,12 +168,41 @@
       if (el && e.isPrimary) {
         state.carriedMs = 0; // a press no click followed is no interaction
         rec.timed(() => handlers.down(el), { carry: true });
+        press = !rec.currentPick() && rec.mayDrag(el, e) ? { el, x: e.clientX, y: e.clientY, moved: false, native: null } : null;
         const control = rec.currentPick() ? null : rec.valueControl(el);
         pressedControl.el = control;
         pressedControl.time = Date.now();
         if (control && rec.isAriaRange(control))
           rec.timed(() => handlers.typed(control)); // a drag begins: the screen before it is the one now
       }
+    }],
+    ['pointermove', (/** @type {PointerEvent} */ e) => {
+      if (press && !press.moved && e.isTrusted && e.isPrimary && rec.draggedFar(press, e))
+        press.moved = true;
+    }],
+    ['pointerup', (/** @type {PointerEvent} */ e) => {
+      if (!e.isTrusted || !e.isPrimary)
+        return;
+      endDrag('release', e);
+      if (!press || !press.native)
+        press = null;
+    }],
+    // An HTML5 drag the page started from the press (its dragstart ran),
+    // ended by a drop the page took; a drag with no drop did nothing.
+    ['dragstart', (/** @type {DragEvent} */ e) => {
+      if (!e.isTrusted || onBar(e) || !press)
+        return;
+      const el = targetOf(e);
+      if (el)
+        press.native = el;
+    }],
+    ['drop', (/** @type {DragEvent} */ e) => {
+      if (e.isTrusted && !onBar(e))
+        endDrag('drop', e);
+    }],
+    ['dragend', (/** @type {DragEvent} */ e) => {
+      if (e.isTrusted && press && press.native)
+        press = null;
     }],
     ['mousedown', (/** @type {MouseEvent} */ e) => {
       if (e.isTrusted && !onBar(e) && rec.currentPick()) {
@@ -144,7 +223,7 @@
       if (!el)
         return;
       const picking = !!rec.currentPick();
-      const meant = rec.clickMeaning(el, e, { picking, pressed: recentlyPressed(), forwarded: labelForwards.el, keyActivation: state.keyActivation });
+      const meant = rec.clickMeaning(el, e, { picking, pressed: recentlyPressed(), forwarded: labelForwards.el, keyActivation: state.keyActivation, dragged: dragEnded.el });
       if (meant.forwardsTo) {
         const control = meant.forwardsTo;
         labelForwards.el = control;

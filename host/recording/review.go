@@ -430,6 +430,9 @@ func withSelector(a trail.Action, sel selector.Selector) (trail.Action, bool) {
 	case trail.Hover:
 		a.Selector = sel
 		return a, true
+	case trail.Drag:
+		a.Selector = sel
+		return a, true
 	case trail.Upload:
 		a.Selector = sel
 		return a, true

@@ -51,7 +51,7 @@ const (
 // generator names its element for.
 func purposeOf(kind trail.ActionKind, target *screen.Node) (Purpose, selector.Purpose, error) {
 	switch kind {
-	case trail.ActionTap, trail.ActionCheck, trail.ActionUncheck, trail.ActionHover, trail.ActionUpload:
+	case trail.ActionTap, trail.ActionCheck, trail.ActionUncheck, trail.ActionHover, trail.ActionDrag, trail.ActionUpload:
 		return PurposeAction, selector.PurposeTap, nil
 	case trail.ActionType, trail.ActionSet, trail.ActionPress:
 		return PurposeAction, selector.PurposeType, nil
@@ -67,5 +67,5 @@ func purposeOf(kind trail.ActionKind, target *screen.Node) (Purpose, selector.Pu
 		}
 		return PurposeAssertValue, selector.PurposeAssert, nil
 	}
-	return "", "", fmt.Errorf("reviewing a %q step: only steps that name an element by a selector are reviewed (tap, type, set, press, select, check, uncheck, hover, upload, assertVisible, assertValue, assertState)", kind)
+	return "", "", fmt.Errorf("reviewing a %q step: only steps that name an element by a selector are reviewed (tap, type, set, press, select, check, uncheck, hover, drag, upload, assertVisible, assertValue, assertState)", kind)
 }

@@ -231,6 +231,8 @@ func (b *builder) convert(k, i int) (built, error) {
 		return b.checkBox(i, r.Kind == InteractCheck)
 	case InteractHover:
 		return b.hover(i)
+	case InteractDrag:
+		return b.drag(i)
 	case InteractUpload:
 		return b.upload(i)
 	case InteractPress:

@@ -77,6 +77,12 @@ func (b *builder) endOf(g *group, number int) (*trail.End, error) {
 		return nil, fmt.Errorf("building steps: step %d ends on another origin: %w", number, err)
 	}
 	end.Shows = b.endShows(before, after, b.assertedAfter(g))
+	if pin, ok := b.dragPin(g, before, after); ok {
+		end.Shows = append([]selector.Selector{pin}, end.Shows...)
+		if len(end.Shows) > trail.MaxEndShows {
+			end.Shows = end.Shows[:trail.MaxEndShows]
+		}
+	}
 	end.Values = b.endValues(g, before, after)
 	if end.URL == "" && len(end.Shows) == 0 && len(end.Values) == 0 {
 		return nil, nil

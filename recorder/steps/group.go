@@ -133,7 +133,7 @@ func (b *builder) group() []*group {
 			} else {
 				push(groupAction)
 			}
-		case InteractHover:
+		case InteractHover, InteractDrag:
 			push(groupAction)
 		case InteractType:
 			if follows && len(last.recs) == 1 && b.selectsAllIn(last.recs[0], i) {

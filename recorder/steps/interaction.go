@@ -49,6 +49,11 @@ type Interaction struct {
 	Key string `json:"key,omitempty"`
 	// Upload: the chosen files' names.
 	Files []string `json:"files,omitempty"`
+	// Drag: where the element Ref was dropped, in CSS pixels relative to
+	// the top-level viewport, as Screen (taken when the mouse went down)
+	// lays the page out. The element dropped on is the one Screen shows
+	// there.
+	Drop *Point `json:"drop,omitempty"`
 	// Dialog: the dialog's kind (alert, confirm, prompt, beforeunload), its
 	// message, whether it was accepted, and the text entered in a prompt.
 	DialogKind string `json:"dialogKind,omitempty"`
@@ -93,6 +98,12 @@ type Interaction struct {
 	Client string `json:"client,omitempty"`
 }
 
+// A Point is a position in CSS pixels relative to the top-level viewport.
+type Point struct {
+	X float64 `json:"x"`
+	Y float64 `json:"y"`
+}
+
 // InteractionKind says what an Interaction was.
 type InteractionKind string
 
@@ -103,11 +114,15 @@ const (
 	// InteractSet: a control a person sets by dragging or by keys (a slider,
 	// a number, date, time or colour input, an ARIA slider or spin button)
 	// ended at Value.
-	InteractSet      InteractionKind = "set"
-	InteractCheck    InteractionKind = "check"
-	InteractUncheck  InteractionKind = "uncheck"
-	InteractPress    InteractionKind = "press"
-	InteractHover    InteractionKind = "hover"
+	InteractSet     InteractionKind = "set"
+	InteractCheck   InteractionKind = "check"
+	InteractUncheck InteractionKind = "uncheck"
+	InteractPress   InteractionKind = "press"
+	InteractHover   InteractionKind = "hover"
+	// InteractDrag: the person pressed the mouse on Ref, moved it with the
+	// button held and released it at Drop (HTML5 drag and drop, or a list
+	// that follows the pointer).
+	InteractDrag     InteractionKind = "drag"
 	InteractUpload   InteractionKind = "upload"
 	InteractDialog   InteractionKind = "dialog"
 	InteractNavigate InteractionKind = "navigate"

@@ -27,6 +27,7 @@ var interactionNeeds = map[InteractionKind][]need{
 	InteractUncheck:          {needURL},
 	InteractPress:            {needURL, needKey},
 	InteractHover:            {needURL},
+	InteractDrag:             {needURL, needTarget, needDrop},
 	InteractUpload:           {needURL, needFiles},
 	InteractDialog:           {needURL, needDialogKind},
 	InteractNavigate:         {needURL},
@@ -68,6 +69,7 @@ var (
 	needAgentState = need{"state", "done, stopped or failed", func(i *Interaction) bool { return slices.Contains(AgentEndStates, i.State) }}
 	needScreen     = need{"screen", "the screen captured after the action, when Assert change was pressed", func(i *Interaction) bool { return i.Screen != "" }}
 	needPicks      = need{"changes, unchanged or only", "the keys of the changes that must be included, the refs of elements that must not change, or only: true", func(i *Interaction) bool { return len(i.Changes) > 0 || len(i.Unchanged) > 0 || i.Only }}
+	needDrop       = need{"drop", "where the element was dropped: {x, y} in the top-level viewport", func(i *Interaction) bool { return i.Drop != nil }}
 	needTarget     = need{"screen and ref", "the screen captured before it and the element's ref in it", func(i *Interaction) bool { return i.Screen != "" && i.Ref != "" }}
 )
 

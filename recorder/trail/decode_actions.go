@@ -46,6 +46,7 @@ func init() {
 		ActionCheck:            (*trailDecoder).check,
 		ActionUncheck:          (*trailDecoder).uncheck,
 		ActionHover:            (*trailDecoder).hover,
+		ActionDrag:             (*trailDecoder).drag,
 		ActionUpload:           (*trailDecoder).upload,
 		ActionDialog:           (*trailDecoder).dialog,
 		ActionSwitchTab:        (*trailDecoder).switchTab,
@@ -68,6 +69,7 @@ var bodyKeys = map[ActionKind][]string{
 	ActionCheck:            {"selector"},
 	ActionUncheck:          {"selector"},
 	ActionHover:            {"selector"},
+	ActionDrag:             {"selector", "to", "offset"},
 	ActionUpload:           {"selector", "files"},
 	ActionDialog:           {"response", "promptText"},
 	ActionSwitchTab:        {"url", "title"},
@@ -358,6 +360,46 @@ func (d *trailDecoder) hover(f field, o Origin) Action {
 		return nil
 	}
 	return Hover{Origin: o, Selector: d.targetSelector(f, fields)}
+}
+
+const dragBodyExample = "{selector: {text: Write docs}, to: {role: list, name: Done}}"
+
+// drag reads the element dragged (selector), the one dropped on (to), and
+// where within it, when not at its centre (offset).
+func (d *trailDecoder) drag(f field, o Origin) Action {
+	fields, ok := d.body(f, dragBodyExample)
+	if !ok {
+		return nil
+	}
+	a := Drag{Origin: o, Selector: d.targetSelector(f, fields)}
+	tf, has := fields["to"]
+	if !has {
+		d.invalid(f.val, "to", "add to: {role: …, name: …}, the element the drag drops on", "drag has no to")
+		return a
+	}
+	a.To, _ = d.selector(tf.val, "to")
+	if of, has := fields["offset"]; has {
+		a.Offset = d.offset(of)
+	}
+	return a
+}
+
+// offset reads a point within an element: {x: 10, y: 40}, CSS pixels from
+// its top-left corner.
+func (d *trailDecoder) offset(f field) *Offset {
+	fields, ok := d.mapping(f.val, "offset", []string{"x", "y"}, "{x: 10, y: 40}")
+	if !ok {
+		return nil
+	}
+	if !d.require(f.val, fields, "offset", "x", "y") {
+		return nil
+	}
+	x, okx := d.integer(fields["x"], 0)
+	y, oky := d.integer(fields["y"], 0)
+	if !okx || !oky {
+		return nil
+	}
+	return &Offset{X: x, Y: y}
 }
 
 func (d *trailDecoder) upload(f field, o Origin) Action {

@@ -296,6 +296,10 @@ func eachActionText(a Action, visit func(*string)) Action {
 	case Hover:
 		eachSelectorText(&a.Selector, visit)
 		return a
+	case Drag:
+		eachSelectorText(&a.Selector, visit)
+		eachSelectorText(&a.To, visit)
+		return a
 	case Upload:
 		eachSelectorText(&a.Selector, visit)
 		return a

@@ -144,6 +144,7 @@ const (
 	ActionCheck            ActionKind = "check"
 	ActionUncheck          ActionKind = "uncheck"
 	ActionHover            ActionKind = "hover"
+	ActionDrag             ActionKind = "drag"
 	ActionUpload           ActionKind = "upload"
 	ActionDialog           ActionKind = "dialog"
 	ActionSwitchTab        ActionKind = "switchTab"
@@ -158,7 +159,7 @@ const (
 // ActionKinds lists every action kind in documentation order.
 var ActionKinds = []ActionKind{
 	ActionNavigate, ActionTap, ActionType, ActionSet, ActionPress, ActionSelect,
-	ActionCheck, ActionUncheck, ActionHover, ActionUpload, ActionDialog,
+	ActionCheck, ActionUncheck, ActionHover, ActionDrag, ActionUpload, ActionDialog,
 	ActionSwitchTab, ActionAssertVisible, ActionAssertNotVisible,
 	ActionAssertValue, ActionAssertState, ActionAssertURL, ActionAssertChange,
 }
@@ -278,6 +279,27 @@ type Uncheck struct {
 type Hover struct {
 	Origin
 	Selector selector.Selector
+}
+
+// Drag presses the mouse on an element, moves it to another in steps, and
+// releases it there: a card dropped into another list (HTML5 drag and
+// drop) or an item of a sortable list that follows the pointer. Replay
+// fails when the drop did not take effect, which the step's end shows.
+type Drag struct {
+	Origin
+	// Selector names the element dragged.
+	Selector selector.Selector
+	// To names the element dropped on.
+	To selector.Selector
+	// Offset is the point within To where the drop happened, from its
+	// top-left corner; nil for its centre.
+	Offset *Offset
+}
+
+// Offset is a point within an element, in CSS pixels from its top-left
+// corner.
+type Offset struct {
+	X, Y int
 }
 
 // Upload sets the files of a file input. Files are paths relative to the
@@ -442,6 +464,7 @@ func (SelectOption) Kind() ActionKind     { return ActionSelect }
 func (Check) Kind() ActionKind            { return ActionCheck }
 func (Uncheck) Kind() ActionKind          { return ActionUncheck }
 func (Hover) Kind() ActionKind            { return ActionHover }
+func (Drag) Kind() ActionKind             { return ActionDrag }
 func (Upload) Kind() ActionKind           { return ActionUpload }
 func (Dialog) Kind() ActionKind           { return ActionDialog }
 func (SwitchTab) Kind() ActionKind        { return ActionSwitchTab }
@@ -461,6 +484,7 @@ func (SelectOption) isAction()     {}
 func (Check) isAction()            {}
 func (Uncheck) isAction()          {}
 func (Hover) isAction()            {}
+func (Drag) isAction()             {}
 func (Upload) isAction()           {}
 func (Dialog) isAction()           {}
 func (SwitchTab) isAction()        {}
@@ -489,6 +513,8 @@ func ActionSelector(a Action) (selector.Selector, bool) {
 	case Uncheck:
 		return a.Selector, true
 	case Hover:
+		return a.Selector, true
+	case Drag:
 		return a.Selector, true
 	case Upload:
 		return a.Selector, true

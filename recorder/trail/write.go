@@ -227,6 +227,16 @@ func actionBody(a Action) *yaml.Node {
 		sel(a.Selector)
 	case Hover:
 		sel(a.Selector)
+	case Drag:
+		sel(a.Selector)
+		addKey(b, "to", selectorNode(a.To, actionKeyColumn+len("to: ")))
+		if a.Offset != nil {
+			o := mapNode()
+			addKey(o, "x", intNode(a.Offset.X))
+			addKey(o, "y", intNode(a.Offset.Y))
+			o.Style = yaml.FlowStyle
+			addKey(b, "offset", o)
+		}
 	case Upload:
 		sel(a.Selector)
 		addKey(b, "files", strSeq(a.Files))
