@@ -13,6 +13,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/chromedp/chromedp"
@@ -35,6 +36,13 @@ const (
 // claim; a comparison of many pages gets this much for each of them.
 const PageTimeout = 2 * time.Minute
 
+// Tabs is how many pages each tool renders at a time, each in a tab (and
+// browser context) of its own in one browser per tool. Most of a page's time
+// is spent waiting (for its load, its script, the browser's answer), so a
+// few at once use the waits; more would only queue for the same cores. Each
+// page keeps its own PageTimeout whatever runs beside it.
+const Tabs = 3
+
 // A Result is one page in one mode, as both tools wrote it.
 type Result struct {
 	URL string
@@ -45,6 +53,9 @@ type Result struct {
 	// form, refs removed in the AI mode (the tools number elements
 	// differently).
 	Trailpin, Playwright string
+	// Screen is the capture Trailpin's text was rendered from, for further
+	// checks of the same page state (CheckScreen) without loading it again.
+	Screen *screen.Screen
 }
 
 // Equal reports whether both tools wrote the same text.
@@ -136,24 +147,85 @@ func Pages(urls ...string) []Page {
 	return out
 }
 
-// Compare renders each page with Trailpin's page model, in a new tab of the
+// Compare renders each page with Trailpin's page model, in new tabs of the
 // browser that browserCtx (a chromedp context) belongs to, and with
-// playwright-core in a browser of its own, and returns two Results per
-// page: aria, then ai. A page's state must not depend on who loads it first.
+// playwright-core in a browser of its own, both tools at once and each Tabs
+// pages at a time, and returns two Results per page: aria, then ai. A page's
+// state must not depend on who loads it first, nor on what loads beside it.
 func Compare(browserCtx context.Context, tools Tools, pages ...Page) ([]Result, error) {
-	theirs, err := Playwright(browserCtx, tools, pages...)
+	ctx, cancel := context.WithCancel(browserCtx)
+	defer cancel()
+	// The first failure, of either tool, stops the other and is the one
+	// reported.
+	var once sync.Once
+	var failure error
+	fail := func(err error) { once.Do(func() { failure = err; cancel() }) }
+	var theirs []PlaywrightSnapshot
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		var err error
+		if theirs, err = Playwright(ctx, tools, pages...); err != nil {
+			fail(err)
+		}
+	}()
+	mine, err := Capture(ctx, pages...)
 	if err != nil {
-		return nil, err
+		fail(err)
+	}
+	<-done
+	if failure != nil {
+		return nil, failure
 	}
 	var out []Result
 	for i, p := range pages {
-		aria, ai, err := Trailpin(browserCtx, p)
-		if err != nil {
-			return nil, err
-		}
+		aria, ai := Render(mine[i])
 		out = append(out,
-			Result{URL: p.URL, Mode: screen.ModeAria, Trailpin: aria, Playwright: theirs[i].Aria},
-			Result{URL: p.URL, Mode: screen.ModeAI, Trailpin: ai, Playwright: withoutRefs(theirs[i].AI)})
+			Result{URL: p.URL, Mode: screen.ModeAria, Trailpin: aria, Playwright: theirs[i].Aria, Screen: mine[i]},
+			Result{URL: p.URL, Mode: screen.ModeAI, Trailpin: ai, Playwright: withoutRefs(theirs[i].AI), Screen: mine[i]})
+	}
+	return out, nil
+}
+
+// Capture captures each page with Trailpin's page model, Tabs at a time in
+// new tabs of browserCtx's browser, and returns the screens in the pages'
+// order. The first page that fails stops the rest, and its error is the one
+// returned.
+func Capture(browserCtx context.Context, pages ...Page) ([]*screen.Screen, error) {
+	ctx, cancel := context.WithCancel(browserCtx)
+	defer cancel()
+	var once sync.Once
+	var failure error
+	out := make([]*screen.Screen, len(pages))
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for range min(Tabs, len(pages)) {
+		wg.Go(func() {
+			for i := range next {
+				s, err := capturePage(ctx, pages[i])
+				if err != nil {
+					once.Do(func() { failure = err; cancel() })
+					continue
+				}
+				out[i] = s
+			}
+		})
+	}
+feed:
+	for i := range pages {
+		select {
+		case next <- i:
+		case <-ctx.Done():
+			break feed
+		}
+	}
+	close(next)
+	wg.Wait()
+	if failure != nil {
+		return nil, failure
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
 	}
 	return out, nil
 }
@@ -165,9 +237,15 @@ func Trailpin(browserCtx context.Context, p Page) (aria, ai string, err error) {
 	if err != nil {
 		return "", "", err
 	}
+	aria, ai = Render(s)
+	return aria, ai, nil
+}
+
+// Render writes a captured screen in both modes as Compare compares them.
+func Render(s *screen.Screen) (aria, ai string) {
 	aria = screen.RenderSnapshot(s, screen.SnapshotOptions{Mode: screen.ModeAria, Quoted: true})
 	ai = withoutRefs(screen.RenderSnapshot(s, screen.SnapshotOptions{Mode: screen.ModeAI, Quoted: true}))
-	return aria, ai, nil
+	return aria, ai
 }
 
 // capturePage loads the page in a new tab of browserCtx's browser, runs its
@@ -202,7 +280,8 @@ type PlaywrightSnapshot struct {
 	AI   string `json:"ai"`
 }
 
-// Playwright runs playwright-core on the pages, one browser for all.
+// Playwright runs playwright-core on the pages, one browser for all, Tabs
+// pages at a time.
 func Playwright(ctx context.Context, tools Tools, pages ...Page) ([]PlaywrightSnapshot, error) {
 	dir, err := os.MkdirTemp("", "trailpin-snapshotoracle-")
 	if err != nil {
@@ -234,7 +313,8 @@ func Playwright(ctx context.Context, tools Tools, pages ...Page) ([]PlaywrightSn
 		"TRAILPIN_CHROMIUM="+tools.Chromium,
 		"TRAILPIN_VIEWPORT_WIDTH="+strconv.Itoa(ViewportWidth),
 		"TRAILPIN_VIEWPORT_HEIGHT="+strconv.Itoa(ViewportHeight),
-		"TRAILPIN_PAGE_TIMEOUT_MS="+strconv.FormatInt(PageTimeout.Milliseconds(), 10))
+		"TRAILPIN_PAGE_TIMEOUT_MS="+strconv.FormatInt(PageTimeout.Milliseconds(), 10),
+		"TRAILPIN_TABS="+strconv.Itoa(Tabs))
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	if err := cmd.Run(); err != nil {
@@ -256,15 +336,21 @@ var refMark = regexp.MustCompile(` \[ref=(?:f\d+)*e\d+\]`)
 func withoutRefs(s string) string { return refMark.ReplaceAllString(s, "") }
 
 // CheckInteractive captures the page in a new tab of browserCtx's browser
-// and runs screen.CheckDistinguishable on it: in the interactive form, no
-// two interactive lines may read the same with their context.
+// and runs CheckScreen on it.
 func CheckInteractive(browserCtx context.Context, p Page) error {
 	s, err := capturePage(browserCtx, p)
 	if err != nil {
 		return err
 	}
+	return CheckScreen(p.URL, s)
+}
+
+// CheckScreen runs screen.CheckDistinguishable on a capture of the page at
+// url: in the interactive form, no two interactive lines may read the same
+// with their context.
+func CheckScreen(url string, s *screen.Screen) error {
 	if err := screen.CheckDistinguishable(s); err != nil {
-		return fmt.Errorf("%s: %w", p.URL, err)
+		return fmt.Errorf("%s: %w", url, err)
 	}
 	return nil
 }
