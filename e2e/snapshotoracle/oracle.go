@@ -230,17 +230,6 @@ feed:
 	return out, nil
 }
 
-// Trailpin captures the page in a new tab and renders both modes as Compare
-// compares them.
-func Trailpin(browserCtx context.Context, p Page) (aria, ai string, err error) {
-	s, err := capturePage(browserCtx, p)
-	if err != nil {
-		return "", "", err
-	}
-	aria, ai = Render(s)
-	return aria, ai, nil
-}
-
 // Render writes a captured screen in both modes as Compare compares them.
 func Render(s *screen.Screen) (aria, ai string) {
 	aria = screen.RenderSnapshot(s, screen.SnapshotOptions{Mode: screen.ModeAria, Quoted: true})
@@ -334,16 +323,6 @@ var refMark = regexp.MustCompile(` \[ref=(?:f\d+)*e\d+\]`)
 
 // withoutRefs removes [ref=…] marks.
 func withoutRefs(s string) string { return refMark.ReplaceAllString(s, "") }
-
-// CheckInteractive captures the page in a new tab of browserCtx's browser
-// and runs CheckScreen on it.
-func CheckInteractive(browserCtx context.Context, p Page) error {
-	s, err := capturePage(browserCtx, p)
-	if err != nil {
-		return err
-	}
-	return CheckScreen(p.URL, s)
-}
 
 // CheckScreen runs screen.CheckDistinguishable on a capture of the page at
 // url: in the interactive form, no two interactive lines may read the same

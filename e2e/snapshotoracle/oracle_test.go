@@ -2,6 +2,7 @@ package snapshotoracle
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
@@ -231,4 +232,34 @@ func launchBrowser(dir string) (bctx context.Context, stop func(), err error) {
 		return nil, stop, fmt.Errorf("starting Chromium: %w", err)
 	}
 	return bctx, stop, nil
+}
+
+// TestCaptureReportsTheFailingPage: when one page of several cannot load,
+// Capture stops the others and says which page failed, not that the others
+// were cancelled.
+func TestCaptureReportsTheFailingPage(t *testing.T) {
+	browsertest.Need(t)
+	t.Parallel()
+	urls, srv, err := fixtureURLs()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(srv.Close)
+	bctx, stop, err := launchBrowser(t.TempDir())
+	t.Cleanup(stop)
+	if err != nil {
+		browsertest.Missing(t, err)
+	}
+	// A port nothing listens on: the server is closed before the capture.
+	gone := httptest.NewServer(http.NotFoundHandler())
+	gone.Close()
+	bad := gone.URL + "/gone.html"
+	pages := Pages(urls[0], bad, urls[1], urls[2], urls[3], urls[4])
+	_, err = Capture(bctx, pages...)
+	if err == nil {
+		t.Fatalf("Capture of %s gave no error", bad)
+	}
+	if !strings.Contains(err.Error(), bad) || errors.Is(err, context.Canceled) {
+		t.Fatalf("Capture's error = %v; want the load of %s, not a cancellation", err, bad)
+	}
 }
