@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -36,8 +37,8 @@ const (
 // claim; a comparison of many pages gets this much for each of them.
 const PageTimeout = 2 * time.Minute
 
-// Tabs is how many pages each tool renders at a time, each in a tab (and
-// browser context) of its own in one browser per tool. Most of a page's time
+// Tabs is how many pages each tool renders at a time in the process, each
+// in a tab (and browser context) of its own. Most of a page's time
 // is spent waiting (for its load, its script, the browser's answer), so a
 // few at once use the waits; more would only queue for the same cores. Each
 // page keeps its own PageTimeout whatever runs beside it.
@@ -187,39 +188,31 @@ func Compare(browserCtx context.Context, tools Tools, pages ...Page) ([]Result, 
 	return out, nil
 }
 
-// Capture captures each page with Trailpin's page model, Tabs at a time in
-// new tabs of browserCtx's browser, and returns the screens in the pages'
-// order. The first page that fails stops the rest, and its error is the one
-// returned.
+// Capture captures each page with Trailpin's page model, each in a new tab
+// of browserCtx's browser once a slot of the process-wide Tabs for Trailpin
+// is free, and returns the screens in the pages' order. The first page that
+// fails stops the rest, and its error is the one returned.
 func Capture(browserCtx context.Context, pages ...Page) ([]*screen.Screen, error) {
 	ctx, cancel := context.WithCancel(browserCtx)
 	defer cancel()
 	var once sync.Once
 	var failure error
 	out := make([]*screen.Screen, len(pages))
-	next := make(chan int)
 	var wg sync.WaitGroup
-	for range min(Tabs, len(pages)) {
+	for i, p := range pages {
+		if acquire(ctx, trailpinSlots) != nil {
+			break
+		}
 		wg.Go(func() {
-			for i := range next {
-				s, err := capturePage(ctx, pages[i])
-				if err != nil {
-					once.Do(func() { failure = err; cancel() })
-					continue
-				}
-				out[i] = s
+			defer release(trailpinSlots)
+			s, err := capturePage(ctx, p)
+			if err != nil {
+				once.Do(func() { failure = err; cancel() })
+				return
 			}
+			out[i] = s
 		})
 	}
-feed:
-	for i := range pages {
-		select {
-		case next <- i:
-		case <-ctx.Done():
-			break feed
-		}
-	}
-	close(next)
 	wg.Wait()
 	if failure != nil {
 		return nil, failure
@@ -229,6 +222,26 @@ feed:
 	}
 	return out, nil
 }
+
+// The slots of each tool: how many pages it renders at once, across every
+// comparison in the process (a test may compare several sites side by
+// side). A page's PageTimeout starts once it has its slot.
+var (
+	trailpinSlots   = make(chan struct{}, Tabs)
+	playwrightSlots = make(chan struct{}, Tabs)
+)
+
+// acquire takes a slot, or gives up when ctx ends.
+func acquire(ctx context.Context, slots chan struct{}) error {
+	select {
+	case slots <- struct{}{}:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+func release(slots chan struct{}) { <-slots }
 
 // Render writes a captured screen in both modes as Compare compares them.
 func Render(s *screen.Screen) (aria, ai string) {
@@ -269,8 +282,8 @@ type PlaywrightSnapshot struct {
 	AI   string `json:"ai"`
 }
 
-// Playwright runs playwright-core on the pages, one browser for all, Tabs
-// pages at a time.
+// Playwright runs playwright-core on the pages, one browser for all, each
+// page once a slot of the process-wide Tabs for Playwright is free.
 func Playwright(ctx context.Context, tools Tools, pages ...Page) ([]PlaywrightSnapshot, error) {
 	dir, err := os.MkdirTemp("", "trailpin-snapshotoracle-")
 	if err != nil {
@@ -293,28 +306,97 @@ func Playwright(ctx context.Context, tools Tools, pages ...Page) ([]PlaywrightSn
 	if err != nil {
 		return nil, err
 	}
-	ctx, cancel := context.WithTimeout(ctx, time.Duration(len(pages))*PageTimeout)
+	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, tools.Node, script)
-	cmd.Stdin = bytes.NewReader(input)
 	cmd.Env = append(os.Environ(),
 		"TRAILPIN_PLAYWRIGHT_CORE="+tools.PlaywrightCore,
 		"TRAILPIN_CHROMIUM="+tools.Chromium,
 		"TRAILPIN_VIEWPORT_WIDTH="+strconv.Itoa(ViewportWidth),
 		"TRAILPIN_VIEWPORT_HEIGHT="+strconv.Itoa(ViewportHeight),
-		"TRAILPIN_PAGE_TIMEOUT_MS="+strconv.FormatInt(PageTimeout.Milliseconds(), 10),
-		"TRAILPIN_TABS="+strconv.Itoa(Tabs))
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	if err := cmd.Run(); err != nil {
-		return nil, fmt.Errorf("playwright-core: %v\n%s", err, stderr.String())
+		"TRAILPIN_PAGE_TIMEOUT_MS="+strconv.FormatInt(PageTimeout.Milliseconds(), 10))
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		return nil, err
 	}
-	var out []PlaywrightSnapshot
-	if err := json.Unmarshal(stdout.Bytes(), &out); err != nil {
-		return nil, fmt.Errorf("reading playwright-core's snapshots: %w", err)
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		return nil, err
 	}
-	if len(out) != len(pages) {
-		return nil, fmt.Errorf("playwright-core gave %d snapshots for %d pages", len(out), len(pages))
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		return nil, fmt.Errorf("playwright-core: %w", err)
+	}
+	// Each answer frees its page's slot; the reader ends when node closes
+	// its output (done or failed).
+	out := make([]PlaywrightSnapshot, len(pages))
+	got := make([]bool, len(pages))
+	var readErr error
+	asked, answered := 0, 0
+	read := make(chan struct{})
+	go func() {
+		defer close(read)
+		dec := json.NewDecoder(stdout)
+		for {
+			var a struct {
+				Index int `json:"index"`
+				PlaywrightSnapshot
+			}
+			if err := dec.Decode(&a); err != nil {
+				if !errors.Is(err, io.EOF) {
+					readErr = fmt.Errorf("reading playwright-core's snapshots: %w", err)
+				}
+				if answered < len(pages) {
+					cancel() // node ended early: ask for nothing more
+				}
+				return
+			}
+			if a.Index < 0 || a.Index >= len(pages) || got[a.Index] {
+				readErr = fmt.Errorf("playwright-core answered for page %d of %d twice or out of range", a.Index, len(pages))
+				cancel()
+				return
+			}
+			out[a.Index], got[a.Index] = a.PlaywrightSnapshot, true
+			answered++
+			release(playwrightSlots)
+		}
+	}()
+	sendErr := func() error {
+		if _, err := fmt.Fprintf(stdin, "%s\n", input); err != nil {
+			return err
+		}
+		for i := range pages {
+			if err := acquire(ctx, playwrightSlots); err != nil {
+				return err
+			}
+			if _, err := fmt.Fprintf(stdin, "%d\n", i); err != nil {
+				release(playwrightSlots)
+				return err
+			}
+			asked++
+		}
+		return nil
+	}()
+	stdin.Close()
+	<-read
+	waitErr := cmd.Wait()
+	// The slots of the pages asked for and never answered.
+	for range asked - answered {
+		release(playwrightSlots)
+	}
+	switch {
+	case waitErr != nil:
+		return nil, fmt.Errorf("playwright-core: %v\n%s", waitErr, stderr.String())
+	case readErr != nil:
+		return nil, readErr
+	case sendErr != nil:
+		return nil, fmt.Errorf("playwright-core: %w", sendErr)
+	}
+	for i, ok := range got {
+		if !ok {
+			return nil, fmt.Errorf("playwright-core gave no snapshot of %s", pages[i].URL)
+		}
 	}
 	return out, nil
 }
