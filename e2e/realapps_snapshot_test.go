@@ -226,7 +226,9 @@ func TestRealAppSnapshotsMatchPlaywright(t *testing.T) {
 			for i, p := range pages {
 				list[i] = p.page
 			}
-			results, err := snapshotoracle.Compare(browser, tools, list...)
+			// In turn: four heavy sites side by side on a busy machine
+			// leave no room for their pages to load beside one another.
+			results, err := snapshotoracle.CompareInTurn(browser, tools, list...)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -166,11 +166,11 @@ func Compare(browserCtx context.Context, tools Tools, pages ...Page) ([]Result, 
 	go func() {
 		defer close(done)
 		var err error
-		if theirs, err = Playwright(ctx, tools, pages...); err != nil {
+		if theirs, err = playwright(ctx, tools, playwrightSlots, pages...); err != nil {
 			fail(err)
 		}
 	}()
-	mine, err := Capture(ctx, pages...)
+	mine, err := capture(ctx, trailpinSlots, pages...)
 	if err != nil {
 		fail(err)
 	}
@@ -178,6 +178,28 @@ func Compare(browserCtx context.Context, tools Tools, pages ...Page) ([]Result, 
 	if failure != nil {
 		return nil, failure
 	}
+	return results(pages, mine, theirs), nil
+}
+
+// CompareInTurn is Compare with each tool rendering one page at a time,
+// Playwright's run before Trailpin's, and no slots shared with other
+// comparisons: for heavy sites compared side by side on a busy machine,
+// where pages loading beside one another in the same browsers can take
+// longer than PageTimeout.
+func CompareInTurn(browserCtx context.Context, tools Tools, pages ...Page) ([]Result, error) {
+	theirs, err := playwright(browserCtx, tools, make(chan struct{}, 1), pages...)
+	if err != nil {
+		return nil, err
+	}
+	mine, err := capture(browserCtx, make(chan struct{}, 1), pages...)
+	if err != nil {
+		return nil, err
+	}
+	return results(pages, mine, theirs), nil
+}
+
+// results pairs the two tools' renderings of each page: aria, then ai.
+func results(pages []Page, mine []*screen.Screen, theirs []PlaywrightSnapshot) []Result {
 	var out []Result
 	for i, p := range pages {
 		aria, ai := Render(mine[i])
@@ -185,7 +207,7 @@ func Compare(browserCtx context.Context, tools Tools, pages ...Page) ([]Result, 
 			Result{URL: p.URL, Mode: screen.ModeAria, Trailpin: aria, Playwright: theirs[i].Aria, Screen: mine[i]},
 			Result{URL: p.URL, Mode: screen.ModeAI, Trailpin: ai, Playwright: withoutRefs(theirs[i].AI), Screen: mine[i]})
 	}
-	return out, nil
+	return out
 }
 
 // Capture captures each page with Trailpin's page model, each in a new tab
@@ -193,6 +215,11 @@ func Compare(browserCtx context.Context, tools Tools, pages ...Page) ([]Result, 
 // is free, and returns the screens in the pages' order. The first page that
 // fails stops the rest, and its error is the one returned.
 func Capture(browserCtx context.Context, pages ...Page) ([]*screen.Screen, error) {
+	return capture(browserCtx, trailpinSlots, pages...)
+}
+
+// capture is Capture with a page started once it has one of slots.
+func capture(browserCtx context.Context, slots chan struct{}, pages ...Page) ([]*screen.Screen, error) {
 	ctx, cancel := context.WithCancel(browserCtx)
 	defer cancel()
 	var once sync.Once
@@ -200,11 +227,11 @@ func Capture(browserCtx context.Context, pages ...Page) ([]*screen.Screen, error
 	out := make([]*screen.Screen, len(pages))
 	var wg sync.WaitGroup
 	for i, p := range pages {
-		if acquire(ctx, trailpinSlots) != nil {
+		if acquire(ctx, slots) != nil {
 			break
 		}
 		wg.Go(func() {
-			defer release(trailpinSlots)
+			defer release(slots)
 			s, err := capturePage(ctx, p)
 			if err != nil {
 				once.Do(func() { failure = err; cancel() })
@@ -285,6 +312,11 @@ type PlaywrightSnapshot struct {
 // Playwright runs playwright-core on the pages, one browser for all, each
 // page once a slot of the process-wide Tabs for Playwright is free.
 func Playwright(ctx context.Context, tools Tools, pages ...Page) ([]PlaywrightSnapshot, error) {
+	return playwright(ctx, tools, playwrightSlots, pages...)
+}
+
+// playwright is Playwright with a page started once it has one of slots.
+func playwright(ctx context.Context, tools Tools, slots chan struct{}, pages ...Page) ([]PlaywrightSnapshot, error) {
 	dir, err := os.MkdirTemp("", "trailpin-snapshotoracle-")
 	if err != nil {
 		return nil, err
@@ -359,7 +391,7 @@ func Playwright(ctx context.Context, tools Tools, pages ...Page) ([]PlaywrightSn
 			}
 			out[a.Index], got[a.Index] = a.PlaywrightSnapshot, true
 			answered++
-			release(playwrightSlots)
+			release(slots)
 		}
 	}()
 	sendErr := func() error {
@@ -367,11 +399,11 @@ func Playwright(ctx context.Context, tools Tools, pages ...Page) ([]PlaywrightSn
 			return err
 		}
 		for i := range pages {
-			if err := acquire(ctx, playwrightSlots); err != nil {
+			if err := acquire(ctx, slots); err != nil {
 				return err
 			}
 			if _, err := fmt.Fprintf(stdin, "%d\n", i); err != nil {
-				release(playwrightSlots)
+				release(slots)
 				return err
 			}
 			asked++
@@ -383,7 +415,7 @@ func Playwright(ctx context.Context, tools Tools, pages ...Page) ([]PlaywrightSn
 	waitErr := cmd.Wait()
 	// The slots of the pages asked for and never answered.
 	for range asked - answered {
-		release(playwrightSlots)
+		release(slots)
 	}
 	switch {
 	case waitErr != nil:
