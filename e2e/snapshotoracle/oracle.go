@@ -7,12 +7,14 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/chromedp/chromedp"
@@ -35,6 +37,13 @@ const (
 // claim; a comparison of many pages gets this much for each of them.
 const PageTimeout = 2 * time.Minute
 
+// Tabs is how many pages each tool renders at a time in the process, each
+// in a tab (and browser context) of its own. Most of a page's time
+// is spent waiting (for its load, its script, the browser's answer), so a
+// few at once use the waits; more would only queue for the same cores. Each
+// page keeps its own PageTimeout whatever runs beside it.
+const Tabs = 3
+
 // A Result is one page in one mode, as both tools wrote it.
 type Result struct {
 	URL string
@@ -45,6 +54,9 @@ type Result struct {
 	// form, refs removed in the AI mode (the tools number elements
 	// differently).
 	Trailpin, Playwright string
+	// Screen is the capture Trailpin's text was rendered from, for further
+	// checks of the same page state (CheckScreen) without loading it again.
+	Screen *screen.Screen
 }
 
 // Equal reports whether both tools wrote the same text.
@@ -136,38 +148,133 @@ func Pages(urls ...string) []Page {
 	return out
 }
 
-// Compare renders each page with Trailpin's page model, in a new tab of the
+// Compare renders each page with Trailpin's page model, in new tabs of the
 // browser that browserCtx (a chromedp context) belongs to, and with
-// playwright-core in a browser of its own, and returns two Results per
-// page: aria, then ai. A page's state must not depend on who loads it first.
+// playwright-core in a browser of its own, both tools at once and each Tabs
+// pages at a time, and returns two Results per page: aria, then ai. A page's
+// state must not depend on who loads it first, nor on what loads beside it.
 func Compare(browserCtx context.Context, tools Tools, pages ...Page) ([]Result, error) {
-	theirs, err := Playwright(browserCtx, tools, pages...)
+	ctx, cancel := context.WithCancel(browserCtx)
+	defer cancel()
+	// The first failure, of either tool, stops the other and is the one
+	// reported.
+	var once sync.Once
+	var failure error
+	fail := func(err error) { once.Do(func() { failure = err; cancel() }) }
+	var theirs []PlaywrightSnapshot
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		var err error
+		if theirs, err = playwright(ctx, tools, playwrightSlots, pages...); err != nil {
+			fail(err)
+		}
+	}()
+	mine, err := capture(ctx, trailpinSlots, pages...)
+	if err != nil {
+		fail(err)
+	}
+	<-done
+	if failure != nil {
+		return nil, failure
+	}
+	return results(pages, mine, theirs), nil
+}
+
+// CompareInTurn is Compare with each tool rendering one page at a time,
+// Playwright's run before Trailpin's, and no slots shared with other
+// comparisons: for heavy sites compared side by side on a busy machine,
+// where pages loading beside one another in the same browsers can take
+// longer than PageTimeout.
+func CompareInTurn(browserCtx context.Context, tools Tools, pages ...Page) ([]Result, error) {
+	theirs, err := playwright(browserCtx, tools, make(chan struct{}, 1), pages...)
 	if err != nil {
 		return nil, err
 	}
+	mine, err := capture(browserCtx, make(chan struct{}, 1), pages...)
+	if err != nil {
+		return nil, err
+	}
+	return results(pages, mine, theirs), nil
+}
+
+// results pairs the two tools' renderings of each page: aria, then ai.
+func results(pages []Page, mine []*screen.Screen, theirs []PlaywrightSnapshot) []Result {
 	var out []Result
 	for i, p := range pages {
-		aria, ai, err := Trailpin(browserCtx, p)
-		if err != nil {
-			return nil, err
-		}
+		aria, ai := Render(mine[i])
 		out = append(out,
-			Result{URL: p.URL, Mode: screen.ModeAria, Trailpin: aria, Playwright: theirs[i].Aria},
-			Result{URL: p.URL, Mode: screen.ModeAI, Trailpin: ai, Playwright: withoutRefs(theirs[i].AI)})
+			Result{URL: p.URL, Mode: screen.ModeAria, Trailpin: aria, Playwright: theirs[i].Aria, Screen: mine[i]},
+			Result{URL: p.URL, Mode: screen.ModeAI, Trailpin: ai, Playwright: withoutRefs(theirs[i].AI), Screen: mine[i]})
+	}
+	return out
+}
+
+// Capture captures each page with Trailpin's page model, each in a new tab
+// of browserCtx's browser once a slot of the process-wide Tabs for Trailpin
+// is free, and returns the screens in the pages' order. The first page that
+// fails stops the rest, and its error is the one returned.
+func Capture(browserCtx context.Context, pages ...Page) ([]*screen.Screen, error) {
+	return capture(browserCtx, trailpinSlots, pages...)
+}
+
+// capture is Capture with a page started once it has one of slots.
+func capture(browserCtx context.Context, slots chan struct{}, pages ...Page) ([]*screen.Screen, error) {
+	ctx, cancel := context.WithCancel(browserCtx)
+	defer cancel()
+	var once sync.Once
+	var failure error
+	out := make([]*screen.Screen, len(pages))
+	var wg sync.WaitGroup
+	for i, p := range pages {
+		if acquire(ctx, slots) != nil {
+			break
+		}
+		wg.Go(func() {
+			defer release(slots)
+			s, err := capturePage(ctx, p)
+			if err != nil {
+				once.Do(func() { failure = err; cancel() })
+				return
+			}
+			out[i] = s
+		})
+	}
+	wg.Wait()
+	if failure != nil {
+		return nil, failure
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
 	}
 	return out, nil
 }
 
-// Trailpin captures the page in a new tab and renders both modes as Compare
-// compares them.
-func Trailpin(browserCtx context.Context, p Page) (aria, ai string, err error) {
-	s, err := capturePage(browserCtx, p)
-	if err != nil {
-		return "", "", err
+// The slots of each tool: how many pages it renders at once, across every
+// comparison in the process (a test may compare several sites side by
+// side). A page's PageTimeout starts once it has its slot.
+var (
+	trailpinSlots   = make(chan struct{}, Tabs)
+	playwrightSlots = make(chan struct{}, Tabs)
+)
+
+// acquire takes a slot, or gives up when ctx ends.
+func acquire(ctx context.Context, slots chan struct{}) error {
+	select {
+	case slots <- struct{}{}:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
 	}
+}
+
+func release(slots chan struct{}) { <-slots }
+
+// Render writes a captured screen in both modes as Compare compares them.
+func Render(s *screen.Screen) (aria, ai string) {
 	aria = screen.RenderSnapshot(s, screen.SnapshotOptions{Mode: screen.ModeAria, Quoted: true})
 	ai = withoutRefs(screen.RenderSnapshot(s, screen.SnapshotOptions{Mode: screen.ModeAI, Quoted: true}))
-	return aria, ai, nil
+	return aria, ai
 }
 
 // capturePage loads the page in a new tab of browserCtx's browser, runs its
@@ -202,8 +309,14 @@ type PlaywrightSnapshot struct {
 	AI   string `json:"ai"`
 }
 
-// Playwright runs playwright-core on the pages, one browser for all.
+// Playwright runs playwright-core on the pages, one browser for all, each
+// page once a slot of the process-wide Tabs for Playwright is free.
 func Playwright(ctx context.Context, tools Tools, pages ...Page) ([]PlaywrightSnapshot, error) {
+	return playwright(ctx, tools, playwrightSlots, pages...)
+}
+
+// playwright is Playwright with a page started once it has one of slots.
+func playwright(ctx context.Context, tools Tools, slots chan struct{}, pages ...Page) ([]PlaywrightSnapshot, error) {
 	dir, err := os.MkdirTemp("", "trailpin-snapshotoracle-")
 	if err != nil {
 		return nil, err
@@ -225,27 +338,97 @@ func Playwright(ctx context.Context, tools Tools, pages ...Page) ([]PlaywrightSn
 	if err != nil {
 		return nil, err
 	}
-	ctx, cancel := context.WithTimeout(ctx, time.Duration(len(pages))*PageTimeout)
+	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, tools.Node, script)
-	cmd.Stdin = bytes.NewReader(input)
 	cmd.Env = append(os.Environ(),
 		"TRAILPIN_PLAYWRIGHT_CORE="+tools.PlaywrightCore,
 		"TRAILPIN_CHROMIUM="+tools.Chromium,
 		"TRAILPIN_VIEWPORT_WIDTH="+strconv.Itoa(ViewportWidth),
 		"TRAILPIN_VIEWPORT_HEIGHT="+strconv.Itoa(ViewportHeight),
 		"TRAILPIN_PAGE_TIMEOUT_MS="+strconv.FormatInt(PageTimeout.Milliseconds(), 10))
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	if err := cmd.Run(); err != nil {
-		return nil, fmt.Errorf("playwright-core: %v\n%s", err, stderr.String())
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		return nil, err
 	}
-	var out []PlaywrightSnapshot
-	if err := json.Unmarshal(stdout.Bytes(), &out); err != nil {
-		return nil, fmt.Errorf("reading playwright-core's snapshots: %w", err)
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		return nil, err
 	}
-	if len(out) != len(pages) {
-		return nil, fmt.Errorf("playwright-core gave %d snapshots for %d pages", len(out), len(pages))
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		return nil, fmt.Errorf("playwright-core: %w", err)
+	}
+	// Each answer frees its page's slot; the reader ends when node closes
+	// its output (done or failed).
+	out := make([]PlaywrightSnapshot, len(pages))
+	got := make([]bool, len(pages))
+	var readErr error
+	asked, answered := 0, 0
+	read := make(chan struct{})
+	go func() {
+		defer close(read)
+		dec := json.NewDecoder(stdout)
+		for {
+			var a struct {
+				Index int `json:"index"`
+				PlaywrightSnapshot
+			}
+			if err := dec.Decode(&a); err != nil {
+				if !errors.Is(err, io.EOF) {
+					readErr = fmt.Errorf("reading playwright-core's snapshots: %w", err)
+				}
+				if answered < len(pages) {
+					cancel() // node ended early: ask for nothing more
+				}
+				return
+			}
+			if a.Index < 0 || a.Index >= len(pages) || got[a.Index] {
+				readErr = fmt.Errorf("playwright-core answered for page %d of %d twice or out of range", a.Index, len(pages))
+				cancel()
+				return
+			}
+			out[a.Index], got[a.Index] = a.PlaywrightSnapshot, true
+			answered++
+			release(slots)
+		}
+	}()
+	sendErr := func() error {
+		if _, err := fmt.Fprintf(stdin, "%s\n", input); err != nil {
+			return err
+		}
+		for i := range pages {
+			if err := acquire(ctx, slots); err != nil {
+				return err
+			}
+			if _, err := fmt.Fprintf(stdin, "%d\n", i); err != nil {
+				release(slots)
+				return err
+			}
+			asked++
+		}
+		return nil
+	}()
+	stdin.Close()
+	<-read
+	waitErr := cmd.Wait()
+	// The slots of the pages asked for and never answered.
+	for range asked - answered {
+		release(slots)
+	}
+	switch {
+	case waitErr != nil:
+		return nil, fmt.Errorf("playwright-core: %v\n%s", waitErr, stderr.String())
+	case readErr != nil:
+		return nil, readErr
+	case sendErr != nil:
+		return nil, fmt.Errorf("playwright-core: %w", sendErr)
+	}
+	for i, ok := range got {
+		if !ok {
+			return nil, fmt.Errorf("playwright-core gave no snapshot of %s", pages[i].URL)
+		}
 	}
 	return out, nil
 }
@@ -255,16 +438,12 @@ var refMark = regexp.MustCompile(` \[ref=(?:f\d+)*e\d+\]`)
 // withoutRefs removes [ref=…] marks.
 func withoutRefs(s string) string { return refMark.ReplaceAllString(s, "") }
 
-// CheckInteractive captures the page in a new tab of browserCtx's browser
-// and runs screen.CheckDistinguishable on it: in the interactive form, no
-// two interactive lines may read the same with their context.
-func CheckInteractive(browserCtx context.Context, p Page) error {
-	s, err := capturePage(browserCtx, p)
-	if err != nil {
-		return err
-	}
+// CheckScreen runs screen.CheckDistinguishable on a capture of the page at
+// url: in the interactive form, no two interactive lines may read the same
+// with their context.
+func CheckScreen(url string, s *screen.Screen) error {
 	if err := screen.CheckDistinguishable(s); err != nil {
-		return fmt.Errorf("%s: %w", p.URL, err)
+		return fmt.Errorf("%s: %w", url, err)
 	}
 	return nil
 }

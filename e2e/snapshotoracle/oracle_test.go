@@ -2,17 +2,22 @@ package snapshotoracle
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/chromedp/chromedp"
 
 	"github.com/trailpin/trailpin/browser"
 	"github.com/trailpin/trailpin/e2e/browsertest"
+	"github.com/trailpin/trailpin/recorder/screen"
 )
 
 // fixturePages are the repository's own test pages, served from the
@@ -74,6 +79,70 @@ var stillDifferent = map[string]*Difference{
 	},
 }
 
+// TestMain ends what the fixture comparison started, once every test ran.
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if fixtures.stop != nil {
+		fixtures.stop()
+	}
+	os.Exit(code)
+}
+
+// fixtures is the one comparison of every fixture page, made by the first
+// test that needs it: one browser and one playwright-core run for the
+// package, each page loaded once by each tool, both tests reading the
+// same captures.
+var fixtures struct {
+	once    sync.Once
+	stop    func()
+	prefix  string // the server's URL and a slash, before each page's path
+	pages   int
+	results []Result
+	err     error
+}
+
+// compareFixtures compares every fixture page (see Compare) and returns
+// the results, with the prefix of each URL and the number of pages.
+func compareFixtures(t *testing.T) (results []Result, prefix string, pages int) {
+	t.Helper()
+	tools, err := FindTools()
+	if err != nil {
+		browsertest.Missing(t, err)
+	}
+	fixtures.once.Do(func() {
+		var stops []func()
+		fixtures.stop = func() {
+			for _, stop := range slices.Backward(stops) {
+				stop()
+			}
+		}
+		urls, srv, err := fixtureURLs()
+		if err != nil {
+			fixtures.err = err
+			return
+		}
+		stops = append(stops, srv.Close)
+		dir, err := os.MkdirTemp("", "trailpin-snapshotoracle-browser-")
+		if err != nil {
+			fixtures.err = err
+			return
+		}
+		stops = append(stops, func() { os.RemoveAll(dir) })
+		bctx, stop, err := launchBrowser(dir)
+		stops = append(stops, stop)
+		if err != nil {
+			fixtures.err = err
+			return
+		}
+		fixtures.prefix, fixtures.pages = srv.URL+"/", len(urls)
+		fixtures.results, fixtures.err = Compare(bctx, tools, Pages(urls...)...)
+	})
+	if fixtures.err != nil {
+		t.Fatal(fixtures.err)
+	}
+	return fixtures.results, fixtures.prefix, fixtures.pages
+}
+
 // TestSnapshotsMatchPlaywright holds every fixture page to Playwright's
 // snapshots. Each page in each tool is bounded by PageTimeout, not the
 // comparison as a whole: a run of many pages on a busy machine takes as long
@@ -81,19 +150,10 @@ var stillDifferent = map[string]*Difference{
 func TestSnapshotsMatchPlaywright(t *testing.T) {
 	browsertest.Need(t)
 	t.Parallel()
-	tools, err := FindTools()
-	if err != nil {
-		browsertest.Missing(t, err)
-	}
-	urls, srv := serveFixtures(t)
-	browser := startBrowser(t, context.Background())
-	results, err := Compare(browser, tools, Pages(urls...)...)
-	if err != nil {
-		t.Fatal(err)
-	}
+	results, prefix, pages := compareFixtures(t)
 	same := 0
 	for _, r := range results {
-		key := strings.TrimPrefix(r.URL, srv.URL+"/") + " " + r.Mode.String()
+		key := strings.TrimPrefix(r.URL, prefix) + " " + r.Mode.String()
 		known := stillDifferent[key]
 		if err := Check(r, known); err != nil {
 			t.Errorf("%s: %v", key, err)
@@ -104,40 +164,43 @@ func TestSnapshotsMatchPlaywright(t *testing.T) {
 			same++
 		}
 	}
-	t.Logf("%d of %d page snapshots (%d pages, two modes) are Playwright's", same, len(results), len(urls))
+	t.Logf("%d of %d page snapshots (%d pages, two modes) are Playwright's", same, len(results), pages)
 }
 
 // TestInteractiveFormTellsControlsApart checks every fixture page: in its
 // interactive form, no two interactive lines read the same with their
-// context.
+// context. It reads the captures the comparison with Playwright made.
 func TestInteractiveFormTellsControlsApart(t *testing.T) {
 	browsertest.Need(t)
 	t.Parallel()
-	if _, err := browser.FindChrome(); err != nil {
-		browsertest.Missing(t, err)
-	}
-	urls, _ := serveFixtures(t)
-	browser := startBrowser(t, context.Background())
-	for _, u := range urls {
-		if err := CheckInteractive(browser, Page{URL: u}); err != nil {
+	results, _, pages := compareFixtures(t)
+	checked := 0
+	for _, r := range results {
+		if r.Mode != screen.ModeAria {
+			continue // the same capture as the page's aria result
+		}
+		if err := CheckScreen(r.URL, r.Screen); err != nil {
 			t.Error(err)
 		}
+		checked++
+	}
+	if checked != pages {
+		t.Fatalf("checked %d pages of %d", checked, pages)
 	}
 }
 
-// serveFixtures serves the repository root and returns the fixture pages'
+// fixtureURLs serves the repository root and returns the fixture pages'
 // URLs.
-func serveFixtures(t *testing.T) ([]string, *httptest.Server) {
-	t.Helper()
+func fixtureURLs() ([]string, *httptest.Server, error) {
 	root, err := moduleRoot()
 	if err != nil {
-		t.Fatal(err)
+		return nil, nil, err
 	}
 	var pages []string
 	for _, pattern := range fixturePages {
 		found, err := filepath.Glob(filepath.Join(root, pattern))
 		if err != nil || len(found) == 0 {
-			t.Fatalf("no fixture pages at %s", pattern)
+			return nil, nil, fmt.Errorf("no fixture pages at %s", pattern)
 		}
 		for _, f := range found {
 			rel, _ := filepath.Rel(root, f)
@@ -148,26 +211,55 @@ func serveFixtures(t *testing.T) ([]string, *httptest.Server) {
 		}
 	}
 	srv := httptest.NewServer(http.FileServer(http.Dir(root)))
-	t.Cleanup(srv.Close)
 	urls := make([]string, len(pages))
 	for i, p := range pages {
 		urls[i] = srv.URL + "/" + p
 	}
-	return urls, srv
+	return urls, srv, nil
 }
 
-func startBrowser(t *testing.T, ctx context.Context) context.Context {
-	t.Helper()
-	opts, err := browser.AllocatorOptions(browser.LaunchOptions{Headless: true, UserDataDir: t.TempDir()})
+// launchBrowser starts a headless Chromium with its profile in dir; stop
+// ends it.
+func launchBrowser(dir string) (bctx context.Context, stop func(), err error) {
+	opts, err := browser.AllocatorOptions(browser.LaunchOptions{Headless: true, UserDataDir: dir})
+	if err != nil {
+		return nil, func() {}, err
+	}
+	actx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
+	bctx, cancel := chromedp.NewContext(actx)
+	stop = func() { cancel(); cancelAlloc() }
+	if err := chromedp.Do(bctx); err != nil {
+		return nil, stop, fmt.Errorf("starting Chromium: %w", err)
+	}
+	return bctx, stop, nil
+}
+
+// TestCaptureReportsTheFailingPage: when one page of several cannot load,
+// Capture stops the others and says which page failed, not that the others
+// were cancelled.
+func TestCaptureReportsTheFailingPage(t *testing.T) {
+	browsertest.Need(t)
+	t.Parallel()
+	urls, srv, err := fixtureURLs()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(srv.Close)
+	bctx, stop, err := launchBrowser(t.TempDir())
+	t.Cleanup(stop)
 	if err != nil {
 		browsertest.Missing(t, err)
 	}
-	actx, cancelAlloc := chromedp.NewExecAllocator(ctx, opts...)
-	t.Cleanup(cancelAlloc)
-	bctx, cancel := chromedp.NewContext(actx)
-	t.Cleanup(cancel)
-	if err := chromedp.Do(bctx); err != nil {
-		t.Fatalf("starting Chromium: %v", err)
+	// A port nothing listens on: the server is closed before the capture.
+	gone := httptest.NewServer(http.NotFoundHandler())
+	gone.Close()
+	bad := gone.URL + "/gone.html"
+	pages := Pages(urls[0], bad, urls[1], urls[2], urls[3], urls[4])
+	_, err = Capture(bctx, pages...)
+	if err == nil {
+		t.Fatalf("Capture of %s gave no error", bad)
 	}
-	return bctx
+	if !strings.Contains(err.Error(), bad) || errors.Is(err, context.Canceled) {
+		t.Fatalf("Capture's error = %v; want the load of %s, not a cancellation", err, bad)
+	}
 }
