@@ -148,8 +148,10 @@ func runReviewEval(cmd *cobra.Command, e *env, dataset, weights, splitName strin
 	if err != nil {
 		return err
 	}
-	_, err = fmt.Fprint(e.stdout, r.Table())
-	return err
+	if _, err := fmt.Fprint(e.stdout, r.Table()); err != nil {
+		return err
+	}
+	return printMutationCheck(e, examples, eng)
 }
 
 // runReviewTrail reviews a saved trail, or an exported trail file, from

@@ -119,3 +119,37 @@ func oneLine(s string, n int) string {
 	}
 	return s
 }
+
+// printMutationCheck prints the mutation check (docs/review.md) of the
+// labels, the recorder's choices and the engine's picks on examples: each
+// held to what its label says the step checks.
+func printMutationCheck(e *env, examples []review.Example, eng *review.Engine) error {
+	fmt.Fprintf(e.stdout, "\nmutation check (what the step must survive changes, then what it checks):\n")
+	var labels review.MutationReport
+	for _, arm := range []struct {
+		name string
+		pick func(review.Example) int
+	}{
+		{"labels", func(ex review.Example) int { return ex.Right }},
+		{"recorder's choice", func(ex review.Example) int { return ex.Menu.Recorded() }},
+		{"engine, as saved", func(ex review.Example) int {
+			if d := eng.Decide(ex.Menu); d.Applies {
+				return d.Pick
+			}
+			return ex.Menu.Recorded()
+		}},
+	} {
+		r, err := review.CheckPicks(examples, arm.pick)
+		if err != nil {
+			return err
+		}
+		if arm.name == "labels" {
+			labels = r
+		}
+		fmt.Fprintf(e.stdout, "%-18s %d passed, %d failed\n", arm.name, r.Passed, r.Failed)
+	}
+	for _, f := range labels.Failures {
+		fmt.Fprintf(e.stdout, "  label %s\n", f)
+	}
+	return nil
+}
