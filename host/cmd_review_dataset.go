@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"compress/gzip"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -20,7 +21,7 @@ import (
 // runReviewDataset writes the reviewable steps of a saved trail's
 // recording as unlabelled dataset lines (docs/review.md, "The dataset"):
 // DIR/APP.jsonl.unlabelled holds one entry per step, its menu listed in
-// comments above it, and DIR/screens/APP/NN.json the screens the entries
+// comments above it, and DIR/screens/APP/NN.json.gz the screens (compressed) the entries
 // name. Labelling is choosing: give each entry its right option and a
 // reason, and move it into a .jsonl file.
 func runReviewDataset(cmd *cobra.Command, e *env, ref, dir, app string) error {
@@ -52,12 +53,20 @@ func runReviewDataset(cmd *cobra.Command, e *env, ref, dir, app string) error {
 		if n, ok := names[s]; ok {
 			return n, nil
 		}
-		n := fmt.Sprintf("%02d.json", len(names)+1)
+		n := fmt.Sprintf("%02d.json.gz", len(names)+1)
 		data, err := json.Marshal(s)
 		if err != nil {
 			return "", err
 		}
-		if err := atomicfile.WriteFile(filepath.Join(screensDir, n), append(data, '\n'), 0o644); err != nil {
+		var z bytes.Buffer
+		zw := gzip.NewWriter(&z)
+		if _, err := zw.Write(append(data, '\n')); err != nil {
+			return "", err
+		}
+		if err := zw.Close(); err != nil {
+			return "", err
+		}
+		if err := atomicfile.WriteFile(filepath.Join(screensDir, n), z.Bytes(), 0o644); err != nil {
 			return "", err
 		}
 		names[s] = n
@@ -94,7 +103,11 @@ func runReviewDataset(cmd *cobra.Command, e *env, ref, dir, app string) error {
 			if o.Recorded {
 				rec = " (the recorder's choice)"
 			}
-			fmt.Fprintf(&out, "#   %d. %s%s\n#        %s\n", i+1, o.Selector, rec, o.Description)
+			sel, err := json.Marshal(o.Selector)
+			if err != nil {
+				return err
+			}
+			fmt.Fprintf(&out, "#   %d. %s%s\n#        %s\n#        \"right\": {\"selector\": %s}\n", i+1, o.Selector, rec, o.Description, sel)
 		}
 		line, err := json.Marshal(ent)
 		if err != nil {

@@ -69,11 +69,11 @@ func Mutate(ex Example, i int) (MutationResult, error) {
 	value := m.Purpose == PurposeAssertVisible && label.ChecksValue && (len(label.Pins) > 0 || len(own) == 0)
 	r := MutationResult{Value: value}
 	survive := pageFragments(ex.Step.Screens[0])
-	if value {
-		survive = slices.DeleteFunc(survive, func(f string) bool {
-			return slices.ContainsFunc(own, func(g string) bool { return strings.Contains(f, g) || strings.Contains(g, f) })
-		})
-	}
+	survive = slices.DeleteFunc(survive, func(f string) bool {
+		// What the label says does not change (a page number the step
+		// taps, a status code), and, for a value, the element's own text.
+		return slices.Contains(ex.Entry.Stable, f) || value && strings.Contains(m.Text, f)
+	})
 	r.Survive = survive
 
 	first, err := cloneScreen(ex.Step.Screens[0])
@@ -92,7 +92,24 @@ func Mutate(ex Example, i int) (MutationResult, error) {
 		if len(checked) == 0 {
 			checked = textRuns(findNode(second.Root, ref))
 		}
-		replaceFragments(second.Root, checked)
+		// The element's own text changes: every occurrence in it, read in
+		// context or not ("Showing 26 to 50" moves on to 59 to 83).
+		path := pathTo(second.Root, ref)
+		if len(path) == 0 {
+			return r, fmt.Errorf("the element %s is not on the step's screen", ref)
+		}
+		el := path[len(path)-1]
+		before := []string{el.Text, el.Name}
+		replaceIn(el, checked)
+		// The containers' texts hold the element's: they read the change
+		// too.
+		for _, a := range path[:len(path)-1] {
+			for k, p := range []*string{&a.Text, &a.Name} {
+				if before[k] != "" {
+					*p = strings.ReplaceAll(*p, before[k], []string{el.Text, el.Name}[k])
+				}
+			}
+		}
 		r.Check = "the text " + strings.Join(checked, ", ") + " changes"
 	} else {
 		if !removeRef(second.Root, ref) {
@@ -162,9 +179,23 @@ func replaceFragments(n *screen.Node, frags []string) {
 	var walk func(n *screen.Node)
 	walk = func(n *screen.Node) {
 		for _, p := range []*string{&n.Text, &n.Name, &n.Description, &n.Value} {
-			if *p != "" {
-				*p = re.ReplaceAllStringFunc(*p, changed)
+			if *p == "" {
+				continue
 			}
+			// A fragment changes where the text reads it as changing
+			// text ("3" alone is a count, not the 3 of "OAS 3.0"); a text
+			// that is a fragment of the list changes whole.
+			if slices.Contains(sorted, *p) {
+				*p = changed(*p)
+				continue
+			}
+			found := findVolatile(*p)
+			*p = re.ReplaceAllStringFunc(*p, func(f string) string {
+				if slices.ContainsFunc(found, func(v Volatile) bool { return strings.Contains(v.Fragment, f) }) {
+					return changed(f)
+				}
+				return f
+			})
 		}
 		for _, c := range n.Children {
 			walk(c)
@@ -275,4 +306,45 @@ func CheckPicks(examples []Example, pick func(Example) int) (MutationReport, err
 		r.Failures = append(r.Failures, fmt.Sprintf("%s: %s: %s", ex.Entry.ID, ex.Menu.Options[i].Selector, strings.Join(why, "; ")))
 	}
 	return r, nil
+}
+
+// replaceIn changes every occurrence of the fragments in the texts, names,
+// descriptions and values under n, wherever they stand.
+func replaceIn(n *screen.Node, frags []string) {
+	if n == nil || len(frags) == 0 {
+		return
+	}
+	sorted := slices.Clone(frags)
+	slices.SortStableFunc(sorted, func(a, b string) int { return len(b) - len(a) })
+	quoted := make([]string, len(sorted))
+	for i, f := range sorted {
+		quoted[i] = regexp.QuoteMeta(f)
+	}
+	re := regexp.MustCompile(strings.Join(quoted, "|"))
+	var walk func(n *screen.Node)
+	walk = func(n *screen.Node) {
+		for _, p := range []*string{&n.Text, &n.Name, &n.Description, &n.Value} {
+			*p = re.ReplaceAllStringFunc(*p, changed)
+		}
+		for _, c := range n.Children {
+			walk(c)
+		}
+	}
+	walk(n)
+}
+
+// pathTo lists the nodes from n down to the element ref, itself last.
+func pathTo(n *screen.Node, ref string) []*screen.Node {
+	if n == nil {
+		return nil
+	}
+	if n.Ref == ref {
+		return []*screen.Node{n}
+	}
+	for _, c := range n.Children {
+		if p := pathTo(c, ref); p != nil {
+			return append([]*screen.Node{n}, p...)
+		}
+	}
+	return nil
 }
