@@ -10,9 +10,9 @@ import (
 // names nothing else once the element is gone.
 var weakLabels = map[string]string{
 	"demoshop/20": "the only option that pins the line total counts among the page's texts $249.00, and the line's unit price reads the same",
-	"sbadmin/07": "only a position survives the message's relative time; with the message gone it counts to the next",
-	"uikit/18":   "every option counts a position among the page's many Select fields",
-	"uikit/19":   "every option counts a position among the page's many Select fields",
+	"sbadmin/07":  "only a position survives the message's relative time; with the message gone it counts to the next",
+	"uikit/18":    "every option counts a position among the page's many Select fields",
+	"uikit/19":    "every option counts a position among the page's many Select fields",
 }
 
 // TestDatasetMutationCheck runs the mutation check of every label of the
