@@ -55,7 +55,13 @@ func recordRealAppAt(t *testing.T, a *realApp, srvURL string, flow []flowAct, at
 	if err := os.WriteFile(filepath.Join(r.project, "trailpin.yaml"), []byte("trails:\n  dir: trails\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	r.b = StartBrowser(t, Options{HostPath: teeHost(t, r.wire), Env: []string{"TZ=UTC", "LANG=en_US.UTF-8", "LANGUAGE=en_US"}})
+	env := []string{"TZ=UTC", "LANG=en_US.UTF-8", "LANGUAGE=en_US"}
+	if keep := os.Getenv("TRAILPIN_REVIEW_RECORD"); keep != "" {
+		// The recording's database is kept, for the review's dataset
+		// (TestRecordReviewDataset).
+		env = append(env, "TRAILPIN_DB="+filepath.Join(keep, a.name+".db"))
+	}
+	r.b = StartBrowser(t, Options{HostPath: teeHost(t, r.wire), Env: env})
 	app := r.b.OpenTab(t, srvURL+a.start)
 	r.app = app
 	if err := chromedp.Do(app, chromedp.EmulateViewport(1280, 800)); err != nil {

@@ -22,11 +22,11 @@ import (
 var defaultWeightsPath = filepath.Join("recorder", "review", review.WeightsFile)
 
 func newReviewCmd(e *env) *cobra.Command {
-	var fit, eval, weights, splitName string
+	var fit, eval, weights, splitName, datasetDir, app string
 	var threshold float64
 	var asJSON, apply bool
 	cmd := &cobra.Command{
-		Use:   "review TRAIL [--json] [--apply] | --fit DATASET | --eval DATASET",
+		Use:   "review TRAIL [--json] [--apply] | TRAIL --dataset DIR [--app NAME] | --fit DATASET | --eval DATASET",
 		Short: "Review a saved trail's selectors, or fit and evaluate the review's decision engine",
 		Long: "review TRAIL runs the save-time selector review on a saved trail (a slug, id or title, or\n" +
 			"an exported .trail.yaml file) from the screens its recording stored, and prints each step's\n" +
@@ -34,6 +34,10 @@ func newReviewCmd(e *env) *cobra.Command {
 			"for scripts; --apply writes the picks into the trail file (a file must be given), keeping\n" +
 			"its comments and layout. review.threshold and the model of the user config or trailpin.yaml\n" +
 			"apply as at save.\n" +
+			"review TRAIL --dataset DIR writes the steps of TRAIL's recording that the review asks about,\n" +
+			"with the recorder's choice and the screens they were recorded on, as unlabelled dataset lines\n" +
+			"(DIR/APP.jsonl.unlabelled, each step's menu listed above it) and screen files\n" +
+			"(DIR/screens/APP/), for a person to label.\n" +
 			"review --fit DATASET fits the review engine's weights on the training split of DATASET (a\n" +
 			"JSON-lines file, or a folder of them) and writes the weights file (--weights, by default\n" +
 			"recorder/review/weights.json from the repository's root, which the binary embeds): the same\n" +
@@ -47,6 +51,13 @@ func newReviewCmd(e *env) *cobra.Command {
 			switch {
 			case len(args) == 1 && (fit != "" || eval != ""):
 				return errors.New("give a TRAIL, or --fit or --eval, not both")
+			case len(args) == 1 && datasetDir != "":
+				if asJSON || apply {
+					return errors.New("--dataset writes dataset lines: leave out --json and --apply")
+				}
+				return runReviewDataset(cmd, e, args[0], datasetDir, app)
+			case app != "":
+				return errors.New("--app names the app of --dataset: give TRAIL --dataset DIR")
 			case len(args) == 1:
 				return runReviewTrail(cmd, e, args[0], asJSON, apply)
 			case asJSON || apply:
@@ -63,6 +74,8 @@ func newReviewCmd(e *env) *cobra.Command {
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the review of TRAIL as JSON")
 	cmd.Flags().BoolVar(&apply, "apply", false, "write the picks into the trail file TRAIL")
+	cmd.Flags().StringVar(&datasetDir, "dataset", "", "write TRAIL's reviewable steps as unlabelled dataset lines, with their screens, into this folder")
+	cmd.Flags().StringVar(&app, "app", "", "the app name of --dataset's files and ids (by default the trail's slug)")
 	cmd.Flags().StringVar(&fit, "fit", "", "fit the weights on the training split of this dataset (a .jsonl file or a folder of them)")
 	cmd.Flags().StringVar(&eval, "eval", "", "evaluate on this dataset (a .jsonl file or a folder of them)")
 	cmd.Flags().StringVar(&weights, "weights", "", "the weights file to write (--fit) or read (--eval); --fit writes "+defaultWeightsPath+" by default, --eval reads the embedded weights")
@@ -135,8 +148,10 @@ func runReviewEval(cmd *cobra.Command, e *env, dataset, weights, splitName strin
 	if err != nil {
 		return err
 	}
-	_, err = fmt.Fprint(e.stdout, r.Table())
-	return err
+	if _, err := fmt.Fprint(e.stdout, r.Table()); err != nil {
+		return err
+	}
+	return printMutationCheck(e, examples, eng)
 }
 
 // runReviewTrail reviews a saved trail, or an exported trail file, from

@@ -3,11 +3,13 @@ package review
 import (
 	"bufio"
 	"bytes"
+	"compress/gzip"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"slices"
 	"strings"
 
@@ -50,6 +52,10 @@ type Entry struct {
 	// Recorded is the recorder's choice; without it, what the generator
 	// writes for the step on its first screen.
 	Recorded *selector.Selector `json:"recorded,omitempty"`
+	// Stable lists changing-looking text of the step's page that the label
+	// says does not change between runs (a page number the step taps, an
+	// HTTP status code): the mutation check leaves it as it is.
+	Stable []string `json:"stable,omitempty"`
 	// Right is the hand-picked right option, and Reason why, in one line.
 	Right  Right  `json:"right"`
 	Reason string `json:"reason"`
@@ -162,6 +168,11 @@ func LoadExamples(entries []Entry, read func(name string) ([]byte, error)) ([]Ex
 		data, err := read(name)
 		if err != nil {
 			return nil, err
+		}
+		if strings.HasSuffix(name, ".gz") {
+			if data, err = gunzip(data); err != nil {
+				return nil, fmt.Errorf("reading screen file %s: %w", name, err)
+			}
 		}
 		var f screenFile
 		if err := json.Unmarshal(data, &f); err != nil {
@@ -315,4 +326,15 @@ func datasetDigest(entries []Entry) string {
 		h.Write([]byte{'\n'})
 	}
 	return hex.EncodeToString(h.Sum(nil))
+}
+
+// gunzip reads a gzip-compressed screen file (name.json.gz): the screens of
+// recorded sessions are stored compressed.
+func gunzip(data []byte) ([]byte, error) {
+	zr, err := gzip.NewReader(bytes.NewReader(data))
+	if err != nil {
+		return nil, err
+	}
+	defer zr.Close()
+	return io.ReadAll(zr)
 }
