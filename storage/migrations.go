@@ -138,7 +138,7 @@ CREATE TABLE trail_results (
 	-- passed, failed, or flaky (this attempt passed after a failed one).
 	status        TEXT NOT NULL,
 	-- env-issue, auth-blocked, selector-drift, app-bug, missing-test-data,
-	-- agent-misread (DESIGN §8); '' when it passed.
+	-- agent-misread (docs/ci.md); '' when it passed.
 	failure_class TEXT NOT NULL DEFAULT '',
 	error         TEXT NOT NULL DEFAULT '',
 	started_at    INTEGER NOT NULL,
@@ -154,7 +154,7 @@ CREATE TABLE step_results (
 	intent            TEXT NOT NULL,
 	status            TEXT NOT NULL,     -- passed, failed, skipped
 	duration_ms       INTEGER NOT NULL,
-	-- Why replay stopped inside the step (DESIGN §9): target-not-found,
+	-- Why replay stopped inside the step (docs/agent.md): target-not-found,
 	-- ambiguous, end-mismatch, action-failed, action-uncertain, …; ''
 	-- when the recording ran to its end. With actions_performed it is where
 	-- an agent hand-off starts.
@@ -163,7 +163,7 @@ CREATE TABLE step_results (
 	actions_total     INTEGER NOT NULL DEFAULT 0,  -- recorded actions in the step
 	model_calls       INTEGER NOT NULL DEFAULT 0,
 	-- What the recording cache decided for the step: none, hit, miss,
-	-- hand-off, stale (DESIGN §9).
+	-- hand-off, stale (docs/agent.md).
 	cache_decision    TEXT NOT NULL DEFAULT 'none',
 	error             TEXT NOT NULL DEFAULT '',
 	PRIMARY KEY (trail_result_id, step_index)
@@ -186,7 +186,7 @@ CREATE TABLE model_calls (
 ) STRICT;
 CREATE INDEX model_calls_run ON model_calls(run_id) WHERE run_id IS NOT NULL;
 
--- What became of a step the agent healed (DESIGN §9).
+-- What became of a step the agent healed (docs/agent.md).
 CREATE TABLE healing_decisions (
 	id              INTEGER PRIMARY KEY,
 	run_id          INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,

@@ -89,7 +89,7 @@ CREATE TABLE step_results (
 	intent            TEXT NOT NULL,
 	status            TEXT NOT NULL,     -- passed, failed, skipped
 	duration_ms       INTEGER NOT NULL,
-	-- Why replay stopped inside the step (DESIGN §9): target-not-found,
+	-- Why replay stopped inside the step (docs/agent.md): target-not-found,
 	-- ambiguous, end-mismatch, action-failed, action-uncertain, …; ''
 	-- when the recording ran to its end. With actions_performed it is where
 	-- an agent hand-off starts.
@@ -98,7 +98,7 @@ CREATE TABLE step_results (
 	actions_total     INTEGER NOT NULL DEFAULT 0,  -- recorded actions in the step
 	model_calls       INTEGER NOT NULL DEFAULT 0,
 	-- What the recording cache decided for the step: none, hit, miss,
-	-- hand-off, stale (DESIGN §9).
+	-- hand-off, stale (docs/agent.md).
 	cache_decision    TEXT NOT NULL DEFAULT 'none',
 	error             TEXT NOT NULL DEFAULT '',
 	PRIMARY KEY (trail_result_id, step_index)
@@ -118,7 +118,7 @@ CREATE TABLE trail_results (
 	-- passed, failed, or flaky (this attempt passed after a failed one).
 	status        TEXT NOT NULL,
 	-- env-issue, auth-blocked, selector-drift, app-bug, missing-test-data,
-	-- agent-misread (DESIGN §8); '' when it passed.
+	-- agent-misread (docs/ci.md); '' when it passed.
 	failure_class TEXT NOT NULL DEFAULT '',
 	error         TEXT NOT NULL DEFAULT '',
 	started_at    INTEGER NOT NULL,
