@@ -7,7 +7,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/chromedp/chromedp"
 
@@ -24,16 +23,8 @@ const apiClient = "e2e shop agent"
 // runtimeDir and connects to it as apiClient.
 func dialAgentAPI(t *testing.T, runtimeDir string) *agentapi.Client {
 	t.Helper()
+	waitDiscovery(t, runtimeDir)
 	path := filepath.Join(runtimeDir, "trailpin", agentapi.DiscoveryFileName)
-	deadline := time.Now().Add(WaitTimeout)
-	for {
-		if _, err := agentapi.ReadDiscovery(path); err == nil {
-			break
-		} else if time.Now().After(deadline) {
-			t.Fatalf("no discovery file at %s: %v", path, err)
-		}
-		time.Sleep(100 * time.Millisecond)
-	}
 	ctx, cancel := context.WithTimeout(context.Background(), WaitTimeout)
 	defer cancel()
 	c, err := agentapi.Dial(ctx, path, apiClient)
