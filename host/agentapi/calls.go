@@ -282,6 +282,19 @@ func (t tabField) get(typ string) (int, error) {
 	return *t.Tab, nil
 }
 
+// allowedTab is the tab a request names, once its client is allowed.
+func (c *Calls) allowedTab(req *Request) (int, error) {
+	var t tabField
+	if err := req.Decode(&t); err != nil {
+		return 0, err
+	}
+	tab, err := t.get(req.Type)
+	if err != nil {
+		return 0, err
+	}
+	return tab, c.check(req.Client)
+}
+
 func (c *Calls) snapshot(ctx context.Context, req *Request) (any, error) {
 	var in struct {
 		tabField
@@ -450,15 +463,8 @@ func (c *Calls) actionTimeout() time.Duration {
 
 // onRef acts on the element of ref.
 func (c *Calls) onRef(ctx context.Context, req *Request, ref string, ext ExtRequest, verb string) (any, error) {
-	var t tabField
-	if err := req.Decode(&t); err != nil {
-		return nil, err
-	}
-	tab, err := t.get(req.Type)
+	tab, err := c.allowedTab(req)
 	if err != nil {
-		return nil, err
-	}
-	if err := c.check(req.Client); err != nil {
 		return nil, err
 	}
 	s, n, err := c.node(req.Client, tab, ref)
@@ -624,15 +630,8 @@ func (c *Calls) assertValue(ctx context.Context, req *Request) (any, error) {
 // assert checks the client's assertion on a fresh screen of the tab, then
 // has the recorder in the page record it as the recording bar's are.
 func (c *Calls) assert(ctx context.Context, req *Request, ref string, ext ExtRequest, holds func(*screen.Node) (string, error)) (any, error) {
-	var t tabField
-	if err := req.Decode(&t); err != nil {
-		return nil, err
-	}
-	tab, err := t.get(req.Type)
+	tab, err := c.allowedTab(req)
 	if err != nil {
-		return nil, err
-	}
-	if err := c.check(req.Client); err != nil {
 		return nil, err
 	}
 	shown, _, err := c.node(req.Client, tab, ref)
