@@ -476,7 +476,7 @@ func (c *Calls) onRef(ctx context.Context, req *Request, ref string, ext ExtRequ
 	if err != nil {
 		return nil, err
 	}
-	return map[string]any{"did": verb + " " + describe(n), "url": ans.URL}, nil
+	return map[string]any{"did": verb + " " + screen.Describe(n), "url": ans.URL}, nil
 }
 
 func (c *Calls) tap(ctx context.Context, req *Request) (any, error) {
@@ -599,9 +599,9 @@ func (c *Calls) assertVisible(ctx context.Context, req *Request) (any, error) {
 	}
 	return c.assert(ctx, req, in.Ref, ExtRequest{Op: "assertVisible"}, func(n *screen.Node) (string, error) {
 		if !n.Visible {
-			return "", nativemsg.Errorf(nativemsg.CodeBadRequest, "%s is not visible: nothing was recorded", describe(n))
+			return "", nativemsg.Errorf(nativemsg.CodeBadRequest, "%s is not visible: nothing was recorded", screen.Describe(n))
 		}
-		return "recorded: " + describe(n) + " is visible", nil
+		return "recorded: " + screen.Describe(n) + " is visible", nil
 	})
 }
 
@@ -618,12 +618,12 @@ func (c *Calls) assertValue(ctx context.Context, req *Request) (any, error) {
 	}
 	return c.assert(ctx, req, in.Ref, ExtRequest{Op: "assertValue", Value: *in.Value}, func(n *screen.Node) (string, error) {
 		if n.Secret {
-			return "", nativemsg.Errorf(nativemsg.CodeBadRequest, "%s is a secret field: its value is never recorded", describe(n))
+			return "", nativemsg.Errorf(nativemsg.CodeBadRequest, "%s is a secret field: its value is never recorded", screen.Describe(n))
 		}
 		if n.Value != *in.Value {
-			return "", nativemsg.Errorf(nativemsg.CodeBadRequest, "%s holds %q, not %q: nothing was recorded", describe(n), n.Value, *in.Value)
+			return "", nativemsg.Errorf(nativemsg.CodeBadRequest, "%s holds %q, not %q: nothing was recorded", screen.Describe(n), n.Value, *in.Value)
 		}
-		return fmt.Sprintf("recorded: %s holds %q", describe(n), *in.Value), nil
+		return fmt.Sprintf("recorded: %s holds %q", screen.Describe(n), *in.Value), nil
 	})
 }
 
@@ -693,7 +693,7 @@ func (c *Calls) assertNotVisible(ctx context.Context, req *Request) (any, error)
 		nodes, err := m.Match(sel)
 		var amb *selector.AmbiguousError
 		if (err == nil || errors.As(err, &amb)) && len(nodes) > 0 {
-			return nil, nativemsg.Errorf(nativemsg.CodeBadRequest, "%s reads %q and is visible: nothing was recorded", describe(nodes[0]), in.Text)
+			return nil, nativemsg.Errorf(nativemsg.CodeBadRequest, "%s reads %q and is visible: nothing was recorded", screen.Describe(nodes[0]), in.Text)
 		}
 	}
 	if _, err := c.act(ctx, req.Client, tab, ExtRequest{Op: "assertNotVisible", Text: in.Text}); err != nil {
@@ -769,21 +769,4 @@ func (c *Calls) recordingSave(ctx context.Context, req *Request) (any, error) {
 		return nil, err
 	}
 	return map[string]any{"file": ans.File, "steps": ans.Steps}, nil
-}
-
-// describe names an element for the client: its role and name (never a
-// secret field's text).
-func describe(n *screen.Node) string {
-	role := n.Role
-	if role == "" || role == "none" || role == "presentation" {
-		role = "element"
-	}
-	clip := func(s string) string { return screen.Clip(strings.Join(strings.Fields(s), " "), 61) }
-	switch {
-	case n.Name != "":
-		return fmt.Sprintf("%s %q", role, clip(n.Name))
-	case n.Text != "" && !n.Secret:
-		return fmt.Sprintf("%s %q", role, clip(n.Text))
-	}
-	return role
 }

@@ -260,21 +260,6 @@ func originOrURL(u string) string {
 	return u
 }
 
-// describe names an element for the client.
-func describe(n *screen.Node) string {
-	role := n.Role
-	if role == "" {
-		role = "element"
-	}
-	switch {
-	case n.Name != "":
-		return fmt.Sprintf("%s %q", role, screen.Clip(n.Name, 60))
-	case n.Text != "" && !n.Secret:
-		return fmt.Sprintf("%s %q", role, screen.Clip(n.Text, 60))
-	}
-	return role
-}
-
 // staleAct says a ref that went stale between the check and the act.
 func staleAct(ref string, err error) error {
 	if errors.Is(err, headless.ErrStale) {
@@ -344,7 +329,7 @@ func (d *Door) click(ctx context.Context, client string, in clickIn) (string, er
 		return "", err
 	}
 	if tg.node.URL != "" && !d.rec.onApp(tg.node.URL) && isWeb(tg.node.URL) {
-		return "", toolError("%s leads to %s, which is not one of the app's origins: nothing was done", describe(tg.node), originOrURL(tg.node.URL))
+		return "", toolError("%s leads to %s, which is not one of the app's origins: nothing was done", screen.Describe(tg.node), originOrURL(tg.node.URL))
 	}
 	if _, err := d.recordNavigations(ctx, client, "script"); err != nil {
 		return "", err
@@ -355,7 +340,7 @@ func (d *Door) click(ctx context.Context, client string, in clickIn) (string, er
 	if err != nil {
 		return "", staleAct(in.Ref, err)
 	}
-	return d.after(ctx, client, "Clicked "+describe(tg.node)+".")
+	return d.after(ctx, client, "Clicked "+screen.Describe(tg.node)+".")
 }
 
 // isWeb reports whether u is an http or https address.
@@ -385,7 +370,7 @@ func (d *Door) typeText(ctx context.Context, client string, in typeIn) (string, 
 	case len(refs) > 0:
 		return "", toolError("text holds %s: only a whole ${secret:NAME} is filled in; write the text itself", refs[0])
 	case tg.node.Secret:
-		return "", toolError("%s is a secret field: type ${secret:NAME} (a secret of trailpin.yaml, its value in TRAILPIN_SECRET_NAME) so that its value is never written down; nothing was typed", describe(tg.node))
+		return "", toolError("%s is a secret field: type ${secret:NAME} (a secret of trailpin.yaml, its value in TRAILPIN_SECRET_NAME) so that its value is never written down; nothing was typed", screen.Describe(tg.node))
 	}
 	if _, err := d.recordNavigations(ctx, client, "script"); err != nil {
 		return "", err
@@ -396,7 +381,7 @@ func (d *Door) typeText(ctx context.Context, client string, in typeIn) (string, 
 	if err != nil {
 		return "", staleAct(in.Ref, err)
 	}
-	did := fmt.Sprintf("Typed into %s.", describe(tg.node))
+	did := fmt.Sprintf("Typed into %s.", screen.Describe(tg.node))
 	if in.Submit {
 		now, err := d.o.Tab.Screen(ctx)
 		if err != nil {
@@ -451,7 +436,7 @@ func (d *Door) selectOption(ctx context.Context, client string, in selectIn) (st
 	if err != nil {
 		return "", staleAct(in.Ref, err)
 	}
-	return d.after(ctx, client, fmt.Sprintf("Chose %s in %s.", strings.Join(chosen, ", "), describe(tg.node)))
+	return d.after(ctx, client, fmt.Sprintf("Chose %s in %s.", strings.Join(chosen, ", "), screen.Describe(tg.node)))
 }
 
 func (d *Door) pressKey(ctx context.Context, client string, in pressIn) (string, error) {
@@ -594,7 +579,7 @@ func (d *Door) verifyElement(ctx context.Context, client string, in verifyElemen
 	if err := d.assertOn(ctx, client, steps.Interaction{Kind: steps.InteractAssertVisible, Ref: found.Ref}, s); err != nil {
 		return "", err
 	}
-	return fmt.Sprintf("%s is visible; recorded as an assertion.", describe(found)), nil
+	return fmt.Sprintf("%s is visible; recorded as an assertion.", screen.Describe(found)), nil
 }
 
 func (d *Door) verifyText(ctx context.Context, client string, in verifyTextIn) (string, error) {
@@ -628,7 +613,7 @@ func (d *Door) verifyValue(ctx context.Context, client string, in verifyValueIn)
 	}
 	n := tg.node
 	if n.Secret {
-		return "", toolError("%s is a secret field: its value is never read nor written down", describe(n))
+		return "", toolError("%s is a secret field: its value is never read nor written down", screen.Describe(n))
 	}
 	var it steps.Interaction
 	switch in.Type {
@@ -638,19 +623,19 @@ func (d *Door) verifyValue(ctx context.Context, client string, in verifyValueIn)
 			return "", toolError("value %q: a %s's value is true or false", in.Value, in.Type)
 		}
 		if n.Checked != want {
-			return "", toolError("%s is checked=%s, not %s: the check failed and nothing was recorded", describe(n), orNone(n.Checked), want)
+			return "", toolError("%s is checked=%s, not %s: the check failed and nothing was recorded", screen.Describe(n), orNone(n.Checked), want)
 		}
 		it = steps.Interaction{Kind: steps.InteractAssertState, Ref: in.Ref, State: "checked", Want: want}
 	default:
 		if n.Value != in.Value {
-			return "", toolError("%s has the value %q, not %q: the check failed and nothing was recorded", describe(n), n.Value, in.Value)
+			return "", toolError("%s has the value %q, not %q: the check failed and nothing was recorded", screen.Describe(n), n.Value, in.Value)
 		}
 		it = steps.Interaction{Kind: steps.InteractAssertValue, Ref: in.Ref, Value: in.Value}
 	}
 	if err := d.assertOn(ctx, client, it, tg.now); err != nil {
 		return "", err
 	}
-	return fmt.Sprintf("%s has the value %q; recorded as an assertion.", describe(n), in.Value), nil
+	return fmt.Sprintf("%s has the value %q; recorded as an assertion.", screen.Describe(n), in.Value), nil
 }
 
 func orNone(s string) string {

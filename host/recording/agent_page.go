@@ -263,7 +263,7 @@ func (p *liveTab) onRef(ctx context.Context, ref, verb string, req PageRequest) 
 	if err := p.offApp(); err != nil {
 		return n, err
 	}
-	p.progress(verb + " " + describeNode(n))
+	p.progress(verb + " " + screen.Describe(n))
 	req.Ref, req.Document = ref, p.shown.Document
 	if _, err := p.request(ctx, req); err != nil {
 		return n, err
@@ -276,7 +276,7 @@ func (p *liveTab) Tap(ctx context.Context, ref string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	return "tapped " + describeNode(n), nil
+	return "tapped " + screen.Describe(n), nil
 }
 
 // Type fills in the references of text and types it; what it says and
@@ -290,7 +290,7 @@ func (p *liveTab) Type(ctx context.Context, ref, text string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	return fmt.Sprintf("typed %q into %s", text, describeNode(n)), nil
+	return fmt.Sprintf("typed %q into %s", text, screen.Describe(n)), nil
 }
 
 func (p *liveTab) Select(ctx context.Context, ref, option string) (string, error) {
@@ -298,7 +298,7 @@ func (p *liveTab) Select(ctx context.Context, ref, option string) (string, error
 	if err != nil {
 		return "", err
 	}
-	return fmt.Sprintf("chose %q in %s", option, describeNode(n)), nil
+	return fmt.Sprintf("chose %q in %s", option, screen.Describe(n)), nil
 }
 
 func (p *liveTab) Press(ctx context.Context, key string) (string, error) {
@@ -364,7 +364,7 @@ func (p *liveTab) AssertVisible(ctx context.Context, ref string) (string, error)
 		return "", err
 	}
 	doc := p.shown.Document
-	p.progress("Checking " + describeNode(n))
+	p.progress("Checking " + screen.Describe(n))
 	err = p.poll(ctx, func(s *screen.Screen, m *selector.Matcher) (bool, error) {
 		if s.Document != doc {
 			return false, fmt.Errorf("%w: the page has loaded another document since", agent.ErrStaleRef)
@@ -374,14 +374,14 @@ func (p *liveTab) AssertVisible(ctx context.Context, ref string) (string, error)
 			return false, fmt.Errorf("%w: %s is not on the page any more", agent.ErrStaleRef, ref)
 		}
 		if !now.Visible {
-			return false, fmt.Errorf("%s is not visible", describeNode(now))
+			return false, fmt.Errorf("%s is not visible", screen.Describe(now))
 		}
 		return true, nil
 	})
 	if err != nil {
 		return "", err
 	}
-	return "saw " + describeNode(n), nil
+	return "saw " + screen.Describe(n), nil
 }
 
 // AssertNotVisibleWithText checks, up to replay.actionTimeout, that no
@@ -393,7 +393,7 @@ func (p *liveTab) AssertNotVisibleWithText(ctx context.Context, text string) (st
 			nodes, err := m.Match(sel)
 			var amb *selector.AmbiguousError
 			if (err == nil || errors.As(err, &amb)) && len(nodes) > 0 {
-				return false, fmt.Errorf("%s is visible", describeNode(nodes[0]))
+				return false, fmt.Errorf("%s is visible", screen.Describe(nodes[0]))
 			}
 		}
 		return true, nil
@@ -402,21 +402,4 @@ func (p *liveTab) AssertNotVisibleWithText(ctx context.Context, text string) (st
 		return "", err
 	}
 	return fmt.Sprintf("nothing visible reads %q", text), nil
-}
-
-// describeNode names an element for the model and the recording bar: its
-// role and name (never a secret field's text).
-func describeNode(n *screen.Node) string {
-	role := n.Role
-	if role == "" || role == "none" || role == "presentation" {
-		role = "element"
-	}
-	clip := func(s string) string { return screen.Clip(strings.Join(strings.Fields(s), " "), 61) }
-	switch {
-	case n.Name != "":
-		return fmt.Sprintf("%s %q", role, clip(n.Name))
-	case n.Text != "" && !n.Secret:
-		return fmt.Sprintf("%s %q", role, clip(n.Text))
-	}
-	return role
 }

@@ -1,6 +1,7 @@
 package screen
 
 import (
+	"fmt"
 	"strings"
 	"unicode/utf8"
 )
@@ -70,4 +71,22 @@ func ClipBytes(s string, n int) string {
 		end--
 	}
 	return s[:end] + Ellipsis
+}
+
+// Describe names an element in a few words for a person, a model or a
+// client: its role and name, or its text (never a secret field's), clipped
+// to one short line: button "Add to cart", textbox "Email".
+func Describe(n *Node) string {
+	role := n.Role
+	if role == "" || role == "none" || role == "presentation" {
+		role = "element"
+	}
+	clip := func(s string) string { return Clip(strings.Join(strings.Fields(s), " "), 61) }
+	switch {
+	case n.Name != "":
+		return fmt.Sprintf("%s %q", role, clip(n.Name))
+	case n.Text != "" && !n.Secret:
+		return fmt.Sprintf("%s %q", role, clip(n.Text))
+	}
+	return role
 }
