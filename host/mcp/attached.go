@@ -547,15 +547,7 @@ func reads(n *screen.SnapshotNode, text string) bool {
 func (a *Attached) waitFor(ctx context.Context, client string, in waitIn) (string, error) {
 	switch {
 	case in.Time > 0:
-		if in.Time > 60 {
-			return "", toolError("time %.0f: wait at most 60 seconds", in.Time)
-		}
-		select {
-		case <-ctx.Done():
-			return "", ctx.Err()
-		case <-time.After(time.Duration(in.Time * float64(time.Second))):
-		}
-		return fmt.Sprintf("Waited %.1f seconds.", in.Time), nil
+		return waitSeconds(ctx, in.Time)
 	case in.Text != "":
 		err := a.poll(ctx, client, func(nodes []*screen.SnapshotNode) error {
 			if findNode(nodes, func(n *screen.SnapshotNode) bool { return reads(n, in.Text) }) == nil {

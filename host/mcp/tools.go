@@ -509,18 +509,23 @@ func visibleMatch(m *selector.Matcher, sel selector.Selector) *screen.Node {
 	return nil
 }
 
+// waitSeconds is browser_wait_for's wait of a fixed time, in both modes.
+func waitSeconds(ctx context.Context, seconds float64) (string, error) {
+	if seconds > 60 {
+		return "", toolError("time %.0f: wait at most 60 seconds", seconds)
+	}
+	select {
+	case <-ctx.Done():
+		return "", ctx.Err()
+	case <-time.After(time.Duration(seconds * float64(time.Second))):
+	}
+	return fmt.Sprintf("Waited %.1f seconds.", seconds), nil
+}
+
 func (d *Door) waitFor(ctx context.Context, client string, in waitIn) (string, error) {
 	switch {
 	case in.Time > 0:
-		if in.Time > 60 {
-			return "", toolError("time %.0f: wait at most 60 seconds", in.Time)
-		}
-		select {
-		case <-ctx.Done():
-			return "", ctx.Err()
-		case <-time.After(time.Duration(in.Time * float64(time.Second))):
-		}
-		return fmt.Sprintf("Waited %.1f seconds.", in.Time), nil
+		return waitSeconds(ctx, in.Time)
 	case in.Text != "":
 		_, err := d.poll(ctx, func(_ *screen.Screen, m *selector.Matcher) error {
 			if visibleMatch(m, selector.Selector{Text: in.Text}) == nil && visibleMatch(m, selector.Selector{Name: in.Text}) == nil {
