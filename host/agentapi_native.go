@@ -35,18 +35,19 @@ type apiDoor struct {
 	log   *slog.Logger
 	calls *agentapi.Calls
 	// api is the agent API's server once it listens (Disconnect).
-	api  *agentapi.Server
-	done chan struct{}
-	once sync.Once
+	api     *agentapi.Server
+	done    chan struct{}
+	once    sync.Once
+	answers *answers[agentapi.ExtAnswer]
 
-	mu      sync.Mutex
-	waiting map[string]chan agentapi.ExtAnswer
+	mu sync.Mutex // guards api
 }
 
 func registerAgentAPI(srv *nativemsg.Server, svc *recording.Service, log *slog.Logger) *apiDoor {
-	d := &apiDoor{srv: srv, svc: svc, log: log, done: make(chan struct{}), waiting: map[string]chan agentapi.ExtAnswer{}}
+	d := &apiDoor{srv: srv, svc: svc, log: log, done: make(chan struct{})}
+	d.answers = newAnswers("an api.result", agentapi.ExtAnswer{Reason: "failed", Error: "the extension's answer could not be read"}, log, d.done)
 	d.calls = &agentapi.Calls{Browser: d, Recorder: apiRecorder{svc}}
-	srv.Handle(typeAPIResult, d.result)
+	srv.Handle(typeAPIResult, d.answers.handle)
 	srv.Handle(typeAPIRevoke, d.revoke)
 	return d
 }
@@ -60,44 +61,7 @@ func (d *apiDoor) Ask(ctx context.Context, req agentapi.ExtRequest) (agentapi.Ex
 	if conn == nil {
 		return agentapi.ExtAnswer{}, errors.New("the extension is not connected")
 	}
-	id := conn.NewID()
-	ch := make(chan agentapi.ExtAnswer, 1)
-	d.mu.Lock()
-	d.waiting[id] = ch
-	d.mu.Unlock()
-	defer func() {
-		d.mu.Lock()
-		delete(d.waiting, id)
-		d.mu.Unlock()
-	}()
-	if err := conn.Send(id, typeAPIRequest, req); err != nil {
-		return agentapi.ExtAnswer{}, err
-	}
-	select {
-	case ans := <-ch:
-		return ans, nil
-	case <-ctx.Done():
-		return agentapi.ExtAnswer{}, ctx.Err()
-	case <-d.done:
-		return agentapi.ExtAnswer{}, errors.New("the browser closed the connection")
-	}
-}
-
-// result hands the extension's answer to the request waiting for it.
-func (d *apiDoor) result(ctx context.Context, req *nativemsg.Request) (nativemsg.Reply, error) {
-	var ans agentapi.ExtAnswer
-	if err := req.Decode(&ans); err != nil {
-		d.log.Warn("an api.result could not be read", "id", req.ID, "err", err)
-		ans = agentapi.ExtAnswer{Reason: "failed", Error: "the extension's answer could not be read"}
-	}
-	d.mu.Lock()
-	ch := d.waiting[req.ID]
-	delete(d.waiting, req.ID)
-	d.mu.Unlock()
-	if ch != nil {
-		ch <- ans
-	}
-	return nativemsg.NoReply, nil
+	return d.answers.ask(ctx, conn, typeAPIRequest, req)
 }
 
 // revoke forgets a client the person revoked (unless keep) and ends its

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
-	"sync"
 
 	"github.com/trailpin/trailpin/host/config"
 	"github.com/trailpin/trailpin/host/nativemsg"
@@ -51,11 +50,9 @@ const (
 // connection, and routes the extension's answers to the agent's page
 // requests waiting for them.
 type recordingDoor struct {
-	svc *recording.Service
-	log *slog.Logger
-
-	mu      sync.Mutex
-	waiting map[string]chan recording.PageAnswer
+	svc     *recording.Service
+	log     *slog.Logger
+	answers *answers[recording.PageAnswer]
 }
 
 func registerRecording(srv *nativemsg.Server, s *nativeSession) *recordingDoor {
@@ -65,7 +62,8 @@ func registerRecording(srv *nativemsg.Server, s *nativeSession) *recordingDoor {
 	svc := recording.New(recording.Options{Config: s.Config, Log: s.Log, Secrets: filterSecrets{s.Secrets},
 		Getenv: s.Getenv, Environ: s.Environ, LoadConfig: s.LoadConfig, Export: exportTrail,
 		AgentMaxActions: config.DefaultAgent().MaxActions, AgentMaxCalls: config.DefaultAgent().MaxCalls})
-	d := &recordingDoor{svc: svc, log: s.Log, waiting: map[string]chan recording.PageAnswer{}}
+	d := &recordingDoor{svc: svc, log: s.Log,
+		answers: newAnswers("an agent.pageResult", recording.PageAnswer{Reason: "failed", Error: "the extension's answer could not be read"}, s.Log, nil)}
 	srv.Handle(typeRecordStart, serveOp(svc.Start))
 	srv.Handle(typeRecordInteraction, serveOp(fromExtension(svc.Interaction)))
 	srv.Handle(typeRecordResume, serveOp(svc.Resume))
@@ -83,7 +81,7 @@ func registerRecording(srv *nativemsg.Server, s *nativeSession) *recordingDoor {
 	srv.Handle(typeAgentStatus, serveOp(svc.AgentStatus))
 	srv.Handle(typeAgentAsk, d.ask)
 	srv.Handle(typeAgentStop, serveOp(svc.StopAgent))
-	srv.Handle(typeAgentPageResult, d.pageResult)
+	srv.Handle(typeAgentPageResult, d.answers.handle)
 	return d
 }
 
@@ -159,24 +157,6 @@ func (d *recordingDoor) ask(ctx context.Context, req *nativemsg.Request) (native
 	return nativemsg.Reply{Body: out}, nil
 }
 
-// pageResult hands the extension's answer to the page request waiting for
-// it; it has no reply.
-func (d *recordingDoor) pageResult(ctx context.Context, req *nativemsg.Request) (nativemsg.Reply, error) {
-	var ans recording.PageAnswer
-	if err := req.Decode(&ans); err != nil {
-		d.log.Warn("an agent.pageResult could not be read", "id", req.ID, "err", err)
-		ans = recording.PageAnswer{Reason: "failed", Error: "the extension's answer could not be read"}
-	}
-	d.mu.Lock()
-	ch := d.waiting[req.ID]
-	delete(d.waiting, req.ID)
-	d.mu.Unlock()
-	if ch != nil {
-		ch <- ans
-	}
-	return nativemsg.NoReply, nil
-}
-
 // A nativeTab is the recorded tab of one connection: each page request is
 // an agent.page message, answered by an agent.pageResult of its id.
 type nativeTab struct {
@@ -185,25 +165,7 @@ type nativeTab struct {
 }
 
 func (t *nativeTab) Page(ctx context.Context, req recording.PageRequest) (recording.PageAnswer, error) {
-	id := t.conn.NewID()
-	ch := make(chan recording.PageAnswer, 1)
-	t.d.mu.Lock()
-	t.d.waiting[id] = ch
-	t.d.mu.Unlock()
-	defer func() {
-		t.d.mu.Lock()
-		delete(t.d.waiting, id)
-		t.d.mu.Unlock()
-	}()
-	if err := t.conn.Send(id, typeAgentPage, req); err != nil {
-		return recording.PageAnswer{}, err
-	}
-	select {
-	case ans := <-ch:
-		return ans, nil
-	case <-ctx.Done():
-		return recording.PageAnswer{}, ctx.Err()
-	}
+	return t.d.answers.ask(ctx, t.conn, typeAgentPage, req)
 }
 
 func (t *nativeTab) Progress(p recording.AgentProgress) {
