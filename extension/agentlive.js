@@ -30,6 +30,43 @@ const LOADING_WAIT_MS = 5_000;
 const RETRY_MS = 100;
 
 /**
+ * Runs in the recorded tab's top frame (chrome.scripting): waits for the
+ * recorder and a loaded document, then until the DOM has not changed for
+ * quietMs (maxMs at most), and answers the recorder's screen in the wire
+ * form. A page the recorder has watched stay quiet is taken at once: only
+ * the rest of the quiet time is waited for. Self-contained: it is
+ * serialised into the page.
+ * @param {number} quietMs
+ * @param {number} maxMs
+ * @returns {Promise<{wire?: string, wait?: string}>}
+ */
+export async function quietScreen(quietMs, maxMs) {
+  const g = /** @type {any} */ (globalThis);
+  const start = Date.now();
+  while ((document.readyState === 'loading' || !g.__trailpinRecorder) && Date.now() - start < maxMs) {
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  if (!g.__trailpinRecorder) return { wait: 'the recorder is not in the page yet' };
+  await new Promise((resolve) => {
+    /** @type {ReturnType<typeof setTimeout>} */
+    let timer;
+    const done = () => {
+      observer.disconnect();
+      clearTimeout(timer);
+      resolve(undefined);
+    };
+    const observer = new MutationObserver(() => {
+      clearTimeout(timer);
+      timer = setTimeout(done, Date.now() - start > maxMs ? 0 : quietMs);
+    });
+    observer.observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
+    const quiet = Number(g.__trailpinRecorder.quietFor?.()) || 0;
+    timer = setTimeout(done, Math.max(0, quietMs - quiet));
+  });
+  return { wire: g.__trailpinRecorder.screenWire() };
+}
+
+/**
  * A key the agent may press: its DOM code, Windows key code and the text it
  * types.
  * @typedef {{code: string, keyCode: number, text?: string}} KeyInfo
@@ -320,30 +357,7 @@ export class LiveAgent {
         const [{ result }] = await this.chrome.scripting.executeScript({
           target: { tabId, frameIds: [0] },
           args: [QUIET_MS, QUIET_MAX_MS],
-          func: async (/** @type {number} */ quietMs, /** @type {number} */ maxMs) => {
-            const g = /** @type {any} */ (globalThis);
-            const start = Date.now();
-            while ((document.readyState === 'loading' || !g.__trailpinRecorder) && Date.now() - start < maxMs) {
-              await new Promise((r) => setTimeout(r, 50));
-            }
-            if (!g.__trailpinRecorder) return { wait: 'the recorder is not in the page yet' };
-            await new Promise((resolve) => {
-              /** @type {ReturnType<typeof setTimeout>} */
-              let timer;
-              const done = () => {
-                observer.disconnect();
-                clearTimeout(timer);
-                resolve(undefined);
-              };
-              const observer = new MutationObserver(() => {
-                clearTimeout(timer);
-                timer = setTimeout(done, Date.now() - start > maxMs ? 0 : quietMs);
-              });
-              observer.observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
-              timer = setTimeout(done, quietMs);
-            });
-            return { wire: g.__trailpinRecorder.screenWire() };
-          },
+          func: quietScreen,
         });
         if (result?.wire) return { ok: true, screen: JSON.parse(result.wire) };
         last = result?.wait ?? 'the page gave no screen';

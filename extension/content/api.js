@@ -103,6 +103,11 @@
     flush: rec.flushTyping,
     /** The screen now, in the wire form, with what the session keeps secret left out. */
     screenWire: () => pm().captureWire({ sensitive: rec.sensitiveNow() }),
+    /**
+     * How long the DOM (shadow roots included) has not changed, in ms; 0
+     * while the recorder does not watch it, when nothing is known.
+     */
+    quietFor: () => (state.changedAt > 0 ? Date.now() - state.changedAt : 0),
     /** Timings for the benchmark, in ms. */
     timings: () => ({ interaction: [...state.timings], capture: [...state.captureTimings] }),
   });

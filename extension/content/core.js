@@ -59,6 +59,7 @@
  * @property {boolean} running
  * @property {RecorderCaptured | null} screen
  * @property {boolean} dirty
+ * @property {number} changedAt when the observer last saw the DOM change (ms since the epoch; 0 when it is not observing)
  * @property {Element[]} hover what the pointer alone showed when the screen was captured
  * @property {RecorderOver | null} over the element the pointer last entered, with the screen from before
  * @property {RecorderOver | null} reveal an entry the page changed right after (a menu its script opened)
@@ -150,6 +151,7 @@
     running: true,
     screen: null,
     dirty: true,
+    changedAt: 0,
     hover: [],
     over: null,
     reveal: null,

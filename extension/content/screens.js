@@ -109,6 +109,7 @@
   const OBSERVED = { subtree: true, childList: true, attributes: true, characterData: true };
 
   const observer = new MutationObserver((records) => {
+    state.changedAt = Date.now();
     for (const r of records) {
       for (const n of Array.from(r.addedNodes)) {
         if (n.nodeType === 1)
@@ -156,6 +157,8 @@
   }
 
   function observe() {
+    // What changed before it watched is not known: count from now.
+    state.changedAt = Date.now();
     watchedRoots = new WeakSet();
     observer.observe(document, OBSERVED);
     adoptShadowRoots(document);
@@ -163,6 +166,7 @@
 
   function unobserve() {
     observer.disconnect();
+    state.changedAt = 0;
   }
 
   /** @type {RecorderScreens} */

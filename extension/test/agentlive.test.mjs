@@ -4,11 +4,11 @@
 // requests are carried out with trusted input through chrome.debugger, and
 // Stop ends the goal before the recording stops. Fake host, fake chrome APIs.
 
-import { test } from 'node:test';
+import { test, mock } from 'node:test';
 import assert from 'node:assert/strict';
 
 const { Recording } = await import('../background/recording.js');
-const { keyInfo } = await import('../agentlive.js');
+const { keyInfo, quietScreen } = await import('../agentlive.js');
 
 /** A host that stores interactions and answers the agent's messages. */
 class AgentHost {
@@ -223,4 +223,43 @@ test('keys the agent presses', () => {
   assert.equal(keyInfo('Space')?.text, ' ');
   assert.equal(keyInfo('Escape')?.text, undefined);
   assert.equal(keyInfo('F13'), null);
+});
+
+/**
+ * Runs quietScreen in a fake page whose recorder says how long the DOM has
+ * been quiet, on mocked timers, and says after how many ms it answered.
+ */
+async function quietScreenAnswersAfter(quietFor) {
+  const g = /** @type {any} */ (globalThis);
+  g.document = { readyState: 'complete' };
+  g.MutationObserver = class { observe() {} disconnect() {} };
+  g.__trailpinRecorder = { quietFor: () => quietFor, screenWire: () => '{"screen":1}' };
+  mock.timers.enable({ apis: ['setTimeout', 'Date'], now: 1_000_000 });
+  try {
+    let answered = null;
+    const p = quietScreen(250, 2000).then((r) => { answered = r; });
+    for (let ms = 0; ms <= 300; ms += 10) {
+      mock.timers.tick(ms === 0 ? 0 : 10);
+      for (let i = 0; i < 5; i++) await Promise.resolve();
+      if (answered) {
+        await p;
+        assert.deepEqual(answered, { wire: '{"screen":1}' });
+        return ms;
+      }
+    }
+    throw new Error('quietScreen did not answer within 300 ms of mocked time');
+  } finally {
+    mock.timers.reset();
+    delete g.document;
+    delete g.MutationObserver;
+    delete g.__trailpinRecorder;
+  }
+}
+
+test('a page the recorder saw quiet long enough is taken at once, the rest of the quiet time waited for otherwise', async () => {
+  assert.equal(await quietScreenAnswersAfter(60_000), 0, 'a page quiet for a minute waits for nothing');
+  const after = await quietScreenAnswersAfter(100);
+  assert.ok(after >= 150 && after <= 160, `a page quiet for 100 ms waits the 150 ms left, answered after ${after} ms`);
+  const unknown = await quietScreenAnswersAfter(0);
+  assert.ok(unknown >= 250, `a page the recorder does not watch waits the whole quiet time, answered after ${unknown} ms`);
 });
