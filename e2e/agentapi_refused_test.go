@@ -305,6 +305,7 @@ func TestAgentAPIRefusesWithNothingPerformed(t *testing.T) {
 			t.Errorf("the trail holds %q, of a refused call:\n%s", refusedMark, src)
 		}
 	}
+	r.checkNoPassword(t, saved.File)
 	if shopLog.has("POST /cart/add") || otherLog.has("/claim") || otherLog.has("/landing") {
 		t.Error("a refused call reached an app")
 	}
