@@ -54,3 +54,49 @@ func TestAppOriginsOfARecordedTab(t *testing.T) {
 		t.Error("a tab off http(s) has no app origins, and should say so")
 	}
 }
+
+// An outside agent's assertChange arrives whole (the trail's keys, checked
+// by the host on the page before it was recorded) and is written right
+// after the client's action, in its step, marked as the client's.
+func TestClientsWholeAssertChangeFollowsItsAction(t *testing.T) {
+	svc, _ := newTestService(t)
+	ctx := context.Background()
+	const session = "r-client-change"
+	record(t, svc, session,
+		`"kind":"click","screen":"s1","ref":"e7"`,
+		`"kind":"assertChange","screen":"s1","assertChange":{"mustInclude":[{"change":"added","selector":{"role":"dialog","name":"Welcome"}}]}`,
+	)
+	if err := svc.MarkClient(ClientSpan{Session: session, Tab: 7, From: 1, Until: 2, Client: "shop-bot"}); err != nil {
+		t.Fatal(err)
+	}
+	stop, err := svc.Stop(ctx, StopIn{Session: session, Screen: loginScreen()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "- tap: {selector: {role: button, name: Sign in}}\n      - assertChange:"
+	if !strings.Contains(stop.YAML, want) || !strings.Contains(stop.YAML, "{change: added, selector: {role: dialog, name: Welcome}}") {
+		t.Errorf("the client's check should follow its tap:\n%s", stop.YAML)
+	}
+	if !strings.Contains(stop.YAML, "client: shop-bot") {
+		t.Errorf("the step should be the client's:\n%s", stop.YAML)
+	}
+}
+
+// A whole assertChange in other words than the trail's, or one a trail
+// cannot hold, is refused on arrival and nothing is stored.
+func TestWholeAssertChangeIsReadExactly(t *testing.T) {
+	svc, _ := newTestService(t)
+	ctx := context.Background()
+	const session = "r-client-change-bad"
+	record(t, svc, session, `"kind":"click","screen":"s1","ref":"e7"`)
+	for _, bad := range []string{
+		`{"Changed":true}`,
+		`{"changed":true,"url":"/x"}`,
+		`{}`,
+	} {
+		raw := `{"seq":2,"time":1733072409000,"tab":7,"url":"` + testOrigin + `/login","kind":"assertChange","screen":"s1","assertChange":` + bad + `}`
+		if _, err := svc.Interaction(ctx, InteractionIn{Session: session, Interaction: []byte(raw)}); err == nil || !strings.Contains(err.Error(), "assertChange") {
+			t.Errorf("%s: %v, want a refusal that names assertChange", bad, err)
+		}
+	}
+}
