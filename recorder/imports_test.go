@@ -70,7 +70,9 @@ var mayImport = map[string][]string{
 	// the door is a client of the agent API (host/agentapi, its error codes
 	// from host/nativemsg).
 	"host/headless": {"browser", "extension", "recorder/screen", "recorder/trail"},
-	"host/mcp":      {"host/agentapi", "host/config", "host/headless", "host/nativemsg", "host/recording", "recorder/screen", "recorder/selector", "recorder/steps", "recorder/trail", "storage/secrets"},
+	// Its browser_assert_change takes the built-in agent's expectation
+	// (agent) and, headless, checks it with replay's own code.
+	"host/mcp": {"agent", "host/agentapi", "host/config", "host/headless", "host/nativemsg", "host/recording", "recorder/screen", "recorder/selector", "recorder/steps", "recorder/trail", "replay/assertchange", "storage/secrets"},
 	// The local agent API: a websocket door speaking the native-messaging
 	// envelope (its types and error codes come from host/nativemsg).
 	// It renders the snapshots the extension captures and finds refs in

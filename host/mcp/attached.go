@@ -40,6 +40,7 @@ const (
 	apiNavigate       = "tab.navigate"
 	apiAssertVisible  = "tab.assertVisible"
 	apiAssertValue    = "tab.assertValue"
+	apiAssertChange   = "tab.assertChange"
 	apiRecordingStart = "recording.start"
 	apiRecordingStop  = "recording.stop"
 	apiRecordingSave  = "recording.save"

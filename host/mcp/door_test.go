@@ -376,3 +376,45 @@ func TestActionsRecordedAsTheClients(t *testing.T) {
 		}
 	}
 }
+
+// Headless, browser_assert_change checks what the client's last action
+// changed (the page captured right before it against the page now) with
+// replay's own code: one that does not hold records nothing; one that
+// holds is recorded right after the action, in its step, and the trail
+// saved holds it. With no action right before it there is nothing to
+// check.
+func TestAssertChangeRecordedAfterTheAction(t *testing.T) {
+	r := newRig(t, 0, 0)
+	r.mustCall(t, "trail_start", map[string]any{"app": "shop", "url": shopOrigin + "/products/iphone-17"})
+	r.mustCall(t, "browser_snapshot", map[string]any{})
+	added := map[string]any{"mustInclude": []any{map[string]any{"kind": "added", "role": "dialog", "name": "Added to cart"}}}
+	if text, isErr := r.call(t, "browser_assert_change", added); !isErr || !strings.Contains(text, "there is none to check") {
+		t.Errorf("before any action: %q", text)
+	}
+	r.mustCall(t, "browser_click", map[string]any{"element": "Add to cart", "ref": "e3"})
+	// The tap opened a dialog.
+	page := shopPage(shopOrigin+"/products/iphone-17", "d-"+shopOrigin+"/products/iphone-17", 0)
+	body := page.Root.Children[0]
+	body.Children = append(body.Children, &screen.Node{Ref: "e9", Role: "dialog", Tag: "div", Name: "Added to cart", Visible: true})
+	r.tab.set(page)
+	if text, isErr := r.call(t, "browser_assert_change", map[string]any{"changed": false}); !isErr || !strings.Contains(text, "the change does not hold") {
+		t.Errorf("a change that does not hold answers %q", text)
+	}
+	if n := r.interactions(t); n != 1 {
+		t.Fatalf("the recording stored %d interactions, want the click only", n)
+	}
+	text := r.mustCall(t, "browser_assert_change", added)
+	if !strings.Contains(text, "recorded as an assertion") || !strings.Contains(text, `added dialog "Added to cart"`) {
+		t.Errorf("browser_assert_change answers %q", text)
+	}
+	// Another check in between: nothing an assertChange could follow.
+	r.mustCall(t, "browser_verify_element_visible", map[string]any{"role": "heading", "accessibleName": "iPhone 17"})
+	if text, isErr := r.call(t, "browser_assert_change", added); !isErr || !strings.Contains(text, "there is none to check") {
+		t.Errorf("after another check: %q", text)
+	}
+	saved := r.mustCall(t, "trail_save", map[string]any{"title": "Add the iPhone 17"})
+	want := "- tap: {selector: {role: button, name: Add to cart}}\n      - assertChange:\n          mustInclude:\n            - {change: added, selector: {role: dialog, name: Added to cart}}"
+	if !strings.Contains(saved, want) || !strings.Contains(saved, "client: test-agent") {
+		t.Errorf("the saved trail lacks the check right after the tap:\n%s", saved)
+	}
+}
