@@ -132,6 +132,9 @@ type Calls struct {
 	// AllowTimeout is how long the person is given to answer; 0 means 10
 	// minutes.
 	AllowTimeout time.Duration
+	// Agent sets up the built-in agent for tab.act; nil: tab.act is
+	// refused.
+	Agent AgentFunc
 
 	mu sync.Mutex
 	// allowed holds the clients the person allowed; asking holds those
@@ -164,6 +167,7 @@ func (c *Calls) Handlers() map[string]Handler {
 		TypeTabAssertNotVisibleText: c.assertNotVisible,
 		TypeTabAssertValue:          c.assertValue,
 		TypeTabAssertChange:         c.assertChange,
+		TypeTabAct:                  c.tabAct,
 		TypeRecordingStart:          c.recordingStart,
 		TypeRecordingStop:           c.recordingStop,
 		TypeRecordingSave:           c.recordingSave,
