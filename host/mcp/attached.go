@@ -41,6 +41,7 @@ const (
 	apiAssertVisible  = "tab.assertVisible"
 	apiAssertValue    = "tab.assertValue"
 	apiAssertChange   = "tab.assertChange"
+	apiAct            = "tab.act"
 	apiRecordingStart = "recording.start"
 	apiRecordingStop  = "recording.stop"
 	apiRecordingSave  = "recording.save"

@@ -135,6 +135,11 @@ func newFakeHost(t *testing.T) (*fakeHost, string) {
 				"checks":  []map[string]any{{"check": "mustInclude (kind added, role \"dialog\")", "pass": true, "detail": "found"}},
 				"changes": []string{`added dialog "Added to cart" [e9]`}}, nil
 		}),
+		"tab.act": h("tab.act", func(req *agentapi.Request, in map[string]any) (any, error) {
+			f.acts = append(f.acts, fmt.Sprintf("act %q", in["goal"]))
+			return map[string]any{"verdict": "done", "message": "tapped the control that matches the goal",
+				"did": []string{`tapped button "Add to cart"`}, "actions": 1, "calls": 2, "url": f.tabs[0].URL}, nil
+		}),
 		"recording.start": h("recording.start", func(req *agentapi.Request, in map[string]any) (any, error) {
 			f.acts = append(f.acts, "start")
 			f.tabs[0].Recording = "r-1"
@@ -411,7 +416,7 @@ func TestBothModesServeTheSameTools(t *testing.T) {
 	}
 	for _, name := range []string{"browser_snapshot", "browser_click", "browser_type", "browser_select_option", "browser_press_key",
 		"browser_navigate", "browser_wait_for", "browser_verify_element_visible", "browser_verify_text_visible", "browser_verify_value",
-		"browser_tabs", "trail_start", "trail_save", "trail_replay", "browser_assert_change"} {
+		"browser_tabs", "trail_start", "trail_save", "trail_replay", "browser_assert_change", "trail_act"} {
 		if !strings.Contains(a, `"name":"`+name+`"`) {
 			t.Errorf("attached mode does not serve %s", name)
 		}
@@ -443,5 +448,21 @@ func TestAttachedAssertChange(t *testing.T) {
 	}
 	if acts := f.performed(); !slices.Equal(acts, []string{"tap e3", "assertChange"}) {
 		t.Errorf("the host performed %q", acts)
+	}
+}
+
+// Attached, trail_act is the host's tab.act in the shared tab: the host
+// runs the agent; the tool says what it did and shows the page after it.
+func TestAttachedTrailAct(t *testing.T) {
+	r, f := newAttachedRig(t, "claude-code")
+	text := r.mustCall(t, "trail_act", map[string]any{"goal": "Add the iPhone to the cart"})
+	if !strings.Contains(text, "The agent reached the goal") || !strings.Contains(text, `- tapped button "Add to cart"`) || !strings.Contains(text, "- Page Snapshot:") {
+		t.Errorf("trail_act answers %q", text)
+	}
+	if got := f.sent("tab.act"); got["tab"] != float64(12) || got["goal"] != "Add the iPhone to the cart" {
+		t.Errorf("tab.act was sent %v", got)
+	}
+	if text, isErr := r.call(t, "trail_act", map[string]any{"goal": " "}); !isErr || !strings.Contains(text, "goal is missing") {
+		t.Errorf("an empty goal: %q", text)
 	}
 }

@@ -119,6 +119,7 @@ type backend interface {
 	verifyText(ctx context.Context, client string, in verifyTextIn) (string, error)
 	verifyValue(ctx context.Context, client string, in verifyValueIn) (string, error)
 	assertChange(ctx context.Context, client string, in assertChangeIn) (string, error)
+	trailAct(ctx context.Context, client string, in trailActIn) (string, error)
 	tabs(ctx context.Context, client string, in tabsIn) (string, error)
 	trailStart(ctx context.Context, client string, in trailStartIn) (string, error)
 	trailSave(ctx context.Context, client string, in trailSaveIn) (string, error)
@@ -148,6 +149,8 @@ func newServer(b backend, version string, log *slog.Logger) *sdk.Server {
 		"read the diff of your last action; live checks (url, exists, notCovered, with settleMs, retryMs, keepBaseline) read the page now; one group per call"}, b.assertChange)
 	add(r, &sdk.Tool{Name: "browser_tabs", Description: "List the tabs you may act in, or select the one to act in"}, b.tabs)
 	add(r, &sdk.Tool{Name: "trail_start", Description: "Start recording a trail of an app of the project, on its start page"}, b.trailStart)
+	add(r, &sdk.Tool{Name: "trail_act", Description: "Have Trailpin's built-in agent perform a goal in the tab (on the project's model), " +
+		"its actions recorded as yours; answers what it did and the page after it"}, b.trailAct)
 	add(r, &sdk.Tool{Name: "trail_save", Description: "Save the recording as a trail with a title, write its file into the project's trails folder, and return its path and YAML"}, b.trailSave)
 	add(r, &sdk.Tool{Name: "trail_replay", Description: "Replay a trail file headless, as host replay does, and return its summary"}, b.trailReplay)
 	return s
