@@ -66,6 +66,12 @@ func (c *Calls) tabAct(ctx context.Context, req *Request) (any, error) {
 	if goal == "" || len(goal) > maxGoalBytes {
 		return nil, nativemsg.Errorf(nativemsg.CodeBadRequest, "tab.act needs \"goal\": what the agent should do, in one line of words (such as \"Add the blue mug to the cart\")")
 	}
+	if strings.Contains(goal, "${") {
+		// A client may have the agent type no secret of the person's: a
+		// non-secret field would show its value in the next snapshot.
+		return nil, nativemsg.Errorf(nativemsg.CodeBadRequest, "tab.act offers the agent no secret or credential: write the goal without ${…} references "+
+			"(a goal that needs the person's secrets is theirs to ask, with Ask the agent in the Trailpin popup)")
+	}
 	if err := c.check(req.Client); err != nil {
 		return nil, err
 	}

@@ -42,6 +42,8 @@ func TestTabActRunsTheAgentAsTheClient(t *testing.T) {
 	calls.Agent, srv = scriptedAgent(t)
 	wantCode(t, c.Call(ctx, TypeTabAct, map[string]any{"tab": 12, "goal": "  "}, nil), nativemsg.CodeBadRequest, `tab.act needs "goal"`)
 	wantCode(t, c.Call(ctx, TypeTabAct, map[string]any{"tab": 13, "goal": "Add to cart"}, nil), nativemsg.CodeRefused, "tab 13 is not shared")
+	// No secret of the person's is offered to a client's goal.
+	wantCode(t, c.Call(ctx, TypeTabAct, map[string]any{"tab": 12, "goal": "Sign in with ${secret:password}"}, nil), nativemsg.CodeBadRequest, "tab.act offers the agent no secret")
 	if n := len(srv.Requests()); n != 0 {
 		t.Fatalf("%d model requests before any goal was run", n)
 	}
