@@ -22,7 +22,7 @@ import (
 // tools, so its acts are checked and recorded exactly as the client's.
 
 type trailActIn struct {
-	Goal string `json:"goal" jsonschema:"what the agent should do, in one line of words, such as Add the blue mug to the cart; ${secret:NAME} offers the project's secret NAME"`
+	Goal string `json:"goal" jsonschema:"what the agent should do, in one line of words, such as Add the blue mug to the cart; headless, ${secret:NAME} offers the project's secret NAME (in the person's browser a goal is offered no secret)"`
 }
 
 // actReport says how a goal went.
