@@ -235,6 +235,30 @@ type lastAction struct {
 	consumed bool
 }
 
+// ChangeArgs are an assertChange expectation in the words of the agent's
+// assertChange tool (docs/agent.md, The agent's assertChange): what an
+// outside agent's assertChange takes too (docs/agent-api.md), read from
+// the same JSON.
+type ChangeArgs = changeArgs
+
+// ChangeSpec turns an expectation in the tool's words into the trail's
+// assertChange, its elements named by the selectors the recorder's
+// generator writes for their refs on after, else before, else shown (the
+// latest snapshot; for a removed element, before first). sensitive are the
+// values no selector may hold, and redact hides them in the reason. The
+// string is why the expectation cannot be checked, "" when it can.
+func ChangeSpec(a ChangeArgs, before, after, shown *screen.Screen, sensitive []string, redact func(string) string) (trail.AssertChange, string) {
+	r := &run{cfg: Config{Sensitive: sensitive, Redact: redact}, shown: shown}
+	if redact == nil {
+		r.cfg.Redact = func(s string) string { return s }
+	}
+	var last *lastAction
+	if before != nil || after != nil {
+		last = &lastAction{before: before, after: after}
+	}
+	return r.changeSpec(a, last)
+}
+
 // changeSpec turns the model's arguments into the trail's assertChange,
 // its elements named by selectors of the screens around the last action.
 // The error is why the spec cannot be checked, for the model.

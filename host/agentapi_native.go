@@ -46,7 +46,7 @@ type apiDoor struct {
 func registerAgentAPI(srv *nativemsg.Server, svc *recording.Service, log *slog.Logger) *apiDoor {
 	d := &apiDoor{srv: srv, svc: svc, log: log, done: make(chan struct{})}
 	d.answers = newAnswers("an api.result", agentapi.ExtAnswer{Reason: "failed", Error: "the extension's answer could not be read"}, log, d.done)
-	d.calls = &agentapi.Calls{Browser: d, Recorder: apiRecorder{svc}}
+	d.calls = &agentapi.Calls{Browser: d, Recorder: apiRecorder{svc}, Agent: apiRecorder{svc}.agent}
 	srv.Handle(typeAPIResult, d.answers.handle)
 	srv.Handle(typeAPIRevoke, d.revoke)
 	return d
@@ -105,6 +105,21 @@ func (r apiRecorder) Origins(ctx context.Context, session, url string) ([]string
 
 func (r apiRecorder) Performed(session string, tab int, from, until int64, client string) error {
 	return r.svc.MarkClient(recording.ClientSpan{Session: session, Tab: tab, From: from, Until: until, Client: client})
+}
+
+// agent sets up the built-in agent for a client's tab.act: the
+// recording's project's model and budgets (else the user's).
+func (r apiRecorder) agent(ctx context.Context, session, url, goal string) (*agentapi.ActAgent, error) {
+	ca, err := r.svc.ClientAgent(ctx, session, url, goal)
+	var re *recording.Error
+	if errors.As(err, &re) {
+		return nil, nativemsg.Errorf(nativemsg.CodeBadRequest, "%s", re.Message)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return &agentapi.ActAgent{Config: ca.Config, Secrets: ca.Secrets, Users: ca.Users, Fill: ca.Fill, Model: ca.Model,
+		ActionTimeout: ca.ActionTimeout, Count: ca.Count}, nil
 }
 
 // startAgentAPI serves the local agent API (host/PROTOCOL.md, Agent API)

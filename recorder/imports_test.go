@@ -70,12 +70,16 @@ var mayImport = map[string][]string{
 	// the door is a client of the agent API (host/agentapi, its error codes
 	// from host/nativemsg).
 	"host/headless": {"browser", "extension", "recorder/screen", "recorder/trail"},
-	"host/mcp":      {"host/agentapi", "host/config", "host/headless", "host/nativemsg", "host/recording", "recorder/screen", "recorder/selector", "recorder/steps", "recorder/trail", "storage/secrets"},
+	// Its browser_assert_change takes the built-in agent's expectation
+	// (agent) and, headless, checks it with replay's own code.
+	"host/mcp": {"agent", "host/agentapi", "host/config", "host/headless", "host/nativemsg", "host/recording", "recorder/screen", "recorder/selector", "recorder/steps", "recorder/trail", "replay/assertchange", "storage/secrets"},
 	// The local agent API: a websocket door speaking the native-messaging
 	// envelope (its types and error codes come from host/nativemsg).
 	// It renders the snapshots the extension captures and finds refs in
-	// them with the recorder's own renderer and matcher.
-	"host/agentapi": {"host/nativemsg", "recorder/screen", "recorder/selector"},
+	// them with the recorder's own renderer and matcher; its assertChange
+	// takes the built-in agent's expectation (agent) and checks it with
+	// replay's own code (replay/assertchange) into a trail's check.
+	"host/agentapi": {"agent", "host/nativemsg", "recorder/screen", "recorder/selector", "recorder/trail", "replay/assertchange"},
 	"host": {"agent", "agent/model", "browser", "extension", "host/agentapi", "host/config", "host/demo", "host/headless", "host/mcp", "host/nativemsg", "host/recording", "installer",
 		"recorder/review", "recorder/screen", "recorder/selector", "recorder/trail", "replay", "replay/heal", "replay/report", "replay/suite", "replay/suite/exitcode",
 		"storage", "storage/atomicfile", "storage/redact", "storage/secrets"},

@@ -351,15 +351,27 @@ export class ApiRelay {
    */
   async check(tab, m, recorded) {
     if (!recorded) return { ok: false, reason: 'failed', error: 'an assertion is recorded: start a recording of the tab first (recording.start)' };
+    // An assertChange checks the action right before it: the client's
+    // act, whose last interaction is since, with nothing recorded after.
+    if (m.op === 'assertChange' && this.recording.queue.nextSeq - 1 !== Number(m.since)) {
+      return { ok: false, reason: 'failed', error: 'the tab recorded something after your last act (the person acted, or another check came first): an assertChange checks the action right before it, so act again and check right after; nothing was recorded' };
+    }
     const [{ result }] = await this.chrome.scripting.executeScript({
       target: { tabId: tab, frameIds: [0] },
-      args: [String(m.op), String(m.ref ?? ''), String(m.document ?? ''), String(m.value ?? ''), String(m.text ?? '')],
-      func: (/** @type {string} */ op, /** @type {string} */ ref, /** @type {string} */ doc, /** @type {string} */ value, /** @type {string} */ text) => {
+      args: [String(m.op), String(m.ref ?? ''), String(m.document ?? ''), String(m.value ?? ''), String(m.text ?? ''), m.assertChange ?? null],
+      func: (/** @type {string} */ op, /** @type {string} */ ref, /** @type {string} */ doc, /** @type {string} */ value, /** @type {string} */ text, /** @type {any} */ check) => {
         const g = /** @type {any} */ (globalThis);
         const rec = g.__trailpinRecorder;
         if (!rec) return { error: 'the recorder is not in the page' };
         if (op === 'assertNotVisible') {
           rec.record({ kind: 'assertNotVisible', text });
+          return { ok: true };
+        }
+        if (op === 'assertChange') {
+          // The whole check, as the host checked it on the page; recorded
+          // on the screen now, like the recording bar's Assert change.
+          if (!check || typeof check !== 'object') return { error: 'the assertChange has no check' };
+          rec.recordCheck({ kind: 'assertChange', assertChange: check });
           return { ok: true };
         }
         const pm = g.__trailpinPageModel;

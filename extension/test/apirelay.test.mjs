@@ -160,3 +160,30 @@ test('a shared tab that is not recorded is captured by the page model alone, inj
   await call(r, host, { call: 'page', client: 'a', tab: 7, op: 'screen' });
   assert.equal(injected.length, n, 'the page model is injected once');
 });
+
+test('an assertChange is recorded whole by the recorder, only right after the client\'s act', async () => {
+  const rec = { ...recording, phase: 'recording', session: 'r-1', tabs: new Set([7]), queue: { nextSeq: 7 } };
+  const chrome = fakeChrome();
+  const recorded = [];
+  const g = /** @type {any} */ (globalThis);
+  g.__trailpinRecorder = { recordCheck(i) { recorded.push(i); rec.queue.nextSeq++; } };
+  try {
+    chrome.scripting.executeScript = async (o) => [{ result: o.func ? o.func(...(o.args ?? [])) : undefined }];
+    const host = fakeHost();
+    const r = new ApiRelay({ chrome, host, recording: rec });
+    r.live.loaded = async () => {};
+    await r.decide('a', true);
+    await r.share(7, true);
+    const check = { mustInclude: [{ change: 'added', selector: { role: 'dialog', name: 'Added to cart' } }] };
+    // The person's click (seq 6) came after the client's act (seq 5).
+    const late = await call(r, host, { call: 'page', client: 'a', tab: 7, op: 'assertChange', assertChange: check, since: 5 });
+    assert.equal(late.ok, false);
+    assert.match(late.error, /recorded something after your last act/);
+    assert.equal(recorded.length, 0, 'nothing is recorded');
+    const ans = await call(r, host, { call: 'page', client: 'a', tab: 7, op: 'assertChange', assertChange: check, since: 6 });
+    assert.deepEqual({ ok: ans.ok, from: ans.from, until: ans.until }, { ok: true, from: 7, until: 7 });
+    assert.deepEqual(recorded, [{ kind: 'assertChange', assertChange: check }]);
+  } finally {
+    delete g.__trailpinRecorder;
+  }
+});

@@ -5,13 +5,18 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net/url"
+	"slices"
 	"strings"
 	"sync"
 	"time"
 
+	"github.com/trailpin/trailpin/agent"
 	"github.com/trailpin/trailpin/host/nativemsg"
 	"github.com/trailpin/trailpin/recorder/screen"
 	"github.com/trailpin/trailpin/recorder/selector"
+	"github.com/trailpin/trailpin/recorder/trail"
+	"github.com/trailpin/trailpin/replay/assertchange"
 )
 
 // The calls the agent API serves besides hello (host/PROTOCOL.md, Agent
@@ -28,6 +33,7 @@ const (
 	TypeTabAssertVisible        = "tab.assertVisible"
 	TypeTabAssertNotVisibleText = "tab.assertNotVisibleWithText"
 	TypeTabAssertValue          = "tab.assertValue"
+	TypeTabAssertChange         = "tab.assertChange"
 	TypeRecordingStart          = "recording.start"
 	TypeRecordingStop           = "recording.stop"
 	TypeRecordingSave           = "recording.save"
@@ -60,6 +66,12 @@ type ExtRequest struct {
 	App       string   `json:"app,omitempty"`
 	Session   string   `json:"session,omitempty"`
 	Title     string   `json:"title,omitempty"`
+	// AssertChange is the whole check the assertChange op records, in the
+	// trail's keys; Since is the seq of the last interaction the tab
+	// recorded for the act it checks: the extension records it only when
+	// nothing was recorded after that.
+	AssertChange *trail.ChangeJSON `json:"assertChange,omitempty"`
+	Since        int64             `json:"since,omitempty"`
 }
 
 // An ExtAnswer is the extension's api.result.
@@ -120,6 +132,9 @@ type Calls struct {
 	// AllowTimeout is how long the person is given to answer; 0 means 10
 	// minutes.
 	AllowTimeout time.Duration
+	// Agent sets up the built-in agent for tab.act; nil: tab.act is
+	// refused.
+	Agent AgentFunc
 
 	mu sync.Mutex
 	// allowed holds the clients the person allowed; asking holds those
@@ -132,6 +147,10 @@ type Calls struct {
 	shown map[string]map[int]*screen.Screen
 	// acting is the client acting in each tab now.
 	acting map[int]string
+	// last is each client's last act in each tab, which tab.assertChange
+	// checks; acts numbers them.
+	last map[string]map[int]*lastAct
+	acts int
 }
 
 // Handlers are the calls, for Options.Handlers.
@@ -147,6 +166,8 @@ func (c *Calls) Handlers() map[string]Handler {
 		TypeTabAssertVisible:        c.assertVisible,
 		TypeTabAssertNotVisibleText: c.assertNotVisible,
 		TypeTabAssertValue:          c.assertValue,
+		TypeTabAssertChange:         c.assertChange,
+		TypeTabAct:                  c.tabAct,
 		TypeRecordingStart:          c.recordingStart,
 		TypeRecordingStop:           c.recordingStop,
 		TypeRecordingSave:           c.recordingSave,
@@ -195,6 +216,7 @@ func (c *Calls) Revoke(client string) {
 	defer c.mu.Unlock()
 	delete(c.allowed, client)
 	delete(c.shown, client)
+	delete(c.last, client)
 	if c.denied != nil {
 		c.denied[client] = "the person revoked " + client + " in the Trailpin extension: connect again to ask to be allowed"
 	}
@@ -445,13 +467,63 @@ func (c *Calls) act(ctx context.Context, client string, tab int, ext ExtRequest)
 	}
 	ext.Call, ext.Client, ext.Tab, ext.Origins = "page", client, tab, origins
 	ext.TimeoutMs = c.actionTimeout().Milliseconds()
+	c.mu.Lock()
+	from := c.shown[client][tab]
+	c.mu.Unlock()
 	ans, err := c.ask(ctx, ext)
-	if ans.From > 0 && ans.Until >= ans.From && ans.Recording != "" {
+	recorded := ans.From > 0 && ans.Until >= ans.From && ans.Recording != ""
+	if recorded {
 		if perr := c.Recorder.Performed(ans.Recording, tab, ans.From, ans.Until, client); perr != nil {
 			return ans, perr
 		}
 	}
+	c.noteAct(client, tab, ext.Op, from, ans, err == nil && recorded)
 	return ans, err
+}
+
+// A lastAct is a client's last act in a tab that the tab's recording
+// recorded: what tab.assertChange checks.
+type lastAct struct {
+	// before is the client's snapshot the act started from (the screen
+	// its refs were of): the diff's before, and the live checks' baseline.
+	before *screen.Screen
+	id     string // a1, a2… in the order the host's clients acted
+	// session and until: the recording, and the seq of the last
+	// interaction it recorded for the act (or for an assertChange of it
+	// since).
+	session string
+	until   int64
+	// consumed: a live check consumed the baseline.
+	consumed bool
+	// reused: an earlier act started from the same snapshot, so the diff
+	// from it would hold that act's changes too.
+	reused bool
+}
+
+// noteAct keeps the client's act in tab for tab.assertChange: an act the
+// recording recorded becomes the last act; an assertChange of it moves
+// its end; anything else (another assertion, an act that failed or
+// recorded nothing) leaves no act an assertChange could follow.
+func (c *Calls) noteAct(client string, tab int, op string, from *screen.Screen, ans ExtAnswer, recorded bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.last == nil {
+		c.last = map[string]map[int]*lastAct{}
+	}
+	if c.last[client] == nil {
+		c.last[client] = map[int]*lastAct{}
+	}
+	prev := c.last[client][tab]
+	switch {
+	case op == "assertChange" && recorded && prev != nil:
+		prev.until = ans.Until
+	case !strings.HasPrefix(op, "assert") && recorded && from != nil:
+		c.acts++
+		c.last[client][tab] = &lastAct{before: from, id: fmt.Sprintf("a%d", c.acts), session: ans.Recording, until: ans.Until,
+			reused: prev != nil && prev.before == from}
+	default:
+		delete(c.last[client], tab)
+	}
 }
 
 func (c *Calls) actionTimeout() time.Duration {
@@ -511,6 +583,13 @@ func (c *Calls) typeText(ctx context.Context, req *Request) (any, error) {
 	if err != nil {
 		return nil, err
 	}
+	// Typing and its Enter are one act of the client's: an assertChange
+	// after them checks both.
+	c.mu.Lock()
+	if l := c.last[req.Client][*t.Tab]; l != nil {
+		l.reused = false
+	}
+	c.mu.Unlock()
 	m := out.(map[string]any)
 	m["did"] = m["did"].(string) + " and pressed Enter"
 	m["url"] = ans.URL
@@ -769,4 +848,128 @@ func (c *Calls) recordingSave(ctx context.Context, req *Request) (any, error) {
 		return nil, err
 	}
 	return map[string]any{"file": ans.File, "steps": ans.Steps}, nil
+}
+
+// changeKeys are the fields tab.assertChange takes besides tab: the
+// expectation in the words of the built-in agent's assertChange tool
+// (docs/agent.md, The agent's assertChange).
+var changeKeys = []string{"changed", "mustInclude", "mustNotInclude", "only", "maxChanges", "becameVisible", "becameCovered",
+	"url", "exists", "notCovered", "settleMs", "retryMs", "keepBaseline"}
+
+// assertChange checks what the client's last act in the tab changed, as
+// the built-in agent's assertChange does and with the code replay checks
+// a trail's with: its stored checks on the diff from the snapshot the act
+// started from to the page now, its live checks on the page now against
+// that snapshot. One that holds is recorded by the recorder in the page
+// right after the act (the whole check, in the trail's keys); one that
+// does not is an error, and nothing is recorded.
+func (c *Calls) assertChange(ctx context.Context, req *Request) (any, error) {
+	var raw map[string]json.RawMessage
+	if err := req.Decode(&raw); err != nil {
+		return nil, err
+	}
+	for k := range raw {
+		if k != "v" && k != "id" && k != "type" && k != "tab" && !slices.Contains(changeKeys, k) {
+			return nil, nativemsg.Errorf(nativemsg.CodeBadRequest, "tab.assertChange has no field %q: it takes tab and %s (docs/agent-api.md); nothing was recorded",
+				screen.Clip(k, 40), strings.Join(changeKeys, ", "))
+		}
+	}
+	var args agent.ChangeArgs
+	if err := req.Decode(&args); err != nil {
+		return nil, err
+	}
+	tab, err := c.allowedTab(req)
+	if err != nil {
+		return nil, err
+	}
+	c.mu.Lock()
+	last := c.last[req.Client][tab]
+	var l lastAct
+	if last != nil {
+		l = *last
+	}
+	c.mu.Unlock()
+	switch {
+	case last == nil:
+		return nil, nativemsg.Errorf(nativemsg.CodeBadRequest, "tab.assertChange checks what your last act in tab %d changed, and there is none to check: "+
+			"act in the recorded tab (tab.tap, tab.type…) and call it right after, with no other assertion in between; nothing was recorded", tab)
+	case l.reused:
+		return nil, nativemsg.Errorf(nativemsg.CodeBadRequest, "your last act in tab %d started from the same snapshot as the act before it, so its change cannot be told apart: "+
+			"take tab.snapshot right before the act you want to check; nothing was recorded", tab)
+	}
+	live := args.URL != nil || args.Exists != nil || args.NotCovered != nil || args.SettleMs != nil || args.RetryMs != nil || args.KeepBaseline != nil
+	if live && l.consumed {
+		return nil, nativemsg.Errorf(nativemsg.CodeBadRequest, "a live tab.assertChange before this one consumed the baseline of your last act (give that one keepBaseline true); nothing was recorded")
+	}
+	info, err := c.tabOf(ctx, req.Client, tab)
+	if err != nil {
+		return nil, err
+	}
+	if info.Recording == "" || info.Recording != l.session {
+		return nil, nativemsg.Errorf(nativemsg.CodeBadRequest, "tab %d is not recorded in the session your last act was: an assertion is recorded, so act again in the recording and check right after", tab)
+	}
+	now, err := c.capture(ctx, req.Client, tab)
+	if err != nil {
+		return nil, err
+	}
+	spec, problem := agent.ChangeSpec(args, l.before, now, now, nil, nil)
+	if problem != "" {
+		return nil, nativemsg.Errorf(nativemsg.CodeBadRequest, "the expectation cannot be checked: %s; nothing was recorded", problem)
+	}
+	origin := originOf(l.before.URL)
+	path := func(u string) string {
+		if rel, err := trail.AppPath(u, origin); err == nil {
+			return rel
+		}
+		return u
+	}
+	look := func(ctx context.Context) (*screen.Screen, error) { return c.capture(ctx, req.Client, tab) }
+	ev, err := assertchange.Check(ctx, spec, l.id, l.before, now, look, path)
+	if err != nil {
+		return nil, nativemsg.Errorf(nativemsg.CodeBadRequest, "the tab could not be read to check the change: %v; nothing was recorded", err)
+	}
+	changes := ev.Lines
+	if changes == nil {
+		changes = []string{}
+	}
+	if ev.Error != nil {
+		return nil, nativemsg.Errorf(nativemsg.CodeBadRequest, "the change could not be checked (%s: %s); nothing was recorded", ev.Error.Code, ev.Error.Message)
+	}
+	if !ev.Pass {
+		return nil, nativemsg.Errorf(nativemsg.CodeBadRequest, "the change does not hold: %s; what changed: %s; nothing was recorded",
+			strings.Join(ev.Failed(), "; "), clipLines(changes, 20))
+	}
+	check := trail.ChangeJSONOf(spec)
+	if _, err := c.act(ctx, req.Client, tab, ExtRequest{Op: "assertChange", AssertChange: &check, Since: l.until}); err != nil {
+		return nil, err
+	}
+	if live && (spec.KeepBaseline == nil || !*spec.KeepBaseline) {
+		c.mu.Lock()
+		if cur := c.last[req.Client][tab]; cur != nil {
+			cur.consumed = true
+		}
+		c.mu.Unlock()
+	}
+	return map[string]any{"did": fmt.Sprintf("recorded: an assertChange of your last act (%d checks passed)", len(ev.Checks)),
+		"checks": ev.Checks, "changes": changes}, nil
+}
+
+// originOf is the scheme and host of u ("" when it has none).
+func originOf(u string) string {
+	p, err := url.Parse(u)
+	if err != nil || p.Host == "" {
+		return ""
+	}
+	return p.Scheme + "://" + p.Host
+}
+
+// clipLines joins the first n lines, and counts the rest.
+func clipLines(lines []string, n int) string {
+	if len(lines) == 0 {
+		return "nothing"
+	}
+	if len(lines) <= n {
+		return strings.Join(lines, "; ")
+	}
+	return strings.Join(lines[:n], "; ") + fmt.Sprintf("; and %d more", len(lines)-n)
 }

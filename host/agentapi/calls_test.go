@@ -18,11 +18,14 @@ import (
 // in allow (or waits for allowed to be closed), shares the tabs in shared,
 // and performs acts by noting them.
 type fakeBrowser struct {
-	mu      sync.Mutex
-	allow   map[string]bool
-	gate    chan struct{} // closed: the person answered
-	shared  map[int]bool
-	doc     string
+	mu     sync.Mutex
+	allow  map[string]bool
+	gate   chan struct{} // closed: the person answered
+	shared map[int]bool
+	doc    string
+	// page, when set, is the screen (with %s for the document) in place
+	// of fakeScreen.
+	page    string
 	acts    []ExtRequest
 	block   chan struct{} // while open, acts wait for it
 	started chan struct{}
@@ -56,10 +59,13 @@ func (b *fakeBrowser) Ask(ctx context.Context, req ExtRequest) (ExtAnswer, error
 		return ExtAnswer{OK: true, Tabs: tabs}, nil
 	case "page":
 		b.mu.Lock()
-		doc := b.doc
+		doc, page := b.doc, b.page
 		b.mu.Unlock()
+		if page == "" {
+			page = fakeScreen
+		}
 		if req.Op == "screen" {
-			return ExtAnswer{OK: true, Screen: json.RawMessage(strings.Replace(fakeScreen, "%s", doc, 1))}, nil
+			return ExtAnswer{OK: true, Screen: json.RawMessage(strings.Replace(page, "%s", doc, 1))}, nil
 		}
 		if req.Document != "" && req.Document != doc {
 			return ExtAnswer{OK: false, Reason: "stale", Error: "the page has loaded another document"}, nil
@@ -294,4 +300,66 @@ func TestAssertValueRecordsOnlyWhatHolds(t *testing.T) {
 	if err := c.Call(ctx, TypeRecordingSave, map[string]any{"session": "r-1", "title": "Buy"}, &saved); err != nil || saved.File == "" {
 		t.Fatalf("save: %+v, %v", saved, err)
 	}
+}
+
+// fakeScreenAdded is fakeScreen after the tap: a dialog was added.
+const fakeScreenAdded = `{"schema":1,"document":"%s","url":"http://shop.test/","title":"Shop","viewport":{"width":1280,"height":800},"root":` +
+	`["e1","document","html",1,[0,0,1280,800],"",0,0,[["e2","generic","body",1,[0,0,1280,800],"",0,0,[` +
+	`["e3","button","button",1,[40,100,300,32],"Add to cart",0,0,0],` +
+	`["e4","textbox","input",1,[40,200,300,32],"Quantity",0,{"value":"1"},0],` +
+	`["e9","dialog","div",1,[400,100,300,200],"Added to cart",0,0,0]]]]]}`
+
+// tab.assertChange checks what the client's last act changed, on a fresh
+// capture against the snapshot the act started from: one that does not
+// hold is an error and records nothing; one that holds is recorded whole,
+// in the trail's keys, right after the act (since its last interaction).
+// With no act right before it (none yet, or another assertion since)
+// there is nothing to check, and an expectation in other words is
+// refused.
+func TestAssertChangeChecksTheLastActAndRecordsWhatHolds(t *testing.T) {
+	b := &fakeBrowser{allow: map[string]bool{"a": true}, shared: map[int]bool{12: true}, doc: "d1"}
+	calls, _, _, dial := startCalls(t, b)
+	c := dial("a")
+	allowed(t, calls, "a")
+	ctx := context.Background()
+	if err := c.Call(ctx, TypeTabSnapshot, map[string]any{"tab": 12}, nil); err != nil {
+		t.Fatal(err)
+	}
+	added := map[string]any{"tab": 12, "mustInclude": []any{map[string]any{"kind": "added", "role": "dialog", "name": "Added to cart"}}}
+	wantCode(t, c.Call(ctx, TypeTabAssertChange, added, nil), nativemsg.CodeBadRequest, "tab.assertChange checks what your last act in tab 12 changed")
+	if err := c.Call(ctx, TypeTabTap, map[string]any{"tab": 12, "ref": "e3"}, nil); err != nil {
+		t.Fatal(err)
+	}
+	b.mu.Lock()
+	b.page = fakeScreenAdded
+	b.mu.Unlock()
+	wantCode(t, c.Call(ctx, TypeTabAssertChange, map[string]any{"tab": 12, "changed": false}, nil), nativemsg.CodeBadRequest, "the change does not hold")
+	wantCode(t, c.Call(ctx, TypeTabAssertChange, map[string]any{"tab": 12, "Changed": true}, nil), nativemsg.CodeBadRequest, `tab.assertChange has no field "Changed"`)
+	wantCode(t, c.Call(ctx, TypeTabAssertChange, map[string]any{"tab": 12, "changed": true, "url": "/"}, nil), nativemsg.CodeBadRequest, "the expectation cannot be checked")
+	if n := len(b.performed()); n != 1 {
+		t.Fatalf("%d acts performed, want the tap only: a check that does not hold records nothing", n)
+	}
+	var did struct {
+		Did     string
+		Changes []string
+	}
+	if err := c.Call(ctx, TypeTabAssertChange, added, &did); err != nil {
+		t.Fatal(err)
+	}
+	acts := b.performed()
+	if len(acts) != 2 || acts[1].Op != "assertChange" || acts[1].Since != 5 || acts[1].AssertChange == nil {
+		t.Fatalf("performed %+v, want the assertChange recorded after the tap", acts)
+	}
+	rec, _ := json.Marshal(acts[1].AssertChange)
+	if string(rec) != `{"mustInclude":[{"change":"added","selector":{"role":"dialog","name":"Added to cart"}}]}` {
+		t.Errorf("recorded %s", rec)
+	}
+	if !strings.Contains(strings.Join(did.Changes, "\n"), "Added to cart") {
+		t.Errorf("the reply says what changed: %+v", did)
+	}
+	// Another assertion in between: nothing an assertChange could follow.
+	if err := c.Call(ctx, TypeTabAssertValue, map[string]any{"tab": 12, "ref": "e4", "value": "1"}, nil); err != nil {
+		t.Fatal(err)
+	}
+	wantCode(t, c.Call(ctx, TypeTabAssertChange, added, nil), nativemsg.CodeBadRequest, "tab.assertChange checks what your last act")
 }

@@ -40,6 +40,8 @@ const (
 	apiNavigate       = "tab.navigate"
 	apiAssertVisible  = "tab.assertVisible"
 	apiAssertValue    = "tab.assertValue"
+	apiAssertChange   = "tab.assertChange"
+	apiAct            = "tab.act"
 	apiRecordingStart = "recording.start"
 	apiRecordingStop  = "recording.stop"
 	apiRecordingSave  = "recording.save"

@@ -126,6 +126,20 @@ func newFakeHost(t *testing.T) (*fakeHost, string) {
 			f.doc += "+"
 			return map[string]any{"did": fmt.Sprintf("went to %v", in["url"]), "url": in["url"]}, nil
 		}),
+		"tab.assertChange": h("tab.assertChange", func(req *agentapi.Request, in map[string]any) (any, error) {
+			if in["changed"] == false {
+				return nil, nativemsg.Errorf(nativemsg.CodeBadRequest, "the change does not hold: changed: the action changed 1 thing; nothing was recorded")
+			}
+			f.acts = append(f.acts, "assertChange")
+			return map[string]any{"did": "recorded: an assertChange of your last act (1 checks passed)",
+				"checks":  []map[string]any{{"check": "mustInclude (kind added, role \"dialog\")", "pass": true, "detail": "found"}},
+				"changes": []string{`added dialog "Added to cart" [e9]`}}, nil
+		}),
+		"tab.act": h("tab.act", func(req *agentapi.Request, in map[string]any) (any, error) {
+			f.acts = append(f.acts, fmt.Sprintf("act %q", in["goal"]))
+			return map[string]any{"verdict": "done", "message": "tapped the control that matches the goal",
+				"did": []string{`tapped button "Add to cart"`}, "actions": 1, "calls": 2, "url": f.tabs[0].URL}, nil
+		}),
 		"recording.start": h("recording.start", func(req *agentapi.Request, in map[string]any) (any, error) {
 			f.acts = append(f.acts, "start")
 			f.tabs[0].Recording = "r-1"
@@ -402,9 +416,53 @@ func TestBothModesServeTheSameTools(t *testing.T) {
 	}
 	for _, name := range []string{"browser_snapshot", "browser_click", "browser_type", "browser_select_option", "browser_press_key",
 		"browser_navigate", "browser_wait_for", "browser_verify_element_visible", "browser_verify_text_visible", "browser_verify_value",
-		"browser_tabs", "trail_start", "trail_save", "trail_replay"} {
+		"browser_tabs", "trail_start", "trail_save", "trail_replay", "browser_assert_change", "trail_act"} {
 		if !strings.Contains(a, `"name":"`+name+`"`) {
 			t.Errorf("attached mode does not serve %s", name)
 		}
+	}
+}
+
+// browser_assert_change is forwarded to the host's tab.assertChange with
+// the expectation in the built-in agent's words and the tab; the host's
+// refusal (a change that does not hold) is the tool's error, and nothing
+// else is performed.
+func TestAttachedAssertChange(t *testing.T) {
+	r, f := newAttachedRig(t, "claude-code")
+	r.mustCall(t, "browser_snapshot", map[string]any{})
+	r.mustCall(t, "browser_click", map[string]any{"element": "Add to cart", "ref": "e3"})
+	text, isErr := r.call(t, "browser_assert_change", map[string]any{"changed": false})
+	if !isErr || !strings.Contains(text, "the change does not hold") {
+		t.Errorf("a change that does not hold answers %q, want the host's refusal", text)
+	}
+	text = r.mustCall(t, "browser_assert_change", map[string]any{"mustInclude": []any{map[string]any{"kind": "added", "role": "dialog", "name": "Added to cart"}}})
+	if !strings.HasPrefix(text, "Recorded: an assertChange") || !strings.Contains(text, `added dialog "Added to cart"`) {
+		t.Errorf("browser_assert_change answers %q", text)
+	}
+	got := f.sent("tab.assertChange")
+	delete(got, "v")
+	delete(got, "id")
+	want := `{"mustInclude":[{"kind":"added","name":"Added to cart","role":"dialog"}],"tab":12,"type":"tab.assertChange"}`
+	if b, _ := json.Marshal(got); string(b) != want {
+		t.Errorf("tab.assertChange was sent %s, want %s", b, want)
+	}
+	if acts := f.performed(); !slices.Equal(acts, []string{"tap e3", "assertChange"}) {
+		t.Errorf("the host performed %q", acts)
+	}
+}
+
+// Attached, trail_act is the host's tab.act in the shared tab: the host
+// runs the agent; the tool says what it did and shows the page after it.
+func TestAttachedTrailAct(t *testing.T) {
+	r, f := newAttachedRig(t, "claude-code")
+	text := r.mustCall(t, "trail_act", map[string]any{"goal": "Add the iPhone to the cart"})
+	if !strings.Contains(text, "The agent reached the goal") || !strings.Contains(text, `- tapped button "Add to cart"`) || !strings.Contains(text, "- Page Snapshot:") {
+		t.Errorf("trail_act answers %q", text)
+	}
+	if got := f.sent("tab.act"); got["tab"] != float64(12) || got["goal"] != "Add the iPhone to the cart" {
+		t.Errorf("tab.act was sent %v", got)
+	}
+	if text, isErr := r.call(t, "trail_act", map[string]any{"goal": " "}); !isErr || !strings.Contains(text, "goal is missing") {
+		t.Errorf("an empty goal: %q", text)
 	}
 }

@@ -102,6 +102,10 @@ type Door struct {
 	// saved is the file the last trail_save exported, and savedProject
 	// its project's folder.
 	saved, savedProject string
+	// last is the client's last action, which browser_assert_change
+	// checks (nil when another check came since); acts numbers them.
+	last *doorAct
+	acts int
 }
 
 // recordingState is the recording the client's actions go into.
@@ -247,6 +251,11 @@ func (d *Door) emit(ctx context.Context, client string, it steps.Interaction, s 
 		return serviceError("recording the "+string(it.Kind), err)
 	}
 	r.seq = it.Seq
+	// An assertChange checks the action right before it: anything else
+	// but the pages that action opened comes between them.
+	if it.Kind != steps.InteractNavigate && it.Kind != steps.InteractAssertChange {
+		d.last = nil
+	}
 	if it.Screen != "" {
 		r.sent[it.Screen] = true
 	}

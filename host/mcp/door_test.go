@@ -12,6 +12,8 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/trailpin/trailpin/agent/agenttest"
+	"github.com/trailpin/trailpin/agent/model/modeltest"
 	"github.com/trailpin/trailpin/host/config"
 	"github.com/trailpin/trailpin/host/headless"
 	"github.com/trailpin/trailpin/host/recording"
@@ -146,6 +148,12 @@ type rig struct {
 
 func newRig(t *testing.T, limit int, extra int) *rig {
 	t.Helper()
+	return newRigUser(t, limit, extra, "")
+}
+
+// newRigUser is newRig with user, when not "", as the user config.
+func newRigUser(t *testing.T, limit int, extra int, user string) *rig {
+	t.Helper()
 	home := t.TempDir()
 	getenv := func(k string) string {
 		if k == "HOME" {
@@ -153,11 +161,21 @@ func newRig(t *testing.T, limit int, extra int) *rig {
 		}
 		return ""
 	}
+	if user != "" {
+		file := filepath.Join(home, ".config", "trailpin", "config.yaml")
+		if err := os.MkdirAll(filepath.Dir(file), 0o700); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(file, []byte(user), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
 	cfg, err := config.Load(config.Options{Getenv: getenv, Getwd: func() (string, error) { return home, nil }})
 	if err != nil {
 		t.Fatal(err)
 	}
-	svc := recording.New(recording.Options{Config: cfg, Getenv: getenv, Export: writeTrail})
+	svc := recording.New(recording.Options{Config: cfg, Getenv: getenv, Export: writeTrail,
+		AgentMaxActions: config.DefaultAgent().MaxActions, AgentMaxCalls: config.DefaultAgent().MaxCalls})
 	t.Cleanup(svc.Close)
 	project := filepath.Join(home, "shop")
 	if err := os.MkdirAll(project, 0o755); err != nil {
@@ -373,6 +391,74 @@ func TestActionsRecordedAsTheClients(t *testing.T) {
 		"assertVisible: {selector: {text: iPhone 17}}"} {
 		if !strings.Contains(text, want) {
 			t.Errorf("the saved trail lacks %q:\n%s", want, text)
+		}
+	}
+}
+
+// Headless, browser_assert_change checks what the client's last action
+// changed (the page captured right before it against the page now) with
+// replay's own code: one that does not hold records nothing; one that
+// holds is recorded right after the action, in its step, and the trail
+// saved holds it. With no action right before it there is nothing to
+// check.
+func TestAssertChangeRecordedAfterTheAction(t *testing.T) {
+	r := newRig(t, 0, 0)
+	r.mustCall(t, "trail_start", map[string]any{"app": "shop", "url": shopOrigin + "/products/iphone-17"})
+	r.mustCall(t, "browser_snapshot", map[string]any{})
+	added := map[string]any{"mustInclude": []any{map[string]any{"kind": "added", "role": "dialog", "name": "Added to cart"}}}
+	if text, isErr := r.call(t, "browser_assert_change", added); !isErr || !strings.Contains(text, "there is none to check") {
+		t.Errorf("before any action: %q", text)
+	}
+	r.mustCall(t, "browser_click", map[string]any{"element": "Add to cart", "ref": "e3"})
+	// The tap opened a dialog.
+	page := shopPage(shopOrigin+"/products/iphone-17", "d-"+shopOrigin+"/products/iphone-17", 0)
+	body := page.Root.Children[0]
+	body.Children = append(body.Children, &screen.Node{Ref: "e9", Role: "dialog", Tag: "div", Name: "Added to cart", Visible: true})
+	r.tab.set(page)
+	if text, isErr := r.call(t, "browser_assert_change", map[string]any{"changed": false}); !isErr || !strings.Contains(text, "the change does not hold") {
+		t.Errorf("a change that does not hold answers %q", text)
+	}
+	if n := r.interactions(t); n != 1 {
+		t.Fatalf("the recording stored %d interactions, want the click only", n)
+	}
+	text := r.mustCall(t, "browser_assert_change", added)
+	if !strings.Contains(text, "recorded as an assertion") || !strings.Contains(text, `added dialog "Added to cart"`) {
+		t.Errorf("browser_assert_change answers %q", text)
+	}
+	// Another check in between: nothing an assertChange could follow.
+	r.mustCall(t, "browser_verify_element_visible", map[string]any{"role": "heading", "accessibleName": "iPhone 17"})
+	if text, isErr := r.call(t, "browser_assert_change", added); !isErr || !strings.Contains(text, "there is none to check") {
+		t.Errorf("after another check: %q", text)
+	}
+	saved := r.mustCall(t, "trail_save", map[string]any{"title": "Add the iPhone 17"})
+	want := "- tap: {selector: {role: button, name: Add to cart}}\n      - assertChange:\n          mustInclude:\n            - {change: added, selector: {role: dialog, name: Added to cart}}"
+	if !strings.Contains(saved, want) || !strings.Contains(saved, "client: test-agent") {
+		t.Errorf("the saved trail lacks the check right after the tap:\n%s", saved)
+	}
+}
+
+// Headless, trail_act runs the built-in agent on the project's model (the
+// scripted server the agent's tests use) toward the client's goal: its
+// acts are the door's own tools, checked against the page, and recorded
+// as the client's; the answer says what it did.
+func TestTrailActHeadless(t *testing.T) {
+	srv := modeltest.Start(t, modeltest.WithPolicy(agenttest.Policy()))
+	r := newRigUser(t, 0, 0, "model:\n  baseURL: "+srv.URL+"\n  name: scripted\n")
+	if text, isErr := r.call(t, "trail_act", map[string]any{"goal": "Add to cart"}); !isErr || !strings.Contains(text, "no trail is being recorded") {
+		t.Errorf("trail_act before a recording: %q", text)
+	}
+	r.mustCall(t, "trail_start", map[string]any{"app": "shop", "url": shopOrigin + "/products/iphone-17"})
+	text := r.mustCall(t, "trail_act", map[string]any{"goal": "Add to cart"})
+	if !strings.Contains(text, "The agent reached the goal") || !strings.Contains(text, `- tapped button "Add to cart"`) {
+		t.Errorf("trail_act answers %q", text)
+	}
+	if got := r.tab.performed(); len(got) != 2 || got[1] != "tap e3" {
+		t.Errorf("the tab did %q, want the start page and the agent's tap", got)
+	}
+	saved := r.mustCall(t, "trail_save", map[string]any{"title": "Add the iPhone 17"})
+	for _, want := range []string{"by: agent", "client: test-agent", "tap: {selector: {role: button, name: Add to cart}}"} {
+		if !strings.Contains(saved, want) {
+			t.Errorf("the saved trail lacks %q:\n%s", want, saved)
 		}
 	}
 }

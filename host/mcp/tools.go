@@ -118,6 +118,8 @@ type backend interface {
 	verifyElement(ctx context.Context, client string, in verifyElementIn) (string, error)
 	verifyText(ctx context.Context, client string, in verifyTextIn) (string, error)
 	verifyValue(ctx context.Context, client string, in verifyValueIn) (string, error)
+	assertChange(ctx context.Context, client string, in assertChangeIn) (string, error)
+	trailAct(ctx context.Context, client string, in trailActIn) (string, error)
 	tabs(ctx context.Context, client string, in tabsIn) (string, error)
 	trailStart(ctx context.Context, client string, in trailStartIn) (string, error)
 	trailSave(ctx context.Context, client string, in trailSaveIn) (string, error)
@@ -142,8 +144,13 @@ func newServer(b backend, version string, log *slog.Logger) *sdk.Server {
 	add(r, &sdk.Tool{Name: "browser_verify_element_visible", Description: "Check that an element is visible, recorded as an assertion"}, b.verifyElement)
 	add(r, &sdk.Tool{Name: "browser_verify_text_visible", Description: "Check that a text is visible, recorded as an assertion"}, b.verifyText)
 	add(r, &sdk.Tool{Name: "browser_verify_value", Description: "Check a control's value by its ref, recorded as an assertion"}, b.verifyValue)
+	add(r, &sdk.Tool{Name: "browser_assert_change", Description: "Check what your last action changed (a menu opened, nothing else changed), " +
+		"recorded as an assertion right after it. Stored checks (changed, mustInclude, mustNotInclude, only, maxChanges, becameVisible, becameCovered) " +
+		"read the diff of your last action; live checks (url, exists, notCovered, with settleMs, retryMs, keepBaseline) read the page now; one group per call"}, b.assertChange)
 	add(r, &sdk.Tool{Name: "browser_tabs", Description: "List the tabs you may act in, or select the one to act in"}, b.tabs)
 	add(r, &sdk.Tool{Name: "trail_start", Description: "Start recording a trail of an app of the project, on its start page"}, b.trailStart)
+	add(r, &sdk.Tool{Name: "trail_act", Description: "Have Trailpin's built-in agent perform a goal in the tab (on the project's model), " +
+		"its actions recorded as yours; answers what it did and the page after it"}, b.trailAct)
 	add(r, &sdk.Tool{Name: "trail_save", Description: "Save the recording as a trail with a title, write its file into the project's trails folder, and return its path and YAML"}, b.trailSave)
 	add(r, &sdk.Tool{Name: "trail_replay", Description: "Replay a trail file headless, as host replay does, and return its summary"}, b.trailReplay)
 	return s
@@ -320,6 +327,8 @@ func (d *Door) navigate(ctx context.Context, client string, in navigateIn) (stri
 	if _, err := d.recordNavigations(ctx, client, "typed"); err != nil {
 		return "", err
 	}
+	// A page typed into the address bar has no screen before it to diff.
+	d.last = nil
 	return d.look(ctx)
 }
 
@@ -340,6 +349,7 @@ func (d *Door) click(ctx context.Context, client string, in clickIn) (string, er
 	if err != nil {
 		return "", staleAct(in.Ref, err)
 	}
+	d.acted(tg.now)
 	return d.after(ctx, client, "Clicked "+screen.Describe(tg.node)+".")
 }
 
@@ -395,6 +405,8 @@ func (d *Door) typeText(ctx context.Context, client string, in typeIn) (string, 
 		}
 		did += " Pressed Enter."
 	}
+	// Typing and its Enter are one action of the client's.
+	d.acted(tg.now)
 	return d.after(ctx, client, did)
 }
 
@@ -436,6 +448,7 @@ func (d *Door) selectOption(ctx context.Context, client string, in selectIn) (st
 	if err != nil {
 		return "", staleAct(in.Ref, err)
 	}
+	d.acted(tg.now)
 	return d.after(ctx, client, fmt.Sprintf("Chose %s in %s.", strings.Join(chosen, ", "), screen.Describe(tg.node)))
 }
 
@@ -470,6 +483,7 @@ func (d *Door) pressKey(ctx context.Context, client string, in pressIn) (string,
 	if err != nil {
 		return "", err
 	}
+	d.acted(now)
 	return d.after(ctx, client, "Pressed "+in.Key+".")
 }
 
@@ -732,7 +746,7 @@ func (d *Door) start(ctx context.Context, in trailStartIn) (string, error) {
 	}
 	d.rec = &recordingState{session: out.Session, project: abs, app: out.App.Name, origins: origins,
 		ids: map[*screen.Screen]string{}, sent: map[string]bool{}}
-	d.shown = nil
+	d.shown, d.last = nil, nil
 	d.log.Info("recording started", "session", out.Session, "app", out.App.Name)
 	return fmt.Sprintf("Recording a trail of the app %s (%s), starting at %s.", out.App.Name, strings.Join(origins, ", "), s.URL), nil
 }
@@ -773,7 +787,7 @@ func (d *Door) trailSave(ctx context.Context, client string, in trailSaveIn) (st
 		return "", err
 	}
 	d.saved, d.savedProject = exported.Path, r.project
-	d.rec = nil
+	d.rec, d.last = nil, nil
 	var b strings.Builder
 	fmt.Fprintf(&b, "Saved the trail %q (%s, version %d) to %s.\n", saved.Title, saved.Slug, saved.Version, exported.Path)
 	for _, n := range stop.Notes {

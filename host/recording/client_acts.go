@@ -3,7 +3,9 @@ package recording
 import (
 	"context"
 	"errors"
+	"time"
 
+	"github.com/trailpin/trailpin/agent"
 	"github.com/trailpin/trailpin/host/config"
 	"github.com/trailpin/trailpin/storage"
 )
@@ -88,4 +90,55 @@ func (r *Service) AppOrigins(ctx context.Context, session, pageURL string) ([]st
 	}
 	origins, _ := appOrigins(project, origin)
 	return origins, nil
+}
+
+// A ClientAgent is the built-in agent set up for a goal an outside agent
+// gave through the agent API (tab.act): the person's model and budgets,
+// the app's origins, and the redactor that knows every secret value the
+// recording could fill in.
+type ClientAgent struct {
+	Config agent.Config
+	// Secrets and Users are the references the goal offers (those it
+	// names), which the model is told it may type; Fill puts their values
+	// into a text at the moment it is typed and refuses any other.
+	Secrets, Users []string
+	Fill           func(string) (string, error)
+	Model          string
+	ActionTimeout  time.Duration
+	// Count stores the model requests of the outcome, as a recording's.
+	Count func(*agent.Outcome)
+}
+
+// ClientAgent sets up the agent for goal in a tab showing pageURL,
+// recorded in session ("" when not): the project's (else the user's)
+// model and budgets, acting only on origins (AppOrigins). No model is an
+// error that says how to configure one.
+func (r *Service) ClientAgent(ctx context.Context, session, pageURL, goal string) (_ *ClientAgent, err error) {
+	defer r.explainDamage(&err)
+	goal, err = oneLine("goal", goal, maxGoalRunes)
+	if err != nil {
+		return nil, err
+	}
+	origins, err := r.AppOrigins(ctx, session, pageURL)
+	if err != nil {
+		return nil, err
+	}
+	dir, err := r.agent.projectOf(ctx, session)
+	if err != nil {
+		return nil, err
+	}
+	ra, err := r.agent.setup(dir, goal, nil)
+	if errors.Is(err, errNoModel) {
+		return nil, invalid("%s", noModelMessage)
+	}
+	if err != nil {
+		return nil, err
+	}
+	ra.cfg.Origins = origins
+	if ra.project != nil {
+		_, ra.cfg.App = appOrigins(ra.project, origins[0])
+	}
+	g := &liveGoal{id: "api", session: session, text: goal}
+	return &ClientAgent{Config: ra.cfg, Secrets: ra.secrets, Users: ra.users, Fill: ra.fill, Model: ra.model,
+		ActionTimeout: ra.actionTimeout, Count: func(out *agent.Outcome) { r.agent.countCalls(g, ra, out) }}, nil
 }

@@ -2,8 +2,12 @@ package recording
 
 import (
 	"context"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/trailpin/trailpin/host/config"
 )
 
 // What an outside agent performed through the agent API in a recorded tab
@@ -52,5 +56,87 @@ func TestAppOriginsOfARecordedTab(t *testing.T) {
 	}
 	if _, err := svc.AppOrigins(context.Background(), "", "chrome://newtab"); err == nil {
 		t.Error("a tab off http(s) has no app origins, and should say so")
+	}
+}
+
+// An outside agent's assertChange arrives whole (the trail's keys, checked
+// by the host on the page before it was recorded) and is written right
+// after the client's action, in its step, marked as the client's.
+func TestClientsWholeAssertChangeFollowsItsAction(t *testing.T) {
+	svc, _ := newTestService(t)
+	ctx := context.Background()
+	const session = "r-client-change"
+	record(t, svc, session,
+		`"kind":"click","screen":"s1","ref":"e7"`,
+		`"kind":"assertChange","screen":"s1","assertChange":{"mustInclude":[{"change":"added","selector":{"role":"dialog","name":"Welcome"}}]}`,
+	)
+	if err := svc.MarkClient(ClientSpan{Session: session, Tab: 7, From: 1, Until: 2, Client: "shop-bot"}); err != nil {
+		t.Fatal(err)
+	}
+	stop, err := svc.Stop(ctx, StopIn{Session: session, Screen: loginScreen()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "- tap: {selector: {role: button, name: Sign in}}\n      - assertChange:"
+	if !strings.Contains(stop.YAML, want) || !strings.Contains(stop.YAML, "{change: added, selector: {role: dialog, name: Welcome}}") {
+		t.Errorf("the client's check should follow its tap:\n%s", stop.YAML)
+	}
+	if !strings.Contains(stop.YAML, "client: shop-bot") {
+		t.Errorf("the step should be the client's:\n%s", stop.YAML)
+	}
+}
+
+// A whole assertChange in other words than the trail's, or one a trail
+// cannot hold, is refused on arrival and nothing is stored.
+func TestWholeAssertChangeIsReadExactly(t *testing.T) {
+	svc, _ := newTestService(t)
+	ctx := context.Background()
+	const session = "r-client-change-bad"
+	record(t, svc, session, `"kind":"click","screen":"s1","ref":"e7"`)
+	for _, bad := range []string{
+		`{"Changed":true}`,
+		`{"changed":true,"url":"/x"}`,
+		`{}`,
+	} {
+		raw := `{"seq":2,"time":1733072409000,"tab":7,"url":"` + testOrigin + `/login","kind":"assertChange","screen":"s1","assertChange":` + bad + `}`
+		if _, err := svc.Interaction(ctx, InteractionIn{Session: session, Interaction: []byte(raw)}); err == nil || !strings.Contains(err.Error(), "assertChange") {
+			t.Errorf("%s: %v, want a refusal that names assertChange", bad, err)
+		}
+	}
+}
+
+// An outside agent's goal (tab.act) gets the built-in agent on the
+// person's model, acting only on the recording's app's origins; with no
+// model configured it is refused with the settings to add.
+func TestClientAgentUsesThePersonsModelAndTheAppsOrigins(t *testing.T) {
+	svc, dir := newTestService(t)
+	ctx := context.Background()
+	record(t, svc, "r-client-agent", `"kind":"click","screen":"s1","ref":"e7"`)
+	if _, err := svc.ClientAgent(ctx, "r-client-agent", testOrigin+"/login", "Sign in"); err == nil || !strings.Contains(err.Error(), "No model is configured") {
+		t.Fatalf("no model: %v, want the settings to add", err)
+	}
+	yaml := "apps:\n  shop:\n    baseURL: " + testOrigin + "\nmodel:\n  baseURL: http://127.0.0.1:9/v1\n  name: scripted\n"
+	if err := os.WriteFile(filepath.Join(dir, "trailpin.yaml"), []byte(yaml), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	home := filepath.Dir(filepath.Dir(dir))
+	svc.opts.LoadConfig = func(file string) (*config.Config, error) {
+		getenv := func(k string) string {
+			if k == "HOME" {
+				return home
+			}
+			return ""
+		}
+		return config.Load(config.Options{ConfigFile: file, Getenv: getenv, Getwd: func() (string, error) { return dir, nil }})
+	}
+	ca, err := svc.ClientAgent(ctx, "r-client-agent", "http://elsewhere.test/x", "Sign in")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ca.Model != "scripted" || ca.Config.Client == nil || len(ca.Config.Origins) != 1 || ca.Config.Origins[0] != testOrigin || ca.Config.App != "shop" {
+		t.Errorf("the agent is %+v, want the project's model on the app's origin", ca)
+	}
+	if _, err := svc.ClientAgent(ctx, "r-client-agent", testOrigin+"/login", " "); err == nil {
+		t.Error("an empty goal should be refused")
 	}
 }

@@ -330,7 +330,8 @@ func (r *Service) Interaction(ctx context.Context, in InteractionIn) (_ Interact
 	// goal's end with it.
 	var wire struct {
 		steps.Interaction
-		Checks json.RawMessage `json:"checks"`
+		Checks       json.RawMessage `json:"checks"`
+		AssertChange json.RawMessage `json:"assertChange"`
 	}
 	if err := json.Unmarshal(in.Interaction, &wire); err != nil {
 		var te *json.UnmarshalTypeError
@@ -344,6 +345,13 @@ func (r *Service) Interaction(ctx context.Context, in InteractionIn) (_ Interact
 	}
 	it := wire.Interaction
 	it.Checks, it.ChecksLeftOut = nil, nil
+	// An outside agent's whole assertChange is read exactly, or refused.
+	if it.AssertChange, err = steps.ReadChangeCheck(wire.AssertChange); err != nil {
+		return InteractionOut{}, invalid("interaction %d: %v (host/PROTOCOL.md, Agent API)", it.Seq, err)
+	}
+	if it.AssertChange != nil && (it.Kind != steps.InteractAssertChange || len(it.Changes) > 0 || len(it.Unchanged) > 0 || it.Only) {
+		return InteractionOut{}, invalid("interaction %d: assertChange (the whole check) goes only on an assertChange interaction, without changes, unchanged or only", it.Seq)
+	}
 	if it.Kind == steps.InteractAgentEnd {
 		it.Checks, it.ChecksLeftOut = steps.ReadAgentChecks(wire.Checks)
 		for _, why := range it.ChecksLeftOut {

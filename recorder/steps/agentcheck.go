@@ -108,6 +108,33 @@ func readAgentCheck(item json.RawMessage) (AgentCheck, error) {
 	return c, nil
 }
 
+// ReadChangeCheck reads an assertChange interaction's check as it
+// arrived (Interaction.AssertChange): an object with exactly the trail's keys
+// (one this host does not know is refused, never dropped to make a weaker
+// check) that a trail can hold. nil for absent or null.
+func ReadChangeCheck(raw json.RawMessage) (*trail.ChangeJSON, error) {
+	raw = bytes.TrimSpace(raw)
+	if len(raw) == 0 || string(raw) == "null" {
+		return nil, nil
+	}
+	if len(raw) > maxAgentCheckBytes {
+		return nil, fmt.Errorf("assertChange is %d bytes long, more than %d", len(raw), maxAgentCheckBytes)
+	}
+	if err := exactKeys(raw, changeShape, "assertChange"); err != nil {
+		return nil, err
+	}
+	var c trail.ChangeJSON
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&c); err != nil {
+		return nil, fmt.Errorf("assertChange cannot be read: %s", jsonProblem(err))
+	}
+	if err := trail.CheckWritable(c.AssertChange()); err != nil {
+		return nil, fmt.Errorf("assertChange cannot be written into a trail: %v", err)
+	}
+	return &c, nil
+}
+
 // A keyShape is what an object of a check may hold: each key, exactly as
 // the protocol writes it, with the shape of its value (nil for a value
 // that is no object of ours).

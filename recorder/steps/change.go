@@ -272,6 +272,9 @@ func (b *builder) assertChange(i int) (built, error) {
 	if !ok {
 		return built{}, leftOut("it follows no action of its step")
 	}
+	if r.AssertChange != nil {
+		return b.wholeCheck(r.AssertChange)
+	}
 	res, offers, err := b.changeOffers(b.recs[a].Before, r.Before)
 	if err != nil {
 		return built{}, leftOut("the screens around its action cannot be compared (%v)", err)
@@ -338,4 +341,23 @@ func (b *builder) unchangedMatch(res *screendiff.Result, after *screen.Screen, r
 	}
 	esc := escapeSelector(sel)
 	return &trail.ChangeMatch{Selector: &esc}, nil
+}
+
+// wholeCheck is the assertChange an outside agent's call recorded whole
+// (Interaction.AssertChange): the host checked it on the page before it was
+// recorded. One that a trail cannot hold, or that would write down a value
+// marked sensitive, is left out.
+func (b *builder) wholeCheck(c *trail.ChangeJSON) (built, error) {
+	ac := c.AssertChange()
+	if err := trail.CheckWritable(ac); err != nil {
+		return built{}, leftOut("its check cannot be written into a trail: %v", err)
+	}
+	leak := false
+	trail.ForEachText(&trail.Trail{Steps: []trail.Step{{Actions: []trail.Action{ac}}}}, func(_, text string) {
+		leak = leak || b.taint.Leaks(text) || b.leaksURL(text)
+	})
+	if leak {
+		return built{}, leftOut("its check would write down a value marked sensitive")
+	}
+	return built{action: ac}, nil
 }

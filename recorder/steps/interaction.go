@@ -2,6 +2,7 @@ package steps
 
 import (
 	"github.com/trailpin/trailpin/recorder/screen"
+	"github.com/trailpin/trailpin/recorder/trail"
 )
 
 // An Interaction is one thing a person (or an agent) did while recording, as
@@ -80,6 +81,12 @@ type Interaction struct {
 	Changes   []string `json:"changes,omitempty"`
 	Only      bool     `json:"only,omitempty"`
 	Unchanged []string `json:"unchanged,omitempty"`
+	// AssertChange: AssertChange is the whole check instead of picks, in the
+	// trail's keys, as an outside agent's call gave it (host/PROTOCOL.md,
+	// Agent API, tab.assertChange): the host checked it on the page before
+	// the extension recorded it. The host reads it on arrival
+	// (ReadChangeCheck).
+	AssertChange *trail.ChangeJSON `json:"assertChange,omitempty"`
 	// AgentEnd: the assertChange checks the agent passed during the goal
 	// (AgentCheck), each to be written right after the recorded action it
 	// checked. ChecksLeftOut says, for each check that arrived and could

@@ -68,10 +68,15 @@ var (
 	needGoal       = need{"text", "the goal the agent was asked to perform", func(i *Interaction) bool { return i.Text != "" }}
 	needAgentState = need{"state", "done, stopped or failed", func(i *Interaction) bool { return slices.Contains(AgentEndStates, i.State) }}
 	needScreen     = need{"screen", "the screen captured after the action, when Assert change was pressed", func(i *Interaction) bool { return i.Screen != "" }}
-	needPicks      = need{"changes, unchanged or only", "the keys of the changes that must be included, the refs of elements that must not change, or only: true", func(i *Interaction) bool { return len(i.Changes) > 0 || len(i.Unchanged) > 0 || i.Only }}
+	needPicks      = need{"changes, unchanged, only or assertChange", "the keys of the changes that must be included, the refs of elements that must not change, only: true, or the whole check", hasPicks}
 	needDrop       = need{"drop", "where the element was dropped: {x, y} in the top-level viewport", func(i *Interaction) bool { return i.Drop != nil }}
 	needTarget     = need{"screen and ref", "the screen captured before it and the element's ref in it", func(i *Interaction) bool { return i.Screen != "" && i.Ref != "" }}
 )
+
+// hasPicks: an assertChange says what it checks, by picks or whole.
+func hasPicks(i *Interaction) bool {
+	return len(i.Changes) > 0 || len(i.Unchanged) > 0 || i.Only || i.AssertChange != nil
+}
 
 // Check reports the first field the interaction lacks for its kind, naming
 // the field and what to send (never a value); nil when it carries all its
