@@ -17,7 +17,7 @@ import (
 )
 
 // Capturing while waiting. A screen of a large page is megabytes of JSON
-// (about 2.2 MB for 10,000 elements, 0.9 MB in the wire form), and moving
+// (about 2.4 MB for 10,000 elements, 0.75 MB in the wire form), and moving
 // it through the protocol costs about as much as capturing it. The page
 // packs the screen in the wire form (captureWire, as the plain capture
 // does) and compresses a large one before handing it over (gzip, which the
