@@ -118,14 +118,18 @@
     return Number.isSafeInteger(n) && n > 0 && 'e' + n === ref ? n : ref;
   }
 
-  /** Separators by which a node's text may be its children's texts joined: codes 1, 2, 3. */
+  /**
+   * Separators by which a node's text may be its children's texts joined:
+   * codes 1, 2, 3, and 4, 5, 6 for the texts of its visible children alone.
+   */
   const WIRE_JOINS = ['\n', ' ', ''];
 
   /**
    * An element's text on the wire: most of a page's text is containers
    * repeating what their children say, so when the text is the children's
    * non-empty texts joined by a line break, a space or nothing, the wire
-   * says 1, 2 or 3 and the reader joins them again.
+   * says 1, 2 or 3 and the reader joins them again; when it is the texts of
+   * the visible children alone (a container with a hidden part), 4, 5 or 6.
    * @param {ScreenNode} n @returns {string | number}
    */
   function wireText(n) {
@@ -136,21 +140,43 @@
       return text;
     /** @type {string[]} */
     const parts = [];
-    let length = 0;
+    /** @type {string[]} */
+    const shown = [];
+    let length = 0, shownLength = 0;
     for (const c of n.children) {
       if (c.text) {
         parts.push(c.text);
         length += c.text.length;
+        if (c.visible) {
+          shown.push(c.text);
+          shownLength += c.text.length;
+        }
       }
     }
     if (!parts.length)
       return text;
+    const code = joinCode(parts, length, text);
+    if (code)
+      return code;
+    if (shown.length && shown.length < parts.length) {
+      const shownCode = joinCode(shown, shownLength, text);
+      if (shownCode)
+        return shownCode + WIRE_JOINS.length;
+    }
+    return text;
+  }
+
+  /**
+   * The code (1-based) of the separator that joins parts into text, or 0.
+   * @param {string[]} parts @param {number} length the parts' total length @param {string} text
+   */
+  function joinCode(parts, length, text) {
     // Join only where the lengths agree: a container's text can be long.
     for (let i = 0; i < WIRE_JOINS.length; i++) {
       if (length + (parts.length - 1) * WIRE_JOINS[i].length === text.length && parts.join(WIRE_JOINS[i]) === text)
         return i + 1;
     }
-    return text;
+    return 0;
   }
 
   /**

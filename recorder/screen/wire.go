@@ -148,7 +148,8 @@ func decodeWireElement(d *jsontext.Decoder, ref string, depth int) (*Node, error
 		return nil, fmt.Errorf("%w: %v", errWire, err)
 	}
 	if codes.join > 0 {
-		n.Text = joinedText(n.Children, wireJoins[codes.join-1])
+		visibleOnly := codes.join > len(wireJoins)
+		n.Text = joinedText(n.Children, wireJoins[(codes.join-1)%len(wireJoins)], visibleOnly)
 	}
 	if codes.nameIsText {
 		n.Name = n.Text
@@ -180,14 +181,15 @@ func readCoded(d *jsontext.Decoder, table []string, what string) (string, error)
 }
 
 // wireJoins are the separators a wire text code 1, 2, 3 joins the children's
-// texts with (the page model's WIRE_JOINS).
+// texts with, and 4, 5, 6 the visible children's alone (the page model's
+// WIRE_JOINS).
 var wireJoins = []string{"\n", " ", ""}
 
-// joinedText joins the non-empty texts of nodes.
-func joinedText(nodes []*Node, sep string) string {
+// joinedText joins the non-empty texts of nodes, or of the visible ones.
+func joinedText(nodes []*Node, sep string, visibleOnly bool) string {
 	var b strings.Builder
 	for _, c := range nodes {
-		if c.Text == "" {
+		if c.Text == "" || visibleOnly && !c.Visible {
 			continue
 		}
 		if b.Len() > 0 {
@@ -225,7 +227,7 @@ func decodeWireField(d *jsontext.Decoder, n *Node, i, depth int, codes *wireCode
 			}
 		case 6:
 			code := int(tok.Int())
-			if code < 0 || code > len(wireJoins) {
+			if code < 0 || code > 2*len(wireJoins) {
 				return fmt.Errorf("%w: text join code %d", errWire, code)
 			}
 			codes.join = code

@@ -42,7 +42,16 @@ func TestDecodeWireCodes(t *testing.T) {
 		a, _ := json.Marshal(s.Root)
 		t.Errorf("decoded %s", a)
 	}
+	// 5: the visible children's texts joined by a space, the hidden run left out.
+	s, err = DecodeWire([]byte(`{"schema":1,"root":[3,0,0,1,0,0,5,0,["Total",["(hidden)"],"12"]]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Root.Text != "Total 12" {
+		t.Errorf("visible-only join gave %q, want %q", s.Root.Text, "Total 12")
+	}
 	for _, bad := range []string{
+		`{"root":[1,0,0,0,0,0,7]}`,   // no join code beyond 6
 		`{"root":[0,0,0]}`,           // no ref 0
 		`{"root":[-3,0,0]}`,          // nor a negative one
 		`{"root":[1.5,0,0]}`,         // nor a fraction
