@@ -137,6 +137,7 @@ func captureFrame(ctx context.Context, m *Frame, opts pageModelOptions, depth in
 	if s.Root == nil {
 		return nil, errors.New("capturing the screen: the page model returned no root")
 	}
+	countLook(s, len(text))
 	if depth < maxFrameDepth {
 		fillCrossOriginFrames(ctx, m, s, s.Root, opts, depth)
 	}

@@ -64,6 +64,7 @@ func CaptureTop(ctx context.Context, m *Frame, co CaptureOptions) (*screen.Scree
 	if s.Root == nil {
 		return nil, errors.New("capturing the screen: the page model returned no root")
 	}
+	countLook(s, len(text))
 	fillCrossOriginFrames(ctx, m, s, s.Root, opts, 0)
 	return s, nil
 }
