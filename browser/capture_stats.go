@@ -7,8 +7,8 @@ import (
 )
 
 // CaptureStats are what this process's full captures of a page cost: how
-// many looks, and how many nodes and bytes of wire text they moved out of
-// the browser. Benchmarks read them (e2e/bench/replay); nothing decides on
+// many looks, and how many nodes and bytes of text (the wire form, gzipped
+// when large) they moved out of the browser. Benchmarks read them (e2e/bench/replay); nothing decides on
 // them.
 type CaptureStats struct {
 	Looks     int64 `json:"looks"`
