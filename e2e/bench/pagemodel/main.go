@@ -4,7 +4,10 @@
 // as a round trip from Go (evaluation, transfer and decoding into
 // screen.Screen), then runs bench.mjs, which attaches Playwright to the same
 // tab and times locator('body').ariaSnapshot() and page.ariaSnapshot({mode:
-// 'ai'}). Timings are medians; on a shared machine they are noisy.
+// 'ai'}). Under the table it prints where our round trip goes (capture in
+// the page, packing into the wire form, moving it out of the browser,
+// decoding it in Go, and the gzip form beside them) with the nodes and bytes
+// of one look. Timings are medians; on a shared machine they are noisy.
 //
 //	go run ./e2e/bench/pagemodel [-sizes 1000,10000,50000] [-runs 7] [-launched]
 //
@@ -376,7 +379,7 @@ func report(out io.Writer, rows []row, o options) {
 	}
 	tw.Flush()
 	fmt.Fprintf(out, "medians of %d interleaved runs after %d warm-up runs; ours/PW is the median of per-run ratios (below 1: ours is faster)\n", o.runs, o.warmup)
-	fmt.Fprintln(out, "one shared headless Chromium; timings are noisy on a busy machine; ours JSON is the plain screen JSON (replay moves a packed form about half as large)")
+	fmt.Fprintln(out, "one shared headless Chromium; timings are noisy on a busy machine; ours JSON is the plain screen JSON (a capture moves the packed wire form, gzipped when large: see the bytes per look below)")
 	reportBreakdown(out, rows)
 }
 

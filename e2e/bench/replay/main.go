@@ -12,7 +12,9 @@
 //	go run ./e2e/bench/replay -serve 127.0.0.1:8080   # only serve the shop
 //
 // Trailpin's side replays host/demo/trails (the same flows as trail files)
-// with CI=true (no database, read-only cache) and --trace off. When the
+// with CI=true (no database, read-only cache) and --trace off; under the
+// timings the report gives the looks at the page of Trailpin's last run of
+// each flow (per step, with nodes and bytes per look). When the
 // host has no replay command yet, the report says so and shows Playwright's
 // figures alone.
 package main
