@@ -123,11 +123,17 @@ func CaptureAction(opts CaptureOptions) chromedp.Action[*screen.Screen] {
 // captureFrame captures the document of m's frame and, below it, the
 // cross-origin frames it contains.
 func captureFrame(ctx context.Context, m *Frame, opts pageModelOptions, depth int) (*screen.Screen, error) {
-	text, err := m.callText(ctx, "captureWire", opts)
+	// The wire form, gzipped when large (capture_packed.go): moving a large
+	// screen out of the browser costs more than compressing it.
+	text, err := m.invokeAwait(ctx, captureScript, pageModelVersion, compressAbove, opts)
 	if err != nil {
 		return nil, fmt.Errorf("capturing the screen: %w", err)
 	}
-	s, err := screen.DecodeWire([]byte(text))
+	data, err := unpackScreen(text)
+	if err != nil {
+		return nil, err
+	}
+	s, err := screen.DecodeWire(data)
 	if err != nil {
 		return nil, fmt.Errorf("capturing the screen: %w", err)
 	}
@@ -137,6 +143,7 @@ func captureFrame(ctx context.Context, m *Frame, opts pageModelOptions, depth in
 	if s.Root == nil {
 		return nil, errors.New("capturing the screen: the page model returned no root")
 	}
+	countLook(s, len(text))
 	if depth < maxFrameDepth {
 		fillCrossOriginFrames(ctx, m, s, s.Root, opts, depth)
 	}

@@ -16,12 +16,13 @@ import (
 	"github.com/trailpin/trailpin/recorder/screen"
 )
 
-// Capturing while waiting. A screen of a large page is megabytes of JSON
-// (about 2.2 MB for 10,000 elements, 0.9 MB in the wire form), and moving
-// it through the protocol costs about as much as capturing it. The page
-// packs the screen in the wire form (captureWire, as the plain capture
-// does) and compresses a large one before handing it over (gzip, which the
-// browser does natively), so each look at a large page moves about 120 KB;
+// Moving a screen out of the page. A screen of a large page is megabytes of
+// JSON (about 2.4 MB for 10,000 elements, 0.7 MB in the wire form), and
+// moving it through the protocol costs about as much as capturing it. The
+// page packs the screen in the wire form (captureWire) and compresses a
+// large one before handing it over (gzip, which the browser does natively),
+// for every capture (Capture and CaptureTop alike; e2e/bench/pagemodel
+// times both ways), so each look at a large page moves about 130 KB;
 // a small screen comes as it is, where compressing would cost more than it
 // saves. On /big?n=10000 the wire form halves the page's gzip time (about
 // 20 ms instead of 40 per look) and the JSON decoded here.
@@ -64,6 +65,7 @@ func CaptureTop(ctx context.Context, m *Frame, co CaptureOptions) (*screen.Scree
 	if s.Root == nil {
 		return nil, errors.New("capturing the screen: the page model returned no root")
 	}
+	countLook(s, len(text))
 	fillCrossOriginFrames(ctx, m, s, s.Root, opts, 0)
 	return s, nil
 }

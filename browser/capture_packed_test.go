@@ -14,6 +14,8 @@ import (
 	"unicode/utf16"
 
 	"github.com/chromedp/chromedp"
+
+	"github.com/trailpin/trailpin/recorder/screen"
 )
 
 func TestUnpackScreen(t *testing.T) {
@@ -45,7 +47,8 @@ func TestUnpackScreen(t *testing.T) {
 }
 
 // TestCaptureTopLarge: a screen large enough to be compressed on its way
-// out of the page reads back the same as the plain capture.
+// out of the page reads back the same as the plain wire text, through
+// CaptureTop and Capture alike.
 func TestCaptureTopLarge(t *testing.T) {
 	t.Parallel()
 	var page strings.Builder
@@ -60,10 +63,11 @@ func TestCaptureTopLarge(t *testing.T) {
 	}))
 	t.Cleanup(srv.Close)
 	ctx := newTab(t, srv.URL)
-	plain := capture(t, ctx, CaptureOptions{NoCoverage: true})
 	co := CaptureOptions{NoCoverage: true}
 	opts := co.pageModelOptions()
-	zipped, err := chromedp.Run(ctx, func(ctx context.Context, tg *chromedp.Target) (any, error) {
+	var plain *screen.Screen
+	var wireLen int
+	zipped, err := chromedp.Run(ctx, func(ctx context.Context, tg *chromedp.Target) (*screen.Screen, error) {
 		m, err := TopFrame(ctx, tg)
 		if err != nil {
 			return nil, err
@@ -75,12 +79,27 @@ func TestCaptureTopLarge(t *testing.T) {
 		if n := len(utf16.Encode([]rune(wire))); n < compressAbove {
 			return nil, fmt.Errorf("the page's screen is %d code units in the wire form, too small to be compressed (%d)", n, compressAbove)
 		}
+		wireLen = len(wire)
+		if plain, err = screen.DecodeWire([]byte(wire)); err != nil {
+			return nil, err
+		}
 		return CaptureTop(ctx, m, co)
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if !reflect.DeepEqual(zipped, plain) {
-		t.Errorf("the compressed capture differs from the plain one")
+		t.Errorf("the compressed capture through CaptureTop differs from the plain one")
+	}
+	before := ReadCaptureStats()
+	CountCaptures()
+	viaCapture := capture(t, ctx, co)
+	if !reflect.DeepEqual(viaCapture, plain) {
+		t.Errorf("the compressed capture through Capture differs from the plain one")
+	}
+	// Compressed, the look moved a fraction of the plain wire text (the
+	// bound leaves room for the small captures of tests running alongside).
+	if moved := ReadCaptureStats().WireBytes - before.WireBytes; moved >= int64(wireLen/2) {
+		t.Errorf("Capture moved %d bytes, the plain wire text alone is %d", moved, wireLen)
 	}
 }

@@ -123,18 +123,27 @@ func (m *Frame) callText(ctx context.Context, method string, args ...any) (strin
 // page model is missing, with args, and returns the string. It installs the
 // page model and calls again when the answer was null.
 func (m *Frame) invoke(ctx context.Context, fn string, args ...any) (string, error) {
-	text, err := m.invokeOnce(ctx, fn, args)
+	return m.invokeWith(ctx, fn, false, args)
+}
+
+// invokeAwait is invoke for a script that answers a promise of the string.
+func (m *Frame) invokeAwait(ctx context.Context, fn string, args ...any) (string, error) {
+	return m.invokeWith(ctx, fn, true, args)
+}
+
+func (m *Frame) invokeWith(ctx context.Context, fn string, await bool, args []any) (string, error) {
+	text, err := m.invokeOnce(ctx, fn, await, args)
 	if errors.Is(err, ErrNotInstalled) {
 		if err := m.install(ctx); err != nil {
 			return "", err
 		}
-		text, err = m.invokeOnce(ctx, fn, args)
+		text, err = m.invokeOnce(ctx, fn, await, args)
 	}
 	return text, err
 }
 
-func (m *Frame) invokeOnce(ctx context.Context, fn string, args []any) (string, error) {
-	r, err := callInContext(ctx, m.session, m.contextID, fn, false, true, args...)
+func (m *Frame) invokeOnce(ctx context.Context, fn string, await bool, args []any) (string, error) {
+	r, err := callInContext(ctx, m.session, m.contextID, fn, await, true, args...)
 	if err != nil {
 		return "", err
 	}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -132,7 +133,26 @@ func replayTrails(cmd *cobra.Command, e *env, o replayFlags, args []string) erro
 	}
 	defer b.Close()
 	s.Browser = b
+	if path := e.getenv(captureStatsEnv); path != "" {
+		browser.CountCaptures()
+		defer writeCaptureStats(e, path)
+	}
 	return runSuite(cmd.Context(), e, o, s)
+}
+
+// captureStatsEnv names a file where replay writes, as JSON, how many full
+// captures of a page it made and how many nodes and bytes they moved
+// (browser.CaptureStats): what e2e/bench/replay reports as looks per step.
+const captureStatsEnv = "TRAILPIN_CAPTURE_STATS"
+
+func writeCaptureStats(e *env, path string) {
+	b, err := json.Marshal(browser.ReadCaptureStats())
+	if err == nil {
+		err = os.WriteFile(path, b, 0o644)
+	}
+	if err != nil {
+		fmt.Fprintf(e.stderr, "writing the capture counts to %s (%s): %v\n", path, captureStatsEnv, err)
+	}
 }
 
 // checkReplayURLs checks the URL-valued flags, and writes --base-url as

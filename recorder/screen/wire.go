@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/go-json-experiment/json"
@@ -12,7 +13,7 @@ import (
 
 // The wire form is how the page model hands a screen to replay: the screen's
 // own fields, with the node tree packed into arrays (captureWire in
-// extension/pagemodel/wire.js; docs/screen-schema.md). It is half the size of the
+// extension/pagemodel/wire.js; docs/screen-schema.md). It is a third of the size of the
 // plain JSON, and the transfer out of the browser and the decoding here are
 // most of a capture's cost on a large page.
 
@@ -34,6 +35,24 @@ var wireFlags = []func(n *Node) *bool{
 	func(n *Node) *bool { return &n.Block },
 	func(n *Node) *bool { return &n.Editable },
 }
+
+// wireRoles and wireTags are the roles and tags an element's role and tag
+// entries name by index; the order is the page model's WIRE_ROLES and
+// WIRE_TAGS.
+var wireRoles = []string{"generic", "document", "paragraph", "link", "button", "listitem", "list", "heading", "img",
+	"textbox", "checkbox", "radio", "combobox", "option", "listbox", "cell", "row", "rowgroup", "columnheader",
+	"rowheader", "table", "group", "region", "navigation", "banner", "main", "contentinfo", "complementary", "form",
+	"search", "article", "dialog", "alert", "status", "separator", "spinbutton", "slider", "searchbox", "tab",
+	"tablist", "tabpanel", "menu", "menuitem", "menubar", "strong", "emphasis", "code", "time", "figure", "term",
+	"definition", "none", "presentation", "gridcell", "grid", "switch", "progressbar", "meter", "insertion", "deletion",
+	"subscript", "superscript", "blockquote", "caption", "iframe", "mark", "math", "treegrid", "tree", "treeitem"}
+
+var wireTags = []string{"div", "span", "a", "p", "li", "ul", "ol", "button", "input", "label", "img", "svg", "td", "tr",
+	"th", "tbody", "thead", "table", "h1", "h2", "h3", "h4", "h5", "h6", "section", "header", "footer", "nav", "main",
+	"article", "aside", "form", "select", "option", "textarea", "b", "i", "strong", "em", "small", "code", "pre", "time",
+	"br", "hr", "html", "body", "iframe", "dialog", "details", "summary", "fieldset", "legend", "figure", "figcaption",
+	"blockquote", "dl", "dt", "dd", "path", "g", "use", "canvas", "video", "audio", "picture", "source", "tfoot",
+	"caption", "abbr", "sup", "sub", "mark", "u", "s", "cite", "q", "kbd", "optgroup", "progress", "meter", "output"}
 
 // maxWireDepth bounds nesting while decoding; the DOM's own limit is far
 // below, and a deeper answer means something is wrong.
@@ -87,6 +106,17 @@ func decodeWireNode(d *jsontext.Decoder, depth int) (*Node, error) {
 	default:
 		return nil, fmt.Errorf("%w: unexpected %v for a node", errWire, tok.Kind())
 	}
+	if d.PeekKind() == '0' { // an element whose ref is "e<N>", written as N
+		tok, err := d.ReadToken()
+		if err != nil {
+			return nil, fmt.Errorf("%w: %v", errWire, err)
+		}
+		num, err := strconv.ParseUint(tok.String(), 10, 63)
+		if err != nil || num == 0 {
+			return nil, fmt.Errorf("%w: ref number %s", errWire, tok.String())
+		}
+		return decodeWireElement(d, "e"+strconv.FormatUint(num, 10), depth)
+	}
 	first, err := readString(d)
 	if err != nil {
 		return nil, err
@@ -95,37 +125,71 @@ func decodeWireNode(d *jsontext.Decoder, depth int) (*Node, error) {
 		d.ReadToken()
 		return &Node{Tag: TextTag, Text: first}, nil
 	}
-	n := &Node{Ref: first}
-	if n.Role, err = readString(d); err != nil {
+	return decodeWireElement(d, first, depth)
+}
+
+// decodeWireElement reads the rest of an element whose ref was read.
+func decodeWireElement(d *jsontext.Decoder, ref string, depth int) (*Node, error) {
+	n := &Node{Ref: ref}
+	var err error
+	if n.Role, err = readCoded(d, wireRoles, "role"); err != nil {
 		return nil, err
 	}
-	if n.Tag, err = readString(d); err != nil {
+	if n.Tag, err = readCoded(d, wireTags, "tag"); err != nil {
 		return nil, err
 	}
-	join := 0
+	var codes wireCodes
 	for field := 3; d.PeekKind() != ']'; field++ {
-		if err := decodeWireField(d, n, field, depth, &join); err != nil {
+		if err := decodeWireField(d, n, field, depth, &codes); err != nil {
 			return nil, err
 		}
 	}
 	if _, err := d.ReadToken(); err != nil {
 		return nil, fmt.Errorf("%w: %v", errWire, err)
 	}
-	if join > 0 {
-		n.Text = joinedText(n.Children, wireJoins[join-1])
+	if codes.join > 0 {
+		visibleOnly := codes.join > len(wireJoins)
+		n.Text = joinedText(n.Children, wireJoins[(codes.join-1)%len(wireJoins)], visibleOnly)
+	}
+	if codes.nameIsText {
+		n.Name = n.Text
 	}
 	return n, nil
 }
 
+// wireCodes are what an element's entries say by a number, resolved once its
+// children are read: the text's join code, and a name that is the text.
+type wireCodes struct {
+	join       int
+	nameIsText bool
+}
+
+// readCoded reads a string, or the index of one in table.
+func readCoded(d *jsontext.Decoder, table []string, what string) (string, error) {
+	if d.PeekKind() != '0' {
+		return readString(d)
+	}
+	tok, err := d.ReadToken()
+	if err != nil {
+		return "", fmt.Errorf("%w: %v", errWire, err)
+	}
+	i, err := strconv.ParseUint(tok.String(), 10, 31)
+	if err != nil || i >= uint64(len(table)) {
+		return "", fmt.Errorf("%w: %s code %s", errWire, what, tok.String())
+	}
+	return table[i], nil
+}
+
 // wireJoins are the separators a wire text code 1, 2, 3 joins the children's
-// texts with (the page model's WIRE_JOINS).
+// texts with, and 4, 5, 6 the visible children's alone (the page model's
+// WIRE_JOINS).
 var wireJoins = []string{"\n", " ", ""}
 
-// joinedText joins the non-empty texts of nodes.
-func joinedText(nodes []*Node, sep string) string {
+// joinedText joins the non-empty texts of nodes, or of the visible ones.
+func joinedText(nodes []*Node, sep string, visibleOnly bool) string {
 	var b strings.Builder
 	for _, c := range nodes {
-		if c.Text == "" {
+		if c.Text == "" || visibleOnly && !c.Visible {
 			continue
 		}
 		if b.Len() > 0 {
@@ -137,8 +201,9 @@ func joinedText(nodes []*Node, sep string) string {
 }
 
 // decodeWireField reads the element field at position i; 0 stands for empty,
-// and a number in the text field is a join code, stored in join.
-func decodeWireField(d *jsontext.Decoder, n *Node, i, depth int, join *int) error {
+// a number in the text field is a join code and 1 in the name field the
+// element's text, both stored in codes.
+func decodeWireField(d *jsontext.Decoder, n *Node, i, depth int, codes *wireCodes) error {
 	if d.PeekKind() == '0' {
 		tok, err := d.ReadToken()
 		if err != nil {
@@ -152,12 +217,20 @@ func decodeWireField(d *jsontext.Decoder, n *Node, i, depth int, join *int) erro
 					*field(n) = true
 				}
 			}
+		case 5:
+			switch tok.Int() {
+			case 0:
+			case 1:
+				codes.nameIsText = true
+			default:
+				return fmt.Errorf("%w: name code %s", errWire, tok.String())
+			}
 		case 6:
 			code := int(tok.Int())
-			if code < 0 || code > len(wireJoins) {
+			if code < 0 || code > 2*len(wireJoins) {
 				return fmt.Errorf("%w: text join code %d", errWire, code)
 			}
-			*join = code
+			codes.join = code
 		}
 		return nil
 	}

@@ -4,7 +4,10 @@
 // as a round trip from Go (evaluation, transfer and decoding into
 // screen.Screen), then runs bench.mjs, which attaches Playwright to the same
 // tab and times locator('body').ariaSnapshot() and page.ariaSnapshot({mode:
-// 'ai'}). Timings are medians; on a shared machine they are noisy.
+// 'ai'}). Under the table it prints where our round trip goes (capture in
+// the page, packing into the wire form, moving it out of the browser,
+// decoding it in Go, and the gzip form beside them) with the nodes and bytes
+// of one look. Timings are medians; on a shared machine they are noisy.
 //
 //	go run ./e2e/bench/pagemodel [-sizes 1000,10000,50000] [-runs 7] [-launched]
 //
@@ -96,6 +99,8 @@ type row struct {
 	// Medians of ours/theirs per interleaved run: on a busy machine, load
 	// drifts between runs, and a ratio taken within one run cancels it.
 	ratioAria, ratioAI float64
+	// phases is where our round trip goes (breakdown.go).
+	phases breakdown
 }
 
 func bench(o options, out io.Writer) error {
@@ -193,6 +198,7 @@ func measure(bctx context.Context, url, port string, o options) (row, error) {
 
 	var inPage, trips, aria, ai, lAria, lAI []time.Duration
 	var ratioAria, ratioAI []float64
+	var phases []stepTimes
 	var captured *screen.Screen
 	for i := range o.warmup + o.runs {
 		keep := i >= o.warmup
@@ -225,6 +231,13 @@ func measure(bctx context.Context, url, port string, o options) (row, error) {
 			ratioAria = append(ratioAria, float64(trip)/float64(ms2d(a.MS)))
 			ratioAI = append(ratioAI, float64(trip)/float64(ms2d(b.MS)))
 		}
+		if keep {
+			st, err := measurePhases(ctx)
+			if err != nil {
+				return r, fmt.Errorf("timing the phases: %w", err)
+			}
+			phases = append(phases, st)
+		}
 		if launched != nil {
 			la, err := launched.run("aria")
 			if err != nil {
@@ -242,6 +255,7 @@ func measure(bctx context.Context, url, port string, o options) (row, error) {
 	}
 	r.inPage, r.roundTrip, r.pwAria, r.pwAI = median(inPage), median(trips), median(aria), median(ai)
 	r.ratioAria, r.ratioAI = medianFloat(ratioAria), medianFloat(ratioAI)
+	r.phases = medianBreakdown(phases)
 	if launched != nil {
 		r.pwLaunchAria, r.pwLaunchAI = median(lAria), median(lAI)
 	}
@@ -365,7 +379,8 @@ func report(out io.Writer, rows []row, o options) {
 	}
 	tw.Flush()
 	fmt.Fprintf(out, "medians of %d interleaved runs after %d warm-up runs; ours/PW is the median of per-run ratios (below 1: ours is faster)\n", o.runs, o.warmup)
-	fmt.Fprintln(out, "one shared headless Chromium; timings are noisy on a busy machine; ours JSON is the plain screen JSON (replay moves a packed form about half as large)")
+	fmt.Fprintln(out, "one shared headless Chromium; timings are noisy on a busy machine; ours JSON is the plain screen JSON (a capture moves the packed wire form, gzipped when large: see the bytes per look below)")
+	reportBreakdown(out, rows)
 }
 
 func d(v time.Duration) string { return fmt.Sprintf("%.1fms", float64(v)/float64(time.Millisecond)) }

@@ -12,13 +12,16 @@
 //	go run ./e2e/bench/replay -serve 127.0.0.1:8080   # only serve the shop
 //
 // Trailpin's side replays host/demo/trails (the same flows as trail files)
-// with CI=true (no database, read-only cache) and --trace off. When the
+// with CI=true (no database, read-only cache) and --trace off; under the
+// timings the report gives the looks at the page of Trailpin's last run of
+// each flow (per step, with nodes and bytes per look). When the
 // host has no replay command yet, the report says so and shows Playwright's
 // figures alone.
 package main
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -42,11 +45,12 @@ type flow struct {
 	key   string // the Playwright script's name for it
 	trail string // its trail file in host/demo/trails
 	what  string
+	steps int
 }
 
 var flows = []flow{
-	{"long", "full-shopping-journey.trail.yaml", "full shopping journey (45 steps, 82 actions)"},
-	{"big", "big-page.trail.yaml", "big page /big?n=10000 (3 steps, 5 actions)"},
+	{"long", "full-shopping-journey.trail.yaml", "full shopping journey (45 steps, 82 actions)", 45},
+	{"big", "big-page.trail.yaml", "big page /big?n=10000 (3 steps, 5 actions)", 3},
 }
 
 // runTimeout bounds one process: a run that takes longer is a hang, not a
@@ -123,6 +127,7 @@ func run(args []string, out io.Writer) error {
 
 	tw := tabwriter.NewWriter(out, 2, 8, 2, ' ', 0)
 	fmt.Fprintln(tw, "flow\ttool\tmedian\tmin\tmax\truns\tTrailpin / Playwright")
+	var costs []string
 	for _, f := range flows {
 		if !slices.Contains(o.flows, f.key) {
 			continue
@@ -148,8 +153,41 @@ func run(args []string, out io.Writer) error {
 			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%d\t%s\n", f.what, tool,
 				secs(median(ts)), secs(slices.Min(ts)), secs(slices.Max(ts)), len(ts), ratio)
 		}
+		if hostReady {
+			costs = append(costs, captureCosts(f, work))
+		}
 	}
-	return tw.Flush()
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	if len(costs) > 0 {
+		fmt.Fprintln(out, "\nTrailpin's looks at the page in its last run of each flow (full captures; a cross-origin frame's counts as one more):")
+		for _, c := range costs {
+			fmt.Fprintln(out, "  "+c)
+		}
+	}
+	return nil
+}
+
+// captureStatsFile is where a run of f writes its capture counts
+// (TRAILPIN_CAPTURE_STATS, host/cmd_replay.go); each run overwrites it.
+func captureStatsFile(f flow, work string) string {
+	return filepath.Join(work, "capture-stats-"+f.key+".json")
+}
+
+// captureCosts says what f's last Trailpin run spent looking at the page:
+// looks per step, nodes and bytes moved per look.
+func captureCosts(f flow, work string) string {
+	b, err := os.ReadFile(captureStatsFile(f, work))
+	if err != nil {
+		return fmt.Sprintf("%s: no capture counts (%v)", f.what, err)
+	}
+	var st browser.CaptureStats
+	if err := json.Unmarshal(b, &st); err != nil || st.Looks == 0 {
+		return fmt.Sprintf("%s: no capture counts (%s)", f.what, b)
+	}
+	return fmt.Sprintf("%s: %d looks, %.1f per step, %d nodes and %d bytes per look",
+		f.what, st.Looks, float64(st.Looks)/float64(f.steps), st.Nodes/st.Looks, st.WireBytes/st.Looks)
 }
 
 // writeProject writes the demo's trails and a trailpin.yaml pointing at the
@@ -188,6 +226,7 @@ func trailpinCmd(o options, f flow, work, chrome string) *exec.Cmd {
 		"TRAILPIN_SECRET_DEMO_PASSWORD="+demo.Password,
 		"XDG_CONFIG_HOME="+filepath.Join(work, "config"),
 		"XDG_DATA_HOME="+filepath.Join(work, "data"),
+		"TRAILPIN_CAPTURE_STATS="+captureStatsFile(f, work),
 	)
 	return cmd
 }
