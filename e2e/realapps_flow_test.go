@@ -110,10 +110,27 @@ func pickPoint(t *testing.T, ctx context.Context, css string) (float64, float64)
 
 func pointOn(t *testing.T, ctx context.Context, css string, exact bool) (float64, float64) {
 	t.Helper()
-	js := fmt.Sprintf(`((exact) => {
+	// The element must also hold still, as a script's click waits for it
+	// to (Playwright's "stable"): a menu that grows in, a dialog that slides
+	// in or a group that unfolds moves what it holds, and a click at a
+	// point measured a moment before lands beside it. Still is: no finite
+	// animation or transition of it or of what holds it runs, and its box
+	// is the same one frame later.
+	js := fmt.Sprintf(`(async (exact) => {
 		const e = document.querySelector(%q);
 		if (!e) return null;
+		const moving = () => {
+			for (let n = e; n; n = n.parentElement)
+				if (n.getAnimations().some((a) => a.playState === 'running' && a.effect && a.effect.getComputedTiming().endTime !== Infinity))
+					return true;
+			return false;
+		};
+		if (moving()) return {x: 0, y: 0, on: false, at: 'nothing: it is moving'};
 		e.scrollIntoView({block: 'center', inline: 'center', behavior: 'instant'});
+		const box = () => { const q = e.getBoundingClientRect(); return [q.x, q.y, q.width, q.height].join(' '); };
+		const before = box();
+		await Promise.race([new Promise((r) => requestAnimationFrame(() => r())), new Promise((r) => setTimeout(r, 1000))]);
+		if (box() !== before || moving()) return {x: 0, y: 0, on: false, at: 'nothing: it is moving'};
 		const r = e.getBoundingClientRect();
 		if (r.width === 0 || r.height === 0) return null;
 		const range = document.createRange();
@@ -139,7 +156,7 @@ func pointOn(t *testing.T, ctx context.Context, css string, exact bool) (float64
 			X, Y float64
 			On   bool
 			At   string
-		}](js))
+		}](js, chromedp.EvalAwaitPromise))
 		cancel()
 		if err == nil && p != nil && p.On {
 			return p.X, p.Y
@@ -189,11 +206,14 @@ const (
 	// looks before acting again.
 	personPace pace = iota
 	// machinePace goes on at once, as a script or an agent drives a
-	// browser: the next action waits only for its element to be there (as
-	// a script's click waits for what it clicks) and for a page being
-	// loaded; only the last action is waited for. Text goes into a field
-	// as a script's fill and the agent's type put it (Input.insertText: no
-	// key goes down), and Enter and Tab in it are keys.
+	// browser: the next action waits only for its element to be there and
+	// hold still (as a script's click waits for what it clicks) and for a
+	// page being loaded; a check waits for what it checks (the effect of
+	// the action before it), as a script's assertion retries until the
+	// page shows it; the last action is waited for. Text goes into a
+	// field as a script's fill and the agent's type put it
+	// (Input.insertText: no key goes down), and Enter and Tab in it are
+	// keys.
 	machinePace
 )
 
@@ -217,6 +237,10 @@ func driveFlowAt(t *testing.T, app context.Context, flow []flowAct, at pace) {
 	}()
 	for i, a := range flow {
 		stopped = i
+		if a.Load {
+			// The document the action leaves: the wait below is for another.
+			Eval[bool](t, app, `window.__flowLeaving = true`)
+		}
 		switch a.Do {
 		case "click", "dblclick", "rightclick":
 			x, y := visibleCentre(t, app, a.CSS)
@@ -287,15 +311,18 @@ func driveFlowAt(t *testing.T, app context.Context, flow []flowAct, at pace) {
 			t.Fatalf("flow: unknown action %q", a.Do)
 		}
 		if a.Load {
-			waitAcrossLoads(t, app, `document.readyState === 'complete'`)
+			waitAcrossLoads(t, app, `!window.__flowLeaving && document.readyState === 'complete'`)
 			waitAX(t, app, "toolbar", "Trailpin recording")
 		}
-		if a.Wait != "" && (at == personPace || i == len(flow)-1) {
+		if a.Wait != "" && (at == personPace || i == len(flow)-1 || isCheck(flow[i+1])) {
 			waitAcrossLoads(t, app, a.Wait)
 		}
 	}
 	stopped = len(flow)
 }
+
+// isCheck says whether the action is one of the recording bar's checks.
+func isCheck(a flowAct) bool { return strings.HasPrefix(a.Do, "assert") }
 
 // insertTyping types text as a script does: each run of characters is
 // inserted at once, and Enter ("\r") and Tab ("\t") are pressed as keys.

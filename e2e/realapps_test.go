@@ -28,9 +28,13 @@ import (
 // the same page after every action), and on one value variant per value
 // assertion (failed at that assertion, app-bug, expected vs actual).
 //
+// The flow is also recorded at a machine's pace (machine-pace: no wait
+// between one action and the next), which must give the same trail file.
+//
 // TRAILPIN_REALAPPS_REPEAT=N (scripts/realapps-repeat) also records the flow
-// N-1 more times, each of which must give the same trail file, and replays
-// the trail N times on the unchanged app, each of which must pass.
+// N-1 more times, at both paces in turn, each of which must give the same
+// trail file, and replays the trail N times on the unchanged app, each of
+// which must pass.
 //
 // TRAILPIN_REALAPPS_KEEP=DIR keeps each recorded trail as DIR/<app>.trail.yaml
 // (scripts/realapps-repeat records and replays them ten times).
@@ -416,6 +420,19 @@ func runRealApp(t *testing.T, a *realApp, flow []flowAct) {
 		variant := serveApp(t, a, serveOptions{variant: vr.v})
 		wg.Go(func() { vr.run = pooled(t, variant.URL) })
 	}
+	t.Run("machine-pace", func(t *testing.T) {
+		// The same flow with no wait between one action and the next, as a
+		// script or an agent drives a browser, on the app already served
+		// (docs/recording.md, The step's boundary). It takes a place in the
+		// pool while the variants replay.
+		defer func() { count(!t.Failed()) }()
+		sem <- struct{}{}
+		defer func() { <-sem }()
+		machine := recordRealAppAt(t, a, srv.URL, flow, machinePace)
+		if string(machine.yaml) != string(rec.yaml) {
+			t.Errorf("%s: the flow recorded at a machine's pace gives another trail file than at a person's\n--- a person's pace\n%s\n--- a machine's pace\n%s", a.name, rec.yaml, machine.yaml)
+		}
+	})
 	t.Run("unchanged", func(t *testing.T) {
 		defer func() { count(!t.Failed()) }()
 		run := pooled(t, srv.URL)
@@ -581,12 +598,17 @@ func repeatCount(t *testing.T) int {
 	return n
 }
 
-// repeatRealApp records the flow n-1 more times and replays the first
-// recording n times, and reports the counts.
+// repeatRealApp records the flow n-1 more times, at a machine's pace and
+// a person's in turn, and replays the first recording n times, and reports
+// the counts.
 func repeatRealApp(t *testing.T, a *realApp, flow []flowAct, base string, first *pageRecording, n int) {
 	same, passed := 1, 0
 	for i := 2; i <= n; i++ {
-		again := recordRealApp(t, a, base, flow)
+		at := personPace
+		if i%2 == 0 {
+			at = machinePace
+		}
+		again := recordRealAppAt(t, a, base, flow, at)
 		if string(again.yaml) == string(first.yaml) {
 			same++
 		} else {

@@ -80,16 +80,3 @@ func TestRealAppTodoMVC(t *testing.T) {
 	t.Parallel()
 	runRealApp(t, todoMVC, todoFlow)
 }
-
-// TestRealAppTodoMVCMachineSpeed: the flow recorded with no wait between
-// one action and the next, as a script or an agent drives a browser, gives
-// the trail file a person's pace gives, byte for byte.
-func TestRealAppTodoMVCMachineSpeed(t *testing.T) {
-	t.Parallel()
-	srv := serveApp(t, todoMVC, serveOptions{})
-	person := recordRealAppAt(t, todoMVC, srv.URL, todoFlow, personPace)
-	machine := recordRealAppAt(t, todoMVC, srv.URL, todoFlow, machinePace)
-	if string(machine.yaml) != string(person.yaml) {
-		t.Errorf("todomvc: the flow recorded at a machine's pace gives another trail file than at a person's\n--- a person's pace\n%s\n--- a machine's pace\n%s", person.yaml, machine.yaml)
-	}
-}
