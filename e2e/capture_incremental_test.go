@@ -126,6 +126,8 @@ func TestCaptureIncrementalMatchesFull(t *testing.T) {
 		{"value by a script", `document.querySelector('#q').value = '7'`, false, ""},
 		{"details", `document.querySelector('#det').open = true`, false, ""},
 		{"hidden attribute", `document.querySelector('#s11 ul').hidden = true`, false, ""},
+		{"overlay over reused controls", `document.querySelector('#s16').append(Object.assign(document.createElement('div'), {id: 'overlay', style: 'position: fixed; inset: 0; background: white'}))`, false, ""},
+		{"overlay gone", `document.querySelector('#overlay').remove()`, false, ""},
 		{"layout shift", `document.querySelector('#tick').textContent = 'a much longer text\nthat wraps '.repeat(40)`, false, ""},
 		{"inner scroll", `document.querySelector('#scroller').scrollTop = 40`, false, ""},
 		{"label added", `document.querySelector('#s12 .row').append(Object.assign(document.createElement('label'), {htmlFor: 'q', textContent: 'Also quantity'}))`, true, ""},

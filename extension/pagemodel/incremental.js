@@ -9,10 +9,11 @@
  * @property {string} key what its parent told it (Inherited, skipped, prefix, offsets)
  * @property {Node} root
  * @property {number[] | null} box the box as read (viewport of its document)
- * @property {CoverItem[]} cover hit tests in the subtree
+ * @property {CoverItem[]} cover hit tests in the subtree that fall in the viewport
  *
  * @typedef {object} IncCheck
  * @property {Element} el
+ * @property {boolean} field an input or textarea: the state below applies
  * @property {string} value
  * @property {boolean} checked
  * @property {boolean} indeterminate
@@ -47,6 +48,8 @@
  * @property {boolean} pure whether the element being walked can be reused later
  * @property {Map<Element, number[]>} boxes boxes read by this capture
  * @property {Set<ScreenNode>} staleWire nodes whose packed text changed (covered)
+ * @property {number} viewWidth the viewport's size (the document's)
+ * @property {number} viewHeight
  * @property {number} reused subtrees reused (for tests)
  */
 
@@ -118,38 +121,69 @@
     return false;
   }
 
+  /** Fields whose state a script can change with no mutation, that a capture reads. */
+  const INC_FIELDS = new Set(['input', 'textarea']);
+
   /**
    * What a reused node of a form control depends on beyond its subtree: its
    * state (which can change without a mutation) and its labels. Which labels
    * name an element changes only as labels come and go, change their for, or
-   * ids change: those make the capture a full one.
+   * ids change: those make the capture a full one. A control of another
+   * kind (a button) shows no such state: without a label it needs no check.
    * @param {Element} el @returns {IncCheck | null}
    */
   function incCheckOf(el) {
     if (!isHTML(el) || !INC_LABELABLE.has(tagOf(el)))
       return null;
     const c = /** @type {HTMLInputElement} */ (el);
+    const labels = c.labels ? Array.from(c.labels) : [];
+    if (!INC_FIELDS.has(tagOf(el)))
+      return labels.length ? { el, field: false, value: '', checked: false, indeterminate: false, invalid: false, labels } : null;
     return {
-      el, value: 'value' in c ? String(c.value) : '', checked: !!c.checked, indeterminate: !!c.indeterminate,
-      invalid: matchesSafely(el, ':user-invalid'), labels: c.labels ? Array.from(c.labels) : [],
+      el, field: true, value: String(c.value), checked: !!c.checked, indeterminate: !!c.indeterminate,
+      invalid: matchesSafely(el, ':user-invalid'), labels,
     };
   }
 
-  /** Whether what check recorded still holds. @param {IncState} st @param {IncCheck} check */
-  function incCheckHolds(st, check) {
+  /** Whether the state check recorded still holds. @param {IncCheck} check */
+  function incStateHolds(check) {
+    if (!check.field)
+      return true;
     const c = /** @type {HTMLInputElement} */ (check.el);
-    if (('value' in c ? String(c.value) : '') !== check.value || !!c.checked !== check.checked ||
-      !!c.indeterminate !== check.indeterminate || matchesSafely(c, ':user-invalid') !== check.invalid)
-      return false;
-    // Which labels a control has changes only with changes that make the
-    // capture a full one (see incLabelsMayChange).
+    return String(c.value) === check.value && !!c.checked === check.checked &&
+      !!c.indeterminate === check.indeterminate && matchesSafely(c, ':user-invalid') === check.invalid;
+  }
+
+  /**
+   * Whether the labels check recorded are unchanged: none was recomputed or
+   * lies in a subtree that is. Which labels a control has changes only with
+   * changes that make the capture a full one (see incLabelsMayChange).
+   * @param {IncState} st @param {IncCheck} check
+   * @param {Map<Element, boolean>} under what is known to lie in a recomputed subtree, or not
+   */
+  function incLabelsHold(st, check, under) {
     for (const label of check.labels) {
       if (st.dirtyPath.has(label))
         return false;
+      /** @type {Element[]} */
+      const path = [];
+      let dirty = false;
       for (let a = /** @type {Element | null} */ (label); a; a = flatParent(a) || parentOrHost(a)) {
-        if (st.dirtySub.has(a))
-          return false;
+        const known = under.get(a);
+        if (known !== undefined) {
+          dirty = known;
+          break;
+        }
+        path.push(a);
+        if (st.dirtySub.has(a)) {
+          dirty = true;
+          break;
+        }
       }
+      for (const a of path)
+        under.set(a, dirty);
+      if (dirty)
+        return false;
     }
     return true;
   }
@@ -210,7 +244,10 @@
         st.labelFor.add(/** @type {HTMLLabelElement} */ (label).htmlFor);
     }
     const elStyle = caches().style.get(el) || null;
-    if (elStyle && !frameDoc && (elStyle.overflowX !== 'visible' || elStyle.overflowY !== 'visible'))
+    // Scrolling moves what a box holds: one with no element inside (a
+    // field, a line of text) has nothing whose box could move.
+    if (elStyle && !frameDoc && (elStyle.overflowX !== 'visible' || elStyle.overflowY !== 'visible') &&
+      (el.firstElementChild || el.shadowRoot))
       st.scrollers.set(el, [el.scrollTop, el.scrollLeft]);
     const box = ir.boxes.get(el) || null;
     const pure = ir.pure && !frameDoc && !incImpure(el, elStyle);
@@ -219,7 +256,12 @@
       const check = incCheckOf(el);
       if (check)
         st.checks.set(el, check);
-      st.entries.set(el, { visit: v, key, root, box, cover: r.toCover.slice(coverStart) });
+      // A hit test out of the viewport answers nothing, and the viewport is
+      // the same while entries are kept (a change makes the capture full):
+      // only those in it are asked again when the subtree is reused.
+      const cover = r.toCover.slice(coverStart).filter((item) =>
+        item.x >= 0 && item.y >= 0 && item.x < ir.viewWidth && item.y < ir.viewHeight);
+      st.entries.set(el, { visit: v, key, root, box, cover });
     }
     else
       st.entries.delete(el);
@@ -503,8 +545,21 @@
     for (const [el, check] of st.checks) {
       if (!el.isConnected)
         st.checks.delete(el);
-      else if (!incCheckHolds(st, check))
+      else if (!incStateHolds(check))
         incMark(st, el);
+    }
+    // A label recomputed: the controls it names are too (and what that
+    // marks may hold other labels).
+    for (let marked = st.dirtySub.size > 0 || st.dirtyPath.size > 0; marked;) {
+      marked = false;
+      /** @type {Map<Element, boolean>} */
+      const under = new Map();
+      for (const [el, check] of st.checks) {
+        if (check.labels.length && !st.dirtySub.has(el) && !incLabelsHold(st, check, under)) {
+          incMark(st, el);
+          marked = true;
+        }
+      }
     }
     const sens = options.sensitive || {};
     const optionsKey = JSON.stringify([options.testIdAttributes, options.coverage, options.coverRefs,
@@ -536,7 +591,8 @@
       st.checks.clear();
     }
     /** @type {IncRun} */
-    const ir = { st, force: full ? 1 : 0, pure: true, boxes: new Map(), staleWire: new Set(), reused: 0 };
+    const ir = { st, force: full ? 1 : 0, pure: true, boxes: new Map(), staleWire: new Set(), reused: 0,
+      viewWidth: view.innerWidth, viewHeight: view.innerHeight };
     pm.incRun = ir;
     /** @type {CapturedScreen} */
     let screen;
