@@ -36,11 +36,20 @@
  * @property {CSSStyleSheet[]} sheets
  * @property {SheetRules[]} sheetRules what sheets.js found in each of sheets (the same object while a sheet is unchanged)
  * @property {boolean} dynamicRules a rule uses :hover, :active or :focus
+ * @property {DynamicRule[] | null} dynamic what those rules select, null when one cannot be followed (the capture after a pointer or focus change is then a full one)
+ * @property {Set<Element>} dynamicChanged elements whose hover, active or focus state may have changed since the last capture
+ * @property {Element[]} hoverChain the elements under the pointer as last seen
+ * @property {Element[]} activeChain the elements pressed as last seen
  * @property {boolean} hasRules a rule uses :has() (or a sheet cannot be read)
  * @property {Set<ShadowRoot>} shadowRoots shadow roots the captures met
  * @property {Map<Element, number[]>} scrollers elements that clip their overflow, with their scroll offsets
  * @property {Map<Element, IncCheck>} checks form controls whose nodes are kept, with what they showed
  * @property {Set<string>} labelFor the for attributes of the labels of the document and its shadow roots
+ *
+ * @typedef {object} DynamicRule a selector with :hover, :active or :focus, as incremental captures follow it
+ * @property {string} relaxed the selector without those pseudo-classes: what any state may select
+ * @property {string[]} triggers each compound that holds one, without them: what an element whose state changed must match to matter
+ * @property {boolean} siblings the selector has a sibling combinator
  *
  * @typedef {object} IncRun one incremental capture
  * @property {IncState} st
@@ -430,9 +439,14 @@
       }, opts);
     }
     for (const type of INC_DYNAMIC_EVENTS) {
-      on.addEventListener(type, () => {
-        if (st.dynamicRules)
+      on.addEventListener(type, (e) => {
+        if (!st.dynamicRules)
+          return;
+        if (!st.dynamic) {
           st.full = true;
+          return;
+        }
+        incDynamicEvent(st, type, e);
       }, opts);
     }
   }
@@ -446,7 +460,7 @@
       doc, observer: new MutationObserver((records) => incRecords(st, records)), observed: new WeakSet(),
       full: true, dirtySub: new Set(), dirtyPath: new Set(), entries: new WeakMap(), wire: new WeakMap(),
       optionsKey: '', sensitiveElements: [], viewKey: '', modal: null, sheets: [], sheetRules: [],
-      dynamicRules: true, hasRules: true, shadowRoots: new Set(), scrollers: new Map(), checks: new Map(), labelFor: new Set(),
+      dynamicRules: true, dynamic: null, dynamicChanged: new Set(), hoverChain: [], activeChain: [], hasRules: true, shadowRoots: new Set(), scrollers: new Map(), checks: new Map(), labelFor: new Set(),
     };
     incObserve(st, doc);
     if (doc.fonts)
@@ -473,6 +487,9 @@
   function incScanRules(st, sheets) {
     st.dynamicRules = false;
     st.hasRules = false;
+    /** @type {DynamicRule[] | null} */
+    let dynamic = [];
+    const ofDocument = new Set(pm.styleSheetsOf(st.doc));
     for (const sheet of sheets) {
       const found = pm.sheetRules(sheet);
       if (found.unreadable.length)
@@ -481,11 +498,170 @@
         for (const sel of rule.selectors) {
           if (sel.includes(':has('))
             st.hasRules = true;
-          if (/:(hover|active|focus)/.test(sel))
+          if (DYNAMIC.test(sel)) {
             st.dynamicRules = true;
+            // A shadow tree's rules select in that tree: not followed.
+            const d = dynamic && ofDocument.has(sheet) ? dynamicRule(st.doc, sel) : null;
+            if (d)
+              dynamic?.push(d);
+            else
+              dynamic = null;
+          }
         }
       }
     }
+    st.dynamic = dynamic;
+    st.dynamicChanged.clear();
+  }
+
+  /** The pseudo-classes that follow the pointer and focus, with no DOM change. */
+  const DYNAMIC = /:(hover|active|focus)/;
+  const DYNAMIC_ALL = /(^|[\s>+~(,])?:(?:hover|active|focus-within|focus-visible|focus)(?![\w-])/g;
+  /** Pseudo-elements at the end of a selector: their element is what changes. */
+  const PSEUDO_ELEMENT_END = /::?(?:before|after|marker|first-line|first-letter|placeholder|selection|backdrop|file-selector-button|-[\w-]+)$/;
+
+  /** The selector without the pseudo-classes DYNAMIC names ('*' where a compound had only them). @param {string} sel */
+  function relax(sel) {
+    return sel.replace(DYNAMIC_ALL, (_m, before) => before !== undefined ? before + '*' : '').trim();
+  }
+
+  /**
+   * How an incremental capture follows a selector with :hover, :active or
+   * :focus: null when it cannot (under :not(), :host, ::slotted, ::part,
+   * or what this browser does not parse once relaxed).
+   * @param {Document} doc @param {string} sel @returns {DynamicRule | null}
+   */
+  function dynamicRule(doc, sel) {
+    if (/:not\(|:host|::slotted|::part|::?(?:cue|view-transition)/.test(sel))
+      return null;
+    const relaxed = relax(sel.trim()).replace(PSEUDO_ELEMENT_END, '').trim() || '*';
+    /** @type {string[]} */
+    const triggers = [];
+    let siblings = false;
+    let depth = 0;
+    let start = 0;
+    /** @param {number} end */
+    const compound = (end) => {
+      const part = sel.slice(start, end).trim();
+      if (part && DYNAMIC.test(part))
+        triggers.push(relax(part).replace(PSEUDO_ELEMENT_END, '') || '*');
+    };
+    for (let i = 0; i < sel.length; i++) {
+      const c = sel[i];
+      if (c === '(' || c === '[')
+        depth++;
+      else if (c === ')' || c === ']')
+        depth--;
+      else if (depth === 0 && (c === ' ' || c === '>' || c === '+' || c === '~')) {
+        if (c === '+' || c === '~')
+          siblings = true;
+        compound(i);
+        start = i + 1;
+      }
+    }
+    compound(sel.length);
+    // Inside :is() or :where() the compound is not told apart: any element may matter.
+    if (!triggers.length || triggers.some((t) => t.includes('(') && DYNAMIC.test(t)))
+      triggers.splice(0, triggers.length, '*');
+    try {
+      doc.querySelector(relaxed);
+      for (const t of triggers)
+        doc.querySelector(t);
+    } catch {
+      return null;
+    }
+    return { relaxed, triggers, siblings };
+  }
+
+  /**
+   * The element and what its state carries to: its flat-tree ancestors and
+   * shadow hosts (:hover, :active and :focus-within hold along them), and the
+   * control a label names (a hovered or pressed label's control is too).
+   * @param {EventTarget | null} target @returns {Element[]}
+   */
+  function stateChain(target) {
+    /** @type {Element[]} */
+    const out = [];
+    const first = /** @type {Node | null} */ (target);
+    if (!first || first.nodeType !== 1)
+      return out;
+    for (let a = /** @type {Element | null} */ (first); a; a = flatParent(a) || parentOrHost(a)) {
+      out.push(a);
+      if (tagOf(a) === 'label') {
+        const control = /** @type {HTMLLabelElement} */ (a).control;
+        if (control)
+          out.push(control);
+      }
+    }
+    return out;
+  }
+
+  /**
+   * Notes which elements a pointer or focus event may have changed the
+   * state of: everything under the pointer before and after, what was
+   * pressed, what gains or loses focus.
+   * @param {IncState} st @param {string} type @param {Event} e
+   */
+  function incDynamicEvent(st, type, e) {
+    const target = e.composedPath()[0] || null;
+    const add = (/** @type {Element[]} */ chain) => {
+      for (const el of chain)
+        st.dynamicChanged.add(el);
+    };
+    if (type === 'pointerover' || type === 'mouseover' || type === 'pointerout' || type === 'mouseout') {
+      add(st.hoverChain);
+      const out = type === 'pointerout' || type === 'mouseout';
+      // Leaving the page, the pointer is over nothing; between elements an
+      // over event follows.
+      st.hoverChain = out && !(/** @type {MouseEvent} */ (e)).relatedTarget ? [] : out ? st.hoverChain : stateChain(target);
+      add(st.hoverChain);
+    } else if (type === 'pointerdown' || type === 'mousedown' || type === 'pointerup' || type === 'mouseup') {
+      add(st.activeChain);
+      st.activeChain = type === 'pointerdown' || type === 'mousedown' ? stateChain(target) : [];
+      add(stateChain(target));
+    } else {
+      add(stateChain(target));
+    }
+  }
+
+  /**
+   * Marks what the pointer and focus changes noted since the last capture
+   * may restyle: for each rule with :hover, :active or :focus, the elements
+   * it may select at or under (or, with a sibling combinator, after) an
+   * element whose state changed and that matches the compound holding the
+   * pseudo-class.
+   * @param {IncState} st
+   */
+  function incMarkDynamic(st) {
+    const rules = st.dynamic;
+    if (!rules || !st.dynamicChanged.size)
+      return;
+    /** @param {Element} x */
+    const mark = (x) => {
+      st.dirtySub.add(x);
+      incMarkPath(st, x);
+    };
+    for (const c of st.dynamicChanged) {
+      if (!c.isConnected || c.ownerDocument !== st.doc)
+        continue;
+      for (const d of rules) {
+        if (!d.triggers.some((t) => matchesSafely(c, t)))
+          continue;
+        /** @type {Element[]} */
+        const scopes = [c];
+        if (d.siblings) {
+          for (let sib = c.nextElementSibling; sib; sib = sib.nextElementSibling)
+            scopes.push(sib);
+        }
+        for (const scope of scopes) {
+          if (matchesSafely(scope, d.relaxed))
+            mark(scope);
+          for (const x of Array.from(scope.querySelectorAll(d.relaxed)))
+            mark(x);
+        }
+      }
+    }
+    st.dynamicChanged.clear();
   }
 
   /** Packs a node into JSON text, reusing the text of nodes packed before. @param {IncState} st @param {ScreenNode} n @returns {string} */
@@ -529,6 +705,8 @@
     const doc = document;
     const st = incStateOf(doc);
     incRecords(st, st.observer.takeRecords());
+    // What the pointer or focus restyled (with other sheets the capture is a full one).
+    incMarkDynamic(st);
     // A box scrolled (no event may have come yet): its content moved.
     for (const [el, at] of st.scrollers) {
       if (!el.isConnected)
