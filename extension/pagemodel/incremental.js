@@ -49,7 +49,7 @@
  * @typedef {object} DynamicRule a selector with :hover, :active or :focus, as incremental captures follow it
  * @property {string} relaxed the selector without those pseudo-classes: what any state may select
  * @property {string[]} triggers each compound that holds one, without them: what an element whose state changed must match to matter
- * @property {boolean} siblings the selector has a sibling combinator
+ * @property {boolean} siblings a sibling combinator follows such a compound: later siblings may be restyled
  *
  * @typedef {object} IncRun one incremental capture
  * @property {IncState} st
@@ -540,10 +540,15 @@
     let siblings = false;
     let depth = 0;
     let start = 0;
+    // Whether the last compound read holds one of the pseudo-classes.
+    let lastDynamic = false;
     /** @param {number} end */
     const compound = (end) => {
       const part = sel.slice(start, end).trim();
-      if (part && DYNAMIC.test(part))
+      if (!part)
+        return;
+      lastDynamic = DYNAMIC.test(part);
+      if (lastDynamic)
         triggers.push(relax(part).replace(PSEUDO_ELEMENT_END, '') || '*');
     };
     for (let i = 0; i < sel.length; i++) {
@@ -553,10 +558,12 @@
       else if (c === ')' || c === ']')
         depth--;
       else if (depth === 0 && (c === ' ' || c === '>' || c === '+' || c === '~')) {
-        if (c === '+' || c === '~')
-          siblings = true;
         compound(i);
         start = i + 1;
+        // Only a sibling combinator right after such a compound reaches
+        // past the element whose state changed.
+        if ((c === '+' || c === '~') && lastDynamic)
+          siblings = true;
       }
     }
     compound(sel.length);
@@ -627,7 +634,7 @@
   /**
    * Marks what the pointer and focus changes noted since the last capture
    * may restyle: for each rule with :hover, :active or :focus, the elements
-   * it may select at or under (or, with a sibling combinator, after) an
+   * it may select at or under (or, with a sibling combinator after it, after) an
    * element whose state changed and that matches the compound holding the
    * pseudo-class.
    * @param {IncState} st
