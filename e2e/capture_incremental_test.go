@@ -126,6 +126,8 @@ func TestCaptureIncrementalMatchesFull(t *testing.T) {
 		{"value by a script", `document.querySelector('#q').value = '7'`, false, ""},
 		{"details", `document.querySelector('#det').open = true`, false, ""},
 		{"hidden attribute", `document.querySelector('#s11 ul').hidden = true`, false, ""},
+		{"overlay over reused controls", `document.querySelector('#s16').append(Object.assign(document.createElement('div'), {id: 'overlay', style: 'position: fixed; inset: 0; background: white'}))`, false, ""},
+		{"overlay gone", `document.querySelector('#overlay').remove()`, false, ""},
 		{"layout shift", `document.querySelector('#tick').textContent = 'a much longer text\nthat wraps '.repeat(40)`, false, ""},
 		{"inner scroll", `document.querySelector('#scroller').scrollTop = 40`, false, ""},
 		{"label added", `document.querySelector('#s12 .row').append(Object.assign(document.createElement('label'), {htmlFor: 'q', textContent: 'Also quantity'}))`, true, ""},
@@ -141,8 +143,16 @@ func TestCaptureIncrementalMatchesFull(t *testing.T) {
 		{"scroll", `window.scrollTo(0, 400)`, true, ""},
 		{"after scroll", `document.querySelector('#s20 h2').textContent = 'Changed after scroll'`, false, ""},
 		{"hover rule", `window.scrollTo(0, 0); document.head.append(Object.assign(document.createElement('style'), {textContent: '#tick:hover + #lbl { display: none }'}))`, true, ""},
-		{name: "hover", full: true, hover: "#tick"},
-		{name: "hover elsewhere", full: true, hover: "#det"},
+		{name: "hover", hover: "#tick"},
+		{name: "hover elsewhere", hover: "#det"},
+		{"rules on hover, focus and press", `document.head.append(Object.assign(document.createElement('style'), {textContent: '.card:hover .tag { visibility: hidden } .card:hover h2 { visibility: hidden } .row:hover > :is(p:hover, button) { display: none } button:focus { visibility: hidden } li:active a { display: none } h2:hover::after { content: " (hovered)" }'})); document.querySelector('#tick').textContent = '0'; document.querySelector('#s3').scrollIntoView()`, true, ""},
+		{name: "hover a card", hover: "#s3 h2"},
+		{name: "hover another card", hover: "#s5 .tag"},
+		{name: "hover a row", hover: "#s5 .row p"},
+		{"focus", `document.querySelector('#s7 button').focus({preventScroll: true})`, false, ""},
+		{"focus moves", `document.querySelector('#s8 button').focus({preventScroll: true})`, false, ""},
+		{"blur", `document.activeElement.blur()`, false, ""},
+		{name: "hover a list", hover: "#s4 ul"},
 	}
 	for _, s := range steps {
 		t.Run(s.name, func(t *testing.T) {

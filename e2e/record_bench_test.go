@@ -29,6 +29,11 @@ import (
 //     stands for the click.
 //   - typing: each keystroke into a field (keydown and input), the first
 //     of which picks the screen the typing is recorded on.
+//   - hover: the page has :hover rules (a card's Cancel button shows only
+//     while the pointer is over the card, buttons and links restyle), and
+//     the pointer moves onto a button or link of another card before each
+//     click on a settled page: what the hover shows changed, with no
+//     mutation.
 //
 // It reports p50 and p95 over every click, its press included (ms-p50,
 // ms-p95) and, after a
@@ -41,11 +46,25 @@ func BenchmarkRecorderInteraction(b *testing.B) {
 	br := StartBrowser(b, Options{NoHost: true})
 	srv := serveBenchPages(b)
 	for _, n := range []int{1000, 10000} {
-		for _, mode := range []string{"settled", "changed", "press-changes", "typing"} {
+		for _, mode := range []string{"settled", "changed", "press-changes", "typing", "hover"} {
 			b.Run(fmt.Sprintf("%dk/%s", n/1000, mode), func(b *testing.B) {
 				tab := br.OpenTab(b, fmt.Sprintf("%s/page%d", srv.URL, n))
+				targets := `[...document.querySelectorAll('button')]`
+				if mode == "hover" {
+					Eval[chromedp.Void](b, tab, benchHoverRules)
+					// Save buttons and item links of the cards in view, each
+					// in another card than the one before.
+					targets = `(() => {
+						const cards = [...document.querySelectorAll('.card')].filter((c) => c.getBoundingClientRect().top < innerHeight).map((c) =>
+							[...c.querySelectorAll('.row button:first-of-type, li a')]);
+						const out = [];
+						for (let i = 0; cards.some((c) => i < c.length); i++)
+							for (const c of cards) if (i < c.length) out.push(c[i]);
+						return out;
+					})()`
+				}
 				benchInstallRecorder(b, tab)
-				buttons := Eval[[]struct{ X, Y float64 }](b, tab, `[...document.querySelectorAll('button')].slice(0, 20).map((e) => {
+				buttons := Eval[[]struct{ X, Y float64 }](b, tab, targets+`.slice(0, 20).map((e) => {
 					const r = e.getBoundingClientRect(); return {x: r.x + r.width / 2, y: r.y + r.height / 2};
 				}).filter((p) => p.y > 0 && p.y < innerHeight)`)
 				if len(buttons) == 0 {
@@ -69,6 +88,11 @@ func BenchmarkRecorderInteraction(b *testing.B) {
 					}
 					p := buttons[i%len(buttons)]
 					i++
+					if mode == "hover" {
+						if err := chromedp.Do(tab, chromedp.MouseEvent("mouseMoved", p.X, p.Y)); err != nil {
+							b.Fatal(err)
+						}
+					}
 					if err := chromedp.Do(tab, chromedp.MouseClickXY(p.X, p.Y)); err != nil {
 						b.Fatal(err)
 					}
@@ -83,7 +107,7 @@ func BenchmarkRecorderInteraction(b *testing.B) {
 				}
 				b.ReportMetric(percentile(got.Interaction, 50), "ms-p50")
 				b.ReportMetric(percentile(got.Interaction, 95), "ms-p95")
-				if mode == "changed" {
+				if mode == "changed" || mode == "hover" {
 					// Here every click captures; settled, only the first
 					// (cold) capture happens.
 					b.ReportMetric(percentile(got.Capture, 50), "ms-capture-p50")
@@ -117,6 +141,12 @@ func benchTyping(b *testing.B, tab context.Context) {
 	b.ReportMetric(percentile(events, 50), "ms-p50")
 	b.ReportMetric(percentile(events, 95), "ms-p95")
 }
+
+// benchHoverRules adds :hover rules to a bench page as a real app has them:
+// one that reveals (a card's second button), and ones that restyle.
+const benchHoverRules = `document.head.append(Object.assign(document.createElement('style'), {textContent:
+	'.card .row button + button { visibility: hidden } .card:hover .row button + button { visibility: visible } ' +
+	'button:hover { background: #eef } a:hover { text-decoration: underline } .card:hover { border-color: #888 }'}))`
 
 type benchTimings struct {
 	Interaction []float64 `json:"interaction"`

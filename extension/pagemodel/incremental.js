@@ -9,10 +9,11 @@
  * @property {string} key what its parent told it (Inherited, skipped, prefix, offsets)
  * @property {Node} root
  * @property {number[] | null} box the box as read (viewport of its document)
- * @property {CoverItem[]} cover hit tests in the subtree
+ * @property {CoverItem[]} cover hit tests in the subtree that fall in the viewport
  *
  * @typedef {object} IncCheck
  * @property {Element} el
+ * @property {boolean} field an input or textarea: the state below applies
  * @property {string} value
  * @property {boolean} checked
  * @property {boolean} indeterminate
@@ -35,11 +36,20 @@
  * @property {CSSStyleSheet[]} sheets
  * @property {SheetRules[]} sheetRules what sheets.js found in each of sheets (the same object while a sheet is unchanged)
  * @property {boolean} dynamicRules a rule uses :hover, :active or :focus
+ * @property {DynamicRule[] | null} dynamic what those rules select, null when one cannot be followed (the capture after a pointer or focus change is then a full one)
+ * @property {Set<Element>} dynamicChanged elements whose hover, active or focus state may have changed since the last capture
+ * @property {Element[]} hoverChain the elements under the pointer as last seen
+ * @property {Element[]} activeChain the elements pressed as last seen
  * @property {boolean} hasRules a rule uses :has() (or a sheet cannot be read)
  * @property {Set<ShadowRoot>} shadowRoots shadow roots the captures met
  * @property {Map<Element, number[]>} scrollers elements that clip their overflow, with their scroll offsets
  * @property {Map<Element, IncCheck>} checks form controls whose nodes are kept, with what they showed
  * @property {Set<string>} labelFor the for attributes of the labels of the document and its shadow roots
+ *
+ * @typedef {object} DynamicRule a selector with :hover, :active or :focus, as incremental captures follow it
+ * @property {string} relaxed the selector without those pseudo-classes: what any state may select
+ * @property {string[]} triggers each compound that holds one, without them: what an element whose state changed must match to matter
+ * @property {boolean} siblings a sibling combinator follows such a compound: later siblings may be restyled
  *
  * @typedef {object} IncRun one incremental capture
  * @property {IncState} st
@@ -47,6 +57,8 @@
  * @property {boolean} pure whether the element being walked can be reused later
  * @property {Map<Element, number[]>} boxes boxes read by this capture
  * @property {Set<ScreenNode>} staleWire nodes whose packed text changed (covered)
+ * @property {number} viewWidth the viewport's size (the document's)
+ * @property {number} viewHeight
  * @property {number} reused subtrees reused (for tests)
  */
 
@@ -118,38 +130,69 @@
     return false;
   }
 
+  /** Fields whose state a script can change with no mutation, that a capture reads. */
+  const INC_FIELDS = new Set(['input', 'textarea']);
+
   /**
    * What a reused node of a form control depends on beyond its subtree: its
    * state (which can change without a mutation) and its labels. Which labels
    * name an element changes only as labels come and go, change their for, or
-   * ids change: those make the capture a full one.
+   * ids change: those make the capture a full one. A control of another
+   * kind (a button) shows no such state: without a label it needs no check.
    * @param {Element} el @returns {IncCheck | null}
    */
   function incCheckOf(el) {
     if (!isHTML(el) || !INC_LABELABLE.has(tagOf(el)))
       return null;
     const c = /** @type {HTMLInputElement} */ (el);
+    const labels = c.labels ? Array.from(c.labels) : [];
+    if (!INC_FIELDS.has(tagOf(el)))
+      return labels.length ? { el, field: false, value: '', checked: false, indeterminate: false, invalid: false, labels } : null;
     return {
-      el, value: 'value' in c ? String(c.value) : '', checked: !!c.checked, indeterminate: !!c.indeterminate,
-      invalid: matchesSafely(el, ':user-invalid'), labels: c.labels ? Array.from(c.labels) : [],
+      el, field: true, value: String(c.value), checked: !!c.checked, indeterminate: !!c.indeterminate,
+      invalid: matchesSafely(el, ':user-invalid'), labels,
     };
   }
 
-  /** Whether what check recorded still holds. @param {IncState} st @param {IncCheck} check */
-  function incCheckHolds(st, check) {
+  /** Whether the state check recorded still holds. @param {IncCheck} check */
+  function incStateHolds(check) {
+    if (!check.field)
+      return true;
     const c = /** @type {HTMLInputElement} */ (check.el);
-    if (('value' in c ? String(c.value) : '') !== check.value || !!c.checked !== check.checked ||
-      !!c.indeterminate !== check.indeterminate || matchesSafely(c, ':user-invalid') !== check.invalid)
-      return false;
-    // Which labels a control has changes only with changes that make the
-    // capture a full one (see incLabelsMayChange).
+    return String(c.value) === check.value && !!c.checked === check.checked &&
+      !!c.indeterminate === check.indeterminate && matchesSafely(c, ':user-invalid') === check.invalid;
+  }
+
+  /**
+   * Whether the labels check recorded are unchanged: none was recomputed or
+   * lies in a subtree that is. Which labels a control has changes only with
+   * changes that make the capture a full one (see incLabelsMayChange).
+   * @param {IncState} st @param {IncCheck} check
+   * @param {Map<Element, boolean>} under what is known to lie in a recomputed subtree, or not
+   */
+  function incLabelsHold(st, check, under) {
     for (const label of check.labels) {
       if (st.dirtyPath.has(label))
         return false;
+      /** @type {Element[]} */
+      const path = [];
+      let dirty = false;
       for (let a = /** @type {Element | null} */ (label); a; a = flatParent(a) || parentOrHost(a)) {
-        if (st.dirtySub.has(a))
-          return false;
+        const known = under.get(a);
+        if (known !== undefined) {
+          dirty = known;
+          break;
+        }
+        path.push(a);
+        if (st.dirtySub.has(a)) {
+          dirty = true;
+          break;
+        }
       }
+      for (const a of path)
+        under.set(a, dirty);
+      if (dirty)
+        return false;
     }
     return true;
   }
@@ -210,7 +253,10 @@
         st.labelFor.add(/** @type {HTMLLabelElement} */ (label).htmlFor);
     }
     const elStyle = caches().style.get(el) || null;
-    if (elStyle && !frameDoc && (elStyle.overflowX !== 'visible' || elStyle.overflowY !== 'visible'))
+    // Scrolling moves what a box holds: one with no element inside (a
+    // field, a line of text) has nothing whose box could move.
+    if (elStyle && !frameDoc && (elStyle.overflowX !== 'visible' || elStyle.overflowY !== 'visible') &&
+      (el.firstElementChild || el.shadowRoot))
       st.scrollers.set(el, [el.scrollTop, el.scrollLeft]);
     const box = ir.boxes.get(el) || null;
     const pure = ir.pure && !frameDoc && !incImpure(el, elStyle);
@@ -219,7 +265,12 @@
       const check = incCheckOf(el);
       if (check)
         st.checks.set(el, check);
-      st.entries.set(el, { visit: v, key, root, box, cover: r.toCover.slice(coverStart) });
+      // A hit test out of the viewport answers nothing, and the viewport is
+      // the same while entries are kept (a change makes the capture full):
+      // only those in it are asked again when the subtree is reused.
+      const cover = r.toCover.slice(coverStart).filter((item) =>
+        item.x >= 0 && item.y >= 0 && item.x < ir.viewWidth && item.y < ir.viewHeight);
+      st.entries.set(el, { visit: v, key, root, box, cover });
     }
     else
       st.entries.delete(el);
@@ -388,9 +439,14 @@
       }, opts);
     }
     for (const type of INC_DYNAMIC_EVENTS) {
-      on.addEventListener(type, () => {
-        if (st.dynamicRules)
+      on.addEventListener(type, (e) => {
+        if (!st.dynamicRules)
+          return;
+        if (!st.dynamic) {
           st.full = true;
+          return;
+        }
+        incDynamicEvent(st, type, e);
       }, opts);
     }
   }
@@ -404,7 +460,7 @@
       doc, observer: new MutationObserver((records) => incRecords(st, records)), observed: new WeakSet(),
       full: true, dirtySub: new Set(), dirtyPath: new Set(), entries: new WeakMap(), wire: new WeakMap(),
       optionsKey: '', sensitiveElements: [], viewKey: '', modal: null, sheets: [], sheetRules: [],
-      dynamicRules: true, hasRules: true, shadowRoots: new Set(), scrollers: new Map(), checks: new Map(), labelFor: new Set(),
+      dynamicRules: true, dynamic: null, dynamicChanged: new Set(), hoverChain: [], activeChain: [], hasRules: true, shadowRoots: new Set(), scrollers: new Map(), checks: new Map(), labelFor: new Set(),
     };
     incObserve(st, doc);
     if (doc.fonts)
@@ -431,6 +487,9 @@
   function incScanRules(st, sheets) {
     st.dynamicRules = false;
     st.hasRules = false;
+    /** @type {DynamicRule[] | null} */
+    let dynamic = [];
+    const ofDocument = new Set(pm.styleSheetsOf(st.doc));
     for (const sheet of sheets) {
       const found = pm.sheetRules(sheet);
       if (found.unreadable.length)
@@ -439,11 +498,177 @@
         for (const sel of rule.selectors) {
           if (sel.includes(':has('))
             st.hasRules = true;
-          if (/:(hover|active|focus)/.test(sel))
+          if (DYNAMIC.test(sel)) {
             st.dynamicRules = true;
+            // A shadow tree's rules select in that tree: not followed.
+            const d = dynamic && ofDocument.has(sheet) ? dynamicRule(st.doc, sel) : null;
+            if (d)
+              dynamic?.push(d);
+            else
+              dynamic = null;
+          }
         }
       }
     }
+    st.dynamic = dynamic;
+    st.dynamicChanged.clear();
+  }
+
+  /** The pseudo-classes that follow the pointer and focus, with no DOM change. */
+  const DYNAMIC = /:(hover|active|focus)/;
+  const DYNAMIC_ALL = /(^|[\s>+~(,])?:(?:hover|active|focus-within|focus-visible|focus)(?![\w-])/g;
+  /** Pseudo-elements at the end of a selector: their element is what changes. */
+  const PSEUDO_ELEMENT_END = /::?(?:before|after|marker|first-line|first-letter|placeholder|selection|backdrop|file-selector-button|-[\w-]+)$/;
+
+  /** The selector without the pseudo-classes DYNAMIC names ('*' where a compound had only them). @param {string} sel */
+  function relax(sel) {
+    return sel.replace(DYNAMIC_ALL, (_m, before) => before !== undefined ? before + '*' : '').trim();
+  }
+
+  /**
+   * How an incremental capture follows a selector with :hover, :active or
+   * :focus: null when it cannot (under :not(), :host, ::slotted, ::part,
+   * or what this browser does not parse once relaxed).
+   * @param {Document} doc @param {string} sel @returns {DynamicRule | null}
+   */
+  function dynamicRule(doc, sel) {
+    if (/:not\(|:host|::slotted|::part|::?(?:cue|view-transition)/.test(sel))
+      return null;
+    const relaxed = relax(sel.trim()).replace(PSEUDO_ELEMENT_END, '').trim() || '*';
+    /** @type {string[]} */
+    const triggers = [];
+    let siblings = false;
+    let depth = 0;
+    let start = 0;
+    // Whether the last compound read holds one of the pseudo-classes.
+    let lastDynamic = false;
+    /** @param {number} end */
+    const compound = (end) => {
+      const part = sel.slice(start, end).trim();
+      if (!part)
+        return;
+      lastDynamic = DYNAMIC.test(part);
+      if (lastDynamic)
+        triggers.push(relax(part).replace(PSEUDO_ELEMENT_END, '') || '*');
+    };
+    for (let i = 0; i < sel.length; i++) {
+      const c = sel[i];
+      if (c === '(' || c === '[')
+        depth++;
+      else if (c === ')' || c === ']')
+        depth--;
+      else if (depth === 0 && (c === ' ' || c === '>' || c === '+' || c === '~')) {
+        compound(i);
+        start = i + 1;
+        // Only a sibling combinator right after such a compound reaches
+        // past the element whose state changed.
+        if ((c === '+' || c === '~') && lastDynamic)
+          siblings = true;
+      }
+    }
+    compound(sel.length);
+    // Inside :is() or :where() the compound is not told apart: any element may matter.
+    if (!triggers.length || triggers.some((t) => t.includes('(') && DYNAMIC.test(t)))
+      triggers.splice(0, triggers.length, '*');
+    try {
+      doc.querySelector(relaxed);
+      for (const t of triggers)
+        doc.querySelector(t);
+    } catch {
+      return null;
+    }
+    return { relaxed, triggers, siblings };
+  }
+
+  /**
+   * The element and what its state carries to: its flat-tree ancestors and
+   * shadow hosts (:hover, :active and :focus-within hold along them), and the
+   * control a label names (a hovered or pressed label's control is too).
+   * @param {EventTarget | null} target @returns {Element[]}
+   */
+  function stateChain(target) {
+    /** @type {Element[]} */
+    const out = [];
+    const first = /** @type {Node | null} */ (target);
+    if (!first || first.nodeType !== 1)
+      return out;
+    for (let a = /** @type {Element | null} */ (first); a; a = flatParent(a) || parentOrHost(a)) {
+      out.push(a);
+      if (tagOf(a) === 'label') {
+        const control = /** @type {HTMLLabelElement} */ (a).control;
+        if (control)
+          out.push(control);
+      }
+    }
+    return out;
+  }
+
+  /**
+   * Notes which elements a pointer or focus event may have changed the
+   * state of: everything under the pointer before and after, what was
+   * pressed, what gains or loses focus.
+   * @param {IncState} st @param {string} type @param {Event} e
+   */
+  function incDynamicEvent(st, type, e) {
+    const target = e.composedPath()[0] || null;
+    const add = (/** @type {Element[]} */ chain) => {
+      for (const el of chain)
+        st.dynamicChanged.add(el);
+    };
+    if (type === 'pointerover' || type === 'mouseover' || type === 'pointerout' || type === 'mouseout') {
+      add(st.hoverChain);
+      const out = type === 'pointerout' || type === 'mouseout';
+      // Leaving the page, the pointer is over nothing; between elements an
+      // over event follows.
+      st.hoverChain = out && !(/** @type {MouseEvent} */ (e)).relatedTarget ? [] : out ? st.hoverChain : stateChain(target);
+      add(st.hoverChain);
+    } else if (type === 'pointerdown' || type === 'mousedown' || type === 'pointerup' || type === 'mouseup') {
+      add(st.activeChain);
+      st.activeChain = type === 'pointerdown' || type === 'mousedown' ? stateChain(target) : [];
+      add(stateChain(target));
+    } else {
+      add(stateChain(target));
+    }
+  }
+
+  /**
+   * Marks what the pointer and focus changes noted since the last capture
+   * may restyle: for each rule with :hover, :active or :focus, the elements
+   * it may select at or under (or, with a sibling combinator after it, after) an
+   * element whose state changed and that matches the compound holding the
+   * pseudo-class.
+   * @param {IncState} st
+   */
+  function incMarkDynamic(st) {
+    const rules = st.dynamic;
+    if (!rules || !st.dynamicChanged.size)
+      return;
+    /** @param {Element} x */
+    const mark = (x) => {
+      st.dirtySub.add(x);
+      incMarkPath(st, x);
+    };
+    for (const c of st.dynamicChanged) {
+      if (!c.isConnected || c.ownerDocument !== st.doc)
+        continue;
+      for (const d of rules) {
+        if (!d.triggers.some((t) => matchesSafely(c, t)))
+          continue;
+        /** @type {Element[]} */
+        const scopes = [c];
+        if (d.siblings) {
+          for (let sib = c.nextElementSibling; sib; sib = sib.nextElementSibling)
+            scopes.push(sib);
+        }
+        for (const scope of scopes) {
+          if (matchesSafely(scope, d.relaxed))
+            mark(scope);
+          for (const x of Array.from(scope.querySelectorAll(d.relaxed)))
+            mark(x);
+        }
+      }
+    }
+    st.dynamicChanged.clear();
   }
 
   /** Packs a node into JSON text, reusing the text of nodes packed before. @param {IncState} st @param {ScreenNode} n @returns {string} */
@@ -487,6 +712,8 @@
     const doc = document;
     const st = incStateOf(doc);
     incRecords(st, st.observer.takeRecords());
+    // What the pointer or focus restyled (with other sheets the capture is a full one).
+    incMarkDynamic(st);
     // A box scrolled (no event may have come yet): its content moved.
     for (const [el, at] of st.scrollers) {
       if (!el.isConnected)
@@ -503,8 +730,21 @@
     for (const [el, check] of st.checks) {
       if (!el.isConnected)
         st.checks.delete(el);
-      else if (!incCheckHolds(st, check))
+      else if (!incStateHolds(check))
         incMark(st, el);
+    }
+    // A label recomputed: the controls it names are too (and what that
+    // marks may hold other labels).
+    for (let marked = st.dirtySub.size > 0 || st.dirtyPath.size > 0; marked;) {
+      marked = false;
+      /** @type {Map<Element, boolean>} */
+      const under = new Map();
+      for (const [el, check] of st.checks) {
+        if (check.labels.length && !st.dirtySub.has(el) && !incLabelsHold(st, check, under)) {
+          incMark(st, el);
+          marked = true;
+        }
+      }
     }
     const sens = options.sensitive || {};
     const optionsKey = JSON.stringify([options.testIdAttributes, options.coverage, options.coverRefs,
@@ -536,7 +776,8 @@
       st.checks.clear();
     }
     /** @type {IncRun} */
-    const ir = { st, force: full ? 1 : 0, pure: true, boxes: new Map(), staleWire: new Set(), reused: 0 };
+    const ir = { st, force: full ? 1 : 0, pure: true, boxes: new Map(), staleWire: new Set(), reused: 0,
+      viewWidth: view.innerWidth, viewHeight: view.innerHeight };
     pm.incRun = ir;
     /** @type {CapturedScreen} */
     let screen;
