@@ -24,6 +24,27 @@ type CaptureOptions struct {
 	CoverRefs []string
 	// NoCoverage skips the hit tests altogether.
 	NoCoverage bool
+	// Only, when set, makes CaptureTop return a partial screen
+	// (Screen.Partial): the nodes these selector parts could match, with
+	// what the matcher reads around them (docs/screen-schema.md). Each part
+	// is a selector or one of its within scopes, without within or index.
+	Only []SelectorPart
+	// FieldRoles are the roles the matcher takes for fields, with Only: an
+	// unlabelled field may take its label from the text before it.
+	FieldRoles []string
+}
+
+// A SelectorPart is what a partial capture filters by: the properties of
+// one selector, or of one of its within scopes (recorder/selector).
+type SelectorPart struct {
+	Role        string `json:"role,omitempty"`
+	Name        string `json:"name,omitempty"`
+	Text        string `json:"text,omitempty"`
+	TextRegex   string `json:"textRegex,omitempty"`
+	TestID      string `json:"testId,omitempty"`
+	ID          string `json:"id,omitempty"`
+	Label       string `json:"label,omitempty"`
+	Placeholder string `json:"placeholder,omitempty"`
 }
 
 // Sensitive is what the session marked sensitive; the page model makes the
@@ -43,6 +64,8 @@ type pageModelOptions struct {
 	Coverage         string            `json:"coverage,omitempty"`
 	CoverRefs        []string          `json:"coverRefs,omitempty"`
 	RefPrefix        string            `json:"refPrefix,omitempty"`
+	Only             []SelectorPart    `json:"only,omitempty"`
+	FieldRoles       []string          `json:"fieldRoles,omitempty"`
 }
 
 type sensitiveOptions struct {
@@ -51,7 +74,10 @@ type sensitiveOptions struct {
 }
 
 func (o CaptureOptions) pageModelOptions() pageModelOptions {
-	p := pageModelOptions{TestIDAttributes: o.TestIDAttributes, CoverRefs: o.CoverRefs}
+	p := pageModelOptions{TestIDAttributes: o.TestIDAttributes, CoverRefs: o.CoverRefs, Only: o.Only}
+	if len(o.Only) > 0 {
+		p.FieldRoles = o.FieldRoles
+	}
 	if len(o.Sensitive.Refs) > 0 || len(o.Sensitive.Values) > 0 {
 		p.Sensitive = &sensitiveOptions{Refs: o.Sensitive.Refs, Values: o.Sensitive.Values}
 	}

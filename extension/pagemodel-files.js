@@ -18,5 +18,6 @@ export const PAGE_MODEL_FILES = Object.freeze([
   'pagemodel/capture.js',
   'pagemodel/wire.js',
   'pagemodel/incremental.js',
+  'pagemodel/directed.js',
   'pagemodel/api.js',
 ]);

@@ -230,7 +230,7 @@ func (a *agentPage) offers(text string) error {
 // is visible.
 func (a *agentPage) AssertVisible(ctx context.Context, ref string) (string, error) {
 	doc := a.document()
-	f, err := a.r.page.await(ctx, needVisible, func(s *screen.Screen, m *selector.Matcher) (*screen.Node, error) {
+	f, err := a.r.page.await(ctx, needVisible, nil, func(s *screen.Screen, m *selector.Matcher) (*screen.Node, error) {
 		if s.Document != doc {
 			return nil, &browser.RefError{Ref: ref, Code: "stale", Message: "ref " + ref + ": the page has loaded another document since"}
 		}

@@ -135,18 +135,11 @@ func (p *tab) lookCovered(ctx context.Context) (*screen.Screen, *selector.Matche
 }
 
 func (p *tab) lookWith(ctx context.Context, coverage bool) (*screen.Screen, *selector.Matcher, error) {
-	if err := p.nav.gone(); err != nil {
+	seq, commit, err := p.lookStart(ctx)
+	if err != nil {
 		return nil, nil, err
 	}
-	seq, err := p.changeSeq(ctx)
-	if err != nil {
-		return nil, nil, fmt.Errorf("looking at the page: %w", err)
-	}
-	// The round trip above delivered the navigation events sent before it.
-	p.nav.mu.Lock()
-	commit := p.nav.committed
-	p.nav.mu.Unlock()
-	if p.screen != nil && !p.stale && seq == p.seq && commit == p.commit && (p.covered || !coverage) {
+	if p.fresh(seq, commit) && (p.covered || !coverage) {
 		return p.screen, p.matcher, nil
 	}
 	var s *screen.Screen
@@ -163,6 +156,65 @@ func (p *tab) lookWith(ctx context.Context, coverage bool) (*screen.Screen, *sel
 		p.byPath[p.r.appPath(s.URL)] = s
 	}
 	return p.screen, p.matcher, nil
+}
+
+// lookStart reads the page's change counter and the navigation it is at,
+// before a look.
+func (p *tab) lookStart(ctx context.Context) (seq int64, commit int, err error) {
+	if err := p.nav.gone(); err != nil {
+		return 0, 0, err
+	}
+	seq, err = p.changeSeq(ctx)
+	if err != nil {
+		return 0, 0, fmt.Errorf("looking at the page: %w", err)
+	}
+	// The round trip above delivered the navigation events sent before it.
+	p.nav.mu.Lock()
+	commit = p.nav.committed
+	p.nav.mu.Unlock()
+	return seq, commit, nil
+}
+
+// fresh reports whether the last whole screen is still the page, at seq
+// and commit.
+func (p *tab) fresh(seq int64, commit int) bool {
+	return p.screen != nil && !p.stale && seq == p.seq && commit == p.commit
+}
+
+// lookFor is look for a wait on sel: the last whole screen when nothing
+// changed since, else a partial screen (Screen.Partial) of the nodes sel
+// could match, on which the matcher finds what it finds on the whole page.
+// A partial screen is never kept as the page's screen. It also returns the
+// change counter the screen was taken at.
+func (p *tab) lookFor(ctx context.Context, sel selector.Selector) (*screen.Screen, *selector.Matcher, int64, error) {
+	seq, commit, err := p.lookStart(ctx)
+	if err != nil {
+		return nil, nil, 0, err
+	}
+	if p.fresh(seq, commit) {
+		return p.screen, p.matcher, seq, nil
+	}
+	var s *screen.Screen
+	co := p.r.opts.captureOptions()
+	co.NoCoverage = true
+	co.Only, co.FieldRoles = selectorParts(sel), selector.FieldRoles()
+	if err := p.inWorld(ctx, func(m *browser.Frame) error {
+		s, err = browser.CaptureTop(ctx, m, co)
+		return err
+	}); err != nil {
+		return nil, nil, 0, err
+	}
+	return s, selector.NewMatcher(s), seq, nil
+}
+
+// selectorParts is what a partial capture for sel filters by.
+func selectorParts(sel selector.Selector) []browser.SelectorPart {
+	var out []browser.SelectorPart
+	for _, s := range selector.Parts(sel) {
+		out = append(out, browser.SelectorPart{Role: s.Role, Name: s.Name, Text: s.Text, TextRegex: s.TextRegex,
+			TestID: s.TestID, ID: s.ID, Label: s.Label, Placeholder: s.Placeholder})
+	}
+	return out
 }
 
 // acted marks the page as changed by replay: the next look captures again.
@@ -207,7 +259,7 @@ func (p *tab) resolve(ctx context.Context, sel selector.Selector, need readiness
 	if need == needAttached {
 		opts = append(opts, selector.IncludeHidden())
 	}
-	return p.await(ctx, need, func(_ *screen.Screen, m *selector.Matcher) (*screen.Node, error) {
+	return p.await(ctx, need, &sel, func(_ *screen.Screen, m *selector.Matcher) (*screen.Node, error) {
 		nodes, err := m.Match(sel, opts...)
 		if err != nil {
 			return nil, err
@@ -221,7 +273,7 @@ func (p *tab) resolve(ctx context.Context, sel selector.Selector, need readiness
 // that the page's screen does not show, or a screen of another document,
 // fails at once with a *browser.RefError (see findRef).
 func (p *tab) resolveRef(ctx context.Context, ref, document string, need readiness) (found, error) {
-	return p.await(ctx, need, func(s *screen.Screen, m *selector.Matcher) (*screen.Node, error) {
+	return p.await(ctx, need, nil, func(s *screen.Screen, m *selector.Matcher) (*screen.Node, error) {
 		if s.Document != document {
 			return nil, &browser.RefError{Ref: ref, Code: "stale", Message: "ref " + ref + ": the page has loaded another document since"}
 		}
@@ -236,11 +288,29 @@ func (p *tab) resolveRef(ctx context.Context, ref, document string, need readine
 // await looks at the page until pick names a node that is ready as need
 // says, waiting for the page to change between looks, up to the action
 // timeout. pick failing with a *browser.RefError ends the wait at once.
-func (p *tab) await(ctx context.Context, need readiness, pick func(s *screen.Screen, m *selector.Matcher) (*screen.Node, error)) (found, error) {
+//
+// With sel (the selector pick matches), the looks after the first one are
+// partial (lookFor): only the nodes sel could match are captured, and pick
+// finds on them what it would find on the whole page. What a partial look
+// finds is taken again on a whole screen, which the action acts from and
+// which checks where to act; a wait that runs out ends on a whole screen
+// too, for the failure's evidence.
+func (p *tab) await(ctx context.Context, need readiness, sel *selector.Selector, pick func(s *screen.Screen, m *selector.Matcher) (*screen.Node, error)) (found, error) {
 	deadline := time.Now().Add(p.r.targetTimeout())
 	var reads readLog
+	whole := true // the next look is of the whole page
 	for attempt := 0; ; attempt++ {
-		s, m, err := p.look(ctx)
+		var s *screen.Screen
+		var m *selector.Matcher
+		var seq int64
+		var err error
+		if whole || sel == nil {
+			s, m, err = p.look(ctx)
+			seq = p.seq
+		} else {
+			s, m, seq, err = p.lookFor(ctx, *sel)
+		}
+		partial := err == nil && s.Partial
 		var last error
 		if err == nil {
 			n, merr := pick(s, m)
@@ -248,6 +318,15 @@ func (p *tab) await(ctx context.Context, need readiness, pick func(s *screen.Scr
 			switch {
 			case errors.As(merr, &bad):
 				return found{reads: reads.items}, merr
+			case merr == nil && partial:
+				if state := nodeState(n, need); state != "" {
+					last = &notActionableError{node: n, state: state}
+					reads.add(last.Error())
+					break
+				}
+				// Found: take it again on the whole page, at once.
+				whole = true
+				continue
 			case merr == nil:
 				got, state, perr := p.ready(ctx, s, m, n, need)
 				switch {
@@ -267,6 +346,7 @@ func (p *tab) await(ctx context.Context, need readiness, pick func(s *screen.Scr
 		} else {
 			last = err
 		}
+		whole = false
 		f := found{reads: reads.items}
 		if gone := p.nav.gone(); gone != nil {
 			return f, gone
@@ -278,10 +358,36 @@ func (p *tab) await(ctx context.Context, need readiness, pick func(s *screen.Scr
 			return f, ctx.Err()
 		}
 		if time.Now().After(deadline) {
+			if partial {
+				// The failure is told from the whole page: one last look.
+				whole = true
+				continue
+			}
 			return f, last
 		}
-		p.waitChange(ctx, p.seq, min(backoff(attempt), time.Until(deadline)+time.Millisecond))
+		p.waitChange(ctx, seq, min(backoff(attempt), time.Until(deadline)+time.Millisecond))
 	}
+}
+
+// nodeState is what need asks of a matched node that the node itself
+// says, "" when it is ready so far: where to act on it is checked apart
+// (ready).
+func nodeState(n *screen.Node, need readiness) string {
+	switch need {
+	case needVisible, needAttached:
+		return ""
+	}
+	switch {
+	case !n.Visible:
+		return "not visible (its box is empty or hidden)"
+	case (need == needActionable || need == needEditable) && n.Disabled:
+		return "disabled"
+	case need == needEditable && n.ReadOnly:
+		return "read-only"
+	case n.Inert:
+		return "inert (behind a modal dialog)"
+	}
+	return ""
 }
 
 // ready checks what need asks of a matched node beyond the match, and says
@@ -292,15 +398,8 @@ func (p *tab) ready(ctx context.Context, s *screen.Screen, m *selector.Matcher, 
 	case needVisible, needAttached:
 		return found{node: n}, "", nil
 	}
-	switch {
-	case !n.Visible:
-		return found{}, "not visible (its box is empty or hidden)", nil
-	case (need == needActionable || need == needEditable) && n.Disabled:
-		return found{}, "disabled", nil
-	case need == needEditable && n.ReadOnly:
-		return found{}, "read-only", nil
-	case n.Inert:
-		return found{}, "inert (behind a modal dialog)", nil
+	if state := nodeState(n, need); state != "" {
+		return found{}, state, nil
 	}
 	first, second, err := p.aim(ctx, n.Ref, s.Document)
 	p.acted() // scrolling changed the page

@@ -95,6 +95,11 @@
  *   found for the parts of the page that did not change since (the recorder)
  * @property {boolean} [fresh] with incremental: read the whole page again (and keep what it
  *   found for the next incremental capture)
+ * @property {SelectorPart[] | SelectorPart[][]} [only] captureWire only: send only the nodes these selector parts
+ *   could match, with what the matcher reads around them (directed.js), marked partial
+ * @property {string[]} [fieldRoles] with only: the roles the matcher takes for fields
+ * @property {boolean} [each] with only: only is a list of such lists, and captureWire answers a
+ *   JSON list of one partial screen for each, from one capture
  *
  * @typedef {object} RefState numbering of one document, kept on the document
  * @property {number} next
@@ -172,7 +177,7 @@
  * What the files share while the page model is installed: what each file
  * adds, and the state of the capture in progress.
  * @typedef {PageModelCore & PageModelSheets & PageModelRefs & PageModelVisibility & PageModelHover & PageModelRoles & PageModelNames &
- *   PageModelCapture & PageModelWire & PageModelIncremental & PageModelState} PageModelInternals
+ *   PageModelCapture & PageModelWire & PageModelIncremental & PageModelDirected & PageModelState} PageModelInternals
  *
  * @typedef {object} PageModelState
  * @property {CaptureRun | null} run the capture call in progress (capture.js, api.js's describe)

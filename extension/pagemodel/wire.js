@@ -188,6 +188,8 @@
   function captureWire(options) {
     if (options && typeof options === 'object' && options.incremental === true)
       return pm.captureWireIncremental(options);
+    if (options && typeof options === 'object' && options.only !== undefined)
+      return pm.captureWireDirected(options);
     const screen = capture(options);
     return JSON.stringify({ ...screen, root: wireNode(screen.root) });
   }

@@ -19,6 +19,9 @@ type Screen struct {
 	Viewport Viewport `json:"viewport"`
 	// Focused is the ref of the focused element, empty when the body has focus.
 	Focused string `json:"focused,omitempty"`
+	// Partial marks a screen of only the nodes a selector could match
+	// (replay's waits, docs/screen-schema.md): never the page as a whole.
+	Partial bool `json:"partial,omitempty"`
 	// Root is the document's root element (html); frames hang below their
 	// iframe node.
 	Root *Node `json:"root"`
