@@ -141,6 +141,9 @@ type Calls struct {
 	// being asked.
 	allowed map[string]bool
 	asking  map[string]bool
+	// decided is closed when the person's answer about a client being
+	// asked reached the host.
+	decided map[string]chan struct{}
 	// denied says why a client is not allowed, after the person answered.
 	denied map[string]string
 	// shown is the last screen each client took of each tab.
@@ -186,6 +189,11 @@ func (c *Calls) Hello(client string) {
 		return
 	}
 	c.asking[client] = true
+	if c.decided == nil {
+		c.decided = map[string]chan struct{}{}
+	}
+	decided := make(chan struct{})
+	c.decided[client] = decided
 	delete(c.denied, client)
 	c.mu.Unlock()
 	go func() {
@@ -199,6 +207,8 @@ func (c *Calls) Hello(client string) {
 		c.mu.Lock()
 		defer c.mu.Unlock()
 		delete(c.asking, client)
+		delete(c.decided, client)
+		defer close(decided)
 		switch {
 		case err != nil:
 			c.denied[client] = "the browser could not ask the person (" + err.Error() + "): connect again to be asked again"
@@ -226,9 +236,24 @@ func refused(format string, args ...any) *nativemsg.Error {
 	return nativemsg.Errorf(nativemsg.CodeRefused, format, args...)
 }
 
-// check refuses a client the person has not allowed.
+// answerInFlight is how long a call from a client the person is being
+// asked about waits for the answer before it is refused: the popup shows
+// "Allowed" as the extension sends the answer, and a client (or the person
+// who told it to go on) may call before the answer has reached the host.
+const answerInFlight = 2 * time.Second
+
+// check refuses a client the person has not allowed. While the person is
+// asked, it waits a moment for an answer on its way (answerInFlight).
 func (c *Calls) check(client string) error {
 	c.mu.Lock()
+	if decided := c.decided[client]; decided != nil && !c.allowed[client] {
+		c.mu.Unlock()
+		select {
+		case <-decided:
+		case <-time.After(answerInFlight):
+		}
+		c.mu.Lock()
+	}
 	defer c.mu.Unlock()
 	if c.allowed[client] {
 		return nil

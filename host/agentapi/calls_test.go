@@ -363,3 +363,30 @@ func TestAssertChangeChecksTheLastActAndRecordsWhatHolds(t *testing.T) {
 	}
 	wantCode(t, c.Call(ctx, TypeTabAssertChange, added, nil), nativemsg.CodeBadRequest, "tab.assertChange checks what your last act")
 }
+
+// The popup shows a client allowed as the extension sends the answer: a
+// call that comes right after, before the answer reached the host, waits
+// for it rather than being refused.
+func TestCallRightAfterTheAnswerWaitsForIt(t *testing.T) {
+	gate := make(chan struct{})
+	b := &fakeBrowser{allow: map[string]bool{"quick-bot": true}, gate: gate, shared: map[int]bool{12: true}, doc: "d1"}
+	calls := &Calls{Browser: b}
+	calls.Hello("quick-bot")
+	go func() {
+		time.Sleep(200 * time.Millisecond) // the answer on its way
+		close(gate)
+	}()
+	if err := calls.check("quick-bot"); err != nil {
+		t.Fatalf("a call while the person's Allow is on its way: %v", err)
+	}
+	// Nobody answers: the call is refused after the moment it waits.
+	never := make(chan struct{})
+	t.Cleanup(func() { close(never) })
+	slow := &Calls{Browser: &fakeBrowser{allow: map[string]bool{}, gate: never}}
+	slow.Hello("slow-bot")
+	start := time.Now()
+	wantCode(t, slow.check("slow-bot"), nativemsg.CodeRefused, "the person has not allowed slow-bot yet")
+	if waited := time.Since(start); waited < answerInFlight {
+		t.Errorf("refused after %v, before the answer could arrive (%v)", waited, answerInFlight)
+	}
+}
