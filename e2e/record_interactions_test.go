@@ -1,7 +1,6 @@
 package e2e
 
 import (
-	"bytes"
 	"context"
 	"encoding/binary"
 	"encoding/json"
@@ -17,6 +16,7 @@ import (
 	"github.com/chromedp/cdproto/target"
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
+	"github.com/trailpin/trailpin/recorder/screen"
 )
 
 // TestRecordInteractions records every kind of interaction the recorder
@@ -348,39 +348,27 @@ type sentNode struct{ tag, id, parent string }
 
 func parseSentScreen(t *testing.T, raw json.RawMessage) sentScreen {
 	t.Helper()
-	var s struct {
-		Root json.RawMessage `json:"root"`
-	}
-	if err := json.Unmarshal(raw, &s); err != nil {
-		t.Fatal(err)
+	// The host's own decoder reads it, as the host does: the wire form
+	// codes refs, roles and tags (docs/screen-schema.md).
+	sc, err := screen.DecodeWire(raw)
+	if err != nil {
+		t.Fatalf("a screen the extension sent does not decode: %v", err)
 	}
 	out := sentScreen{}
-	var walk func(raw json.RawMessage, parent string)
-	walk = func(raw json.RawMessage, parent string) {
-		var el []json.RawMessage
-		if bytes.HasPrefix(bytes.TrimSpace(raw), []byte("[")) && json.Unmarshal(raw, &el) == nil && len(el) >= 3 {
-			var ref, tag string
-			if json.Unmarshal(el[0], &ref) != nil {
-				return // a hidden text run: [text]
-			}
-			json.Unmarshal(el[2], &tag)
-			var extras struct {
-				ID string `json:"id"`
-			}
-			if len(el) > 7 {
-				json.Unmarshal(el[7], &extras)
-			}
-			out[ref] = sentNode{tag: tag, id: extras.ID, parent: parent}
-			if len(el) > 8 {
-				var kids []json.RawMessage
-				json.Unmarshal(el[8], &kids)
-				for _, k := range kids {
-					walk(k, ref)
-				}
-			}
+	var walk func(n *screen.Node, parent string)
+	walk = func(n *screen.Node, parent string) {
+		if n == nil {
+			return
+		}
+		if n.Ref != "" {
+			out[n.Ref] = sentNode{tag: n.Tag, id: n.ID, parent: parent}
+			parent = n.Ref
+		}
+		for _, k := range n.Children {
+			walk(k, parent)
 		}
 	}
-	walk(s.Root, "")
+	walk(sc.Root, "")
 	return out
 }
 
