@@ -349,19 +349,7 @@ func (p *apiPage) AssertVisible(ctx context.Context, ref string) (string, error)
 		return "", err
 	}
 	doc := p.shown.Document
-	err = p.poll(ctx, func(s *screen.Screen, m *selector.Matcher) (bool, error) {
-		if s.Document != doc {
-			return false, fmt.Errorf("%w: the page has loaded another document since", agent.ErrStaleRef)
-		}
-		now := m.Node(ref)
-		if now == nil {
-			return false, fmt.Errorf("%w: %s is not on the page any more", agent.ErrStaleRef, ref)
-		}
-		if !now.Visible {
-			return false, fmt.Errorf("%s is not visible", screen.Describe(now))
-		}
-		return true, nil
-	})
+	err = p.poll(ctx, agent.StillVisible(doc, ref))
 	if err != nil {
 		return "", err
 	}
@@ -371,16 +359,7 @@ func (p *apiPage) AssertVisible(ctx context.Context, ref string) (string, error)
 // AssertNotVisibleWithText checks, up to the action timeout, that no
 // visible element reads text; it records nothing.
 func (p *apiPage) AssertNotVisibleWithText(ctx context.Context, text string) (string, error) {
-	err := p.poll(ctx, func(s *screen.Screen, m *selector.Matcher) (bool, error) {
-		for _, sel := range []selector.Selector{{Text: text}, {Name: text}} {
-			nodes, err := m.Match(sel)
-			var amb *selector.AmbiguousError
-			if (err == nil || errors.As(err, &amb)) && len(nodes) > 0 {
-				return false, fmt.Errorf("%s is visible", screen.Describe(nodes[0]))
-			}
-		}
-		return true, nil
-	})
+	err := p.poll(ctx, agent.NothingReads(text))
 	if err != nil {
 		return "", err
 	}

@@ -365,19 +365,7 @@ func (p *liveTab) AssertVisible(ctx context.Context, ref string) (string, error)
 	}
 	doc := p.shown.Document
 	p.progress("Checking " + screen.Describe(n))
-	err = p.poll(ctx, func(s *screen.Screen, m *selector.Matcher) (bool, error) {
-		if s.Document != doc {
-			return false, fmt.Errorf("%w: the page has loaded another document since", agent.ErrStaleRef)
-		}
-		now := m.Node(ref)
-		if now == nil {
-			return false, fmt.Errorf("%w: %s is not on the page any more", agent.ErrStaleRef, ref)
-		}
-		if !now.Visible {
-			return false, fmt.Errorf("%s is not visible", screen.Describe(now))
-		}
-		return true, nil
-	})
+	err = p.poll(ctx, agent.StillVisible(doc, ref))
 	if err != nil {
 		return "", err
 	}
@@ -388,16 +376,7 @@ func (p *liveTab) AssertVisible(ctx context.Context, ref string) (string, error)
 // visible element reads text.
 func (p *liveTab) AssertNotVisibleWithText(ctx context.Context, text string) (string, error) {
 	p.progress(fmt.Sprintf("Checking that nothing reads %q", text))
-	err := p.poll(ctx, func(s *screen.Screen, m *selector.Matcher) (bool, error) {
-		for _, sel := range []selector.Selector{{Text: text}, {Name: text}} {
-			nodes, err := m.Match(sel)
-			var amb *selector.AmbiguousError
-			if (err == nil || errors.As(err, &amb)) && len(nodes) > 0 {
-				return false, fmt.Errorf("%s is visible", screen.Describe(nodes[0]))
-			}
-		}
-		return true, nil
-	})
+	err := p.poll(ctx, agent.NothingReads(text))
 	if err != nil {
 		return "", err
 	}
