@@ -135,13 +135,7 @@ func TestAgentAPIDrivesASharedTab(t *testing.T) {
 	}
 	popupPhase(t, popup, "recording")
 
-	// The person signs in by hand.
-	clickCSS(t, app, "#username")
-	typeKeys(t, app, demo.Username)
-	clickCSS(t, app, "#password")
-	typeKeys(t, app, demo.Password)
-	clickCSS(t, app, "form button.primary")
-	appAt(t, app, "/products")
+	signInByHand(t, app)
 
 	// The client opens the iPhone 17 and adds it to the cart, by ref.
 	snap := apiCall[apiSnapshot](t, c, agentapi.TypeTabSnapshot, map[string]any{"tab": tab, "mode": "full"})

@@ -41,13 +41,7 @@ func TestAgentAPIActAndAssertChange(t *testing.T) {
 	started := apiCall[struct{ Session string }](t, c, agentapi.TypeRecordingStart, map[string]any{"tab": tab, "project": r.project, "app": "shop"})
 	popupPhase(t, popup, "recording")
 
-	// The person signs in by hand.
-	clickCSS(t, app, "#username")
-	typeKeys(t, app, demo.Username)
-	clickCSS(t, app, "#password")
-	typeKeys(t, app, demo.Password)
-	clickCSS(t, app, "form button.primary")
-	appAt(t, app, "/products")
+	signInByHand(t, app)
 
 	// Nothing acted yet: nothing to check.
 	apiRefused(t, c, agentapi.TypeTabAssertChange, map[string]any{"tab": tab, "changed": true}, nativemsg.CodeBadRequest, "tab.assertChange checks what your last act")

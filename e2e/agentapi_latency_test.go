@@ -98,12 +98,7 @@ func TestAttachedLatencyBesidePlaywrightMCP(t *testing.T) {
 	tab := apiCall[struct{ Tabs []agentapi.TabInfo }](t, c, agentapi.TypeTabsList, nil).Tabs[0].Tab
 	apiCall[struct{ Session string }](t, c, agentapi.TypeRecordingStart, map[string]any{"tab": tab, "project": r.project, "app": "shop"})
 	popupPhase(t, popup, "recording")
-	clickCSS(t, app, "#username")
-	typeKeys(t, app, demo.Username)
-	clickCSS(t, app, "#password")
-	typeKeys(t, app, demo.Password)
-	clickCSS(t, app, "form button.primary")
-	appAt(t, app, "/products")
+	signInByHand(t, app)
 
 	for _, p := range latencyPages {
 		apiCall[struct{ Did string }](t, c, agentapi.TypeTabNavigate, map[string]any{"tab": tab, "url": r.shop.URL + p.path})

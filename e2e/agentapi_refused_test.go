@@ -116,6 +116,18 @@ func popupAgentButton(t *testing.T, popup context.Context, list, client, label s
 	})()`, list, client, label))
 }
 
+// signInByHand signs in to the demo shop in app as the person does, with
+// trusted keys and clicks, and waits for the products page.
+func signInByHand(t *testing.T, app context.Context) {
+	t.Helper()
+	clickCSS(t, app, "#username")
+	typeKeys(t, app, demo.Username)
+	clickCSS(t, app, "#password")
+	typeKeys(t, app, demo.Password)
+	clickCSS(t, app, "form button.primary")
+	appAt(t, app, "/products")
+}
+
 // popupLists reports whether the popup's agent list holds client.
 func popupLists(list, client string) string {
 	return fmt.Sprintf(`[...document.querySelectorAll('#agents-%s li')].some((li) => li.textContent.includes(%q))`, list, client)
@@ -182,13 +194,7 @@ func TestAgentAPIRefusesWithNothingPerformed(t *testing.T) {
 	started := apiCall[struct{ Session string }](t, c, agentapi.TypeRecordingStart, map[string]any{"tab": tab, "project": r.project, "app": "shop"})
 	popupPhase(t, popup, "recording")
 
-	// The person signs in by hand.
-	clickCSS(t, app, "#username")
-	typeKeys(t, app, demo.Username)
-	clickCSS(t, app, "#password")
-	typeKeys(t, app, demo.Password)
-	clickCSS(t, app, "form button.primary")
-	appAt(t, app, "/products")
+	signInByHand(t, app)
 
 	// A client the person allowed, then revoked in the popup: its
 	// connection ends, and once it connects again its calls are refused

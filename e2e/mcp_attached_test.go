@@ -100,13 +100,7 @@ func TestMCPAttachedRecordsInThePersonsTab(t *testing.T) {
 	call("trail_start", map[string]any{"app": "shop"})
 	popupPhase(t, popup, "recording")
 
-	// The person signs in by hand.
-	clickCSS(t, app, "#username")
-	typeKeys(t, app, demo.Username)
-	clickCSS(t, app, "#password")
-	typeKeys(t, app, demo.Password)
-	clickCSS(t, app, "form button.primary")
-	appAt(t, app, "/products")
+	signInByHand(t, app)
 
 	snap := call("browser_snapshot", map[string]any{})
 	call("browser_click", map[string]any{"element": "iPhone 17", "ref": ref(snap, `link "iPhone 17"`)})
