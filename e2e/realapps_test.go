@@ -555,7 +555,9 @@ func slicesEqualFlows(a, b []flowAct) bool {
 
 // playFlow runs testdata/realapps/flow.mjs on url and returns what the page
 // read after each action (its ARIA snapshot, URL and field values), with
-// the page's origin and the volatile texts masked.
+// the page's origin and the volatile texts masked. flow.mjs says on stderr
+// how long each action took: the error of a failed or stopped run ends with
+// it, and TRAILPIN_FLOW_PROGRESS=1 logs it for a run that passed.
 func playFlow(t *testing.T, node, url string, flow []flowAct, volatile []string) ([]string, error) {
 	in, err := json.Marshal(flow)
 	if err != nil {
@@ -567,13 +569,14 @@ func playFlow(t *testing.T, node, url string, flow []flowAct, volatile []string)
 	cmd.Stdin = strings.NewReader(string(in))
 	cmd.Dir = RepoRoot()
 	cmd.Env = append(os.Environ(), "TMPDIR="+TempDir(t))
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
 	out, err := cmd.Output()
+	if os.Getenv("TRAILPIN_FLOW_PROGRESS") != "" {
+		t.Logf("flow.mjs on %s:\n%s", url, stderr.String())
+	}
 	if err != nil {
-		var stderr string
-		if ee, ok := err.(*exec.ExitError); ok {
-			stderr = string(ee.Stderr)
-		}
-		return nil, fmt.Errorf("%v\n%s", err, stderr)
+		return nil, fmt.Errorf("%v\n%s", err, stderr.String())
 	}
 	var seen []string
 	if err := json.Unmarshal(out, &seen); err != nil {

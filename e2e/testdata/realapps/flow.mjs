@@ -38,6 +38,7 @@ try {
   await page.goto(start);
   const seen = [];
   for (const [i, a] of flow.entries()) {
+    const began = Date.now();
     const el = a.css ? page.locator(a.css) : null;
     const modifiers = /** @type {any} */ (a.mods || []);
     switch (a.do) {
@@ -63,8 +64,10 @@ try {
     // script's timers as much as CSS) must not make two copies differ.
     await settle(page, i);
     let last = '';
+    let reads = 0;
     for (let tries = 0; tries < 20; tries++) {
       const now = await read(page);
+      reads++;
       if (now === last)
         break;
       last = now;
@@ -75,10 +78,20 @@ try {
       await frames(page);
     }
     seen.push(last);
+    // Progress on stderr: a run the Go test stops for its time says which
+    // action it was at and where the time went.
+    process.stderr.write(`action ${i + 1}/${flow.length} ${a.do} ${a.css || a.key || ''}: ${Date.now() - began} ms, ${reads} reads\n`);
   }
   process.stdout.write(JSON.stringify(seen));
 } finally {
-  await browser.close();
+  // A browser that does not close within a minute must not turn a finished
+  // run into one the Go test kills: the reads are written, and exit ends it.
+  const closed = await Promise.race([browser.close().then(() => true),
+    new Promise((done) => setTimeout(() => done(false), 60000))]);
+  if (!closed) {
+    process.stderr.write('the browser did not close within 60 s; exiting\n');
+    process.exit(process.exitCode || 0);
+  }
 }
 
 /**
@@ -110,7 +123,13 @@ async function settle(page, i) {
  * @param {import('playwright-core').Page} page
  */
 async function frames(page) {
-  await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
+  // Bounded: a page that renders no frame for 30 s (a starved renderer on a
+  // loaded machine) is read as it is rather than holding the run until the
+  // Go test kills it with nothing said.
+  await page.evaluate(() => new Promise((done) => {
+    requestAnimationFrame(() => requestAnimationFrame(done));
+    setTimeout(done, 30000);
+  }));
 }
 
 /** @param {import('playwright-core').Page} page */
