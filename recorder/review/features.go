@@ -40,7 +40,9 @@ var contexts = []stepContext{
 }
 
 var attributes = []attribute{
-	{"recorded", "it is the recorder's choice", func(_ *Menu, o *Option) bool { return o.Recorded }},
+	// The recorder chose on one screen, without the intent: a choice that
+	// pins text the intent leaves out is not one to lean on.
+	{"recordedSteady", "it is the recorder's choice, and pins nothing the intent leaves out", func(m *Menu, o *Option) bool { return o.Recorded && !m.pinsUnnamed(o) }},
 	{"text", "it finds the element by its text", func(_ *Menu, o *Option) bool { return o.Kind == KindText }},
 	{"testId", "it finds the element by a test id", func(_ *Menu, o *Option) bool { return o.Kind == KindTestID }},
 	{"id", "it finds the element by a stable id", func(_ *Menu, o *Option) bool { return o.Kind == KindID }},
@@ -51,10 +53,16 @@ var attributes = []attribute{
 	{"checksValue", "it checks the text", func(_ *Menu, o *Option) bool { return o.ChecksValue }},
 	{"presence", "it checks presence only", func(_ *Menu, o *Option) bool { return o.Presence }},
 	{"pinsVolatile", "it pins text that changes", func(_ *Menu, o *Option) bool { return len(o.Pins) > 0 }},
+	{"pinsUnnamed", "it pins text that changes and the intent does not name", func(m *Menu, o *Option) bool { return m.pinsUnnamed(o) }},
 	{"countTolerant", "it lets a count vary", func(_ *Menu, o *Option) bool { return strings.Contains(o.Selector.TextRegex, `\d+`) }},
 	{"within", "it ties the element to a container", func(_ *Menu, o *Option) bool { return o.Within }},
 	{"index", "it counts a position", func(_ *Menu, o *Option) bool { return o.Index }},
-	{"generatorFirst", "the generator ranks it first", func(_ *Menu, o *Option) bool { return o.Rank == 0 }},
+	// The generator ranks on the screens alone; what it would write if it
+	// knew what changes between runs is its first option that pins none
+	// of it.
+	{"steadyFirst", "the generator ranks it first among the options that pin nothing the intent leaves out and count no position", func(m *Menu, o *Option) bool {
+		return o == m.steadyFirst()
+	}},
 	{"sameTextOnly", "it holds only while the text reads as now", func(_ *Menu, o *Option) bool { return o.SameTextOnly }},
 }
 
@@ -104,4 +112,28 @@ func featureVectors(m *Menu) [][]float64 {
 		out[oi] = row
 	}
 	return out
+}
+
+// pinsUnnamed reports whether o pins a changing fragment of the element's
+// text that the step's intent does not name: "Cart 2 items" for "open the
+// cart", not "$42.00" for "the total is $42.00".
+func (m *Menu) pinsUnnamed(o *Option) bool {
+	return slices.ContainsFunc(o.Pins, func(v Volatile) bool { return v.Kind != VolatileGeneratedID && !slices.Contains(m.intent.named, v) })
+}
+
+// steadyFirst is the option the generator ranks first among those that pin
+// nothing the intent leaves out and count no position: what the generator
+// would write if it knew what changes between runs. Nil when there is none.
+func (m *Menu) steadyFirst() *Option {
+	var best *Option
+	for i := range m.Options {
+		o := &m.Options[i]
+		if o.Rank < 0 || o.Index || m.pinsUnnamed(o) {
+			continue
+		}
+		if best == nil || o.Rank < best.Rank {
+			best = o
+		}
+	}
+	return best
 }

@@ -23,6 +23,51 @@ type intentCue struct {
 	// mentionsText: the intent holds the element's text, or most of its
 	// words.
 	mentionsText bool
+	// named lists the volatile fragments of the element's text that the
+	// intent names, by the fragment itself or by its number ("only 3 are
+	// left" names "3 left"; "finds one result" names "1 result").
+	named []Volatile
+}
+
+// numberWords read a count written in words as its digits.
+var numberWords = map[string]string{
+	"no": "0", "zero": "0", "one": "1", "a": "1", "an": "1", "single": "1", "two": "2", "three": "3", "four": "4",
+	"five": "5", "six": "6", "seven": "7", "eight": "8", "nine": "9", "ten": "10", "eleven": "11", "twelve": "12",
+}
+
+var digitRun = regexp.MustCompile(`\d+(?:[.,:]\d+)*`)
+
+// namesFragment reports whether intent (lower case) names the volatile
+// fragment v: holds it, or holds its number as a word of its own (in
+// digits, or for a count in words before the same noun).
+func namesFragment(intent string, v Volatile) bool {
+	frag := strings.ToLower(v.Fragment)
+	if strings.Contains(intent, frag) {
+		return true
+	}
+	words := strings.FieldsFunc(intent, func(r rune) bool {
+		return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '.' && r != ',' && r != ':'
+	})
+	for i, w := range words {
+		words[i] = strings.TrimRight(w, ".,:")
+	}
+	for _, n := range digitRun.FindAllString(frag, -1) {
+		if slices.Contains(words, n) {
+			return true
+		}
+		if v.Kind != VolatileCount {
+			continue
+		}
+		// "one result" for "1 result": the number in words, then the
+		// fragment's noun.
+		rest := strings.Fields(strings.TrimSpace(strings.SplitN(frag, n, 2)[1]))
+		for i, w := range words {
+			if numberWords[w] == n && len(rest) > 0 && i+1 < len(words) && strings.TrimSuffix(words[i+1], "s") == strings.TrimSuffix(rest[0], "s") {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // presenceWords say that an element is there, not what it reads.
@@ -35,8 +80,9 @@ func readIntent(intent string, m *Menu) intentCue {
 	var c intentCue
 	low := strings.ToLower(intent)
 	for _, v := range m.Volatile {
-		if v.Kind != VolatileGeneratedID && strings.Contains(low, strings.ToLower(v.Fragment)) {
+		if v.Kind != VolatileGeneratedID && namesFragment(low, v) {
 			c.value = true
+			c.named = append(c.named, v)
 		}
 	}
 	// "The total is shown" asks for presence although "total is" reads

@@ -380,3 +380,57 @@ func TestIntentLeavingOutTheChangingPartQuotesNothing(t *testing.T) {
 		}
 	}
 }
+
+// An intent names a changing part of the element's text by the part
+// itself or by its number, in digits or, for a count, in words before the
+// same noun; "open the cart" names none of "Cart 2 items".
+func TestIntentNamesTheChangingPartByItsNumber(t *testing.T) {
+	for _, c := range []struct {
+		intent, text string
+		want         bool
+	}{
+		{"only 3 Studio Headphones are left", "Only 3 left", true},
+		{"the search for pixel finds one result", "1 result for “pixel”", true},
+		{"the cart shows 2 items", "Cart 2 items", true},
+		{"open the cart", "Cart 2 items", false},
+		{"the Pay button is shown", "Pay $42.00", false},
+		{"the payment is pending", "Payment pending · updated 12:04:31", false},
+		{"the Pixel 10 card shows a price", "$699.00", false},
+		{"one of the results is shown", "3 results", false},
+	} {
+		m := &Menu{Text: c.text, Volatile: findVolatile(c.text)}
+		if got := readIntent(c.intent, m).value; got != c.want {
+			t.Errorf("%q on %q (%v): names a value = %v, want %v", c.intent, c.text, m.Volatile, got, c.want)
+		}
+	}
+}
+
+// A recorder's choice that pins a count the intent leaves out is not the
+// engine's pick when the menu has the same element without the count: for
+// "open the inbox" on "Inbox 12 unread", the generator's first option by
+// role and name loses to the role with the text read with any number, above
+// the threshold; for "the inbox shows 12 unread" it stays.
+func TestEngineLeavesAChoiceThatPinsWhatTheIntentLeavesOut(t *testing.T) {
+	e, err := DefaultEngine()
+	if err != nil {
+		t.Fatal(err)
+	}
+	count := Volatile{Kind: VolatileCount, Fragment: "12 unread"}
+	menu := func(intent string) *Menu {
+		m := &Menu{Purpose: PurposeAction, Text: "Inbox 12 unread", Volatile: []Volatile{count}, Screens: 1, Options: []Option{
+			{Selector: selector.Selector{Role: "link", Name: "Inbox 12 unread"}, Kind: KindRoleName, ChecksValue: true, Recorded: true, Pins: []Volatile{count}, Rank: 0},
+			{Selector: selector.Selector{Role: "link", TextRegex: `^Inbox \d+(?:[.,]\d+)* unread$`}, Kind: KindText, ChecksValue: true, Rank: 1},
+			{Selector: selector.Selector{Text: "Inbox 12 unread"}, Kind: KindText, ChecksValue: true, Pins: []Volatile{count}, Rank: 2},
+			{Selector: selector.Selector{Role: "link"}, Kind: KindRole, Rank: 3},
+		}}
+		m.intent = readIntent(intent, m)
+		return m
+	}
+	d := e.Decide(menu("open the inbox"))
+	if d.Pick != 1 || !d.Applies {
+		t.Errorf("open the inbox: pick %d at %.2f (applies %v), want the count-free option 2 above %.2f; probabilities %v", d.Pick+1, d.Probability, d.Applies, e.Threshold, d.Probabilities)
+	}
+	if d := e.Decide(menu("the inbox shows 12 unread")); d.Pick != 0 {
+		t.Errorf("the inbox shows 12 unread: pick %d, want the recorder's choice, which pins the count the intent names; probabilities %v", d.Pick+1, d.Probabilities)
+	}
+}
