@@ -95,3 +95,75 @@ func TestRecordHistoryBetweenEntriesOfOneURL(t *testing.T) {
 	}
 	rec.replayGreen(t)
 }
+
+// sameURLStepsPage is a wizard that keeps its step in history state: Next
+// pushes an entry with the same URL, and only step 2 has a Confirm button.
+const sameURLStepsPage = `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>Wizard</title></head>
+<body>
+<main><h1 id="view">Step 0</h1><button id="next">Next</button> <button id="confirm" hidden>Confirm</button><p id="said"></p></main>
+<script>
+function show() {
+  const step = (history.state && history.state.step) || 0;
+  document.getElementById('view').textContent = 'Step ' + step;
+  document.getElementById('confirm').hidden = step !== 2;
+}
+document.getElementById('next').addEventListener('click', () => {
+  history.pushState({ step: ((history.state && history.state.step) || 0) + 1 }, '', location.href);
+  show();
+});
+document.getElementById('confirm').addEventListener('click', () => { document.getElementById('said').textContent = 'Confirmed'; });
+addEventListener('popstate', show);
+show();
+</script>
+</body></html>`
+
+// TestRecordHistoryBetweenEntriesOfOnePath: a wizard pushes one entry per
+// step, all with the same URL; the person goes to step 3, back twice and
+// forward once with the browser, and confirms on step 2. The back and
+// forward are recorded as such, and replay reaches step 2, where Confirm is.
+func TestRecordHistoryBetweenEntriesOfOnePath(t *testing.T) {
+	t.Parallel()
+	at := func(app context.Context, step int) {
+		t.Helper()
+		WaitFor[bool](t, app, fmt.Sprintf(`document.querySelector('#view').textContent === 'Step %d'`, step))
+		waitAX(t, app, "toolbar", "Trailpin recording")
+	}
+	rec := recordPage(t, sameURLStepsPage, func(app context.Context) {
+		for step := 1; step <= 3; step++ {
+			clickCSS(t, app, "#next")
+			at(app, step)
+		}
+		navigate(t, app, chromedp.NavigateBack())
+		at(app, 2)
+		navigate(t, app, chromedp.NavigateBack())
+		at(app, 1)
+		navigate(t, app, chromedp.NavigateForward())
+		at(app, 2)
+		clickCSS(t, app, "#confirm")
+		WaitFor[bool](t, app, `document.querySelector('#said').textContent === 'Confirmed'`)
+	})
+	var got []string
+	for _, s := range rec.trail.Steps {
+		for _, a := range s.Actions {
+			line := string(a.Kind()) + " " + actionDetail(a)
+			if n, ok := a.(trail.Navigate); ok {
+				line += n.To
+			}
+			got = append(got, line)
+		}
+	}
+	want := []string{
+		"tap {id: next}",
+		"tap {id: next}",
+		"tap {id: next}",
+		"navigate back",
+		"navigate back",
+		"navigate forward",
+		"tap {id: confirm}",
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Fatalf("the trail's actions are\n  %s\nwant\n  %s\n--- trail\n%s", strings.Join(got, "\n  "), strings.Join(want, "\n  "), rec.yaml)
+	}
+	rec.replayGreen(t)
+}
