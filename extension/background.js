@@ -62,6 +62,9 @@ const restored = recording.restore().catch(() => {});
 const afterRestore = (fn) => { restored.then(fn); };
 
 chrome.webNavigation.onCommitted.addListener((d) => afterRestore(() => recording.committed(d)));
+// Moves within a document: a single-page app's routes, back and forward among them.
+chrome.webNavigation.onHistoryStateUpdated.addListener((d) => afterRestore(() => recording.sameDocument(d)));
+chrome.webNavigation.onReferenceFragmentUpdated.addListener((d) => afterRestore(() => recording.sameDocument(d)));
 chrome.webNavigation.onDOMContentLoaded.addListener((d) => afterRestore(() => {
   // Injected at commit already, unless the frame was not ready for it then.
   if (recording.tabs.has(d.tabId) && recording.phase === 'recording') recording.inject(d.tabId, [d.frameId]);

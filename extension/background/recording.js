@@ -427,37 +427,14 @@ export class Recording {
       return;
     }
     const first = this.opened.delete(d.tabId);
-    let transition = transitionOf(d.transitionType, d.transitionQualifiers);
+    const transition = transitionOf(d.transitionType, d.transitionQualifiers);
     /** @type {Record<string, unknown>} */
     const i = { kind: 'navigate', time: Math.round(d.timeStamp), tab: d.tabId, url: d.url, transition };
     let resolve = () => {};
     const ready = new Promise((r) => { resolve = () => r(undefined); });
     if (!first) this.push(i, undefined, ready);
-    // Back and forward are told apart by comparing this page's history
-    // index with the one before it. The index is read the moment the page
-    // commits, in the document that committed (a read that waits for the
-    // page to load may run on a later page, whose index says nothing of
-    // this one), and compared in commit order: a forward right after a back
-    // is compared with the back's page, whichever read answers first.
     const target = d.documentId ? { tabId: d.tabId, documentIds: [d.documentId] } : { tabId: d.tabId, frameIds: [0] };
-    const index = this.chrome.scripting.executeScript({
-      target,
-      injectImmediately: true,
-      func: () => ({ index: /** @type {any} */ (globalThis).navigation?.currentEntry?.index ?? -1 }),
-    }).then((/** @type {any} */ [{ result }]) => Number(result?.index ?? -1), () => -1);
-    const compared = (this.commits.get(d.tabId) ?? Promise.resolve()).then(async () => {
-      const at = await index;
-      if (at < 0) {
-        // Not known (the page went on already): the next traversal is
-        // not compared with a page before this one.
-        this.historyIndex.delete(d.tabId);
-        return;
-      }
-      const before = this.historyIndex.get(d.tabId) ?? -1;
-      if (transition === 'back' && at > before && before >= 0) i.transition = 'forward';
-      this.historyIndex.set(d.tabId, at);
-    });
-    this.commits.set(d.tabId, compared);
+    const compared = this.compareIndex(d.tabId, target, i);
     try {
       if (inject) await this.inject(d.tabId, [0]);
       const [{ result }] = await this.chrome.scripting.executeScript({ target, func: () => ({ title: document.title }) });
@@ -468,6 +445,90 @@ export class Recording {
     await compared;
     if (this.commits.get(d.tabId) === compared) this.commits.delete(d.tabId);
     resolve();
+  }
+
+  /**
+   * A move within the document of a tab's top frame
+   * (chrome.webNavigation.onHistoryStateUpdated and
+   * onReferenceFragmentUpdated): a pushState, a new fragment, or back or
+   * forward between two entries of one document (a single-page app's
+   * routes). Back and forward the person made are recorded, told apart by
+   * history index as committed navigations are; the page's own
+   * history.back() is recorded as its script's navigation (part of the
+   * click that made it); the others are the page's doing, or a recorded
+   * click's, and only move the index the next one is compared with
+   * (docs/recording.md, Back and forward).
+   * @param {{tabId: number, frameId: number, documentId?: string, url: string, transitionType: string, transitionQualifiers: string[], timeStamp: number}} d
+   */
+  async sameDocument(d) {
+    if (!this.tabs.has(d.tabId) || d.frameId !== 0 || (this.phase !== 'recording' && this.phase !== 'stopping')) return;
+    const traversal = d.transitionQualifiers.includes('forward_back');
+    /** @type {Record<string, unknown>} */
+    const i = { kind: 'navigate', time: Math.round(d.timeStamp), tab: d.tabId, url: d.url, transition: traversal ? 'back' : 'script' };
+    let resolve = () => {};
+    const ready = new Promise((r) => { resolve = () => r(undefined); });
+    if (traversal) this.push(i, undefined, ready);
+    const target = d.documentId ? { tabId: d.tabId, documentIds: [d.documentId] } : { tabId: d.tabId, frameIds: [0] };
+    const compared = this.compareIndex(d.tabId, target, i);
+    if (traversal) {
+      try {
+        const [{ result }] = await this.chrome.scripting.executeScript({
+          target,
+          func: () => {
+            const g = /** @type {any} */ (globalThis);
+            const t = g.__trailpinRecorder?.traversal?.();
+            return { title: document.title, byPerson: t && t.key === g.navigation?.currentEntry?.key ? t.byPerson : null };
+          },
+        });
+        if (result?.title) i.title = result.title;
+        // The page's own history.back() (an app's Back button) is the
+        // page's doing, as a script's navigation is: part of the step
+        // that clicked it, or a move to its URL.
+        if (result?.byPerson === false) i.transition = 'script';
+      } catch {
+        // The page went on to another one already.
+      }
+    }
+    await compared;
+    if (this.commits.get(d.tabId) === compared) this.commits.delete(d.tabId);
+    resolve();
+  }
+
+  /**
+   * Reads the history index of the entry a tab's top frame has just moved
+   * to, and compares it with the one before: a back (i.transition) that
+   * went to a later entry is a forward. Entries are told apart by their
+   * index, never by URL: two entries may share one (a route visited
+   * twice). The index is read the moment the move is told, in the document
+   * that moved (a read that waits for the page to load may run on a later
+   * page, whose index says nothing of this one), and compared in the order
+   * the moves were told: a forward right after a back is compared with the
+   * back's entry, whichever read answers first.
+   * @param {number} tabId
+   * @param {{tabId: number, documentIds?: string[], frameIds?: number[]}} target
+   * @param {Record<string, unknown>} i the navigate interaction
+   * @returns {Promise<void>} the comparison, done (this.commits holds it until then)
+   */
+  compareIndex(tabId, target, i) {
+    const index = this.chrome.scripting.executeScript({
+      target,
+      injectImmediately: true,
+      func: () => ({ index: /** @type {any} */ (globalThis).navigation?.currentEntry?.index ?? -1 }),
+    }).then((/** @type {any} */ [{ result }]) => Number(result?.index ?? -1), () => -1);
+    const compared = (this.commits.get(tabId) ?? Promise.resolve()).then(async () => {
+      const at = await index;
+      if (at < 0) {
+        // Not known (the page went on already): the next traversal is
+        // not compared with an entry before this one.
+        this.historyIndex.delete(tabId);
+        return;
+      }
+      const before = this.historyIndex.get(tabId) ?? -1;
+      if (i.transition === 'back' && at > before && before >= 0) i.transition = 'forward';
+      this.historyIndex.set(tabId, at);
+    });
+    this.commits.set(tabId, compared);
+    return compared;
   }
 
   /**

@@ -14,6 +14,20 @@
   const rec = internals;
   const { state, g, pm, API_NAME } = rec;
 
+  /**
+   * The last move back or forward within this document, as the navigation
+   * API tells it where the page cannot change it (this world): the entry
+   * it went to, and whether the person made it (the browser's buttons) or
+   * the page did (history.back()). The background reads it when Chrome
+   * tells it of the move (background/recording.js, sameDocument).
+   * @type {{key: string, byPerson: boolean} | null}
+   */
+  let traversal = null;
+  /** @type {any} */ (globalThis).navigation?.addEventListener?.('navigate', (/** @type {any} */ e) => {
+    if (e.navigationType === 'traverse')
+      traversal = { key: String(e.destination?.key ?? ''), byPerson: !!e.userInitiated };
+  });
+
   const api = Object.freeze({
     /** Called when the script is injected again into this document. */
     restart() {
@@ -36,6 +50,8 @@
         local(...args);
     },
     changed: rec.changed,
+    /** The last move back or forward within this document, if any. */
+    traversal: () => traversal,
     /** Whether the capture at hand shows the page as it is. */
     settled: () => !state.dirty && !!state.screen,
     pick: () => state.pick,

@@ -48,7 +48,7 @@ globalThis.chrome = {
   },
   storage: { session: { get: async () => ({}), set: async () => {}, remove: async () => {} }, local: { set: async () => {} } },
   tabs: { get: async (id) => ({ id, url: 'https://shop.example/cart', title: 'Cart' }), onActivated: noop(), onRemoved: noop() },
-  webNavigation: { onCommitted: noop(), onDOMContentLoaded: noop(), onCreatedNavigationTarget: noop() },
+  webNavigation: { onCommitted: noop(), onHistoryStateUpdated: noop(), onReferenceFragmentUpdated: noop(), onDOMContentLoaded: noop(), onCreatedNavigationTarget: noop() },
   scripting: {
     executeScript: async (o) => (o.func ? [{ result: { width: 1280, height: 800, locale: 'en', timeZone: 'UTC', index: 0 } }] : [{}]),
     registerContentScripts: async () => {},

@@ -255,6 +255,42 @@ test('a forward right after a back is compared with the back\'s page, and each p
   assert.ok(targets.every((t) => t.documentIds && !t.frameIds), 'every read names the document that committed');
 });
 
+test('moves within a document: back and forward by history index, never by URL; the page\'s own traversals are its doing; pushState and fragments move the index only', async () => {
+  const host = new FakeHost();
+  const chrome = fakeChrome();
+  const r = new Recording({ host, chrome });
+  await r.handle({ op: 'start', tab: 4 }); // index 0
+  let index = 0;
+  let byPerson = true;
+  chrome.scripting.executeScript = async (o) => (o.func ? [{ result: { index, title: 'Store', byPerson } }] : [{}]);
+  const moved = (url, to, qualifiers, type = 'link') => {
+    index = to;
+    return r.sameDocument({ tabId: 4, frameId: 0, documentId: 'spa', url, transitionType: type, transitionQualifiers: qualifiers, timeStamp: to });
+  };
+  // Cart, Shop, Cart again: two entries with one URL, by fragment and by pushState.
+  await moved('http://127.0.0.1:1/#/cart', 1, []);
+  await moved('http://127.0.0.1:1/shop', 2, []);
+  await moved('http://127.0.0.1:1/#/cart', 3, []);
+  // Back to Shop, back to the first Cart, forward to Shop: the forward
+  // lands on a URL seen before the Cart it leaves.
+  await moved('http://127.0.0.1:1/shop', 2, ['forward_back']);
+  await moved('http://127.0.0.1:1/#/cart', 1, ['forward_back']);
+  await moved('http://127.0.0.1:1/shop', 2, ['forward_back']);
+  // pushState to the same path, then back to the entry of that path before it.
+  await moved('http://127.0.0.1:1/shop', 3, []);
+  await moved('http://127.0.0.1:1/shop', 2, ['forward_back']);
+  await moved('http://127.0.0.1:1/shop', 3, ['forward_back']);
+  // The page's own history.back() (its Back button) is the page's doing.
+  byPerson = false;
+  await moved('http://127.0.0.1:1/shop', 2, ['forward_back']);
+  // A frame's moves are its own.
+  await r.sameDocument({ tabId: 4, frameId: 3, url: 'http://127.0.0.1:1/#x', transitionType: 'link', transitionQualifiers: ['forward_back'], timeStamp: 9 });
+  await settle();
+  const got = [...host.stored.values()].map((s) => `${s.interaction.kind} ${s.interaction.transition} ${s.interaction.url.slice(18)} ${s.interaction.title}`);
+  assert.deepEqual(got, ['navigate back /shop Store', 'navigate back /#/cart Store', 'navigate forward /shop Store', 'navigate back /shop Store', 'navigate forward /shop Store', 'navigate script /shop Store']);
+  assert.equal(r.historyIndex.get(4), 2);
+});
+
 test('stop waits for the host to store everything, then asks it for the steps', async () => {
   const host = new FakeHost();
   const r = new Recording({ host, chrome: fakeChrome() });

@@ -383,9 +383,10 @@ func ordinal(index *int) string {
 }
 
 // quote writes app text in double quotes, as it is: nothing inside is
-// escaped.
+// escaped. Icon-font glyphs read as nothing and are left out, as they are
+// from names.
 func quote(s string) string {
-	return `"` + screen.Clip(screen.CollapseSpace(s), maxIntentText) + `"`
+	return `"` + screen.Clip(selector.StripIconGlyphs(screen.CollapseSpace(s)), maxIntentText) + `"`
 }
 
 func (b *builder) clickPhrase(s *screen.Screen, n *screen.Node, sel selector.Selector, t trail.Tap) string {
@@ -480,7 +481,7 @@ func setPhrase(value, field string) string {
 func selectPhrase(options []string, field string) string {
 	var shown []string
 	for _, o := range options {
-		shown = append(shown, screen.Clip(screen.CollapseSpace(o), maxIntentName))
+		shown = append(shown, screen.Clip(selector.StripIconGlyphs(screen.CollapseSpace(o)), maxIntentName))
 	}
 	p := "select " + andList(shown)
 	if field != "" {
