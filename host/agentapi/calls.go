@@ -51,11 +51,14 @@ type ExtRequest struct {
 	Tab    int    `json:"tab,omitempty"`
 	// Op is the page op (agent.page's, and assertVisible, assertValue,
 	// assertNotVisible), or the record op (start, stop, save).
-	Op        string   `json:"op,omitempty"`
-	Document  string   `json:"document,omitempty"`
-	Ref       string   `json:"ref,omitempty"`
-	Text      string   `json:"text,omitempty"`
-	Option    string   `json:"option,omitempty"`
+	Op       string `json:"op,omitempty"`
+	Document string `json:"document,omitempty"`
+	Ref      string `json:"ref,omitempty"`
+	Text     string `json:"text,omitempty"`
+	Option   string `json:"option,omitempty"`
+	// Options are the labels a list box of several choices ends with
+	// selected (select, with more than one; Option holds one).
+	Options   []string `json:"options,omitempty"`
 	Key       string   `json:"key,omitempty"`
 	URL       string   `json:"url,omitempty"`
 	History   string   `json:"history,omitempty"`
@@ -623,16 +626,69 @@ func (c *Calls) typeText(ctx context.Context, req *Request) (any, error) {
 
 func (c *Calls) selectOptions(ctx context.Context, req *Request) (any, error) {
 	var in struct {
-		Ref    string   `json:"ref"`
-		Values []string `json:"values"`
+		Ref     string   `json:"ref"`
+		Option  *string  `json:"option"`
+		Options []string `json:"options"`
+		Values  []string `json:"values"`
 	}
 	if err := req.Decode(&in); err != nil {
 		return nil, err
 	}
-	if len(in.Values) != 1 {
-		return nil, nativemsg.Errorf(nativemsg.CodeBadRequest, "tab.select takes one option label in \"values\" (a drop-down of several choices is not served yet)")
+	labels, err := selectLabels(in.Option, in.Options, in.Values)
+	if err != nil {
+		return nil, err
 	}
-	return c.onRef(ctx, req, in.Ref, ExtRequest{Op: "select", Option: in.Values[0]}, fmt.Sprintf("chose %q in", in.Values[0]))
+	ext := ExtRequest{Op: "select", Option: labels[0]}
+	if len(labels) > 1 {
+		ext = ExtRequest{Op: "select", Options: labels}
+	}
+	if tab, err := c.allowedTab(req); err == nil {
+		if _, n, err := c.node(req.Client, tab, in.Ref); err == nil && len(labels) > 1 && n.Role == "combobox" {
+			return nil, nativemsg.Errorf(nativemsg.CodeBadRequest, "%s holds one choice and %d options were given: give one in \"option\"; nothing was chosen", screen.Describe(n), len(labels))
+		}
+	}
+	quoted := make([]string, len(labels))
+	for i, l := range labels {
+		quoted[i] = fmt.Sprintf("%q", screen.Clip(l, 61))
+	}
+	return c.onRef(ctx, req, in.Ref, ext, "chose "+strings.Join(quoted, ", ")+" in")
+}
+
+// selectLabels are the option labels a tab.select names: "option" for one,
+// "options" for several (the whole selection a list box ends with), or
+// "values" as before; exactly one of them, with no empty or repeated label.
+func selectLabels(option *string, options, values []string) ([]string, error) {
+	given := 0
+	var labels []string
+	if option != nil {
+		given++
+		labels = []string{*option}
+	}
+	if options != nil {
+		given++
+		labels = options
+	}
+	if values != nil {
+		given++
+		labels = values
+	}
+	switch {
+	case given > 1:
+		return nil, nativemsg.Errorf(nativemsg.CodeBadRequest, "tab.select takes \"option\" (one label) or \"options\" (several), not both; nothing was chosen")
+	case len(labels) == 0:
+		return nil, nativemsg.Errorf(nativemsg.CodeBadRequest, "tab.select needs \"option\": the label of the option to choose, or \"options\": the labels of those a list box of several choices ends with")
+	}
+	seen := map[string]bool{}
+	for _, l := range labels {
+		if strings.TrimSpace(l) == "" {
+			return nil, nativemsg.Errorf(nativemsg.CodeBadRequest, "tab.select was given an empty option label: give each option's label as the snapshot shows it; nothing was chosen")
+		}
+		if seen[l] {
+			return nil, nativemsg.Errorf(nativemsg.CodeBadRequest, "tab.select names the option %q twice: give each once; nothing was chosen", screen.Clip(l, 61))
+		}
+		seen[l] = true
+	}
+	return labels, nil
 }
 
 func (c *Calls) press(ctx context.Context, req *Request) (any, error) {

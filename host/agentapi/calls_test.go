@@ -390,3 +390,63 @@ func TestCallRightAfterTheAnswerWaitsForIt(t *testing.T) {
 		t.Errorf("refused after %v, before the answer could arrive (%v)", waited, answerInFlight)
 	}
 }
+
+// tab.select takes one label in "option" (or "values", as before) and the
+// several a list box of several choices ends with in "options", and asks
+// the extension for exactly those; a request that names none, both, an
+// empty or a repeated label, or several options for a drop-down of one
+// choice, is refused with nothing performed.
+func TestSelectOneOrSeveralOptions(t *testing.T) {
+	lists := strings.Replace(fakeScreen, `["e4","textbox","input",1,[40,200,300,32],"Quantity",0,{"value":"1"},0]`,
+		`["e4","textbox","input",1,[40,200,300,32],"Quantity",0,{"value":"1"},0],`+
+			`["e5","combobox","select",1,[40,300,300,32],"Size",0,0,0],`+
+			`["e6","listbox","select",1,[40,400,300,80],"Toppings",0,0,0]`, 1)
+	b := &fakeBrowser{allow: map[string]bool{"shop-bot": true}, shared: map[int]bool{12: true}, doc: "d1", page: lists}
+	calls, _, _, dial := startCalls(t, b)
+	c := dial("shop-bot")
+	allowed(t, calls, "shop-bot")
+	ctx := context.Background()
+	if err := c.Call(ctx, TypeTabSnapshot, map[string]any{"tab": 12}, nil); err != nil {
+		t.Fatal(err)
+	}
+	var did struct{ Did string }
+	if err := c.Call(ctx, TypeTabSelect, map[string]any{"tab": 12, "ref": "e6", "options": []string{"Cheese", "Olives"}}, &did); err != nil {
+		t.Fatal(err)
+	}
+	if did.Did != `chose "Cheese", "Olives" in listbox "Toppings"` {
+		t.Errorf("did: %q", did.Did)
+	}
+	if err := c.Call(ctx, TypeTabSnapshot, map[string]any{"tab": 12}, nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Call(ctx, TypeTabSelect, map[string]any{"tab": 12, "ref": "e5", "option": "Large"}, &did); err != nil || did.Did != `chose "Large" in combobox "Size"` {
+		t.Fatalf("option: %q, %v", did.Did, err)
+	}
+	if err := c.Call(ctx, TypeTabSnapshot, map[string]any{"tab": 12}, nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Call(ctx, TypeTabSelect, map[string]any{"tab": 12, "ref": "e5", "values": []string{"Small"}}, &did); err != nil {
+		t.Fatalf("values with one label: %v", err)
+	}
+	acts := b.performed()
+	if len(acts) != 3 || acts[0].Op != "select" || strings.Join(acts[0].Options, "|") != "Cheese|Olives" || acts[0].Option != "" ||
+		acts[1].Option != "Large" || acts[1].Options != nil || acts[2].Option != "Small" || acts[2].Options != nil {
+		t.Fatalf("the extension was asked %+v", acts)
+	}
+	for _, bad := range []struct {
+		body map[string]any
+		want string
+	}{
+		{map[string]any{"tab": 12, "ref": "e6"}, `tab.select needs "option"`},
+		{map[string]any{"tab": 12, "ref": "e6", "options": []string{}}, `tab.select needs "option"`},
+		{map[string]any{"tab": 12, "ref": "e6", "option": "Cheese", "options": []string{"Olives"}}, `tab.select takes "option" (one label) or "options" (several), not both`},
+		{map[string]any{"tab": 12, "ref": "e6", "options": []string{"Cheese", "Cheese"}}, `tab.select names the option "Cheese" twice`},
+		{map[string]any{"tab": 12, "ref": "e6", "options": []string{"Cheese", " "}}, `tab.select was given an empty option label`},
+		{map[string]any{"tab": 12, "ref": "e5", "options": []string{"Small", "Large"}}, `combobox "Size" holds one choice and 2 options were given`},
+	} {
+		wantCode(t, c.Call(ctx, TypeTabSelect, bad.body, nil), nativemsg.CodeBadRequest, bad.want)
+	}
+	if n := len(b.performed()); n != 3 {
+		t.Errorf("a refused tab.select performed something: %d acts", n)
+	}
+}

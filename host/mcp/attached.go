@@ -439,7 +439,13 @@ func (a *Attached) selectOption(ctx context.Context, client string, in selectIn)
 	if err := needRef(in.Ref); err != nil {
 		return "", err
 	}
-	return a.act(ctx, client, apiSelect, map[string]any{"ref": in.Ref, "values": in.Values})
+	// One label is the API's "option"; several are "options", the whole
+	// selection a list box of several choices ends with.
+	args := map[string]any{"ref": in.Ref, "option": in.Values[0]}
+	if len(in.Values) > 1 {
+		args = map[string]any{"ref": in.Ref, "options": in.Values}
+	}
+	return a.act(ctx, client, apiSelect, args)
 }
 
 func (a *Attached) pressKey(ctx context.Context, client string, in pressIn) (string, error) {
