@@ -210,6 +210,7 @@ export function offElement(ref, where, origins) {
  * @property {string} [document]
  * @property {string} [ref]
  * @property {string} [text]
+ * @property {boolean} [secret] text is a secret's value: typed only into a field the recorder records as secret
  * @property {string} [option]
  * @property {string[]} [options] several labels, for a list box of several choices
  * @property {string} [key]
@@ -589,13 +590,18 @@ export class LiveAgent {
     try {
       [{ result }] = await this.chrome.scripting.executeScript({
         target: { tabId, frameIds: [0] },
-        args: [String(req.ref ?? ''), String(req.document ?? ''), moment],
-        func: (/** @type {string} */ ref, /** @type {string} */ doc) => {
+        args: [String(req.ref ?? ''), String(req.document ?? ''), moment, req.secret === true],
+        func: (/** @type {string} */ ref, /** @type {string} */ doc, /** @type {string} */ _moment, /** @type {boolean} */ secret) => {
           const pm = /** @type {any} */ (globalThis).__trailpinPageModel;
           if (!pm || pm.documentToken() !== doc) return { stale: 'the page has loaded another document since the screen was captured' };
           const found = pm.elementForRef(ref);
           if (!('element' in found)) return { stale: found.message };
           const el = /** @type {HTMLElement} */ (found.element);
+          // A secret's value goes only where the recorder records typing
+          // by the secret's name and keeps the value out of every capture.
+          if (secret && !(/** @type {any} */ (globalThis).__trailpinRecorder?.isSecret?.(el))) {
+            return { notSecret: `${el.localName} is not a password field nor one the person marked sensitive, so the secret was not typed` };
+          }
           const own = el.ownerDocument;
           /** The focused element, through shadow roots and same-origin frames. */
           const deepActive = () => {
@@ -661,6 +667,7 @@ export class LiveAgent {
     }
     if (result?.stale) return { ok: false, reason: 'stale', error: String(result.stale) };
     if (result?.notText) return { ok: false, reason: 'failed', error: String(result.notText) };
+    if (result?.notSecret) return { ok: false, reason: 'failed', error: String(result.notSecret) };
     const off = offElement(req.ref, result?.where, allowedOrigins(req.origins));
     if (off) return off;
     if (result?.focused !== true) {

@@ -298,3 +298,18 @@ test('several options of a list box: a click on the first, a Control-click on ea
   assert.equal(ans.reason, 'refused', 'an option in a frame off the app');
   assert.deepEqual(inputs(chrome), []);
 });
+
+test('a secret is typed only into a field the recorder records as secret, checked right before the text', async () => {
+  const secret = 'Hunter2-very-secret';
+  // The page moved a text field in place of the password field between the two checks.
+  let chrome = fakeChrome({ page: field({ check: (_n, a) => (a[3] === true ? { notSecret: 'input is not a password field nor one the person marked sensitive, so the secret was not typed' } : undefined) }) });
+  let ans = await new LiveAgent({ chrome }).perform(7, { op: 'type', ref: 'e1', document: 'd', text: secret, secret: true, timeoutMs: 100, origins: [APP] });
+  assert.equal(ans.reason, 'failed');
+  assert.match(ans.error, /not a password field/);
+  assert.equal(chrome.sent.filter((s) => s.method === 'Input.insertText').length, 0, 'nothing typed');
+  assert.ok(!JSON.stringify(ans).includes(secret), 'the answer never holds the value');
+  // A plain text is not held to it.
+  chrome = fakeChrome({ page: field({ check: (_n, a) => (a[3] === true ? { notSecret: 'no' } : undefined) }) });
+  ans = await new LiveAgent({ chrome }).perform(7, { op: 'type', ref: 'e1', document: 'd', text: 'ada', timeoutMs: 100, origins: [APP] });
+  assert.deepEqual(ans, { ok: true });
+});

@@ -55,7 +55,12 @@ type ExtRequest struct {
 	Document string `json:"document,omitempty"`
 	Ref      string `json:"ref,omitempty"`
 	Text     string `json:"text,omitempty"`
-	Option   string `json:"option,omitempty"`
+	// Secret says Text is a secret's value: the extension types it only
+	// into a field the page marks as a password or the person marked
+	// sensitive. SecretName is its name, for the host alone.
+	Secret     bool   `json:"secret,omitempty"`
+	SecretName string `json:"-"`
+	Option     string `json:"option,omitempty"`
 	// Options are the labels a list box of several choices ends with
 	// selected (select, with more than one; Option holds one).
 	Options   []string `json:"options,omitempty"`
@@ -125,6 +130,17 @@ type Recorder interface {
 	Performed(session string, tab int, from, until int64, client string) error
 }
 
+// A SecretKeeper is what a Recorder offers when a client may type the
+// project's secrets (tab.type with ${secret:NAME}, docs/agent-api.md).
+type SecretKeeper interface {
+	// Secret is the value of the secret name for a tab recorded in
+	// session; an error says which variable to set.
+	Secret(ctx context.Context, session, name string) (string, error)
+	// TypedSecret notes that the interactions from to until the tab
+	// recorded typed the secret name.
+	TypedSecret(session string, tab int, from, until int64, name string) error
+}
+
 // Calls serves the calls in a shared tab for the clients the person
 // allowed.
 type Calls struct {
@@ -157,6 +173,9 @@ type Calls struct {
 	// checks; acts numbers them.
 	last map[string]map[int]*lastAct
 	acts int
+	// typed are the secret values clients typed, with their references:
+	// what the host answers a client shows the reference instead.
+	typed map[string]string
 }
 
 // Handlers are the calls, for Options.Handlers.
@@ -392,7 +411,7 @@ func (c *Calls) snapshot(ctx context.Context, req *Request) (any, error) {
 		cp.Root = &screen.Node{Tag: "body", Visible: true, Children: []*screen.Node{n}}
 		scoped = &cp
 	}
-	full := screen.RenderSnapshot(scoped, screen.SnapshotOptions{Interactive: interactive})
+	full := c.masked(screen.RenderSnapshot(scoped, screen.SnapshotOptions{Interactive: interactive}))
 	text, omitted := capLines(full, limit)
 	return map[string]any{"url": s.URL, "title": s.Title, "document": s.Document, "text": text, "omitted": omitted, "bytes": len(full)}, nil
 }
@@ -504,6 +523,11 @@ func (c *Calls) act(ctx context.Context, client string, tab int, ext ExtRequest)
 		if perr := c.Recorder.Performed(ans.Recording, tab, ans.From, ans.Until, client); perr != nil {
 			return ans, perr
 		}
+		if keeper, ok := c.Recorder.(SecretKeeper); ok && ext.SecretName != "" {
+			if perr := keeper.TypedSecret(ans.Recording, tab, ans.From, ans.Until, ext.SecretName); perr != nil {
+				return ans, perr
+			}
+		}
 	}
 	c.noteAct(client, tab, ext.Op, from, ans, err == nil && recorded)
 	return ans, err
@@ -601,7 +625,14 @@ func (c *Calls) typeText(ctx context.Context, req *Request) (any, error) {
 	if in.Text == nil {
 		return nil, nativemsg.Errorf(nativemsg.CodeBadRequest, "tab.type needs \"text\": what to type (\"\" clears the field)")
 	}
-	out, err := c.onRef(ctx, req, in.Ref, ExtRequest{Op: "type", Text: *in.Text}, fmt.Sprintf("typed %q into", screen.Clip(*in.Text, 61)))
+	ext := ExtRequest{Op: "type", Text: *in.Text}
+	if strings.Contains(*in.Text, "${") {
+		var err error
+		if ext, err = c.secretText(ctx, req, in.Ref, *in.Text); err != nil {
+			return nil, err
+		}
+	}
+	out, err := c.onRef(ctx, req, in.Ref, ext, fmt.Sprintf("typed %q into", screen.Clip(*in.Text, 61)))
 	if err != nil || !in.Submit {
 		return out, err
 	}
@@ -622,6 +653,68 @@ func (c *Calls) typeText(ctx context.Context, req *Request) (any, error) {
 	m["did"] = m["did"].(string) + " and pressed Enter"
 	m["url"] = ans.URL
 	return m, nil
+}
+
+// secretText is the type op for a text that is a reference: only the
+// whole text ${secret:NAME}, typed into a field the client's last snapshot
+// shows as secret (a password field, or one the person marked sensitive)
+// in a recorded tab; the host reads the value and the extension types it
+// only into such a field. Anything else is refused, nothing typed.
+func (c *Calls) secretText(ctx context.Context, req *Request, ref, text string) (ExtRequest, error) {
+	refs, err := trail.ParseRefs(text)
+	if err != nil {
+		return ExtRequest{}, nativemsg.Errorf(nativemsg.CodeBadRequest, "tab.type text: %v; nothing was typed", err)
+	}
+	if len(refs) != 1 || refs[0].Kind != trail.RefSecret || refs[0].String() != text {
+		return ExtRequest{}, nativemsg.Errorf(nativemsg.CodeBadRequest, "tab.type types a reference only as the whole text ${secret:NAME}, "+
+			"into a password field or one the person marked sensitive (no ${user:…} or ${param:…}, nothing around it); nothing was typed")
+	}
+	name := refs[0].Name
+	keeper, ok := c.Recorder.(SecretKeeper)
+	if !ok {
+		return ExtRequest{}, nativemsg.Errorf(nativemsg.CodeBadRequest, "this host types no secret for a client: ask the person to type it; nothing was typed")
+	}
+	tab, err := c.allowedTab(req)
+	if err != nil {
+		return ExtRequest{}, err
+	}
+	_, n, err := c.node(req.Client, tab, ref)
+	if err != nil {
+		return ExtRequest{}, err
+	}
+	if !n.Secret {
+		return ExtRequest{}, nativemsg.Errorf(nativemsg.CodeBadRequest, "%s is not a password field nor one the person marked sensitive: a secret is typed only there "+
+			"(anywhere else the page, and your next snapshot, would show its value); nothing was typed", screen.Describe(n))
+	}
+	info, err := c.tabOf(ctx, req.Client, tab)
+	if err != nil {
+		return ExtRequest{}, err
+	}
+	if info.Recording == "" {
+		return ExtRequest{}, nativemsg.Errorf(nativemsg.CodeBadRequest, "tab %d is not recorded: a secret is typed only in a recording, which keeps its name (recording.start first); nothing was typed", tab)
+	}
+	value, err := keeper.Secret(ctx, info.Recording, name)
+	if err != nil {
+		return ExtRequest{}, nativemsg.Errorf(nativemsg.CodeBadRequest, "%s: %v; nothing was typed", text, err)
+	}
+	c.mu.Lock()
+	if c.typed == nil {
+		c.typed = map[string]string{}
+	}
+	c.typed[value] = text
+	c.mu.Unlock()
+	return ExtRequest{Op: "type", Text: value, Secret: true, SecretName: name}, nil
+}
+
+// masked is s with every secret value a client typed replaced by its
+// reference, so that no answer shows one (a page that echoes it).
+func (c *Calls) masked(s string) string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for value, ref := range c.typed {
+		s = strings.ReplaceAll(s, value, ref)
+	}
+	return s
 }
 
 func (c *Calls) selectOptions(ctx context.Context, req *Request) (any, error) {
@@ -1013,12 +1106,15 @@ func (c *Calls) assertChange(ctx context.Context, req *Request) (any, error) {
 	if changes == nil {
 		changes = []string{}
 	}
+	for i := range changes {
+		changes[i] = c.masked(changes[i])
+	}
 	if ev.Error != nil {
 		return nil, nativemsg.Errorf(nativemsg.CodeBadRequest, "the change could not be checked (%s: %s); nothing was recorded", ev.Error.Code, ev.Error.Message)
 	}
 	if !ev.Pass {
 		return nil, nativemsg.Errorf(nativemsg.CodeBadRequest, "the change does not hold: %s; what changed: %s; nothing was recorded",
-			strings.Join(ev.Failed(), "; "), clipLines(changes, 20))
+			c.masked(strings.Join(ev.Failed(), "; ")), clipLines(changes, 20))
 	}
 	check := trail.ChangeJSONOf(spec)
 	if _, err := c.act(ctx, req.Client, tab, ExtRequest{Op: "assertChange", AssertChange: &check, Since: l.until}); err != nil {

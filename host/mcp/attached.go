@@ -418,17 +418,12 @@ func (a *Attached) typeText(ctx context.Context, client string, in typeIn) (stri
 	if err := needRef(in.Ref); err != nil {
 		return "", err
 	}
-	refs, err := trail.ParseRefs(in.Text)
-	if err != nil {
+	if _, err := trail.ParseRefs(in.Text); err != nil {
 		return "", toolError("text: %v", err)
 	}
-	if len(refs) > 0 {
-		// The agent API types text as given and records what the page
-		// shows: a secret's value would be typed by the door and seen by
-		// the recorder.
-		return "", toolError("text holds %s: in the person's browser secrets are not typed for you; ask the person to type it in the tab "+
-			"(the recorder records a secret field by name), or use host mcp --headless. Nothing was typed", refs[0])
-	}
+	// ${secret:NAME} goes to the host as it is: the host reads the value
+	// and types it only into a secret field of a recorded tab, and refuses
+	// any other reference (docs/agent-api.md).
 	return a.act(ctx, client, apiType, map[string]any{"ref": in.Ref, "text": in.Text, "submit": in.Submit})
 }
 

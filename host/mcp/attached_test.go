@@ -490,3 +490,15 @@ func TestAttachedSelectOneOrSeveralOptions(t *testing.T) {
 		t.Errorf("no values: %q", text)
 	}
 }
+
+// browser_type's ${secret:NAME} goes to the host as the reference: the host
+// reads the value and types it only into a secret field (docs/agent-api.md);
+// the door never holds the value.
+func TestAttachedTypeForwardsTheSecretReference(t *testing.T) {
+	r, f := newAttachedRig(t, "claude-code")
+	r.mustCall(t, "browser_snapshot", map[string]any{})
+	r.mustCall(t, "browser_type", map[string]any{"element": "Password", "ref": "e5", "text": "${secret:demo-password}"})
+	if got := f.sent("tab.type"); got["text"] != "${secret:demo-password}" {
+		t.Errorf("tab.type was sent %v, want the reference as it is", got)
+	}
+}
