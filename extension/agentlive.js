@@ -210,7 +210,9 @@ export function offElement(ref, where, origins) {
  * @property {string} [document]
  * @property {string} [ref]
  * @property {string} [text]
+ * @property {boolean} [secret] text is a secret's value: typed only into a field the recorder records as secret
  * @property {string} [option]
+ * @property {string[]} [options] several labels, for a list box of several choices
  * @property {string} [key]
  * @property {string} [url]
  * @property {string} [history]
@@ -466,13 +468,15 @@ export class LiveAgent {
   }
 
   /**
-   * A trusted left click at a point of the viewport.
+   * A trusted left click at a point of the viewport, with modifiers held
+   * (CDP's bits: 2 is Control).
    * @param {number} tabId
    * @param {{x: number, y: number}} p
+   * @param {number} [modifiers]
    */
-  async click(tabId, p) {
+  async click(tabId, p, modifiers = 0) {
     await this.attach(tabId);
-    const at = { x: p.x, y: p.y };
+    const at = { x: p.x, y: p.y, ...(modifiers ? { modifiers } : {}) };
     await this.send('Input.dispatchMouseEvent', { type: 'mouseMoved', ...at });
     await this.send('Input.dispatchMouseEvent', { type: 'mousePressed', button: 'left', buttons: 1, clickCount: 1, ...at });
     await this.send('Input.dispatchMouseEvent', { type: 'mouseReleased', button: 'left', buttons: 0, clickCount: 1, ...at });
@@ -586,13 +590,18 @@ export class LiveAgent {
     try {
       [{ result }] = await this.chrome.scripting.executeScript({
         target: { tabId, frameIds: [0] },
-        args: [String(req.ref ?? ''), String(req.document ?? ''), moment],
-        func: (/** @type {string} */ ref, /** @type {string} */ doc) => {
+        args: [String(req.ref ?? ''), String(req.document ?? ''), moment, req.secret === true],
+        func: (/** @type {string} */ ref, /** @type {string} */ doc, /** @type {string} */ _moment, /** @type {boolean} */ secret) => {
           const pm = /** @type {any} */ (globalThis).__trailpinPageModel;
           if (!pm || pm.documentToken() !== doc) return { stale: 'the page has loaded another document since the screen was captured' };
           const found = pm.elementForRef(ref);
           if (!('element' in found)) return { stale: found.message };
           const el = /** @type {HTMLElement} */ (found.element);
+          // A secret's value goes only where the recorder records typing
+          // by the secret's name and keeps the value out of every capture.
+          if (secret && !(/** @type {any} */ (globalThis).__trailpinRecorder?.isSecret?.(el))) {
+            return { notSecret: `${el.localName} is not a password field nor one the person marked sensitive, so the secret was not typed` };
+          }
           const own = el.ownerDocument;
           /** The focused element, through shadow roots and same-origin frames. */
           const deepActive = () => {
@@ -658,6 +667,7 @@ export class LiveAgent {
     }
     if (result?.stale) return { ok: false, reason: 'stale', error: String(result.stale) };
     if (result?.notText) return { ok: false, reason: 'failed', error: String(result.notText) };
+    if (result?.notSecret) return { ok: false, reason: 'failed', error: String(result.notSecret) };
     const off = offElement(req.ref, result?.where, allowedOrigins(req.origins));
     if (off) return off;
     if (result?.focused !== true) {
@@ -667,51 +677,156 @@ export class LiveAgent {
   }
 
   /**
-   * Chooses an option of a drop-down (<select>) with the keyboard, as a
-   * person can: the field focused, arrow keys until the option is chosen.
+   * Chooses options of a list by their labels, as a person can: in a
+   * drop-down (<select>, one option) the field focused and arrow keys until
+   * the option is chosen; in a list box of several choices (<select
+   * multiple>, or an ARIA listbox) a click on the first option and a
+   * Control-click on each other one, so that it ends with exactly those
+   * selected. A label the list does not have, or several labels for a list
+   * that holds one choice, is refused before any input reaches the page.
    * @param {number} tabId
    * @param {PageRequest} req
    * @returns {Promise<PageAnswer>}
    */
   async choose(tabId, req) {
     const origins = allowedOrigins(req.origins);
+    const labels = Array.isArray(req.options) ? req.options.map(String) : [];
+    const want = labels.length ? labels : [String(req.option ?? '')];
     const t = await this.target(tabId, req);
     if (!t.point) return /** @type {PageAnswer} */ (t.answer);
     const probe = async () => {
       const [{ result }] = await this.chrome.scripting.executeScript({
         target: { tabId, frameIds: [0] },
-        args: [String(req.ref ?? ''), String(req.document ?? ''), String(req.option ?? '')],
-        func: (/** @type {string} */ ref, /** @type {string} */ doc, /** @type {string} */ option) => {
+        args: [String(req.ref ?? ''), String(req.document ?? ''), String(req.option ?? ''), labels],
+        func: (/** @type {string} */ ref, /** @type {string} */ doc, /** @type {string} */ option, /** @type {string[]} */ labels) => {
           const pm = /** @type {any} */ (globalThis).__trailpinPageModel;
           if (!pm || pm.documentToken() !== doc) return { stale: 'the page has loaded another document since the screen was captured' };
           const found = pm.elementForRef(ref);
           if (!('element' in found)) return { stale: found.message };
           const el = found.element;
-          if (!(el instanceof HTMLSelectElement)) return { notSelect: true };
+          const native = el instanceof HTMLSelectElement;
+          if (!native && el.getAttribute('role') !== 'listbox') return { notSelect: true };
           const own = el.ownerDocument;
-          if (own.activeElement !== el) el.focus();
           const where = { top: self.origin, origin: own.defaultView?.origin ?? 'null' };
-          if (own.activeElement !== el) return { where, moved: own.activeElement?.localName ?? 'nothing' };
           const norm = (/** @type {string} */ s) => s.replace(/\s+/g, ' ').trim();
-          const want = [...el.options].findIndex((o) => norm(o.label || o.text) === norm(option));
-          if (want < 0) return { where, missing: [...el.options].map((o) => norm(o.label || o.text)) };
-          return { where, delta: want - el.selectedIndex };
+          const several = native ? el.multiple : el.getAttribute('aria-multiselectable') === 'true';
+          /** @type {string[]} */
+          const names = native ? [...el.options].map((o) => norm(o.label || o.text))
+            : [...el.querySelectorAll('[role=option]')].filter((o) => o.closest('[role=listbox]') === el)
+              .map((o) => norm(o.getAttribute('aria-label') || o.textContent || ''));
+          const want = labels.length ? labels : [option];
+          const absent = want.filter((w) => !names.includes(norm(w)));
+          if (absent.length) return { where, missing: names, absent };
+          if (!several && want.length > 1) return { where, single: true };
+          // A list box is chosen in by clicks on its options.
+          if (several || !native) return { where, list: true };
+          if (own.activeElement !== el) el.focus();
+          if (own.activeElement !== el) return { where, moved: own.activeElement?.localName ?? 'nothing' };
+          return { where, delta: names.indexOf(norm(option || want[0])) - el.selectedIndex };
         },
       });
       return result;
     };
+    const quoted = (/** @type {string[]} */ list) => list.map((s) => JSON.stringify(s)).join(', ');
     for (let tries = 0; tries < 100; tries++) {
       const r = await probe();
       if (r?.stale) return { ok: false, reason: 'stale', error: String(r.stale) };
-      if (r?.notSelect) return { ok: false, reason: 'failed', error: 'select chooses in a drop-down; for a list box, tap its option' };
+      if (r?.notSelect) return { ok: false, reason: 'failed', error: `${req.ref} is not a drop-down or a list box (<select>, or role listbox): nothing was chosen` };
       const off = offElement(req.ref, r?.where, origins) ?? await this.tabOffApp(tabId, origins);
       if (off) return off;
+      if (r?.missing) {
+        const absent = r.absent?.length ? r.absent : want;
+        return { ok: false, reason: 'failed', error: `${req.ref} has no option ${quoted(absent)} (it has ${quoted(r.missing)}): nothing was chosen` };
+      }
+      if (r?.single) return { ok: false, reason: 'failed', error: `${req.ref} holds one choice, and ${want.length} options were given (${quoted(want)}): give one; nothing was chosen` };
+      if (r?.list) return this.clickOptions(tabId, req, want, origins);
       if (r?.moved) return { ok: false, reason: 'failed', error: `the focus is on ${r.moved}, not on ${req.ref}: the page moved it, so no key was pressed` };
-      if (r?.missing) return { ok: false, reason: 'failed', error: `it has no option ${JSON.stringify(req.option)} (it has ${r.missing.map((/** @type {string} */ s) => JSON.stringify(s)).join(', ')})` };
       if (r?.delta === 0) return { ok: true };
       await this.key(tabId, r.delta > 0 ? 'ArrowDown' : 'ArrowUp');
     }
-    return { ok: false, reason: 'failed', error: `the option ${JSON.stringify(req.option)} could not be reached with the arrow keys` };
+    return { ok: false, reason: 'failed', error: `the option ${JSON.stringify(want[0])} could not be reached with the arrow keys` };
+  }
+
+  /**
+   * Chooses exactly the options labelled want in the list box of a ref, as
+   * a person does: a click on the first, a Control-click on each other one
+   * (each scrolled into view in the list, uncovered, on the app's origins);
+   * then reads the selection back.
+   * @param {number} tabId
+   * @param {PageRequest} req
+   * @param {string[]} want
+   * @param {string[]} origins
+   * @returns {Promise<PageAnswer>}
+   */
+  async clickOptions(tabId, req, want, origins) {
+    const ref = String(req.ref ?? '');
+    const doc = String(req.document ?? '');
+    for (const [i, label] of want.entries()) {
+      const deadline = Date.now() + (req.timeoutMs ?? 10_000);
+      for (;;) {
+        const [{ result: r }] = await this.chrome.scripting.executeScript({
+          target: { tabId, frameIds: [0] },
+          args: [ref, doc, label],
+          func: (/** @type {string} */ ref, /** @type {string} */ doc, /** @type {string} */ label) => {
+            const pm = /** @type {any} */ (globalThis).__trailpinPageModel;
+            if (!pm || pm.documentToken() !== doc) return { stale: 'the page has loaded another document since the screen was captured' };
+            const found = pm.elementForRef(ref);
+            if (!('element' in found)) return { stale: found.message };
+            const el = found.element;
+            const norm = (/** @type {string} */ s) => s.replace(/\s+/g, ' ').trim();
+            const options = el instanceof HTMLSelectElement ? [...el.options].map((o) => ({ o, name: norm(o.label || o.text) }))
+              : [...el.querySelectorAll('[role=option]')].filter((o) => o.closest('[role=listbox]') === el)
+                .map((o) => ({ o, name: norm(o.getAttribute('aria-label') || o.textContent || '') }));
+            const option = options.find((x) => x.name === norm(label))?.o;
+            if (!option) return { gone: true };
+            option.scrollIntoView({ block: 'nearest', inline: 'nearest', behavior: 'instant' });
+            const where = { top: self.origin, origin: option.ownerDocument.defaultView?.origin ?? 'null' };
+            return { where, point: pm.point(pm.refForElement(option)) };
+          },
+        });
+        if (r?.stale) return { ok: false, reason: 'stale', error: String(r.stale) };
+        if (r?.gone) return { ok: false, reason: 'failed', error: `the option ${JSON.stringify(label)} of ${ref} is gone from the page` };
+        const off = offElement(ref, r?.where, origins) ?? await this.tabOffApp(tabId, origins);
+        if (off) return off;
+        const p = r?.point;
+        if (p && p.inViewport && !p.covered && p.box?.width > 0 && p.box?.height > 0) {
+          // Control held: the option is added to the choice, not put in its place.
+          await this.click(tabId, p, i > 0 ? 2 : 0);
+          break;
+        }
+        if (Date.now() > deadline) {
+          const why = !p ? 'it has no box' : !p.inViewport ? 'it is outside the viewport' : p.covered ? `another element (${p.hit}) covers it` : 'it has no size';
+          return { ok: false, reason: 'failed', error: `the option ${JSON.stringify(label)} of ${ref} cannot be clicked: ${why}` };
+        }
+        await sleep(RETRY_MS);
+      }
+    }
+    const [{ result: shown }] = await this.chrome.scripting.executeScript({
+      target: { tabId, frameIds: [0] },
+      args: [ref, doc],
+      func: (/** @type {string} */ ref, /** @type {string} */ doc) => {
+        const pm = /** @type {any} */ (globalThis).__trailpinPageModel;
+        if (!pm || pm.documentToken() !== doc) return { stale: 'the page has loaded another document while the options were chosen' };
+        const found = pm.elementForRef(ref);
+        if (!('element' in found)) return { stale: found.message };
+        const el = found.element;
+        const norm = (/** @type {string} */ s) => s.replace(/\s+/g, ' ').trim();
+        if (el instanceof HTMLSelectElement) return { selected: [...el.selectedOptions].map((o) => norm(o.label || o.text)) };
+        return {
+          selected: [...el.querySelectorAll('[role=option][aria-selected=true]')].filter((o) => o.closest('[role=listbox]') === el)
+            .map((o) => norm(o.getAttribute('aria-label') || o.textContent || '')),
+        };
+      },
+    });
+    if (shown?.stale) return { ok: false, reason: 'stale', error: String(shown.stale) };
+    const norm = (/** @type {string} */ s) => s.replace(/\s+/g, ' ').trim();
+    const got = /** @type {string[]} */ (shown?.selected ?? []);
+    const wanted = want.map(norm);
+    if (got.length !== wanted.length || !wanted.every((w) => got.includes(w))) {
+      const list = (/** @type {string[]} */ l) => (l.length ? l.map((s) => JSON.stringify(s)).join(', ') : 'nothing');
+      return { ok: false, reason: 'failed', error: `${ref} ended with ${list(got)} selected, not ${list(wanted)}: the page changed the choice` };
+    }
+    return { ok: true };
   }
 
   /**

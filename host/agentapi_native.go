@@ -107,6 +107,23 @@ func (r apiRecorder) Performed(session string, tab int, from, until int64, clien
 	return r.svc.MarkClient(recording.ClientSpan{Session: session, Tab: tab, From: from, Until: until, Client: client})
 }
 
+// Secret reads the project's secret name for a client's tab.type into a
+// secret field (agentapi.SecretKeeper).
+func (r apiRecorder) Secret(ctx context.Context, session, name string) (string, error) {
+	v, err := r.svc.ClientSecret(ctx, session, name)
+	var re *recording.Error
+	if errors.As(err, &re) {
+		return "", errors.New(re.Message)
+	}
+	return v, err
+}
+
+// TypedSecret notes which secret a client's act typed, for the step to
+// keep its reference.
+func (r apiRecorder) TypedSecret(session string, tab int, from, until int64, name string) error {
+	return r.svc.MarkClient(recording.ClientSpan{Session: session, Tab: tab, From: from, Until: until, Secret: name})
+}
+
 // agent sets up the built-in agent for a client's tab.act: the
 // recording's project's model and budgets (else the user's).
 func (r apiRecorder) agent(ctx context.Context, session, url, goal string) (*agentapi.ActAgent, error) {

@@ -117,6 +117,12 @@
     /** dialogbridge.js calls it when its channel is there. */
     listenToDialogs: rec.listenToDialogs,
     flush: rec.flushTyping,
+    /**
+     * Whether typing into el is recorded as a secret: a password field, or
+     * one the person marked sensitive. The agent API types a secret only there.
+     * @param {Element} el
+     */
+    isSecret: (el) => rec.isSecret(el),
     /** The screen now, in the wire form, with what the session keeps secret left out. */
     screenWire: () => pm().captureWire({ sensitive: rec.sensitiveNow() }),
     /**

@@ -3,8 +3,10 @@
 // {missing, options} when a label names no option, {single: true} when a
 // single-choice select is given more than one, and else {chosen, selected}:
 // the labels of the options it chose and of those selected afterwards (a
-// page's change handler may have chosen otherwise).
-(/** @this {HTMLSelectElement} */ function selectOptions(/** @type {string[]} */ labels) {
+// page's change handler may have chosen otherwise). With onlyCheck it
+// chooses nothing and answers {chosen} once every label names an option
+// the select may hold together.
+(/** @this {HTMLSelectElement} */ function selectOptions(/** @type {string[]} */ labels, /** @type {boolean} */ onlyCheck) {
   const options = Array.from(this.options);
   const norm = (/** @type {string} */ s) => s.replace(/\s+/g, ' ').trim();
   const chosen = new Set();
@@ -15,6 +17,7 @@
     chosen.add(o);
   }
   if (!this.multiple && chosen.size > 1) return {single: true};
+  if (onlyCheck) return {chosen: [...chosen].map((o) => norm(o.label))};
   this.focus();
   for (const o of options) o.selected = chosen.has(o);
   this.dispatchEvent(new Event('input', {bubbles: true, composed: true}));

@@ -265,3 +265,51 @@ test('while the agent acts, a page load of the tab off the app is stopped, and t
   const next = await live.perform(7, { op: 'press', key: 'Tab', origins: [APP] });
   assert.deepEqual(next, { ok: true });
 });
+
+test('several options of a list box: a click on the first, a Control-click on each other, the selection read back', async () => {
+  // The choose scripts: the probe (4 arguments), an option's point (3), the selection read back (2).
+  const list = (probe, selected = ['A', 'C']) => field({
+    choose: (_n, a) => (a.length === 4 ? probe(a) : a.length === 3 ? { where: on, point: { ...point, x: a[2] === 'A' ? 11 : 33 } } : { selected }),
+  });
+  let chrome = fakeChrome({ page: list(() => ({ where: on, list: true })) });
+  let ans = await new LiveAgent({ chrome }).perform(7, { op: 'select', ref: 'e1', document: 'd', options: ['A', 'C'], timeoutMs: 100, origins: [APP] });
+  assert.deepEqual(ans, { ok: true });
+  const presses = inputs(chrome).filter((s) => s.params.type === 'mousePressed');
+  assert.deepEqual(presses.map((s) => [s.params.x, s.params.modifiers ?? 0]), [[11, 0], [33, 2]], 'the first plain, the second with Control held');
+  assert.deepEqual(inputs(chrome).filter((s) => s.method === 'Input.dispatchKeyEvent'), [], 'no key: Control is held for the click only');
+
+  chrome = fakeChrome({ page: list(() => ({ where: on, missing: ['A', 'B', 'C'], absent: ['Z'] })) });
+  ans = await new LiveAgent({ chrome }).perform(7, { op: 'select', ref: 'e1', document: 'd', options: ['A', 'Z'], timeoutMs: 100, origins: [APP] });
+  assert.equal(ans.reason, 'failed');
+  assert.match(ans.error, /e1 has no option "Z" \(it has "A", "B", "C"\): nothing was chosen/);
+  assert.deepEqual(inputs(chrome), [], 'an option the list does not have: no input at all');
+
+  chrome = fakeChrome({ page: list(() => ({ where: on, single: true })) });
+  ans = await new LiveAgent({ chrome }).perform(7, { op: 'select', ref: 'e1', document: 'd', options: ['A', 'C'], timeoutMs: 100, origins: [APP] });
+  assert.match(ans.error, /e1 holds one choice, and 2 options were given \("A", "C"\)/);
+  assert.deepEqual(inputs(chrome), [], 'several options for a single choice: no input at all');
+
+  chrome = fakeChrome({ page: list(() => ({ where: on, list: true }), ['A']) });
+  ans = await new LiveAgent({ chrome }).perform(7, { op: 'select', ref: 'e1', document: 'd', options: ['A', 'C'], timeoutMs: 100, origins: [APP] });
+  assert.match(ans.error, /e1 ended with "A" selected, not "A", "C": the page changed the choice/);
+
+  chrome = fakeChrome({ page: field({ choose: (_n, a) => (a.length === 4 ? { where: on, list: true } : { where: { ...on, origin: EVIL }, point }) }) });
+  ans = await new LiveAgent({ chrome }).perform(7, { op: 'select', ref: 'e1', document: 'd', options: ['A', 'C'], timeoutMs: 100, origins: [APP] });
+  assert.equal(ans.reason, 'refused', 'an option in a frame off the app');
+  assert.deepEqual(inputs(chrome), []);
+});
+
+test('a secret is typed only into a field the recorder records as secret, checked right before the text', async () => {
+  const secret = 'Hunter2-very-secret';
+  // The page moved a text field in place of the password field between the two checks.
+  let chrome = fakeChrome({ page: field({ check: (_n, a) => (a[3] === true ? { notSecret: 'input is not a password field nor one the person marked sensitive, so the secret was not typed' } : undefined) }) });
+  let ans = await new LiveAgent({ chrome }).perform(7, { op: 'type', ref: 'e1', document: 'd', text: secret, secret: true, timeoutMs: 100, origins: [APP] });
+  assert.equal(ans.reason, 'failed');
+  assert.match(ans.error, /not a password field/);
+  assert.equal(chrome.sent.filter((s) => s.method === 'Input.insertText').length, 0, 'nothing typed');
+  assert.ok(!JSON.stringify(ans).includes(secret), 'the answer never holds the value');
+  // A plain text is not held to it.
+  chrome = fakeChrome({ page: field({ check: (_n, a) => (a[3] === true ? { notSecret: 'no' } : undefined) }) });
+  ans = await new LiveAgent({ chrome }).perform(7, { op: 'type', ref: 'e1', document: 'd', text: 'ada', timeoutMs: 100, origins: [APP] });
+  assert.deepEqual(ans, { ok: true });
+});

@@ -51,11 +51,19 @@ type ExtRequest struct {
 	Tab    int    `json:"tab,omitempty"`
 	// Op is the page op (agent.page's, and assertVisible, assertValue,
 	// assertNotVisible), or the record op (start, stop, save).
-	Op        string   `json:"op,omitempty"`
-	Document  string   `json:"document,omitempty"`
-	Ref       string   `json:"ref,omitempty"`
-	Text      string   `json:"text,omitempty"`
-	Option    string   `json:"option,omitempty"`
+	Op       string `json:"op,omitempty"`
+	Document string `json:"document,omitempty"`
+	Ref      string `json:"ref,omitempty"`
+	Text     string `json:"text,omitempty"`
+	// Secret says Text is a secret's value: the extension types it only
+	// into a field the page marks as a password or the person marked
+	// sensitive. SecretName is its name, for the host alone.
+	Secret     bool   `json:"secret,omitempty"`
+	SecretName string `json:"-"`
+	Option     string `json:"option,omitempty"`
+	// Options are the labels a list box of several choices ends with
+	// selected (select, with more than one; Option holds one).
+	Options   []string `json:"options,omitempty"`
 	Key       string   `json:"key,omitempty"`
 	URL       string   `json:"url,omitempty"`
 	History   string   `json:"history,omitempty"`
@@ -122,6 +130,17 @@ type Recorder interface {
 	Performed(session string, tab int, from, until int64, client string) error
 }
 
+// A SecretKeeper is what a Recorder offers when a client may type the
+// project's secrets (tab.type with ${secret:NAME}, docs/agent-api.md).
+type SecretKeeper interface {
+	// Secret is the value of the secret name for a tab recorded in
+	// session; an error says which variable to set.
+	Secret(ctx context.Context, session, name string) (string, error)
+	// TypedSecret notes that the interactions from to until the tab
+	// recorded typed the secret name.
+	TypedSecret(session string, tab int, from, until int64, name string) error
+}
+
 // Calls serves the calls in a shared tab for the clients the person
 // allowed.
 type Calls struct {
@@ -154,6 +173,9 @@ type Calls struct {
 	// checks; acts numbers them.
 	last map[string]map[int]*lastAct
 	acts int
+	// typed are the secret values clients typed, with their references:
+	// what the host answers a client shows the reference instead.
+	typed map[string]string
 }
 
 // Handlers are the calls, for Options.Handlers.
@@ -389,7 +411,7 @@ func (c *Calls) snapshot(ctx context.Context, req *Request) (any, error) {
 		cp.Root = &screen.Node{Tag: "body", Visible: true, Children: []*screen.Node{n}}
 		scoped = &cp
 	}
-	full := screen.RenderSnapshot(scoped, screen.SnapshotOptions{Interactive: interactive})
+	full := c.masked(screen.RenderSnapshot(scoped, screen.SnapshotOptions{Interactive: interactive}))
 	text, omitted := capLines(full, limit)
 	return map[string]any{"url": s.URL, "title": s.Title, "document": s.Document, "text": text, "omitted": omitted, "bytes": len(full)}, nil
 }
@@ -501,6 +523,11 @@ func (c *Calls) act(ctx context.Context, client string, tab int, ext ExtRequest)
 		if perr := c.Recorder.Performed(ans.Recording, tab, ans.From, ans.Until, client); perr != nil {
 			return ans, perr
 		}
+		if keeper, ok := c.Recorder.(SecretKeeper); ok && ext.SecretName != "" {
+			if perr := keeper.TypedSecret(ans.Recording, tab, ans.From, ans.Until, ext.SecretName); perr != nil {
+				return ans, perr
+			}
+		}
 	}
 	c.noteAct(client, tab, ext.Op, from, ans, err == nil && recorded)
 	return ans, err
@@ -598,7 +625,14 @@ func (c *Calls) typeText(ctx context.Context, req *Request) (any, error) {
 	if in.Text == nil {
 		return nil, nativemsg.Errorf(nativemsg.CodeBadRequest, "tab.type needs \"text\": what to type (\"\" clears the field)")
 	}
-	out, err := c.onRef(ctx, req, in.Ref, ExtRequest{Op: "type", Text: *in.Text}, fmt.Sprintf("typed %q into", screen.Clip(*in.Text, 61)))
+	ext := ExtRequest{Op: "type", Text: *in.Text}
+	if strings.Contains(*in.Text, "${") {
+		var err error
+		if ext, err = c.secretText(ctx, req, in.Ref, *in.Text); err != nil {
+			return nil, err
+		}
+	}
+	out, err := c.onRef(ctx, req, in.Ref, ext, fmt.Sprintf("typed %q into", screen.Clip(*in.Text, 61)))
 	if err != nil || !in.Submit {
 		return out, err
 	}
@@ -621,18 +655,133 @@ func (c *Calls) typeText(ctx context.Context, req *Request) (any, error) {
 	return m, nil
 }
 
+// secretText is the type op for a text that is a reference: only the
+// whole text ${secret:NAME}, typed into a field the client's last snapshot
+// shows as secret (a password field, or one the person marked sensitive)
+// in a recorded tab; the host reads the value and the extension types it
+// only into such a field. Anything else is refused, nothing typed.
+func (c *Calls) secretText(ctx context.Context, req *Request, ref, text string) (ExtRequest, error) {
+	refs, err := trail.ParseRefs(text)
+	if err != nil {
+		return ExtRequest{}, nativemsg.Errorf(nativemsg.CodeBadRequest, "tab.type text: %v; nothing was typed", err)
+	}
+	if len(refs) != 1 || refs[0].Kind != trail.RefSecret || refs[0].String() != text {
+		return ExtRequest{}, nativemsg.Errorf(nativemsg.CodeBadRequest, "tab.type types a reference only as the whole text ${secret:NAME}, "+
+			"into a password field or one the person marked sensitive (no ${user:…} or ${param:…}, nothing around it); nothing was typed")
+	}
+	name := refs[0].Name
+	keeper, ok := c.Recorder.(SecretKeeper)
+	if !ok {
+		return ExtRequest{}, nativemsg.Errorf(nativemsg.CodeBadRequest, "this host types no secret for a client: ask the person to type it; nothing was typed")
+	}
+	tab, err := c.allowedTab(req)
+	if err != nil {
+		return ExtRequest{}, err
+	}
+	_, n, err := c.node(req.Client, tab, ref)
+	if err != nil {
+		return ExtRequest{}, err
+	}
+	if !n.Secret {
+		return ExtRequest{}, nativemsg.Errorf(nativemsg.CodeBadRequest, "%s is not a password field nor one the person marked sensitive: a secret is typed only there "+
+			"(anywhere else the page, and your next snapshot, would show its value); nothing was typed", screen.Describe(n))
+	}
+	info, err := c.tabOf(ctx, req.Client, tab)
+	if err != nil {
+		return ExtRequest{}, err
+	}
+	if info.Recording == "" {
+		return ExtRequest{}, nativemsg.Errorf(nativemsg.CodeBadRequest, "tab %d is not recorded: a secret is typed only in a recording, which keeps its name (recording.start first); nothing was typed", tab)
+	}
+	value, err := keeper.Secret(ctx, info.Recording, name)
+	if err != nil {
+		return ExtRequest{}, nativemsg.Errorf(nativemsg.CodeBadRequest, "%s: %v; nothing was typed", text, err)
+	}
+	c.mu.Lock()
+	if c.typed == nil {
+		c.typed = map[string]string{}
+	}
+	c.typed[value] = text
+	c.mu.Unlock()
+	return ExtRequest{Op: "type", Text: value, Secret: true, SecretName: name}, nil
+}
+
+// masked is s with every secret value a client typed replaced by its
+// reference, so that no answer shows one (a page that echoes it).
+func (c *Calls) masked(s string) string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for value, ref := range c.typed {
+		s = strings.ReplaceAll(s, value, ref)
+	}
+	return s
+}
+
 func (c *Calls) selectOptions(ctx context.Context, req *Request) (any, error) {
 	var in struct {
-		Ref    string   `json:"ref"`
-		Values []string `json:"values"`
+		Ref     string   `json:"ref"`
+		Option  *string  `json:"option"`
+		Options []string `json:"options"`
+		Values  []string `json:"values"`
 	}
 	if err := req.Decode(&in); err != nil {
 		return nil, err
 	}
-	if len(in.Values) != 1 {
-		return nil, nativemsg.Errorf(nativemsg.CodeBadRequest, "tab.select takes one option label in \"values\" (a drop-down of several choices is not served yet)")
+	labels, err := selectLabels(in.Option, in.Options, in.Values)
+	if err != nil {
+		return nil, err
 	}
-	return c.onRef(ctx, req, in.Ref, ExtRequest{Op: "select", Option: in.Values[0]}, fmt.Sprintf("chose %q in", in.Values[0]))
+	ext := ExtRequest{Op: "select", Option: labels[0]}
+	if len(labels) > 1 {
+		ext = ExtRequest{Op: "select", Options: labels}
+	}
+	if tab, err := c.allowedTab(req); err == nil {
+		if _, n, err := c.node(req.Client, tab, in.Ref); err == nil && len(labels) > 1 && n.Role == "combobox" {
+			return nil, nativemsg.Errorf(nativemsg.CodeBadRequest, "%s holds one choice and %d options were given: give one in \"option\"; nothing was chosen", screen.Describe(n), len(labels))
+		}
+	}
+	quoted := make([]string, len(labels))
+	for i, l := range labels {
+		quoted[i] = fmt.Sprintf("%q", screen.Clip(l, 61))
+	}
+	return c.onRef(ctx, req, in.Ref, ext, "chose "+strings.Join(quoted, ", ")+" in")
+}
+
+// selectLabels are the option labels a tab.select names: "option" for one,
+// "options" for several (the whole selection a list box ends with), or
+// "values" as before; exactly one of them, with no empty or repeated label.
+func selectLabels(option *string, options, values []string) ([]string, error) {
+	given := 0
+	var labels []string
+	if option != nil {
+		given++
+		labels = []string{*option}
+	}
+	if options != nil {
+		given++
+		labels = options
+	}
+	if values != nil {
+		given++
+		labels = values
+	}
+	switch {
+	case given > 1:
+		return nil, nativemsg.Errorf(nativemsg.CodeBadRequest, "tab.select takes \"option\" (one label) or \"options\" (several), not both; nothing was chosen")
+	case len(labels) == 0:
+		return nil, nativemsg.Errorf(nativemsg.CodeBadRequest, "tab.select needs \"option\": the label of the option to choose, or \"options\": the labels of those a list box of several choices ends with")
+	}
+	seen := map[string]bool{}
+	for _, l := range labels {
+		if strings.TrimSpace(l) == "" {
+			return nil, nativemsg.Errorf(nativemsg.CodeBadRequest, "tab.select was given an empty option label: give each option's label as the snapshot shows it; nothing was chosen")
+		}
+		if seen[l] {
+			return nil, nativemsg.Errorf(nativemsg.CodeBadRequest, "tab.select names the option %q twice: give each once; nothing was chosen", screen.Clip(l, 61))
+		}
+		seen[l] = true
+	}
+	return labels, nil
 }
 
 func (c *Calls) press(ctx context.Context, req *Request) (any, error) {
@@ -957,12 +1106,15 @@ func (c *Calls) assertChange(ctx context.Context, req *Request) (any, error) {
 	if changes == nil {
 		changes = []string{}
 	}
+	for i := range changes {
+		changes[i] = c.masked(changes[i])
+	}
 	if ev.Error != nil {
 		return nil, nativemsg.Errorf(nativemsg.CodeBadRequest, "the change could not be checked (%s: %s); nothing was recorded", ev.Error.Code, ev.Error.Message)
 	}
 	if !ev.Pass {
 		return nil, nativemsg.Errorf(nativemsg.CodeBadRequest, "the change does not hold: %s; what changed: %s; nothing was recorded",
-			strings.Join(ev.Failed(), "; "), clipLines(changes, 20))
+			c.masked(strings.Join(ev.Failed(), "; ")), clipLines(changes, 20))
 	}
 	check := trail.ChangeJSONOf(spec)
 	if _, err := c.act(ctx, req.Client, tab, ExtRequest{Op: "assertChange", AssertChange: &check, Since: l.until}); err != nil {

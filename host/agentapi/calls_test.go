@@ -390,3 +390,149 @@ func TestCallRightAfterTheAnswerWaitsForIt(t *testing.T) {
 		t.Errorf("refused after %v, before the answer could arrive (%v)", waited, answerInFlight)
 	}
 }
+
+// tab.select takes one label in "option" (or "values", as before) and the
+// several a list box of several choices ends with in "options", and asks
+// the extension for exactly those; a request that names none, both, an
+// empty or a repeated label, or several options for a drop-down of one
+// choice, is refused with nothing performed.
+func TestSelectOneOrSeveralOptions(t *testing.T) {
+	lists := strings.Replace(fakeScreen, `["e4","textbox","input",1,[40,200,300,32],"Quantity",0,{"value":"1"},0]`,
+		`["e4","textbox","input",1,[40,200,300,32],"Quantity",0,{"value":"1"},0],`+
+			`["e5","combobox","select",1,[40,300,300,32],"Size",0,0,0],`+
+			`["e6","listbox","select",1,[40,400,300,80],"Toppings",0,0,0]`, 1)
+	b := &fakeBrowser{allow: map[string]bool{"shop-bot": true}, shared: map[int]bool{12: true}, doc: "d1", page: lists}
+	calls, _, _, dial := startCalls(t, b)
+	c := dial("shop-bot")
+	allowed(t, calls, "shop-bot")
+	ctx := context.Background()
+	if err := c.Call(ctx, TypeTabSnapshot, map[string]any{"tab": 12}, nil); err != nil {
+		t.Fatal(err)
+	}
+	var did struct{ Did string }
+	if err := c.Call(ctx, TypeTabSelect, map[string]any{"tab": 12, "ref": "e6", "options": []string{"Cheese", "Olives"}}, &did); err != nil {
+		t.Fatal(err)
+	}
+	if did.Did != `chose "Cheese", "Olives" in listbox "Toppings"` {
+		t.Errorf("did: %q", did.Did)
+	}
+	if err := c.Call(ctx, TypeTabSnapshot, map[string]any{"tab": 12}, nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Call(ctx, TypeTabSelect, map[string]any{"tab": 12, "ref": "e5", "option": "Large"}, &did); err != nil || did.Did != `chose "Large" in combobox "Size"` {
+		t.Fatalf("option: %q, %v", did.Did, err)
+	}
+	if err := c.Call(ctx, TypeTabSnapshot, map[string]any{"tab": 12}, nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Call(ctx, TypeTabSelect, map[string]any{"tab": 12, "ref": "e5", "values": []string{"Small"}}, &did); err != nil {
+		t.Fatalf("values with one label: %v", err)
+	}
+	acts := b.performed()
+	if len(acts) != 3 || acts[0].Op != "select" || strings.Join(acts[0].Options, "|") != "Cheese|Olives" || acts[0].Option != "" ||
+		acts[1].Option != "Large" || acts[1].Options != nil || acts[2].Option != "Small" || acts[2].Options != nil {
+		t.Fatalf("the extension was asked %+v", acts)
+	}
+	for _, bad := range []struct {
+		body map[string]any
+		want string
+	}{
+		{map[string]any{"tab": 12, "ref": "e6"}, `tab.select needs "option"`},
+		{map[string]any{"tab": 12, "ref": "e6", "options": []string{}}, `tab.select needs "option"`},
+		{map[string]any{"tab": 12, "ref": "e6", "option": "Cheese", "options": []string{"Olives"}}, `tab.select takes "option" (one label) or "options" (several), not both`},
+		{map[string]any{"tab": 12, "ref": "e6", "options": []string{"Cheese", "Cheese"}}, `tab.select names the option "Cheese" twice`},
+		{map[string]any{"tab": 12, "ref": "e6", "options": []string{"Cheese", " "}}, `tab.select was given an empty option label`},
+		{map[string]any{"tab": 12, "ref": "e5", "options": []string{"Small", "Large"}}, `combobox "Size" holds one choice and 2 options were given`},
+	} {
+		wantCode(t, c.Call(ctx, TypeTabSelect, bad.body, nil), nativemsg.CodeBadRequest, bad.want)
+	}
+	if n := len(b.performed()); n != 3 {
+		t.Errorf("a refused tab.select performed something: %d acts", n)
+	}
+}
+
+// secretRecorder is fakeRecorder that keeps the project's secrets.
+type secretRecorder struct {
+	fakeRecorder
+	typed []string
+}
+
+const fakeSecretValue = "Hunter2-very-secret"
+
+func (r *secretRecorder) Secret(ctx context.Context, session, name string) (string, error) {
+	if name != "demo-password" {
+		return "", errors.New("TRAILPIN_SECRET_" + strings.ToUpper(name) + " is not set")
+	}
+	return fakeSecretValue, nil
+}
+
+func (r *secretRecorder) TypedSecret(session string, tab int, from, until int64, name string) error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.typed = append(r.typed, session+"/"+name)
+	return nil
+}
+
+// tab.type with the whole text ${secret:NAME} types the project's secret
+// into a field the client's snapshot shows as secret, in a recorded tab:
+// the extension is sent the value with secret set (it types it only into
+// such a field), the host notes which secret the act typed, and neither
+// the reply nor the next snapshot shows the value, even when the page
+// echoes it. A secret for a field that is not secret, a reference that is
+// not the whole text or not a secret, and a secret without a value are
+// refused, with nothing performed.
+func TestTypeSecretOnlyIntoASecretField(t *testing.T) {
+	page := strings.Replace(fakeScreen, `["e4","textbox","input",1,[40,200,300,32],"Quantity",0,{"value":"1"},0]`,
+		`["e4","textbox","input",1,[40,200,300,32],"Quantity",0,{"value":"1"},0],`+
+			`["e6","textbox","input",9,[40,300,300,32],"Password",0,0,0]`, 1)
+	b := &fakeBrowser{allow: map[string]bool{"shop-bot": true}, shared: map[int]bool{12: true}, doc: "d1", page: page}
+	calls, _, _, dial := startCalls(t, b)
+	rec := &secretRecorder{}
+	calls.Recorder = rec
+	c := dial("shop-bot")
+	allowed(t, calls, "shop-bot")
+	ctx := context.Background()
+	if err := c.Call(ctx, TypeTabSnapshot, map[string]any{"tab": 12}, nil); err != nil {
+		t.Fatal(err)
+	}
+	for _, bad := range []struct {
+		body map[string]any
+		want string
+	}{
+		{map[string]any{"tab": 12, "ref": "e4", "text": "${secret:demo-password}"}, `textbox "Quantity" is not a password field nor one the person marked sensitive`},
+		{map[string]any{"tab": 12, "ref": "e6", "text": "${user:ada.password}"}, `tab.type types a reference only as the whole text ${secret:NAME}`},
+		{map[string]any{"tab": 12, "ref": "e6", "text": "x${secret:demo-password}"}, `tab.type types a reference only as the whole text ${secret:NAME}`},
+		{map[string]any{"tab": 12, "ref": "e6", "text": "${secret:other}"}, `${secret:other}: TRAILPIN_SECRET_OTHER is not set`},
+	} {
+		wantCode(t, c.Call(ctx, TypeTabType, bad.body, nil), nativemsg.CodeBadRequest, bad.want)
+	}
+	if acts := b.performed(); len(acts) != 0 {
+		t.Fatalf("a refused secret performed %+v", acts)
+	}
+
+	var raw json.RawMessage
+	if err := c.Call(ctx, TypeTabType, map[string]any{"tab": 12, "ref": "e6", "text": "${secret:demo-password}", "submit": true}, &raw); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(string(raw), fakeSecretValue) || !strings.Contains(string(raw), `typed \"${secret:demo-password}\" into textbox \"Password\"`) {
+		t.Errorf("the reply: %s", raw)
+	}
+	acts := b.performed()
+	if len(acts) != 2 || acts[0].Op != "type" || acts[0].Text != fakeSecretValue || !acts[0].Secret || acts[1].Key != "Enter" || acts[1].Secret {
+		t.Fatalf("the extension was asked %+v", acts)
+	}
+	if strings.Join(rec.typed, ",") != "r-1/demo-password" {
+		t.Errorf("the host noted the secrets typed as %q", rec.typed)
+	}
+	// The page echoes the value: the client's snapshot shows the reference.
+	b.mu.Lock()
+	b.page = strings.Replace(page, `"Quantity",0,`, `"Quantity `+fakeSecretValue+`",0,`, 1)
+	b.mu.Unlock()
+	var snap struct{ Text string }
+	if err := c.Call(ctx, TypeTabSnapshot, map[string]any{"tab": 12, "mode": "full"}, &snap); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(snap.Text, fakeSecretValue) || !strings.Contains(snap.Text, "${secret:demo-password}") {
+		t.Errorf("the snapshot after the secret:\n%s", snap.Text)
+	}
+}

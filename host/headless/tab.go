@@ -368,10 +368,15 @@ func (t *Tab) Select(ctx context.Context, tg Target, labels []string) ([]string,
 		if probe.Tag != "select" {
 			return fmt.Errorf("%s is not a drop-down (<select>): click its options instead", tg.Ref)
 		}
+		// A label the select does not have, or several for a select of
+		// one choice, is refused before anything is recorded or chosen.
+		if err := t.onElementArgs(ctx, tg, selectOptionsScript, &answer, labels, true); err != nil || answer.Single || answer.Missing != "" {
+			return err
+		}
 		if err := tg.before(); err != nil {
 			return err
 		}
-		return t.onElementArgs(ctx, tg, selectOptionsScript, &answer, labels)
+		return t.onElementArgs(ctx, tg, selectOptionsScript, &answer, labels, false)
 	})
 	switch {
 	case err != nil:

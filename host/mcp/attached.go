@@ -418,17 +418,12 @@ func (a *Attached) typeText(ctx context.Context, client string, in typeIn) (stri
 	if err := needRef(in.Ref); err != nil {
 		return "", err
 	}
-	refs, err := trail.ParseRefs(in.Text)
-	if err != nil {
+	if _, err := trail.ParseRefs(in.Text); err != nil {
 		return "", toolError("text: %v", err)
 	}
-	if len(refs) > 0 {
-		// The agent API types text as given and records what the page
-		// shows: a secret's value would be typed by the door and seen by
-		// the recorder.
-		return "", toolError("text holds %s: in the person's browser secrets are not typed for you; ask the person to type it in the tab "+
-			"(the recorder records a secret field by name), or use host mcp --headless. Nothing was typed", refs[0])
-	}
+	// ${secret:NAME} goes to the host as it is: the host reads the value
+	// and types it only into a secret field of a recorded tab, and refuses
+	// any other reference (docs/agent-api.md).
 	return a.act(ctx, client, apiType, map[string]any{"ref": in.Ref, "text": in.Text, "submit": in.Submit})
 }
 
@@ -439,7 +434,13 @@ func (a *Attached) selectOption(ctx context.Context, client string, in selectIn)
 	if err := needRef(in.Ref); err != nil {
 		return "", err
 	}
-	return a.act(ctx, client, apiSelect, map[string]any{"ref": in.Ref, "values": in.Values})
+	// One label is the API's "option"; several are "options", the whole
+	// selection a list box of several choices ends with.
+	args := map[string]any{"ref": in.Ref, "option": in.Values[0]}
+	if len(in.Values) > 1 {
+		args = map[string]any{"ref": in.Ref, "options": in.Values}
+	}
+	return a.act(ctx, client, apiSelect, args)
 }
 
 func (a *Attached) pressKey(ctx context.Context, client string, in pressIn) (string, error) {

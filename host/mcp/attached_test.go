@@ -95,7 +95,11 @@ func newFakeHost(t *testing.T) (*fakeHost, string) {
 			case "type":
 				act += fmt.Sprintf(" %q submit=%v", in["text"], in["submit"])
 			case "select":
-				act += fmt.Sprintf(" %v", in["values"])
+				if in["options"] != nil {
+					act += fmt.Sprintf(" options=%v", in["options"])
+				} else {
+					act += fmt.Sprintf(" option=%v", in["option"])
+				}
 			case "assertValue":
 				act += fmt.Sprintf(" %q", in["value"])
 			}
@@ -464,5 +468,37 @@ func TestAttachedTrailAct(t *testing.T) {
 	}
 	if text, isErr := r.call(t, "trail_act", map[string]any{"goal": " "}); !isErr || !strings.Contains(text, "goal is missing") {
 		t.Errorf("an empty goal: %q", text)
+	}
+}
+
+// browser_select_option's values go to the host's tab.select: one label as
+// "option", several as "options" (a list box of several choices ends with
+// exactly those selected), and the answer is the page after it.
+func TestAttachedSelectOneOrSeveralOptions(t *testing.T) {
+	r, f := newAttachedRig(t, "claude-code")
+	r.mustCall(t, "browser_snapshot", map[string]any{})
+	text := r.mustCall(t, "browser_select_option", map[string]any{"element": "Toppings", "ref": "e3", "values": []string{"Cheese", "Olives"}})
+	if !strings.Contains(text, "- Page Snapshot:") {
+		t.Errorf("the select answers %q; want the page after it", text)
+	}
+	r.mustCall(t, "browser_select_option", map[string]any{"element": "Size", "ref": "e3", "values": []string{"Large"}})
+	want := []string{"select e3 options=[Cheese Olives]", "select e3 option=Large"}
+	if got := f.performed(); !slices.Equal(got, want) {
+		t.Errorf("the host performed %q, want %q", got, want)
+	}
+	if text, isErr := r.call(t, "browser_select_option", map[string]any{"ref": "e3", "values": []string{}}); !isErr || !strings.Contains(text, "values is empty") {
+		t.Errorf("no values: %q", text)
+	}
+}
+
+// browser_type's ${secret:NAME} goes to the host as the reference: the host
+// reads the value and types it only into a secret field (docs/agent-api.md);
+// the door never holds the value.
+func TestAttachedTypeForwardsTheSecretReference(t *testing.T) {
+	r, f := newAttachedRig(t, "claude-code")
+	r.mustCall(t, "browser_snapshot", map[string]any{})
+	r.mustCall(t, "browser_type", map[string]any{"element": "Password", "ref": "e5", "text": "${secret:demo-password}"})
+	if got := f.sent("tab.type"); got["text"] != "${secret:demo-password}" {
+		t.Errorf("tab.type was sent %v, want the reference as it is", got)
 	}
 }

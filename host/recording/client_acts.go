@@ -3,11 +3,14 @@ package recording
 import (
 	"context"
 	"errors"
+	"strings"
 	"time"
 
 	"github.com/trailpin/trailpin/agent"
 	"github.com/trailpin/trailpin/host/config"
+	"github.com/trailpin/trailpin/recorder/trail"
 	"github.com/trailpin/trailpin/storage"
+	"github.com/trailpin/trailpin/storage/secrets"
 )
 
 // A ClientSpan is what an outside agent's call performed in a recorded
@@ -20,6 +23,10 @@ type ClientSpan struct {
 	Tab         int
 	From, Until int64
 	Client      string
+	// Secret, when set, is the project's secret the client's act typed
+	// (tab.type with ${secret:NAME}): the secret field's typing in the
+	// span is read from it at replay, whatever name the recorder gave it.
+	Secret string
 }
 
 // MarkClient notes a span the host's own agent API performed: only the
@@ -30,7 +37,7 @@ func (r *Service) MarkClient(span ClientSpan) error {
 	if err := checkSessionID(span.Session); err != nil {
 		return err
 	}
-	if span.Client == "" || span.Until < span.From {
+	if (span.Client == "" && span.Secret == "") || span.Until < span.From {
 		return nil
 	}
 	r.mu.Lock()
@@ -48,11 +55,60 @@ func (r *Service) clientOf(session string, tab int, seq int64) string {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	for _, s := range r.clientSpans[session] {
-		if s.Tab == tab && seq >= s.From && seq <= s.Until {
+		if s.Client != "" && s.Tab == tab && seq >= s.From && seq <= s.Until {
 			return s.Client
 		}
 	}
 	return ""
+}
+
+// secretOf is the secret an outside agent's act typed in the interaction
+// seq on tab in session, "" for none.
+func (r *Service) secretOf(session string, tab int, seq int64) string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for _, s := range r.clientSpans[session] {
+		if s.Secret != "" && s.Tab == tab && seq >= s.From && seq <= s.Until {
+			return s.Secret
+		}
+	}
+	return ""
+}
+
+// ClientSecret is the value of the project's secret name, for an outside
+// agent that types it into a secret field of a tab recorded in session
+// (tab.type with ${secret:NAME}, docs/agent-api.md): read as replay reads
+// it (TRAILPIN_SECRET_<NAME>, then secrets: in trailpin.yaml), and from
+// then on redacted by storage and the log. No value is an error that
+// names the variable to set.
+func (r *Service) ClientSecret(ctx context.Context, session, name string) (string, error) {
+	dir, err := r.agent.projectOf(ctx, session)
+	if err != nil {
+		return "", err
+	}
+	cfg, err := r.agent.configFor(dir)
+	if err != nil {
+		return "", err
+	}
+	var sc secrets.Config
+	if p := cfg.Project; p != nil {
+		sc = p.Secrets
+		r.learnSecrets(p)
+	}
+	v, err := secrets.NewResolver(sc, r.agent.getenv).Lookup(trail.Ref{Kind: trail.RefSecret, Name: name})
+	if err != nil {
+		return "", invalid("%v", err)
+	}
+	if v == "" {
+		return "", invalid("the secret %s is empty: set TRAILPIN_SECRET_%s where Chrome starts the host, or secrets: in trailpin.yaml", name, secretEnvName(name))
+	}
+	r.learnValues(map[string]string{name: v})
+	return v, nil
+}
+
+// secretEnvName is a secret's name as its variable spells it.
+func secretEnvName(name string) string {
+	return strings.NewReplacer("-", "_", ".", "_").Replace(strings.ToUpper(name))
 }
 
 // AppOrigins are the origins an outside agent may act on in a tab showing

@@ -140,3 +140,32 @@ func TestClientAgentUsesThePersonsModelAndTheAppsOrigins(t *testing.T) {
 		t.Error("an empty goal should be refused")
 	}
 }
+
+// A client's tab.type of ${secret:NAME} into a secret field is recorded by
+// the recorder under the name it makes from the field; the host noted the
+// secret the act typed, and the step reads that one at replay.
+func TestClientSecretSpanNamesTheTypedSecret(t *testing.T) {
+	svc, _ := newTestService(t)
+	ctx := context.Background()
+	const session = "r-client-secret"
+	record(t, svc, session,
+		`"kind":"type","screen":"s1","ref":"e5","value":"ada"`,
+		`"kind":"type","screen":"s1","ref":"e6","secret":"password"`,
+	)
+	if err := svc.MarkClient(ClientSpan{Session: session, Tab: 7, From: 2, Until: 2, Client: "shop-bot"}); err != nil {
+		t.Fatal(err)
+	}
+	if err := svc.MarkClient(ClientSpan{Session: session, Tab: 7, From: 2, Until: 2, Secret: "demo-password"}); err != nil {
+		t.Fatal(err)
+	}
+	stop, err := svc.Stop(ctx, StopIn{Session: session, Screen: loginScreen()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(stop.YAML, "${secret:demo-password}") || strings.Contains(stop.YAML, "${secret:password}") {
+		t.Errorf("the client's typing should read the secret it typed, demo-password:\n%s", stop.YAML)
+	}
+	if n := strings.Count(stop.YAML, "client: shop-bot"); n != 1 {
+		t.Errorf("the client's step is marked %d times, want once:\n%s", n, stop.YAML)
+	}
+}

@@ -104,6 +104,11 @@ func (r *Service) storedInteractions(ctx context.Context, db *storage.DB, id str
 		if rec.Interaction.Client == "" {
 			rec.Interaction.Client = r.clientOf(id, rec.Interaction.Tab, rec.Interaction.Seq)
 		}
+		if rec.Interaction.Secret != "" {
+			if name := r.secretOf(id, rec.Interaction.Tab, rec.Interaction.Seq); name != "" {
+				rec.Interaction.Secret = name
+			}
+		}
 		if !in.Screen.IsZero() {
 			s, ok := screens[in.Screen]
 			if !ok {

@@ -1,0 +1,115 @@
+package e2e
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/trailpin/trailpin/e2e/browsertest"
+	"github.com/trailpin/trailpin/recorder/trail"
+)
+
+// TestMCPHeadlessSelectsSeveralOptions: `host mcp --headless` chooses two
+// options of a <select multiple> with browser_select_option's values, and
+// the trail holds one select with both; an option the list does not have,
+// and two options for a drop-down of one choice, are refused before
+// anything is recorded (the trail holds no select of them). The trail
+// replays green.
+func TestMCPHeadlessSelectsSeveralOptions(t *testing.T) {
+	browsertest.Need(t)
+	site := TempDir(t)
+	page := strings.Replace(listBoxPage, `<p><button id="save"`,
+		`<p><label for="size">Size</label> <select id="size"><option>S</option><option>M</option></select></p>
+<p><button id="save"`, 1)
+	if err := os.WriteFile(filepath.Join(site, "page.html"), []byte(page), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	srv := ServeDir(t, site)
+	project := TempDir(t)
+	if err := os.WriteFile(filepath.Join(project, "trailpin.yaml"), []byte("apps:\n  page:\n    baseURL: "+srv.URL+"\ntrails:\n  dir: trails\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	home := TempDir(t)
+	ctx, cancel := context.WithTimeout(context.Background(), RunTimeout)
+	defer cancel()
+	cmd := exec.Command(HostPath(t), "mcp", "--headless")
+	cmd.Dir = project
+	cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "CHROME_PATH=" + os.Getenv("CHROME_PATH"),
+		"HOME=" + home, "XDG_CONFIG_HOME=" + filepath.Join(home, ".config"), "XDG_DATA_HOME=" + filepath.Join(home, ".local", "share")}
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: mcpClientName, Version: "1.0"}, nil).Connect(ctx, &mcp.CommandTransport{Command: cmd}, nil)
+	if err != nil {
+		t.Fatalf("connecting to host mcp --headless: %v\n%s", err, stderr.Bytes())
+	}
+	defer func() {
+		cs.Close()
+		if t.Failed() {
+			t.Logf("host mcp's log:\n%s", stderr.Bytes())
+		}
+	}()
+	tool := func(name string, args map[string]any) (string, bool) {
+		t.Helper()
+		res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: name, Arguments: args})
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		var b strings.Builder
+		for _, c := range res.Content {
+			if tc, ok := c.(*mcp.TextContent); ok {
+				b.WriteString(tc.Text)
+			}
+		}
+		return b.String(), res.IsError
+	}
+	ref := func(snapshot, line string) string {
+		t.Helper()
+		m := regexp.MustCompile(regexp.QuoteMeta(line) + `[^\n]*\[ref=([a-z0-9]+)\]`).FindStringSubmatch(snapshot)
+		if m == nil {
+			t.Fatalf("the snapshot has no %s with a ref:\n%s", line, snapshot)
+		}
+		return m[1]
+	}
+	if out, failed := tool("trail_start", map[string]any{"app": "page", "url": srv.URL + "/page.html"}); failed {
+		t.Fatal(out)
+	}
+	snap, _ := tool("browser_snapshot", map[string]any{})
+	fruits, size := ref(snap, `listbox "Fruits"`), ref(snap, `combobox "Size"`)
+	if out, failed := tool("browser_select_option", map[string]any{"ref": fruits, "values": []string{"apples", "kiwis"}}); !failed || !strings.Contains(out, `no option "kiwis"`) {
+		t.Fatalf("an option Fruits does not have: failed %v: %s", failed, out)
+	}
+	if out, failed := tool("browser_select_option", map[string]any{"ref": size, "values": []string{"S", "M"}}); !failed || !strings.Contains(out, "takes one option") {
+		t.Fatalf("two options for a drop-down: failed %v: %s", failed, out)
+	}
+	snap, _ = tool("browser_snapshot", map[string]any{})
+	if out, failed := tool("browser_select_option", map[string]any{"ref": ref(snap, `listbox "Fruits"`), "values": []string{"apples", "oranges"}}); failed {
+		t.Fatal(out)
+	}
+	saved, failed := tool("trail_save", map[string]any{"title": "Choose fruits"})
+	path := filepath.Join(project, "trails", "choose-fruits.trail.yaml")
+	if failed || !strings.Contains(saved, path) {
+		t.Fatalf("trail_save: %s", saved)
+	}
+	src, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr, err := trail.LoadTrail(path, src)
+	if err != nil {
+		t.Fatalf("the saved trail does not load: %v\n%s", err, src)
+	}
+	if got := strings.Join(valueActions(tr), "\n"); got != "select {id: fruits} = [apples, oranges]" {
+		t.Fatalf("the trail's actions are\n%s\nwant the one select of both fruits:\n%s", got, src)
+	}
+	run := RunHost(t, replayEnv(t, false), nil, "replay", "--base-url", srv.URL, "--results", TempDir(t), path)
+	if run.ExitCode != 0 || !strings.Contains(string(run.Stdout), "PASSED: 1 trail in") {
+		t.Fatalf("host replay of the trail exited %d:\n%s\n%s\n--- trail\n%s", run.ExitCode, run.Stdout, run.Stderr, src)
+	}
+}
