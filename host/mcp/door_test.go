@@ -34,6 +34,9 @@ type fakeTab struct {
 	acted  []string
 	navs   []headless.Navigation
 	onLoad func(url string) *screen.Screen
+	// sameDocument says whether going to url stays in the page's document
+	// (a fragment): no page commits, as in a browser.
+	sameDocument func(url string) bool
 }
 
 func (f *fakeTab) Viewport() screen.Viewport { return screen.Viewport{Width: 1280, Height: 720} }
@@ -69,6 +72,12 @@ func (f *fakeTab) Navigate(ctx context.Context, url string) error {
 	}
 	f.mu.Lock()
 	defer f.mu.Unlock()
+	if f.sameDocument != nil && f.sameDocument(url) {
+		c := *f.page
+		c.URL = url
+		f.page = &c
+		return nil
+	}
 	f.page = f.onLoad(url)
 	f.navs = append(f.navs, headless.Navigation{URL: url})
 	return nil
@@ -460,5 +469,25 @@ func TestTrailActHeadless(t *testing.T) {
 		if !strings.Contains(saved, want) {
 			t.Errorf("the saved trail lacks %q:\n%s", want, saved)
 		}
+	}
+}
+
+// browser_navigate to a place in the same document (a fragment route, as
+// TodoMVC's #/completed) commits no page: it is recorded all the same, as
+// the navigation the client asked for, and not as where the step before it
+// ended.
+func TestNavigateWithinTheDocumentRecorded(t *testing.T) {
+	r := newRig(t, 0, 0)
+	r.tab.sameDocument = func(url string) bool { return strings.Contains(url, "#") }
+	r.mustCall(t, "trail_start", map[string]any{"app": "shop", "url": shopOrigin + "/products/iphone-17"})
+	r.mustCall(t, "browser_snapshot", map[string]any{})
+	r.mustCall(t, "browser_click", map[string]any{"element": "Add to cart", "ref": "e3"})
+	r.mustCall(t, "browser_navigate", map[string]any{"url": "/products/iphone-17#reviews"})
+	if n := r.interactions(t); n != 2 {
+		t.Errorf("the recording stored %d interactions, want 2 (the click, the navigation)", n)
+	}
+	saved := r.mustCall(t, "trail_save", map[string]any{"title": "Read the reviews"})
+	if !strings.Contains(saved, "navigate: /products/iphone-17#reviews") {
+		t.Errorf("the saved trail does not go to the reviews:\n%s", saved)
 	}
 }

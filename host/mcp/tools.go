@@ -324,8 +324,23 @@ func (d *Door) navigate(ctx context.Context, client string, in navigateIn) (stri
 	if err := d.o.Tab.Navigate(ctx, target); err != nil {
 		return "", err
 	}
-	if _, err := d.recordNavigations(ctx, client, "typed"); err != nil {
+	urls, err := d.recordNavigations(ctx, client, "typed")
+	if err != nil {
 		return "", err
+	}
+	if len(urls) == 0 {
+		// No page committed: a place in the same document (a fragment
+		// route such as #/completed). The tab is there all the same, and
+		// the trail must go there too.
+		now, err := d.o.Tab.Screen(ctx)
+		if err != nil {
+			return "", err
+		}
+		if sameAddress(now.URL, target) {
+			if err := d.emit(ctx, client, steps.Interaction{Kind: steps.InteractNavigate, URL: now.URL, Transition: "typed"}, nil); err != nil {
+				return "", err
+			}
+		}
 	}
 	// A page typed into the address bar has no screen before it to diff.
 	d.last = nil
@@ -851,4 +866,20 @@ func (d *Door) tabs(ctx context.Context, client string, in tabsIn) (string, erro
 		return "", err
 	}
 	return fmt.Sprintf("- 0: (current) [%s](%s)\n", s.Title, s.URL), nil
+}
+
+// sameAddress reports whether two URLs name the same place, as a browser
+// writes them ("http://a.test" and "http://a.test/" alike).
+func sameAddress(a, b string) bool {
+	ua, errA := url.Parse(a)
+	ub, errB := url.Parse(b)
+	if errA != nil || errB != nil {
+		return a == b
+	}
+	for _, u := range []*url.URL{ua, ub} {
+		if u.Path == "" {
+			u.Path = "/"
+		}
+	}
+	return ua.String() == ub.String()
 }
