@@ -154,9 +154,20 @@ func TestMCPHeadlessOnTodoMVC(t *testing.T) {
 	// The completed ones, by the address: a route in the same document.
 	call("browser_navigate", map[string]any{"url": todoMVC.start + "#/completed"})
 	call("browser_verify_text_visible", map[string]any{"text": "Water the plants"})
-	saved := call("trail_save", map[string]any{"title": "Complete a todo and filter the active ones"})
-
 	checkTodoSnapshots(t, pages)
+
+	// A todo is edited in a box its double-click opens.
+	snap = call("browser_snapshot", map[string]any{})
+	label := regexp.MustCompile(`\[ref=(e\d+)\]: Water the plants\n`).FindStringSubmatch(snap)
+	if label == nil {
+		t.Fatalf("no label reads Water the plants:\n%s", snap)
+	}
+	snap = call("browser_click", map[string]any{"element": "Water the plants", "ref": label[1], "doubleClick": true})
+	snap = call("browser_snapshot", map[string]any{})
+	edit := refInRow(t, snap, "Water the plants", "textbox")
+	call("browser_type", map[string]any{"element": "the todo's edit box", "ref": edit, "text": "Water the garden", "submit": true})
+	call("browser_verify_text_visible", map[string]any{"text": "Water the garden"})
+	saved := call("trail_save", map[string]any{"title": "Complete a todo and filter the active ones"})
 
 	path := filepath.Join(project, "trails", "complete-a-todo-and-filter-the-active-ones.trail.yaml")
 	if !strings.Contains(saved, path) {
@@ -178,6 +189,8 @@ func TestMCPHeadlessOnTodoMVC(t *testing.T) {
 		"tap: {selector: {role: link, name: Active}}\n      - assertChange: {mustInclude: [{change: removed, selector: {text: Water the plants}}]}",
 		"navigate: /examples/vanillajs/index.html#/completed",
 		"assertVisible: {selector: {text: 2 items left}}",
+		"count: 2}",
+		"text: Water the garden}\n      - press: {key: Enter}",
 		"- assertState:\n          selector: {role: checkbox, within: {role: listitem, textRegex: '(?m)^Water the plants$'}}\n          checked: true",
 	} {
 		if !strings.Contains(string(content), want) {
@@ -189,7 +202,7 @@ func TestMCPHeadlessOnTodoMVC(t *testing.T) {
 		t.Errorf("trail_replay did not pass:\n%s", replayed)
 	}
 
-	run := RunHost(t, env[2:], nil, "replay", "--config", filepath.Join(project, "trailpin.yaml"), "--strict", path)
+	run := RunHost(t, env[2:], nil, "replay", "--config", filepath.Join(project, "trailpin.yaml"), "--strict", "--results", TempDir(t), path)
 	if run.ExitCode != 0 {
 		t.Errorf("host replay %s: exit %d\n%s\n%s", path, run.ExitCode, run.Stdout, run.Stderr)
 	}
@@ -215,7 +228,7 @@ func TestMCPHeadlessOnTodoMVC(t *testing.T) {
 	if err := os.WriteFile(cfg, []byte("replay:\n  actionTimeout: 5s\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	bad := RunHost(t, env[2:], nil, "replay", "--config", cfg, "--base-url", variant.URL, "--format", "status", path)
+	bad := RunHost(t, env[2:], nil, "replay", "--config", cfg, "--base-url", variant.URL, "--format", "status", "--results", TempDir(t), path)
 	failed := statusLine(replayRun{HostRun: bad}, "ASSERTION_FAILED")
 	want := fmt.Sprintf("ASSERTION_FAILED|%s-%d|app-bug: ", trail.Slug(tr.Title), step)
 	if bad.ExitCode != 1 || !strings.HasPrefix(failed, want) || !inStatusLine(failed, "2 items left") || !inStatusLine(failed, "3 items left") {
