@@ -140,6 +140,11 @@ func TestMCPHeadlessOnTodoMVC(t *testing.T) {
 	call("browser_assert_change", map[string]any{"mustInclude": []any{
 		map[string]any{"kind": "removed", "text": "Water the plants"},
 	}})
+	// The toggled row is gone from the page: its ref acts no more.
+	if text, isErr := try("browser_click", map[string]any{"element": "the Water the plants checkbox", "ref": toggle}); !isErr ||
+		!strings.Contains(text, "Nothing was done") && !strings.Contains(text, "nothing was done") {
+		t.Errorf("a click on the ref of a row the filter removed answers %v %q, want a stale ref with nothing done", isErr, text)
+	}
 	call("browser_verify_text_visible", map[string]any{"text": "Feed the cat"})
 	call("browser_verify_element_visible", map[string]any{"role": "link", "accessibleName": "Active"})
 	snap = call("browser_snapshot", map[string]any{})
@@ -183,6 +188,9 @@ func TestMCPHeadlessOnTodoMVC(t *testing.T) {
 		t.Fatalf("the exported trail does not load: %v\n%s", err, content)
 	}
 	checkTodoTrail(t, tr, content)
+	if n := strings.Count(string(content), "- check:"); n != 1 {
+		t.Errorf("the trail checks %d boxes, want the one toggle (the stale ref recorded nothing):\n%s", n, content)
+	}
 	for _, want := range []string{
 		"type: {selector: {id: new-todo}, text: Buy milk}\n      - press: {key: Enter}",
 		"- check:\n          selector: {role: checkbox, within: {role: listitem, textRegex: '(?m)^Water the plants$'}}\n      - assertChange:",
