@@ -25,11 +25,13 @@ import (
 // package. A small MCP client, as a coding agent's configuration starts
 // it, records a trail alone: it adds three todos by typing and pressing
 // Enter, toggles one and asserts what the toggle changed, filters the
-// active ones and asserts what shows, and saves. The snapshots it was
+// active ones and asserts what shows, goes to the completed ones by their
+// address, edits one by double-click, and saves. The snapshots it was
 // given are within the cap, give refs, and hold none of the app's hidden
 // text. The saved trail is the client's, pinned by text; `host replay`
-// replays it green with no model call, and fails on a copy of the app
-// whose counter reads otherwise, at that check, as app-bug.
+// replays it green with no model call, on the app and on a copy whose
+// class names are all renamed, and fails on a copy whose counter reads
+// otherwise, at that check, as app-bug.
 func TestMCPHeadlessOnTodoMVC(t *testing.T) {
 	browsertest.Need(t)
 	srv := serveApp(t, todoMVC, serveOptions{})
@@ -216,6 +218,16 @@ func TestMCPHeadlessOnTodoMVC(t *testing.T) {
 	}
 	if n := modelCalls.Load(); n != 0 {
 		t.Errorf("the model was called %d times; the recorded trail must replay without one", n)
+	}
+
+	// A rebuild with every class name renamed: the trail names none.
+	churned := serveApp(t, todoMVC, serveOptions{churn: true})
+	cfgDir := TempDir(t)
+	if err := os.WriteFile(filepath.Join(cfgDir, "trailpin.yaml"), []byte("replay:\n  actionTimeout: 10s\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if run := RunHost(t, env[2:], nil, "replay", "--config", filepath.Join(cfgDir, "trailpin.yaml"), "--base-url", churned.URL, "--strict", "--results", TempDir(t), path); run.ExitCode != 0 {
+		t.Errorf("host replay on the churned copy: exit %d\n%s\n%s", run.ExitCode, run.Stdout, run.Stderr)
 	}
 
 	// A copy whose counter reads one more: the replay fails at the check
