@@ -277,9 +277,21 @@ func (tg Target) before() error {
 	return tg.Before()
 }
 
-// Tap clicks the centre of the element of tg, then waits for a page load
-// it started.
-func (t *Tab) Tap(ctx context.Context, tg Target) error {
+// A Click is how Tap clicks: Count times (0 is once) with Button (""
+// is the left one), Modifiers held.
+type Click struct {
+	Count     int
+	Button    trail.MouseButton
+	Modifiers []trail.Modifier
+}
+
+// Tap clicks the centre of the element of tg as c says, then waits for a
+// page load it started.
+func (t *Tab) Tap(ctx context.Context, tg Target, c Click) error {
+	button := c.Button
+	if button == "" {
+		button = trail.ButtonLeft
+	}
 	err := t.run(ctx, func(ctx context.Context) error {
 		p, err := t.aim(ctx, tg)
 		if err != nil {
@@ -289,7 +301,7 @@ func (t *Tab) Tap(ctx context.Context, tg Target) error {
 			return err
 		}
 		mouse, _ := t.input()
-		return mouse.Click(ctx, p.X, p.Y, trail.ButtonLeft, 1, nil)
+		return mouse.Click(ctx, p.X, p.Y, button, max(c.Count, 1), c.Modifiers)
 	})
 	if err != nil {
 		return err

@@ -407,6 +407,11 @@ func (a *Attached) click(ctx context.Context, client string, in clickIn) (string
 	if err := needRef(in.Ref); err != nil {
 		return "", err
 	}
+	if !in.plain() {
+		// The agent API's tab.tap clicks once with the left button.
+		return "", toolError("in the person's browser browser_click clicks once with the left button, with no key held; " +
+			"doubleClick, button and modifiers need host mcp --headless. Nothing was done")
+	}
 	body := map[string]any{"ref": in.Ref}
 	if in.Element != "" {
 		body["element"] = in.Element

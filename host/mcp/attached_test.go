@@ -502,3 +502,23 @@ func TestAttachedTypeForwardsTheSecretReference(t *testing.T) {
 		t.Errorf("tab.type was sent %v, want the reference as it is", got)
 	}
 }
+
+// In the person's browser the agent API taps once with the left button: a
+// browser_click asking for a double-click, another button or keys held is
+// refused with nothing done, rather than performed as a single click.
+func TestAttachedClickOnlyPlain(t *testing.T) {
+	r, f := newAttachedRig(t, "claude-code")
+	r.mustCall(t, "browser_snapshot", map[string]any{})
+	for _, args := range []map[string]any{
+		{"ref": "e3", "doubleClick": true},
+		{"ref": "e3", "button": "right"},
+		{"ref": "e3", "modifiers": []string{"Shift"}},
+	} {
+		if text, isErr := r.call(t, "browser_click", args); !isErr || !strings.Contains(text, "Nothing was done") || !strings.Contains(text, "--headless") {
+			t.Errorf("browser_click %v answers %v %q, want a refusal", args, isErr, text)
+		}
+	}
+	if got := f.performed(); len(got) > 0 {
+		t.Errorf("the host performed %q", got)
+	}
+}

@@ -34,6 +34,9 @@ type fakeTab struct {
 	acted  []string
 	navs   []headless.Navigation
 	onLoad func(url string) *screen.Screen
+	// sameDocument says whether going to url stays in the page's document
+	// (a fragment): no page commits, as in a browser.
+	sameDocument func(url string) bool
 }
 
 func (f *fakeTab) Viewport() screen.Viewport { return screen.Viewport{Width: 1280, Height: 720} }
@@ -69,13 +72,23 @@ func (f *fakeTab) Navigate(ctx context.Context, url string) error {
 	}
 	f.mu.Lock()
 	defer f.mu.Unlock()
+	if f.sameDocument != nil && f.sameDocument(url) {
+		c := *f.page
+		c.URL = url
+		f.page = &c
+		return nil
+	}
 	f.page = f.onLoad(url)
 	f.navs = append(f.navs, headless.Navigation{URL: url})
 	return nil
 }
 
-func (f *fakeTab) Tap(ctx context.Context, tg headless.Target) error {
-	return f.act("tap "+tg.Ref, tg.Before)
+func (f *fakeTab) Tap(ctx context.Context, tg headless.Target, c headless.Click) error {
+	what := "tap " + tg.Ref
+	if c.Count > 1 || c.Button != "" || len(c.Modifiers) > 0 {
+		what += fmt.Sprintf(" %d %s %v", c.Count, c.Button, c.Modifiers)
+	}
+	return f.act(what, tg.Before)
 }
 
 func (f *fakeTab) Type(ctx context.Context, tg headless.Target, text string) (string, error) {
@@ -457,6 +470,58 @@ func TestTrailActHeadless(t *testing.T) {
 	}
 	saved := r.mustCall(t, "trail_save", map[string]any{"title": "Add the iPhone 17"})
 	for _, want := range []string{"by: agent", "client: test-agent", "tap: {selector: {role: button, name: Add to cart}}"} {
+		if !strings.Contains(saved, want) {
+			t.Errorf("the saved trail lacks %q:\n%s", want, saved)
+		}
+	}
+}
+
+// browser_navigate to a place in the same document (a fragment route, as
+// TodoMVC's #/completed) commits no page: it is recorded all the same, as
+// the navigation the client asked for, and not as where the step before it
+// ended.
+func TestNavigateWithinTheDocumentRecorded(t *testing.T) {
+	r := newRig(t, 0, 0)
+	r.tab.sameDocument = func(url string) bool { return strings.Contains(url, "#") }
+	r.mustCall(t, "trail_start", map[string]any{"app": "shop", "url": shopOrigin + "/products/iphone-17"})
+	r.mustCall(t, "browser_snapshot", map[string]any{})
+	r.mustCall(t, "browser_click", map[string]any{"element": "Add to cart", "ref": "e3"})
+	r.mustCall(t, "browser_navigate", map[string]any{"url": "/products/iphone-17#reviews"})
+	if n := r.interactions(t); n != 2 {
+		t.Errorf("the recording stored %d interactions, want 2 (the click, the navigation)", n)
+	}
+	saved := r.mustCall(t, "trail_save", map[string]any{"title": "Read the reviews"})
+	if !strings.Contains(saved, "navigate: /products/iphone-17#reviews") {
+		t.Errorf("the saved trail does not go to the reviews:\n%s", saved)
+	}
+}
+
+// browser_click takes Playwright MCP's doubleClick, button and modifiers
+// (TodoMVC edits a todo on a double-click): each reaches the page as asked
+// and is recorded as the tap it was; a button or key it does not know is
+// refused with nothing done.
+func TestClickDoubleRightAndModifiers(t *testing.T) {
+	r := newRig(t, 0, 0)
+	r.mustCall(t, "trail_start", map[string]any{"app": "shop", "url": shopOrigin + "/products/iphone-17"})
+	r.mustCall(t, "browser_snapshot", map[string]any{})
+	if text := r.mustCall(t, "browser_click", map[string]any{"element": "iPhone 17", "ref": "e2", "doubleClick": true}); !strings.Contains(text, "Double-clicked") {
+		t.Errorf("a double-click answers %q", text)
+	}
+	r.mustCall(t, "browser_click", map[string]any{"element": "Add to cart", "ref": "e3", "button": "right", "modifiers": []string{"Shift", "ControlOrMeta"}})
+	for _, args := range []map[string]any{
+		{"ref": "e3", "button": "back"},
+		{"ref": "e3", "modifiers": []string{"Hyper"}},
+	} {
+		if text, isErr := r.call(t, "browser_click", args); !isErr || !strings.Contains(text, "nothing was done") {
+			t.Errorf("browser_click %v answers %v %q, want a refusal", args, isErr, text)
+		}
+	}
+	want := []string{"navigate " + shopOrigin + "/products/iphone-17", "tap e2 2  []", "tap e3 1 right [Shift Control]"}
+	if got := r.tab.performed(); strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Errorf("the page got %q, want %q", got, want)
+	}
+	saved := r.mustCall(t, "trail_save", map[string]any{"title": "Double-click the title"})
+	for _, want := range []string{"tap: {selector: {role: heading, name: iPhone 17}, count: 2}", "button: right", "modifiers: [Shift, Control]"} {
 		if !strings.Contains(saved, want) {
 			t.Errorf("the saved trail lacks %q:\n%s", want, saved)
 		}

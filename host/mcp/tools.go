@@ -38,8 +38,46 @@ type snapshotIn struct {
 }
 
 type clickIn struct {
-	Element string `json:"element,omitempty" jsonschema:"the element in words, as the snapshot shows it"`
-	Ref     string `json:"ref" jsonschema:"the element's ref in the last snapshot"`
+	Element     string   `json:"element,omitempty" jsonschema:"the element in words, as the snapshot shows it"`
+	Ref         string   `json:"ref" jsonschema:"the element's ref in the last snapshot"`
+	DoubleClick bool     `json:"doubleClick,omitempty" jsonschema:"double-click instead of a single click"`
+	Button      string   `json:"button,omitempty" jsonschema:"the mouse button: left (the default), right or middle"`
+	Modifiers   []string `json:"modifiers,omitempty" jsonschema:"keys held during the click: Alt, Control, ControlOrMeta, Meta, Shift"`
+}
+
+// click is how the client asked to click: a single left click unless it
+// said otherwise.
+func (in clickIn) click() (headless.Click, error) {
+	c := headless.Click{Count: 1}
+	if in.DoubleClick {
+		c.Count = 2
+	}
+	switch in.Button {
+	case "", string(trail.ButtonLeft):
+	case string(trail.ButtonRight), string(trail.ButtonMiddle):
+		c.Button = trail.MouseButton(in.Button)
+	default:
+		return c, toolError("button %q: give left, right or middle; nothing was done", in.Button)
+	}
+	for _, m := range in.Modifiers {
+		if m == "ControlOrMeta" {
+			// Control where the browser runs (Linux, Windows): headless
+			// Chromium here.
+			m = string(trail.ModifierControl)
+		}
+		if !slices.Contains(trail.ModifierWords, m) {
+			return c, toolError("modifiers: %q is none of Alt, Control, ControlOrMeta, Meta, Shift; nothing was done", m)
+		}
+		if !slices.Contains(c.Modifiers, trail.Modifier(m)) {
+			c.Modifiers = append(c.Modifiers, trail.Modifier(m))
+		}
+	}
+	return c, nil
+}
+
+// plain reports whether the click is a single left click with no key held.
+func (in clickIn) plain() bool {
+	return !in.DoubleClick && (in.Button == "" || in.Button == string(trail.ButtonLeft)) && len(in.Modifiers) == 0
 }
 
 type typeIn struct {
@@ -324,8 +362,23 @@ func (d *Door) navigate(ctx context.Context, client string, in navigateIn) (stri
 	if err := d.o.Tab.Navigate(ctx, target); err != nil {
 		return "", err
 	}
-	if _, err := d.recordNavigations(ctx, client, "typed"); err != nil {
+	urls, err := d.recordNavigations(ctx, client, "typed")
+	if err != nil {
 		return "", err
+	}
+	if len(urls) == 0 {
+		// No page committed: a place in the same document (a fragment
+		// route such as #/completed). The tab is there all the same, and
+		// the trail must go there too.
+		now, err := d.o.Tab.Screen(ctx)
+		if err != nil {
+			return "", err
+		}
+		if sameAddress(now.URL, target) {
+			if err := d.emit(ctx, client, steps.Interaction{Kind: steps.InteractNavigate, URL: now.URL, Transition: "typed"}, nil); err != nil {
+				return "", err
+			}
+		}
 	}
 	// A page typed into the address bar has no screen before it to diff.
 	d.last = nil
@@ -333,6 +386,10 @@ func (d *Door) navigate(ctx context.Context, client string, in navigateIn) (stri
 }
 
 func (d *Door) click(ctx context.Context, client string, in clickIn) (string, error) {
+	how, err := in.click()
+	if err != nil {
+		return "", err
+	}
 	tg, err := d.findRef(ctx, in.Ref)
 	if err != nil {
 		return "", err
@@ -343,14 +400,22 @@ func (d *Door) click(ctx context.Context, client string, in clickIn) (string, er
 	if _, err := d.recordNavigations(ctx, client, "script"); err != nil {
 		return "", err
 	}
+	it := steps.Interaction{Kind: steps.InteractClick, Ref: in.Ref, Count: how.Count, Button: "left", Modifiers: trail.ModifierStrings(how.Modifiers)}
+	if how.Button != "" {
+		it.Button = string(how.Button)
+	}
 	err = d.o.Tab.Tap(ctx, headless.Target{Ref: in.Ref, Document: tg.now.Document, Before: func() error {
-		return d.emit(ctx, client, steps.Interaction{Kind: steps.InteractClick, Ref: in.Ref, Count: 1, Button: "left"}, tg.now)
-	}})
+		return d.emit(ctx, client, it, tg.now)
+	}}, how)
 	if err != nil {
 		return "", staleAct(in.Ref, err)
 	}
 	d.acted(tg.now)
-	return d.after(ctx, client, "Clicked "+screen.Describe(tg.node)+".")
+	verb := "Clicked"
+	if in.DoubleClick {
+		verb = "Double-clicked"
+	}
+	return d.after(ctx, client, verb+" "+screen.Describe(tg.node)+".")
 }
 
 // isWeb reports whether u is an http or https address.
@@ -851,4 +916,20 @@ func (d *Door) tabs(ctx context.Context, client string, in tabsIn) (string, erro
 		return "", err
 	}
 	return fmt.Sprintf("- 0: (current) [%s](%s)\n", s.Title, s.URL), nil
+}
+
+// sameAddress reports whether two URLs name the same place, as a browser
+// writes them ("http://a.test" and "http://a.test/" alike).
+func sameAddress(a, b string) bool {
+	ua, errA := url.Parse(a)
+	ub, errB := url.Parse(b)
+	if errA != nil || errB != nil {
+		return a == b
+	}
+	for _, u := range []*url.URL{ua, ub} {
+		if u.Path == "" {
+			u.Path = "/"
+		}
+	}
+	return ua.String() == ub.String()
 }
