@@ -59,6 +59,30 @@ func apiRefused(t *testing.T, c *agentapi.Client, typ string, body any, code nat
 	}
 }
 
+// savedTrail is a recording saved through the API: its file, what the file
+// holds and the trail it loads as.
+type savedTrail struct {
+	File  string
+	Src   []byte
+	Trail *trail.Trail
+}
+
+// apiSave saves the session through recording.save and loads the trail
+// file it wrote, failing the test when either does not work.
+func apiSave(t *testing.T, c *agentapi.Client, session, title string) savedTrail {
+	t.Helper()
+	saved := apiCall[struct{ File string }](t, c, agentapi.TypeRecordingSave, map[string]any{"session": session, "title": title})
+	src, err := os.ReadFile(saved.File)
+	if err != nil {
+		t.Fatalf("recording.save gave %+v: %v", saved, err)
+	}
+	tr, err := trail.LoadTrail(saved.File, src)
+	if err != nil {
+		t.Fatalf("the saved trail does not load: %v\n%s", err, src)
+	}
+	return savedTrail{File: saved.File, Src: src, Trail: tr}
+}
+
 type apiSnapshot struct {
 	URL, Title, Document, Text string
 	Omitted, Bytes             int
@@ -169,18 +193,8 @@ func TestAgentAPIDrivesASharedTab(t *testing.T) {
 	clickCSS(t, app, `a[href="/cart"]`)
 	appAt(t, app, "/cart")
 
-	saved := apiCall[struct {
-		File  string
-		Steps int
-	}](t, c, agentapi.TypeRecordingSave, map[string]any{"session": started.Session, "title": "Add an iPhone through the agent API"})
-	src, err := os.ReadFile(saved.File)
-	if err != nil {
-		t.Fatalf("recording.save gave %+v: %v", saved, err)
-	}
-	tr, err := trail.LoadTrail(saved.File, src)
-	if err != nil {
-		t.Fatalf("the saved trail does not load: %v\n%s", err, src)
-	}
+	saved := apiSave(t, c, started.Session, "Add an iPhone through the agent API")
+	src, tr := saved.Src, saved.Trail
 	var who []string
 	for _, s := range tr.Steps {
 		who = append(who, s.By+"/"+s.Client)

@@ -1,7 +1,6 @@
 package e2e
 
 import (
-	"os"
 	"strings"
 	"testing"
 
@@ -81,18 +80,8 @@ func TestAgentAPIActAndAssertChange(t *testing.T) {
 	clickCSS(t, app, `a[href="/cart"]`)
 	appAt(t, app, "/cart")
 
-	saved := apiCall[struct {
-		File  string
-		Steps int
-	}](t, c, agentapi.TypeRecordingSave, map[string]any{"session": started.Session, "title": "Add an iPhone with the agent through the API"})
-	src, err := os.ReadFile(saved.File)
-	if err != nil {
-		t.Fatalf("recording.save gave %+v: %v", saved, err)
-	}
-	tr, err := trail.LoadTrail(saved.File, src)
-	if err != nil {
-		t.Fatalf("the saved trail does not load: %v\n%s", err, src)
-	}
+	saved := apiSave(t, c, started.Session, "Add an iPhone with the agent through the API")
+	src, tr := saved.Src, saved.Trail
 	found := false
 	for _, s := range tr.Steps {
 		for j, a := range s.Actions {

@@ -285,18 +285,8 @@ func TestAgentAPIRefusesWithNothingPerformed(t *testing.T) {
 
 	// The trail holds the person's steps and the client's one tap, and
 	// nothing of what was refused.
-	saved := apiCall[struct {
-		File  string
-		Steps int
-	}](t, c, agentapi.TypeRecordingSave, map[string]any{"session": started.Session, "title": "Refused calls perform nothing"})
-	src, err := os.ReadFile(saved.File)
-	if err != nil {
-		t.Fatalf("recording.save gave %+v: %v", saved, err)
-	}
-	tr, err := trail.LoadTrail(saved.File, src)
-	if err != nil {
-		t.Fatalf("the saved trail does not load: %v\n%s", err, src)
-	}
+	saved := apiSave(t, c, started.Session, "Refused calls perform nothing")
+	src, tr := saved.Src, saved.Trail
 	var agentSteps []string
 	for _, s := range tr.Steps {
 		if s.By == trail.ByAgent {
