@@ -237,10 +237,41 @@ func captureBoth(t *testing.T, ctx context.Context, sets [][]browser.SelectorPar
 	}
 }
 
-// comparePartial checks that sel matches on part as on whole.
+// comparePartial checks that sel matches on part as on whole, and that
+// every element part sends is the whole screen's, field for field: the
+// directed capture computes names, labels, values and states only for the
+// elements it sends (extension/pagemodel/directed.js), and they must be
+// those the whole capture computes.
 func comparePartial(t *testing.T, url string, sel selector.Selector, whole, part *screen.Screen, tally *partialTally) {
 	t.Helper()
 	tally.screens++
+	byRef := map[string]*screen.Node{}
+	var index func(n *screen.Node)
+	index = func(n *screen.Node) {
+		if n.Ref != "" {
+			byRef[n.Ref] = n
+		}
+		for _, c := range n.Children {
+			index(c)
+		}
+	}
+	index(whole.Root)
+	var same func(n *screen.Node)
+	same = func(n *screen.Node) {
+		if w := byRef[n.Ref]; n.Ref != "" && w != nil {
+			a, b := *w, *n
+			a.Children, b.Children = nil, nil
+			if wj, pj := mustJSON(t, a), mustJSON(t, b); wj != pj {
+				t.Errorf("%s: %s: %s on the partial screen is\n%s\non the whole screen\n%s", url, sel, n.Ref, pj, wj)
+			}
+		} else if n.Ref != "" {
+			t.Errorf("%s: %s: the partial screen sends %s, which the whole screen does not have", url, sel, n.Ref)
+		}
+		for _, c := range n.Children {
+			same(c)
+		}
+	}
+	same(part.Root)
 	wm, pm := selector.NewMatcher(whole), selector.NewMatcher(part)
 	tally.wholeNodes += wm.Len()
 	tally.partialNodes += pm.Len()
@@ -313,6 +344,15 @@ func checkCaptureTop(t *testing.T, ctx context.Context, url string, sels []selec
 			t.Errorf("%s: %s: CaptureTop's partial screen matches %v (%v), the whole one %v", url, sel, nodeKeys(got), err, nodeKeys(want))
 		}
 	}
+}
+
+func mustJSON(t *testing.T, v any) string {
+	t.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
 }
 
 // nodeKeys identifies nodes by ref: refs are the page model's, the same

@@ -12,6 +12,14 @@
  * @property {Map<Document, Walk>} walks
  * @property {Map<Document | ShadowRoot, Map<Element, Element>>} [hover] what the pointer reveals, per tree (hover.js)
  * @property {Map<Document, Set<Element>>} [leaving] what a running transition is hiding, per document
+ * @property {Map<ScreenNode, Deferred>} [deferred] a directed capture's: what adds each node's name and
+ *   details, left for the nodes it sends
+ */
+
+/**
+ * What adds a node's name (addName) and then its details (addDetails), in
+ * a directed capture; name is null once called.
+ * @typedef {{name: (() => void) | null, details: () => void}} Deferred
  */
 
 /**
@@ -32,7 +40,7 @@
 /**
  * What capture.js gives the files after it, on the page model's namespace.
  * @typedef {object} PageModelCapture
- * @property {(options?: CaptureOptions) => CapturedScreen} capture
+ * @property {(options?: CaptureOptions, deferred?: Map<ScreenNode, Deferred>) => CapturedScreen} capture
  * @property {(v: unknown, what: string) => string[]} checkStringList
  * @property {(el: Element, x: number, y: number) => boolean | undefined} coveredAt
  * @property {(el: Element, selector: string) => boolean} matchesSafely
@@ -350,6 +358,82 @@
   }
 
   /**
+   * What addName and addDetails need of an element's walk.
+   * @typedef {object} Details
+   * @property {string | null} roleValue its role, null when it has none of its own
+   * @property {boolean} hasAttrs
+   * @property {boolean} html
+   * @property {string} tag
+   * @property {boolean} strictHidden hidden from the accessibility tree
+   * @property {boolean} secret
+   */
+
+  /**
+   * Adds el's accessible name and description to node.
+   * @param {Element} el @param {ScreenNode} node @param {Details} d
+   */
+  function addName(el, node, d) {
+    const { roleValue, hasAttrs, html, tag, strictHidden } = d;
+    // An element with neither role nor attributes has no name, but for a
+    // <summary>, which HTML-AAM names by its content.
+    if (roleValue !== null || hasAttrs || (html && tag === 'summary')) {
+      const { name, fromTitle, blankPart } = accessibleName(el, strictHidden);
+      if (name)
+        node.name = name;
+      if (blankPart)
+        node.nameFromBlank = true;
+      if (hasAttrs) {
+        const description = accessibleDescription(el, strictHidden, fromTitle);
+        if (description)
+          node.description = description;
+      }
+    }
+  }
+
+  /**
+   * Adds el's label, link, value and states to node. Neither these nor the
+   * name are read by the rest of the walk, so a directed capture
+   * (directed.js) adds both only to the nodes it sends.
+   * @param {Element} el @param {ScreenNode} node @param {Details} d
+   */
+  function addDetails(el, node, d) {
+    const { roleValue, hasAttrs, secret } = d;
+    const role = /** @type {string} */ (node.role);
+    if (isLabelable(el, role)) {
+      const label = labelText(el);
+      if (label)
+        node.label = label;
+    }
+    if (role === 'link') {
+      const href = /** @type {HTMLAnchorElement} */ (el).href;
+      const url = typeof href === 'string' ? href : (href && typeof href === 'object' ? String((/** @type {{baseVal?: string}} */ (href)).baseVal || '') : '');
+      if (url)
+        node.url = url;
+      // Playwright's snapshots print the attribute as written, not resolved.
+      const written = el.getAttribute('href');
+      if (written !== null && written !== url)
+        node.href = written;
+    }
+    if (hasAttrs && el.hasAttribute('aria-owns')) {
+      const owns = idsIn(el, 'aria-owns');
+      if (owns.length)
+        node.owns = owns;
+    }
+    if (node.name && hasAttrs && el.hasAttribute('aria-labelledby')) {
+      const by = idsIn(el, 'aria-labelledby', true);
+      if (by.length)
+        node.labelledBy = by;
+    }
+    if (!secret) {
+      const value = controlValue(el, role);
+      if (value)
+        node.value = value;
+    }
+    if (roleValue !== null || hasAttrs)
+      addStates(el, role, node, hasAttrs);
+  }
+
+  /**
    * Walks el and its flat-tree subtree.
    * @param {Element} el @param {Walk} walk @param {Inherited} up @param {boolean} skipped the parent does not render this child
    * @param {Document | ShadowRoot} root the tree el belongs to
@@ -510,19 +594,18 @@
     // listed under the drop-down itself.
     const strictHidden = ignoredForAria(el, tag, html) || gone || ariaHidden || inert ||
       (!styleShown && tag !== 'slot') || (inSelect && (tag === 'optgroup' || hiddenForAria(el)));
-    // An element with neither role nor attributes has no name, but for a
-    // <summary>, which HTML-AAM names by its content.
-    if (roleValue !== null || hasAttrs || (html && tag === 'summary')) {
-      const { name, fromTitle, blankPart } = accessibleName(el, strictHidden);
-      if (name)
-        node.name = name;
-      if (blankPart)
-        node.nameFromBlank = true;
-      if (hasAttrs) {
-        const description = accessibleDescription(el, strictHidden, fromTitle);
-        if (description)
-          node.description = description;
-      }
+    /** @type {Details} */
+    const details = { roleValue, hasAttrs, html, tag, strictHidden, secret };
+    if (r.deferred) {
+      r.deferred.set(node, {
+        name: () => addName(el, node, details),
+        details: () => {
+          addDetails(el, node, details);
+          scrubSensitive(node);
+        },
+      });
+    } else {
+      addName(el, node, details);
     }
 
     if (!secret) {
@@ -554,38 +637,8 @@
       if (title)
         node.title = title;
     }
-    if (isLabelable(el, role)) {
-      const label = labelText(el);
-      if (label)
-        node.label = label;
-    }
-    if (role === 'link') {
-      const href = /** @type {HTMLAnchorElement} */ (el).href;
-      const url = typeof href === 'string' ? href : (href && typeof href === 'object' ? String((/** @type {{baseVal?: string}} */ (href)).baseVal || '') : '');
-      if (url)
-        node.url = url;
-      // Playwright's snapshots print the attribute as written, not resolved.
-      const written = el.getAttribute('href');
-      if (written !== null && written !== url)
-        node.href = written;
-    }
-    if (hasAttrs && el.hasAttribute('aria-owns')) {
-      const owns = idsIn(el, 'aria-owns');
-      if (owns.length)
-        node.owns = owns;
-    }
-    if (node.name && hasAttrs && el.hasAttribute('aria-labelledby')) {
-      const by = idsIn(el, 'aria-labelledby', true);
-      if (by.length)
-        node.labelledBy = by;
-    }
-    if (!secret) {
-      const value = controlValue(el, role);
-      if (value)
-        node.value = value;
-    }
-    if (roleValue !== null || hasAttrs)
-      addStates(el, role, node, hasAttrs);
+    if (!r.deferred)
+      addDetails(el, node, details);
 
     if (hasBox)
       node.box = { x: round(x + walk.ox), y: round(y + walk.oy), width: round(width), height: round(height) };
@@ -870,9 +923,13 @@
 
   /**
    * Captures the screen of this document (and the same-origin frames in it).
-   * @param {CaptureOptions} [options] @returns {CapturedScreen}
+   * With deferred (a directed capture's, directed.js), each node's name,
+   * label, link, value and states are not added: deferred gets, for each
+   * node, what adds them, to be called inside the same caches.
+   * @param {CaptureOptions} [options] @param {Map<ScreenNode, Deferred>} [deferred]
+   * @returns {CapturedScreen}
    */
-  function capture(options) {
+  function capture(options, deferred) {
     const opts = options || {};
     if (typeof opts !== 'object')
       throw new TypeError('page model: capture options must be an object');
@@ -902,7 +959,7 @@
       const walk = { doc, refs, prefix, rootPrefix: prefix, registry: frameRegistryOf(refs), ox: 0, oy: 0, modal: modalOf(doc) };
       /** @type {Set<Element>} */
       const coverAlso = new Set();
-      pm.run = { testIdAttributes, coverInteractive: coverage === 'interactive', coverAlso, toCover: [], walks: new Map([[doc, walk]]) };
+      pm.run = { testIdAttributes, coverInteractive: coverage === 'interactive', coverAlso, toCover: [], walks: new Map([[doc, walk]]), deferred };
       try {
         for (const ref of coverRefs) {
           const found = resolveRef(doc, ref);

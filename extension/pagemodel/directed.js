@@ -82,6 +82,21 @@
    * @param {ScreenNode} n @param {Prepared} p @param {Set<string>} fields
    */
   function couldMatch(n, p, fields) {
+    if (!mayMatch(n, p))
+      return false;
+    if (p.name && loose(n.name) !== p.looseName)
+      return false;
+    if (p.label && n.label !== p.label && !unlabelledField(n, fields))
+      return false;
+    return true;
+  }
+
+  /**
+   * couldMatch on what every node has before its name and details are
+   * added (capture.js addDetails): every node couldMatch keeps passes it.
+   * @param {ScreenNode} n @param {Prepared} p
+   */
+  function mayMatch(n, p) {
     if (p.role && n.role !== p.role)
       return false;
     if (p.testId && n.testId !== p.testId)
@@ -90,13 +105,14 @@
       return false;
     if (p.placeholder && n.placeholder !== p.placeholder)
       return false;
-    if (p.name && loose(n.name) !== p.looseName)
-      return false;
     if (p.text && loose(n.text) !== p.looseText)
       return false;
-    if (p.label && n.label !== p.label && !unlabelledField(n, fields))
-      return false;
     return true;
+  }
+
+  /** @param {SelectorPart} p @returns {Prepared} */
+  function prepare(p) {
+    return { ...p, looseName: loose(p.name), looseText: loose(p.text) };
   }
 
   /**
@@ -153,13 +169,14 @@
    * nodes are copies: root is left as it was.
    * @param {ScreenNode} root @param {SelectorPart[]} parts @param {string[]} fieldRoles
    * @param {Tree} [tree] indexTree(root), when it was built already
+   * @param {(n: ScreenNode) => void} [complete] adds to a node what the capture left out, before it is copied
    * @returns {{root: ScreenNode, nodes: number}}
    */
-  function keepFor(root, parts, fieldRoles, tree) {
+  function keepFor(root, parts, fieldRoles, tree, complete) {
     const fields = new Set(fieldRoles);
     const labelled = parts.some(p => !!p.label);
     /** @type {Prepared[]} */
-    const want = parts.map(p => ({ ...p, looseName: loose(p.name), looseText: loose(p.text) }));
+    const want = parts.map(prepare);
     /** @type {Set<ScreenNode>} */
     const kept = new Set();
 
@@ -234,6 +251,8 @@
     const copy = n => {
       if (n.tag !== '#text')
         count++;
+      if (complete)
+        complete(n);
       const out = { ...n };
       const kids = (n.children || []).filter(c => kept.has(c));
       if (kids.length)
@@ -262,10 +281,63 @@
     delete rest.only;
     delete rest.fieldRoles;
     delete rest.each;
-    const screen = pm.capture(rest);
-    const tree = indexTree(screen.root);
-    const out = lists.map(parts => JSON.stringify({ ...screen, partial: true, root: pm.wireNode(keepFor(screen.root, parts, fieldRoles, tree).root) }));
-    return each ? '[' + out.join(',') + ']' : out[0];
+    const sensitive = rest.sensitive || {};
+    if ((sensitive.values || []).length || (sensitive.refs || []).length || (sensitive.elements || []).length) {
+      // A name or value that shows a sensitive value hides the node's text
+      // from its ancestors' (capture.js scrubSensitive): every name counts.
+      const screen = pm.capture(rest);
+      const tree = indexTree(screen.root);
+      const out = lists.map(parts => JSON.stringify({ ...screen, partial: true, root: pm.wireNode(keepFor(screen.root, parts, fieldRoles, tree).root) }));
+      return each ? '[' + out.join(',') + ']' : out[0];
+    }
+    // Names, labels, values and states are computed only for the nodes a
+    // part could match on what the walk gives (role, test id, id,
+    // placeholder, text) and the nodes sent: they are most of a walk's
+    // cost, and the rest of the walk does not read them (capture.js
+    // addDetails). The same caches hold for the walk and for them.
+    return pm.withCaches({}, () => {
+      /** @type {Map<ScreenNode, Deferred>} */
+      const deferred = new Map();
+      /** Adds n's name. @param {ScreenNode} n */
+      const named = n => {
+        const add = deferred.get(n);
+        if (add && add.name) {
+          add.name();
+          add.name = null;
+        }
+      };
+      /** Adds all n's capture left out. @param {ScreenNode} n */
+      const complete = n => {
+        const add = deferred.get(n);
+        if (add) {
+          deferred.delete(n);
+          if (add.name)
+            add.name();
+          add.details();
+        }
+      };
+      const screen = pm.capture(rest, deferred);
+      const tree = indexTree(screen.root);
+      const out = lists.map(parts => {
+        // What couldMatch and keepFor read of a node that may match: its
+        // name for a part with a name; with a label, also its label and
+        // whether it is edited in place (unlabelledField).
+        const want = parts.map(prepare);
+        const labelled = want.some(p => !!p.label);
+        for (const n of tree.order) {
+          for (const p of want) {
+            if (!mayMatch(n, p))
+              continue;
+            if (labelled)
+              complete(n);
+            else if (p.name)
+              named(n);
+          }
+        }
+        return JSON.stringify({ ...screen, partial: true, root: pm.wireNode(keepFor(screen.root, parts, fieldRoles, tree, complete).root) });
+      });
+      return each ? '[' + out.join(',') + ']' : out[0];
+    });
   }
 
   /** @type {PageModelDirected} */
