@@ -1,7 +1,6 @@
 package e2e
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"os"
@@ -14,8 +13,6 @@ import (
 	"testing"
 	"text/tabwriter"
 	"time"
-
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/trailpin/trailpin/browser"
 	"github.com/trailpin/trailpin/host/agentapi"
@@ -159,54 +156,6 @@ func TestAttachedLatencyBesidePlaywrightMCP(t *testing.T) {
 	pw.measure(t, got, "playwright-mcp", r.shop.URL, "target", runs)
 
 	reportLatency(t, got, runs)
-}
-
-// mcpSession is a test's MCP client of one server.
-type mcpSession struct {
-	ctx    context.Context
-	cs     *mcp.ClientSession
-	stderr *bytes.Buffer
-}
-
-func connectMCP(ctx context.Context, t *testing.T, name string, cmd *exec.Cmd) *mcpSession {
-	t.Helper()
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: name, Version: "1.0"}, nil).
-		Connect(ctx, &mcp.CommandTransport{Command: cmd}, nil)
-	if err != nil {
-		t.Fatalf("connecting to %s: %v\n%s", cmd.Path, err, stderr.Bytes())
-	}
-	t.Cleanup(func() { cs.Close() })
-	return &mcpSession{ctx: ctx, cs: cs, stderr: &stderr}
-}
-
-// call calls a tool and returns its text and whether it failed.
-func (s *mcpSession) call(t *testing.T, name string, args map[string]any) (string, bool) {
-	t.Helper()
-	if args == nil {
-		args = map[string]any{}
-	}
-	res, err := s.cs.CallTool(s.ctx, &mcp.CallToolParams{Name: name, Arguments: args})
-	if err != nil {
-		t.Fatalf("%s: %v\n%s", name, err, s.stderr.Bytes())
-	}
-	var b strings.Builder
-	for _, c := range res.Content {
-		if tc, ok := c.(*mcp.TextContent); ok {
-			b.WriteString(tc.Text)
-		}
-	}
-	return b.String(), res.IsError
-}
-
-func (s *mcpSession) must(t *testing.T, name string, args map[string]any) string {
-	t.Helper()
-	out, failed := s.call(t, name, args)
-	if failed {
-		t.Fatalf("%s %v failed: %s", name, args, out)
-	}
-	return out
 }
 
 // measure times a snapshot and a click on each page, runs times after a

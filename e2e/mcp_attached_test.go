@@ -1,7 +1,6 @@
 package e2e
 
 import (
-	"bytes"
 	"context"
 	"os"
 	"os/exec"
@@ -10,8 +9,6 @@ import (
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/trailpin/trailpin/host/agentapi"
 	"github.com/trailpin/trailpin/host/demo"
@@ -44,40 +41,14 @@ func TestMCPAttachedRecordsInThePersonsTab(t *testing.T) {
 	cmd.Dir = r.project
 	cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + home, "XDG_RUNTIME_DIR=" + runtimeDir,
 		"XDG_CONFIG_HOME=" + filepath.Join(home, ".config"), "XDG_DATA_HOME=" + filepath.Join(home, ".local", "share")}
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: client, Version: "1.0"}, nil).
-		Connect(ctx, &mcp.CommandTransport{Command: cmd}, nil)
-	if err != nil {
-		t.Fatalf("connecting to host mcp: %v\n%s", err, stderr.Bytes())
-	}
-	defer func() {
-		cs.Close()
-		if t.Failed() {
-			t.Logf("host mcp's log:\n%s", stderr.Bytes())
-		}
-	}()
+	session := connectMCP(ctx, t, client, cmd)
 	tool := func(name string, args map[string]any) (string, bool) {
 		t.Helper()
-		res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: name, Arguments: args})
-		if err != nil {
-			t.Fatalf("%s: %v", name, err)
-		}
-		var b strings.Builder
-		for _, c := range res.Content {
-			if tc, ok := c.(*mcp.TextContent); ok {
-				b.WriteString(tc.Text)
-			}
-		}
-		return b.String(), res.IsError
+		return session.call(t, name, args)
 	}
 	call := func(name string, args map[string]any) string {
 		t.Helper()
-		out, failed := tool(name, args)
-		if failed {
-			t.Fatalf("%s %v failed: %s", name, args, out)
-		}
-		return out
+		return session.must(t, name, args)
 	}
 	ref := func(snapshot, line string) string {
 		t.Helper()

@@ -1,7 +1,6 @@
 package e2e
 
 import (
-	"bytes"
 	"context"
 	"os"
 	"os/exec"
@@ -9,8 +8,6 @@ import (
 	"regexp"
 	"strings"
 	"testing"
-
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/trailpin/trailpin/e2e/browsertest"
 	"github.com/trailpin/trailpin/recorder/trail"
@@ -43,31 +40,10 @@ func TestMCPHeadlessSelectsSeveralOptions(t *testing.T) {
 	cmd.Dir = project
 	cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "CHROME_PATH=" + os.Getenv("CHROME_PATH"),
 		"HOME=" + home, "XDG_CONFIG_HOME=" + filepath.Join(home, ".config"), "XDG_DATA_HOME=" + filepath.Join(home, ".local", "share")}
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: mcpClientName, Version: "1.0"}, nil).Connect(ctx, &mcp.CommandTransport{Command: cmd}, nil)
-	if err != nil {
-		t.Fatalf("connecting to host mcp --headless: %v\n%s", err, stderr.Bytes())
-	}
-	defer func() {
-		cs.Close()
-		if t.Failed() {
-			t.Logf("host mcp's log:\n%s", stderr.Bytes())
-		}
-	}()
+	session := connectMCP(ctx, t, mcpClientName, cmd)
 	tool := func(name string, args map[string]any) (string, bool) {
 		t.Helper()
-		res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: name, Arguments: args})
-		if err != nil {
-			t.Fatalf("%s: %v", name, err)
-		}
-		var b strings.Builder
-		for _, c := range res.Content {
-			if tc, ok := c.(*mcp.TextContent); ok {
-				b.WriteString(tc.Text)
-			}
-		}
-		return b.String(), res.IsError
+		return session.call(t, name, args)
 	}
 	ref := func(snapshot, line string) string {
 		t.Helper()
