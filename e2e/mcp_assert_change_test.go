@@ -1,7 +1,6 @@
 package e2e
 
 import (
-	"bytes"
 	"context"
 	"net/http/httptest"
 	"os"
@@ -10,8 +9,6 @@ import (
 	"regexp"
 	"strings"
 	"testing"
-
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/trailpin/trailpin/agent/agenttest"
 	"github.com/trailpin/trailpin/agent/model/modeltest"
@@ -48,32 +45,10 @@ func TestMCPHeadlessAssertChangeAndAct(t *testing.T) {
 	defer cancel()
 	cmd := exec.Command(HostPath(t), "mcp", "--headless")
 	cmd.Dir, cmd.Env = project, env
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	client := mcp.NewClient(&mcp.Implementation{Name: mcpClientName, Version: "1.0"}, nil)
-	cs, err := client.Connect(ctx, &mcp.CommandTransport{Command: cmd}, nil)
-	if err != nil {
-		t.Fatalf("connecting to host mcp --headless: %v\n%s", err, stderr.Bytes())
-	}
-	defer func() {
-		cs.Close()
-		if t.Failed() {
-			t.Logf("host mcp's log:\n%s", stderr.Bytes())
-		}
-	}()
+	session := connectMCP(ctx, t, mcpClientName, cmd)
 	try := func(name string, args map[string]any) (string, bool) {
 		t.Helper()
-		res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: name, Arguments: args})
-		if err != nil {
-			t.Fatalf("%s: %v", name, err)
-		}
-		var b strings.Builder
-		for _, c := range res.Content {
-			if tc, ok := c.(*mcp.TextContent); ok {
-				b.WriteString(tc.Text)
-			}
-		}
-		return b.String(), res.IsError
+		return session.call(t, name, args)
 	}
 	call := func(name string, args map[string]any) string {
 		t.Helper()

@@ -1,7 +1,6 @@
 package e2e
 
 import (
-	"bytes"
 	"context"
 	"net/http"
 	"net/http/httptest"
@@ -12,8 +11,6 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
-
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/trailpin/trailpin/e2e/browsertest"
 	"github.com/trailpin/trailpin/host/demo"
@@ -61,36 +58,11 @@ func TestMCPHeadlessRecordsTheShop(t *testing.T) {
 	defer cancel()
 	cmd := exec.Command(HostPath(t), "mcp", "--headless")
 	cmd.Dir, cmd.Env = project, env
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	client := mcp.NewClient(&mcp.Implementation{Name: mcpClientName, Version: "1.0"}, nil)
-	cs, err := client.Connect(ctx, &mcp.CommandTransport{Command: cmd}, nil)
-	if err != nil {
-		t.Fatalf("connecting to host mcp --headless: %v\n%s", err, stderr.Bytes())
-	}
-	defer func() {
-		cs.Close() // the host has exited once it returns: its stderr is whole
-		if t.Failed() {
-			t.Logf("host mcp's log:\n%s", stderr.Bytes())
-		}
-	}()
+	session := connectMCP(ctx, t, mcpClientName, cmd)
 
 	call := func(name string, args map[string]any) string {
 		t.Helper()
-		res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: name, Arguments: args})
-		if err != nil {
-			t.Fatalf("%s: %v", name, err)
-		}
-		var b strings.Builder
-		for _, c := range res.Content {
-			if tc, ok := c.(*mcp.TextContent); ok {
-				b.WriteString(tc.Text)
-			}
-		}
-		if res.IsError {
-			t.Fatalf("%s %v failed: %s", name, args, b.String())
-		}
-		return b.String()
+		return session.must(t, name, args)
 	}
 	ref := func(snapshot, line string) string {
 		t.Helper()
@@ -101,7 +73,7 @@ func TestMCPHeadlessRecordsTheShop(t *testing.T) {
 		return m[1]
 	}
 
-	tools, err := cs.ListTools(ctx, nil)
+	tools, err := session.cs.ListTools(ctx, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -194,7 +166,7 @@ func TestMCPHeadlessRecordsTheShop(t *testing.T) {
 	// The password went into the page by its secret's name: it is in
 	// nothing the host wrote (its log, the database, the trail, what the
 	// client was told).
-	if err := cs.Close(); err != nil {
+	if err := session.cs.Close(); err != nil {
 		t.Logf("closing the session: %v", err)
 	}
 	dataDir := filepath.Join(home, ".local", "share", "trailpin")
@@ -202,7 +174,7 @@ func TestMCPHeadlessRecordsTheShop(t *testing.T) {
 		t.Fatalf("the recording's database is not where the leak scan looks: %v", err)
 	}
 	sources := append(LeakDatabase(filepath.Join(dataDir, "trailpin.db")),
-		LeakBytes("host mcp's stderr", stderr.Bytes()), LeakFile(filepath.Join(dataDir, "host.log")),
+		LeakBytes("host mcp's stderr", session.stderr.Bytes()), LeakFile(filepath.Join(dataDir, "host.log")),
 		LeakFile(path), LeakBytes("trail_save's answer", []byte(saved)))
 	CheckNoSecretLeaks(t, demo.Password, sources...)
 }

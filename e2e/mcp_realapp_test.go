@@ -1,7 +1,6 @@
 package e2e
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"net/http"
@@ -13,8 +12,6 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
-
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/trailpin/trailpin/e2e/browsertest"
 	"github.com/trailpin/trailpin/recorder/trail"
@@ -60,38 +57,17 @@ func TestMCPHeadlessOnTodoMVC(t *testing.T) {
 	defer cancel()
 	cmd := exec.Command(HostPath(t), "mcp", "--headless")
 	cmd.Dir, cmd.Env = project, env
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	client := mcp.NewClient(&mcp.Implementation{Name: mcpClientName, Version: "1.0"}, nil)
-	cs, err := client.Connect(ctx, &mcp.CommandTransport{Command: cmd}, nil)
-	if err != nil {
-		t.Fatalf("connecting to host mcp --headless: %v\n%s", err, stderr.Bytes())
-	}
-	defer func() {
-		cs.Close()
-		if t.Failed() {
-			t.Logf("host mcp's log:\n%s", stderr.Bytes())
-		}
-	}()
+	session := connectMCP(ctx, t, mcpClientName, cmd)
 
 	// Every page the client was given, to check what snapshots look like.
 	var pages []string
 	try := func(name string, args map[string]any) (string, bool) {
 		t.Helper()
-		res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: name, Arguments: args})
-		if err != nil {
-			t.Fatalf("%s: %v", name, err)
+		text, isErr := session.call(t, name, args)
+		if strings.Contains(text, "- Page Snapshot:") {
+			pages = append(pages, text)
 		}
-		var b strings.Builder
-		for _, c := range res.Content {
-			if tc, ok := c.(*mcp.TextContent); ok {
-				b.WriteString(tc.Text)
-			}
-		}
-		if strings.Contains(b.String(), "- Page Snapshot:") {
-			pages = append(pages, b.String())
-		}
-		return b.String(), res.IsError
+		return text, isErr
 	}
 	call := func(name string, args map[string]any) string {
 		t.Helper()
@@ -365,29 +341,10 @@ func TestMCPHeadlessSnapshotCapOnTodoMVC(t *testing.T) {
 	cmd.Dir = project
 	cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "CHROME_PATH=" + os.Getenv("CHROME_PATH"), "HOME=" + home,
 		"XDG_CONFIG_HOME=" + filepath.Join(home, ".config"), "XDG_DATA_HOME=" + filepath.Join(home, ".local", "share")}
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: mcpClientName, Version: "1.0"}, nil).Connect(ctx, &mcp.CommandTransport{Command: cmd}, nil)
-	if err != nil {
-		t.Fatalf("connecting to host mcp --headless: %v\n%s", err, stderr.Bytes())
-	}
-	defer cs.Close()
+	session := connectMCP(ctx, t, mcpClientName, cmd)
 	call := func(name string, args map[string]any) string {
 		t.Helper()
-		res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: name, Arguments: args})
-		if err != nil {
-			t.Fatalf("%s: %v", name, err)
-		}
-		var b strings.Builder
-		for _, c := range res.Content {
-			if tc, ok := c.(*mcp.TextContent); ok {
-				b.WriteString(tc.Text)
-			}
-		}
-		if res.IsError {
-			t.Fatalf("%s %v failed: %s\n%s", name, args, b.String(), stderr.Bytes())
-		}
-		return b.String()
+		return session.must(t, name, args)
 	}
 	snapText := func(page string) string {
 		i, j := strings.Index(page, "```yaml\n"), strings.LastIndex(page, "\n```\n")
