@@ -3,6 +3,9 @@ package e2e
 import (
 	"context"
 	"fmt"
+	"github.com/chromedp/cdproto/page"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -166,4 +169,91 @@ func TestRecordHistoryBetweenEntriesOfOnePath(t *testing.T) {
 		t.Fatalf("the trail's actions are\n  %s\nwant\n  %s\n--- trail\n%s", strings.Join(got, "\n  "), strings.Join(want, "\n  "), rec.yaml)
 	}
 	rec.replayGreen(t)
+}
+
+// listPage and detailPage are two documents: the list links to the
+// detail, whose Back button is the app's own (history.back()).
+const listPage = `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>Orders</title></head>
+<body><main><h1>Orders</h1><a id="open" href="detail.html">Order 7</a> <button id="act">Refresh</button><p id="said"></p></main>
+<script>document.getElementById('act').addEventListener('click', () => { document.getElementById('said').textContent = 'Refreshed'; });</script>
+</body></html>`
+
+const detailPage = `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>Order 7</title></head>
+<body><main><h1>Order 7</h1><button id="back" onclick="history.back()">Back to orders</button></main></body></html>`
+
+// TestRecordPageMadeBackToAnotherDocument: the person opens an order (a
+// new document), goes back with the app's Back button (history.back() in
+// the page), opens it again and goes back with the browser's button, then
+// acts on the list. The app's Back is the click on it, never a click and a
+// back (replay would go back twice, off the app); the browser's back is a
+// back. The document that leaves tells the background who made the move,
+// since it is gone when Chrome tells of the commit.
+func TestRecordPageMadeBackToAnotherDocument(t *testing.T) {
+	t.Parallel()
+	r := &recordingRig{project: TempDir(t), wire: TempDir(t)}
+	if err := os.WriteFile(filepath.Join(r.project, "trailpin.yaml"), []byte("trails:\n  dir: trails\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	site := TempDir(t)
+	for name, html := range map[string]string{"page.html": listPage, "detail.html": detailPage} {
+		if err := os.WriteFile(filepath.Join(site, name), []byte(html), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	srv := ServeDir(t, site)
+	at := func(app context.Context, page string) { t.Helper(); appAt(t, app, page) }
+	rec := recordAt(t, r, srv.URL, "/page.html", nil, func(_, app context.Context) {
+		clickCSS(t, app, "#open")
+		at(app, "/detail.html")
+		clickCSS(t, app, "#back")
+		at(app, "/page.html")
+		clickCSS(t, app, "#open")
+		at(app, "/detail.html")
+		browserBack(t, app)
+		at(app, "/page.html")
+		clickCSS(t, app, "#act")
+		waitAcrossLoads(t, app, `document.querySelector('#said').textContent === 'Refreshed'`)
+	})
+	var got []string
+	for _, s := range rec.trail.Steps {
+		for _, a := range s.Actions {
+			line := string(a.Kind()) + " " + actionDetail(a)
+			if n, ok := a.(trail.Navigate); ok {
+				line += n.To
+			}
+			got = append(got, line)
+		}
+	}
+	want := []string{
+		"tap {id: open}",
+		"tap {id: back}",
+		"tap {id: open}",
+		"navigate back",
+		"tap {id: act}",
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Fatalf("the trail's actions are\n  %s\nwant\n  %s\n--- trail\n%s", strings.Join(got, "\n  "), strings.Join(want, "\n  "), rec.yaml)
+	}
+	rec.replayGreen(t)
+}
+
+// browserBack goes back one history entry as the browser's button does,
+// without waiting for a load event: a page the back/forward cache restores
+// fires none (chromedp.NavigateBack waits for one).
+func browserBack(t *testing.T, tab context.Context) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(tab, WaitTimeout)
+	defer cancel()
+	h, err := chromedp.Run(ctx, chromedp.NavigationEntries())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if h.CurrentIndex <= 0 || int(h.CurrentIndex) >= len(h.Entries) {
+		t.Fatalf("no history entry to go back to (at %d of %d)", h.CurrentIndex, len(h.Entries))
+	}
+	if _, err := chromedp.Call(ctx, page.NavigateToHistoryEntry, page.NavigateToHistoryEntryParams{EntryID: h.Entries[h.CurrentIndex-1].ID}); err != nil {
+		t.Fatal(err)
+	}
 }

@@ -124,7 +124,7 @@ function refused(msg, error) {
 /**
  * A recorded page's message, once admitted: an interaction, or one of the
  * recording bar's buttons.
- * @param {Extract<PageRequest, {kind: 'interaction'|'record-stop'|'agent-stop'|'record-changes'}>} msg
+ * @param {Extract<PageRequest, {kind: 'interaction'|'record-stop'|'agent-stop'|'record-changes'|'traversal'}>} msg
  * @param {chrome.runtime.MessageSender} sender
  * @returns {Promise<{ok: true} | {ok: true, reply: Record<string, unknown>} | {ok: false, error: string}>}
  */
@@ -146,6 +146,9 @@ async function fromPage(msg, sender) {
     }
     case 'record-changes':
       return recording.changesFromPage(msg, sender);
+    case 'traversal':
+      recording.traversalFromPage(msg, sender);
+      return { ok: true };
   }
 }
 

@@ -65,6 +65,7 @@ export const ErrorCode = Object.freeze({
  *   | {to: 'background', kind: 'record-stop'}
  *   | {to: 'background', kind: 'agent-stop'}
  *   | {to: 'background', kind: 'record-changes', screen: string}
+ *   | {to: 'background', kind: 'traversal', url: string, byPerson: boolean}
  *   | {to: 'background', kind: 'interaction', interaction: Record<string, unknown>, screen?: string}} PageRequest
  */
 

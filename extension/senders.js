@@ -11,11 +11,18 @@
 /** Kinds only the extension's own pages (the popup) may send. */
 export const PAGE_KINDS = Object.freeze(['status', 'reconnect', 'request', 'record', 'agents']);
 
-/** Kinds a recorded tab's content scripts may send: interactions and the recording bar's buttons. */
-export const CONTENT_KINDS = Object.freeze(['interaction', 'record-stop', 'agent-stop', 'record-changes']);
+/**
+ * Kinds a recorded tab's content scripts may send: interactions, the
+ * recording bar's buttons, and the note of a move back or forward to
+ * another document (who made it).
+ */
+export const CONTENT_KINDS = Object.freeze(['interaction', 'record-stop', 'agent-stop', 'record-changes', 'traversal']);
 
 /** The recording bar's kinds: it lives in the top frame only (recordbar.js). */
 export const BAR_KINDS = Object.freeze(['record-stop', 'agent-stop', 'record-changes']);
+
+/** Longest address a traversal note may name, in characters. */
+export const MAX_URL_CHARS = 64 * 1024;
 
 /**
  * Interaction kinds a page's recorder reports (content/, recordbar.js).
@@ -87,6 +94,7 @@ export function admit(msg, sender, ctx) {
   if (typeof tabId !== 'number' || typeof sender.frameId !== 'number') return refuse(`${quoted(kind)} is taken only from a recorded tab`);
   if (!ctx.recorded(tabId)) return refuse(`${quoted(kind)} came from tab ${tabId}, which is not being recorded`);
   if (BAR_KINDS.includes(kind) && sender.frameId !== 0) return refuse(`${quoted(kind)} is the recording bar's, and the bar is in the tab's top frame, not frame ${sender.frameId}`);
+  if (kind === 'traversal' && sender.frameId !== 0) return refuse(`${quoted(kind)} tells of the top document's moves, and came from frame ${sender.frameId}`);
   const bad = shapeError(msg);
   if (bad) return refuse(`${quoted(kind)} ${bad}`);
   return { ok: true, from: 'content' };
@@ -136,6 +144,9 @@ function shapeError(msg) {
   switch (msg.kind) {
     case 'record-changes':
       return typeof msg.screen === 'string' ? '' : 'lacks the screen';
+    case 'traversal':
+      if (typeof msg.url !== 'string' || msg.url.length > MAX_URL_CHARS) return 'lacks the address it went to';
+      return typeof msg.byPerson === 'boolean' ? '' : 'does not say who made the move';
     case 'interaction': {
       const i = msg.interaction;
       if (!isRecord(i)) return 'lacks the interaction';

@@ -22,6 +22,22 @@ import { transitionOf } from './navigation.js';
 const STOP_SETTLE_MS = 150;
 /** Where the recording is kept for a restarted service worker (chrome.storage.session). */
 const STORAGE_KEY = 'recording';
+
+/**
+ * A document's note of its move back or forward to another document
+ * (traversalFromPage): where to, and whether the person made it.
+ * @typedef {{url: string, byPerson: boolean, time: number}} Traversal
+ */
+
+/** How long a traversal note counts for the commit that follows it. */
+const TRAVERSAL_NOTE_MS = 30_000;
+
+/**
+ * How long a committed back or forward waits for its note when the note
+ * has not come first (it nearly always has): a wait in the queue of
+ * interactions only, never in the page.
+ */
+const TRAVERSAL_WAIT_MS = 2_000;
 /** How an error of record.resume starts. */
 const RESUME_FAILED = 'resuming the recording';
 
@@ -63,6 +79,12 @@ export class Recording {
     this.historyIndex = new Map();
     /** @type {Map<number, Promise<void>>} each tab's latest history index read, in commit order */
     this.commits = new Map();
+    /** @type {Map<number, Traversal>} each tab's last move to another document by back or forward, as its page told it */
+    this.traversals = new Map();
+    /** @type {Map<number, (t: Traversal | null) => void>} who waits for a tab's next traversal note */
+    this.traversalWaiters = new Map();
+    /** How long a committed back or forward waits for its note (TRAVERSAL_WAIT_MS). */
+    this.traversalWaitMs = TRAVERSAL_WAIT_MS;
     /** @type {Set<number>} tabs the app opened whose first page is not a navigation of its own */
     this.opened = new Set();
     /** The interactions not yet acknowledged, and their numbering. */
@@ -104,6 +126,9 @@ export class Recording {
     this.activeTab = -1;
     this.historyIndex = new Map();
     this.commits = new Map();
+    this.traversals = new Map();
+    for (const wake of this.traversalWaiters.values()) wake(null);
+    this.traversalWaiters = new Map();
     this.opened = new Set();
     this.start = null;
     this.review = null;
@@ -372,6 +397,52 @@ export class Recording {
   }
 
   /**
+   * A recorded tab's top document is going back or forward to another
+   * document, and tells who made the move: the person (the browser's
+   * buttons) or the page (history.back() in an app's Back button). The
+   * document is gone by the time Chrome tells of the commit (committed).
+   * @param {{url?: unknown, byPerson?: unknown}} msg
+   * @param {{tab?: {id?: number}}} sender
+   */
+  traversalFromPage(msg, sender) {
+    const tabId = sender.tab?.id;
+    if (tabId === undefined || !this.tabs.has(tabId)) return;
+    /** @type {Traversal} */
+    const t = { url: String(msg.url ?? ''), byPerson: msg.byPerson === true, time: Date.now() };
+    const wake = this.traversalWaiters.get(tabId);
+    if (wake) {
+      this.traversalWaiters.delete(tabId);
+      wake(t);
+    } else {
+      this.traversals.set(tabId, t);
+    }
+  }
+
+  /**
+   * The note of the move back or forward a tab's top frame has just
+   * committed (traversalFromPage), or null when none comes within waitMs
+   * (a document without a recorder): the page sends it before the move
+   * starts, so it is nearly always there already.
+   * @param {number} tabId
+   * @param {number} waitMs
+   * @returns {Promise<Traversal | null>}
+   */
+  traversalNote(tabId, waitMs) {
+    const t = this.traversals.get(tabId);
+    this.traversals.delete(tabId);
+    if (t && Date.now() - t.time < TRAVERSAL_NOTE_MS) return Promise.resolve(t);
+    this.traversalWaiters.get(tabId)?.(null);
+    return new Promise((resolve) => {
+      this.traversalWaiters.set(tabId, resolve);
+      setTimeout(() => {
+        if (this.traversalWaiters.get(tabId) !== resolve) return;
+        this.traversalWaiters.delete(tabId);
+        resolve(null);
+      }, waitMs);
+    });
+  }
+
+  /**
    * What the last action changed, for the recording bar's Assert change
    * (host/PROTOCOL.md, record.changes): once every interaction before it is
    * acknowledged (the action must be stored), the host diffs the screen
@@ -435,6 +506,11 @@ export class Recording {
     if (!first) this.push(i, undefined, ready);
     const target = d.documentId ? { tabId: d.tabId, documentIds: [d.documentId] } : { tabId: d.tabId, frameIds: [0] };
     const compared = this.compareIndex(d.tabId, target, i);
+    // Back or forward from a recorded document: that document said who
+    // made it. The page's own history.back() (an app's Back button) is
+    // its script's navigation, part of the click that made it, as within
+    // a document (sameDocument).
+    const noted = transition === 'back' ? this.traversalNote(d.tabId, this.traversalWaitMs) : Promise.resolve(null);
     try {
       if (inject) await this.inject(d.tabId, [0]);
       const [{ result }] = await this.chrome.scripting.executeScript({ target, func: () => ({ title: document.title }) });
@@ -444,6 +520,8 @@ export class Recording {
     }
     await compared;
     if (this.commits.get(d.tabId) === compared) this.commits.delete(d.tabId);
+    const note = await noted;
+    if (note && !note.byPerson) i.transition = 'script';
     resolve();
   }
 

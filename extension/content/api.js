@@ -24,8 +24,21 @@
    */
   let traversal = null;
   /** @type {any} */ (globalThis).navigation?.addEventListener?.('navigate', (/** @type {any} */ e) => {
-    if (e.navigationType === 'traverse')
-      traversal = { key: String(e.destination?.key ?? ''), byPerson: !!e.userInitiated };
+    if (e.navigationType !== 'traverse')
+      return;
+    traversal = { key: String(e.destination?.key ?? ''), byPerson: !!e.userInitiated };
+    if (e.destination?.sameDocument !== false || !state.running || window !== window.top)
+      return;
+    // A move to another document: this one goes away before the
+    // background hears of the move, so it is told now who made it
+    // (background/recording.js, committed).
+    try {
+      const p = chrome.runtime.sendMessage({ to: 'background', kind: 'traversal', url: String(e.destination.url ?? ''), byPerson: !!e.userInitiated });
+      if (p && typeof p.catch === 'function')
+        p.catch(() => {});
+    } catch {
+      // The extension was reloaded: the background records a back.
+    }
   });
 
   const api = Object.freeze({

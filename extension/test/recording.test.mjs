@@ -215,8 +215,11 @@ test('a navigation is recorded with its transition; back and forward by history 
   let index = 3;
   chrome.scripting.executeScript = async (o) => (o.func ? [{ result: { index, title: 'P' } }] : [{}]);
   r.historyIndex.set(4, 2);
+  const person = { tab: { id: 4 }, frameId: 0 };
+  r.traversalFromPage({ url: 'http://127.0.0.1:1/a', byPerson: true }, person);
   await r.committed({ tabId: 4, frameId: 0, url: 'http://127.0.0.1:1/a', transitionType: 'link', transitionQualifiers: ['forward_back'], timeStamp: 1 });
   index = 1;
+  r.traversalFromPage({ url: 'http://127.0.0.1:1/b', byPerson: true }, person);
   await r.committed({ tabId: 4, frameId: 0, url: 'http://127.0.0.1:1/b', transitionType: 'link', transitionQualifiers: ['forward_back'], timeStamp: 2 });
   await r.committed({ tabId: 8, frameId: 0, url: 'http://127.0.0.1:1/c', transitionType: 'typed', transitionQualifiers: [], timeStamp: 3 });
   await settle();
@@ -243,6 +246,7 @@ test('a forward right after a back is compared with the back\'s page, and each p
     if (doc === 'back' && o.injectImmediately) await late;
     return [{ result: { index: indexOf[doc], title: doc } }];
   };
+  r.traversalWaitMs = 50; // no document tells who made these moves
   const back = r.committed({ tabId: 4, frameId: 0, documentId: 'back', url: 'http://127.0.0.1:1/a', transitionType: 'link', transitionQualifiers: ['forward_back'], timeStamp: 1 });
   const fwd = r.committed({ tabId: 4, frameId: 0, documentId: 'fwd', url: 'http://127.0.0.1:1/b', transitionType: 'link', transitionQualifiers: ['forward_back'], timeStamp: 2 });
   await settle();
@@ -289,6 +293,41 @@ test('moves within a document: back and forward by history index, never by URL; 
   const got = [...host.stored.values()].map((s) => `${s.interaction.kind} ${s.interaction.transition} ${s.interaction.url.slice(18)} ${s.interaction.title}`);
   assert.deepEqual(got, ['navigate back /shop Store', 'navigate back /#/cart Store', 'navigate forward /shop Store', 'navigate back /shop Store', 'navigate forward /shop Store', 'navigate script /shop Store']);
   assert.equal(r.historyIndex.get(4), 2);
+});
+
+test('a move back to another document is the page\'s when the document it left says so, whenever its note comes; without a note it is a back', async () => {
+  const host = new FakeHost();
+  const chrome = fakeChrome();
+  const r = new Recording({ host, chrome });
+  await r.handle({ op: 'start', tab: 4 });
+  r.historyIndex.set(4, 3);
+  let index = 2;
+  chrome.scripting.executeScript = async (o) => (o.func ? [{ result: { index, title: 'P' } }] : [{}]);
+  const from = { tab: { id: 4 }, frameId: 0 };
+  const back = (url, time) => r.committed({ tabId: 4, frameId: 0, url, transitionType: 'link', transitionQualifiers: ['forward_back'], timeStamp: time });
+  // The app's Back button: its note comes before the commit.
+  r.traversalFromPage({ url: 'http://127.0.0.1:1/list', byPerson: false }, from);
+  await back('http://127.0.0.1:1/list', 1);
+  // Its note comes after Chrome told of the commit.
+  index = 1;
+  const late = back('http://127.0.0.1:1/home', 2);
+  await settle();
+  r.traversalFromPage({ url: 'http://127.0.0.1:1/home', byPerson: false }, from);
+  await late;
+  // The person's back.
+  index = 0;
+  r.traversalFromPage({ url: 'http://127.0.0.1:1/start', byPerson: true }, from);
+  await back('http://127.0.0.1:1/start', 3);
+  // A document without a recorder says nothing: a back, after the wait.
+  r.traversalWaitMs = 50;
+  index = 1;
+  await back('http://127.0.0.1:1/home', 4);
+  // A tab that is not recorded cannot leave a note for a recorded one.
+  r.traversalFromPage({ url: 'http://127.0.0.1:1/x', byPerson: false }, { tab: { id: 9 }, frameId: 0 });
+  assert.equal(r.traversals.has(9), false);
+  await settle();
+  const got = [...host.stored.values()].map((s) => `${s.interaction.transition} ${s.interaction.url.slice(18)}`);
+  assert.deepEqual(got, ['script /list', 'script /home', 'back /start', 'forward /home']);
 });
 
 test('stop waits for the host to store everything, then asks it for the steps', async () => {

@@ -6,7 +6,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 
-const { admit, fromExtension, fromExtensionPage, MAX_SCREEN_CHARS, MAX_INTERACTION_CHARS } = await import('../senders.js');
+const { admit, fromExtension, fromExtensionPage, MAX_SCREEN_CHARS, MAX_INTERACTION_CHARS, MAX_URL_CHARS } = await import('../senders.js');
 
 const ID = 'fjmncidonfkcepgogieobgonbpmpilie';
 const BASE = `chrome-extension://${ID}/`;
@@ -83,6 +83,18 @@ test('the bar\'s kinds from a frame below the top are refused', () => {
     assert.equal(v.ok, false, k);
     assert.match(v.error, /top frame, not frame 3/);
   }
+});
+
+test('a recorded tab\'s top document may tell who moved it back or forward, and only it', () => {
+  const note = msg('traversal', { url: 'http://127.0.0.1:1/list', byPerson: false });
+  assert.deepEqual(admit(note, content, ctx), { ok: true, from: 'content' });
+  const v = admit(note, contentFrame, ctx);
+  assert.equal(v.ok, false);
+  assert.match(v.error, /top document's moves, and came from frame 3/);
+  assert.match(admit(note, { ...content, tab: { id: 8 } }, ctx).error, /not being recorded/);
+  assert.match(admit(msg('traversal', { byPerson: false }), content, ctx).error, /lacks the address/);
+  assert.match(admit(msg('traversal', { url: 'x'.repeat(MAX_URL_CHARS + 1), byPerson: false }), content, ctx).error, /lacks the address/);
+  assert.match(admit(msg('traversal', { url: 'http://127.0.0.1:1/', byPerson: 'no' }), content, ctx).error, /who made the move/);
 });
 
 test('a tab that is not recorded is refused everything', () => {
