@@ -200,6 +200,11 @@ func Start(ctx context.Context, o Options) (*Browser, error) {
 			b.removeTemp()
 			return nil, err
 		}
+		// Every tab replay, the demo and the headless tab use is opened in
+		// a browser context of its own (NewContext), so the window Chromium
+		// opens at start would only cost a renderer process while the
+		// browser starts: it starts with none.
+		opts = append(opts, chromedp.Flag("no-startup-window", true))
 		actx, cancelAlloc = chromedp.NewExecAllocator(ctx, opts...)
 	}
 	logf := o.Logf
