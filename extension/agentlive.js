@@ -501,13 +501,20 @@ export class LiveAgent {
     const onStart = (d) => { if (d.tabId === tabId && d.frameId === 0) started(true); };
     /** @param {{tabId: number, frameId: number}} d */
     const onLoaded = (d) => { if (d.tabId === tabId && d.frameId === 0) loaded(); };
+    // A move within the document (a new fragment, a pushState) starts
+    // and ends at once: no page loads.
+    /** @param {{tabId: number, frameId: number}} d */
+    const onMoved = (d) => { if (d.tabId === tabId && d.frameId === 0) { started(true); loaded(); } };
+    const moves = [nav.onReferenceFragmentUpdated, nav.onHistoryStateUpdated].filter(Boolean);
     nav.onBeforeNavigate.addListener(onStart);
     nav.onDOMContentLoaded.addListener(onLoaded);
     nav.onErrorOccurred.addListener(onLoaded);
+    for (const m of moves) m.addListener(onMoved);
     const stop = () => {
       nav.onBeforeNavigate.removeListener(onStart);
       nav.onDOMContentLoaded.removeListener(onLoaded);
       nav.onErrorOccurred.removeListener(onLoaded);
+      for (const m of moves) m.removeListener(onMoved);
     };
     return {
       settled: async () => {
