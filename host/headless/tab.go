@@ -310,6 +310,27 @@ func (t *Tab) Tap(ctx context.Context, tg Target, c Click) error {
 	return nil
 }
 
+// Hover moves the mouse onto the centre of the element of tg, pressing
+// nothing, so that what the page shows on :hover or mouseenter shows.
+func (t *Tab) Hover(ctx context.Context, tg Target) error {
+	err := t.run(ctx, func(ctx context.Context) error {
+		p, err := t.aim(ctx, tg)
+		if err != nil {
+			return err
+		}
+		if err := tg.before(); err != nil {
+			return err
+		}
+		mouse, _ := t.input()
+		return mouse.Move(ctx, p.X, p.Y, 0)
+	})
+	if err != nil {
+		return err
+	}
+	t.settle(ctx)
+	return nil
+}
+
 // Type clicks into the field of tg, clears it and types text key by key.
 // It returns the field's value once typed.
 func (t *Tab) Type(ctx context.Context, tg Target, text string) (string, error) {
