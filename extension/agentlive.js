@@ -206,7 +206,7 @@ export function offElement(ref, where, origins) {
 /**
  * A request of the host (agent.page).
  * @typedef {object} PageRequest
- * @property {string} op screen, tap, type, select, press, navigate
+ * @property {string} op screen, tap, hover, type, select, press, navigate
  * @property {string} [document]
  * @property {string} [ref]
  * @property {string} [text]
@@ -325,6 +325,7 @@ export class LiveAgent {
     try {
       switch (req.op) {
         case 'tap': answer = await this.tap(tabId, req); break;
+        case 'hover': answer = await this.hover(tabId, req); break;
         case 'type': answer = await this.type(tabId, req); break;
         case 'select': answer = await this.choose(tabId, req); break;
         case 'press': answer = await this.pressFocused(tabId, String(req.key ?? ''), origins); break;
@@ -501,13 +502,20 @@ export class LiveAgent {
     const onStart = (d) => { if (d.tabId === tabId && d.frameId === 0) started(true); };
     /** @param {{tabId: number, frameId: number}} d */
     const onLoaded = (d) => { if (d.tabId === tabId && d.frameId === 0) loaded(); };
+    // A move within the document (a new fragment, a pushState) starts
+    // and ends at once: no page loads.
+    /** @param {{tabId: number, frameId: number}} d */
+    const onMoved = (d) => { if (d.tabId === tabId && d.frameId === 0) { started(true); loaded(); } };
+    const moves = [nav.onReferenceFragmentUpdated, nav.onHistoryStateUpdated].filter(Boolean);
     nav.onBeforeNavigate.addListener(onStart);
     nav.onDOMContentLoaded.addListener(onLoaded);
     nav.onErrorOccurred.addListener(onLoaded);
+    for (const m of moves) m.addListener(onMoved);
     const stop = () => {
       nav.onBeforeNavigate.removeListener(onStart);
       nav.onDOMContentLoaded.removeListener(onLoaded);
       nav.onErrorOccurred.removeListener(onLoaded);
+      for (const m of moves) m.removeListener(onMoved);
     };
     return {
       settled: async () => {
@@ -535,6 +543,27 @@ export class LiveAgent {
     const nav = this.watch(tabId);
     await this.click(tabId, t.point);
     await nav.settled();
+    return { ok: true };
+  }
+
+  /**
+   * Rests the pointer on the element of the ref with a trusted mouse move,
+   * as a person's pointer does: what the page shows on :hover or
+   * mouseenter (a menu) shows. Nothing is recorded by the move itself: the
+   * recorder keeps the entry for the click that follows, and records it
+   * with that click when the click's element was not shown before it
+   * (docs/recording.md).
+   * @param {number} tabId
+   * @param {PageRequest} req
+   * @returns {Promise<PageAnswer>}
+   */
+  async hover(tabId, req) {
+    const t = await this.target(tabId, req);
+    if (!t.point) return /** @type {PageAnswer} */ (t.answer);
+    const off = await this.tabOffApp(tabId, allowedOrigins(req.origins));
+    if (off) return off;
+    await this.attach(tabId);
+    await this.send('Input.dispatchMouseEvent', { type: 'mouseMoved', x: t.point.x, y: t.point.y });
     return { ok: true };
   }
 

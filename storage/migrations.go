@@ -30,7 +30,28 @@ type migration struct {
 // value never needs a table rebuild.
 var migrations = []migration{
 	{version: 1, name: "recordings, trails and runs", sql: schemaV1},
+	{version: 2, name: "outside agents' acts in recordings", sql: schemaV2},
 }
+
+// schemaV2 keeps what outside agents' calls performed in a recording
+// (docs/agent-api.md, In the trail), so that a host restarted in the
+// middle of a recording still knows whose steps they were and which
+// secret a client's act typed.
+const schemaV2 = `
+-- The interactions from_seq to until_seq (inclusive) of a tab that one
+-- outside agent's call performed: client is its name ('' when the row
+-- says the secret only); secret is the name (never the value) of the
+-- project's secret the act typed ('' for none).
+CREATE TABLE client_spans (
+	session_id TEXT NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
+	tab        INTEGER NOT NULL,
+	from_seq   INTEGER NOT NULL,
+	until_seq  INTEGER NOT NULL,
+	client     TEXT NOT NULL DEFAULT '',
+	secret     TEXT NOT NULL DEFAULT ''
+) STRICT;
+CREATE INDEX client_spans_session ON client_spans(session_id);
+`
 
 const schemaV1 = `
 -- A session is one recording, from Record until a trail is saved from it or

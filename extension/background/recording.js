@@ -533,7 +533,10 @@ export class Recording {
    * routes). Back and forward the person made are recorded, told apart by
    * history index as committed navigations are; the page's own
    * history.back() is recorded as its script's navigation (part of the
-   * click that made it); the others are the page's doing, or a recorded
+   * click that made it). A move the browser itself made to a URL (one
+   * typed into the address bar, or an outside agent's tab.navigate to a
+   * route such as #/completed) is recorded as a typed navigation, as it is
+   * to another document. The others are the page's doing, or a recorded
    * click's, and only move the index the next one is compared with
    * (docs/recording.md, Back and forward).
    * @param {{tabId: number, frameId: number, documentId?: string, url: string, transitionType: string, transitionQualifiers: string[], timeStamp: number}} d
@@ -541,14 +544,22 @@ export class Recording {
   async sameDocument(d) {
     if (!this.tabs.has(d.tabId) || d.frameId !== 0 || (this.phase !== 'recording' && this.phase !== 'stopping')) return;
     const traversal = d.transitionQualifiers.includes('forward_back');
+    const typed = !traversal && transitionOf(d.transitionType, d.transitionQualifiers) === 'typed';
     /** @type {Record<string, unknown>} */
-    const i = { kind: 'navigate', time: Math.round(d.timeStamp), tab: d.tabId, url: d.url, transition: traversal ? 'back' : 'script' };
+    const i = { kind: 'navigate', time: Math.round(d.timeStamp), tab: d.tabId, url: d.url, transition: traversal ? 'back' : typed ? 'typed' : 'script' };
     let resolve = () => {};
     const ready = new Promise((r) => { resolve = () => r(undefined); });
-    if (traversal) this.push(i, undefined, ready);
+    if (traversal || typed) this.push(i, undefined, ready);
     const target = d.documentId ? { tabId: d.tabId, documentIds: [d.documentId] } : { tabId: d.tabId, frameIds: [0] };
     const compared = this.compareIndex(d.tabId, target, i);
-    if (traversal) {
+    if (typed) {
+      try {
+        const [{ result }] = await this.chrome.scripting.executeScript({ target, func: () => ({ title: document.title }) });
+        if (result?.title) i.title = result.title;
+      } catch {
+        // The page went on to another one already.
+      }
+    } else if (traversal) {
       try {
         const [{ result }] = await this.chrome.scripting.executeScript({
           target,

@@ -330,6 +330,20 @@ test('a move back to another document is the page\'s when the document it left s
   assert.deepEqual(got, ['script /list', 'script /home', 'back /start', 'forward /home']);
 });
 
+test('a move within the document the browser made to a URL (the address bar, an outside agent\'s tab.navigate) is a typed navigation; the page\'s own is not', async () => {
+  const host = new FakeHost();
+  const chrome = fakeChrome();
+  const r = new Recording({ host, chrome });
+  await r.handle({ op: 'start', tab: 4 });
+  chrome.scripting.executeScript = async (o) => (o.func ? [{ result: { index: 1, title: 'Todos' } }] : [{}]);
+  await r.sameDocument({ tabId: 4, frameId: 0, documentId: 'spa', url: 'http://127.0.0.1:1/#/completed', transitionType: 'typed', transitionQualifiers: [], timeStamp: 1 });
+  await r.sameDocument({ tabId: 4, frameId: 0, documentId: 'spa', url: 'http://127.0.0.1:1/#/active', transitionType: 'link', transitionQualifiers: ['from_address_bar'], timeStamp: 2 });
+  await r.sameDocument({ tabId: 4, frameId: 0, documentId: 'spa', url: 'http://127.0.0.1:1/#/all', transitionType: 'link', transitionQualifiers: [], timeStamp: 3 });
+  await settle();
+  const got = [...host.stored.values()].map((s) => `${s.interaction.kind} ${s.interaction.transition} ${s.interaction.url.slice(18)} ${s.interaction.title}`);
+  assert.deepEqual(got, ['navigate typed /#/completed Todos', 'navigate typed /#/active Todos']);
+});
+
 test('stop waits for the host to store everything, then asks it for the steps', async () => {
   const host = new FakeHost();
   const r = new Recording({ host, chrome: fakeChrome() });

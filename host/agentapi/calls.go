@@ -26,6 +26,7 @@ const (
 	TypeTabsList                = "tabs.list"
 	TypeTabSnapshot             = "tab.snapshot"
 	TypeTabTap                  = "tab.tap"
+	TypeTabHover                = "tab.hover"
 	TypeTabType                 = "tab.type"
 	TypeTabSelect               = "tab.select"
 	TypeTabPress                = "tab.press"
@@ -184,6 +185,7 @@ func (c *Calls) Handlers() map[string]Handler {
 		TypeTabsList:                c.tabsList,
 		TypeTabSnapshot:             c.snapshot,
 		TypeTabTap:                  c.tap,
+		TypeTabHover:                c.hover,
 		TypeTabType:                 c.typeText,
 		TypeTabSelect:               c.selectOptions,
 		TypeTabPress:                c.press,
@@ -611,6 +613,19 @@ func (c *Calls) tap(ctx context.Context, req *Request) (any, error) {
 		return nil, err
 	}
 	return c.onRef(ctx, req, in.Ref, ExtRequest{Op: "tap"}, "tapped")
+}
+
+// hover rests the pointer on the element of ref with a trusted mouse move:
+// what the page shows on :hover or mouseenter (a menu) shows, and the
+// recorder records the hover with the click on what it showed.
+func (c *Calls) hover(ctx context.Context, req *Request) (any, error) {
+	var in struct {
+		Ref string `json:"ref"`
+	}
+	if err := req.Decode(&in); err != nil {
+		return nil, err
+	}
+	return c.onRef(ctx, req, in.Ref, ExtRequest{Op: "hover"}, "rested the pointer on")
 }
 
 func (c *Calls) typeText(ctx context.Context, req *Request) (any, error) {

@@ -211,6 +211,18 @@ func TestCallsOnlyOnceAllowedAndShared(t *testing.T) {
 		t.Errorf("marked %q, want the tap's interactions the client's", rec.spans)
 	}
 
+	// A hover is the extension's trusted mouse move onto the ref's element.
+	if err := c.Call(ctx, TypeTabHover, map[string]any{"tab": 12, "ref": "e3"}, &did); err != nil {
+		t.Fatal(err)
+	}
+	if did.Did != `rested the pointer on button "Add to cart"` {
+		t.Errorf("hover: %+v", did)
+	}
+	if acts := b.performed(); len(acts) != 2 || acts[1].Op != "hover" || acts[1].Ref != "e3" || acts[1].Document != "d1" {
+		t.Fatalf("performed %+v", acts)
+	}
+	wantCode(t, c.Call(ctx, TypeTabHover, map[string]any{"tab": 12, "ref": "e99"}, nil), nativemsg.CodeBadRequest, "stale ref")
+
 	// The page loaded another document: the ref is stale, nothing done.
 	b.mu.Lock()
 	b.doc = "d2"
@@ -218,8 +230,8 @@ func TestCallsOnlyOnceAllowedAndShared(t *testing.T) {
 	wantCode(t, c.Call(ctx, TypeTabTap, map[string]any{"tab": 12, "ref": "e3"}, nil), nativemsg.CodeBadRequest, "stale ref")
 	// A ref not on the last snapshot is stale too.
 	wantCode(t, c.Call(ctx, TypeTabTap, map[string]any{"tab": 12, "ref": "e99"}, nil), nativemsg.CodeBadRequest, "stale ref")
-	if n := len(b.performed()); n != 1 {
-		t.Errorf("%d acts performed, want the one tap only", n)
+	if n := len(b.performed()); n != 2 {
+		t.Errorf("%d acts performed, want the one tap and the one hover only", n)
 	}
 
 	// Revoked: refused again, and the connection is closed.

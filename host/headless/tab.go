@@ -14,6 +14,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -310,6 +311,27 @@ func (t *Tab) Tap(ctx context.Context, tg Target, c Click) error {
 	return nil
 }
 
+// Hover moves the mouse onto the centre of the element of tg, pressing
+// nothing, so that what the page shows on :hover or mouseenter shows.
+func (t *Tab) Hover(ctx context.Context, tg Target) error {
+	err := t.run(ctx, func(ctx context.Context) error {
+		p, err := t.aim(ctx, tg)
+		if err != nil {
+			return err
+		}
+		if err := tg.before(); err != nil {
+			return err
+		}
+		mouse, _ := t.input()
+		return mouse.Move(ctx, p.X, p.Y, 0)
+	})
+	if err != nil {
+		return err
+	}
+	t.settle(ctx)
+	return nil
+}
+
 // Type clicks into the field of tg, clears it and types text key by key.
 // It returns the field's value once typed.
 func (t *Tab) Type(ctx context.Context, tg Target, text string) (string, error) {
@@ -378,7 +400,9 @@ func (t *Tab) Select(ctx context.Context, tg Target, labels []string) ([]string,
 			return err
 		}
 		if probe.Tag != "select" {
-			return fmt.Errorf("%s is not a drop-down (<select>): click its options instead", tg.Ref)
+			chosen, err := t.chooseInListBox(ctx, tg, labels)
+			answer.Chosen = chosen
+			return err
 		}
 		// A label the select does not have, or several for a select of
 		// one choice, is refused before anything is recorded or chosen.
@@ -400,6 +424,121 @@ func (t *Tab) Select(ctx context.Context, tg Target, labels []string) ([]string,
 	}
 	t.settle(ctx)
 	return answer.Chosen, nil
+}
+
+// chooseInListBox chooses exactly the options labelled labels in the ARIA
+// list box (role=listbox) of tg as a person does: a trusted click on the
+// first option, a Control-click on each other one (aria-multiselectable).
+// A label the list box lacks, an empty or repeated label, or several for a
+// list box of one choice is refused before anything is recorded or
+// clicked. It reads the choice back (aria-selected) and returns the labels
+// selected; a page that ended with another choice is an error.
+func (t *Tab) chooseInListBox(ctx context.Context, tg Target, labels []string) ([]string, error) {
+	var list struct {
+		ListBox  bool     `json:"listbox"`
+		Several  bool     `json:"several"`
+		Self     string   `json:"self"`
+		Refs     []string `json:"refs"`
+		Missing  *string  `json:"missing"`
+		Options  []string `json:"options"`
+		Selected []string `json:"selected"`
+	}
+	if err := t.onElementArgs(ctx, tg, listBoxScript, &list, labels); err != nil {
+		return nil, err
+	}
+	seen := map[string]bool{}
+	for _, l := range labels {
+		n := strings.Join(strings.Fields(l), " ")
+		if n == "" || seen[n] {
+			return nil, fmt.Errorf("%s: the label %q is empty or given twice; nothing was chosen", tg.Ref, l)
+		}
+		seen[n] = true
+	}
+	switch {
+	case !list.ListBox:
+		return nil, fmt.Errorf("%s is not a drop-down (<select>) or a list box (role listbox): click its options instead", tg.Ref)
+	case list.Missing != nil:
+		return nil, fmt.Errorf("%s has no option %q (it has %s)", tg.Ref, *list.Missing, strings.Join(list.Options, ", "))
+	case !list.Several && len(labels) > 1:
+		return nil, fmt.Errorf("%s takes one option, and %d were given", tg.Ref, len(labels))
+	case len(list.Refs) != len(labels) || !strings.HasSuffix(tg.Ref, list.Self):
+		return nil, fmt.Errorf("%s: its options could not be found", tg.Ref)
+	}
+	// Refs in a frame carry the frame's prefix; the page model there gives
+	// the local ones.
+	prefix := strings.TrimSuffix(tg.Ref, list.Self)
+	points := make([]*browser.RefPoint, len(list.Refs))
+	check := func(i int) error {
+		p, err := t.aim(ctx, Target{Ref: prefix + list.Refs[i], Document: tg.Document})
+		if err != nil {
+			return err
+		}
+		covered := p.Covered != nil && *p.Covered
+		if !p.InViewport || covered || p.Box.Width <= 0 || p.Box.Height <= 0 {
+			why := "it is outside the viewport"
+			switch {
+			case covered:
+				why = "another element (" + p.Hit + ") covers it"
+			case p.InViewport:
+				why = "it has no size"
+			}
+			return fmt.Errorf("the option %q of %s cannot be clicked: %s; nothing was chosen", labels[i], tg.Ref, why)
+		}
+		points[i] = p
+		return nil
+	}
+	// Every option must be clickable before the choice is recorded.
+	for i := range list.Refs {
+		if err := check(i); err != nil {
+			return nil, err
+		}
+	}
+	if err := tg.before(); err != nil {
+		return nil, err
+	}
+	mouse, _ := t.input()
+	for i := range list.Refs {
+		if i > 0 {
+			// Scrolled into view again: the first click may have moved it.
+			if err := check(i); err != nil {
+				return nil, err
+			}
+		}
+		var mods []trail.Modifier
+		if i > 0 {
+			mods = []trail.Modifier{trail.ModifierControl}
+		}
+		if err := mouse.Click(ctx, points[i].X, points[i].Y, trail.ButtonLeft, 1, mods); err != nil {
+			return nil, err
+		}
+	}
+	if err := t.onElementArgs(ctx, tg, listBoxScript, &list, []string{}); err != nil {
+		return nil, err
+	}
+	got := map[string]bool{}
+	for _, s := range list.Selected {
+		got[s] = true
+	}
+	same := len(got) == len(seen)
+	for l := range seen {
+		same = same && got[l]
+	}
+	if !same {
+		return nil, fmt.Errorf("%s ended with %s selected, not %s: the page changed the choice", tg.Ref, quoteAll(list.Selected), quoteAll(labels))
+	}
+	return list.Selected, nil
+}
+
+// quoteAll quotes each label, or says nothing.
+func quoteAll(labels []string) string {
+	if len(labels) == 0 {
+		return "nothing"
+	}
+	q := make([]string, len(labels))
+	for i, l := range labels {
+		q[i] = strconv.Quote(l)
+	}
+	return strings.Join(q, ", ")
 }
 
 // Press presses key (a character or a key name such as Enter, with
@@ -483,6 +622,27 @@ var (
 const fieldValueScript = `function () {
   const v = 'value' in this ? this.value : this.textContent;
   return { value: typeof v === 'string' ? v : '' };
+}`
+
+// listBoxScript reads an ARIA list box (this): whether it is one, whether
+// it takes several options, its own ref and those of the options labelled
+// labels (by aria-label, else text; whitespace folded) in the page
+// model's world, or the first label it lacks with the labels it has, and
+// the labels of the options selected now (aria-selected="true").
+const listBoxScript = `function (labels) {
+  const norm = (s) => String(s).replace(/\s+/g, ' ').trim();
+  if (this.getAttribute('role') !== 'listbox') return { listbox: false };
+  const pm = globalThis.__trailpinPageModel;
+  const options = [...this.querySelectorAll('[role=option]')].filter((o) => o.closest('[role=listbox]') === this);
+  const names = options.map((o) => norm(o.getAttribute('aria-label') || o.textContent || ''));
+  const selected = options.filter((o) => o.getAttribute('aria-selected') === 'true').map((o) => norm(o.getAttribute('aria-label') || o.textContent || ''));
+  const refs = [];
+  for (const l of labels || []) {
+    const i = names.indexOf(norm(l));
+    if (i < 0) return { listbox: true, missing: l, options: names, selected };
+    refs.push(pm.refForElement(options[i]));
+  }
+  return { listbox: true, several: this.getAttribute('aria-multiselectable') === 'true', self: pm.refForElement(this), refs, selected };
 }`
 
 // tagScript reads the element's tag name.

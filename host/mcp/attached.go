@@ -34,6 +34,7 @@ const (
 	apiTabsList       = "tabs.list"
 	apiSnapshot       = "tab.snapshot"
 	apiTap            = "tab.tap"
+	apiHover          = "tab.hover"
 	apiType           = "tab.type"
 	apiSelect         = "tab.select"
 	apiPress          = "tab.press"
@@ -417,6 +418,13 @@ func (a *Attached) click(ctx context.Context, client string, in clickIn) (string
 		body["element"] = in.Element
 	}
 	return a.act(ctx, client, apiTap, body)
+}
+
+func (a *Attached) hover(ctx context.Context, client string, in hoverIn) (string, error) {
+	if err := needRef(in.Ref); err != nil {
+		return "", err
+	}
+	return a.act(ctx, client, apiHover, map[string]any{"ref": in.Ref})
 }
 
 func (a *Attached) typeText(ctx context.Context, client string, in typeIn) (string, error) {

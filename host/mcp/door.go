@@ -44,6 +44,7 @@ type Tab interface {
 	Screen(ctx context.Context) (*screen.Screen, error)
 	Navigate(ctx context.Context, url string) error
 	Tap(ctx context.Context, tg headless.Target, c headless.Click) error
+	Hover(ctx context.Context, tg headless.Target) error
 	Type(ctx context.Context, tg headless.Target, text string) (string, error)
 	Select(ctx context.Context, tg headless.Target, labels []string) ([]string, error)
 	Press(ctx context.Context, key string, before func() error) error

@@ -91,6 +91,10 @@ func (f *fakeTab) Tap(ctx context.Context, tg headless.Target, c headless.Click)
 	return f.act(what, tg.Before)
 }
 
+func (f *fakeTab) Hover(ctx context.Context, tg headless.Target) error {
+	return f.act("hover "+tg.Ref, tg.Before)
+}
+
 func (f *fakeTab) Type(ctx context.Context, tg headless.Target, text string) (string, error) {
 	return text, f.act("type "+tg.Ref, tg.Before)
 }

@@ -80,6 +80,11 @@ func (in clickIn) plain() bool {
 	return !in.DoubleClick && (in.Button == "" || in.Button == string(trail.ButtonLeft)) && len(in.Modifiers) == 0
 }
 
+type hoverIn struct {
+	Element string `json:"element,omitempty" jsonschema:"the element in words, as the snapshot shows it"`
+	Ref     string `json:"ref" jsonschema:"the element's ref in the last snapshot"`
+}
+
 type typeIn struct {
 	Element string `json:"element,omitempty" jsonschema:"the element in words, as the snapshot shows it"`
 	Ref     string `json:"ref" jsonschema:"the field's ref in the last snapshot"`
@@ -149,6 +154,7 @@ type backend interface {
 	navigate(ctx context.Context, client string, in navigateIn) (string, error)
 	snapshotTool(ctx context.Context, client string, in snapshotIn) (string, error)
 	click(ctx context.Context, client string, in clickIn) (string, error)
+	hover(ctx context.Context, client string, in hoverIn) (string, error)
 	typeText(ctx context.Context, client string, in typeIn) (string, error)
 	selectOption(ctx context.Context, client string, in selectIn) (string, error)
 	pressKey(ctx context.Context, client string, in pressIn) (string, error)
@@ -174,6 +180,8 @@ func newServer(b backend, version string, log *slog.Logger) *sdk.Server {
 	add(r, &sdk.Tool{Name: "browser_snapshot", Annotations: readOnly,
 		Description: "The page as text with a ref for each element to act on; capped in size (it says what it left out)"}, b.snapshotTool)
 	add(r, &sdk.Tool{Name: "browser_click", Description: "Click an element by its ref, recorded as a step"}, b.click)
+	add(r, &sdk.Tool{Name: "browser_hover", Description: "Rest the pointer on an element by its ref, so that what shows on hover (a menu) can be clicked; " +
+		"recorded with the click on what it showed"}, b.hover)
 	add(r, &sdk.Tool{Name: "browser_type", Description: "Type text into a field by its ref, recorded as a step"}, b.typeText)
 	add(r, &sdk.Tool{Name: "browser_select_option", Description: "Choose options in a drop-down by its ref, recorded as a step"}, b.selectOption)
 	add(r, &sdk.Tool{Name: "browser_press_key", Description: "Press a key where the focus is, recorded as a step"}, b.pressKey)
@@ -416,6 +424,28 @@ func (d *Door) click(ctx context.Context, client string, in clickIn) (string, er
 		verb = "Double-clicked"
 	}
 	return d.after(ctx, client, verb+" "+screen.Describe(tg.node)+".")
+}
+
+// hover rests the pointer on the element with a trusted mouse move. The
+// hover is recorded on the page as it was before it, so that the step
+// builder keeps it with the click that follows when that click's element
+// did not show without it (as the recorder does for a person's pointer).
+func (d *Door) hover(ctx context.Context, client string, in hoverIn) (string, error) {
+	tg, err := d.findRef(ctx, in.Ref)
+	if err != nil {
+		return "", err
+	}
+	if _, err := d.recordNavigations(ctx, client, "script"); err != nil {
+		return "", err
+	}
+	err = d.o.Tab.Hover(ctx, headless.Target{Ref: in.Ref, Document: tg.now.Document, Before: func() error {
+		return d.emit(ctx, client, steps.Interaction{Kind: steps.InteractHover, Ref: in.Ref}, tg.now)
+	}})
+	if err != nil {
+		return "", staleAct(in.Ref, err)
+	}
+	d.acted(tg.now)
+	return d.after(ctx, client, "Rested the pointer on "+screen.Describe(tg.node)+".")
 }
 
 // isWeb reports whether u is an http or https address.

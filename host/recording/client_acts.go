@@ -31,8 +31,10 @@ type ClientSpan struct {
 
 // MarkClient notes a span the host's own agent API performed: only the
 // door that sent the act knows who made it, never the extension. Spans
-// are kept in this process (a host restarted mid-recording forgets them,
-// and the steps come out as a person's).
+// are stored with the recording (the client's name and the secret's name,
+// never a value), so a host restarted in the middle of a recording still
+// marks the steps the client made before the restart as the client's, and
+// reads the secret the client typed by the name it gave.
 func (r *Service) MarkClient(span ClientSpan) error {
 	if err := checkSessionID(span.Session); err != nil {
 		return err
@@ -41,20 +43,46 @@ func (r *Service) MarkClient(span ClientSpan) error {
 		return nil
 	}
 	r.mu.Lock()
-	defer r.mu.Unlock()
 	if r.clientSpans == nil {
 		r.clientSpans = map[string][]ClientSpan{}
 	}
 	r.clientSpans[span.Session] = append(r.clientSpans[span.Session], span)
-	return nil
+	r.mu.Unlock()
+	ctx := context.Background()
+	db, err := r.database(ctx)
+	if err != nil {
+		return err
+	}
+	err = db.AddClientSpan(ctx, span.Session, storage.ClientSpan{Tab: span.Tab, From: span.From, Until: span.Until, Client: span.Client, Secret: span.Secret})
+	if errors.Is(err, storage.ErrNotFound) {
+		// Nothing of the session is stored: nothing to mark at save.
+		return nil
+	}
+	return err
 }
 
-// clientOf is the outside agent whose call made the interaction seq on tab
-// in session, "" for none.
-func (r *Service) clientOf(session string, tab int, seq int64) string {
+// spansOf are the outside agents' spans of session: those stored with it
+// (made by this host process or one before it) and those this process
+// noted.
+func (r *Service) spansOf(ctx context.Context, db *storage.DB, session string) []ClientSpan {
 	r.mu.Lock()
-	defer r.mu.Unlock()
-	for _, s := range r.clientSpans[session] {
+	out := append([]ClientSpan(nil), r.clientSpans[session]...)
+	r.mu.Unlock()
+	stored, err := db.ClientSpans(ctx, session)
+	if err != nil {
+		r.log.Warn("reading the outside agents' spans of a recording", "session", session, "err", err)
+		return out
+	}
+	for _, s := range stored {
+		out = append(out, ClientSpan{Session: session, Tab: s.Tab, From: s.From, Until: s.Until, Client: s.Client, Secret: s.Secret})
+	}
+	return out
+}
+
+// clientOf is the outside agent whose call made the interaction seq on
+// tab, "" for none.
+func clientOf(spans []ClientSpan, tab int, seq int64) string {
+	for _, s := range spans {
 		if s.Client != "" && s.Tab == tab && seq >= s.From && seq <= s.Until {
 			return s.Client
 		}
@@ -63,11 +91,9 @@ func (r *Service) clientOf(session string, tab int, seq int64) string {
 }
 
 // secretOf is the secret an outside agent's act typed in the interaction
-// seq on tab in session, "" for none.
-func (r *Service) secretOf(session string, tab int, seq int64) string {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	for _, s := range r.clientSpans[session] {
+// seq on tab, "" for none.
+func secretOf(spans []ClientSpan, tab int, seq int64) string {
+	for _, s := range spans {
 		if s.Secret != "" && s.Tab == tab && seq >= s.From && seq <= s.Until {
 			return s.Secret
 		}

@@ -169,3 +169,50 @@ func TestClientSecretSpanNamesTheTypedSecret(t *testing.T) {
 		t.Errorf("the client's step is marked %d times, want once:\n%s", n, stop.YAML)
 	}
 }
+
+// The host restarted in the middle of a recording (a new Service on the
+// same database, as a new host process is): the spans the first one noted
+// are stored with the recording, so the client's typing still reads the
+// secret it typed, by name, and is still the client's. The database holds
+// the secret's name, never a value.
+func TestClientSpansOutliveAHostRestart(t *testing.T) {
+	first, _ := newTestService(t)
+	ctx := context.Background()
+	const session = "r-client-restart"
+	record(t, first, session,
+		`"kind":"type","screen":"s1","ref":"e5","value":"ada"`,
+		`"kind":"type","screen":"s1","ref":"e6","secret":"password"`,
+	)
+	if err := first.MarkClient(ClientSpan{Session: session, Tab: 7, From: 2, Until: 2, Client: "shop-bot"}); err != nil {
+		t.Fatal(err)
+	}
+	if err := first.MarkClient(ClientSpan{Session: session, Tab: 7, From: 2, Until: 2, Secret: "demo-password"}); err != nil {
+		t.Fatal(err)
+	}
+	db, err := first.database(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	stored, err := db.ClientSpans(ctx, session)
+	if err != nil || len(stored) != 2 || stored[1].Secret != "demo-password" || stored[0].Client != "shop-bot" {
+		t.Fatalf("stored spans %+v, %v", stored, err)
+	}
+	cfg, err := first.config()
+	if err != nil {
+		t.Fatal(err)
+	}
+	first.Close()
+
+	second := New(Options{Config: cfg, Getenv: first.opts.Getenv})
+	t.Cleanup(second.Close)
+	stop, err := second.Stop(ctx, StopIn{Session: session, Screen: loginScreen()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(stop.YAML, "${secret:demo-password}") || strings.Contains(stop.YAML, "${secret:password}") {
+		t.Errorf("after a restart, the client's typing should read the secret it typed, demo-password:\n%s", stop.YAML)
+	}
+	if n := strings.Count(stop.YAML, "client: shop-bot"); n != 1 {
+		t.Errorf("after a restart, the client's step is marked %d times, want once:\n%s", n, stop.YAML)
+	}
+}

@@ -93,6 +93,7 @@ func (r *Service) storedInteractions(ctx context.Context, db *storage.DB, id str
 	if err != nil {
 		return nil, err
 	}
+	spans := r.spansOf(ctx, db, id)
 	screens := map[storage.ScreenHash]*screen.Screen{}
 	recs := make([]steps.RecordedInteraction, 0, len(list))
 	for _, in := range list {
@@ -102,10 +103,10 @@ func (r *Service) storedInteractions(ctx context.Context, db *storage.DB, id str
 		}
 		r.unredact(&rec.Interaction)
 		if rec.Interaction.Client == "" {
-			rec.Interaction.Client = r.clientOf(id, rec.Interaction.Tab, rec.Interaction.Seq)
+			rec.Interaction.Client = clientOf(spans, rec.Interaction.Tab, rec.Interaction.Seq)
 		}
 		if rec.Interaction.Secret != "" {
-			if name := r.secretOf(id, rec.Interaction.Tab, rec.Interaction.Seq); name != "" {
+			if name := secretOf(spans, rec.Interaction.Tab, rec.Interaction.Seq); name != "" {
 				rec.Interaction.Secret = name
 			}
 		}

@@ -95,7 +95,8 @@ type Service struct {
 	// agent runs the goals the person asks the agent for while recording.
 	agent *agentRunner
 	// clientSpans are, by session, what outside agents performed through
-	// the agent API (MarkClient).
+	// the agent API (MarkClient), as this process noted them; they are
+	// stored with the recording too.
 	clientSpans map[string][]ClientSpan
 }
 

@@ -1,3 +1,13 @@
+-- table client_spans
+CREATE TABLE client_spans (
+	session_id TEXT NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
+	tab        INTEGER NOT NULL,
+	from_seq   INTEGER NOT NULL,
+	until_seq  INTEGER NOT NULL,
+	client     TEXT NOT NULL DEFAULT '',
+	secret     TEXT NOT NULL DEFAULT ''
+) STRICT;
+
 -- table healing_decisions
 CREATE TABLE healing_decisions (
 	id              INTEGER PRIMARY KEY,
@@ -147,6 +157,9 @@ CREATE TABLE trails (
 	slug       TEXT NOT NULL UNIQUE,
 	created_at INTEGER NOT NULL
 ) STRICT;
+
+-- index client_spans_session
+CREATE INDEX client_spans_session ON client_spans(session_id);
 
 -- index healing_decisions_run
 CREATE INDEX healing_decisions_run ON healing_decisions(run_id);

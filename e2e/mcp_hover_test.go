@@ -1,0 +1,197 @@
+package e2e
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/trailpin/trailpin/e2e/browsertest"
+	"github.com/trailpin/trailpin/recorder/trail"
+)
+
+// hoverMenuPage has two menus whose items show only under the pointer:
+// Account's by CSS (:hover on the menu), Help's by its script (mouseenter
+// shows the list, mouseleave hides it). Each item says what it did.
+const hoverMenuPage = `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>Menus</title>
+<style>
+  .menu { display: inline-block; position: relative; margin-right: 2em; }
+  .menu ul { list-style: none; margin: 0; padding: 4px; position: absolute; top: 100%; left: 0; background: #eee; }
+  #account-menu ul { display: none; }
+  #account-menu:hover ul { display: block; }
+  button { font-size: 16px; }
+</style></head>
+<body>
+<h1>Menus</h1>
+<nav>
+  <div class="menu" id="account-menu"><button type="button">Account</button>
+    <ul><li><button type="button" id="sign-out">Sign out</button></li></ul></div>
+  <div class="menu" id="help-menu"><button type="button">Help</button>
+    <ul hidden><li><button type="button" id="contact">Contact us</button></li></ul></div>
+</nav>
+<p id="status" role="status" style="margin-top: 6em"></p>
+<script>
+  const help = document.querySelector('#help-menu');
+  help.addEventListener('mouseenter', () => { help.querySelector('ul').hidden = false; });
+  help.addEventListener('mouseleave', () => { help.querySelector('ul').hidden = true; });
+  document.querySelector('#sign-out').addEventListener('click', () => { document.querySelector('#status').textContent = 'Signed out'; });
+  document.querySelector('#contact').addEventListener('click', () => { document.querySelector('#status').textContent = 'Contact form'; });
+</script>
+</body></html>`
+
+// hoverTrailActions lists the trail's actions with who performed them.
+func hoverTrailActions(tr *trail.Trail) []string {
+	var out []string
+	for _, s := range tr.Steps {
+		for _, a := range s.Actions {
+			line := s.By + "/" + s.Client + " " + string(a.Kind())
+			if sel, ok := trail.ActionSelector(a); ok {
+				line += " " + sel.String()
+			}
+			out = append(out, line)
+		}
+	}
+	return out
+}
+
+// checkHoverTrail fails unless the trail holds, for each menu, a hover
+// over it (the menu or its button: where the recorder finds the hover
+// that shows the item) and the tap on its item, each the client's, and
+// nothing else.
+func checkHoverTrail(t *testing.T, tr *trail.Trail, src []byte, client string) {
+	t.Helper()
+	got := hoverTrailActions(tr)
+	who := "agent/" + client
+	want := []*regexp.Regexp{
+		regexp.MustCompile(`^` + regexp.QuoteMeta(who) + ` hover \{(id: account-menu|role: button, name: Account)\}$`),
+		regexp.MustCompile(`^` + regexp.QuoteMeta(who) + ` tap \{id: sign-out\b`),
+		regexp.MustCompile(`^` + regexp.QuoteMeta(who) + ` hover \{(id: help-menu|role: button, name: Help)\}$`),
+		regexp.MustCompile(`^` + regexp.QuoteMeta(who) + ` tap \{id: contact\b`),
+	}
+	ok := len(got) == len(want)
+	for i := 0; ok && i < len(want); i++ {
+		ok = want[i].MatchString(got[i])
+	}
+	if !ok {
+		t.Fatalf("the trail's actions are\n  %s\nwant the client's hover over Account, tap on Sign out, hover over Help, tap on Contact us\n--- trail\n%s", strings.Join(got, "\n  "), src)
+	}
+}
+
+// TestMCPHeadlessHoverRevealsAMenu: `host mcp --headless`'s browser_hover
+// rests the pointer on a menu, the next snapshot shows the item its hover
+// reveals (by CSS :hover, then by a mouseenter script), and the click on it
+// works; the trail holds each hover with its tap, and `host replay` replays
+// it green, which it could not without the hovers (the items are hidden).
+func TestMCPHeadlessHoverRevealsAMenu(t *testing.T) {
+	browsertest.Need(t)
+	site := TempDir(t)
+	if err := os.WriteFile(filepath.Join(site, "page.html"), []byte(hoverMenuPage), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	srv := ServeDir(t, site)
+	project := TempDir(t)
+	if err := os.WriteFile(filepath.Join(project, "trailpin.yaml"), []byte("apps:\n  page:\n    baseURL: "+srv.URL+"\ntrails:\n  dir: trails\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	home := TempDir(t)
+	ctx, cancel := context.WithTimeout(context.Background(), RunTimeout)
+	defer cancel()
+	cmd := exec.Command(HostPath(t), "mcp", "--headless")
+	cmd.Dir = project
+	cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "CHROME_PATH=" + os.Getenv("CHROME_PATH"),
+		"HOME=" + home, "XDG_CONFIG_HOME=" + filepath.Join(home, ".config"), "XDG_DATA_HOME=" + filepath.Join(home, ".local", "share")}
+	session := connectMCP(ctx, t, mcpClientName, cmd)
+	session.must(t, "trail_start", map[string]any{"app": "page", "url": srv.URL + "/page.html"})
+
+	snap := session.must(t, "browser_snapshot", map[string]any{})
+	if strings.Contains(snap, "Sign out") || strings.Contains(snap, "Contact us") {
+		t.Fatalf("the menus' items show before any hover:\n%s", snap)
+	}
+	menus(t, session, snap, "Signed out", "Contact form")
+
+	saved := session.must(t, "trail_save", map[string]any{"title": "Use the menus"})
+	path := filepath.Join(project, "trails", "use-the-menus.trail.yaml")
+	if !strings.Contains(saved, path) {
+		t.Fatalf("trail_save: %s", saved)
+	}
+	src, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr, err := trail.LoadTrail(path, src)
+	if err != nil {
+		t.Fatalf("the saved trail does not load: %v\n%s", err, src)
+	}
+	checkHoverTrail(t, tr, src, mcpClientName)
+	run := RunHost(t, replayEnv(t, false), nil, "replay", "--base-url", srv.URL, "--results", TempDir(t), path)
+	if run.ExitCode != 0 || !strings.Contains(string(run.Stdout), "PASSED: 1 trail in") {
+		t.Fatalf("host replay of the trail exited %d:\n%s\n%s\n--- trail\n%s", run.ExitCode, run.Stdout, run.Stderr, src)
+	}
+}
+
+// menus hovers each menu of hoverMenuPage through the MCP session and
+// clicks the item it shows; each item's answer must show the status it set.
+func menus(t *testing.T, session *mcpSession, snap, signedOut, contact string) {
+	t.Helper()
+	out := session.must(t, "browser_hover", map[string]any{"element": "Account", "ref": mcpRef(t, snap, `button "Account"`)})
+	if !strings.Contains(out, `button "Sign out"`) {
+		t.Fatalf("browser_hover over Account does not show its menu:\n%s", out)
+	}
+	snap = session.must(t, "browser_snapshot", map[string]any{})
+	out = session.must(t, "browser_click", map[string]any{"element": "Sign out", "ref": mcpRef(t, snap, `button "Sign out"`)})
+	if !strings.Contains(out, signedOut) {
+		t.Fatalf("clicking Sign out: the page does not say %q:\n%s", signedOut, out)
+	}
+	snap = session.must(t, "browser_snapshot", map[string]any{})
+	out = session.must(t, "browser_hover", map[string]any{"element": "Help", "ref": mcpRef(t, snap, `button "Help"`)})
+	if !strings.Contains(out, `button "Contact us"`) {
+		t.Fatalf("browser_hover over Help does not show its menu:\n%s", out)
+	}
+	snap = session.must(t, "browser_snapshot", map[string]any{})
+	out = session.must(t, "browser_click", map[string]any{"element": "Contact us", "ref": mcpRef(t, snap, `button "Contact us"`)})
+	if !strings.Contains(out, contact) {
+		t.Fatalf("clicking Contact us: the page does not say %q:\n%s", contact, out)
+	}
+}
+
+// TestMCPAttachedHoverRevealsAMenu: the same through `host mcp` attached in
+// the person's recorded and shared tab: browser_hover is the agent API's
+// tab.hover, a trusted mouse move by the extension; the recorder records
+// each hover with the click on what it showed, marked the client's, and
+// the trail replays green.
+func TestMCPAttachedHoverRevealsAMenu(t *testing.T) {
+	const client = "e2e-hover-agent"
+	runtimeDir := TempDir(t)
+	rec := recordPageEnv(t, hoverMenuPage, []string{"XDG_RUNTIME_DIR=" + runtimeDir}, func(popup, app context.Context) {
+		waitDiscovery(t, runtimeDir)
+		ctx, cancel := context.WithTimeout(context.Background(), RunTimeout)
+		defer cancel()
+		home := TempDir(t)
+		cmd := exec.Command(HostPath(t), "mcp")
+		cmd.Dir = TempDir(t)
+		cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + home, "XDG_RUNTIME_DIR=" + runtimeDir,
+			"XDG_CONFIG_HOME=" + filepath.Join(home, ".config"), "XDG_DATA_HOME=" + filepath.Join(home, ".local", "share")}
+		session := connectMCP(ctx, t, client, cmd)
+		if out, failed := session.call(t, "browser_snapshot", map[string]any{}); !failed {
+			t.Fatalf("browser_snapshot before the person allowed the client: %s", out)
+		}
+		WaitFor[bool](t, popup, `[...document.querySelectorAll('#agents-asking li')].some((li) => li.textContent.includes(`+"`"+client+"`"+`))`)
+		clickCSS(t, popup, "#agents-asking button")
+		WaitFor[bool](t, popup, `[...document.querySelectorAll('#agents-allowed li')].some((li) => li.textContent.includes(`+"`"+client+"`"+`))`)
+		clickCSS(t, popup, "#agents-share")
+
+		snap := session.must(t, "browser_snapshot", map[string]any{})
+		if strings.Contains(snap, "Sign out") || strings.Contains(snap, "Contact us") {
+			t.Fatalf("the menus' items show before any hover:\n%s", snap)
+		}
+		menus(t, session, snap, "Signed out", "Contact form")
+		WaitFor[bool](t, app, `document.querySelector('#status').textContent === 'Contact form'`)
+		waitAX(t, app, "toolbar", "Trailpin recording")
+	})
+	checkHoverTrail(t, rec.trail, rec.yaml, client)
+	rec.replayGreen(t)
+}
