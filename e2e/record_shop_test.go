@@ -11,6 +11,7 @@ import (
 
 	"github.com/chromedp/chromedp"
 
+	"github.com/trailpin/trailpin/e2e/browsertest"
 	"github.com/trailpin/trailpin/host/demo"
 	"github.com/trailpin/trailpin/recorder/trail"
 )
@@ -41,6 +42,8 @@ type recordingRig struct {
 
 func newRecordingRig(t *testing.T, env ...string) *recordingRig {
 	t.Helper()
+	// Before teeHost builds the host: under -short the rig is skipped at once.
+	browsertest.Need(t)
 	r := &recordingRig{project: TempDir(t), wire: TempDir(t)}
 	// A project that knows no app yet: the popup asks for one.
 	if err := os.WriteFile(filepath.Join(r.project, "trailpin.yaml"), []byte("trails:\n  dir: trails\n"), 0o600); err != nil {
