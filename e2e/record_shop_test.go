@@ -42,8 +42,6 @@ type recordingRig struct {
 
 func newRecordingRig(t *testing.T, env ...string) *recordingRig {
 	t.Helper()
-	// Before teeHost builds the host: under -short the rig is skipped at once.
-	browsertest.Need(t)
 	r := &recordingRig{project: TempDir(t), wire: TempDir(t)}
 	// A project that knows no app yet: the popup asks for one.
 	if err := os.WriteFile(filepath.Join(r.project, "trailpin.yaml"), []byte("trails:\n  dir: trails\n"), 0o600); err != nil {
@@ -63,6 +61,9 @@ func newRecordingRig(t *testing.T, env ...string) *recordingRig {
 // dir, for the leak scan.
 func teeHost(t *testing.T, dir string) string {
 	t.Helper()
+	// The wrapper is only ever a browser's host: under -short the test is
+	// skipped here, before the host is built for nothing.
+	browsertest.Need(t)
 	script := filepath.Join(dir, "host-tee.sh")
 	// The host replaces the shell (exec), so that Chrome sees it end when
 	// it is killed: a shell waiting for a pipeline would keep Chrome's end
