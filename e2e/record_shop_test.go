@@ -11,6 +11,7 @@ import (
 
 	"github.com/chromedp/chromedp"
 
+	"github.com/trailpin/trailpin/e2e/browsertest"
 	"github.com/trailpin/trailpin/host/demo"
 	"github.com/trailpin/trailpin/recorder/trail"
 )
@@ -60,6 +61,9 @@ func newRecordingRig(t *testing.T, env ...string) *recordingRig {
 // dir, for the leak scan.
 func teeHost(t *testing.T, dir string) string {
 	t.Helper()
+	// The wrapper is only ever a browser's host: under -short the test is
+	// skipped here, before the host is built for nothing.
+	browsertest.Need(t)
 	script := filepath.Join(dir, "host-tee.sh")
 	// The host replaces the shell (exec), so that Chrome sees it end when
 	// it is killed: a shell waiting for a pipeline would keep Chrome's end

@@ -304,14 +304,16 @@ func unescapeAll(t *testing.T, stdout []byte) string {
 // a read-write and a cache.mode off configuration, and the model server.
 type mutationProject struct {
 	dir, file, rw, off string
-	model              *modeltest.Server
-	env                []string
-	runs               int
+	// browserURL is the running browser the runs attach to.
+	browserURL string
+	model      *modeltest.Server
+	env        []string
+	runs       int
 }
 
-func newMutationProject(t *testing.T, m mutation, baseURL string) *mutationProject {
+func newMutationProject(t *testing.T, m mutation, baseURL, browserURL string) *mutationProject {
 	t.Helper()
-	p := &mutationProject{dir: TempDir(t)}
+	p := &mutationProject{dir: TempDir(t), browserURL: browserURL}
 	p.model = modeltest.Start(t, modeltest.WithKey(mutationModelKey), modeltest.WithPolicy(agenttest.Policy()))
 	src := []byte(sbAdminTrail)
 	if m.app == "shop" {
@@ -376,7 +378,7 @@ func (p *mutationProject) replay(t *testing.T, cfg string) *mutationRun {
 	}
 	seen := len(p.model.Requests())
 	start := time.Now()
-	r.run = RunHost(t, p.env, nil, "replay", "--config", cfg, "--format", "status",
+	r.run = RunHost(t, p.env, nil, "replay", "--browser-url", p.browserURL, "--config", cfg, "--format", "status",
 		"--results", r.results, "--junit", filepath.Join(p.dir, "junit-"+n+".xml"), "--db", db, p.file)
 	r.wall = time.Since(start)
 	for _, req := range p.model.Requests()[seen:] {
@@ -449,9 +451,9 @@ func (res *mutationResult) fail(format string, args ...any) {
 
 // runMutation replays one variant in its modes and checks what each run
 // must conclude; it returns what it measured and what did not hold.
-func runMutation(t *testing.T, m mutation, baseURL string, withOff bool) *mutationResult {
+func runMutation(t *testing.T, m mutation, baseURL, browserURL string, withOff bool) *mutationResult {
 	res := &mutationResult{m: m}
-	p := newMutationProject(t, m, baseURL)
+	p := newMutationProject(t, m, baseURL, browserURL)
 	a := p.replay(t, p.rw)
 	res.cached = a
 	if status := unescapeAll(t, a.run.Stdout); !strings.Contains(status, m.says) {
@@ -537,6 +539,10 @@ func TestReplayMutations(t *testing.T) {
 	allOff := os.Getenv("TRAILPIN_MUTATIONS_OFF") == "1"
 	// Build the host first: no run's wall time may include the build.
 	HostPath(t)
+	// Every run attaches to one browser rather than starting its own: each
+	// trail still replays in a browser context of its own (no cookies or
+	// storage shared), and no run's wall time includes a browser's start.
+	_, browserURL := browserToAttach(t)
 	sbUpstream := serveApp(t, sbAdmin, serveOptions{})
 	ms := mutations()
 	results := make([]*mutationResult, len(ms))
@@ -555,7 +561,7 @@ func TestReplayMutations(t *testing.T) {
 		wg.Go(func() {
 			sem <- struct{}{}
 			defer func() { <-sem }()
-			results[i] = runMutation(t, m, base, withOff)
+			results[i] = runMutation(t, m, base, browserURL, withOff)
 		})
 	}
 	wg.Wait()

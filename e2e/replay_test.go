@@ -139,6 +139,7 @@ func TestReplayCommandAttaches(t *testing.T) {
 // DevTools websocket URL for --browser-url.
 func browserToAttach(t *testing.T) (context.Context, string) {
 	t.Helper()
+	browsertest.Need(t)
 	dir := TempDir(t)
 	opts, err := browser.AllocatorOptions(browser.LaunchOptions{Headless: true, UserDataDir: dir})
 	if err != nil {

@@ -1,6 +1,7 @@
 package replay
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -11,6 +12,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -47,24 +49,54 @@ func TestPartialScreenMatchesWhole(t *testing.T) {
 	for i, s := range sels {
 		sets[i] = selectorParts(s)
 	}
-	ctx, cancel := chromedp.NewContext(browserCtx)
-	t.Cleanup(cancel)
-	ctx, cancelTimeout := context.WithTimeout(ctx, 15*time.Minute)
-	t.Cleanup(cancelTimeout)
-	if err := chromedp.Do(ctx, chromedp.EmulateViewport(1280, 800)); err != nil {
-		t.Fatal(err)
+	// The screens share nothing but the browser: each is checked in a
+	// subtest of its own, in parallel (as many at once as -parallel
+	// allows), on one of these tabs of the shared browser.
+	tabs := make(chan context.Context, partialTabs)
+	for range partialTabs {
+		ctx, cancel := chromedp.NewContext(browserCtx)
+		t.Cleanup(cancel)
+		ctx, cancelTimeout := context.WithTimeout(ctx, 15*time.Minute)
+		t.Cleanup(cancelTimeout)
+		if err := chromedp.Do(ctx, chromedp.EmulateViewport(1280, 800)); err != nil {
+			t.Fatal(err)
+		}
+		tabs <- ctx
 	}
-	var tally partialTally
-	check := func(t *testing.T, url string) {
+	var (
+		tallyMu sync.Mutex
+		tally   partialTally
+	)
+	// check checks the screen at url, loaded with the extra request
+	// headers headers (none when nil), in a parallel subtest named name.
+	check := func(t *testing.T, name, url string, headers network.Headers) {
 		t.Helper()
-		if err := chromedp.Do(ctx, chromedp.Navigate(url)); err != nil {
-			t.Fatalf("loading %s: %v", url, err)
-		}
-		whole, parts := captureBoth(t, ctx, sets)
-		for i, sel := range sels {
-			comparePartial(t, url, sel, whole, parts[i], &tally)
-		}
-		checkCaptureTop(t, ctx, url, sels, whole)
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			ctx := <-tabs
+			defer func() { tabs <- ctx }()
+			if headers == nil {
+				headers = network.Headers{}
+			}
+			if err := chromedp.Do(ctx, func(ctx context.Context, tg *chromedp.Target) (chromedp.Void, error) {
+				_, err := cdp.Call(ctx, tg, network.SetExtraHTTPHeaders, network.SetExtraHTTPHeadersParams{Headers: headers})
+				return chromedp.Void{}, err
+			}); err != nil {
+				t.Fatal(err)
+			}
+			if err := chromedp.Do(ctx, chromedp.Navigate(url)); err != nil {
+				t.Fatalf("loading %s: %v", url, err)
+			}
+			whole, parts := captureBoth(t, ctx, sets)
+			var mine partialTally
+			for i, sel := range sels {
+				comparePartial(t, url, sel, whole, parts[i], &mine)
+			}
+			checkCaptureTop(t, ctx, url, sels, whole)
+			tallyMu.Lock()
+			tally.add(mine)
+			tallyMu.Unlock()
+		})
 	}
 
 	edges := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -72,7 +104,7 @@ func TestPartialScreenMatchesWhole(t *testing.T) {
 		w.Write([]byte(edgesPage))
 	}))
 	t.Cleanup(edges.Close)
-	t.Run("edges", func(t *testing.T) { check(t, edges.URL) })
+	t.Run("edges", func(t *testing.T) { check(t, "edges", edges.URL, nil) })
 
 	pages := httptest.NewServer(http.FileServer(http.Dir(filepath.Join(selectorPages, "pages"))))
 	t.Cleanup(pages.Close)
@@ -84,7 +116,7 @@ func TestPartialScreenMatchesWhole(t *testing.T) {
 				if dir != "testdata" {
 					base = pages.URL
 				}
-				check(t, base+"/"+filepath.Base(f))
+				check(t, filepath.Base(dir)+"/"+filepath.Base(f), base+"/"+filepath.Base(f), nil)
 			}
 		}
 	})
@@ -96,7 +128,12 @@ func TestPartialScreenMatchesWhole(t *testing.T) {
 	  .then(() => fetch('/cart/add', {method: 'POST', body: new URLSearchParams({id: 'iphone-17'})}))
 	  .then(() => fetch('/cart/add', {method: 'POST', body: new URLSearchParams({id: 'iphone-17-case'})}))
 	  .then(() => 'ok')`, demo.Username, demo.Password)
-		if err := chromedp.Do(ctx, chromedp.Navigate(shop.URL+"/login"), chromedp.Evaluate[chromedp.Void](signIn, awaitPromise)); err != nil {
+		// The tabs share the browser's cookies: signed in on one, the
+		// shop's session is every tab's.
+		ctx := <-tabs
+		err := chromedp.Do(ctx, chromedp.Navigate(shop.URL+"/login"), chromedp.Evaluate[chromedp.Void](signIn, awaitPromise))
+		tabs <- ctx
+		if err != nil {
 			t.Fatalf("signing in to the shop: %v", err)
 		}
 		paths := []string{"/", "/login", "/help", "/products", "/products/iphone-17", "/products/iphone-17-case",
@@ -106,17 +143,12 @@ func TestPartialScreenMatchesWhole(t *testing.T) {
 			if v != demo.Normal {
 				headers[demo.VariantHeader] = v
 			}
-			if err := chromedp.Do(ctx, func(ctx context.Context, tg *chromedp.Target) (chromedp.Void, error) {
-				_, err := cdp.Call(ctx, tg, network.SetExtraHTTPHeaders, network.SetExtraHTTPHeadersParams{Headers: headers})
-				return chromedp.Void{}, err
-			}); err != nil {
-				t.Fatal(err)
-			}
+			name := cmp.Or(v, "normal")
 			for _, p := range paths {
-				check(t, shop.URL+p)
+				check(t, name+p, shop.URL+p, headers)
 			}
 			if v == demo.Normal {
-				check(t, shop.URL+"/big?n=300")
+				check(t, name+"/big", shop.URL+"/big?n=300", headers)
 			}
 		}
 	})
@@ -176,6 +208,21 @@ type partialTally struct {
 	wholeNodes, partialNodes        int
 }
 
+// add adds the counts of o.
+func (c *partialTally) add(o partialTally) {
+	c.screens += o.screens
+	c.found += o.found
+	c.ambiguous += o.ambiguous
+	c.none += o.none
+	c.wholeNodes += o.wholeNodes
+	c.partialNodes += o.partialNodes
+}
+
+// partialTabs is how many tabs of the shared browser
+// TestPartialScreenMatchesWhole checks screens in at once (at most;
+// -parallel bounds it too).
+const partialTabs = 4
+
 // captureBoth captures the page whole and, in one capture, for each
 // selector's parts, as the directed capture sends it
 // (extension/pagemodel/directed.js). The page is captured whole again
@@ -183,18 +230,23 @@ type partialTally struct {
 // partial screens are then of that same page.
 func captureBoth(t *testing.T, ctx context.Context, sets [][]browser.SelectorPart) (*screen.Screen, []*screen.Screen) {
 	t.Helper()
-	const script = `(function (opts) { return globalThis.__trailpinPageModel.captureWire(opts); })`
+	// The script answers null when the world has no page model yet.
+	const script = `(function (opts) { const pm = globalThis.__trailpinPageModel; return pm ? pm.captureWire(opts) : null; })`
 	call := func(opts map[string]any) string {
 		text, err := chromedp.Run(ctx, func(ctx context.Context, tg *chromedp.Target) (string, error) {
 			m, err := browser.TopFrame(ctx, tg)
 			if err != nil {
 				return "", err
 			}
-			// The plain capture installs the page model in the world.
-			if _, err := browser.CaptureTop(ctx, m, browser.CaptureOptions{NoCoverage: true}); err != nil {
-				return "", err
-			}
 			r, err := m.CallFunction(ctx, script, false, opts)
+			if err == nil && r.Type != runtime.RemoteObjectTypeString {
+				// The plain capture installs the page model in the world
+				// (once per document: a page's captures after it reuse it).
+				if _, err := browser.CaptureTop(ctx, m, browser.CaptureOptions{NoCoverage: true}); err != nil {
+					return "", err
+				}
+				r, err = m.CallFunction(ctx, script, false, opts)
+			}
 			if err != nil {
 				return "", err
 			}

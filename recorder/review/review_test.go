@@ -23,12 +23,17 @@ func TestMenuOptionsNameTheElementAlone(t *testing.T) {
 		if m.Recorded() < 0 {
 			t.Errorf("%s: the menu has no recorder's choice", ex.Entry.ID)
 		}
+		// One matcher per screen, for all the options.
+		matchers := make([]*selector.Matcher, len(ex.Step.Screens))
+		for i, s := range ex.Step.Screens {
+			matchers[i] = selector.NewMatcher(s)
+		}
 		for _, o := range m.Options {
 			if o.Recorded && o.Rank < 0 {
 				continue // the recorder's own choice, kept as it is
 			}
 			for i, s := range ex.Step.Screens {
-				sm := selector.NewMatcher(s)
+				sm := matchers[i]
 				p, ok := sm.Position(m.Element.Ref)
 				if !ok || !sm.Shown(p) {
 					continue
