@@ -536,3 +536,35 @@ func TestHiddenNodesKeepTheirNames(t *testing.T) {
 		t.Errorf("after showing: ref %s visible %v, want ref %s and visible", m.Ref, m.Visible, n.Ref)
 	}
 }
+
+// TestCoverageLooksThroughOverlays: an element Trailpin lays over the page
+// (the recording bar, marked with addOverlay) covers nothing, as replay never
+// shows it: the button under it is not covered, and a hit test there finds
+// the button; an element of the page's own still covers.
+func TestCoverageLooksThroughOverlays(t *testing.T) {
+	t.Parallel()
+	ctx := newTab(t, site.URL+"/visibility.html")
+	if n := byID(t, capture(t, ctx, CaptureOptions{}), "covered"); n.Covered == nil || !*n.Covered {
+		t.Fatalf("#covered under the page's own overlay: covered = %v, want true", n.Covered)
+	}
+	m, err := chromedp.Run(ctx, func(ctx context.Context, tg *chromedp.Target) (*Frame, error) { return TopFrame(ctx, tg) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The overlay becomes Trailpin's own, as the recording bar's host is.
+	if _, err := m.CallFunction(ctx, `function () { globalThis.__trailpinPageModel.addOverlay(document.getElementById('overlay')); return true; }`, false); err != nil {
+		t.Fatalf("addOverlay: %v", err)
+	}
+	s := capture(t, ctx, CaptureOptions{})
+	n := byID(t, s, "covered")
+	if n.Covered == nil || *n.Covered {
+		t.Errorf("#covered under Trailpin's overlay: covered = %v, want false", n.Covered)
+	}
+	r, err := m.CallFunction(ctx, `function () { return globalThis.__trailpinPageModel.hitTest(440, 25).ref; }`, false)
+	if err != nil {
+		t.Fatalf("hitTest: %v", err)
+	}
+	if got := strings.Trim(string(r.Value), `"`); got != n.Ref {
+		t.Errorf("hitTest under Trailpin's overlay = %q, want the button %q", got, n.Ref)
+	}
+}

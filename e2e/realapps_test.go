@@ -55,6 +55,13 @@ func recordRealApp(t *testing.T, a *realApp, srvURL string, flow []flowAct) *pag
 // machine's pace.
 func recordRealAppAt(t *testing.T, a *realApp, srvURL string, flow []flowAct, at pace) *pageRecording {
 	t.Helper()
+	return recordRealAppDriven(t, a, srvURL, func(app context.Context) { driveFlowAt(t, app, flow, at) })
+}
+
+// recordRealAppDriven records what drive does in the app's tab (a flow, a
+// random walk) through the real extension and returns the saved trail.
+func recordRealAppDriven(t *testing.T, a *realApp, srvURL string, drive func(app context.Context)) *pageRecording {
+	t.Helper()
 	r := &recordingRig{project: TempDir(t), wire: TempDir(t)}
 	if err := os.WriteFile(filepath.Join(r.project, "trailpin.yaml"), []byte("trails:\n  dir: trails\n"), 0o600); err != nil {
 		t.Fatal(err)
@@ -84,7 +91,7 @@ func recordRealAppAt(t *testing.T, a *realApp, srvURL string, flow []flowAct, at
 	waitAcrossLoads(t, app, `document.readyState === 'complete'`)
 	waitAX(t, app, "toolbar", "Trailpin recording")
 
-	driveFlowAt(t, app, flow, at)
+	drive(app)
 
 	clickCSS(t, popup, "#stop")
 	popupPhase(t, popup, "stopped")

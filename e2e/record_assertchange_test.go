@@ -264,3 +264,49 @@ func TestRecordAssertChangeMustNotChange(t *testing.T) {
 		t.Errorf("with a click that also rewrites the welcome line, the replay failed with %q, want an app-bug of mustNotInclude naming the new line\n%s", why, status)
 	}
 }
+
+// commitOnBlurPage adds what its field holds to the list when the field
+// loses the focus (its change event), as TodoMVC's new-item field does.
+const commitOnBlurPage = `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>List</title></head>
+<body>
+<h1>List</h1>
+<input aria-label="New item">
+<ul></ul>
+<script>
+  const field = document.querySelector('input');
+  field.addEventListener('change', () => {
+    const li = document.createElement('li');
+    li.textContent = field.value;
+    document.querySelector('ul').append(li);
+    field.value = '';
+  });
+</script>
+</body></html>`
+
+// TestRecordAssertChangeKeepsThePageFocus: ticking a change in the
+// recording bar's Assert change list leaves the focus in the page's field,
+// so a field that commits on blur does not add an item the person never
+// added (and no replay would), as a random walk on TodoMVC found.
+func TestRecordAssertChangeKeepsThePageFocus(t *testing.T) {
+	t.Parallel()
+	rec := recordPage(t, commitOnBlurPage, func(app context.Context) {
+		clickCSS(t, app, "input")
+		typeKeys(t, app, "Buy milk")
+		WaitFor[bool](t, app, `document.querySelector('input').value === 'Buy milk'`)
+		clickAX(t, app, "button", "Assert change")
+		waitAX(t, app, "StaticText", "Tick what must change, then Add assertion.")
+		clickAXPrefix(t, app, "checkbox", `content textbox "New item"`)
+		if got := Eval[string](t, app, `document.querySelectorAll('li').length + ' ' + document.querySelector('input').value`); got != "0 Buy milk" {
+			t.Errorf("after ticking a change, the page reads %q (items, field); want \"0 Buy milk\": the tick took the focus from the field", got)
+		}
+		clickAX(t, app, "button", "Add assertion")
+		waitAXPrefix(t, app, "StaticText", "Added: ")
+		if got := Eval[string](t, app, `document.querySelectorAll('li').length + ' ' + document.querySelector('input').value`); got != "0 Buy milk" {
+			t.Errorf("after adding the assertion, the page reads %q (items, field); want \"0 Buy milk\"", got)
+		}
+	})
+	if strings.Contains(string(rec.yaml), "shows: [{text: Buy milk}]") {
+		t.Errorf("the trail pins an item the person never added:\n%s", rec.yaml)
+	}
+}

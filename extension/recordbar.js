@@ -442,8 +442,13 @@
   // person had it: a key pressed next (Escape to close the page's menu, say)
   // goes to the page and is recorded, as it would be without the bar. Keys
   // pressed while the bar has the focus are the bar's, not the page's.
+  // So do the boxes of Assert change's list: a field of the page that
+  // commits on blur (TodoMVC adds the typed item when its field loses the
+  // focus) would otherwise change the page while the person ticks, a change
+  // no replay makes. Only the bar's text field takes the focus.
   root.addEventListener('mousedown', (/** @type {Event} */ e) => {
-    if (/** @type {Element} */ (e.target).closest?.('button'))
+    const el = /** @type {Element} */ (e.target);
+    if (el.closest?.('button, label, input[type=checkbox]') && !el.closest?.('input:not([type=checkbox]), textarea'))
       e.preventDefault();
   });
   // The bar's presses, clicks and keys end at the bar: a page that closes

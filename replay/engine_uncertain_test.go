@@ -159,3 +159,34 @@ func TestUncertainJudge(t *testing.T) {
 		})
 	}
 }
+
+// A box the app takes away once it is ticked (a to-do checked in a list of
+// the active ones) shows no state to read after the tap: the check passes,
+// and the step's end says whether it took effect. On a copy where the tick
+// removes the box but changes nothing else, the end fails the step.
+func TestRunTrailCheckedBoxTakenAway(t *testing.T) {
+	t.Parallel()
+	tr := inlineTrail(t, `version: 1
+trail: Active to-dos
+app: fixture
+start: /filtered.html
+steps:
+  - intent: tick Feed the cat
+    actions:
+      - check: {selector: {role: checkbox, name: Feed the cat}}
+    end:
+      shows:
+        - {role: status, text: 1 item left}
+`)
+	res := replayOn(t, tr, site.URL, Options{})
+	if res.Status != StatusPassed {
+		t.Fatalf("got %s (%q), want passed: the box left the list once ticked", res.Status, res.Error)
+	}
+	if got := res.Steps[0].Actions[0].Summary; !strings.Contains(got, "took it away") {
+		t.Errorf("the check's summary = %q, want it to say the page took the box away", got)
+	}
+	tr.Start = "/filtered.html?broken"
+	if res := replayOn(t, tr, site.URL, Options{}); res.Status == StatusPassed {
+		t.Errorf("on the copy whose tick changes nothing but the list, the trail passed")
+	}
+}

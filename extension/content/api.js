@@ -90,7 +90,12 @@
         rec.takePick(at, rec.currentScreen());
     },
     /** @param {Element} el the recording bar's host element */
-    setBar(el) { state.bar = el; },
+    setBar(el) {
+      state.bar = el;
+      // The bar is not the app's: what lies under it is not covered (the
+      // page model's hit tests look through it, as replay never shows it).
+      pm()?.addOverlay?.(el);
+    },
     /** Records an interaction the recording bar made (asserts, undo). @param {Record<string, unknown>} i */
     record(i) {
       rec.flushTyping();

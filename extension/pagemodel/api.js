@@ -24,6 +24,7 @@
  * @property {() => string} documentToken
  * @property {() => {full: boolean, reused: number} | null} lastIncremental what the last incremental capture did (for tests)
  * @property {() => Element[]} hoverRevealed the elements the pointer alone shows now, in this document and the shadow roots and same-origin frames under the pointer
+ * @property {(el: Element) => void} addOverlay marks an element of Trailpin's own laid over the page (the recording bar): hit tests and coverage look through it
  *
  * @typedef {{x: number, y: number, box: Box, inViewport: boolean, covered?: boolean, hit?: string, animating?: boolean}} RefPoint
  *   where to act on the element of a ref, in top-viewport CSS pixels, and what a click there would hit
@@ -38,9 +39,9 @@
     return; // this version of the page model or a newer one is installed (core.js)
   const pm = internals;
   const { API_NAME, DEFAULT_TEST_ID_ATTRIBUTES, SCREEN_SCHEMA, SCRIPT_VERSION, accessibleDescription,
-    accessibleName, bindFrame, capture, captureWire, checkStringList, closestAcrossShadow, coveredAt,
+    accessibleName, addOverlay, bindFrame, capture, captureWire, checkStringList, closestAcrossShadow, coveredAt,
     documentToken, elementForRef, flatParent, frameElement, frameRegistryOf, hiddenForAria, hoverReveals, inertByModal,
-    insideModal, isSelectDropDown, markedSecret, modalOf, notRendered, owningSelect, reaches, refForElement,
+    insideModal, isSelectDropDown, markedSecret, modalOf, notRendered, owningSelect, pageHitAt, reaches, refForElement,
     refStateOf, roleOf, round, skipsChild, styleOf, tagOf, visitElement, withCaches } = pm;
 
   /**
@@ -114,8 +115,7 @@
       const cy = rect.top + rect.height / 2;
       const view = el.ownerDocument.defaultView;
       const inViewport = !!view && cx >= 0 && cy >= 0 && cx < view.innerWidth && cy < view.innerHeight;
-      const root = /** @type {Document | ShadowRoot} */ (el.getRootNode());
-      const hit = inViewport ? (typeof root.elementFromPoint === 'function' ? root.elementFromPoint(cx, cy) : el.ownerDocument.elementFromPoint(cx, cy)) : null;
+      const hit = inViewport ? pageHitAt(/** @type {Document | ShadowRoot} */ (el.getRootNode()), el.ownerDocument, cx, cy) : null;
       /** @type {RefPoint} */
       const out = {
         x: round(cx + off.x), y: round(cy + off.y),
@@ -160,7 +160,7 @@
     let hit = null;
     for (let depth = 0; depth < 64; depth++) {
       /** @type {Element | null} */
-      const found = root.elementFromPoint(lx, ly);
+      const found = pageHitAt(root, document, lx, ly);
       if (!found || found === hit)
         break;
       hit = found;
@@ -313,6 +313,7 @@
     documentToken,
     lastIncremental: () => pm.lastIncremental && { ...pm.lastIncremental },
     hoverRevealed,
+    addOverlay,
   });
   Object.defineProperty(globalThis, API_NAME, { value: api, configurable: true, enumerable: false, writable: false });
 

@@ -43,6 +43,8 @@
  * @property {(options?: CaptureOptions, deferred?: Map<ScreenNode, Deferred>) => CapturedScreen} capture
  * @property {(v: unknown, what: string) => string[]} checkStringList
  * @property {(el: Element, x: number, y: number) => boolean | undefined} coveredAt
+ * @property {(el: Element) => void} addOverlay
+ * @property {(root: Document | ShadowRoot, doc: Document, x: number, y: number) => Element | null} pageHitAt
  * @property {(el: Element, selector: string) => boolean} matchesSafely
  * @property {(hit: Element, target: Element, x?: number, y?: number) => boolean} reaches
  * @property {(v: number) => number} round
@@ -832,11 +834,46 @@
     const view = el.ownerDocument.defaultView;
     if (!view || x < 0 || y < 0 || x >= view.innerWidth || y >= view.innerHeight)
       return undefined;
-    const root = /** @type {Document | ShadowRoot} */ (el.getRootNode());
-    const hit = typeof root.elementFromPoint === 'function' ? root.elementFromPoint(x, y) : el.ownerDocument.elementFromPoint(x, y);
+    const hit = pageHitAt(/** @type {Document | ShadowRoot} */ (el.getRootNode()), el.ownerDocument, x, y);
     if (!hit)
       return undefined;
     return !reaches(hit, el, x, y);
+  }
+
+  /**
+   * Elements of Trailpin's own laid over the page (the recording bar): they
+   * are not the app's, and replay never shows them, so a hit test looks
+   * through them. Without that, a control under the bar reads as covered
+   * while recording only, and a change of its coverage (the page scrolled
+   * it out from under the bar) is offered to Assert change and pinned in
+   * a trail that no replay can see (docs/recording.md, Random walks).
+   * @type {Element[]}
+   */
+  const overlays = [];
+
+  /** @param {Element} el an element of Trailpin's own laid over the page */
+  function addOverlay(el) {
+    if (!overlays.includes(el))
+      overlays.push(el);
+  }
+
+  /** @param {Element} el */
+  function ownOverlay(el) {
+    return overlays.some((o) => o.isConnected && (o === el || containsAcross(o, el)));
+  }
+
+  /**
+   * The topmost element of the page at (x, y) in root's viewport, looking
+   * through Trailpin's overlays.
+   * @param {Document | ShadowRoot} root @param {Document} doc @param {number} x @param {number} y
+   * @returns {Element | null}
+   */
+  function pageHitAt(root, doc, x, y) {
+    const at = typeof root.elementFromPoint === 'function' ? root : doc;
+    const hit = at.elementFromPoint(x, y);
+    if (!hit || !overlays.length || !ownOverlay(hit))
+      return hit;
+    return at.elementsFromPoint(x, y).find((e) => !ownOverlay(e)) || null;
   }
 
   /**
@@ -1023,6 +1060,6 @@
   }
 
   /** @type {PageModelCapture} */
-  const provides = { capture, checkStringList, coveredAt, matchesSafely, reaches, round, visitElementFull };
+  const provides = { addOverlay, capture, checkStringList, coveredAt, matchesSafely, pageHitAt, reaches, round, visitElementFull };
   Object.assign(pm, provides);
 })();

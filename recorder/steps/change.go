@@ -178,6 +178,15 @@ func (b *builder) changeOffers(before, after *screen.Screen) (*screendiff.Result
 			offers = append(offers, o)
 			continue
 		}
+		if b.pointerAlone(before, after, c) {
+			// A control that shows only under the pointer (a row's copy
+			// button under .row:hover) comes and goes with where the
+			// pointer rests, which replay does not reproduce: it moves the
+			// pointer only onto what the trail acts on.
+			o.Why = "the pointer alone shows it, and replay moves the pointer only onto what the trail acts on"
+			offers = append(offers, o)
+			continue
+		}
 		m, why := b.changeMatch(res, before, after, k)
 		if m == nil {
 			o.Why = why
@@ -188,6 +197,20 @@ func (b *builder) changeOffers(before, after *screen.Screen) (*screendiff.Result
 		offers = append(offers, o)
 	}
 	return res, offers, nil
+}
+
+// pointerAlone reports whether change c is of a node that the pointer
+// alone shows on either screen (screen.Node.RevealedBy).
+func (b *builder) pointerAlone(before, after *screen.Screen, c screendiff.Change) bool {
+	revealed := func(s *screen.Screen, n *screendiff.NodeRef) bool {
+		if s == nil || n == nil {
+			return false
+		}
+		m := b.matcher(s)
+		p, ok := b.refPositions(m)[n.Ref]
+		return ok && m.Nodes()[p].RevealedBy != ""
+	}
+	return revealed(before, c.Before) || revealed(after, c.After)
 }
 
 // changeMatch makes the matcher of change k: its kind, a selector made by

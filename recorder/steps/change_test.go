@@ -237,3 +237,36 @@ func TestBuildStepsAssertChangeUnchangedPicks(t *testing.T) {
 		t.Errorf("notes = %q, want the refusal with the button's change in words", notes)
 	}
 }
+
+// TestPreviewChangeLeavesWhatThePointerAloneShows: a control that shows only
+// under the pointer (Swagger UI's "Copy path to clipboard" on an operation's
+// summary) hides when a click elsewhere moves the pointer away. Replay moves
+// the pointer only onto what the trail acts on, so that change cannot be
+// ticked; the click's own change can.
+func TestPreviewChangeLeavesWhatThePointerAloneShows(t *testing.T) {
+	expanded := func(v bool) screentest.Opt { return screentest.Node(func(n *screen.Node) { n.Expanded = &v }) }
+	copyButton := func(shown bool) *screentest.Spec {
+		if !shown {
+			return el("copy", "button", screentest.Name("Copy path"), screentest.Hidden())
+		}
+		return el("copy", "button", screentest.Name("Copy path"), screentest.Node(func(n *screen.Node) { n.RevealedBy = "summary" }))
+	}
+	page := func(open bool) *screen.Screen {
+		return shopPage("/", "d", "Shop",
+			el("summary", "button", screentest.Name("GET /plants"), screentest.Kids(screentest.Txt("GET /plants"))),
+			copyButton(!open),
+			el("menu-button", "button", screentest.Name("Menu"), expanded(open), screentest.Kids(screentest.Txt("Menu"))))
+	}
+	s := newSession().click(page(false), "menu-button")
+	p, err := PreviewChange(s.recs, page(true), BuildOptions{BaseURL: shopOrigin})
+	if err != nil {
+		t.Fatalf("PreviewChange() failed: %v", err)
+	}
+	hidden := offerByText(t, p, `style button "Copy path"`)
+	if hidden.Matcher != "" || !strings.Contains(hidden.Why, "pointer") {
+		t.Errorf("the copy button hiding as the pointer left: matcher %q, why %q; want it not tickable, because of the pointer", hidden.Matcher, hidden.Why)
+	}
+	if state := offerByText(t, p, `state button "Menu"`); state.Matcher == "" {
+		t.Errorf("the click's own change cannot be ticked: %+v", state)
+	}
+}
