@@ -393,6 +393,41 @@
   }
 
   /**
+   * A fragment the URL parser keeps as written after the base URL: printable
+   * ASCII but for the characters it percent-encodes there (space, ", <, >, `).
+   */
+  const PLAIN_FRAGMENT = /^#[!#-;=?-_a-~]*$/;
+
+  /**
+   * The resolved URL of a link (its href property), el's href attribute
+   * being written. Resolving costs as much as the rest of a link's node: a
+   * written "#fragment" on an HTML a or area in a document at an http(s) or
+   * file URL is the document's base URL without its fragment, then the
+   * fragment, which is what the URL parser gives (the page's own links to
+   * its sections are most of its links).
+   * @param {Element} el @param {string | null} written
+   */
+  function linkURL(el, written) {
+    if (written !== null && written.charCodeAt(0) === 35 /* # */ && isHTML(el) && PLAIN_FRAGMENT.test(written)) {
+      const tag = tagOf(el);
+      if (tag === 'a' || tag === 'area') {
+        const doc = el.ownerDocument;
+        const known = caches().fragmentBase;
+        let base = known.get(doc);
+        if (base === undefined) {
+          const b = doc.baseURI || '';
+          base = /^(https?|file):\/\/[^#]*(#|$)/.test(b) ? b.replace(/#.*$/s, '') : '';
+          known.set(doc, base);
+        }
+        if (base)
+          return base + written;
+      }
+    }
+    const href = /** @type {HTMLAnchorElement} */ (el).href;
+    return typeof href === 'string' ? href : (href && typeof href === 'object' ? String((/** @type {{baseVal?: string}} */ (href)).baseVal || '') : '');
+  }
+
+  /**
    * Adds el's label, link, value and states to node. Neither these nor the
    * name are read by the rest of the walk, so a directed capture
    * (directed.js) adds both only to the nodes it sends.
@@ -407,12 +442,11 @@
         node.label = label;
     }
     if (role === 'link') {
-      const href = /** @type {HTMLAnchorElement} */ (el).href;
-      const url = typeof href === 'string' ? href : (href && typeof href === 'object' ? String((/** @type {{baseVal?: string}} */ (href)).baseVal || '') : '');
-      if (url)
-        node.url = url;
       // Playwright's snapshots print the attribute as written, not resolved.
       const written = el.getAttribute('href');
+      const url = linkURL(el, written);
+      if (url)
+        node.url = url;
       if (written !== null && written !== url)
         node.href = written;
     }

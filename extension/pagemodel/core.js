@@ -171,6 +171,9 @@
  * @property {Set<Element>} sensitiveElements
  * @property {Map<Element, Node>} roots the tree (document or shadow root) of each element the capture walked
  * @property {Map<Element, boolean>} ariaDisabled whether aria-disabled="true" reaches an element
+ * @property {Map<Node, boolean>} disabledFieldsets whether a tree (document or shadow root) holds a fieldset[disabled]
+ * @property {Map<Document, string>} fragmentBase a document's base URL without its fragment, where a link's
+ *   written "#fragment" resolves by appending it (capture.js), '' where it may not
  */
 
 /**
@@ -205,6 +208,7 @@
  * @property {number} SCRIPT_VERSION
  * @property {string} SVG_NS
  * @property {() => Caches} caches
+ * @property {() => Caches | null} cachesIfAny
  * @property {(el: Element, selector: string) => Element | null} closestAcrossShadow
  * @property {(s: string) => string} collapseSpaces
  * @property {(el: Element, node: Node | null) => boolean} containsAcross
@@ -311,7 +315,7 @@
       contentScans: new Map(), hostContent: new Set(), probeAll: false, labels: new Map(),
       sensitiveValues: (sensitive.values || []).map(v => collapseSpaces(String(v))).filter(v => v.length > 0),
       sensitiveElements: new Set(sensitive.elements || []),
-      roots: new Map(), ariaDisabled: new Map(),
+      roots: new Map(), ariaDisabled: new Map(), disabledFieldsets: new Map(), fragmentBase: new Map(),
     };
     try {
       return fn();
@@ -324,6 +328,11 @@
   function caches() {
     if (!cache)
       throw new Error('page model: caches used outside a capture');
+    return cache;
+  }
+
+  /** The caches of the capture in progress, null outside one. @returns {Caches | null} */
+  function cachesIfAny() {
     return cache;
   }
 
@@ -610,7 +619,7 @@
   /** @type {PageModelCore} */
   const provides = { API_NAME, ARIA_EXCLUDED, ARIA_EXCLUDED_KNOWN, DEFAULT_TEST_ID_ATTRIBUTES,
     IGNORED_FOR_ARIA, INSIDE_MODAL, INSIDE_MODAL_KNOWN, NOT_RENDERED, NOT_RENDERED_KNOWN, PSEUDO, PSEUDO_KNOWN,
-    RANGE_ROLES, SCREEN_SCHEMA, SCRIPT_VERSION, SVG_NS, caches, closestAcrossShadow, collapseSpaces,
+    RANGE_ROLES, SCREEN_SCHEMA, SCRIPT_VERSION, SVG_NS, caches, cachesIfAny, closestAcrossShadow, collapseSpaces,
     containsAcross, flatChildSource, flatChildren, flatParent, idRefs, ignoredForAria, isElement, isHTML, isOmitted, isSecret,
     isSelectDropDown, knownFlag, markedSecret, owningSelect, parentOrHost, secretControl, setFlag,
     showsSensitive, styleOf, tagOf, treeRoot, withCaches };

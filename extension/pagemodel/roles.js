@@ -17,7 +17,7 @@
   if (!internals)
     return; // this version of the page model or a newer one is installed (core.js)
   const pm = internals;
-  const { SVG_NS, caches, closestAcrossShadow, idRefs, isHTML, parentOrHost, tagOf } = pm;
+  const { SVG_NS, caches, cachesIfAny, closestAcrossShadow, idRefs, isHTML, parentOrHost, tagOf } = pm;
 
   /** Roles Trailpin reports, named as Playwright names them (ARIA 1.2). */
   const ARIA_ROLES = new Set(['alert', 'alertdialog', 'application', 'article', 'banner', 'blockquote', 'button',
@@ -86,12 +86,15 @@
     return v !== null && /^\s*[-+]?\d+\s*$/.test(v);
   }
 
+  /** The HTML elements a disabled attribute or fieldset can disable. */
+  const DISABLEABLE = new Set(['button', 'input', 'select', 'textarea', 'option', 'optgroup', 'fieldset']);
+
   /** Whether the element is disabled by HTML (disabled attribute, fieldset, optgroup). @param {Element} el */
   function nativelyDisabled(el) {
     if (!isHTML(el))
       return false;
     const tag = tagOf(el);
-    if (!['button', 'input', 'select', 'textarea', 'option', 'optgroup', 'fieldset'].includes(tag))
+    if (!DISABLEABLE.has(tag))
       return false;
     if (el.hasAttribute('disabled'))
       return true;
@@ -99,6 +102,19 @@
       const group = el.parentElement;
       if (group && tagOf(group) === 'optgroup' && group.hasAttribute('disabled'))
         return true;
+    }
+    // closest() looks only at el's own tree: a tree without a disabled
+    // fieldset has none to find (asked once per tree in a capture).
+    const c = cachesIfAny();
+    const tree = c ? c.roots.get(el) || el.getRootNode() : null;
+    if (c && tree && (tree.nodeType === 9 || tree.nodeType === 11)) {
+      let any = c.disabledFieldsets.get(tree);
+      if (any === undefined) {
+        any = (/** @type {Document | ShadowRoot} */ (tree)).querySelector('fieldset[disabled]') !== null;
+        c.disabledFieldsets.set(tree, any);
+      }
+      if (!any)
+        return false;
     }
     for (let fs = el.parentElement ? el.parentElement.closest('fieldset[disabled]') : null; fs; fs = fs.parentElement ? fs.parentElement.closest('fieldset[disabled]') : null) {
       const legend = Array.from(fs.children).find(c => tagOf(c) === 'legend');
