@@ -3,7 +3,9 @@ package e2e
 import (
 	"bytes"
 	"context"
+	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -65,4 +67,29 @@ func (s *mcpSession) must(t *testing.T, name string, args map[string]any) string
 		t.Fatalf("%s %v failed: %s", name, args, out)
 	}
 	return out
+}
+
+// headlessMCPOnPage serves html as /page.html on loopback, writes a
+// project whose app "page" is that site, and starts `host mcp --headless`
+// in it with a home of its own: the connected session, the site's origin
+// and the project's folder (its trails are written under trails/).
+func headlessMCPOnPage(t *testing.T, html string) (session *mcpSession, origin, project string) {
+	t.Helper()
+	site := TempDir(t)
+	if err := os.WriteFile(filepath.Join(site, "page.html"), []byte(html), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	srv := ServeDir(t, site)
+	project = TempDir(t)
+	if err := os.WriteFile(filepath.Join(project, "trailpin.yaml"), []byte("apps:\n  page:\n    baseURL: "+srv.URL+"\ntrails:\n  dir: trails\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	home := TempDir(t)
+	ctx, cancel := context.WithTimeout(context.Background(), RunTimeout)
+	t.Cleanup(cancel)
+	cmd := exec.Command(HostPath(t), "mcp", "--headless")
+	cmd.Dir = project
+	cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "CHROME_PATH=" + os.Getenv("CHROME_PATH"),
+		"HOME=" + home, "XDG_CONFIG_HOME=" + filepath.Join(home, ".config"), "XDG_DATA_HOME=" + filepath.Join(home, ".local", "share")}
+	return connectMCP(ctx, t, mcpClientName, cmd), srv.URL, project
 }

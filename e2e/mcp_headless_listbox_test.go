@@ -1,9 +1,7 @@
 package e2e
 
 import (
-	"context"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -22,7 +20,6 @@ import (
 // holds one select per list box, and `host replay` replays it green.
 func TestMCPHeadlessChoosesInAListBox(t *testing.T) {
 	browsertest.Need(t)
-	site := TempDir(t)
 	page := strings.Replace(listBoxPage, `<p><button id="save"`,
 		`<p id="size-label">Size</p>
 <div id="size" role="listbox" aria-labelledby="size-label">
@@ -36,23 +33,8 @@ func TestMCPHeadlessChoosesInAListBox(t *testing.T) {
   });
 </script>
 <p><button id="save"`, 1)
-	if err := os.WriteFile(filepath.Join(site, "page.html"), []byte(page), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	srv := ServeDir(t, site)
-	project := TempDir(t)
-	if err := os.WriteFile(filepath.Join(project, "trailpin.yaml"), []byte("apps:\n  page:\n    baseURL: "+srv.URL+"\ntrails:\n  dir: trails\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	home := TempDir(t)
-	ctx, cancel := context.WithTimeout(context.Background(), RunTimeout)
-	defer cancel()
-	cmd := exec.Command(HostPath(t), "mcp", "--headless")
-	cmd.Dir = project
-	cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "CHROME_PATH=" + os.Getenv("CHROME_PATH"),
-		"HOME=" + home, "XDG_CONFIG_HOME=" + filepath.Join(home, ".config"), "XDG_DATA_HOME=" + filepath.Join(home, ".local", "share")}
-	session := connectMCP(ctx, t, mcpClientName, cmd)
-	session.must(t, "trail_start", map[string]any{"app": "page", "url": srv.URL + "/page.html"})
+	session, origin, project := headlessMCPOnPage(t, page)
+	session.must(t, "trail_start", map[string]any{"app": "page", "url": origin + "/page.html"})
 
 	snap := session.must(t, "browser_snapshot", map[string]any{})
 	veg, size := mcpRef(t, snap, `listbox "Vegetables"`), mcpRef(t, snap, `listbox "Size"`)
@@ -105,7 +87,7 @@ func TestMCPHeadlessChoosesInAListBox(t *testing.T) {
 	if got := strings.Join(valueActions(tr), "\n"); got != want {
 		t.Fatalf("the trail's actions are\n%s\nwant\n%s\n--- trail\n%s", got, want, src)
 	}
-	run := RunHost(t, replayEnv(t, false), nil, "replay", "--base-url", srv.URL, "--results", TempDir(t), path)
+	run := RunHost(t, replayEnv(t, false), nil, "replay", "--base-url", origin, "--results", TempDir(t), path)
 	if run.ExitCode != 0 || !strings.Contains(string(run.Stdout), "PASSED: 1 trail in") {
 		t.Fatalf("host replay of the trail exited %d:\n%s\n%s\n--- trail\n%s", run.ExitCode, run.Stdout, run.Stderr, src)
 	}

@@ -1,9 +1,7 @@
 package e2e
 
 import (
-	"context"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -21,26 +19,10 @@ import (
 // replays green.
 func TestMCPHeadlessSelectsSeveralOptions(t *testing.T) {
 	browsertest.Need(t)
-	site := TempDir(t)
 	page := strings.Replace(listBoxPage, `<p><button id="save"`,
 		`<p><label for="size">Size</label> <select id="size"><option>S</option><option>M</option></select></p>
 <p><button id="save"`, 1)
-	if err := os.WriteFile(filepath.Join(site, "page.html"), []byte(page), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	srv := ServeDir(t, site)
-	project := TempDir(t)
-	if err := os.WriteFile(filepath.Join(project, "trailpin.yaml"), []byte("apps:\n  page:\n    baseURL: "+srv.URL+"\ntrails:\n  dir: trails\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	home := TempDir(t)
-	ctx, cancel := context.WithTimeout(context.Background(), RunTimeout)
-	defer cancel()
-	cmd := exec.Command(HostPath(t), "mcp", "--headless")
-	cmd.Dir = project
-	cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "CHROME_PATH=" + os.Getenv("CHROME_PATH"),
-		"HOME=" + home, "XDG_CONFIG_HOME=" + filepath.Join(home, ".config"), "XDG_DATA_HOME=" + filepath.Join(home, ".local", "share")}
-	session := connectMCP(ctx, t, mcpClientName, cmd)
+	session, origin, project := headlessMCPOnPage(t, page)
 	tool := func(name string, args map[string]any) (string, bool) {
 		t.Helper()
 		return session.call(t, name, args)
@@ -53,7 +35,7 @@ func TestMCPHeadlessSelectsSeveralOptions(t *testing.T) {
 		}
 		return m[1]
 	}
-	if out, failed := tool("trail_start", map[string]any{"app": "page", "url": srv.URL + "/page.html"}); failed {
+	if out, failed := tool("trail_start", map[string]any{"app": "page", "url": origin + "/page.html"}); failed {
 		t.Fatal(out)
 	}
 	snap, _ := tool("browser_snapshot", map[string]any{})
@@ -84,7 +66,7 @@ func TestMCPHeadlessSelectsSeveralOptions(t *testing.T) {
 	if got := strings.Join(valueActions(tr), "\n"); got != "select {id: fruits} = [apples, oranges]" {
 		t.Fatalf("the trail's actions are\n%s\nwant the one select of both fruits:\n%s", got, src)
 	}
-	run := RunHost(t, replayEnv(t, false), nil, "replay", "--base-url", srv.URL, "--results", TempDir(t), path)
+	run := RunHost(t, replayEnv(t, false), nil, "replay", "--base-url", origin, "--results", TempDir(t), path)
 	if run.ExitCode != 0 || !strings.Contains(string(run.Stdout), "PASSED: 1 trail in") {
 		t.Fatalf("host replay of the trail exited %d:\n%s\n%s\n--- trail\n%s", run.ExitCode, run.Stdout, run.Stderr, src)
 	}

@@ -88,24 +88,8 @@ func checkHoverTrail(t *testing.T, tr *trail.Trail, src []byte, client string) {
 // it green, which it could not without the hovers (the items are hidden).
 func TestMCPHeadlessHoverRevealsAMenu(t *testing.T) {
 	browsertest.Need(t)
-	site := TempDir(t)
-	if err := os.WriteFile(filepath.Join(site, "page.html"), []byte(hoverMenuPage), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	srv := ServeDir(t, site)
-	project := TempDir(t)
-	if err := os.WriteFile(filepath.Join(project, "trailpin.yaml"), []byte("apps:\n  page:\n    baseURL: "+srv.URL+"\ntrails:\n  dir: trails\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	home := TempDir(t)
-	ctx, cancel := context.WithTimeout(context.Background(), RunTimeout)
-	defer cancel()
-	cmd := exec.Command(HostPath(t), "mcp", "--headless")
-	cmd.Dir = project
-	cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "CHROME_PATH=" + os.Getenv("CHROME_PATH"),
-		"HOME=" + home, "XDG_CONFIG_HOME=" + filepath.Join(home, ".config"), "XDG_DATA_HOME=" + filepath.Join(home, ".local", "share")}
-	session := connectMCP(ctx, t, mcpClientName, cmd)
-	session.must(t, "trail_start", map[string]any{"app": "page", "url": srv.URL + "/page.html"})
+	session, origin, project := headlessMCPOnPage(t, hoverMenuPage)
+	session.must(t, "trail_start", map[string]any{"app": "page", "url": origin + "/page.html"})
 
 	snap := session.must(t, "browser_snapshot", map[string]any{})
 	if strings.Contains(snap, "Sign out") || strings.Contains(snap, "Contact us") {
@@ -127,7 +111,7 @@ func TestMCPHeadlessHoverRevealsAMenu(t *testing.T) {
 		t.Fatalf("the saved trail does not load: %v\n%s", err, src)
 	}
 	checkHoverTrail(t, tr, src, mcpClientName)
-	run := RunHost(t, replayEnv(t, false), nil, "replay", "--base-url", srv.URL, "--results", TempDir(t), path)
+	run := RunHost(t, replayEnv(t, false), nil, "replay", "--base-url", origin, "--results", TempDir(t), path)
 	if run.ExitCode != 0 || !strings.Contains(string(run.Stdout), "PASSED: 1 trail in") {
 		t.Fatalf("host replay of the trail exited %d:\n%s\n%s\n--- trail\n%s", run.ExitCode, run.Stdout, run.Stderr, src)
 	}

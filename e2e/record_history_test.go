@@ -72,16 +72,7 @@ func TestRecordHistoryBetweenEntriesOfOneURL(t *testing.T) {
 		clickCSS(t, app, "#act")
 		WaitFor[bool](t, app, `document.querySelector('#said').textContent === 'Pay done'`)
 	})
-	var got []string
-	for _, s := range rec.trail.Steps {
-		for _, a := range s.Actions {
-			line := string(a.Kind()) + " " + actionDetail(a)
-			if n, ok := a.(trail.Navigate); ok {
-				line += n.To
-			}
-			got = append(got, line)
-		}
-	}
+	got := rec.movesAndActions()
 	want := []string{
 		"tap {id: to-cart}",
 		"tap {id: to-shop}",
@@ -146,16 +137,7 @@ func TestRecordHistoryBetweenEntriesOfOnePath(t *testing.T) {
 		clickCSS(t, app, "#confirm")
 		WaitFor[bool](t, app, `document.querySelector('#said').textContent === 'Confirmed'`)
 	})
-	var got []string
-	for _, s := range rec.trail.Steps {
-		for _, a := range s.Actions {
-			line := string(a.Kind()) + " " + actionDetail(a)
-			if n, ok := a.(trail.Navigate); ok {
-				line += n.To
-			}
-			got = append(got, line)
-		}
-	}
+	got := rec.movesAndActions()
 	want := []string{
 		"tap {id: next}",
 		"tap {id: next}",
@@ -216,16 +198,7 @@ func TestRecordPageMadeBackToAnotherDocument(t *testing.T) {
 		clickCSS(t, app, "#act")
 		waitAcrossLoads(t, app, `document.querySelector('#said').textContent === 'Refreshed'`)
 	})
-	var got []string
-	for _, s := range rec.trail.Steps {
-		for _, a := range s.Actions {
-			line := string(a.Kind()) + " " + actionDetail(a)
-			if n, ok := a.(trail.Navigate); ok {
-				line += n.To
-			}
-			got = append(got, line)
-		}
-	}
+	got := rec.movesAndActions()
 	want := []string{
 		"tap {id: open}",
 		"tap {id: back}",
@@ -256,4 +229,20 @@ func browserBack(t *testing.T, tab context.Context) {
 	if _, err := chromedp.Call(ctx, page.NavigateToHistoryEntry, page.NavigateToHistoryEntryParams{EntryID: h.Entries[h.CurrentIndex-1].ID}); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// movesAndActions lists the trail's actions, one line each, a navigate
+// with where it goes (back, forward).
+func (p *pageRecording) movesAndActions() []string {
+	var out []string
+	for _, s := range p.trail.Steps {
+		for _, a := range s.Actions {
+			line := string(a.Kind()) + " " + actionDetail(a)
+			if n, ok := a.(trail.Navigate); ok {
+				line += n.To
+			}
+			out = append(out, line)
+		}
+	}
+	return out
 }
