@@ -293,27 +293,23 @@ func (t *Tab) Tap(ctx context.Context, tg Target, c Click) error {
 	if button == "" {
 		button = trail.ButtonLeft
 	}
-	err := t.run(ctx, func(ctx context.Context) error {
-		p, err := t.aim(ctx, tg)
-		if err != nil {
-			return err
-		}
-		if err := tg.before(); err != nil {
-			return err
-		}
-		mouse, _ := t.input()
-		return mouse.Click(ctx, p.X, p.Y, button, max(c.Count, 1), c.Modifiers)
+	return t.pointer(ctx, tg, func(ctx context.Context, mouse browser.Mouse, x, y float64) error {
+		return mouse.Click(ctx, x, y, button, max(c.Count, 1), c.Modifiers)
 	})
-	if err != nil {
-		return err
-	}
-	t.settle(ctx)
-	return nil
 }
 
 // Hover moves the mouse onto the centre of the element of tg, pressing
 // nothing, so that what the page shows on :hover or mouseenter shows.
 func (t *Tab) Hover(ctx context.Context, tg Target) error {
+	return t.pointer(ctx, tg, func(ctx context.Context, mouse browser.Mouse, x, y float64) error {
+		return mouse.Move(ctx, x, y, 0)
+	})
+}
+
+// pointer aims at the centre of the element of tg, runs tg's last check,
+// does act with the mouse there, then waits for a page load it started:
+// what Tap and Hover share.
+func (t *Tab) pointer(ctx context.Context, tg Target, act func(ctx context.Context, mouse browser.Mouse, x, y float64) error) error {
 	err := t.run(ctx, func(ctx context.Context) error {
 		p, err := t.aim(ctx, tg)
 		if err != nil {
@@ -323,7 +319,7 @@ func (t *Tab) Hover(ctx context.Context, tg Target) error {
 			return err
 		}
 		mouse, _ := t.input()
-		return mouse.Move(ctx, p.X, p.Y, 0)
+		return act(ctx, mouse, p.X, p.Y)
 	})
 	if err != nil {
 		return err
