@@ -2,6 +2,7 @@ package replay
 
 import (
 	"context"
+	"flag"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
@@ -29,6 +30,10 @@ func TestMain(m *testing.M) {
 }
 
 func run(m *testing.M) int {
+	// The tests share one browser and spend most of their time waiting for
+	// it: four at a time keep two cores busy where two left them idle.
+	flag.Parse()
+	browsertest.DefaultParallel(4)
 	site = httptest.NewServer(fixtures())
 	defer site.Close()
 	crossSite = httptest.NewServer(fixtures())

@@ -43,6 +43,7 @@ const selectorPages = "../recorder/selector/testdata/selectors"
 // the same "none", the same error in the same words, and the same states
 // a wait reads of the element found.
 func TestPartialScreenMatchesWhole(t *testing.T) {
+	t.Parallel()
 	browsertest.Need(t)
 	sels := corpusSelectors(t)
 	sets := make([][]browser.SelectorPart, len(sels))
