@@ -19,6 +19,17 @@ import (
 // apiClient is the outside agent's name in the agent API tests.
 const apiClient = "e2e shop agent"
 
+// shareTab ticks the popup's "Share this tab with agents" and waits for the
+// background's answer: the box is enabled once the popup knows its tab, and
+// shows the background's state, checked and enabled again, once the tab is
+// shared.
+func shareTab(t *testing.T, popup context.Context) {
+	t.Helper()
+	WaitFor[bool](t, popup, `!document.querySelector('#agents-share').disabled`)
+	clickCSS(t, popup, "#agents-share")
+	WaitFor[bool](t, popup, `(() => { const b = document.querySelector('#agents-share'); return b.checked && !b.disabled; })()`)
+}
+
 // dialAgentAPI finds the host Chrome runs by its discovery file under
 // runtimeDir and connects to it as apiClient.
 func dialAgentAPI(t *testing.T, runtimeDir string) *agentapi.Client {
@@ -113,6 +124,7 @@ func apiRefOf(t *testing.T, s apiSnapshot, want string) string {
 // while not allowed, in a tab not shared, and with a stale ref, with
 // nothing performed.
 func TestAgentAPIDrivesASharedTab(t *testing.T) {
+	t.Parallel()
 	runtimeDir := TempDir(t)
 	r := newRecordingRig(t, "XDG_RUNTIME_DIR="+runtimeDir)
 	app := r.b.OpenTab(t, r.shop.URL+"/login")
@@ -131,7 +143,7 @@ func TestAgentAPIDrivesASharedTab(t *testing.T) {
 	if list := apiCall[struct{ Tabs []agentapi.TabInfo }](t, c, agentapi.TypeTabsList, nil); len(list.Tabs) != 0 {
 		t.Fatalf("tabs.list lists %+v before the person shared any", list.Tabs)
 	}
-	clickCSS(t, popup, "#agents-share")
+	shareTab(t, popup)
 	list := apiCall[struct{ Tabs []agentapi.TabInfo }](t, c, agentapi.TypeTabsList, nil)
 	if len(list.Tabs) != 1 || !strings.HasPrefix(list.Tabs[0].URL, r.shop.URL+"/login") || strings.Contains(list.Tabs[0].URL, "other") {
 		t.Fatalf("tabs.list: %+v, want the shared tab only", list.Tabs)

@@ -20,6 +20,7 @@ import (
 // are recorded right after the tap, in the client's step. The trail
 // replays green with no model.
 func TestAgentAPIActAndAssertChange(t *testing.T) {
+	t.Parallel()
 	model := modeltest.Start(t, modeltest.WithKey(askModelKey), modeltest.WithPolicy(agenttest.Policy()))
 	runtimeDir := TempDir(t)
 	r := newRecordingRig(t, append(askModelEnv(model), "XDG_RUNTIME_DIR="+runtimeDir)...)
@@ -31,7 +32,7 @@ func TestAgentAPIActAndAssertChange(t *testing.T) {
 	WaitFor[bool](t, popup, `[...document.querySelectorAll('#agents-asking li')].some((li) => li.textContent.includes(`+"`"+apiClient+"`"+`))`)
 	clickCSS(t, popup, "#agents-asking button")
 	WaitFor[bool](t, popup, `[...document.querySelectorAll('#agents-allowed li')].some((li) => li.textContent.includes(`+"`"+apiClient+"`"+`))`)
-	clickCSS(t, popup, "#agents-share")
+	shareTab(t, popup)
 	list := apiCall[struct{ Tabs []agentapi.TabInfo }](t, c, agentapi.TypeTabsList, nil)
 	if len(list.Tabs) != 1 {
 		t.Fatalf("tabs.list: %+v", list.Tabs)

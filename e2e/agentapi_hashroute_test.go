@@ -43,6 +43,7 @@ const hashRoutedPage = `<!doctype html>
 // trail replays green: the replay goes to the route and finds what it
 // shows.
 func TestAgentAPINavigatesWithinTheDocument(t *testing.T) {
+	t.Parallel()
 	runtimeDir := TempDir(t)
 	rec := recordPageEnv(t, hashRoutedPage, []string{"XDG_RUNTIME_DIR=" + runtimeDir}, func(popup, app context.Context) {
 		// The person first marks everything done by hand.
@@ -53,7 +54,7 @@ func TestAgentAPINavigatesWithinTheDocument(t *testing.T) {
 		WaitFor[bool](t, popup, `[...document.querySelectorAll('#agents-asking li')].some((li) => li.textContent.includes(`+"`"+apiClient+"`"+`))`)
 		clickCSS(t, popup, "#agents-asking button")
 		WaitFor[bool](t, popup, `[...document.querySelectorAll('#agents-allowed li')].some((li) => li.textContent.includes(`+"`"+apiClient+"`"+`))`)
-		clickCSS(t, popup, "#agents-share")
+		shareTab(t, popup)
 		list := apiCall[struct{ Tabs []agentapi.TabInfo }](t, c, agentapi.TypeTabsList, nil)
 		if len(list.Tabs) != 1 || list.Tabs[0].Recording == "" {
 			t.Fatalf("tabs.list: %+v, want the recorded tab", list.Tabs)

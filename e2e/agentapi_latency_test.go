@@ -91,7 +91,7 @@ func TestAttachedLatencyBesidePlaywrightMCP(t *testing.T) {
 	}
 	popupAgentButton(t, popup, "asking", apiName, "Allow")
 	WaitFor[bool](t, popup, popupLists("allowed", apiName))
-	clickCSS(t, popup, "#agents-share")
+	shareTab(t, popup)
 	tab := apiCall[struct{ Tabs []agentapi.TabInfo }](t, c, agentapi.TypeTabsList, nil).Tabs[0].Tab
 	apiCall[struct{ Session string }](t, c, agentapi.TypeRecordingStart, map[string]any{"tab": tab, "project": r.project, "app": "shop"})
 	popupPhase(t, popup, "recording")

@@ -148,6 +148,7 @@ func popupLists(list, client string) string {
 // answered with an error and the same connection goes on; the discovery
 // file is the owner's alone and the API listens on loopback only.
 func TestAgentAPIRefusesWithNothingPerformed(t *testing.T) {
+	t.Parallel()
 	const (
 		second  = "e2e second agent"
 		revoked = "e2e revoked agent"
@@ -185,7 +186,7 @@ func TestAgentAPIRefusesWithNothingPerformed(t *testing.T) {
 	apiRefused(t, c, agentapi.TypeTabsList, nil, nativemsg.CodeRefused, "the person has not allowed "+apiClient)
 	popupAgentButton(t, popup, "asking", apiClient, "Allow")
 	WaitFor[bool](t, popup, popupLists("allowed", apiClient))
-	clickCSS(t, popup, "#agents-share")
+	shareTab(t, popup)
 	list := apiCall[struct{ Tabs []agentapi.TabInfo }](t, c, agentapi.TypeTabsList, nil)
 	if len(list.Tabs) != 1 {
 		t.Fatalf("tabs.list: %+v, want the shared tab only", list.Tabs)

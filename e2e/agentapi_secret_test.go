@@ -26,6 +26,7 @@ import (
 // native messages, every reply the client received); the trail replays
 // green with the secret and no model.
 func TestAgentAPITypesASecretIntoAPasswordField(t *testing.T) {
+	t.Parallel()
 	runtimeDir := TempDir(t)
 	r := newRecordingRig(t, "XDG_RUNTIME_DIR="+runtimeDir, "TRAILPIN_SECRET_DEMO_PASSWORD="+demo.Password)
 	app := r.b.OpenTab(t, r.shop.URL+"/login")
@@ -36,7 +37,7 @@ func TestAgentAPITypesASecretIntoAPasswordField(t *testing.T) {
 	WaitFor[bool](t, popup, popupLists("asking", apiClient))
 	clickCSS(t, popup, "#agents-asking button")
 	WaitFor[bool](t, popup, popupLists("allowed", apiClient))
-	clickCSS(t, popup, "#agents-share")
+	shareTab(t, popup)
 
 	// Every reply the client receives, for the leak scan.
 	var replies bytes.Buffer

@@ -20,6 +20,7 @@ import (
 // choice, are refused with nothing chosen or recorded. The trail replays
 // green with no model.
 func TestAgentAPISelectsSeveralOptions(t *testing.T) {
+	t.Parallel()
 	runtimeDir := TempDir(t)
 	page := strings.Replace(listBoxPage, `<p><button id="save"`,
 		`<p><label for="size">Size</label> <select id="size"><option>S</option><option>M</option></select></p>
@@ -30,7 +31,7 @@ func TestAgentAPISelectsSeveralOptions(t *testing.T) {
 		WaitFor[bool](t, popup, `[...document.querySelectorAll('#agents-asking li')].some((li) => li.textContent.includes(`+"`"+apiClient+"`"+`))`)
 		clickCSS(t, popup, "#agents-asking button")
 		WaitFor[bool](t, popup, `[...document.querySelectorAll('#agents-allowed li')].some((li) => li.textContent.includes(`+"`"+apiClient+"`"+`))`)
-		clickCSS(t, popup, "#agents-share")
+		shareTab(t, popup)
 		list := apiCall[struct{ Tabs []agentapi.TabInfo }](t, c, agentapi.TypeTabsList, nil)
 		if len(list.Tabs) != 1 || list.Tabs[0].Recording == "" {
 			t.Fatalf("tabs.list: %+v, want the recorded tab", list.Tabs)

@@ -16,6 +16,7 @@ import (
 // connects with the file's token and says hello (host/PROTOCOL.md, Agent
 // API).
 func TestAgentAPIServedWhileChromeRunsTheHost(t *testing.T) {
+	t.Parallel()
 	runtimeDir := TempDir(t)
 	b := StartBrowser(t, Options{Env: []string{"XDG_RUNTIME_DIR=" + runtimeDir}})
 	// The background connects the host when it starts; the popup wakes it.

@@ -24,6 +24,7 @@ import (
 // recorded right after the agent's tap, in the client's step. The trail
 // replays green with no model call.
 func TestMCPAttachedAssertChangeAndAct(t *testing.T) {
+	t.Parallel()
 	const client = "e2e-attached-act"
 	model := modeltest.Start(t, modeltest.WithKey(askModelKey), modeltest.WithPolicy(agenttest.Policy()))
 	runtimeDir := TempDir(t)
@@ -61,7 +62,7 @@ func TestMCPAttachedAssertChangeAndAct(t *testing.T) {
 	WaitFor[bool](t, popup, popupLists("asking", client))
 	clickCSS(t, popup, "#agents-asking button")
 	WaitFor[bool](t, popup, popupLists("allowed", client))
-	clickCSS(t, popup, "#agents-share")
+	shareTab(t, popup)
 
 	call("trail_start", map[string]any{"app": "shop"})
 	popupPhase(t, popup, "recording")

@@ -26,6 +26,7 @@ import (
 // client's steps marked by: agent with its MCP name, between the person's,
 // and replays green with no model.
 func TestMCPAttachedRecordsInThePersonsTab(t *testing.T) {
+	t.Parallel()
 	const client = "e2e-attached-agent"
 	runtimeDir := TempDir(t)
 	r := newRecordingRig(t, "XDG_RUNTIME_DIR="+runtimeDir)
@@ -66,7 +67,7 @@ func TestMCPAttachedRecordsInThePersonsTab(t *testing.T) {
 	WaitFor[bool](t, popup, `[...document.querySelectorAll('#agents-asking li')].some((li) => li.textContent.includes(`+"`"+client+"`"+`))`)
 	clickCSS(t, popup, "#agents-asking button")
 	WaitFor[bool](t, popup, `[...document.querySelectorAll('#agents-allowed li')].some((li) => li.textContent.includes(`+"`"+client+"`"+`))`)
-	clickCSS(t, popup, "#agents-share")
+	shareTab(t, popup)
 
 	call("trail_start", map[string]any{"app": "shop"})
 	popupPhase(t, popup, "recording")

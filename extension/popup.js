@@ -558,11 +558,28 @@ function renderAgents(v) {
   ])));
   el('agents-allowed').replaceChildren(...v.allowed.map((c) => item(`Allowed: ${c}`, [['Revoke', () => agentsOp({ op: 'revoke', client: c })]])));
   el('agents-driven').replaceChildren(...v.driven.map((d) => item(`Tab ${d.tab}: driven by ${d.client}`, [['Disconnect', () => agentsOp({ op: 'disconnect', client: d.client })]])));
-  /** @type {HTMLInputElement} */ (el('agents-share')).checked = v.shared.includes(agentsTab);
+  const share = /** @type {HTMLInputElement} */ (el('agents-share'));
+  share.checked = v.shared.includes(agentsTab);
+  share.disabled = agentsTab < 0 || sharing;
 }
 
-el('agents-share').addEventListener('change', () => {
-  agentsOp({ op: 'share', tab: agentsTab, on: /** @type {HTMLInputElement} */ (el('agents-share')).checked });
+/**
+ * Whether a change of the Share box is on its way to the background. The box
+ * is disabled until the popup knows its tab (a click before would share
+ * none) and while a change is on its way; it shows the background's answer.
+ */
+let sharing = false;
+
+el('agents-share').addEventListener('change', async () => {
+  const share = /** @type {HTMLInputElement} */ (el('agents-share'));
+  sharing = true;
+  share.disabled = true;
+  try {
+    await agentsOp({ op: 'share', tab: agentsTab, on: share.checked });
+  } finally {
+    sharing = false;
+    share.disabled = agentsTab < 0;
+  }
 });
 
 refresh().then(async () => {
