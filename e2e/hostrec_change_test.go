@@ -33,6 +33,7 @@ func recMenu(open bool) *screen.Screen {
 // trail holds it and loads. Before any action, and when nothing changed,
 // the reply says so and offers nothing.
 func TestHostRecordChanges(t *testing.T) {
+	t.Parallel()
 	browsertest.Long(t)
 	home := NewHostHome(t)
 	dir := newProjectDir(t, home)
@@ -118,6 +119,7 @@ func TestHostRecordChanges(t *testing.T) {
 // redacted as the stored one was, and a change that would show the value
 // is listed without it.
 func TestHostRecordChangesKeepsSecretsOut(t *testing.T) {
+	t.Parallel()
 	home := NewHostHome(t)
 	dir := newProjectDir(t, home)
 	conf := "apps:\n  shop:\n    baseURL: " + recOrigin + "\ntrails:\n  dir: trails\nsecrets:\n  shop_password: null\n"

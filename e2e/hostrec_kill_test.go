@@ -181,6 +181,7 @@ func recordWithKills(t *testing.T, kills map[int64]killPoint, killAfterStop, kil
 // and the saved trail is byte for byte the one the same recording gives
 // without kills.
 func TestHostRecordingSurvivesKills(t *testing.T) {
+	t.Parallel()
 	browsertest.Long(t)
 	want, _ := recordWithKills(t, nil, false, false)
 	got, e := recordWithKills(t, map[int64]killPoint{

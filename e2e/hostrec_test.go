@@ -62,6 +62,7 @@ func sendInteraction(t *testing.T, h *HostProc, s recStep, wantAdded bool) {
 // export is deterministic and loads back, and that the password typed into
 // the secret field is nowhere the host wrote.
 func TestHostRecordingSession(t *testing.T) {
+	t.Parallel()
 	home := NewHostHome(t)
 	dir := newProjectDir(t, home)
 	h := StartHostProc(t, home)
@@ -213,6 +214,7 @@ func TestHostRecordingSession(t *testing.T) {
 // TestHostRecordingResume: the host restarts in the middle of a recording;
 // the extension asks where the session stands and sends the rest.
 func TestHostRecordingResume(t *testing.T) {
+	t.Parallel()
 	home := NewHostHome(t)
 	h := StartHostProc(t, home)
 	session := "r-resume-1"
@@ -255,6 +257,7 @@ func TestHostRecordingResume(t *testing.T) {
 // in the middle of a recording: each gets a clear error, and what was
 // stored stays as it was.
 func TestHostRecordingRefusesBadMessages(t *testing.T) {
+	t.Parallel()
 	home := NewHostHome(t)
 	h := StartHostProc(t, home)
 	session := "r-bad-1"
@@ -369,6 +372,7 @@ func TestHostRecordingRefusesBadMessages(t *testing.T) {
 // TestWireScreenRoundTrip checks the tests' wire encoder against the host's
 // decoder, on the captured 10k-element page and on the fixtures.
 func TestWireScreenRoundTrip(t *testing.T) {
+	t.Parallel()
 	screens := []*screen.Screen{recLogin(""), recLogin("ada"), recHome(2), loadShop10k(t)}
 	for _, s := range screens {
 		got, err := screen.DecodeWire(WireScreen(s))
@@ -409,6 +413,7 @@ func loadShop10k(t testing.TB) *screen.Screen {
 // ones idle for longer than recording.pruneUnsavedAfter, and a bad value of
 // it is refused with what to write.
 func TestHostRecordingPrunesUnsaved(t *testing.T) {
+	t.Parallel()
 	home := NewHostHome(t)
 	h := StartHostProc(t, home, "TRAILPIN_RECORDING_PRUNEUNSAVEDAFTER=1s")
 	h.MustRequest("record.start", recStart("r-old"))
@@ -440,6 +445,7 @@ func TestHostRecordingPrunesUnsaved(t *testing.T) {
 // know) is stored as its reference and recorded as the secret, so it
 // reaches neither the database nor the trail.
 func TestHostRecordingRedactsConfiguredSecrets(t *testing.T) {
+	t.Parallel()
 	home := NewHostHome(t)
 	dir := newProjectDir(t, home)
 	conf := "apps:\n  shop:\n    baseURL: " + recOrigin + "\ntrails:\n  dir: trails\nsecrets:\n  shop_password: null\n"

@@ -24,6 +24,7 @@ import (
 // Then trail_act has the built-in agent (the scripted model) add another,
 // recorded as the client's. The trail replays green with no model call.
 func TestMCPHeadlessAssertChangeAndAct(t *testing.T) {
+	t.Parallel()
 	browsertest.Need(t)
 	shop := httptest.NewServer(demo.New(demo.Options{}))
 	t.Cleanup(shop.Close)

@@ -18,6 +18,7 @@ import (
 // anything is recorded (the trail holds no select of them). The trail
 // replays green.
 func TestMCPHeadlessSelectsSeveralOptions(t *testing.T) {
+	t.Parallel()
 	browsertest.Need(t)
 	page := strings.Replace(listBoxPage, `<p><button id="save"`,
 		`<p><label for="size">Size</label> <select id="size"><option>S</option><option>M</option></select></p>

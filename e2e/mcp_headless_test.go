@@ -30,6 +30,7 @@ import (
 const mcpClientName = "e2e-coding-agent"
 
 func TestMCPHeadlessRecordsTheShop(t *testing.T) {
+	t.Parallel()
 	browsertest.Need(t)
 	shop := httptest.NewServer(demo.New(demo.Options{}))
 	t.Cleanup(shop.Close)

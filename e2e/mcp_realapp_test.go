@@ -30,6 +30,7 @@ import (
 // class names are all renamed, and fails on a copy whose counter reads
 // otherwise, at that check, as app-bug.
 func TestMCPHeadlessOnTodoMVC(t *testing.T) {
+	t.Parallel()
 	browsertest.Need(t)
 	srv := serveApp(t, todoMVC, serveOptions{})
 	var modelCalls atomic.Int64
@@ -326,6 +327,7 @@ func checkTodoTrail(t *testing.T, tr *trail.Trail, content []byte) {
 // counted, and the client still reaches the new todo field: the
 // controls-only snapshot, within the cap, has it.
 func TestMCPHeadlessSnapshotCapOnTodoMVC(t *testing.T) {
+	t.Parallel()
 	browsertest.Need(t)
 	srv := serveApp(t, todoMVC, serveOptions{})
 	project := TempDir(t)

@@ -17,6 +17,7 @@ import (
 // recorded on, as unlabelled dataset lines. Without the variable the test
 // is skipped: it records, it checks nothing a replay test does not.
 func TestRecordReviewDataset(t *testing.T) {
+	t.Parallel()
 	dir := os.Getenv("TRAILPIN_REVIEW_RECORD")
 	if dir == "" {
 		t.Skip("set TRAILPIN_REVIEW_RECORD=DIR to record the review dataset's sessions into DIR")
