@@ -516,3 +516,26 @@ func TestEngineFindsAHeadingCalledByItsRole(t *testing.T) {
 		t.Errorf(`Check that "Summary" is shown: pick %d, want the quoted text (1); probabilities %v`, d.Pick+1, d.Probabilities)
 	}
 }
+
+// TestDescriptionOfAChangingWord: text the session saw change is a number
+// when it has digits and text when it has none: a status going from
+// "Pending" to "Paid" is not a number.
+func TestDescriptionOfAChangingWord(t *testing.T) {
+	for _, c := range []struct {
+		frag, pinned, kept string
+	}{
+		{"Pending", "fails when the text changes", "survives a text change"},
+		{"731", "fails when the number changes", "survives a number change"},
+	} {
+		v := Volatile{Kind: VolatileChanging, Fragment: c.frag}
+		m := &Menu{Purpose: PurposeAssertVisible, Text: "Payment " + c.frag, Volatile: []Volatile{v}}
+		pins := &Option{Selector: selector.Selector{Text: m.Text}, Kind: KindText, ChecksValue: true, Pins: []Volatile{v}}
+		keeps := &Option{Selector: selector.Selector{TestID: "status"}, Kind: KindTestID, Presence: true}
+		if got := fateWords(m, pins); got != c.pinned {
+			t.Errorf("%s, pinned: %q, want %q", c.frag, got, c.pinned)
+		}
+		if got := fateWords(m, keeps); got != c.kept {
+			t.Errorf("%s, by test id: %q, want %q", c.frag, got, c.kept)
+		}
+	}
+}

@@ -142,14 +142,3 @@ func volatileOf(text string, others []string) []Volatile {
 	}
 	return out
 }
-
-// kindsOf lists the kinds of vs once each, in order.
-func kindsOf(vs []Volatile) []VolatileKind {
-	var out []VolatileKind
-	for _, v := range vs {
-		if !slices.Contains(out, v.Kind) {
-			out = append(out, v.Kind)
-		}
-	}
-	return out
-}
