@@ -2,8 +2,10 @@ package review
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
+	"unicode"
 
 	"github.com/trailpin/trailpin/recorder/screen"
 	"github.com/trailpin/trailpin/recorder/selector"
@@ -96,12 +98,12 @@ func roleWord(role string) string {
 // fateWords says what breaks the option, or what it survives.
 func fateWords(m *Menu, o *Option) string {
 	if len(o.Pins) > 0 {
-		return "fails when the " + joinKinds(kindsOf(o.Pins)) + " changes"
+		return "fails when the " + joinKinds(o.Pins) + " changes"
 	}
-	var unpinned []VolatileKind
-	for _, k := range kindsOf(m.Volatile) {
-		if k != VolatileGeneratedID {
-			unpinned = append(unpinned, k)
+	var unpinned []Volatile
+	for _, v := range m.Volatile {
+		if v.Kind != VolatileGeneratedID {
+			unpinned = append(unpinned, v)
 		}
 	}
 	switch {
@@ -169,12 +171,21 @@ func quoted(s string) string {
 	return strconv.Quote(screen.Clip(s, maxQuoted))
 }
 
-func joinKinds(ks []VolatileKind) string {
-	words := make([]string, len(ks))
-	for i, k := range ks {
-		words[i] = string(k)
-		if k == VolatileChanging {
-			words[i] = "number" // digits that changed while recording
+// joinKinds names the kinds of vs once each, in order: text that changed
+// while recording is a number when it has digits, else text ("Pending"
+// becoming "Paid").
+func joinKinds(vs []Volatile) string {
+	var words []string
+	for _, v := range vs {
+		w := string(v.Kind)
+		if v.Kind == VolatileChanging {
+			w = "text"
+			if strings.ContainsFunc(v.Fragment, unicode.IsDigit) {
+				w = "number"
+			}
+		}
+		if !slices.Contains(words, w) {
+			words = append(words, w)
 		}
 	}
 	switch len(words) {

@@ -34,6 +34,11 @@ var contexts = []stepContext{
 	{"presenceIntent", "the intent asks only that it be there", func(m *Menu) bool { return m.intent.presence }},
 	{"mentionsText", "the intent quotes the element's text", func(m *Menu) bool { return m.intent.mentionsText }},
 	{"volatileText", "the element's text changes between runs", func(m *Menu) bool { return len(m.Volatile) > 0 }},
+	// A heading whose words change is found by its words read with any
+	// number ("Order 1042"); one whose words do not, by what it is.
+	{"roleIntentSteady", "the intent calls the element by its role, and its text does not change", func(m *Menu) bool {
+		return m.intent.role && !slices.ContainsFunc(m.Volatile, func(v Volatile) bool { return v.Kind != VolatileGeneratedID })
+	}},
 	{"volatileUnnamed", "the intent leaves out the part of the text that changes", func(m *Menu) bool {
 		return !m.intent.value && slices.ContainsFunc(m.Volatile, func(v Volatile) bool { return v.Kind != VolatileGeneratedID })
 	}},
@@ -62,6 +67,9 @@ var attributes = []attribute{
 	// of it.
 	{"steadyFirst", "the generator ranks it first among the options that pin nothing the intent leaves out and count no position", func(m *Menu, o *Option) bool {
 		return o == m.steadyFirst()
+	}},
+	{"namesRole", "it names the element's role", func(m *Menu, o *Option) bool {
+		return o.Selector.Role != "" && (m.Element == nil || o.Selector.Role == m.Element.Role)
 	}},
 	{"sameTextOnly", "it holds only while the text reads as now", func(_ *Menu, o *Option) bool { return o.SameTextOnly }},
 }

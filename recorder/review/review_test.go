@@ -439,3 +439,103 @@ func TestEngineLeavesAChoiceThatPinsWhatTheIntentLeavesOut(t *testing.T) {
 		t.Errorf("the inbox shows 12 unread: pick %d, want the recorder's choice, which pins the count the intent names; probabilities %v", d.Pick+1, d.Probabilities)
 	}
 }
+
+// TestVolatileWordsAcrossScreens: words without digits that another screen
+// of the session shows differently are volatile too ("Pending" becoming
+// "Paid"), a run of them as one fragment; an icon glyph that turns is not.
+func TestVolatileWordsAcrossScreens(t *testing.T) {
+	got := volatileOf("Payment Pending review", []string{"Payment Paid"})
+	want := []Volatile{{Kind: VolatileChanging, Fragment: "Pending review"}}
+	if !slices.Equal(got, want) {
+		t.Errorf("volatileOf = %v, want %v", got, want)
+	}
+	if got := volatileOf("▸ Order items", []string{"▾ Order items"}); len(got) != 0 {
+		t.Errorf("volatileOf(a glyph that turns) = %v, want nothing", got)
+	}
+	// A word a pattern already found is not found again, and it ends a
+	// run: the status and the time are two fragments.
+	got = volatileOf("Pending since 10:42", []string{"Paid since 10:43"})
+	want = []Volatile{{Kind: VolatileTime, Fragment: "10:42"}, {Kind: VolatileChanging, Fragment: "Pending"}}
+	if !slices.Equal(got, want) {
+		t.Errorf("volatileOf(status and time) = %v, want %v", got, want)
+	}
+}
+
+// TestIntentNamesAChangeInOtherWords: an intent that says a value moved
+// ("the price went up") names it without quoting it; one that names the
+// changing word names it as a word of its own, not inside another.
+func TestIntentNamesAChangeInOtherWords(t *testing.T) {
+	for _, c := range []struct {
+		intent, text string
+		others       []string
+		value        bool
+		named        int
+	}{
+		{"the price went up", "Pro plan $56.50", []string{"Pro plan $42.00"}, true, 1},
+		{"the total has changed", "Total $56.50", nil, true, 1},
+		{"the status is updated", "Payment Paid", []string{"Payment Pending"}, true, 1},
+		{"the payment is paid", "Payment Paid", []string{"Payment Pending"}, true, 1},
+		{"the payment status is shown", "Payment Paid", []string{"Payment Pending"}, false, 0},
+		{"the time of the last sync is shown", "Synced 10:42", nil, false, 0},
+		// "the count went up" names a count, not the price beside it.
+		{"the count went up", "3 items $56.50", nil, true, 1},
+		// "a" of "Choose a country" is not named by "add a card".
+		{"add a card", "Choose a country", []string{"Japan"}, false, 0},
+	} {
+		m := &Menu{Text: c.text, Volatile: volatileOf(c.text, c.others)}
+		cue := readIntent(c.intent, m)
+		if cue.value != c.value || len(cue.named) != c.named {
+			t.Errorf("%q on %q (%v): value %v, named %v; want value %v, %d named", c.intent, c.text, m.Volatile, cue.value, cue.named, c.value, c.named)
+		}
+	}
+}
+
+// TestEngineFindsAHeadingCalledByItsRole: "the Summary heading is shown"
+// calls the element a heading: the engine picks the heading by role and
+// name, not its pinned text, which it keeps for an intent that quotes the
+// words alone.
+func TestEngineFindsAHeadingCalledByItsRole(t *testing.T) {
+	e, err := DefaultEngine()
+	if err != nil {
+		t.Fatal(err)
+	}
+	el := &screen.Node{Ref: "e5", Role: "heading", Name: "Summary", Text: "Summary", Tag: "h2"}
+	menu := func(intent string) *Menu {
+		m := &Menu{Purpose: PurposeAssertVisible, Element: el, Text: "Summary", Screens: 1, Options: []Option{
+			{Selector: selector.Selector{Text: "Summary"}, Kind: KindText, ChecksValue: true, Recorded: true, Rank: 0},
+			{Selector: selector.Selector{Role: "heading", Name: "Summary"}, Kind: KindRoleName, ChecksValue: true, Rank: 1},
+			{Selector: selector.Selector{Role: "heading", Index: new(int)}, Kind: KindRole, Index: true, Presence: true, Rank: 2},
+		}}
+		m.intent = readIntent(intent, m)
+		return m
+	}
+	if d := e.Decide(menu("the Summary heading is shown")); d.Pick != 1 {
+		t.Errorf("the Summary heading is shown: pick %d, want the heading by role and name (2); probabilities %v", d.Pick+1, d.Probabilities)
+	}
+	if d := e.Decide(menu(`Check that "Summary" is shown`)); d.Pick != 0 {
+		t.Errorf(`Check that "Summary" is shown: pick %d, want the quoted text (1); probabilities %v`, d.Pick+1, d.Probabilities)
+	}
+}
+
+// TestDescriptionOfAChangingWord: text the session saw change is a number
+// when it has digits and text when it has none: a status going from
+// "Pending" to "Paid" is not a number.
+func TestDescriptionOfAChangingWord(t *testing.T) {
+	for _, c := range []struct {
+		frag, pinned, kept string
+	}{
+		{"Pending", "fails when the text changes", "survives a text change"},
+		{"731", "fails when the number changes", "survives a number change"},
+	} {
+		v := Volatile{Kind: VolatileChanging, Fragment: c.frag}
+		m := &Menu{Purpose: PurposeAssertVisible, Text: "Payment " + c.frag, Volatile: []Volatile{v}}
+		pins := &Option{Selector: selector.Selector{Text: m.Text}, Kind: KindText, ChecksValue: true, Pins: []Volatile{v}}
+		keeps := &Option{Selector: selector.Selector{TestID: "status"}, Kind: KindTestID, Presence: true}
+		if got := fateWords(m, pins); got != c.pinned {
+			t.Errorf("%s, pinned: %q, want %q", c.frag, got, c.pinned)
+		}
+		if got := fateWords(m, keeps); got != c.kept {
+			t.Errorf("%s, by test id: %q, want %q", c.frag, got, c.kept)
+		}
+	}
+}

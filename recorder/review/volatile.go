@@ -87,49 +87,58 @@ func findVolatile(text string) []Volatile {
 }
 
 // changedWords lists the words of text that another screen of the session
-// shows differently (the element's text there is in others), those with a
-// digit only: "Updated 10:42" against "Updated 10:43" gives 10:42. Words
-// without digits that change (a status going from Pending to Paid) are the
-// step's claim more often than noise; they are left to the intent.
-func changedWords(text string, others []string) []string {
+// shows differently (the element's text there is in others), a run of
+// them side by side as one: "Updated 10:42" against "Updated 10:43" gives
+// 10:42, and "Status: Pending review" against "Status: Paid" gives "Pending
+// review". A word without digits counts as well: the session saw it change,
+// so it changes between runs too, and whether the step is about it is the
+// intent's to say (it names "pending", or it does not). A word with neither
+// letter nor digit (an icon glyph turning from ▸ to ▾) is not text a
+// person reads. A word skip reports true for (one a pattern already found)
+// ends a run and is left out.
+func changedWords(text string, others []string, skip func(w string) bool) []string {
 	var out []string
+	add := func(run []string) {
+		f := strings.Trim(strings.Join(run, " "), ".,;:!?()")
+		if f != "" && !slices.Contains(out, f) {
+			out = append(out, f)
+		}
+	}
 	for _, o := range others {
 		if o == text {
 			continue
 		}
 		theirs := strings.Fields(o)
+		var run []string
 		for _, w := range strings.Fields(text) {
-			if strings.ContainsFunc(w, unicode.IsDigit) && !slices.Contains(theirs, w) && !slices.Contains(out, w) {
-				out = append(out, w)
+			if !strings.ContainsFunc(w, func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }) {
+				continue // a glyph neither ends nor joins a run
 			}
+			if slices.Contains(theirs, w) || skip(w) {
+				add(run)
+				run = nil
+				continue
+			}
+			run = append(run, w)
 		}
+		add(run)
 	}
 	return out
 }
 
 // volatileOf lists what is volatile in an element's text: the fragments the
-// patterns find, and the words with digits that differ between the
-// session's screens (VolatileChanging) when no pattern covers them.
+// patterns find, and the words that differ between the session's screens
+// (VolatileChanging), with digits or not, where no pattern covers them.
 func volatileOf(text string, others []string) []Volatile {
 	out := findVolatile(text)
-	for _, w := range changedWords(text, others) {
-		covered := slices.ContainsFunc(out, func(v Volatile) bool {
+	covered := func(w string) bool {
+		w = strings.Trim(w, ".,;:!?()")
+		return slices.ContainsFunc(out, func(v Volatile) bool {
 			return strings.Contains(v.Fragment, w) || strings.Contains(w, v.Fragment)
 		})
-		if !covered {
-			out = append(out, Volatile{Kind: VolatileChanging, Fragment: strings.Trim(w, ".,;:!?()")})
-		}
 	}
-	return out
-}
-
-// kindsOf lists the kinds of vs once each, in order.
-func kindsOf(vs []Volatile) []VolatileKind {
-	var out []VolatileKind
-	for _, v := range vs {
-		if !slices.Contains(out, v.Kind) {
-			out = append(out, v.Kind)
-		}
+	for _, w := range changedWords(text, others, covered) {
+		out = append(out, Volatile{Kind: VolatileChanging, Fragment: w})
 	}
 	return out
 }
