@@ -92,3 +92,60 @@ func TestMCPHeadlessChoosesInAListBox(t *testing.T) {
 		t.Fatalf("host replay of the trail exited %d:\n%s\n%s\n--- trail\n%s", run.ExitCode, run.Stdout, run.Stderr, src)
 	}
 }
+
+// TestMCPHeadlessListBoxReadBackRecordsNothing: a list box whose page ends
+// with another choice than the one browser_select_option clicked (its
+// script always selects red) is an error, and the failed choice leaves
+// nothing in the trail: the trail holds the choices that held and the
+// click after them, and `host replay` replays it green.
+func TestMCPHeadlessListBoxReadBackRecordsNothing(t *testing.T) {
+	browsertest.Need(t)
+	page := strings.Replace(listBoxPage, `<p><button id="save"`,
+		`<p id="colour-label">Colour</p>
+<div id="colour" role="listbox" aria-labelledby="colour-label">
+  <div role="option" id="red" aria-selected="false">red</div>
+  <div role="option" id="blue" aria-selected="false">blue</div>
+</div>
+<script>
+  document.querySelector('#colour').addEventListener('click', () => {
+    for (const x of document.querySelectorAll('#colour [role=option]')) x.setAttribute('aria-selected', String(x.id === 'red'));
+  });
+</script>
+<p><button id="save"`, 1)
+	session, origin, project := headlessMCPOnPage(t, page)
+	session.must(t, "trail_start", map[string]any{"app": "page", "url": origin + "/page.html"})
+
+	snap := session.must(t, "browser_snapshot", map[string]any{})
+	out, failed := session.call(t, "browser_select_option", map[string]any{"ref": mcpRef(t, snap, `listbox "Colour"`), "values": []string{"blue"}})
+	if !failed || !strings.Contains(out, `ended with "red" selected`) || !strings.Contains(out, "nothing was recorded") {
+		t.Fatalf("a list box whose page chose red instead of blue: failed %v: %s", failed, out)
+	}
+	snap = session.must(t, "browser_snapshot", map[string]any{})
+	session.must(t, "browser_select_option", map[string]any{"ref": mcpRef(t, snap, `listbox "Vegetables"`), "values": []string{"carrots"}})
+	snap = session.must(t, "browser_snapshot", map[string]any{})
+	if out := session.must(t, "browser_click", map[string]any{"element": "Save", "ref": mcpRef(t, snap, `button "Save"`)}); !strings.Contains(out, "Saved") {
+		t.Fatalf("clicking Save: %s", out)
+	}
+
+	saved := session.must(t, "trail_save", map[string]any{"title": "Choose a colour"})
+	path := filepath.Join(project, "trails", "choose-a-colour.trail.yaml")
+	if !strings.Contains(saved, path) {
+		t.Fatalf("trail_save: %s", saved)
+	}
+	src, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr, err := trail.LoadTrail(path, src)
+	if err != nil {
+		t.Fatalf("the saved trail does not load: %v\n%s", err, src)
+	}
+	want := "select {id: veg} = [carrots]\ntap {id: save}"
+	if got := strings.Join(valueActions(tr), "\n"); got != want {
+		t.Fatalf("the trail's actions are\n%s\nwant\n%s\n--- trail\n%s", got, want, src)
+	}
+	run := RunHost(t, replayEnv(t, false), nil, "replay", "--base-url", origin, "--results", TempDir(t), path)
+	if run.ExitCode != 0 || !strings.Contains(string(run.Stdout), "PASSED: 1 trail in") {
+		t.Fatalf("host replay of the trail exited %d:\n%s\n%s\n--- trail\n%s", run.ExitCode, run.Stdout, run.Stderr, src)
+	}
+}

@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -178,4 +179,144 @@ func TestMCPAttachedHoverRevealsAMenu(t *testing.T) {
 	})
 	checkHoverTrail(t, rec.trail, rec.yaml, client)
 	rec.replayGreen(t)
+}
+
+// hoverOnlyPageBroken is hoverMenuPage whose menus show nothing under the
+// pointer: the copy a trail that relies on a hover must fail on.
+var hoverOnlyPageBroken = strings.NewReplacer(
+	"#account-menu:hover ul { display: block; }", "",
+	"help.querySelector('ul').hidden = false;", "",
+).Replace(hoverMenuPage)
+
+// checkHoverAssertTrail fails unless the trail is, for each menu, one step
+// of the client's: a hover over the menu (the menu or its button) and the
+// check that its item shows, and nothing else.
+func checkHoverAssertTrail(t *testing.T, tr *trail.Trail, src []byte, client string) {
+	t.Helper()
+	got := hoverTrailActions(tr)
+	if len(tr.Steps) != 2 {
+		t.Fatalf("the trail has %d steps, want 2 (a hover and its check, for each menu):\n%s", len(tr.Steps), src)
+	}
+	who := regexp.QuoteMeta("agent/" + client)
+	want := []*regexp.Regexp{
+		regexp.MustCompile(`^` + who + ` hover \{(id: account-menu|role: button, name: Account)\}$`),
+		regexp.MustCompile(`^` + who + ` assertVisible \{.*(sign-out|Sign out)`),
+		regexp.MustCompile(`^` + who + ` hover \{(id: help-menu|role: button, name: Help)\}$`),
+		regexp.MustCompile(`^` + who + ` assertVisible \{.*(contact|Contact us)`),
+	}
+	ok := len(got) == len(want)
+	for i := 0; ok && i < len(want); i++ {
+		ok = want[i].MatchString(got[i])
+	}
+	if !ok {
+		t.Fatalf("the trail's actions are\n  %s\nwant the client's hover over Account, check that Sign out shows, hover over Help, check that Contact us shows\n--- trail\n%s", strings.Join(got, "\n  "), src)
+	}
+}
+
+// hoverThenVerify hovers each menu of hoverMenuPage through the MCP
+// session and checks, with no click, that the item its hover showed is
+// visible: the hover is the last act before each check.
+func hoverThenVerify(t *testing.T, session *mcpSession, snap string) {
+	t.Helper()
+	for _, m := range []struct{ menu, item string }{{"Account", "Sign out"}, {"Help", "Contact us"}} {
+		out := session.must(t, "browser_hover", map[string]any{"element": m.menu, "ref": mcpRef(t, snap, `button "`+m.menu+`"`)})
+		if !strings.Contains(out, `button "`+m.item+`"`) {
+			t.Fatalf("browser_hover over %s does not show its menu:\n%s", m.menu, out)
+		}
+		session.must(t, "browser_verify_element_visible", map[string]any{"role": "button", "accessibleName": m.item})
+		snap = session.must(t, "browser_snapshot", map[string]any{})
+	}
+}
+
+// replayHoverTrail replays the trail at path with `host replay` against a
+// site serving page as /page.html and returns whether it passed, with its
+// output.
+func replayHoverTrail(t *testing.T, path, page string) (bool, string) {
+	t.Helper()
+	site := TempDir(t)
+	if err := os.WriteFile(filepath.Join(site, "page.html"), []byte(page), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	srv := ServeDir(t, site)
+	run := RunHost(t, replayEnv(t, false), nil, "replay", "--base-url", srv.URL, "--results", TempDir(t), path)
+	passed := run.ExitCode == 0 && strings.Contains(string(run.Stdout), "PASSED: 1 trail in")
+	return passed, fmt.Sprintf("exit %d\n%s\n%s", run.ExitCode, run.Stdout, run.Stderr)
+}
+
+// checkHoverAssertReplays replays the trail green on the menus' page and
+// red on the copy whose hovers show nothing: the kept hovers are what make
+// the checks hold.
+func checkHoverAssertReplays(t *testing.T, path string, src []byte) {
+	t.Helper()
+	if ok, out := replayHoverTrail(t, path, hoverMenuPage); !ok {
+		t.Fatalf("host replay of the trail on the menus' page: %s\n--- trail\n%s", out, src)
+	}
+	if ok, out := replayHoverTrail(t, path, hoverOnlyPageBroken); ok {
+		t.Fatalf("host replay passed on a copy whose hovers show nothing: %s\n--- trail\n%s", out, src)
+	}
+}
+
+// TestMCPHeadlessHoverThenAssert: `host mcp --headless`'s browser_hover
+// over a menu, followed by no click but a check that the item it showed is
+// visible, is kept as a hover step before the check, so the trail replays
+// to the same state: green on the page, red on a copy whose hover shows
+// nothing.
+func TestMCPHeadlessHoverThenAssert(t *testing.T) {
+	browsertest.Need(t)
+	session, origin, project := headlessMCPOnPage(t, hoverMenuPage)
+	session.must(t, "trail_start", map[string]any{"app": "page", "url": origin + "/page.html"})
+	hoverThenVerify(t, session, session.must(t, "browser_snapshot", map[string]any{}))
+	saved := session.must(t, "trail_save", map[string]any{"title": "Menus show their items"})
+	path := filepath.Join(project, "trails", "menus-show-their-items.trail.yaml")
+	if !strings.Contains(saved, path) {
+		t.Fatalf("trail_save: %s", saved)
+	}
+	src, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr, err := trail.LoadTrail(path, src)
+	if err != nil {
+		t.Fatalf("the saved trail does not load: %v\n%s", err, src)
+	}
+	checkHoverAssertTrail(t, tr, src, mcpClientName)
+	checkHoverAssertReplays(t, path, src)
+}
+
+// TestMCPAttachedHoverThenAssert: the same through `host mcp` attached in
+// the person's recorded and shared tab: the agent API's tab.hover records
+// the hover (the extension's recorder, on the page as it was before the
+// move), and the check that follows it, on the item it showed, is one step
+// with it, marked the client's; the trail replays green on the page and
+// red on the copy whose hovers show nothing.
+func TestMCPAttachedHoverThenAssert(t *testing.T) {
+	const client = "e2e-hover-check-agent"
+	runtimeDir := TempDir(t)
+	rec := recordPageEnv(t, hoverMenuPage, []string{"XDG_RUNTIME_DIR=" + runtimeDir}, func(popup, app context.Context) {
+		waitDiscovery(t, runtimeDir)
+		ctx, cancel := context.WithTimeout(context.Background(), RunTimeout)
+		defer cancel()
+		home := TempDir(t)
+		cmd := exec.Command(HostPath(t), "mcp")
+		cmd.Dir = TempDir(t)
+		cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + home, "XDG_RUNTIME_DIR=" + runtimeDir,
+			"XDG_CONFIG_HOME=" + filepath.Join(home, ".config"), "XDG_DATA_HOME=" + filepath.Join(home, ".local", "share")}
+		session := connectMCP(ctx, t, client, cmd)
+		if out, failed := session.call(t, "browser_snapshot", map[string]any{}); !failed {
+			t.Fatalf("browser_snapshot before the person allowed the client: %s", out)
+		}
+		WaitFor[bool](t, popup, `[...document.querySelectorAll('#agents-asking li')].some((li) => li.textContent.includes(`+"`"+client+"`"+`))`)
+		clickCSS(t, popup, "#agents-asking button")
+		WaitFor[bool](t, popup, `[...document.querySelectorAll('#agents-allowed li')].some((li) => li.textContent.includes(`+"`"+client+"`"+`))`)
+		clickCSS(t, popup, "#agents-share")
+
+		snap := session.must(t, "browser_snapshot", map[string]any{})
+		if strings.Contains(snap, "Sign out") || strings.Contains(snap, "Contact us") {
+			t.Fatalf("the menus' items show before any hover:\n%s", snap)
+		}
+		hoverThenVerify(t, session, snap)
+		waitAX(t, app, "toolbar", "Trailpin recording")
+	})
+	checkHoverAssertTrail(t, rec.trail, rec.yaml, client)
+	checkHoverAssertReplays(t, rec.path, rec.yaml)
 }

@@ -549,10 +549,12 @@ export class LiveAgent {
   /**
    * Rests the pointer on the element of the ref with a trusted mouse move,
    * as a person's pointer does: what the page shows on :hover or
-   * mouseenter (a menu) shows. Nothing is recorded by the move itself: the
-   * recorder keeps the entry for the click that follows, and records it
-   * with that click when the click's element was not shown before it
-   * (docs/recording.md).
+   * mouseenter (a menu) shows. In a recorded tab the recorder records the
+   * hover first, on the page as it is before the move, as the headless
+   * door does; the host keeps it with the click or check on what it
+   * showed, or as a step of its own when it is the last thing done
+   * (docs/trail-format.md, hover). The entry the move makes is then no
+   * pointer's entry for the next click to send again.
    * @param {number} tabId
    * @param {PageRequest} req
    * @returns {Promise<PageAnswer>}
@@ -562,9 +564,32 @@ export class LiveAgent {
     if (!t.point) return /** @type {PageAnswer} */ (t.answer);
     const off = await this.tabOffApp(tabId, allowedOrigins(req.origins));
     if (off) return off;
+    const recorded = await this.recorder(tabId, 'recordHover', [String(req.ref ?? ''), String(req.document ?? '')]);
+    if (recorded && recorded.ok === false) return { ok: false, reason: 'stale', error: String(recorded.error ?? 'the element is gone') };
     await this.attach(tabId);
     await this.send('Input.dispatchMouseEvent', { type: 'mouseMoved', x: t.point.x, y: t.point.y });
+    await this.recorder(tabId, 'hovered', []);
     return { ok: true };
+  }
+
+  /**
+   * Calls a method of the recorder in the tab's top frame (content/api.js);
+   * its answer, or null when the page has no recorder (a tab not recorded).
+   * @param {number} tabId
+   * @param {'recordHover' | 'hovered'} method
+   * @param {string[]} args
+   * @returns {Promise<any>}
+   */
+  async recorder(tabId, method, args) {
+    const [{ result }] = await this.chrome.scripting.executeScript({
+      target: { tabId, frameIds: [0] },
+      args: [method, args],
+      func: (/** @type {string} */ m, /** @type {string[]} */ a) => {
+        const rec = /** @type {any} */ (globalThis).__trailpinRecorder;
+        return rec && typeof rec[m] === 'function' ? rec[m](...a) ?? { ok: true } : null;
+      },
+    });
+    return result ?? null;
   }
 
   /**

@@ -112,6 +112,38 @@
       rec.send(i, rec.currentScreen());
     },
     /**
+     * Records an outside agent's hover (the agent API's tab.hover, through
+     * agentlive.js) over the element of ref, on the screen as it is now,
+     * right before the pointer moves there: the host keeps it with the click
+     * or the check on what it showed, or as a step of its own when nothing
+     * follows that needed it (docs/trail-format.md, hover). ok is false, and
+     * nothing is recorded, when the page is not this document or the ref
+     * is gone.
+     * @param {string} ref @param {string} doc the document the client's snapshot was of
+     * @returns {{ok: boolean, error?: string}}
+     */
+    recordHover(ref, doc) {
+      if (!state.running)
+        return { ok: true }; // not recorded: the move alone
+      if (pm().documentToken() !== doc)
+        return { ok: false, error: 'the page has loaded another document since the snapshot' };
+      const found = pm().elementForRef(ref);
+      if (!('element' in found))
+        return { ok: false, error: String(found.message) };
+      rec.flushTyping();
+      rec.forgetOver();
+      rec.send({ kind: 'hover', ref }, rec.currentScreen());
+      return { ok: true };
+    },
+    /**
+     * The agent's pointer has moved (recordHover): what entering the
+     * element changed is that hover's, recorded already, and no entry for
+     * the next click to send again.
+     */
+    hovered() {
+      rec.forgetOver();
+    },
+    /**
      * For Assert change: what is typed goes out first, then the screen as
      * it is now (settled after the action), kept for the assertChange.
      * @returns {RecorderCaptured}

@@ -396,9 +396,10 @@ func (c *Calls) snapshot(ctx context.Context, req *Request) (any, error) {
 	if err := c.check(req.Client); err != nil {
 		return nil, err
 	}
-	if _, err := c.tabOf(ctx, req.Client, tab); err != nil {
-		return nil, err
-	}
+	// No tabs round trip first (tabOf): the extension refuses the screen of
+	// a tab not shared, or driven by another client, itself
+	// (background/apirelay.js, page), and a snapshot of a small page is
+	// mostly these round trips (docs/mcp.md, Measured beside Playwright MCP).
 	s, err := c.capture(ctx, req.Client, tab)
 	if err != nil {
 		return nil, err
@@ -949,9 +950,10 @@ func (c *Calls) assertNotVisible(ctx context.Context, req *Request) (any, error)
 	if err := c.check(req.Client); err != nil {
 		return nil, err
 	}
-	if _, err := c.tabOf(ctx, req.Client, tab); err != nil {
-		return nil, err
-	}
+	// No tabs round trip first (tabOf): the extension refuses the screen of
+	// a tab not shared, or driven by another client, itself
+	// (background/apirelay.js, page), and a snapshot of a small page is
+	// mostly these round trips (docs/mcp.md, Measured beside Playwright MCP).
 	s, err := c.capture(ctx, req.Client, tab)
 	if err != nil {
 		return nil, err

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -59,8 +60,12 @@ func (b *fakeBrowser) Ask(ctx context.Context, req ExtRequest) (ExtAnswer, error
 		return ExtAnswer{OK: true, Tabs: tabs}, nil
 	case "page":
 		b.mu.Lock()
-		doc, page := b.doc, b.page
+		doc, page, shared := b.doc, b.page, b.shared[req.Tab]
 		b.mu.Unlock()
+		if !shared {
+			// As the extension refuses every page op of a tab not shared.
+			return ExtAnswer{Reason: "refused", Error: fmt.Sprintf("tab %d is not shared with agents: the person shares it in the Trailpin popup", req.Tab)}, nil
+		}
 		if page == "" {
 			page = fakeScreen
 		}

@@ -233,7 +233,8 @@ func (t *Tab) Navigate(ctx context.Context, url string) error {
 // A Target is the element an action is aimed at: its ref, in the document
 // the ref was given out in. Before runs once the element was found, right
 // before the first input goes out; an error from it stops the action with
-// nothing sent.
+// nothing sent. (A list box's choice runs it once the page read the choice
+// back as asked instead: a choice the page changed records nothing.)
 type Target struct {
 	Ref, Document string
 	Before        func() error
@@ -428,7 +429,11 @@ func (t *Tab) Select(ctx context.Context, tg Target, labels []string) ([]string,
 // A label the list box lacks, an empty or repeated label, or several for a
 // list box of one choice is refused before anything is recorded or
 // clicked. It reads the choice back (aria-selected) and returns the labels
-// selected; a page that ended with another choice is an error.
+// selected; a page that ended with another choice is an error, and then
+// tg's Before never runs: the clicks reached the page, but the choice is
+// not recorded, since replay, which reads the choice back too, would fail
+// on it. Before runs once the choice read back holds, so the interaction
+// it records comes right after the clicks, with nothing in between.
 func (t *Tab) chooseInListBox(ctx context.Context, tg Target, labels []string) ([]string, error) {
 	var list struct {
 		ListBox  bool     `json:"listbox"`
@@ -483,14 +488,11 @@ func (t *Tab) chooseInListBox(ctx context.Context, tg Target, labels []string) (
 		points[i] = p
 		return nil
 	}
-	// Every option must be clickable before the choice is recorded.
+	// Every option must be clickable before any is clicked.
 	for i := range list.Refs {
 		if err := check(i); err != nil {
 			return nil, err
 		}
-	}
-	if err := tg.before(); err != nil {
-		return nil, err
 	}
 	mouse, _ := t.input()
 	for i := range list.Refs {
@@ -520,7 +522,10 @@ func (t *Tab) chooseInListBox(ctx context.Context, tg Target, labels []string) (
 		same = same && got[l]
 	}
 	if !same {
-		return nil, fmt.Errorf("%s ended with %s selected, not %s: the page changed the choice", tg.Ref, quoteAll(list.Selected), quoteAll(labels))
+		return nil, fmt.Errorf("%s ended with %s selected, not %s: the page changed the choice. The options were clicked, and nothing was recorded", tg.Ref, quoteAll(list.Selected), quoteAll(labels))
+	}
+	if err := tg.before(); err != nil {
+		return nil, err
 	}
 	return list.Selected, nil
 }

@@ -181,7 +181,7 @@ func newServer(b backend, version string, log *slog.Logger) *sdk.Server {
 		Description: "The page as text with a ref for each element to act on; capped in size (it says what it left out)"}, b.snapshotTool)
 	add(r, &sdk.Tool{Name: "browser_click", Description: "Click an element by its ref, recorded as a step"}, b.click)
 	add(r, &sdk.Tool{Name: "browser_hover", Description: "Rest the pointer on an element by its ref, so that what shows on hover (a menu) can be clicked; " +
-		"recorded with the click on what it showed"}, b.hover)
+		"recorded with the click or check on what it showed, else as a step of its own"}, b.hover)
 	add(r, &sdk.Tool{Name: "browser_type", Description: "Type text into a field by its ref, recorded as a step"}, b.typeText)
 	add(r, &sdk.Tool{Name: "browser_select_option", Description: "Choose options in a drop-down by its ref, recorded as a step"}, b.selectOption)
 	add(r, &sdk.Tool{Name: "browser_press_key", Description: "Press a key where the focus is, recorded as a step"}, b.pressKey)
@@ -428,8 +428,9 @@ func (d *Door) click(ctx context.Context, client string, in clickIn) (string, er
 
 // hover rests the pointer on the element with a trusted mouse move. The
 // hover is recorded on the page as it was before it, so that the step
-// builder keeps it with the click that follows when that click's element
-// did not show without it (as the recorder does for a person's pointer).
+// builder keeps it with the click or check that follows when that click's
+// or check's element did not show without it (as it does a person's
+// pointer), and as a step of its own when nothing after it needed it.
 func (d *Door) hover(ctx context.Context, client string, in hoverIn) (string, error) {
 	tg, err := d.findRef(ctx, in.Ref)
 	if err != nil {

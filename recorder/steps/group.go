@@ -243,7 +243,17 @@ func (b *builder) group() []*group {
 			} else {
 				push(groupAction)
 			}
-		case InteractAssertVisible, InteractAssertNotVisible, InteractAssertURL, InteractAssertValue, InteractAssertState:
+		case InteractAssertVisible:
+			if follows && len(last.recs) == 1 && b.is(last.recs[0], InteractHover) && last.kind == groupAction && b.hoverShows(last.recs[0], i) {
+				// The pointer rests where it showed what is checked (a
+				// menu's item): the check needs the hover, so the two are
+				// one step, the check's.
+				last.recs = append(last.recs, i)
+				last.kind = groupAssert
+			} else {
+				push(groupAssert)
+			}
+		case InteractAssertNotVisible, InteractAssertURL, InteractAssertValue, InteractAssertState:
 			push(groupAssert)
 		case InteractAssertChange:
 			// It checks what the step's last action changed, so it ends
@@ -386,7 +396,11 @@ func (b *builder) soleAction(g *group) bool {
 // hovers over exactly.
 func (b *builder) hoverRevealed(h, a int) bool {
 	rh := &b.recs[h]
-	t, ok := b.targetOf(a, selector.PurposeTap)
+	purpose := selector.PurposeTap
+	if b.is(a, InteractAssertVisible) {
+		purpose = selector.PurposeAssert
+	}
+	t, ok := b.targetOf(a, purpose)
 	if !ok || rh.Before == nil || documentOf(rh.Before) != t.doc {
 		return false
 	}
@@ -396,6 +410,22 @@ func (b *builder) hoverRevealed(h, a int) bool {
 	m := b.matcher(rh.Before)
 	p, found := m.Position(t.ref)
 	return !found || !m.Shown(p)
+}
+
+// hoverShows reports whether hover h, right before assertion a, is what
+// shows a's element: the hover revealed it (hoverRevealed), or a :hover
+// rule shows it (RevealedBy), for which a's own action hovers over the
+// element around it, as a click's does.
+func (b *builder) hoverShows(h, a int) bool {
+	if b.hoverRevealed(h, a) {
+		return true
+	}
+	t, ok := b.targetOf(a, selector.PurposeAssert)
+	if !ok || b.recs[h].Before == nil || documentOf(b.recs[h].Before) != t.doc {
+		return false
+	}
+	n := b.matcher(b.recs[a].Before).Node(t.ref)
+	return n != nil && n.RevealedBy != ""
 }
 
 // is reports whether interaction i is of one of the kinds.

@@ -174,3 +174,46 @@ func TestBuildStepsHoverBeforeClick(t *testing.T) {
 		t.Errorf("BuildSteps() steps =\n  %s\nwant\n  %s", strings.Join(got, "\n  "), strings.Join(want, "\n  "))
 	}
 }
+
+// TestBuildStepsHoverBeforeCheck: an outside agent's hover (recorded
+// whatever follows) joins the assertVisible right after it when the check's
+// element was not shown before it, as one step; before a check on what
+// showed without it, and as the last thing recorded, it is a step of its
+// own, so replay rests the pointer where the recording did.
+func TestBuildStepsHoverBeforeCheck(t *testing.T) {
+	menu := func(doc string, open bool) *screen.Screen {
+		panel := []screentest.Opt{screentest.Kids(leaf(doc+"-out", "button", "Sign out", screentest.ID("signout")))}
+		if !open {
+			panel = append(panel, screentest.Hidden())
+		}
+		return shopPage("/inbox", doc, "Inbox", leaf(doc+"-refresh", "button", "Refresh", screentest.ID("refresh")),
+			el(doc+"-menu", "generic", screentest.Kids(leaf(doc+"-acct", "button", "Account", screentest.ID("account")), el(doc+"-panel", "generic", panel...))))
+	}
+	closed, open := menu("d", false), menu("d", true)
+	s := newSession().
+		hover(closed, "d-acct").assertVisible(open, "d-out").
+		hover(open, "d-acct").assertVisible(open, "d-refresh").
+		hover(open, "d-refresh")
+	bt, err := BuildSteps(s.recs, open, BuildOptions{BaseURL: shopOrigin})
+	if err != nil {
+		t.Fatalf("BuildSteps() failed: %v", err)
+	}
+	var got []string
+	for _, st := range bt.Steps {
+		var acts []string
+		for _, a := range st.Actions {
+			sel, _ := trail.ActionSelector(a)
+			acts = append(acts, string(a.Kind())+" "+sel.String())
+		}
+		got = append(got, strings.Join(acts, ", "))
+	}
+	want := []string{
+		`hover {id: account}, assertVisible {text: "Sign out"}`,
+		"hover {id: account}",
+		"assertVisible {text: Refresh}",
+		"hover {id: refresh}",
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("BuildSteps() steps =\n  %s\nwant\n  %s", strings.Join(got, "\n  "), strings.Join(want, "\n  "))
+	}
+}
