@@ -19,6 +19,7 @@ import (
 // recorded. The answer reads the choice back from aria-selected, the trail
 // holds one select per list box, and `host replay` replays it green.
 func TestMCPHeadlessChoosesInAListBox(t *testing.T) {
+	t.Parallel()
 	browsertest.Need(t)
 	page := strings.Replace(listBoxPage, `<p><button id="save"`,
 		`<p id="size-label">Size</p>
@@ -99,6 +100,7 @@ func TestMCPHeadlessChoosesInAListBox(t *testing.T) {
 // nothing in the trail: the trail holds the choices that held and the
 // click after them, and `host replay` replays it green.
 func TestMCPHeadlessListBoxReadBackRecordsNothing(t *testing.T) {
+	t.Parallel()
 	browsertest.Need(t)
 	page := strings.Replace(listBoxPage, `<p><button id="save"`,
 		`<p id="colour-label">Colour</p>

@@ -88,6 +88,7 @@ func checkHoverTrail(t *testing.T, tr *trail.Trail, src []byte, client string) {
 // works; the trail holds each hover with its tap, and `host replay` replays
 // it green, which it could not without the hovers (the items are hidden).
 func TestMCPHeadlessHoverRevealsAMenu(t *testing.T) {
+	t.Parallel()
 	browsertest.Need(t)
 	session, origin, project := headlessMCPOnPage(t, hoverMenuPage)
 	session.must(t, "trail_start", map[string]any{"app": "page", "url": origin + "/page.html"})
@@ -149,6 +150,7 @@ func menus(t *testing.T, session *mcpSession, snap, signedOut, contact string) {
 // each hover with the click on what it showed, marked the client's, and
 // the trail replays green.
 func TestMCPAttachedHoverRevealsAMenu(t *testing.T) {
+	t.Parallel()
 	const client = "e2e-hover-agent"
 	runtimeDir := TempDir(t)
 	rec := recordPageEnv(t, hoverMenuPage, []string{"XDG_RUNTIME_DIR=" + runtimeDir}, func(popup, app context.Context) {
@@ -167,7 +169,7 @@ func TestMCPAttachedHoverRevealsAMenu(t *testing.T) {
 		WaitFor[bool](t, popup, `[...document.querySelectorAll('#agents-asking li')].some((li) => li.textContent.includes(`+"`"+client+"`"+`))`)
 		clickCSS(t, popup, "#agents-asking button")
 		WaitFor[bool](t, popup, `[...document.querySelectorAll('#agents-allowed li')].some((li) => li.textContent.includes(`+"`"+client+"`"+`))`)
-		clickCSS(t, popup, "#agents-share")
+		shareTab(t, popup)
 
 		snap := session.must(t, "browser_snapshot", map[string]any{})
 		if strings.Contains(snap, "Sign out") || strings.Contains(snap, "Contact us") {
@@ -262,6 +264,7 @@ func checkHoverAssertReplays(t *testing.T, path string, src []byte) {
 // to the same state: green on the page, red on a copy whose hover shows
 // nothing.
 func TestMCPHeadlessHoverThenAssert(t *testing.T) {
+	t.Parallel()
 	browsertest.Need(t)
 	session, origin, project := headlessMCPOnPage(t, hoverMenuPage)
 	session.must(t, "trail_start", map[string]any{"app": "page", "url": origin + "/page.html"})
@@ -290,6 +293,7 @@ func TestMCPHeadlessHoverThenAssert(t *testing.T) {
 // with it, marked the client's; the trail replays green on the page and
 // red on the copy whose hovers show nothing.
 func TestMCPAttachedHoverThenAssert(t *testing.T) {
+	t.Parallel()
 	const client = "e2e-hover-check-agent"
 	runtimeDir := TempDir(t)
 	rec := recordPageEnv(t, hoverMenuPage, []string{"XDG_RUNTIME_DIR=" + runtimeDir}, func(popup, app context.Context) {
@@ -308,7 +312,7 @@ func TestMCPAttachedHoverThenAssert(t *testing.T) {
 		WaitFor[bool](t, popup, `[...document.querySelectorAll('#agents-asking li')].some((li) => li.textContent.includes(`+"`"+client+"`"+`))`)
 		clickCSS(t, popup, "#agents-asking button")
 		WaitFor[bool](t, popup, `[...document.querySelectorAll('#agents-allowed li')].some((li) => li.textContent.includes(`+"`"+client+"`"+`))`)
-		clickCSS(t, popup, "#agents-share")
+		shareTab(t, popup)
 
 		snap := session.must(t, "browser_snapshot", map[string]any{})
 		if strings.Contains(snap, "Sign out") || strings.Contains(snap, "Contact us") {
