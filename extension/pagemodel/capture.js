@@ -511,28 +511,64 @@
   const PLAIN_FRAGMENT = /^#[!#-;=?-_a-~]*$/;
 
   /**
+   * A path from the root the URL parser keeps as written after an http(s)
+   * origin: a slash (not two, which start a host; no backslash, which it
+   * reads as a slash), then letters, digits and the characters it keeps in
+   * a path, with no query, fragment or percent sign; dot segments are ruled
+   * out apart (DOT_SEGMENT).
+   */
+  const PLAIN_PATH = /^\/(?!\/)[A-Za-z0-9\-._~!$&'()*+,;=:@/]*$/;
+  /** A "." or ".." segment, which the URL parser removes. */
+  const DOT_SEGMENT = /(^|\/)\.\.?(\/|$)/;
+
+  /**
+   * What a link's written href resolves to by appending it, per document:
+   * the base URL without its fragment for "#fragment", the base URL's
+   * scheme and host for "/path"; '' where it may not (another scheme).
+   * @typedef {{fragment: string, origin: string}} LinkBases
+   */
+
+  /** @param {Document} doc @returns {LinkBases} */
+  function linkBases(doc) {
+    const known = caches().fragmentBase;
+    let bases = known.get(doc);
+    if (bases === undefined) {
+      const b = doc.baseURI || '';
+      const origin = /^https?:\/\/[^/?#\\]*/.exec(b);
+      bases = {
+        fragment: /^(https?|file):\/\/[^#]*(#|$)/.test(b) ? b.replace(/#.*$/s, '') : '',
+        origin: origin ? origin[0] : '',
+      };
+      known.set(doc, bases);
+    }
+    return bases;
+  }
+
+  /**
    * The resolved URL of a link (its href property), el's href attribute
    * being written. Resolving costs as much as the rest of a link's node: a
    * written "#fragment" on an HTML a or area in a document at an http(s) or
    * file URL is the document's base URL without its fragment, then the
-   * fragment, which is what the URL parser gives (the page's own links to
-   * its sections are most of its links).
+   * fragment, and a plain "/path" under an http(s) base is the base's
+   * scheme and host, then the path, which is what the URL parser gives (the
+   * page's own links to its sections and its pages are most of its links).
    * @param {Element} el @param {string | null} written
    */
   function linkURL(el, written) {
-    if (written !== null && written.charCodeAt(0) === 35 /* # */ && isHTML(el) && PLAIN_FRAGMENT.test(written)) {
+    const first = written === null ? 0 : written.charCodeAt(0);
+    if ((first === 35 /* # */ || first === 47 /* / */) && isHTML(el)) {
       const tag = tagOf(el);
       if (tag === 'a' || tag === 'area') {
-        const doc = el.ownerDocument;
-        const known = caches().fragmentBase;
-        let base = known.get(doc);
-        if (base === undefined) {
-          const b = doc.baseURI || '';
-          base = /^(https?|file):\/\/[^#]*(#|$)/.test(b) ? b.replace(/#.*$/s, '') : '';
-          known.set(doc, base);
+        const w = /** @type {string} */ (written);
+        if (first === 35 && PLAIN_FRAGMENT.test(w)) {
+          const base = linkBases(el.ownerDocument).fragment;
+          if (base)
+            return base + w;
+        } else if (first === 47 && PLAIN_PATH.test(w) && !DOT_SEGMENT.test(w)) {
+          const origin = linkBases(el.ownerDocument).origin;
+          if (origin)
+            return origin + w;
         }
-        if (base)
-          return base + written;
       }
     }
     const href = /** @type {HTMLAnchorElement} */ (el).href;

@@ -173,8 +173,9 @@
  * @property {Map<Element, Node>} roots the tree (document or shadow root) of each element the capture walked
  * @property {Map<Element, boolean>} ariaDisabled whether aria-disabled="true" reaches an element
  * @property {Map<Node, boolean>} disabledFieldsets whether a tree (document or shadow root) holds a fieldset[disabled]
- * @property {Map<Document, string>} fragmentBase a document's base URL without its fragment, where a link's
- *   written "#fragment" resolves by appending it (capture.js), '' where it may not
+ * @property {Map<Document, {fragment: string, origin: string}>} fragmentBase what a link's written "#fragment"
+ *   (a document's base URL without its fragment) and "/path" (its scheme and host) resolve by appending
+ *   themselves to (capture.js linkBases), '' where they may not
  */
 
 /**
