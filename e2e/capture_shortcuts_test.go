@@ -12,8 +12,9 @@ import (
 )
 
 // shortcutsPage has what the capture's shortcuts must read as the browser
-// does: links whose href is a fragment (every printable ASCII character in
-// it, and some the URL parser encodes), other links, and controls disabled
+// does: links whose href is a fragment or a path from the root (every
+// printable ASCII character in it, and some the URL parser encodes or
+// rewrites), other links, and controls disabled
 // or not by fieldsets in the document, in a shadow root and across a slot;
 // with base, the document has a <base href> of it.
 func shortcutsPage(base string) string {
@@ -36,6 +37,24 @@ func shortcutsPage(base string) string {
 		}
 		b.WriteString(`<a href="#x` + frag + `y">char ` + strings.Repeat("I", 1) + `</a> `)
 	}
+	// Paths from the root, with every printable character in them, and
+	// the dot segments, slashes and backslashes the URL parser rewrites.
+	for c := 0x20; c < 0x7f; c++ {
+		ch := string(rune(c))
+		switch ch {
+		case `"`:
+			ch = "&quot;"
+		case "&":
+			ch = "&amp;"
+		case "<":
+			ch = "&lt;"
+		}
+		b.WriteString(`<a href="/p` + ch + `q/r">path</a> `)
+	}
+	b.WriteString(`<a href="/">root</a> <a href="//elsewhere.test/x">two slashes</a> <a href="/\back">backslash</a>
+<a href="/a\b">inner backslash</a> <a href="/a/./b">dot</a> <a href="/a/../b">dots</a> <a href="/.">end dot</a>
+<a href="/..">end dots</a> <a href="/a/.">trailing dot</a> <a href="/.hidden/..x">not dot segments</a>
+<a href="/a//b">double slash inside</a> <a href="/é">accent path</a> <a href="/%41">percent path</a> `)
 	b.WriteString(`<a href="#">top</a> <a href="##a#b">hashes</a> <a href="#%41%zz">percents</a>
 <a href="#é">accent</a> <a href=" #padded">padded</a> <a href="#tab	in">tab</a>
 <a href="other?q=1#frag">relative</a> <a href="/abs#f">absolute</a> <a href="https://example.com/#x">away</a>
@@ -61,7 +80,7 @@ func shortcutsPage(base string) string {
 }
 
 // TestCaptureLinksAndDisabledAsTheBrowser: the capture resolves a link's
-// fragment href without asking the element, and asks whether a fieldset
+// fragment or root-path href without asking the element, and asks whether a fieldset
 // disables a control only where its tree has a disabled fieldset; both
 // must give what the browser gives: the href property and :disabled.
 func TestCaptureLinksAndDisabledAsTheBrowser(t *testing.T) {
@@ -133,8 +152,8 @@ func TestCaptureLinksAndDisabledAsTheBrowser(t *testing.T) {
 			}
 			// Every printable character, the few more, the shadow's: the
 			// page's links were all read; the fields both ways.
-			if got.Links < 0x7f-0x20+11 {
-				t.Errorf("read %d links, want at least %d", got.Links, 0x7f-0x20+11)
+			if want := 2*(0x7f-0x20) + 11 + 14; got.Links < want {
+				t.Errorf("read %d links, want at least %d", got.Links, want)
 			}
 			if got.Fields < 10 || got.Disabled < 5 || got.Disabled == got.Fields {
 				t.Errorf("read %d fields, %d disabled: the page's fields were not all read", got.Fields, got.Disabled)

@@ -240,7 +240,7 @@
           insideModal: !!parent && insideModal(parent),
           secret: !!parent && markedSecret(parent),
           inSelect: !!owningSelect(el) && isSelectDropDown(/** @type {Element} */ (owningSelect(el))),
-          needLatent: gone || !pst || pst.visibility !== 'visible',
+          needLatent: gone || !pst || pst.getPropertyValue('visibility') !== 'visible',
         };
         const v = visitElement(el, walk, up, parent ? skipsChild(parent, el) : false,
           /** @type {Document | ShadowRoot} */ (el.getRootNode()));

@@ -28,11 +28,18 @@
  */
 
 /**
+ * Text in normalised form with the kind of space at its edges as it was
+ * before normalising: SPACE_NONE, SPACE_BLANK or SPACE_BREAK (0, 1, 2). When
+ * n is empty the text was all space (or nothing), and lead equals trail.
+ * @typedef {{n: string, lead: number, trail: number}} Spaced
+ */
+
+/**
  * What an element gathers from its children while it is walked.
  * @typedef {object} Gathered
  * @property {ScreenNode[]} children
- * @property {string} raw text of the painted content
- * @property {string} latent text of the content as if shown
+ * @property {Spaced} raw text of the painted content
+ * @property {Spaced} latent text of the content as if shown
  * @property {boolean} shown a child is visible
  * @property {boolean} sensitive a text child shows a sensitive value
  */
@@ -60,7 +67,7 @@
     return; // this version of the page model or a newer one is installed (core.js)
   const pm = internals;
   const { ARIA_EXCLUDED, ARIA_EXCLUDED_KNOWN, DEFAULT_TEST_ID_ATTRIBUTES, INSIDE_MODAL,
-    INSIDE_MODAL_KNOWN, NOT_RENDERED, NOT_RENDERED_KNOWN, RANGE_ROLES, SCREEN_SCHEMA, accessibleDescription,
+    INSIDE_MODAL_KNOWN, NOT_RENDERED, NOT_RENDERED_KNOWN, RANGE_ROLES, SCREEN_SCHEMA, STYLE_INLINE, STYLE_KNOWN, STYLE_VISIBLE, accessibleDescription,
     accessibleName, caches, collapseSpaces, containsAcross, flat, flatChildSource, frameNumberOfDoc,
     frameNumberOfRemote, frameRegistryOf, hasValidTabIndex, hiddenForAria, hoverReveals, ignoredForAria, isHTML, isOmitted, isSecret,
     isSelectDropDown, labelledByElements, labelsOf, mayHavePseudoText, modalOf, nameFromLabels,
@@ -307,6 +314,111 @@
   /** Text that is not yet normalised: edge space, double space, tab or line break. */
   const NEEDS_NORMALIZING = /^[ \n]|[ \n]$|[\t\n]| {2}/;
 
+  // An element's text is the normalised concatenation of what its content
+  // adds. Normalising (normalizeText) only collapses each run of spaces,
+  // tabs and line feeds (to a line feed if the run has one, else to a
+  // space) and drops the runs at the edges, so the text of a concatenation
+  // is the texts of its parts joined by what the run at their seam
+  // collapses to. A walk keeps each gathered text that way (Spaced): its
+  // normalised form and the kind of space at each edge; an element then
+  // never normalises its whole text again, which made the walk's cost grow
+  // with the page's text times its depth (the body, html and every
+  // container read all the text under them once more).
+
+  /** No space at an edge. */
+  const SPACE_NONE = 0;
+  /** Spaces or tabs at an edge. */
+  const SPACE_BLANK = 1;
+  /** Space with a line feed among it at an edge. */
+  const SPACE_BREAK = 2;
+
+  /** @type {Readonly<Spaced>} */
+  const NO_TEXT = Object.freeze({ n: '', lead: SPACE_NONE, trail: SPACE_NONE });
+
+  /** The kind of space at the start of s (all of s when s is all space). @param {string} s */
+  function leadSpace(s) {
+    let k = SPACE_NONE;
+    for (let i = 0; i < s.length; i++) {
+      const ch = s.charCodeAt(i);
+      if (ch === 10)
+        k = SPACE_BREAK;
+      else if (ch === 32 || ch === 9)
+        k = k || SPACE_BLANK;
+      else
+        break;
+    }
+    return k;
+  }
+
+  /** The kind of space at the end of s. @param {string} s */
+  function trailSpace(s) {
+    let k = SPACE_NONE;
+    for (let i = s.length - 1; i >= 0; i--) {
+      const ch = s.charCodeAt(i);
+      if (ch === 10)
+        k = SPACE_BREAK;
+      else if (ch === 32 || ch === 9)
+        k = k || SPACE_BLANK;
+      else
+        break;
+    }
+    return k;
+  }
+
+  /**
+   * Appends to t a text given in normalised form n with the kinds of space
+   * at its edges.
+   * @param {Spaced} t @param {string} n @param {number} lead @param {number} trail
+   */
+  function appendSpaced(t, n, lead, trail) {
+    if (!n) {
+      // All space: it widens the run at t's end.
+      if (t.n)
+        t.trail = Math.max(t.trail, lead);
+      else
+        t.lead = t.trail = Math.max(t.lead, lead);
+    } else if (!t.n) {
+      t.n = n;
+      t.lead = Math.max(t.lead, lead);
+      t.trail = trail;
+    } else {
+      const seam = Math.max(t.trail, lead);
+      t.n += (seam === SPACE_BREAK ? '\n' : seam === SPACE_BLANK ? ' ' : '') + n;
+      t.trail = trail;
+    }
+  }
+
+  /** Appends the text s, as it is, to t. @param {Spaced} t @param {string} s @param {string} [normal] normalizeText(s), when the caller has it */
+  function appendText(t, s, normal = normalizeText(s)) {
+    if (s)
+      appendSpaced(t, normal, leadSpace(s), trailSpace(s));
+  }
+
+  /**
+   * inner wrapped in sep on both sides, sep being '', ' ' or a line feed.
+   * @param {Spaced} inner @param {string} sep @returns {Spaced}
+   */
+  function wrapSpaced(inner, sep) {
+    if (!sep)
+      return inner;
+    const k = sep === '\n' ? SPACE_BREAK : SPACE_BLANK;
+    if (!inner.n) {
+      const all = Math.max(k, inner.lead);
+      return { n: '', lead: all, trail: all };
+    }
+    return { n: inner.n, lead: Math.max(k, inner.lead), trail: Math.max(k, inner.trail) };
+  }
+
+  /**
+   * Whether a run of text has a line break, the one thing renderedRun reads
+   * differently where white space keeps line breaks: without one, the
+   * element's white-space is not read.
+   * @param {string} data
+   */
+  function hasBreak(data) {
+    return data.indexOf('\n') >= 0 || data.indexOf('\r') >= 0;
+  }
+
   /** @param {Element} el */
   function keepsLineBreaks(el) {
     const st = styleOf(el);
@@ -315,7 +427,7 @@
     const collapse = st.getPropertyValue('white-space-collapse');
     if (collapse)
       return collapse !== 'collapse';
-    return /^(pre|pre-wrap|pre-line|break-spaces)$/.test(st.whiteSpace);
+    return /^(pre|pre-wrap|pre-line|break-spaces)$/.test(st.getPropertyValue('white-space'));
   }
 
   // ---------------------------------------------------------------------------
@@ -343,11 +455,11 @@
       return;
     }
     const runRaw = renderedRun(data, keepBreaks);
-    if (visible)
-      acc.raw += runRaw;
-    if (needLatent)
-      acc.latent += runRaw;
     const text = normalizeText(runRaw);
+    if (visible)
+      appendText(acc.raw, runRaw, text);
+    if (needLatent)
+      appendText(acc.latent, runRaw, text);
     if (!text)
       return;
     /** @type {ScreenNode} */
@@ -399,28 +511,64 @@
   const PLAIN_FRAGMENT = /^#[!#-;=?-_a-~]*$/;
 
   /**
+   * A path from the root the URL parser keeps as written after an http(s)
+   * origin: a slash (not two, which start a host; no backslash, which it
+   * reads as a slash), then letters, digits and the characters it keeps in
+   * a path, with no query, fragment or percent sign; dot segments are ruled
+   * out apart (DOT_SEGMENT).
+   */
+  const PLAIN_PATH = /^\/(?!\/)[A-Za-z0-9\-._~!$&'()*+,;=:@/]*$/;
+  /** A "." or ".." segment, which the URL parser removes. */
+  const DOT_SEGMENT = /(^|\/)\.\.?(\/|$)/;
+
+  /**
+   * What a link's written href resolves to by appending it, per document:
+   * the base URL without its fragment for "#fragment", the base URL's
+   * scheme and host for "/path"; '' where it may not (another scheme).
+   * @typedef {{fragment: string, origin: string}} LinkBases
+   */
+
+  /** @param {Document} doc @returns {LinkBases} */
+  function linkBases(doc) {
+    const known = caches().fragmentBase;
+    let bases = known.get(doc);
+    if (bases === undefined) {
+      const b = doc.baseURI || '';
+      const origin = /^https?:\/\/[^/?#\\]*/.exec(b);
+      bases = {
+        fragment: /^(https?|file):\/\/[^#]*(#|$)/.test(b) ? b.replace(/#.*$/s, '') : '',
+        origin: origin ? origin[0] : '',
+      };
+      known.set(doc, bases);
+    }
+    return bases;
+  }
+
+  /**
    * The resolved URL of a link (its href property), el's href attribute
    * being written. Resolving costs as much as the rest of a link's node: a
    * written "#fragment" on an HTML a or area in a document at an http(s) or
    * file URL is the document's base URL without its fragment, then the
-   * fragment, which is what the URL parser gives (the page's own links to
-   * its sections are most of its links).
+   * fragment, and a plain "/path" under an http(s) base is the base's
+   * scheme and host, then the path, which is what the URL parser gives (the
+   * page's own links to its sections and its pages are most of its links).
    * @param {Element} el @param {string | null} written
    */
   function linkURL(el, written) {
-    if (written !== null && written.charCodeAt(0) === 35 /* # */ && isHTML(el) && PLAIN_FRAGMENT.test(written)) {
+    const first = written === null ? 0 : written.charCodeAt(0);
+    if ((first === 35 /* # */ || first === 47 /* / */) && isHTML(el)) {
       const tag = tagOf(el);
       if (tag === 'a' || tag === 'area') {
-        const doc = el.ownerDocument;
-        const known = caches().fragmentBase;
-        let base = known.get(doc);
-        if (base === undefined) {
-          const b = doc.baseURI || '';
-          base = /^(https?|file):\/\/[^#]*(#|$)/.test(b) ? b.replace(/#.*$/s, '') : '';
-          known.set(doc, base);
+        const w = /** @type {string} */ (written);
+        if (first === 35 && PLAIN_FRAGMENT.test(w)) {
+          const base = linkBases(el.ownerDocument).fragment;
+          if (base)
+            return base + w;
+        } else if (first === 47 && PLAIN_PATH.test(w) && !DOT_SEGMENT.test(w)) {
+          const origin = linkBases(el.ownerDocument).origin;
+          if (origin)
+            return origin + w;
         }
-        if (base)
-          return base + written;
       }
     }
     const href = /** @type {HTMLAnchorElement} */ (el).href;
@@ -488,7 +636,7 @@
     c.roots.set(el, root);
 
     const st = styleOf(el);
-    const display = st ? st.display : 'inline';
+    const display = st ? st.getPropertyValue('display') : 'inline';
     const ownNone = display === 'none';
     const gone = up.notRendered || skipped || ownNone;
 
@@ -496,12 +644,14 @@
     const modal = walk.modal;
     const inModal = up.insideModal || el === modal;
     const inert = up.inert || (hasAttrs && el.hasAttribute('inert')) || (!!modal && !inModal && !containsAcross(el, modal));
-    c.flags.set(el, NOT_RENDERED_KNOWN | ARIA_EXCLUDED_KNOWN | INSIDE_MODAL_KNOWN |
-      (gone ? NOT_RENDERED : 0) | (ariaHidden || inert ? ARIA_EXCLUDED : 0) | (inModal ? INSIDE_MODAL : 0));
+    const styleShown = !st || st.getPropertyValue('visibility') === 'visible';
+    // What the names of the elements around read again (styleVisible, styleInline).
+    c.flags.set(el, NOT_RENDERED_KNOWN | ARIA_EXCLUDED_KNOWN | INSIDE_MODAL_KNOWN | STYLE_KNOWN |
+      (gone ? NOT_RENDERED : 0) | (ariaHidden || inert ? ARIA_EXCLUDED : 0) | (inModal ? INSIDE_MODAL : 0) |
+      (styleShown ? STYLE_VISIBLE : 0) | (display === 'inline' ? STYLE_INLINE : 0));
 
     // Options of a drop-down select only show in its popup: never painted here.
     const inSelect = up.inSelect;
-    const styleShown = !st || st.visibility === 'visible';
     const fading = !gone && leaving(el);
     const paints = !gone && !up.clipped && !inSelect && styleShown && !fading;
     let x = 0, y = 0, width = 0, height = 0;
@@ -516,7 +666,7 @@
     if (pm.incRun && hasBox)
       pm.incRun.boxes.set(el, [x, y, width, height]);
     const zeroSize = width <= 0 || height <= 0;
-    const clipped = up.clipped || fading || (hasBox && zeroSize && !!st && (st.overflowX !== 'visible' || st.overflowY !== 'visible'));
+    const clipped = up.clipped || fading || (hasBox && zeroSize && !!st && (st.getPropertyValue('overflow-x') !== 'visible' || st.getPropertyValue('overflow-y') !== 'visible'));
 
     // Shown only while the pointer is over an element around it (or over
     // itself): its text is no part of its ancestors' (see hoverReveals).
@@ -529,14 +679,16 @@
     const needLatent = up.needLatent || !paints;
 
     /** @type {Gathered} */
-    const acc = { children: [], raw: '', latent: '', shown: false, sensitive: false };
+    const acc = { children: [], raw: { n: '', lead: SPACE_NONE, trail: SPACE_NONE },
+      latent: { n: '', lead: SPACE_NONE, trail: SPACE_NONE }, shown: false, sensitive: false };
     const pseudo = !gone && mayHavePseudoText(el);
     const beforeRaw = pseudo ? pseudoText(el, '::before') : undefined;
     const before = beforeRaw ? renderedRun(beforeRaw, false) : '';
     if (before) {
+      const normal = normalizeText(before);
       if (paints)
-        acc.raw += before;
-      acc.latent += before;
+        appendText(acc.raw, before, normal);
+      appendText(acc.latent, before, normal);
     }
 
     const src = flatChildSource(el, tag, html);
@@ -566,9 +718,9 @@
           const kidSkipped = textSkipped && kid !== /** @type {{except: Element | null}} */ (skip).except;
           if (buffer) {
             if (!secretSubtree) {
-              if (keepBreaks === null)
+              if (keepBreaks === null && hasBreak(buffer))
                 keepBreaks = keepsLineBreaks(el);
-              addTextRun(acc, buffer, keepBreaks, textVisible, needLatent);
+              addTextRun(acc, buffer, !!keepBreaks, textVisible, needLatent);
             }
             buffer = '';
           }
@@ -579,9 +731,9 @@
             // What the pointer reveals is not the container's text: the
             // row reads the same, hovered or not.
             if (revealedBy || !v.node.revealedBy) {
-              acc.raw += v.raw;
+              appendSpaced(acc.raw, v.raw.n, v.raw.lead, v.raw.trail);
               if (needLatent && !v.ownNone)
-                acc.latent += v.latent;
+                appendSpaced(acc.latent, v.latent.n, v.latent.lead, v.latent.trail);
             }
             if (v.shown)
               acc.shown = true;
@@ -589,31 +741,36 @@
         }
       }
       if (buffer && !secretSubtree) {
-        if (keepBreaks === null)
+        if (keepBreaks === null && hasBreak(buffer))
           keepBreaks = keepsLineBreaks(el);
-        addTextRun(acc, buffer, keepBreaks, textVisible, needLatent);
+        addTextRun(acc, buffer, !!keepBreaks, textVisible, needLatent);
       }
     }
 
     const afterRaw = pseudo ? pseudoText(el, '::after') : undefined;
     const after = afterRaw ? renderedRun(afterRaw, false) : '';
     if (after) {
+      const normal = normalizeText(after);
       if (paints)
-        acc.raw += after;
-      acc.latent += after;
+        appendText(acc.raw, after, normal);
+      appendText(acc.latent, after, normal);
     }
 
     if (html && tag === 'input') {
       const caption = inputCaption(/** @type {HTMLInputElement} */ (el));
       if (caption) {
+        const normal = normalizeText(caption);
         if (paints)
-          acc.raw += caption;
-        acc.latent += caption;
+          appendText(acc.raw, caption, normal);
+        appendText(acc.latent, caption, normal);
       }
     } else if (html && tag === 'select' && isSelectDropDown(el)) {
       const chosen = Array.from((/** @type {HTMLSelectElement} */ (el)).selectedOptions).map(o => o.label).join(', ');
-      acc.raw = paints ? chosen : '';
-      acc.latent = chosen;
+      acc.raw = { n: '', lead: SPACE_NONE, trail: SPACE_NONE };
+      if (paints)
+        appendText(acc.raw, chosen);
+      acc.latent = { n: '', lead: SPACE_NONE, trail: SPACE_NONE };
+      appendText(acc.latent, chosen);
     }
 
     if (acc.sensitive)
@@ -645,7 +802,7 @@
     }
 
     if (!secret) {
-      const text = normalizeText(paints ? acc.raw : acc.latent);
+      const text = paints ? acc.raw.n : acc.latent.n;
       if (text)
         node.text = text;
     }
@@ -688,9 +845,9 @@
       // What Playwright's AI snapshot reads from the style: a pointer
       // cursor marks a click target; an element that takes no pointer
       // events cannot be clicked, so it gets no ref there.
-      if (st.cursor === 'pointer')
+      if (st.getPropertyValue('cursor') === 'pointer')
         node.pointerCursor = true;
-      if (st.pointerEvents === 'none')
+      if (st.getPropertyValue('pointer-events') === 'none')
         node.noPointerEvents = true;
     }
     if (ariaHidden || inert)
@@ -721,11 +878,10 @@
 
     const sep = separatorFor(display, tag);
     const contributes = !secret && !node.secret;
-    const raw = contributes ? acc.raw : '';
     return {
       node,
-      raw: sep ? sep + raw + sep : raw,
-      latent: needLatent ? sep + (contributes ? acc.latent : '') + sep : '',
+      raw: wrapSpaced(contributes ? acc.raw : NO_TEXT, sep),
+      latent: needLatent ? wrapSpaced(contributes ? acc.latent : NO_TEXT, sep) : NO_TEXT,
       shown: visible || acc.shown,
       ownNone,
     };

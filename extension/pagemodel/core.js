@@ -144,8 +144,9 @@
  *
  * @typedef {object} Visit the result of walking one element
  * @property {ScreenNode} node
- * @property {string} raw text this element adds to a visible parent's text
- * @property {string} latent text it adds to a hidden parent's text (as if shown)
+ * @property {{n: string, lead: number, trail: number}} raw text this element adds to a visible parent's text,
+ *   normalised, with the kind of space at its edges (capture.js, Spaced)
+ * @property {{n: string, lead: number, trail: number}} latent text it adds to a hidden parent's text (as if shown)
  * @property {boolean} shown the element or something in it is visible
  * @property {boolean} ownNone the element itself is display:none
  *
@@ -172,8 +173,9 @@
  * @property {Map<Element, Node>} roots the tree (document or shadow root) of each element the capture walked
  * @property {Map<Element, boolean>} ariaDisabled whether aria-disabled="true" reaches an element
  * @property {Map<Node, boolean>} disabledFieldsets whether a tree (document or shadow root) holds a fieldset[disabled]
- * @property {Map<Document, string>} fragmentBase a document's base URL without its fragment, where a link's
- *   written "#fragment" resolves by appending it (capture.js), '' where it may not
+ * @property {Map<Document, {fragment: string, origin: string}>} fragmentBase what a link's written "#fragment"
+ *   (a document's base URL without its fragment) and "/path" (its scheme and host) resolve by appending
+ *   themselves to (capture.js linkBases), '' where they may not
  */
 
 /**
@@ -206,6 +208,9 @@
  * @property {Set<string>} RANGE_ROLES
  * @property {number} SCREEN_SCHEMA
  * @property {number} SCRIPT_VERSION
+ * @property {number} STYLE_INLINE
+ * @property {number} STYLE_KNOWN
+ * @property {number} STYLE_VISIBLE
  * @property {string} SVG_NS
  * @property {() => Caches} caches
  * @property {() => Caches | null} cachesIfAny
@@ -230,6 +235,8 @@
  * @property {(el: Element, known: number, bit: number, value: boolean) => void} setFlag
  * @property {(s: string | null | undefined) => boolean} showsSensitive
  * @property {(el: Element) => CSSStyleDeclaration | null} styleOf
+ * @property {(el: Element) => boolean} styleInline
+ * @property {(el: Element) => boolean} styleVisible
  * @property {(el: Element) => string} tagOf
  * @property {(el: Element) => Document | ShadowRoot} treeRoot
  * @property {<T>(sensitive: { values?: string[]; elements?: Element[]; }, fn: () => T) => T} withCaches
@@ -286,7 +293,10 @@
 
   // Bits of Caches.flags: each fact has a bit saying it is known.
   const NOT_RENDERED_KNOWN = 1, NOT_RENDERED = 2, ARIA_EXCLUDED_KNOWN = 4, ARIA_EXCLUDED = 8,
-    INSIDE_MODAL_KNOWN = 16, INSIDE_MODAL = 32, PSEUDO_KNOWN = 64, PSEUDO = 128;
+    INSIDE_MODAL_KNOWN = 16, INSIDE_MODAL = 32, PSEUDO_KNOWN = 64, PSEUDO = 128,
+    // What the computed style says, as the capture's walk read it: whether
+    // visibility is visible, and whether display is inline.
+    STYLE_KNOWN = 256, STYLE_VISIBLE = 512, STYLE_INLINE = 1024;
 
   /** @param {Element} el @param {number} known @param {number} bit @returns {boolean | undefined} */
   function knownFlag(el, known, bit) {
@@ -416,6 +426,32 @@
    */
   function treeRoot(el) {
     return /** @type {Document | ShadowRoot} */ (caches().roots.get(el) || el.getRootNode());
+  }
+
+  /**
+   * Whether el's computed visibility is visible (true without a style),
+   * from what the capture's walk read when it has been there.
+   * @param {Element} el
+   */
+  function styleVisible(el) {
+    const f = caches().flags.get(el);
+    if (f !== undefined && (f & STYLE_KNOWN))
+      return (f & STYLE_VISIBLE) !== 0;
+    const st = styleOf(el);
+    return !st || st.getPropertyValue('visibility') === 'visible';
+  }
+
+  /**
+   * Whether el's computed display is inline (true without a style), from
+   * what the capture's walk read when it has been there.
+   * @param {Element} el
+   */
+  function styleInline(el) {
+    const f = caches().flags.get(el);
+    if (f !== undefined && (f & STYLE_KNOWN))
+      return (f & STYLE_INLINE) !== 0;
+    const st = styleOf(el);
+    return !st || st.getPropertyValue('display') === 'inline';
   }
 
   /** @param {Element} el @returns {CSSStyleDeclaration | null} */
@@ -619,10 +655,10 @@
   /** @type {PageModelCore} */
   const provides = { API_NAME, ARIA_EXCLUDED, ARIA_EXCLUDED_KNOWN, DEFAULT_TEST_ID_ATTRIBUTES,
     IGNORED_FOR_ARIA, INSIDE_MODAL, INSIDE_MODAL_KNOWN, NOT_RENDERED, NOT_RENDERED_KNOWN, PSEUDO, PSEUDO_KNOWN,
-    RANGE_ROLES, SCREEN_SCHEMA, SCRIPT_VERSION, SVG_NS, caches, cachesIfAny, closestAcrossShadow, collapseSpaces,
+    RANGE_ROLES, SCREEN_SCHEMA, SCRIPT_VERSION, STYLE_INLINE, STYLE_KNOWN, STYLE_VISIBLE, SVG_NS, caches, cachesIfAny, closestAcrossShadow, collapseSpaces,
     containsAcross, flatChildSource, flatChildren, flatParent, idRefs, ignoredForAria, isElement, isHTML, isOmitted, isSecret,
     isSelectDropDown, knownFlag, markedSecret, owningSelect, parentOrHost, secretControl, setFlag,
-    showsSensitive, styleOf, tagOf, treeRoot, withCaches };
+    showsSensitive, styleInline, styleOf, styleVisible, tagOf, treeRoot, withCaches };
   /** @type {PageModelState} */
   const state = { run: null, incRun: null, lastIncremental: null };
   Object.defineProperty(g, INTERNALS, {

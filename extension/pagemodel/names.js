@@ -46,7 +46,7 @@
   const pm = internals;
   const { PSEUDO, PSEUDO_KNOWN, RANGE_ROLES, SVG_NS, ariaExcluded, caches, flatChildren,
     hiddenForAria, idRefs, ignoredForAria, isElement, isHTML, isSecret, knownFlag, notRendered, roleOf, setFlag,
-    showsSensitive, styleOf, tagOf, treeRoot } = pm;
+    showsSensitive, styleInline, styleOf, styleVisible, tagOf, treeRoot } = pm;
 
   /** Roles that cannot be named (ARIA 1.2 "name from: prohibited"). */
   const NAME_PROHIBITED = new Set(['caption', 'code', 'deletion', 'emphasis', 'generic', 'insertion',
@@ -243,7 +243,7 @@
       return false;
     for (const which of ['::before', '::after']) {
       const st = view.getComputedStyle(el, which);
-      if ((st.content === '""' || st.content === "''") && st.display !== 'inline' && st.display !== 'none' && st.visibility === 'visible')
+      if ((st.content === '""' || st.content === "''") && st.getPropertyValue('display') !== 'inline' && st.getPropertyValue('display') !== 'none' && st.getPropertyValue('visibility') === 'visible')
         return true;
     }
     return false;
@@ -283,10 +283,10 @@
     const content = st.content;
     if (!content || content === 'none' || content === 'normal')
       return undefined;
-    if (st.display === 'none' || st.visibility !== 'visible')
+    if (st.getPropertyValue('display') === 'none' || st.getPropertyValue('visibility') !== 'visible')
       return undefined;
     let text = parseContent(el, content, false);
-    if (text !== undefined && st.display !== 'inline')
+    if (text !== undefined && st.getPropertyValue('display') !== 'inline')
       text = ' ' + text + ' ';
     return text;
   }
@@ -689,8 +689,7 @@
   function onlyVisibilityHidden(el) {
     if (notRendered(el) || ariaExcluded(el) || ignoredForAria(el))
       return false;
-    const st = styleOf(el);
-    return !!st && st.visibility !== 'visible';
+    return !styleVisible(el);
   }
 
   /**
@@ -735,9 +734,7 @@
             if (role === null || role === 'generic')
               blankPart = true;
           }
-          const st = styleOf(n);
-          const display = st ? st.display : 'inline';
-          out += display !== 'inline' || tagOf(n) === 'br' ? ' ' + part + ' ' : part;
+          out += !styleInline(n) || tagOf(n) === 'br' ? ' ' + part + ' ' : part;
         }
       };
       const assigned = tagOf(el) === 'slot' && isHTML(el) ? /** @type {HTMLSlotElement} */ (el).assignedNodes() : [];

@@ -26,7 +26,7 @@
   const pm = internals;
   const { ARIA_EXCLUDED, ARIA_EXCLUDED_KNOWN, INSIDE_MODAL, INSIDE_MODAL_KNOWN, NOT_RENDERED,
     NOT_RENDERED_KNOWN, caches, containsAcross, flatParent, ignoredForAria, isHTML, isOmitted, knownFlag,
-    owningSelect, parentOrHost, setFlag, styleOf, tagOf } = pm;
+    owningSelect, parentOrHost, setFlag, styleOf, styleVisible, tagOf } = pm;
 
   // ---------------------------------------------------------------------------
   // Visibility
@@ -40,7 +40,7 @@
    */
   function skippedChildren(parent, tag = tagOf(parent)) {
     const st = styleOf(parent);
-    if (st && st.contentVisibility === 'hidden')
+    if (st && st.getPropertyValue('content-visibility') === 'hidden')
       return { all: true, except: null };
     if (tag === 'details' && isHTML(parent) && !(/** @type {HTMLDetailsElement} */ (parent).open)) {
       let summary = null;
@@ -74,7 +74,7 @@
     if (r !== undefined)
       return r;
     const st = styleOf(el);
-    if (!el.isConnected || (st !== null && st.display === 'none') || (!isHTML(el) && isOmitted(el))) {
+    if (!el.isConnected || (st !== null && st.getPropertyValue('display') === 'none') || (!isHTML(el) && isOmitted(el))) {
       r = true;
     } else {
       const parent = flatParent(el);
@@ -155,8 +155,7 @@
       return true;
     if (tagOf(el) === 'slot')
       return false;
-    const st = styleOf(el);
-    return !!st && st.visibility !== 'visible';
+    return !styleVisible(el);
   }
 
   /** @type {PageModelVisibility} */
