@@ -619,10 +619,13 @@ func runWalk(t *testing.T, a *realApp, base string, seed, actions int) walkResul
 
 // walkSuiteSeeds is the seed the suite walks on each app (15 actions):
 // one whose walk replays green today, so that the suite holds what the
-// walks showed; the seeds that fail are written down with their reasons in
-// docs/recording.md (Random walks on the real apps), and
+// walks showed (TodoMVC's seed 1 types into the new-item field without
+// Enter and then presses a row's box and a filter link, which the blur
+// draws anew and moves: docs/recording.md, A press that moves the page
+// under the pointer); the seeds that fail are written down with their
+// reasons in docs/recording.md (Random walks on the real apps), and
 // scripts/realapps-walk walks seeds 1..N.
-var walkSuiteSeeds = map[string]int{todoMVC.name: 5, sbAdmin.name: 1, swaggerUI.name: 1, uikit.name: 1}
+var walkSuiteSeeds = map[string]int{todoMVC.name: 1, sbAdmin.name: 1, swaggerUI.name: 1, uikit.name: 1}
 
 // TestRealAppRandomWalk walks each app of the corpus (by default the seed
 // of walkSuiteSeeds, 15 actions, so that the suite spends about three

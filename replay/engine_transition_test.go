@@ -65,3 +65,66 @@ func TestReplayWaitsForATransitionToEnd(t *testing.T) {
 		t.Fatalf("%s", explain(res))
 	}
 }
+
+// collapsePage has a menu toggle whose panel eases open and shut over 2 s
+// and, as Bootstrap's collapse does, drops a click on the toggle while the
+// panel still moves. The toggle itself never moves: only the transition of
+// the panel it controls (aria-controls) says it is not ready.
+const collapsePage = `<!doctype html><html lang="en"><title>Collapse</title>
+<style>
+  #panel { overflow: hidden; height: 60px; transition: height 2s ease; }
+  #panel.shut { height: 0; }
+  #panel.gone { display: none; }
+</style>
+<button id="toggle" aria-controls="panel" aria-expanded="true">Utilities</button>
+<div id="panel"><a href="#colors">Colors</a></div>
+<p>Below the menu</p>
+<script>
+  const toggle = document.getElementById('toggle'), panel = document.getElementById('panel');
+  let moving = false;
+  toggle.onclick = () => {
+    if (moving) return;
+    moving = true;
+    const open = toggle.getAttribute('aria-expanded') !== 'true';
+    toggle.setAttribute('aria-expanded', String(open));
+    panel.addEventListener('transitionend', () => {
+      moving = false;
+      if (!open) panel.classList.add('gone');
+    }, { once: true });
+    if (open) {
+      panel.classList.remove('gone');
+      void panel.offsetHeight;
+      panel.classList.remove('shut');
+    } else {
+      panel.classList.add('shut');
+    }
+  };
+</script>`
+
+const collapseTrail = `version: 1
+trail: Shut and open the menu
+app: collapse
+start: /
+steps:
+  - intent: Shut the Utilities menu and open it again
+    actions:
+      - tap: {selector: {role: button, name: Utilities}}
+      - tap: {selector: {role: button, name: Utilities}}
+      - assertVisible: {selector: {role: link, name: Colors}}
+`
+
+// A tap on a toggle waits for the panel it controls to stop easing: the
+// second tap on a menu toggle right after the first is dropped by the
+// widget while the panel still moves.
+func TestReplayWaitsForTheControlledPanel(t *testing.T) {
+	t.Parallel()
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		fmt.Fprint(w, collapsePage)
+	}))
+	t.Cleanup(srv.Close)
+	res := replayOn(t, inlineTrail(t, collapseTrail), srv.URL, Options{})
+	if res.Status != StatusPassed {
+		t.Fatalf("%s", explain(res))
+	}
+}

@@ -91,6 +91,8 @@
  *   screen when a key went down in a field not being typed into (held until
  *   its keyup: the text the key types is part of it), or when text was
  *   about to go into such a field without a key (its beforeinput)
+ * @property {Element | null} escaping a text field Escape is held down in, recorded as a press:
+ *   the browser's own action of that key (a search field cleared) is the press's, not typing
  * @property {{el: Element, screen: RecorderCaptured} | null} selectOpened the screen when the
  *   mouse went down on a select, before its list opened: the open list
  *   sets the select's value as the person moves through it, before any
@@ -177,6 +179,7 @@
     keyActivationTimer: undefined,
     down: null,
     preInput: null,
+    escaping: null,
     selectOpened: null,
     clickScreen: null,
     pending: null,

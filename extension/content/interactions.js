@@ -166,6 +166,7 @@
   function pressed(el, e) {
     if (rec.isModifierKey(e.key))
       return;
+    state.escaping = null;
     forgetOver();
     if (el && rec.isTextField(el) && !(state.typing && state.typing.el === el))
       state.preInput = { el, screen: rec.currentScreen(), time: Date.now(), held: true };
@@ -194,6 +195,10 @@
     rec.flushTyping();
     if (state.preInput && state.preInput.el === el && el && rec.isTextField(el))
       state.preInput = null; // a press, not the typing's start: text after it has its own boundary
+    // Escape in a search field clears it, as the browser's own action of
+    // the key: that change is the press's effect (its step ends with it,
+    // and replay's press makes it again), not typing of an empty text.
+    state.escaping = e.key === 'Escape' && el && rec.isTextField(el) ? el : null;
     /** @type {Record<string, unknown>} */
     const i = { ...meant.press };
     let screen = null;
@@ -216,6 +221,7 @@
   function released() {
     if (state.preInput)
       state.preInput.held = false;
+    state.escaping = null;
   }
 
   /** @param {{kind: string, message: string, accept: boolean, promptText?: string}} d */

@@ -129,6 +129,42 @@
     return { x, y };
   }
 
+  /**
+   * The element the person last pressed the left button on, in this frame,
+   * where it lay then, and whether the browser made a click of that press.
+   * A press can change the page before the mouse comes up: it takes the
+   * focus, and a field that commits on blur (a list that adds the typed
+   * item on change and draws itself again) moves or replaces what lies
+   * under the pointer. The browser then clicks what holds both the pressed
+   * element and the one the mouse came up on, or, when the pressed one was
+   * taken away, nothing at all. The person aimed at the pressed element:
+   * that is the click recorded (docs/recording.md, A press that moves the
+   * page under the pointer).
+   * @type {{el: Element, time: number, box: string, clicked: boolean} | null}
+   */
+  let aimed = null;
+
+  /** Where el lies in the viewport, as a string to compare. @param {Element} el */
+  function boxOf(el) {
+    const r = el.getBoundingClientRect();
+    return [r.x, r.y, r.width, r.height].join(' ');
+  }
+
+  /**
+   * The element a click on el was aimed at: the one the mouse went down on
+   * when the page moved it, or took it away, while the button was held
+   * (the click then went to what holds both); else el.
+   * @param {Element} el @param {MouseEvent} e
+   */
+  function aimedAt(el, e) {
+    const a = aimed;
+    if (!a || a.clicked || e.button !== 0 || e.detail !== 1 || a.el === el || Date.now() - a.time >= PRESS_MAX_MS)
+      return el;
+    if (!a.el.isConnected || boxOf(a.el) !== a.box)
+      return a.el;
+    return el;
+  }
+
   /** Records the drag press ended with, if it is one; how says how it ended. @param {'release' | 'drop'} how @param {MouseEvent} e */
   function endDrag(how, e) {
     const meant = rec.dragMeaning(press, how, state.dirty);
@@ -157,14 +193,19 @@
         handlers.over(el);
     }],
     ['pointerdown', (/** @type {PointerEvent} */ e) => {
-      if (!e.isTrusted || onBar(e))
+      if (!e.isTrusted)
         return;
+      if (onBar(e)) {
+        aimed = null;
+        return;
+      }
       if (rec.currentPick()) {
         // A pick must not reach the page: the click after it neither.
         e.preventDefault();
         e.stopImmediatePropagation();
       }
       const el = targetOf(e);
+      aimed = el && e.isPrimary && e.button === 0 && !rec.currentPick() ? { el, time: Date.now(), box: boxOf(el), clicked: false } : null;
       if (el && e.isPrimary) {
         state.carriedMs = 0; // a press no click followed is no interaction
         rec.timed(() => handlers.down(el), { carry: true });
@@ -186,6 +227,18 @@
       endDrag('release', e);
       if (!press || !press.native)
         press = null;
+      const a = aimed;
+      if (a && e.button === 0 && !a.clicked && !dragEnded.el && !a.el.isConnected && Date.now() - a.time < PRESS_MAX_MS) {
+        // The pressed element was taken away before the mouse came up: the
+        // browser makes no click of the press. Unless a click comes after
+        // all, the press is the person's click on it.
+        rec.afterHandlers(() => {
+          if (!a.clicked && aimed === a && !rec.currentPick()) {
+            a.clicked = true;
+            rec.timed(() => handlers.click(a.el, e, 1));
+          }
+        });
+      }
     }],
     // An HTML5 drag the page started from the press (its dragstart ran),
     // ended by a drop the page took; a drag with no drop did nothing.
@@ -219,9 +272,12 @@
     ['click', (/** @type {MouseEvent} */ e) => {
       if (!e.isTrusted || onBar(e))
         return;
-      const el = targetOf(e);
-      if (!el)
+      const target = targetOf(e);
+      if (!target)
         return;
+      const el = aimedAt(target, e);
+      if (aimed)
+        aimed.clicked = true;
       const picking = !!rec.currentPick();
       const meant = rec.clickMeaning(el, e, { picking, pressed: recentlyPressed(), forwarded: labelForwards.el, keyActivation: state.keyActivation, dragged: dragEnded.el });
       if (meant.forwardsTo) {

@@ -50,6 +50,8 @@
    */
   function typed(el) {
     rec.forgetOver();
+    if (state.escaping === el)
+      return; // the held Escape's own clearing (interactions.js, pressed)
     if (rec.isSecret(el))
       rec.followSecret(el, false);
     if (state.typing && state.typing.el === el)
@@ -79,6 +81,8 @@
    * @param {Element} el
    */
   function beforeTyping(el) {
+    if (state.escaping === el)
+      return;
     if (state.typing && state.typing.el === el)
       return; // the typing goes on: its screen is the one from its start
     const pre = state.preInput;

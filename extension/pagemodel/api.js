@@ -77,22 +77,47 @@
   }
 
   /**
+   * The elements a control says it opens, shuts or drives (aria-controls,
+   * on it or on the control it lies in), in its tree.
+   * @param {Element} el @returns {Element[]}
+   */
+  function controlled(el) {
+    const control = el.closest('[aria-controls]');
+    if (!control)
+      return [];
+    const root = /** @type {Document | ShadowRoot} */ (el.getRootNode());
+    /** @type {Element[]} */
+    const out = [];
+    for (const id of (control.getAttribute('aria-controls') || '').split(/\s+/)) {
+      const panel = id && typeof root.getElementById === 'function' ? root.getElementById(id) : null;
+      if (panel)
+        out.push(panel);
+    }
+    return out;
+  }
+
+  /**
    * Whether a CSS transition or animation that ends (not a looping one) is
-   * running on el or an element around it: a dialog easing in moves its
-   * buttons by less than a pixel in its last frames, and many widgets ignore
-   * a click until their transition ends.
+   * running on el or an element around it, or in what it controls: a dialog
+   * easing in moves its buttons by less than a pixel in its last frames,
+   * and many widgets ignore a click until their transition ends (a collapse
+   * toggle while its panel still eases open or shut: Bootstrap's collapse
+   * drops the click).
    * @param {Element} el
    */
   function animating(el) {
     const doc = el.ownerDocument;
     if (typeof doc.getAnimations !== 'function')
       return false;
+    const panels = controlled(el);
     for (const a of doc.getAnimations()) {
       if (a.playState !== 'running' || !(a.effect instanceof KeyframeEffect))
         continue;
       const target = a.effect.target;
       const end = a.effect.getComputedTiming().endTime;
-      if (target && typeof end === 'number' && Number.isFinite(end) && (target === el || target.contains(el)))
+      if (!target || typeof end !== 'number' || !Number.isFinite(end))
+        continue;
+      if (target === el || target.contains(el) || panels.some((p) => p.contains(target)))
         return true;
     }
     return false;
