@@ -165,6 +165,10 @@ func (b *builder) changeOffers(before, after *screen.Screen) (*screendiff.Result
 	}
 	var offers []ChangeOffer
 	seen := map[string]bool{}
+	alone := make([]bool, len(res.Changes))
+	for k, c := range res.Changes {
+		alone[k] = b.pointerAlone(before, after, c)
+	}
 	for k, c := range res.Changes {
 		o := ChangeOffer{Key: ChangeKey(c), Text: c.String()}
 		if seen[o.Key] {
@@ -178,12 +182,20 @@ func (b *builder) changeOffers(before, after *screen.Screen) (*screendiff.Result
 			offers = append(offers, o)
 			continue
 		}
-		if b.pointerAlone(before, after, c) {
+		if alone[k] {
 			// A control that shows only under the pointer (a row's copy
 			// button under .row:hover) comes and goes with where the
 			// pointer rests, which replay does not reproduce: it moves the
 			// pointer only onto what the trail acts on.
 			o.Why = "the pointer alone shows it, and replay moves the pointer only onto what the trail acts on"
+			offers = append(offers, o)
+			continue
+		}
+		if b.besidePointerAlone(before, after, res, k, alone) {
+			// Its neighbour's coming or going (the copy button) moved or
+			// squeezed it: what replay does not reproduce of the one, it
+			// does not of the other.
+			o.Why = "it moved or changed size as an element the pointer alone shows came or went beside it, and replay moves the pointer only onto what the trail acts on"
 			offers = append(offers, o)
 			continue
 		}
@@ -211,6 +223,48 @@ func (b *builder) pointerAlone(before, after *screen.Screen, c screendiff.Change
 		return ok && m.Nodes()[p].RevealedBy != ""
 	}
 	return revealed(before, c.Before) || revealed(after, c.After)
+}
+
+// besidePointerAlone reports whether change k moves or resizes a node that
+// shares its parent or grandparent with a node whose change the pointer
+// alone made (alone): Swagger UI's path text widens when the "Copy path"
+// button beside it, shown only under the pointer, hides.
+func (b *builder) besidePointerAlone(before, after *screen.Screen, res *screendiff.Result, k int, alone []bool) bool {
+	c := res.Changes[k]
+	if c.Kind != screendiff.Moved && c.Kind != screendiff.Resized {
+		return false
+	}
+	// near gives the refs of n's parent and grandparent on s.
+	near := func(s *screen.Screen, n *screendiff.NodeRef, into map[string]bool) {
+		if s == nil || n == nil {
+			return
+		}
+		m := b.matcher(s)
+		p, ok := b.refPositions(m)[n.Ref]
+		for up := 0; ok && up < 2; up++ {
+			if p = m.Parent(p); p < 0 {
+				return
+			}
+			into[m.Nodes()[p].Ref] = true
+		}
+	}
+	mine := map[string]bool{}
+	near(before, c.Before, mine)
+	near(after, c.After, mine)
+	for j, o := range res.Changes {
+		if !alone[j] || j == k {
+			continue
+		}
+		theirs := map[string]bool{}
+		near(before, o.Before, theirs)
+		near(after, o.After, theirs)
+		for ref := range theirs {
+			if mine[ref] {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // changeMatch makes the matcher of change k: its kind, a selector made by

@@ -270,3 +270,42 @@ func TestPreviewChangeLeavesWhatThePointerAloneShows(t *testing.T) {
 		t.Errorf("the click's own change cannot be ticked: %+v", state)
 	}
 }
+
+// TestPreviewChangeLeavesWhatThePointerAloneSqueezes: Swagger UI's path
+// text widens when the "Copy path" button beside it, shown only under the
+// pointer, hides as a click elsewhere moves the pointer away (a random walk
+// ticked that widening, and replay, whose pointer rests elsewhere, never
+// saw it). A neighbour moved or squeezed by what the pointer alone shows is
+// not tickable either; the click's own change still is.
+func TestPreviewChangeLeavesWhatThePointerAloneSqueezes(t *testing.T) {
+	expanded := func(v bool) screentest.Opt { return screentest.Node(func(n *screen.Node) { n.Expanded = &v }) }
+	box := func(x, w float64) screentest.Opt {
+		return screentest.Node(func(n *screen.Node) { n.Box = &screen.Box{X: x, Y: 10, Width: w, Height: 19} })
+	}
+	page := func(open bool) *screen.Screen {
+		copyButton := el("copy", "button", screentest.Name("Copy path"), box(1060, 15), screentest.Node(func(n *screen.Node) { n.RevealedBy = "summary" }))
+		pathWidth := 1052.0
+		if open {
+			copyButton = el("copy", "button", screentest.Name("Copy path"), screentest.Hidden())
+			pathWidth = 1067.16
+		}
+		return shopPage("/", "d", "Shop",
+			el("summary", "button", screentest.Name("GET /plants"), box(0, 1100),
+				screentest.Kids(
+					el("path", "generic", box(0, pathWidth), screentest.Kids(screentest.Txt("/plants"))),
+					copyButton)),
+			el("menu-button", "button", screentest.Name("Menu"), box(0, 60), expanded(open), screentest.Kids(screentest.Txt("Menu"))))
+	}
+	s := newSession().click(page(false), "menu-button")
+	p, err := PreviewChange(s.recs, page(true), BuildOptions{BaseURL: shopOrigin})
+	if err != nil {
+		t.Fatalf("PreviewChange() failed: %v", err)
+	}
+	squeezed := offerByText(t, p, `resized generic [path]`)
+	if squeezed.Matcher != "" || !strings.Contains(squeezed.Why, "pointer") {
+		t.Errorf("the path text widening as the copy button hid: matcher %q, why %q; want it not tickable, because of the pointer", squeezed.Matcher, squeezed.Why)
+	}
+	if state := offerByText(t, p, `state button "Menu"`); state.Matcher == "" {
+		t.Errorf("the click's own change cannot be ticked: %+v", state)
+	}
+}
