@@ -69,6 +69,12 @@ func jeRowValid(n int) string {
 	return fmt.Sprintf("!document.querySelector(%s).classList.contains('jsoneditor-validation-error')", flowQuote(jeRow(n, "")))
 }
 
+// jePathShows is a wait: the path bar, which follows the focus a moment
+// (a debounce) after it moves, names key.
+func jePathShows(key string) string {
+	return fmt.Sprintf("[...document.querySelectorAll('.jsoneditor-navigation-bar .jsoneditor-treepath-element')].some((e) => e.textContent === %s)", flowQuote(key))
+}
+
 // jeEdit clicks the editable element css names, selects its text with
 // Control+A and types text over it.
 func jeEdit(css, text, wait string) []flowAct {
@@ -94,7 +100,11 @@ var jsonEditorFlow = concatFlows(
 	jeEdit(jeValue(2), "Ada", "true"),
 	jeEdit(jeValue(3), "Lovelace", "true"),
 	jeEdit(jeValue(5), "36", "true"),
-	jeEdit(jeField(6), "hireable", "true"),
+	// A key renamed, and checked: the path bar shows the new key a moment
+	// later, and the check waits for it at a machine's pace too (see
+	// docs/recording.md, Known limits of the JSONEditor flow).
+	jeEdit(jeField(6), "hireable", jePathShows("hireable")),
+	[]flowAct{assertVisible(jeField(6))},
 	// A salary under the schema's minimum, raised: the row's mark goes.
 	jeEdit(jeValue(10), "150", jeRowValid(10)),
 	[]flowAct{
@@ -102,8 +112,9 @@ var jsonEditorFlow = concatFlows(
 		// key has the focus: the address the schema requires.
 		click(jeRow(10, "button.jsoneditor-contextmenu-button"), "!!document.querySelector('"+jeMenu+"')"),
 		click(jeMenu+" button.jsoneditor-append", all(textIs(jeField(11), ""), jeFocused(jeField(11)))),
-		typeText("address", textIs(jeField(11), "address")),
-		press("Tab", jeFocused(jeValue(11))),
+		typeText("address", all(textIs(jeField(11), "address"), jePathShows("address"))),
+		assertVisible(jeField(11)),
+		click(jeValue(11), jeFocused(jeValue(11))),
 		typeText("Main Street 1", all(textIs(jeValue(11), "Main Street 1"), jeRowValid(7))),
 		// The search box finds the new last name.
 		click(".jsoneditor-search input", jeFocused(".jsoneditor-search input")),
