@@ -105,15 +105,22 @@ var jsonEditorFlow = concatFlows(
 	// docs/recording.md, Known limits of the JSONEditor flow).
 	jeEdit(jeField(6), "hireable", jePathShows("hireable")),
 	[]flowAct{assertVisible(jeField(6))},
-	// A salary under the schema's minimum, raised: the row's mark goes.
-	jeEdit(jeValue(10), "150", jeRowValid(10)),
 	[]flowAct{
 		// The actions menu of the last row appends a field after it, whose
-		// key has the focus: the address the schema requires.
+		// key has the focus: the address the schema requires. (Right
+		// after a check, a tap: see docs/recording.md, Known limits of the
+		// JSONEditor flow.)
 		click(jeRow(10, "button.jsoneditor-contextmenu-button"), "!!document.querySelector('"+jeMenu+"')"),
 		click(jeMenu+" button.jsoneditor-append", all(textIs(jeField(11), ""), jeFocused(jeField(11)))),
 		typeText("address", all(textIs(jeField(11), "address"), jePathShows("address"))),
 		assertVisible(jeField(11)),
+		// Fold everything, then unfold everything.
+		click("button.jsoneditor-collapse-all", "!document.querySelector("+flowQuote(jeRow(2, ""))+") || !document.querySelector("+flowQuote(jeRow(2, ""))+").offsetParent"),
+		click("button.jsoneditor-expand-all", textIs(jeField(11), "address")),
+	},
+	// A salary under the schema's minimum, raised: the row's mark goes.
+	jeEdit(jeValue(10), "150", jeRowValid(10)),
+	[]flowAct{
 		click(jeValue(11), jeFocused(jeValue(11))),
 		typeText("Main Street 1", all(textIs(jeValue(11), "Main Street 1"), jeRowValid(7))),
 		// The search box finds the new last name.
@@ -130,10 +137,7 @@ var jsonEditorFlow = concatFlows(
 		click(jeMenu+" li:nth-child(4) button", textIs(jeField(6), "hireable")),
 		click(jeRow(6, "button.jsoneditor-contextmenu-button"), "!!document.querySelector('"+jeMenu+"')"),
 		click(jeMenu+" button.jsoneditor-remove", textIs(jeField(6), "job")),
-		// Fold everything, then unfold everything.
-		click("button.jsoneditor-collapse-all", "!document.querySelector("+flowQuote(jeRow(2, ""))+") || !document.querySelector("+flowQuote(jeRow(2, ""))+").offsetParent"),
-		click("button.jsoneditor-expand-all", textIs(jeField(10), "address")),
-		assertVisible(jeValue(9)),
+		assertVisible(jeValue(5)),
 	},
 )
 
