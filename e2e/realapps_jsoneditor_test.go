@@ -107,9 +107,9 @@ var jsonEditorFlow = concatFlows(
 	[]flowAct{assertVisible(jeField(6))},
 	[]flowAct{
 		// The actions menu of the last row appends a field after it, whose
-		// key has the focus: the address the schema requires. (Right
-		// after a check, a tap: see docs/recording.md, Known limits of the
-		// JSONEditor flow.)
+		// key has the focus: the address the schema requires. (A click
+		// into a value is sometimes recorded apart from the typing after
+		// it: see docs/recording.md, Known limits of the JSONEditor flow.)
 		click(jeRow(10, "button.jsoneditor-contextmenu-button"), "!!document.querySelector('"+jeMenu+"')"),
 		click(jeMenu+" button.jsoneditor-append", all(textIs(jeField(11), ""), jeFocused(jeField(11)))),
 		typeText("address", all(textIs(jeField(11), "address"), jePathShows("address"))),
