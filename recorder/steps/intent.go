@@ -328,6 +328,23 @@ func (b *builder) scopeTitle(s *screen.Screen, within selector.Selector, own str
 // namedField is what a person calls a field: its own title, or, for a field
 // with no name of its own, what names it around it (contextTitle).
 func (b *builder) namedField(s *screen.Screen, n *screen.Node) string {
+	if n != nil && n.Editable {
+		// Text edited in place (a tree editor's value) holds the value
+		// typed over, which names nothing: its label, else what names it
+		// beside it (the value's key), else its placeholder or tooltip.
+		if t := b.usableText(n.Label, maxIntentName); t != "" {
+			return t
+		}
+		if t := b.contextTitle(s, n); t != "" {
+			return t
+		}
+		for _, t := range []string{n.Placeholder, n.Title} {
+			if t = b.usableText(t, maxIntentName); t != "" {
+				return t
+			}
+		}
+		return ""
+	}
 	if t := b.fieldTitle(n); t != "" {
 		return t
 	}

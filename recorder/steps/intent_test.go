@@ -54,6 +54,14 @@ func TestIntents(t *testing.T) {
 		{"hover over an icon-only button", func() *session {
 			return newSession().hover(iconPage(), "toggle")
 		}, "Hover over the button in the sidebar"},
+		// JSONEditor's tree edits a value in place: the editing host's text
+		// is the value typed over, not what names the field; its key does.
+		{"type over text edited in place names the field by its key", func() *session {
+			return newSession().typ(page(el("row", "row", screentest.Kids(
+				leaf("key", "generic", "firstName"),
+				leaf("sep", "generic", ":"),
+				leaf("value", "generic", "John", screentest.Node(func(n *screen.Node) { n.Editable = true }))))), "value", "Ada")
+		}, "Type Ada into firstName"},
 		{"type", func() *session {
 			return newSession().typ(page(el("code", "textbox", labelled("Discount code"))), "code", "SUMMER")
 		}, "Type SUMMER into Discount code"},
