@@ -531,7 +531,27 @@ func (b *builder) plainClick(i int) bool {
 // focusedBy reports whether click i only put the focus in the field that
 // interaction j types into: a plain click on the field or on its label.
 func (b *builder) focusedBy(i, j int) bool {
-	return b.plainClick(i) && (b.sameTarget(i, j, selector.PurposeType) || b.labelOf(i, j, selector.PurposeType))
+	return b.plainClick(i) && (b.sameTarget(i, j, selector.PurposeType) || b.sameField(i, j) || b.labelOf(i, j, selector.PurposeType))
+}
+
+// sameField reports whether interactions i and j aim at one field that the
+// app rewrote in between: another element on j's screen, in the same
+// document, that the selector i's field has on i's screen names on j's
+// (a tree editor renders its rows again a debounce after each change, so
+// the field clicked is replaced before the typing into it is captured).
+// Replay would find one element by that selector for both.
+func (b *builder) sameField(i, j int) bool {
+	ti, ok1 := b.targetOf(i, selector.PurposeType)
+	tj, ok2 := b.targetOf(j, selector.PurposeType)
+	if !ok1 || !ok2 || ti.doc != tj.doc || ti.ref == tj.ref {
+		return false
+	}
+	sel, _, err := b.generate(selector.PurposeType, ti.ref, b.recs[i].Before)
+	if err != nil {
+		return false
+	}
+	found, err := b.matcher(b.recs[j].Before).Match(sel)
+	return err == nil && len(found) == 1 && found[0].Ref == tj.ref
 }
 
 // clickEffectWindow bounds how long after a click a check or uncheck can
