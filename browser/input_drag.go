@@ -5,6 +5,8 @@ import (
 	"math"
 
 	"github.com/chromedp/cdproto/input"
+	"github.com/chromedp/cdproto/runtime"
+	"github.com/chromedp/chromedp"
 )
 
 // A drag is the mouse pressed on one point, moved to another in steps with
@@ -51,6 +53,9 @@ func (ms Mouse) Drag(ctx context.Context, x0, y0, x1, y1 float64, watch *DragWat
 		f := float64(i) / DragSteps
 		x, y := math.Round((x0+(x1-x0)*f)*100)/100, math.Round((y0+(y1-y0)*f)*100)/100
 		if data != nil {
+			if err := ms.pageTurn(ctx); err != nil {
+				return true, err
+			}
 			if _, err := dispatch(ctx, ms.Target, input.DispatchDragEvent, input.DispatchDragEventParams{
 				Type: input.DispatchDragEventTypeDragOver, X: x, Y: y, Data: data,
 			}); err != nil {
@@ -85,10 +90,34 @@ func (ms Mouse) Drag(ctx context.Context, x0, y0, x1, y1 float64, watch *DragWat
 		}
 	}
 	if data != nil {
+		if err := ms.pageTurn(ctx); err != nil {
+			return true, err
+		}
 		_, err := dispatch(ctx, ms.Target, input.DispatchDragEvent, input.DispatchDragEventParams{
 			Type: input.DispatchDragEventTypeDrop, X: x1, Y: y1, Data: data,
 		})
 		return true, err
 	}
 	return false, mouse(input.DispatchMouseEventTypeMouseReleased, x1, y1, 0)
+}
+
+// pageTurn waits until the page has drawn a frame and run the timers due
+// before it: a library that answers dragstart in a timer (SortableJS sets
+// its drag up in the next task) ignores the drag events that come first,
+// and on a busy machine the protocol's events can all arrive before that
+// timer runs. A person's drag gives the page many frames; this gives it one
+// between each two events, counted by the page, not guessed in time.
+func (ms Mouse) pageTurn(ctx context.Context) error {
+	r, err := dispatch(ctx, ms.Target, runtime.Evaluate, runtime.EvaluateParams{
+		Expression:   `new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0)))`,
+		AwaitPromise: new(true),
+		Silent:       new(true),
+	})
+	if err != nil {
+		return err
+	}
+	if r.ExceptionDetails != nil {
+		return &chromedp.ExceptionError{ExceptionDetails: r.ExceptionDetails}
+	}
+	return nil
 }
