@@ -19,6 +19,15 @@ import (
 // apiClient is the outside agent's name in the agent API tests.
 const apiClient = "e2e shop agent"
 
+// allowClient waits for the popup to list client as asking to drive the
+// shared tabs, allows it, and waits for it among the allowed.
+func allowClient(t *testing.T, popup context.Context, client string) {
+	t.Helper()
+	WaitFor[bool](t, popup, popupLists("asking", client))
+	clickCSS(t, popup, "#agents-asking button")
+	WaitFor[bool](t, popup, popupLists("allowed", client))
+}
+
 // shareTab ticks the popup's "Share this tab with agents" and waits for the
 // background's answer: the box is enabled once the popup knows its tab, and
 // shows the background's state, checked and enabled again, once the tab is
@@ -135,9 +144,7 @@ func TestAgentAPIDrivesASharedTab(t *testing.T) {
 	c := dialAgentAPI(t, runtimeDir)
 	// Not allowed yet: refused, and the popup asks the person.
 	apiRefused(t, c, agentapi.TypeTabsList, nil, nativemsg.CodeRefused, "the person has not allowed "+apiClient)
-	WaitFor[bool](t, popup, `[...document.querySelectorAll('#agents-asking li')].some((li) => li.textContent.includes(`+"`"+apiClient+"`"+`))`)
-	clickCSS(t, popup, "#agents-asking button")
-	WaitFor[bool](t, popup, `[...document.querySelectorAll('#agents-allowed li')].some((li) => li.textContent.includes(`+"`"+apiClient+"`"+`))`)
+	allowClient(t, popup, apiClient)
 
 	// Nothing is shared yet.
 	if list := apiCall[struct{ Tabs []agentapi.TabInfo }](t, c, agentapi.TypeTabsList, nil); len(list.Tabs) != 0 {

@@ -29,9 +29,7 @@ func TestAgentAPIActAndAssertChange(t *testing.T) {
 	popup := r.openPopupFor(t, r.shop.URL+"/login")
 
 	c := dialAgentAPI(t, runtimeDir)
-	WaitFor[bool](t, popup, `[...document.querySelectorAll('#agents-asking li')].some((li) => li.textContent.includes(`+"`"+apiClient+"`"+`))`)
-	clickCSS(t, popup, "#agents-asking button")
-	WaitFor[bool](t, popup, `[...document.querySelectorAll('#agents-allowed li')].some((li) => li.textContent.includes(`+"`"+apiClient+"`"+`))`)
+	allowClient(t, popup, apiClient)
 	shareTab(t, popup)
 	list := apiCall[struct{ Tabs []agentapi.TabInfo }](t, c, agentapi.TypeTabsList, nil)
 	if len(list.Tabs) != 1 {

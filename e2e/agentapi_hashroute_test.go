@@ -51,9 +51,7 @@ func TestAgentAPINavigatesWithinTheDocument(t *testing.T) {
 		WaitFor[bool](t, app, `document.querySelectorAll('#todos li.done').length === 2`)
 
 		c := dialAgentAPI(t, runtimeDir)
-		WaitFor[bool](t, popup, `[...document.querySelectorAll('#agents-asking li')].some((li) => li.textContent.includes(`+"`"+apiClient+"`"+`))`)
-		clickCSS(t, popup, "#agents-asking button")
-		WaitFor[bool](t, popup, `[...document.querySelectorAll('#agents-allowed li')].some((li) => li.textContent.includes(`+"`"+apiClient+"`"+`))`)
+		allowClient(t, popup, apiClient)
 		shareTab(t, popup)
 		list := apiCall[struct{ Tabs []agentapi.TabInfo }](t, c, agentapi.TypeTabsList, nil)
 		if len(list.Tabs) != 1 || list.Tabs[0].Recording == "" {

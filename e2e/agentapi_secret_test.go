@@ -34,9 +34,7 @@ func TestAgentAPITypesASecretIntoAPasswordField(t *testing.T) {
 	popup := r.openPopupFor(t, r.shop.URL+"/login")
 	c := dialAgentAPI(t, runtimeDir)
 	apiRefused(t, c, agentapi.TypeTabsList, nil, nativemsg.CodeRefused, "the person has not allowed "+apiClient)
-	WaitFor[bool](t, popup, popupLists("asking", apiClient))
-	clickCSS(t, popup, "#agents-asking button")
-	WaitFor[bool](t, popup, popupLists("allowed", apiClient))
+	allowClient(t, popup, apiClient)
 	shareTab(t, popup)
 
 	// Every reply the client receives, for the leak scan.

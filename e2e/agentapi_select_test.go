@@ -28,9 +28,7 @@ func TestAgentAPISelectsSeveralOptions(t *testing.T) {
 	rec := recordPageEnv(t, page, []string{"XDG_RUNTIME_DIR=" + runtimeDir}, func(popup, app context.Context) {
 		c := dialAgentAPI(t, runtimeDir)
 		apiRefused(t, c, agentapi.TypeTabsList, nil, nativemsg.CodeRefused, "the person has not allowed "+apiClient)
-		WaitFor[bool](t, popup, `[...document.querySelectorAll('#agents-asking li')].some((li) => li.textContent.includes(`+"`"+apiClient+"`"+`))`)
-		clickCSS(t, popup, "#agents-asking button")
-		WaitFor[bool](t, popup, `[...document.querySelectorAll('#agents-allowed li')].some((li) => li.textContent.includes(`+"`"+apiClient+"`"+`))`)
+		allowClient(t, popup, apiClient)
 		shareTab(t, popup)
 		list := apiCall[struct{ Tabs []agentapi.TabInfo }](t, c, agentapi.TypeTabsList, nil)
 		if len(list.Tabs) != 1 || list.Tabs[0].Recording == "" {

@@ -59,9 +59,7 @@ func TestMCPAttachedAssertChangeAndAct(t *testing.T) {
 
 	// The first call asks the person, who allows the client and shares the tab.
 	tool("browser_tabs", map[string]any{"action": "list"})
-	WaitFor[bool](t, popup, popupLists("asking", client))
-	clickCSS(t, popup, "#agents-asking button")
-	WaitFor[bool](t, popup, popupLists("allowed", client))
+	allowClient(t, popup, client)
 	shareTab(t, popup)
 
 	call("trail_start", map[string]any{"app": "shop"})

@@ -64,9 +64,7 @@ func TestMCPAttachedRecordsInThePersonsTab(t *testing.T) {
 	if out, failed := tool("browser_snapshot", map[string]any{}); !failed || !strings.Contains(out, "Nothing was done") {
 		t.Fatalf("browser_snapshot before the person allowed the client: failed %v: %s", failed, out)
 	}
-	WaitFor[bool](t, popup, `[...document.querySelectorAll('#agents-asking li')].some((li) => li.textContent.includes(`+"`"+client+"`"+`))`)
-	clickCSS(t, popup, "#agents-asking button")
-	WaitFor[bool](t, popup, `[...document.querySelectorAll('#agents-allowed li')].some((li) => li.textContent.includes(`+"`"+client+"`"+`))`)
+	allowClient(t, popup, client)
 	shareTab(t, popup)
 
 	call("trail_start", map[string]any{"app": "shop"})

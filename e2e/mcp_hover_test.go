@@ -166,9 +166,7 @@ func TestMCPAttachedHoverRevealsAMenu(t *testing.T) {
 		if out, failed := session.call(t, "browser_snapshot", map[string]any{}); !failed {
 			t.Fatalf("browser_snapshot before the person allowed the client: %s", out)
 		}
-		WaitFor[bool](t, popup, `[...document.querySelectorAll('#agents-asking li')].some((li) => li.textContent.includes(`+"`"+client+"`"+`))`)
-		clickCSS(t, popup, "#agents-asking button")
-		WaitFor[bool](t, popup, `[...document.querySelectorAll('#agents-allowed li')].some((li) => li.textContent.includes(`+"`"+client+"`"+`))`)
+		allowClient(t, popup, client)
 		shareTab(t, popup)
 
 		snap := session.must(t, "browser_snapshot", map[string]any{})
@@ -309,9 +307,7 @@ func TestMCPAttachedHoverThenAssert(t *testing.T) {
 		if out, failed := session.call(t, "browser_snapshot", map[string]any{}); !failed {
 			t.Fatalf("browser_snapshot before the person allowed the client: %s", out)
 		}
-		WaitFor[bool](t, popup, `[...document.querySelectorAll('#agents-asking li')].some((li) => li.textContent.includes(`+"`"+client+"`"+`))`)
-		clickCSS(t, popup, "#agents-asking button")
-		WaitFor[bool](t, popup, `[...document.querySelectorAll('#agents-allowed li')].some((li) => li.textContent.includes(`+"`"+client+"`"+`))`)
+		allowClient(t, popup, client)
 		shareTab(t, popup)
 
 		snap := session.must(t, "browser_snapshot", map[string]any{})
