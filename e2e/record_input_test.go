@@ -60,10 +60,16 @@ func mouseClick(t *testing.T, ctx context.Context, x, y float64) {
 // (chromedp's kb: "\r" is Enter).
 func typeKeys(t *testing.T, ctx context.Context, keys string) {
 	t.Helper()
-	actx, cancel := context.WithTimeout(ctx, WaitTimeout)
-	defer cancel()
-	if err := chromedp.Do(actx, chromedp.KeyEvent(keys)); err != nil {
-		t.Fatalf("typing: %v", err)
+	// Each key has the budget, not the whole text: a long text typed key
+	// by key on a loaded machine (Swagger's request body, 61 keys at load
+	// 50) took longer than one budget while every key went through.
+	for _, r := range keys {
+		actx, cancel := context.WithTimeout(ctx, WaitTimeout)
+		err := chromedp.Do(actx, chromedp.KeyEvent(string(r)))
+		cancel()
+		if err != nil {
+			t.Fatalf("typing %q of %q: %v", r, keys, err)
+		}
 	}
 }
 
