@@ -335,10 +335,14 @@
   /** @type {Readonly<Spaced>} */
   const NO_TEXT = Object.freeze({ n: '', lead: SPACE_NONE, trail: SPACE_NONE });
 
-  /** The kind of space at the start of s (all of s when s is all space). @param {string} s */
-  function leadSpace(s) {
+  /**
+   * The kind of space at one edge of s, walking from index i by step (1 from
+   * the start, -1 from the end); all of s when s is all space.
+   * @param {string} s @param {number} i @param {1 | -1} step
+   */
+  function edgeSpace(s, i, step) {
     let k = SPACE_NONE;
-    for (let i = 0; i < s.length; i++) {
+    for (; i >= 0 && i < s.length; i += step) {
       const ch = s.charCodeAt(i);
       if (ch === 10)
         k = SPACE_BREAK;
@@ -350,20 +354,11 @@
     return k;
   }
 
+  /** The kind of space at the start of s. @param {string} s */
+  const leadSpace = (s) => edgeSpace(s, 0, 1);
+
   /** The kind of space at the end of s. @param {string} s */
-  function trailSpace(s) {
-    let k = SPACE_NONE;
-    for (let i = s.length - 1; i >= 0; i--) {
-      const ch = s.charCodeAt(i);
-      if (ch === 10)
-        k = SPACE_BREAK;
-      else if (ch === 32 || ch === 9)
-        k = k || SPACE_BLANK;
-      else
-        break;
-    }
-    return k;
-  }
+  const trailSpace = (s) => edgeSpace(s, s.length - 1, -1);
 
   /**
    * Appends to t a text given in normalised form n with the kinds of space
