@@ -250,6 +250,45 @@ func TestRecordHoverOpenedMenu(t *testing.T) {
 	}
 }
 
+// TestRecordHoverOpenedMenuChecked: the person checks, with the bar's
+// Assert visible, an item of a menu a script opens when the pointer enters
+// it. The check is recorded after a hover over the element the pointer
+// entered, so the trail replays green, and fails at the check on a copy
+// whose menu opens only on a click.
+func TestRecordHoverOpenedMenuChecked(t *testing.T) {
+	t.Parallel()
+	rec := recordPage(t, accountMenuPage, func(app context.Context) {
+		clickAX(t, app, "button", "Assert visible")
+		waitAX(t, app, "StaticText", "Click the element that must be visible.")
+		x, y := centreOf(t, app, "#account")
+		moveMouse(t, app, x, y)
+		WaitFor[bool](t, app, `!document.querySelector('#panel').hidden`)
+		x, y = centreOf(t, app, "#signout")
+		moveMouse(t, app, x, y)
+		waitAX(t, app, "StaticText", "Highlighted: “Sign out”")
+		mouseClick(t, app, x, y)
+		waitAX(t, app, "StaticText", "Added: the element must be visible.")
+	})
+	var got []string
+	for _, s := range rec.trail.Steps {
+		for _, a := range s.Actions {
+			sel, _ := trail.ActionSelector(a)
+			got = append(got, string(a.Kind())+" "+sel.String())
+		}
+	}
+	want := []string{"hover {id: account}", `assertVisible {text: "Sign out"}`}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("the trail's actions are\n  %s\nwant\n  %s\n--- trail\n%s\n--- notes\n%s", strings.Join(got, "\n  "), strings.Join(want, "\n  "), rec.yaml, rec.notes)
+	}
+	rec.replayGreen(t)
+
+	clickOnly := strings.Replace(accountMenuPage, `menu.addEventListener('mouseenter'`, `document.querySelector('#account').addEventListener('click'`, 1)
+	status := rec.replayVariant(t, clickOnly)
+	if step, why := failedAt(t, status); step != 1 || !strings.Contains(why, "assertVisible") {
+		t.Errorf("replay on a menu that opens only on a click failed at step %d (%s), want step 1's assertVisible:\n%s", step, why, status)
+	}
+}
+
 // nestedChoresPage is choresPage with its style written in nested CSS, in
 // a layer and a media query: the rows reveal their remove button from
 // `.row { &:hover .remove {…} }`, and the button's × comes from a nested

@@ -66,7 +66,9 @@
     // The change a click on a check box makes comes right after it.
     state.clickScreen = screen;
     setTimeout(() => { state.clickScreen = null; }, 0);
-    if (!state.pick)
+    // A check the picker takes on what entering an element showed (a menu's
+    // item) needs the pointer there too, as a click on it does.
+    if (!state.pick || state.pick === 'assertVisible')
       sendReveal();
     forgetOver();
     if (state.pick) {

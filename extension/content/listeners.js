@@ -186,7 +186,10 @@
   /** @type {[string, (e: any) => void][]} */
   const listeners = [
     ['pointerover', (/** @type {PointerEvent} */ e) => {
-      if (!e.isTrusted || onBar(e) || rec.currentPick())
+      // While Assert visible picks, an entry still counts: what it showed
+      // (a menu's item) may be what the check takes (interactions.js).
+      const pick = rec.currentPick();
+      if (!e.isTrusted || onBar(e) || (pick && pick !== 'assertVisible'))
         return;
       const el = targetOf(e);
       if (el)

@@ -244,10 +244,14 @@ func (b *builder) group() []*group {
 				push(groupAction)
 			}
 		case InteractAssertVisible:
-			if follows && len(last.recs) == 1 && b.is(last.recs[0], InteractHover) && last.kind == groupAction && b.hoverShows(last.recs[0], i) {
+			if follows && len(last.recs) == 1 && b.is(last.recs[0], InteractHover) && last.kind == groupAction &&
+				(b.recs[last.recs[0]].Client == "" || b.hoverShows(last.recs[0], i)) {
 				// The pointer rests where it showed what is checked (a
 				// menu's item): the check needs the hover, so the two are
-				// one step, the check's.
+				// one step, the check's. A person's hover comes only before
+				// what it may have shown (the element the pointer entered
+				// changed the page); like one before a click, it is left
+				// out when the check's element showed without it (step).
 				last.recs = append(last.recs, i)
 				last.kind = groupAssert
 			} else {

@@ -191,10 +191,40 @@ func TestBuildStepsHoverBeforeCheck(t *testing.T) {
 	}
 	closed, open := menu("d", false), menu("d", true)
 	s := newSession().
+		agentHover(closed, "d-acct", "claude").assertVisible(open, "d-out").
+		agentHover(open, "d-acct", "claude").assertVisible(open, "d-refresh").
+		agentHover(open, "d-refresh", "claude")
+	want := []string{
+		`hover {id: account}, assertVisible {text: "Sign out"}`,
+		"hover {id: account}",
+		"assertVisible {text: Refresh}",
+		"hover {id: refresh}",
+	}
+	if got := stepActions(t, s, open); strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("BuildSteps() steps =\n  %s\nwant\n  %s", strings.Join(got, "\n  "), strings.Join(want, "\n  "))
+	}
+
+	// A person's hover is sent only when entering the element changed the
+	// page, right before the click or the check the bar's picker took: it
+	// stays with a check on what it showed, and is left out before a check
+	// on what showed without it, as before a click.
+	s = newSession().
 		hover(closed, "d-acct").assertVisible(open, "d-out").
-		hover(open, "d-acct").assertVisible(open, "d-refresh").
-		hover(open, "d-refresh")
-	bt, err := BuildSteps(s.recs, open, BuildOptions{BaseURL: shopOrigin})
+		hover(open, "d-acct").assertVisible(open, "d-refresh")
+	want = []string{
+		`hover {id: account}, assertVisible {text: "Sign out"}`,
+		"assertVisible {text: Refresh}",
+	}
+	if got := stepActions(t, s, open); strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("BuildSteps() steps of a person's hovers =\n  %s\nwant\n  %s", strings.Join(got, "\n  "), strings.Join(want, "\n  "))
+	}
+}
+
+// stepActions builds the session's steps and says each step's actions on a
+// line, with their selectors.
+func stepActions(t *testing.T, s *session, last *screen.Screen) []string {
+	t.Helper()
+	bt, err := BuildSteps(s.recs, last, BuildOptions{BaseURL: shopOrigin})
 	if err != nil {
 		t.Fatalf("BuildSteps() failed: %v", err)
 	}
@@ -207,13 +237,5 @@ func TestBuildStepsHoverBeforeCheck(t *testing.T) {
 		}
 		got = append(got, strings.Join(acts, ", "))
 	}
-	want := []string{
-		`hover {id: account}, assertVisible {text: "Sign out"}`,
-		"hover {id: account}",
-		"assertVisible {text: Refresh}",
-		"hover {id: refresh}",
-	}
-	if strings.Join(got, "\n") != strings.Join(want, "\n") {
-		t.Errorf("BuildSteps() steps =\n  %s\nwant\n  %s", strings.Join(got, "\n  "), strings.Join(want, "\n  "))
-	}
+	return got
 }

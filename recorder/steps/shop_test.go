@@ -356,6 +356,12 @@ func (s *session) uncheck(sc *screen.Screen, ref string) *session {
 func (s *session) hover(sc *screen.Screen, ref string) *session {
 	return s.add(InteractHover, sc, ref, nil)
 }
+
+// agentHover is an outside agent's hover (tab.hover, browser_hover): the
+// host's door marks it with the client's name.
+func (s *session) agentHover(sc *screen.Screen, ref, client string) *session {
+	return s.add(InteractHover, sc, ref, func(it *Interaction) { it.Client = client })
+}
 func (s *session) upload(sc *screen.Screen, ref string, files ...string) *session {
 	return s.add(InteractUpload, sc, ref, func(it *Interaction) { it.Files = files })
 }
