@@ -150,8 +150,18 @@ func (b *builder) group() []*group {
 				}
 			}
 			switch {
-			case follows && len(last.recs) == 1 && b.focusedBy(last.recs[0], i):
-				last.recs[0] = i
+			case follows && last.kind == groupAction && b.soleAction(last) && b.focusedBy(last.last(), i):
+				// The click only put the focus in the field: the typing is
+				// the step. A hover before the click stays only when it
+				// showed the field (as step leaves it out otherwise): the
+				// pointer that passed over the field on its way to the
+				// click while the page changed on its own (a machine's
+				// pace) makes no step of the click.
+				if len(last.recs) == 2 && b.hoverRevealed(last.recs[0], last.last()) {
+					last.recs[1] = i
+				} else {
+					last.recs = []int{i}
+				}
 			case follows && b.is(last.last(), InteractType) && b.sameTarget(last.last(), i, selector.PurposeType):
 				// The last value typed counts, and the screen before the
 				// first typing is the screen before the step.
