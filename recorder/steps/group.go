@@ -173,8 +173,9 @@ func (b *builder) group() []*group {
 				push(groupAction)
 			}
 		case InteractSelect:
-			for follows && len(last.recs) == 1 && b.is(last.recs[0], InteractClick) && b.sameTarget(last.recs[0], i, selector.PurposeSelect) {
-				// The clicks that opened the select's list.
+			for follows && b.passingClick(last) && b.sameTarget(last.last(), i, selector.PurposeSelect) {
+				// The clicks that opened the select's list (and a hover
+				// before one that showed nothing, as before typing).
 				groups = groups[:len(groups)-1]
 				click := last.recs[0]
 				last, follows = nil, false
@@ -536,6 +537,17 @@ func (b *builder) sameTarget(i, j int, purpose selector.Purpose) bool {
 func (b *builder) plainClick(i int) bool {
 	r := &b.recs[i]
 	return r.Kind == InteractClick && r.Count <= 1 && len(r.Modifiers) == 0 && (r.Button == "" || r.Button == string(trail.ButtonLeft))
+}
+
+// passingClick reports whether group g is one click, alone or after a
+// hover that showed nothing the click needed (the pointer passed over the
+// element on its way while the page changed on its own): a step leaves
+// such a hover out, so the group says no more than the click.
+func (b *builder) passingClick(g *group) bool {
+	if g.kind != groupAction || !b.soleAction(g) || !b.is(g.last(), InteractClick) {
+		return false
+	}
+	return len(g.recs) == 1 || !b.hoverRevealed(g.recs[0], g.last())
 }
 
 // focusedBy reports whether click i only put the focus in the field that
