@@ -58,6 +58,7 @@
  * @typedef {object} RecorderState
  * @property {boolean} running
  * @property {RecorderCaptured | null} screen
+ * @property {string} screenHref the address the page was at when screen was captured
  * @property {boolean} dirty
  * @property {number} changedAt when the observer last saw the DOM change (ms since the epoch; 0 when it is not observing)
  * @property {Element[]} hover what the pointer alone showed when the screen was captured
@@ -152,6 +153,7 @@
   const state = {
     running: true,
     screen: null,
+    screenHref: '',
     dirty: true,
     changedAt: 0,
     hover: [],

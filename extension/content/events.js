@@ -180,8 +180,16 @@
    * @param {Element} el @param {string} key
    */
   function movesInWidget(el, key) {
-    if (!WIDGET_KEYS.has(key) || isTextField(el) || el.closest('select'))
+    if (!WIDGET_KEYS.has(key) || el.closest('select'))
       return false;
+    if (isTextField(el)) {
+      // An autocomplete field (role=combobox, its suggestions in a list
+      // box its script draws) highlights the next or previous suggestion
+      // on ArrowDown and ArrowUp, and a later Enter takes that one: the
+      // keys are part of what was chosen. The other keys move the caret. A
+      // native datalist's choice comes as typed text instead.
+      return (key === 'ArrowDown' || key === 'ArrowUp') && el.getAttribute('role') === 'combobox';
+    }
     return el.localName !== 'input' && !!el.closest(WIDGET_ROLES);
   }
 

@@ -52,6 +52,7 @@
     state.counter++;
     const captured = { id: `${pm().documentToken()}-${state.counter}`, wire };
     state.screen = captured;
+    state.screenHref = location.href;
     state.dirty = false;
     rec.keep(state.captureTimings, performance.now() - t0);
     return captured;
@@ -61,10 +62,13 @@
    * The screen as it is now: the settled capture, or a new one after a
    * change, or after the pointer moved onto or off what only its hover shows
    * (a row's delete button): no mutation says so, and the capture would
-   * show the button hidden though the person is about to click it.
+   * show the button hidden though the person is about to click it. Or
+   * after the address changed with no mutation (a link to a fragment of
+   * the page, a pushState that renders nothing new): the capture holds the
+   * address, and the step before would end at the old one.
    */
   function currentScreen() {
-    if (state.dirty || !state.screen || hoverMoved())
+    if (state.dirty || !state.screen || state.screenHref !== location.href || hoverMoved())
       return captureNow();
     return state.screen;
   }

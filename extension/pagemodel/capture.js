@@ -639,7 +639,7 @@
     const modal = walk.modal;
     const inModal = up.insideModal || el === modal;
     const inert = up.inert || (hasAttrs && el.hasAttribute('inert')) || (!!modal && !inModal && !containsAcross(el, modal));
-    const styleShown = !st || st.getPropertyValue('visibility') === 'visible';
+    const styleShown = (!st || st.getPropertyValue('visibility') === 'visible') && !pm.losingVisibility(el);
     // What the names of the elements around read again (styleVisible, styleInline).
     c.flags.set(el, NOT_RENDERED_KNOWN | ARIA_EXCLUDED_KNOWN | INSIDE_MODAL_KNOWN | STYLE_KNOWN |
       (gone ? NOT_RENDERED : 0) | (ariaHidden || inert ? ARIA_EXCLUDED : 0) | (inModal ? INSIDE_MODAL : 0) |

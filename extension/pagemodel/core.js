@@ -176,6 +176,8 @@
  * @property {Map<Document, {fragment: string, origin: string}>} fragmentBase what a link's written "#fragment"
  *   (a document's base URL without its fragment) and "/path" (its scheme and host) resolve by appending
  *   themselves to (capture.js linkBases), '' where they may not
+ * @property {Map<Document, Set<Element>>} losingVisibility the elements of each document a running transition
+ *   of visibility carries to hidden (styleVisible)
  */
 
 /**
@@ -213,6 +215,7 @@
  * @property {number} STYLE_VISIBLE
  * @property {string} SVG_NS
  * @property {() => Caches} caches
+ * @property {(el: Element) => boolean} losingVisibility
  * @property {() => Caches | null} cachesIfAny
  * @property {(el: Element, selector: string) => Element | null} closestAcrossShadow
  * @property {(s: string) => string} collapseSpaces
@@ -326,6 +329,7 @@
       sensitiveValues: (sensitive.values || []).map(v => collapseSpaces(String(v))).filter(v => v.length > 0),
       sensitiveElements: new Set(sensitive.elements || []),
       roots: new Map(), ariaDisabled: new Map(), disabledFieldsets: new Map(), fragmentBase: new Map(),
+      losingVisibility: new Map(),
     };
     try {
       return fn();
@@ -438,7 +442,43 @@
     if (f !== undefined && (f & STYLE_KNOWN))
       return (f & STYLE_VISIBLE) !== 0;
     const st = styleOf(el);
-    return !st || st.getPropertyValue('visibility') === 'visible';
+    return (!st || st.getPropertyValue('visibility') === 'visible') && !losingVisibility(el);
+  }
+
+  /**
+   * Whether a running CSS transition of visibility carries el (or the
+   * element it inherits its visibility from) to hidden: visibility stays
+   * visible until such a transition ends, a moment later (Awesomplete's
+   * suggestion list, closed, fades out for 0.3 s). It counts as hidden now,
+   * as it will be then, so a name that reads its text (a combobox labelled
+   * by the label its list lies in) does not depend on how far into the
+   * transition the capture ran.
+   * @param {Element} el
+   */
+  function losingVisibility(el) {
+    const c = caches();
+    const doc = el.ownerDocument;
+    let going = c.losingVisibility.get(doc);
+    if (!going) {
+      going = new Set();
+      c.losingVisibility.set(doc, going);
+      const all = typeof doc.getAnimations === 'function' ? doc.getAnimations() : [];
+      for (const a of all) {
+        const t = /** @type {{transitionProperty?: string}} */ (/** @type {unknown} */ (a));
+        if (t.transitionProperty !== 'visibility' || a.playState !== 'running' || !(a.effect instanceof KeyframeEffect) || !a.effect.target)
+          continue;
+        const frames = a.effect.getKeyframes();
+        const end = frames.length ? frames[frames.length - 1].visibility : null;
+        if (end === 'hidden' || end === 'collapse')
+          going.add(a.effect.target);
+      }
+    }
+    if (!going.size)
+      return false;
+    for (let e = /** @type {Node | null} */ (el); e; e = flatParent(e))
+      if (going.has(/** @type {Element} */ (e)))
+        return true;
+    return false;
   }
 
   /**
@@ -658,7 +698,7 @@
     RANGE_ROLES, SCREEN_SCHEMA, SCRIPT_VERSION, STYLE_INLINE, STYLE_KNOWN, STYLE_VISIBLE, SVG_NS, caches, cachesIfAny, closestAcrossShadow, collapseSpaces,
     containsAcross, flatChildSource, flatChildren, flatParent, idRefs, ignoredForAria, isElement, isHTML, isOmitted, isSecret,
     isSelectDropDown, knownFlag, markedSecret, owningSelect, parentOrHost, secretControl, setFlag,
-    showsSensitive, styleInline, styleOf, styleVisible, tagOf, treeRoot, withCaches };
+    losingVisibility, showsSensitive, styleInline, styleOf, styleVisible, tagOf, treeRoot, withCaches };
   /** @type {PageModelState} */
   const state = { run: null, incRun: null, lastIncremental: null };
   Object.defineProperty(g, INTERNALS, {

@@ -188,6 +188,23 @@ test('the keys that move in a composite widget are presses; in a field, a select
   new El('div', { role: 'listbox' }).append(search);
   assert.equal(rec.keyMeaning(search, key('ArrowDown'), false), null, 'a field in a widget keeps its keys');
 
+  // An autocomplete field (an ARIA combobox: a text field with a list of
+  // suggestions) moves the highlighted suggestion with ArrowUp and ArrowDown,
+  // and the Enter after them takes that one: they are presses. The caret keys
+  // stay typing, as does ArrowDown in a field with a native datalist, whose
+  // choice comes as typed text.
+  const combo = input('text', { value: 'ja' });
+  combo.attrs.role = 'combobox';
+  combo.attrs['aria-autocomplete'] = 'list';
+  assert.deepEqual(rec.keyMeaning(combo, key('ArrowDown'), false),
+    { press: { kind: 'press', key: 'ArrowDown' }, onElement: true, ifPageTakesIt: false });
+  assert.equal(rec.keyMeaning(combo, key('ArrowUp'), false).press.key, 'ArrowUp');
+  for (const k of ['ArrowLeft', 'ArrowRight', 'Home', 'End'])
+    assert.equal(rec.keyMeaning(combo, key(k), false), null, `${k} moves the caret`);
+  const listed = input('text');
+  listed.attrs.list = 'browsers';
+  assert.equal(rec.keyMeaning(listed, key('ArrowDown'), false), null, 'a datalist choice is typing');
+
   const knob = new El('div', { role: 'slider', 'aria-valuenow': '5' });
   assert.deepEqual(rec.keyMeaning(knob, key('ArrowRight'), false), { setting: knob });
   assert.notEqual(rec.keyMeaning(knob, key('ArrowRight', { ctrlKey: true }), false).press, undefined, 'with Control it is a press');
