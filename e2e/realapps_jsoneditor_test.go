@@ -19,8 +19,6 @@ var jsonEditor = &realApp{
 	css:     []string{"dist/jsoneditor.css"},
 	pages:   []string{"examples/07_json_schema_validation.html"},
 	churnJS: []string{"dist/jsoneditor.js"},
-	// docs/recording.md, Known limits of the JSONEditor flow.
-	paceDiffers: "a click into a value sometimes stands as a step of its own before the typing into it (about one recording in four to seven)",
 	keep: []string{
 		// The editor builds these class names from data: 'jsoneditor-' + a
 		// value's type, 'jsoneditor-type-' + a node's type and
@@ -109,9 +107,7 @@ var jsonEditorFlow = concatFlows(
 	[]flowAct{assertVisible(jeField(6))},
 	[]flowAct{
 		// The actions menu of the last row appends a field after it, whose
-		// key has the focus: the address the schema requires. (A click
-		// into a value is sometimes recorded apart from the typing after
-		// it: see docs/recording.md, Known limits of the JSONEditor flow.)
+		// key has the focus: the address the schema requires.
 		click(jeRow(10, "button.jsoneditor-contextmenu-button"), "!!document.querySelector('"+jeMenu+"')"),
 		click(jeMenu+" button.jsoneditor-append", all(textIs(jeField(11), ""), jeFocused(jeField(11)))),
 		typeText("address", all(textIs(jeField(11), "address"), jePathShows("address"))),

@@ -150,8 +150,18 @@ func (b *builder) group() []*group {
 				}
 			}
 			switch {
-			case follows && len(last.recs) == 1 && b.focusedBy(last.recs[0], i):
-				last.recs[0] = i
+			case follows && last.kind == groupAction && b.soleAction(last) && b.focusedBy(last.last(), i):
+				// The click only put the focus in the field: the typing is
+				// the step. A hover before the click stays only when it
+				// showed the field (as step leaves it out otherwise): the
+				// pointer that passed over the field on its way to the
+				// click while the page changed on its own (a machine's
+				// pace) makes no step of the click.
+				if len(last.recs) == 2 && b.hoverRevealed(last.recs[0], last.last()) {
+					last.recs[1] = i
+				} else {
+					last.recs = []int{i}
+				}
 			case follows && b.is(last.last(), InteractType) && b.sameTarget(last.last(), i, selector.PurposeType):
 				// The last value typed counts, and the screen before the
 				// first typing is the screen before the step.
@@ -163,8 +173,9 @@ func (b *builder) group() []*group {
 				push(groupAction)
 			}
 		case InteractSelect:
-			for follows && len(last.recs) == 1 && b.is(last.recs[0], InteractClick) && b.sameTarget(last.recs[0], i, selector.PurposeSelect) {
-				// The clicks that opened the select's list.
+			for follows && b.passingClick(last) && b.sameTarget(last.last(), i, selector.PurposeSelect) {
+				// The clicks that opened the select's list (and a hover
+				// before one that showed nothing, as before typing).
 				groups = groups[:len(groups)-1]
 				click := last.recs[0]
 				last, follows = nil, false
@@ -530,6 +541,17 @@ func (b *builder) sameTarget(i, j int, purpose selector.Purpose) bool {
 func (b *builder) plainClick(i int) bool {
 	r := &b.recs[i]
 	return r.Kind == InteractClick && r.Count <= 1 && len(r.Modifiers) == 0 && (r.Button == "" || r.Button == string(trail.ButtonLeft))
+}
+
+// passingClick reports whether group g is one click, alone or after a
+// hover that showed nothing the click needed (the pointer passed over the
+// element on its way while the page changed on its own): a step leaves
+// such a hover out, so the group says no more than the click.
+func (b *builder) passingClick(g *group) bool {
+	if g.kind != groupAction || !b.soleAction(g) || !b.is(g.last(), InteractClick) {
+		return false
+	}
+	return len(g.recs) == 1 || !b.hoverRevealed(g.recs[0], g.last())
 }
 
 // focusedBy reports whether click i only put the focus in the field that
