@@ -54,6 +54,7 @@ import (
 	"testing"
 	"time"
 
+	cdpruntime "github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
 
 	"github.com/trailpin/trailpin/browser"
@@ -456,17 +457,50 @@ func (b *Browser) OpenPopup(t testing.TB) context.Context {
 }
 
 // WaitFor polls the JavaScript expression js in the tab until it is truthy
-// and returns its value, failing the test after WaitTimeout.
+// and returns its value, failing the test after WaitTimeout, or at once when
+// js throws. The polling is the test's, one bounded evaluation at a time,
+// not a loop left running in the page: a page poll answers only when the
+// page's own timers run, and a popup tab whose evaluation the loaded
+// browser never answered held TestRecordDragSortableJS, and the package with
+// it, for half an hour.
 func WaitFor[T any](t testing.TB, ctx context.Context, js string) T {
 	t.Helper()
-	v, err := chromedp.Run(ctx, chromedp.Poll[T](js,
-		chromedp.WithPollingInterval(100*time.Millisecond),
-		chromedp.WithPollingTimeout(WaitTimeout)))
-	if err != nil {
-		t.Fatalf("e2e: waiting for %s: %v", js, err)
+	// An array, so that a falsy value (false, "", 0, null) reads as not yet.
+	expr := "(async () => { const v = await (" + js + "); return v ? [v] : null; })()"
+	gesture := func(p *cdpruntime.EvaluateParams) { p.UserGesture = new(true) }
+	deadline := time.Now().Add(WaitTimeout)
+	var last error
+	for {
+		look := min(lookTimeout, time.Until(deadline)+time.Second)
+		lctx, cancel := context.WithTimeout(ctx, look)
+		got, err := chromedp.Run(lctx, chromedp.Evaluate[[]T](expr, chromedp.EvalAwaitPromise, gesture))
+		cancel()
+		var thrown *chromedp.ExceptionError
+		switch {
+		case err == nil && len(got) == 1:
+			return got[0]
+		case errors.As(err, &thrown):
+			t.Fatalf("e2e: waiting for %s: %v", js, err)
+		case ctx.Err() != nil:
+			t.Fatalf("e2e: waiting for %s: %v", js, ctx.Err())
+		case err != nil:
+			last = err // a look the browser did not answer in time, a page that was loading
+		}
+		if time.Now().After(deadline) {
+			if last != nil {
+				t.Fatalf("e2e: waiting for %s: still not true after %s (the last look failed: %v)", js, WaitTimeout, last)
+			}
+			t.Fatalf("e2e: waiting for %s: still not true after %s", js, WaitTimeout)
+		}
+		select {
+		case <-ctx.Done():
+		case <-time.After(100 * time.Millisecond):
+		}
 	}
-	return v
 }
+
+// lookTimeout bounds one evaluation of WaitFor's expression.
+const lookTimeout = 15 * time.Second
 
 // Eval evaluates the JavaScript expression js in the tab once.
 func Eval[T any](t testing.TB, ctx context.Context, js string) T {

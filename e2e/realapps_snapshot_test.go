@@ -106,6 +106,31 @@ var snapshotStates = map[string][]snapshotState{
   await shown('#operations-plants-listPlants .execute');
 })()`,
 	}},
+	jsonEditor.name: {{
+		name: "a row's actions menu open, a search typed", path: jsonEditor.start,
+		script: `(async () => {
+  const shown = async (css) => {
+    for (let i = 0; i < 100 && !document.querySelector(css); i++) await new Promise((r) => setTimeout(r, 100));
+    return document.querySelector(css);
+  };
+  const search = await shown('.jsoneditor-search input');
+  search.value = 'Lovelace';
+  search.dispatchEvent(new Event('input', {bubbles: true}));
+  (await shown('table.jsoneditor-tree > tbody > tr:nth-child(3) button.jsoneditor-contextmenu-button')).click();
+  if (!(await shown('.jsoneditor-contextmenu ul'))) throw new Error('the actions menu did not open');
+})()`,
+	}, {
+		name: "the text mode and its validation messages", path: jsonEditor.start,
+		script: `(async () => {
+  const shown = async (css) => {
+    for (let i = 0; i < 100 && !document.querySelector(css); i++) await new Promise((r) => setTimeout(r, 100));
+    return document.querySelector(css);
+  };
+  (await shown('button.jsoneditor-modes')).click();
+  (await shown('.jsoneditor-contextmenu li:nth-child(3) button')).click();
+  if (!(await shown('.jsoneditor-text-errors'))) throw new Error('the text mode shows no validation messages');
+})()`,
+	}},
 }
 
 // todoAdd starts a script that adds to-dos as the new-to-do field does on
@@ -203,7 +228,7 @@ func snapshotPages(a *realApp, base string) []realAppSnapshotPage {
 }
 
 // snapshotApps is the corpus as the snapshot test serves it.
-var snapshotApps = []*realApp{todoMVC, uikit, swaggerUI, sbAdmin}
+var snapshotApps = []*realApp{todoMVC, uikit, swaggerUI, sbAdmin, jsonEditor}
 
 // TestRealAppSnapshotsMatchPlaywright compares each app in a browser of its
 // own, the apps side by side. Each page in each tool is bounded by
@@ -244,6 +269,7 @@ func TestRealAppSnapshotsMatchPlaywright(t *testing.T) {
 				if r.Equal() {
 					same++
 				}
+
 			}
 			t.Logf("%s: %d of %d page snapshots (%d pages, two modes) are Playwright's", a.name, same, len(results), len(pages))
 			// The interactive form of each page, on the capture the
