@@ -350,8 +350,10 @@
    * The text of an editing host (contenteditable) as its lines read: what
    * Enter typed there (a <div> or <br> the browser inserts) is a line break,
    * as replay's typing of "\n" presses Enter. textContent would run the
-   * lines together ("first42<div>Name</div>" is not "first42Name"). A
-   * <br> that ends its block holds an empty line's place and adds none.
+   * lines together ("first42<div>Name</div>" is not "first42Name"). A <br>
+   * ends its line, which may be empty; a block begins and ends one; a line
+   * ended by a <br> that ends its block is not ended twice ("John<div><br></div>"
+   * is "John\n", "<br><div>x</div>" is "\nx").
    * @param {Element} el
    */
   function editableText(el) {
@@ -359,12 +361,14 @@
     if (!kids || !Array.from(kids).some((k) => k.nodeType === 1))
       return el.textContent || '';
     let out = '';
-    let broken = false; // a line ends before what comes next
+    let started = false; // a line was begun (text, or a <br> that ends an empty one)
+    let broken = false; // the line ends before what comes next
     /** @param {string} s */
     const put = (s) => {
-      if (broken && out !== '')
+      if (broken && started)
         out += '\n';
       broken = false;
+      started = true;
       out += s;
     };
     /** @param {Node} n */
@@ -376,8 +380,7 @@
           const tag = /** @type {Element} */ (k).localName;
           if (tag === 'br') {
             put('');
-            if (k.nextSibling)
-              out += '\n';
+            broken = true;
             continue;
           }
           const block = BLOCK_TAGS.has(tag);

@@ -149,6 +149,11 @@ test('typing then Enter: the characters are typing, sent as one type of the valu
   assert.equal(lines(text('abc'), holding('div', new El('br'))), 'abc\n', 'the <br> of an empty line holds its place');
   assert.equal(lines(holding('div', text('a')), holding('div', new El('br')), holding('div', text('b'))), 'a\n\nb');
   assert.equal(lines(holding('b', text('Dear')), text(' team')), 'Dear team', 'inline elements are no lines');
+  // All of "John" selected and replaced by Enter, and then x typed: the
+  // first line is empty, held by its <br>, and ends once.
+  assert.equal(lines(new El('br'), holding('div', new El('br'))), '\n');
+  assert.equal(lines(new El('br'), holding('div', text('x'))), '\nx');
+  assert.equal(lines(text('abc'), new El('br'), new El('br')), 'abc\n');
 
   // A check box is no text field: a character there works the control.
   assert.equal(rec.isTextField(input('checkbox')), false);
