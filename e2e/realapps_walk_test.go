@@ -41,7 +41,7 @@ import (
 
 // walkApps are the apps a walk can run on, by name.
 var walkApps = map[string]*realApp{
-	todoMVC.name: todoMVC, sbAdmin.name: sbAdmin, swaggerUI.name: swaggerUI, uikit.name: uikit,
+	todoMVC.name: todoMVC, sbAdmin.name: sbAdmin, swaggerUI.name: swaggerUI, uikit.name: uikit, jsonEditor.name: jsonEditor,
 }
 
 // A walkRNG is a seeded generator (SplitMix64): the same seed gives the
@@ -76,6 +76,8 @@ type walkTarget struct {
 // good), file and password fields (a password is a secret the walk does
 // not give replay), date and colour pickers (their pop-ups are the
 // browser's, not the page's), read-only fields and one-option drop-downs.
+// Text edited in place (an editing host: contenteditable, as JSONEditor's
+// keys and values) is typed into as a field is.
 const walkTargetsJS = `(() => {
 	const pathOf = (el) => {
 		const parts = [];
@@ -84,7 +86,7 @@ const walkTargetsJS = `(() => {
 		return ':root > ' + parts.join(' > ');
 	};
 	const out = [];
-	const q = 'a[href], button, input, select, textarea, summary, [role=button], [role=tab], [role=menuitem], [role=checkbox], [role=switch], [role=link]';
+	const q = 'a[href], button, input, select, textarea, summary, [role=button], [role=tab], [role=menuitem], [role=checkbox], [role=switch], [role=link], [contenteditable=""], [contenteditable=true i], [contenteditable=plaintext-only i]';
 	for (const el of document.querySelectorAll(q)) {
 		if (el.closest('[inert]') || el.disabled || el.closest('fieldset[disabled]') || el.getAttribute('aria-disabled') === 'true')
 			continue;
@@ -104,6 +106,11 @@ const walkTargetsJS = `(() => {
 			else if (!['submit', 'button', 'reset', 'range'].includes(type)) kind = 'type';
 		}
 		if (tag === 'textarea') kind = 'type';
+		if (el.isContentEditable && !['input', 'textarea'].includes(tag)) {
+			// Only the editing host, not what is editable inside it.
+			if (el.parentElement && el.parentElement.isContentEditable) continue;
+			kind = 'type';
+		}
 		if (kind === 'type' && el.readOnly)
 			continue;
 		if (tag === 'select') {
@@ -622,10 +629,12 @@ func runWalk(t *testing.T, a *realApp, base string, seed, actions int) walkResul
 // walks showed (TodoMVC's seed 1 types into the new-item field without
 // Enter and then presses a row's box and a filter link, which the blur
 // draws anew and moves: docs/recording.md, A press that moves the page
-// under the pointer); the seeds that fail are written down with their
+// under the pointer; JSONEditor's seed 1 types Enter into a key and then
+// clicks elsewhere, which the key's blur writes anew: docs/recording.md,
+// The step's boundary); the seeds that fail are written down with their
 // reasons in docs/recording.md (Random walks on the real apps), and
 // scripts/realapps-walk walks seeds 1..N.
-var walkSuiteSeeds = map[string]int{todoMVC.name: 1, sbAdmin.name: 1, swaggerUI.name: 1, uikit.name: 1}
+var walkSuiteSeeds = map[string]int{todoMVC.name: 1, sbAdmin.name: 1, swaggerUI.name: 1, uikit.name: 1, jsonEditor.name: 1}
 
 // TestRealAppRandomWalk walks each app of the corpus (by default the seed
 // of walkSuiteSeeds, 15 actions, so that the suite spends about three
@@ -634,7 +643,7 @@ var walkSuiteSeeds = map[string]int{todoMVC.name: 1, sbAdmin.name: 1, swaggerUI.
 func TestRealAppRandomWalk(t *testing.T) {
 	browsertest.Need(t)
 	t.Parallel()
-	names := []string{todoMVC.name, sbAdmin.name, swaggerUI.name, uikit.name}
+	names := []string{todoMVC.name, sbAdmin.name, swaggerUI.name, uikit.name, jsonEditor.name}
 	if v := os.Getenv("TRAILPIN_WALK_APPS"); v != "" {
 		names = strings.Split(v, ",")
 	}
@@ -663,7 +672,7 @@ func TestRealAppRandomWalk(t *testing.T) {
 	for _, name := range names {
 		a, ok := walkApps[name]
 		if !ok {
-			t.Fatalf("TRAILPIN_WALK_APPS: no app %q (the apps: todomvc, sbadmin, swagger, uikit)", name)
+			t.Fatalf("TRAILPIN_WALK_APPS: no app %q (the apps: todomvc, sbadmin, swagger, uikit, jsoneditor)", name)
 		}
 		t.Run(a.name, func(t *testing.T) {
 			t.Parallel()

@@ -346,8 +346,62 @@
         return { kind: 'set', value };
       return null;
     }
-    const value = 'value' in el ? String(/** @type {HTMLInputElement} */ (el).value) : (el.textContent || '');
+    const value = 'value' in el ? String(/** @type {HTMLInputElement} */ (el).value) : editableText(el);
     return { kind: 'type', value };
+  }
+
+  /** Elements that begin and end a line in text edited in place. */
+  const BLOCK_TAGS = new Set(['address', 'article', 'aside', 'blockquote', 'dd', 'div', 'dl', 'dt', 'figure', 'footer',
+    'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'header', 'hr', 'li', 'ol', 'p', 'pre', 'section', 'table', 'tr', 'ul']);
+
+  /**
+   * The text of an editing host (contenteditable) as its lines read: what
+   * Enter typed there (a <div> or <br> the browser inserts) is a line break,
+   * as replay's typing of "\n" presses Enter. textContent would run the
+   * lines together ("first42<div>Name</div>" is not "first42Name"). A <br>
+   * ends its line, which may be empty; a block begins and ends one; a line
+   * ended by a <br> that ends its block is not ended twice ("John<div><br></div>"
+   * is "John\n", "<br><div>x</div>" is "\nx").
+   * @param {Element} el
+   */
+  function editableText(el) {
+    const kids = /** @type {{childNodes?: ArrayLike<Node>}} */ (el).childNodes;
+    if (!kids || !Array.from(kids).some((k) => k.nodeType === 1))
+      return el.textContent || '';
+    let out = '';
+    let started = false; // a line was begun (text, or a <br> that ends an empty one)
+    let broken = false; // the line ends before what comes next
+    /** @param {string} s */
+    const put = (s) => {
+      if (broken && started)
+        out += '\n';
+      broken = false;
+      started = true;
+      out += s;
+    };
+    /** @param {Node} n */
+    const walk = (n) => {
+      for (const k of Array.from(n.childNodes)) {
+        if (k.nodeType === 3) {
+          put(/** @type {Text} */ (k).data);
+        } else if (k.nodeType === 1) {
+          const tag = /** @type {Element} */ (k).localName;
+          if (tag === 'br') {
+            put('');
+            broken = true;
+            continue;
+          }
+          const block = BLOCK_TAGS.has(tag);
+          if (block)
+            broken = true;
+          walk(k);
+          if (block)
+            broken = true;
+        }
+      }
+    };
+    walk(el);
+    return out;
   }
 
   /**

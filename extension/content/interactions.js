@@ -37,6 +37,13 @@
    */
   function mouseDown(el) {
     state.down = { el, screen: rec.currentScreen(), time: Date.now() };
+    // The press ends the typing before it (its click or drop sends it):
+    // what was typed is the field's text now, before the focus leaves it
+    // and the page rewrites it on blur (JSONEditor writes a line break
+    // typed into a key as "\n"), as the step's end is the screen now.
+    const t = state.typing;
+    if (t && !rec.isSecret(t.el))
+      t.atPress = rec.typingMeaning(t.el, t.start);
     const select = el.closest('select');
     state.selectOpened = select ? { el: select, screen: state.down.screen } : null;
   }

@@ -38,7 +38,7 @@
       rec.send({ kind: 'type', ref: t.ref, secret: rec.secretName(el), time: t.time }, t.screen);
       return;
     }
-    const meant = rec.typingMeaning(el, t.start);
+    const meant = t.atPress !== undefined ? t.atPress : rec.typingMeaning(el, t.start);
     if (meant)
       rec.send({ kind: meant.kind, ref: t.ref, value: meant.value, time: t.time }, t.screen);
   }
@@ -54,8 +54,10 @@
       return; // the held Escape's own clearing (interactions.js, pressed)
     if (rec.isSecret(el))
       rec.followSecret(el, false);
-    if (state.typing && state.typing.el === el)
+    if (state.typing && state.typing.el === el) {
+      delete state.typing.atPress; // the typing goes on after a press: its text is read again
       return;
+    }
     flushTyping();
     // The screen before the first key or press, when one went to el: by
     // the input event the field already holds its first character (or the

@@ -129,6 +129,32 @@ test('typing then Enter: the characters are typing, sent as one type of the valu
   assert.equal(rec.isMultiline(editor), true);
   assert.deepEqual(rec.typingMeaning(editor), { kind: 'type', value: 'Dear team' });
 
+  // Enter typed into it makes a line (a <div>, or a <br>): its text holds
+  // the line break, which replay's typing presses as Enter, not the lines
+  // run together as its textContent reads.
+  const text = (data) => ({ nodeType: 3, data });
+  const holding = (tag, ...kids) => {
+    const el = new El(tag, {}, { childNodes: kids, textContent: kids.map((k) => k.data ?? k.textContent).join('') });
+    kids.forEach((k, i) => { k.nextSibling = kids[i + 1] || null; });
+    return el;
+  };
+  const lines = (...kids) => {
+    const el = holding('div', ...kids);
+    el.attrs.contenteditable = 'true';
+    el.isContentEditable = true;
+    return rec.typingMeaning(el).value;
+  };
+  assert.equal(lines(text('first42'), holding('div', text('Name'))), 'first42\nName');
+  assert.equal(lines(text('a'), new El('br'), text('b')), 'a\nb');
+  assert.equal(lines(text('abc'), holding('div', new El('br'))), 'abc\n', 'the <br> of an empty line holds its place');
+  assert.equal(lines(holding('div', text('a')), holding('div', new El('br')), holding('div', text('b'))), 'a\n\nb');
+  assert.equal(lines(holding('b', text('Dear')), text(' team')), 'Dear team', 'inline elements are no lines');
+  // All of "John" selected and replaced by Enter, and then x typed: the
+  // first line is empty, held by its <br>, and ends once.
+  assert.equal(lines(new El('br'), holding('div', new El('br'))), '\n');
+  assert.equal(lines(new El('br'), holding('div', text('x'))), '\nx');
+  assert.equal(lines(text('abc'), new El('br'), new El('br')), 'abc\n');
+
   // A check box is no text field: a character there works the control.
   assert.equal(rec.isTextField(input('checkbox')), false);
   assert.equal(rec.keyMeaning(input('checkbox'), key(' '), false), null);
