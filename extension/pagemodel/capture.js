@@ -477,6 +477,23 @@
    * @property {boolean} secret
    */
 
+  /** White space as the page's source writes it (before CSS collapses it). */
+  const SOURCE_SPACE_AT_END = /[ \t\n\r\f]$/;
+  const SOURCE_SPACE_AT_START = /^[ \t\n\r\f]/;
+
+  /**
+   * Whether the page's source writes white space right beside the <br> br
+   * ("one.\n<br>\ntwo"). A person sees none (the line ends there), but a
+   * snapshot that reads the document's text, as Playwright's AI snapshot
+   * does, keeps a space there: "one. two", where "one<br>two" reads "onetwo".
+   * @param {Element} br
+   */
+  function spacedInSource(br) {
+    const before = br.previousSibling, after = br.nextSibling;
+    return (before !== null && before.nodeType === 3 && SOURCE_SPACE_AT_END.test(before.nodeValue || '')) ||
+      (after !== null && after.nodeType === 3 && SOURCE_SPACE_AT_START.test(after.nodeValue || ''));
+  }
+
   /**
    * Adds el's accessible name and description to node.
    * @param {Element} el @param {ScreenNode} node @param {Details} d
@@ -802,6 +819,8 @@
         node.text = text;
     }
     node.tag = html ? tag : tag.toLowerCase();
+    if (html && tag === 'br' && spacedInSource(el))
+      node.spacedBreak = true;
     if (hasAttrs) {
       const id = el.getAttribute('id');
       if (id) {

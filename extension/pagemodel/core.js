@@ -46,6 +46,7 @@
  * @property {string} [href] a link's href as written, when it differs from url
  * @property {string[]} [owns] the ids of aria-owns that name an element of the document
  * @property {string[]} [labelledBy] the ids of aria-labelledby that name an element, when the node has a name
+ * @property {boolean} [spacedBreak] a <br> the page's source writes white space beside (capture.js spacedInSource)
  * @property {boolean} [nameFromBlank] a plain element inside gave the name text that shows nothing (names.js blankPart)
  * @property {string} [value]
  * @property {string} [checked]

@@ -731,7 +731,7 @@
           const part = textAlternative(n, w);
           if (w.target === 'descendant' && !hasText(part) && (part !== '' || (!hiddenForAria(n) && blankPseudoBox(n)))) {
             const role = roleOf(n);
-            if (role === null || role === 'generic')
+            if ((role === null || role === 'generic') && !holdsShownElement(n))
               blankPart = true;
           }
           out += !styleInline(n) || tagOf(n) === 'br' ? ' ' + part + ' ' : part;
@@ -756,6 +756,37 @@
     }
     out += pseudoText(el, '::after') || '';
     return out;
+  }
+
+  /**
+   * Whether a snapshot shows an element inside el as a node of its own, so
+   * that el shows as more than the text it holds: a wrapper around a field
+   * (Awesomplete's box around its input) is shown even when all it gives a
+   * name is spaces, and Playwright's AI snapshot drops a name such a wrapper
+   * gave a part of, as it drops any name its shown sources repeat.
+   * Presentational children give their content in their place; an inline
+   * plain element holding one run of text is read as that text.
+   * @param {Element} el @returns {boolean}
+   */
+  function holdsShownElement(el) {
+    const kids = flatChildren(el);
+    if (!kids)
+      return false;
+    for (let i = 0; i < kids.length; i++) {
+      const c = kids[i];
+      if (!isElement(c) || (hiddenForAria(c) && (notRendered(c) || !styleVisible(c))))
+        continue;
+      const role = roleOf(c);
+      if (role === 'none' || role === 'presentation') {
+        if (holdsShownElement(c))
+          return true;
+        continue;
+      }
+      if ((role === null || role === 'generic') && styleInline(c) && c.childNodes.length === 1 && c.firstChild?.nodeType === 3)
+        continue;
+      return true;
+    }
+    return false;
   }
 
   /**

@@ -72,11 +72,18 @@ type Node struct {
 	// of its document, in order: those elements are its children in the
 	// snapshot, wherever they are in the page.
 	Owns []string `json:"owns,omitempty"`
+	// SpacedBreak is set on a <br> that the page's source writes white
+	// space beside ("one.\n<br>\ntwo"): no one sees that space, but the AI
+	// snapshot, which reads the document's text as Playwright's does, keeps
+	// a space there where "one<br>two" reads "onetwo".
+	SpacedBreak bool `json:"spacedBreak,omitempty"`
 	// NameFromBlank is set on an element named by its content when a plain
 	// element inside gave the name text that shows nothing: spaces alone,
 	// as an empty block ::after drawing an icon gives (Swagger UI's schema
 	// buttons). The name reads the same without it, but Playwright's AI
 	// snapshot keeps a name that an element it does not show gave a part of.
+	// A plain element holding an element the snapshot shows (a box around
+	// a field) is shown itself, and sets no NameFromBlank.
 	NameFromBlank bool `json:"nameFromBlank,omitempty"`
 	// LabelledBy lists the ids in a named element's aria-labelledby that
 	// name an element of its document: the elements its name came from.

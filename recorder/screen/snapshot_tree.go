@@ -277,7 +277,12 @@ func (b *treeBuilder) content(into *SnapshotNode, n *Node, visible, secret, alig
 		case b.mode == ModeAI && (isLineBreak(c) || i > 0 && isLineBreak(n.Children[i-1])) && (gaps == nil || strings.TrimSpace(gaps[i]) == ""):
 			// The AI snapshot keeps a <br> as an element of its own, which
 			// takes the space it puts around itself with it when it goes:
-			// "later<br>(2 Items)" reads "later(2 Items)" there.
+			// "later<br>(2 Items)" reads "later(2 Items)" there. White
+			// space the source writes beside it stays in the text around
+			// it: "later\n<br>(2 Items)" reads "later (2 Items)".
+			if spacedBreak(c) || i > 0 && spacedBreak(n.Children[i-1]) {
+				into.Children = append(into.Children, textGap)
+			}
 		case gaps == nil && i > 0:
 			// Without n's text to say how two runs met, they are read
 			// apart, the more common reading.
@@ -302,6 +307,10 @@ func (b *treeBuilder) content(into *SnapshotNode, n *Node, visible, secret, alig
 
 // isLineBreak reports whether n is a <br>.
 func isLineBreak(n *Node) bool { return n != nil && n.Tag == "br" }
+
+// spacedBreak reports whether n is a <br> its source writes white space
+// beside.
+func spacedBreak(n *Node) bool { return isLineBreak(n) && n.SpacedBreak }
 
 // shows reports whether n is part of the snapshot: for ariaSnapshot(), when
 // assistive technology sees it; for the AI snapshot, also when a person

@@ -268,6 +268,32 @@ func TestLineBreakText(t *testing.T) {
 	}
 }
 
+// A <br> its source writes white space beside ("later\n<br>(2 Items)")
+// keeps a space in the AI snapshot, as Playwright's reading of the
+// document's text does; in ariaSnapshot() every <br> reads as a space.
+func TestSpacedLineBreakText(t *testing.T) {
+	shown := func(s string) *Node { return snapWith(snapText(s), func(n *Node) { n.Visible = true }) }
+	heading := func(spaced bool) *Screen {
+		br := snapWith(snapEl("br", "generic", ""), func(n *Node) { n.SpacedBreak = spaced })
+		return snapScreen("", snapWith(snapEl("h2", "heading", "Saved for later (2 Items)",
+			shown("Saved for later"), br, shown("(2 Items)")),
+			func(n *Node) { n.Level, n.Text, n.Block = 2, "Saved for later\n(2 Items)", true }))
+	}
+	for _, tc := range []struct {
+		mode   SnapshotMode
+		spaced bool
+		want   string
+	}{
+		{ModeAria, true, "- heading \"Saved for later (2 Items)\" [level=2]"},
+		{ModeAI, true, "- heading \"Saved for later (2 Items)\" [level=2] [ref=e2]"},
+		{ModeAI, false, "- heading \"Saved for later (2 Items)\" [level=2] [ref=e2]: Saved for later(2 Items)"},
+	} {
+		if got := RenderSnapshot(heading(tc.spaced), SnapshotOptions{Mode: tc.mode}); got != tc.want {
+			t.Errorf("RenderSnapshot(--mode %s, spaced %v) = %q, want %q", tc.mode, tc.spaced, got, tc.want)
+		}
+	}
+}
+
 // A display:contents element (a slot showing its fallback text) whose first
 // shown child is text folds into its parent as an inline one does, so a
 // button reading "Open report" across a slot prints its name alone.
