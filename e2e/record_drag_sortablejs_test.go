@@ -6,6 +6,10 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/input"
+	"github.com/chromedp/chromedp"
 )
 
 // Drag and drop on a real library: SortableJS (npm sortablejs, pinned in
@@ -116,4 +120,47 @@ func TestRecordDragSortableJS(t *testing.T) {
 			rec.replayRefused(t, disabled, "Ulysses", "app-bug")
 		})
 	}
+}
+
+// TestRecordDragSortableJSHeldStill: a person drags a book with the
+// library's fallback, holds it still in its new place for a moment, then
+// lets go. While the pointer rests, the page is quiet and the recorder
+// captures it again, so the screen is fresh at the release; the drag is
+// still recorded, as the list moved its item while the button was held
+// (a loaded machine paces a drag's moves so too: an unrecorded drag at load
+// 70 was how it showed).
+func TestRecordDragSortableJSHeldStill(t *testing.T) {
+	t.Parallel()
+	rec := recordSortableJS(t, sortableJSPage(`{animation: 150, forceFallback: true}`), func(app context.Context) {
+		waitAcrossLoads(t, app, `!!window.Sortable && !!Sortable.get(document.getElementById('books'))`)
+		x0, y0 := centreOf(t, app, "#books li:nth-child(1)")
+		x1, y1 := centreOf(t, app, "#books li:nth-child(3)")
+		mouse := func(typ input.DispatchMouseEventType, x, y float64, buttons int64) {
+			t.Helper()
+			if _, err := chromedp.Call(app, input.DispatchMouseEvent, input.DispatchMouseEventParams{
+				Type: typ, X: x, Y: y, Button: input.MouseButtonLeft, Buttons: buttons, ClickCount: 1,
+			}); err != nil {
+				t.Fatalf("%s at %.0f,%.0f: %v", typ, x, y, err)
+			}
+		}
+		mouse(input.DispatchMouseEventTypeMouseMoved, x0, y0, 0)
+		mouse(input.DispatchMouseEventTypeMousePressed, x0, y0, 1)
+		for i := 1; i <= 12; i++ {
+			f := float64(i) / 12
+			mouse(input.DispatchMouseEventTypeMouseMoved, x0+(x1-x0)*f, y0+(y1-y0)*f, 1)
+		}
+		// While held, the list also holds the copy of the book that
+		// follows the pointer.
+		WaitFor[bool](t, app, `[...document.querySelectorAll('#books li:not(.sortable-fallback)')].map((li) => li.textContent).join(',') === 'Emma,Ulysses,Dune,Walden'`)
+		// The person holds the book still: the pause is the input, not a
+		// wait for the page.
+		time.Sleep(time.Second)
+		mouse(input.DispatchMouseEventTypeMouseReleased, x1, y1, 0)
+		WaitFor[bool](t, app, booksAre("Emma,Ulysses,Dune,Walden"))
+		waitAX(t, app, "toolbar", "Trailpin recording")
+	})
+	if got, want := strings.Join(dragActions(rec.trail), "\n"), `drag {text: Dune} → {text: Ulysses}`; got != want {
+		t.Errorf("drags =\n%s\nwant\n%s\n--- trail\n%s", got, want, rec.yaml)
+	}
+	rec.replayGreen(t)
 }

@@ -91,7 +91,10 @@ func assertionFailed(p *tab, kind trail.ActionKind, sel selector.Selector, err e
 				return &stepError{Reason: StopAssertionFailed, Expected: exp, Actual: act, Selector: &sel, Err: err,
 					Msg: what + ": " + says}
 			}
-			if kind == trail.ActionAssertVisible && !nf.Scope && nf.Hidden == 0 {
+			// Also when a hidden element still holds the text (a list that
+			// closed, beside the one that opened in its place): what shows
+			// where the step acted is what the app shows now.
+			if kind == trail.ActionAssertVisible && !nf.Scope {
 				if n := diagnose.ChangedValue(s, sel, p.lastTarget); n != nil {
 					return changedValueError(what, sel, n, err)
 				}

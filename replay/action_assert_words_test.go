@@ -57,10 +57,23 @@ func TestChangedWords(t *testing.T) {
 			ClassAppBug, "Cardt"},
 		{"a word with little alike", selector.Selector{Text: "Saved"}, "", ClassSelectorDrift, ""},
 		{"two lines as near and as alike, neither clearly it", selector.Selector{Text: "Your draft has been sent"}, "", ClassSelectorDrift, ""},
+		// A list that closed still holds the text, hidden, and the one that
+		// opened in its place reads it otherwise (a combobox's choices).
+		{"the pinned text only in a hidden element, reworded where the step acted", selector.Selector{Text: "MathML"}, "e13",
+			ClassAppBug, "MathMLs"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			s := sentScreen()
+			s.Root.Children = append(s.Root.Children,
+				&screen.Node{Ref: "e12", Role: "listbox", Tag: "ul", Children: []*screen.Node{
+					{Ref: "e14", Role: "option", Tag: "li", Name: "MathML", Text: "MathML"},
+				}},
+				&screen.Node{Ref: "e13", Role: "combobox", Tag: "input", Name: "Language", Visible: true},
+				&screen.Node{Ref: "e15", Role: "listbox", Tag: "ul", Visible: true, Children: []*screen.Node{
+					{Ref: "e16", Role: "option", Tag: "li", Name: "MathMLs", Text: "MathMLs", Visible: true},
+					{Ref: "e17", Role: "option", Tag: "li", Name: "SVG", Text: "SVG", Visible: true},
+				}})
 			se := assertVisibleFailure(t, s, tc.sel, tc.ref)
 			if got := classify(facts{err: se, screen: s}); got != tc.class {
 				t.Fatalf("classify = %s (%s), want %s", got, se.Msg, tc.class)

@@ -37,7 +37,7 @@
  * on and where, whether the pointer went far enough with the button held
  * (moved), and the element the page started an HTML5 drag of from it
  * (native).
- * @typedef {{el: Element, x: number, y: number, moved: boolean, native: Element | null}} RecorderPress
+ * @typedef {{el: Element, x: number, y: number, time: number, moved: boolean, native: Element | null}} RecorderPress
  *
  * What events.js gives the files after it, on the recorder's namespace.
  * @typedef {object} RecorderEvents
@@ -60,6 +60,7 @@
  * @property {(el: Element, e: {button: number}) => boolean} mayDrag
  * @property {(press: RecorderPress, e: {buttons: number, clientX: number, clientY: number}) => boolean} draggedFar
  * @property {(press: RecorderPress | null, how: 'release' | 'drop', changed: boolean) => {from: Element} | null} dragMeaning
+ * @property {(press: RecorderPress | null, dirty: boolean, changedAt: number) => boolean} changedDuring
  */
 
 (() => {
@@ -430,6 +431,18 @@
   }
 
   /**
+   * Whether the page changed while press was held (dragMeaning's changed):
+   * the capture is stale, or the page changed since the press. A slow drag
+   * leaves the page quiet between two moves, and the capture then taken
+   * (screens.js, changed) is fresh again at the release, though the list
+   * moved its item on the way.
+   * @param {RecorderPress | null} press @param {boolean} dirty @param {number} changedAt
+   */
+  function changedDuring(press, dirty, changedAt) {
+    return dirty || (!!press && changedAt >= press.time);
+  }
+
+  /**
    * What the end of a press means: a drag from an element, or nothing. A
    * drop (an HTML5 drop event: the page took it) ends the drag the page
    * started from the press, from the element it dragged. A release ends a
@@ -453,6 +466,6 @@
   /** @type {RecorderEvents} */
   const provides = { elementOf, isTextField, inSelect, valueControl, multiListbox, isAriaRange, isMultiline, movesInWidget,
     modifiersOf, isModifierKey, partOfSetting, keyMeaning, clickMeaning, doubleClickIsChoice, changeMeaning, typingMeaning,
-    mayDrag, draggedFar, dragMeaning };
+    mayDrag, draggedFar, changedDuring, dragMeaning };
   Object.assign(rec, provides);
 })();

@@ -167,7 +167,7 @@
 
   /** Records the drag press ended with, if it is one; how says how it ended. @param {'release' | 'drop'} how @param {MouseEvent} e */
   function endDrag(how, e) {
-    const meant = rec.dragMeaning(press, how, state.dirty);
+    const meant = rec.dragMeaning(press, how, rec.changedDuring(press, state.dirty, state.changedAt));
     if (!meant)
       return;
     press = null;
@@ -212,7 +212,7 @@
       if (el && e.isPrimary) {
         state.carriedMs = 0; // a press no click followed is no interaction
         rec.timed(() => handlers.down(el), { carry: true });
-        press = !rec.currentPick() && rec.mayDrag(el, e) ? { el, x: e.clientX, y: e.clientY, moved: false, native: null } : null;
+        press = !rec.currentPick() && rec.mayDrag(el, e) ? { el, x: e.clientX, y: e.clientY, time: Date.now(), moved: false, native: null } : null;
         const control = rec.currentPick() ? null : rec.valueControl(el);
         pressedControl.el = control;
         pressedControl.time = Date.now();

@@ -75,6 +75,14 @@ test('a release after a drag that changed the page is a drag from the pressed el
   assert.equal(rec.dragMeaning(null, 'release', true), null);
 });
 
+test('a page that changed while the press was held changed, though a capture on the way is fresh', () => {
+  const press = { el: new El('li'), x: 0, y: 0, time: 1000, moved: true, native: null };
+  assert.equal(rec.changedDuring(press, true, 0), true, 'the capture is stale');
+  assert.equal(rec.changedDuring(press, false, 1400), true, 'the list moved its item, then a capture came before the release');
+  assert.equal(rec.changedDuring(press, false, 900), false, 'the last change came before the press');
+  assert.equal(rec.changedDuring(null, false, 1400), false);
+});
+
 test('an HTML5 drag is recorded at its drop, from the element the page dragged; its release is not', () => {
   const card = new El('li', { draggable: 'true' });
   const text = new El('span');
