@@ -96,41 +96,40 @@ var snapshotStates = map[string][]snapshotState{
 		// Not executed: a response shows the time it was sent, which the
 		// two tools' runs would not share.
 		name: "an operation open, tried out", path: swaggerUI.start,
-		script: `(async () => {
-  const shown = async (css) => {
-    for (let i = 0; i < 100 && !document.querySelector(css); i++) await new Promise((r) => setTimeout(r, 100));
-    return document.querySelector(css);
-  };
+		script: withShown(`
   (await shown('#operations-plants-listPlants .opblock-summary-control')).click();
   (await shown('#operations-plants-listPlants .try-out__btn')).click();
-  await shown('#operations-plants-listPlants .execute');
-})()`,
+  await shown('#operations-plants-listPlants .execute');`),
 	}},
 	jsonEditor.name: {{
 		name: "a row's actions menu open, a search typed", path: jsonEditor.start,
-		script: `(async () => {
-  const shown = async (css) => {
-    for (let i = 0; i < 100 && !document.querySelector(css); i++) await new Promise((r) => setTimeout(r, 100));
-    return document.querySelector(css);
-  };
+		script: withShown(`
   const search = await shown('.jsoneditor-search input');
   search.value = 'Lovelace';
   search.dispatchEvent(new Event('input', {bubbles: true}));
   (await shown('table.jsoneditor-tree > tbody > tr:nth-child(3) button.jsoneditor-contextmenu-button')).click();
-  if (!(await shown('.jsoneditor-contextmenu ul'))) throw new Error('the actions menu did not open');
-})()`,
+  await shown('.jsoneditor-contextmenu ul');`),
 	}, {
 		name: "the text mode and its validation messages", path: jsonEditor.start,
-		script: `(async () => {
-  const shown = async (css) => {
-    for (let i = 0; i < 100 && !document.querySelector(css); i++) await new Promise((r) => setTimeout(r, 100));
-    return document.querySelector(css);
-  };
+		script: withShown(`
   (await shown('button.jsoneditor-modes')).click();
   (await shown('.jsoneditor-contextmenu li:nth-child(3) button')).click();
-  if (!(await shown('.jsoneditor-text-errors'))) throw new Error('the text mode shows no validation messages');
-})()`,
+  await shown('.jsoneditor-text-errors');`),
 	}},
+}
+
+// withShown starts a script whose body may await shown(css): the element
+// css names once the app shows it, checked every 100 ms for ten seconds; a
+// state whose element never comes fails the comparison, naming it.
+func withShown(body string) string {
+	return `(async () => {
+  const shown = async (css) => {
+    for (let i = 0; i < 100 && !document.querySelector(css); i++) await new Promise((r) => setTimeout(r, 100));
+    const el = document.querySelector(css);
+    if (!el) throw new Error(css + ' never showed');
+    return el;
+  };` + body + `
+})()`
 }
 
 // todoAdd starts a script that adds to-dos as the new-to-do field does on
