@@ -121,13 +121,7 @@ func TestRecordHoverRevealedControl(t *testing.T) {
 		mouseClick(t, app, x, y)
 		waitAX(t, app, "StaticText", "Added: the element must be visible.")
 	})
-	var got []string
-	for _, s := range rec.trail.Steps {
-		for _, a := range s.Actions {
-			sel, _ := trail.ActionSelector(a)
-			got = append(got, string(a.Kind())+" "+sel.String())
-		}
-	}
+	got := actionSelectors(rec.trail)
 	row := func(title string) string { return `{role: listitem, textRegex: "(?m)^` + title + `$"}` }
 	want := []string{
 		"hover " + row("Water the plants"),
@@ -225,13 +219,7 @@ func TestRecordHoverOpenedMenu(t *testing.T) {
 		WaitFor[bool](t, app, `document.querySelector('#status').textContent === 'Refreshed'`)
 		waitAX(t, app, "toolbar", "Trailpin recording")
 	})
-	var got []string
-	for _, s := range rec.trail.Steps {
-		for _, a := range s.Actions {
-			sel, _ := trail.ActionSelector(a)
-			got = append(got, string(a.Kind())+" "+sel.String())
-		}
-	}
+	got := actionSelectors(rec.trail)
 	want := []string{"hover {id: account}", "tap {id: signout}", "tap {id: refresh}"}
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("the trail's actions are\n  %s\nwant\n  %s\n--- trail\n%s\n--- notes\n%s", strings.Join(got, "\n  "), strings.Join(want, "\n  "), rec.yaml, rec.notes)
@@ -269,13 +257,7 @@ func TestRecordHoverOpenedMenuChecked(t *testing.T) {
 		mouseClick(t, app, x, y)
 		waitAX(t, app, "StaticText", "Added: the element must be visible.")
 	})
-	var got []string
-	for _, s := range rec.trail.Steps {
-		for _, a := range s.Actions {
-			sel, _ := trail.ActionSelector(a)
-			got = append(got, string(a.Kind())+" "+sel.String())
-		}
-	}
+	got := actionSelectors(rec.trail)
 	want := []string{"hover {id: account}", `assertVisible {text: "Sign out"}`}
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("the trail's actions are\n  %s\nwant\n  %s\n--- trail\n%s\n--- notes\n%s", strings.Join(got, "\n  "), strings.Join(want, "\n  "), rec.yaml, rec.notes)
@@ -326,17 +308,24 @@ func TestRecordHoverNestedRule(t *testing.T) {
 		WaitFor[bool](t, app, `document.querySelector('#status').textContent === 'Removed Water the plants'`)
 		waitAX(t, app, "toolbar", "Trailpin recording")
 	})
-	var got []string
-	for _, s := range rec.trail.Steps {
-		for _, a := range s.Actions {
-			sel, _ := trail.ActionSelector(a)
-			got = append(got, string(a.Kind())+" "+sel.String())
-		}
-	}
+	got := actionSelectors(rec.trail)
 	row := `{role: listitem, textRegex: "(?m)^Water the plants$"}`
 	want := []string{"hover " + row, `tap {role: button, name: "×", within: ` + row + "}"}
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("the trail's actions are\n  %s\nwant\n  %s\n--- trail\n%s\n--- notes\n%s", strings.Join(got, "\n  "), strings.Join(want, "\n  "), rec.yaml, rec.notes)
 	}
 	rec.replayGreen(t)
+}
+
+// actionSelectors lists the trail's actions, each as its kind and its
+// selector.
+func actionSelectors(tr *trail.Trail) []string {
+	var out []string
+	for _, s := range tr.Steps {
+		for _, a := range s.Actions {
+			sel, _ := trail.ActionSelector(a)
+			out = append(out, string(a.Kind())+" "+sel.String())
+		}
+	}
+	return out
 }
