@@ -124,8 +124,42 @@
   }
 
   /**
+   * A point of el's box, inside the viewport, where a click reaches el,
+   * for an element whose centre something else covers (an app's pop-over
+   * over half a button): the point of a 5 × 5 grid over the box, kept a
+   * pixel inside its edges, closest to the centre; null when every point
+   * is covered. A person clicks the part they see; replay does the same
+   * (docs/trail-format.md, "Where an action lands").
+   * @param {Element} el @param {DOMRect} rect @param {Window} view
+   * @returns {{x: number, y: number, hit: Element} | null}
+   */
+  function freePoint(el, rect, view) {
+    const cx = rect.left + rect.width / 2, cy = rect.top + rect.height / 2;
+    const left = Math.max(rect.left + 1, 0), right = Math.min(rect.right - 1, view.innerWidth - 1);
+    const top = Math.max(rect.top + 1, 0), bottom = Math.min(rect.bottom - 1, view.innerHeight - 1);
+    if (right < left || bottom < top)
+      return null;
+    /** @type {{x: number, y: number}[]} */
+    const points = [];
+    for (let i = 0; i < 5; i++) {
+      for (let j = 0; j < 5; j++)
+        points.push({ x: left + (right - left) * i / 4, y: top + (bottom - top) * j / 4 });
+    }
+    points.sort((a, b) => Math.hypot(a.x - cx, a.y - cy) - Math.hypot(b.x - cx, b.y - cy));
+    const root = /** @type {Document | ShadowRoot} */ (el.getRootNode());
+    for (const p of points) {
+      const hit = pageHitAt(root, el.ownerDocument, p.x, p.y);
+      if (hit && reaches(hit, el, p.x, p.y))
+        return { x: p.x, y: p.y, hit };
+    }
+    return null;
+  }
+
+  /**
    * Where to click el: the centre of its box in top-viewport CSS pixels, and
-   * what a click there would hit.
+   * what a click there would hit; when something else covers the centre,
+   * the free point of the box closest to it (freePoint), and covered only
+   * when no point is free.
    * @param {string} ref
    */
   function point(ref) {
@@ -136,11 +170,16 @@
     return withCaches({}, () => {
       const rect = el.getBoundingClientRect();
       const off = frameOffset(el);
-      const cx = rect.left + rect.width / 2;
-      const cy = rect.top + rect.height / 2;
+      let cx = rect.left + rect.width / 2;
+      let cy = rect.top + rect.height / 2;
       const view = el.ownerDocument.defaultView;
       const inViewport = !!view && cx >= 0 && cy >= 0 && cx < view.innerWidth && cy < view.innerHeight;
-      const hit = inViewport ? pageHitAt(/** @type {Document | ShadowRoot} */ (el.getRootNode()), el.ownerDocument, cx, cy) : null;
+      let hit = inViewport ? pageHitAt(/** @type {Document | ShadowRoot} */ (el.getRootNode()), el.ownerDocument, cx, cy) : null;
+      if (hit && view && !reaches(hit, el, cx, cy)) {
+        const free = freePoint(el, rect, view);
+        if (free)
+          ({ x: cx, y: cy, hit } = free);
+      }
       /** @type {RefPoint} */
       const out = {
         x: round(cx + off.x), y: round(cy + off.y),
