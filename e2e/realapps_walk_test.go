@@ -42,7 +42,20 @@ import (
 // walkApps are the apps a walk can run on, by name.
 var walkApps = map[string]*realApp{
 	todoMVC.name: todoMVC, sbAdmin.name: sbAdmin, swaggerUI.name: swaggerUI, uikit.name: uikit, jsonEditor.name: jsonEditor,
+	awesomplete.name: awesomplete,
 }
+
+// walkAppWords are words a walk also types on an app, beside walkWords:
+// Awesomplete's fields suggest only what contains (or, for the e-mail,
+// starts with) the typed text, which none of walkWords does; these open
+// each field's suggestions. walkAppKeys are keys a walk also presses on an
+// app, beside walkKeys: the arrow keys walk Awesomplete's suggestions.
+// Other apps draw from walkWords and walkKeys alone, so their seeds make
+// the walks they always made.
+var (
+	walkAppWords = map[string][]string{awesomplete.name: {"ja", "ru", "ada@ho", "ml", "sv"}}
+	walkAppKeys  = map[string][]string{awesomplete.name: {"ArrowDown", "ArrowUp"}}
+)
 
 // A walkRNG is a seeded generator (SplitMix64): the same seed gives the
 // same choices on every machine.
@@ -77,7 +90,8 @@ type walkTarget struct {
 // not give replay), date and colour pickers (their pop-ups are the
 // browser's, not the page's), read-only fields and one-option drop-downs.
 // Text edited in place (an editing host: contenteditable, as JSONEditor's
-// keys and values) is typed into as a field is.
+// keys and values) is typed into as a field is; an option of a list box
+// (role=option, as Awesomplete's suggestions) is clicked.
 const walkTargetsJS = `(() => {
 	const pathOf = (el) => {
 		const parts = [];
@@ -86,7 +100,7 @@ const walkTargetsJS = `(() => {
 		return ':root > ' + parts.join(' > ');
 	};
 	const out = [];
-	const q = 'a[href], button, input, select, textarea, summary, [role=button], [role=tab], [role=menuitem], [role=checkbox], [role=switch], [role=link], [contenteditable=""], [contenteditable=true i], [contenteditable=plaintext-only i]';
+	const q = 'a[href], button, input, select, textarea, summary, [role=button], [role=tab], [role=menuitem], [role=checkbox], [role=switch], [role=link], [role=option], [contenteditable=""], [contenteditable=true i], [contenteditable=plaintext-only i]';
 	for (const el of document.querySelectorAll(q)) {
 		if (el.closest('[inert]') || el.disabled || el.closest('fieldset[disabled]') || el.getAttribute('aria-disabled') === 'true')
 			continue;
@@ -195,6 +209,8 @@ var (
 // A walker drives one walk in a recorded tab.
 type walker struct {
 	t      *testing.T
+	words  []string // what it types (walkWords and the app's own)
+	keys   []string // what keys it presses (walkKeys and the app's own)
 	app    context.Context
 	rng    *walkRNG
 	doc    int
@@ -358,7 +374,7 @@ func (w *walker) act() (string, bool) {
 		case "type":
 			clickAt(w.t, w.app, x, y, input.MouseButtonLeft, 1, 0)
 			w.settle()
-			text := walkWords[w.rng.intn(len(walkWords))]
+			text := w.words[w.rng.intn(len(w.words))]
 			if tg.Type == "number" {
 				text = walkNumbers[w.rng.intn(len(walkNumbers))]
 			}
@@ -384,7 +400,7 @@ func (w *walker) act() (string, bool) {
 // pressKey presses Enter, Escape or Tab on what has the focus; Enter on a
 // link that would leave the app becomes Tab.
 func (w *walker) pressKey() string {
-	name := walkKeys[w.rng.intn(len(walkKeys))]
+	name := w.keys[w.rng.intn(len(w.keys))]
 	if name == "Enter" {
 		w.eval(walkLinkJS)
 		ctx, cancel := context.WithTimeout(w.app, WaitTimeout)
@@ -591,7 +607,8 @@ func walkEnvInt(t *testing.T, name string, def int) int {
 // runWalk records the seed's walk on srv and replays it there.
 func runWalk(t *testing.T, a *realApp, base string, seed, actions int) walkResult {
 	t.Helper()
-	w := &walker{t: t, rng: &walkRNG{state: uint64(seed)*0x2545f4914f6cdd1d + uint64(len(a.name))}}
+	w := &walker{t: t, rng: &walkRNG{state: uint64(seed)*0x2545f4914f6cdd1d + uint64(len(a.name))},
+		words: slices.Concat(walkWords, walkAppWords[a.name]), keys: slices.Concat(walkKeys, walkAppKeys[a.name])}
 	rec := recordRealAppDriven(t, a, base, func(app context.Context) {
 		w.app = app
 		defer func() {
@@ -631,10 +648,13 @@ func runWalk(t *testing.T, a *realApp, base string, seed, actions int) walkResul
 // draws anew and moves: docs/recording.md, A press that moves the page
 // under the pointer; JSONEditor's seed 1 types Enter into a key and then
 // clicks elsewhere, which the key's blur writes anew: docs/recording.md,
-// The step's boundary); the seeds that fail are written down with their
-// reasons in docs/recording.md (Random walks on the real apps), and
-// scripts/realapps-walk walks seeds 1..N.
-var walkSuiteSeeds = map[string]int{todoMVC.name: 1, sbAdmin.name: 1, swaggerUI.name: 1, uikit.name: 1, jsonEditor.name: 1}
+// The step's boundary; Awesomplete's seed 1 taps a link wrapped onto two
+// lines of a table cell, whose box's middle lies on the cell's text, and
+// opens the combobox's list with its button and clicks a suggestion:
+// docs/recording.md, Awesomplete); the seeds that fail are written down
+// with their reasons in docs/recording.md (Random walks on the real apps),
+// and scripts/realapps-walk walks seeds 1..N.
+var walkSuiteSeeds = map[string]int{todoMVC.name: 1, sbAdmin.name: 1, swaggerUI.name: 1, uikit.name: 1, jsonEditor.name: 1, awesomplete.name: 1}
 
 // TestRealAppRandomWalk walks each app of the corpus (by default the seed
 // of walkSuiteSeeds, 15 actions, so that the suite spends about three
@@ -643,7 +663,7 @@ var walkSuiteSeeds = map[string]int{todoMVC.name: 1, sbAdmin.name: 1, swaggerUI.
 func TestRealAppRandomWalk(t *testing.T) {
 	browsertest.Need(t)
 	t.Parallel()
-	names := []string{todoMVC.name, sbAdmin.name, swaggerUI.name, uikit.name, jsonEditor.name}
+	names := []string{todoMVC.name, sbAdmin.name, swaggerUI.name, uikit.name, jsonEditor.name, awesomplete.name}
 	if v := os.Getenv("TRAILPIN_WALK_APPS"); v != "" {
 		names = strings.Split(v, ",")
 	}
@@ -672,7 +692,7 @@ func TestRealAppRandomWalk(t *testing.T) {
 	for _, name := range names {
 		a, ok := walkApps[name]
 		if !ok {
-			t.Fatalf("TRAILPIN_WALK_APPS: no app %q (the apps: todomvc, sbadmin, swagger, uikit, jsoneditor)", name)
+			t.Fatalf("TRAILPIN_WALK_APPS: no app %q (the apps: todomvc, sbadmin, swagger, uikit, jsoneditor, awesomplete)", name)
 		}
 		t.Run(a.name, func(t *testing.T) {
 			t.Parallel()
