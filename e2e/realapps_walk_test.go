@@ -16,8 +16,8 @@ import (
 	"github.com/chromedp/cdproto/dom"
 	"github.com/chromedp/cdproto/input"
 	"github.com/chromedp/chromedp"
-	"github.com/chromedp/chromedp/kb"
 
+	"github.com/trailpin/trailpin/browser"
 	"github.com/trailpin/trailpin/e2e/browsertest"
 )
 
@@ -381,16 +381,16 @@ func (w *walker) act() (string, bool) {
 			if tg.Tag != "textarea" && w.rng.intn(3) == 0 {
 				text += "\r"
 			}
-			typeKeys(w.t, w.app, text)
+			w.typeText(text)
 			return fmt.Sprintf("type %q into %s %s", text, tg.Tag, tg.CSS), strings.HasSuffix(text, "\r")
 		case "select":
 			clickAt(w.t, w.app, x, y, input.MouseButtonLeft, 1, 0)
 			w.settle()
 			down := 1 + w.rng.intn(min(3, tg.Options-1))
 			for range down {
-				w.key(kb.ArrowDown)
+				w.key("ArrowDown")
 			}
-			w.key(kb.Enter)
+			w.key("Enter")
 			return fmt.Sprintf("choose %d down in %s", down, tg.CSS), false
 		}
 	}
@@ -410,15 +410,52 @@ func (w *walker) pressKey() string {
 			name = "Tab"
 		}
 	}
-	w.key(flowKeys[name])
+	w.key(name)
 	return "press " + name
 }
 
-func (w *walker) key(k string) {
+// keyboard is the walk's keyboard: browser.Keyboard, which presses a key
+// as a keyboard does and as replay and Playwright press it, one keyDown
+// that carries the key's text, then a keyUp. chromedp's KeyEvent sends a
+// keyDown without the text and the text as a char event of its own, and
+// Chrome then dispatches the keypress even when the keydown's default
+// action ran, where a keyboard's press gives none: Enter on Swagger UI's
+// operation path, a link inside the operation's button, activated the link
+// and then, with the keypress, the button, which shut the operation and
+// opened it again (docs/recording.md, Random walks on the real apps).
+func (w *walker) keyboard() browser.Keyboard {
+	reached := false
+	return browser.Keyboard{Target: func() (*chromedp.Target, error) {
+		if c := chromedp.FromContext(w.app); c != nil && c.Target != nil {
+			return c.Target, nil
+		}
+		return nil, fmt.Errorf("walk: the tab has no target")
+	}, Reached: &reached}
+}
+
+// key presses the key named as a press names it (Enter, ArrowDown).
+func (w *walker) key(name string) {
+	k, ok := browser.KeyFor(name)
+	if !ok {
+		w.t.Fatalf("walk: no key %q", name)
+	}
 	ctx, cancel := context.WithTimeout(w.app, WaitTimeout)
 	defer cancel()
-	if err := chromedp.Do(ctx, chromedp.KeyEvent(k)); err != nil {
-		w.t.Fatalf("walk: pressing %q: %v", k, err)
+	if err := w.keyboard().Press(ctx, k, nil); err != nil {
+		w.t.Fatalf("walk: pressing %q: %v", name, err)
+	}
+}
+
+// typeText types text key by key ("\r" is Enter), each key with its own
+// budget, as typeKeys does.
+func (w *walker) typeText(text string) {
+	for _, r := range text {
+		ctx, cancel := context.WithTimeout(w.app, WaitTimeout)
+		err := w.keyboard().TypeText(ctx, string(r))
+		cancel()
+		if err != nil {
+			w.t.Fatalf("walk: typing %q of %q: %v", r, text, err)
+		}
 	}
 }
 
@@ -732,5 +769,40 @@ func TestWalkRNGIsSeeded(t *testing.T) {
 	}
 	if a, b := draw(7), draw(8); slices.Equal(a, b) {
 		t.Errorf("seeds 7 and 8 drew the same %v", a)
+	}
+}
+
+// keyInButtonPage has a link inside a button, as Swagger UI's operation
+// path lies inside the operation's button; each counts the clicks it gets.
+const keyInButtonPage = `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>Key</title></head>
+<body>
+<button id="b" type="button"><a id="a" href="#x" onclick="event.preventDefault()">/plants</a></button>
+<script>
+window.clicks = { a: 0, b: 0 };
+document.querySelector('#a').addEventListener('click', () => clicks.a++);
+document.querySelector('#b').addEventListener('click', (e) => { if (e.target.id === 'b') clicks.b++; });
+</script>
+</body></html>`
+
+// TestWalkKeyPressesAsAKeyboard: the walk's Enter on a focused link inside
+// a button clicks the link once and never the button, as a keyboard's
+// press (a raw keydown, then the char, which Chrome drops once the
+// keydown's default action ran) and replay's do (Swagger UI, walk seed 18).
+func TestWalkKeyPressesAsAKeyboard(t *testing.T) {
+	browsertest.Need(t)
+	t.Parallel()
+	site := TempDir(t)
+	if err := os.WriteFile(filepath.Join(site, "page.html"), []byte(keyInButtonPage), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	srv := ServeDir(t, site)
+	tab := StartBrowser(t, Options{}).OpenTab(t, srv.URL+"/page.html")
+	WaitFor[bool](t, tab, `!!window.clicks && (document.querySelector('#a').focus(), document.activeElement.id === 'a')`)
+	w := &walker{t: t, app: tab}
+	w.key("Enter")
+	got := WaitFor[string](t, tab, `clicks.a > 0 ? clicks.a + ' ' + clicks.b : ''`)
+	if got != "1 0" {
+		t.Errorf("Enter on the link clicked the link and the button %s times, want 1 0", got)
 	}
 }
