@@ -41,8 +41,12 @@
     // what was typed is the field's text now, before the focus leaves it
     // and the page rewrites it on blur (JSONEditor writes a line break
     // typed into a key as "\n"), as the step's end is the screen now.
+    // The first press after the last text counts: a press that sends
+    // nothing (a drop-down opened, nothing chosen) still took the focus,
+    // and what the field holds at a later press is the page's rewriting,
+    // not typing (typed() reads again when the typing goes on).
     const t = state.typing;
-    if (t && !rec.isSecret(t.el))
+    if (t && !rec.isSecret(t.el) && t.atPress === undefined)
       t.atPress = rec.typingMeaning(t.el, t.start);
     const select = el.closest('select');
     state.selectOpened = select ? { el: select, screen: state.down.screen } : null;
