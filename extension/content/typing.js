@@ -33,6 +33,7 @@
     rec.unchosenPress();
   }
 
+  /** Sends the pending typing or setting, if any (flushTyping). */
   function sendTyping() {
     const t = state.typing;
     if (!t)
