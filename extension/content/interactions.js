@@ -152,18 +152,13 @@
    * The pointer entered el. What its script shows then (a menu opened on
    * mouseenter) changes the page right after: the entry is kept, with the
    * screen from before it, for the click that follows, and the host keeps
-   * the hover when that click's element was not shown before it. A page
-   * that changed a moment ago (typing or a click just before, as a script
-   * or an agent drives it) has no settled capture yet: the screen is taken
-   * now, before the entry's own handlers run, so that what the entry shows
-   * is still told from what was there (docs/trail-format.md, "check, uncheck, hover").
+   * the hover when that click's element was not shown before it.
    * @param {Element} el
    */
   function pointerOver(el) {
-    if (state.reveal || rec.crossOriginFrame)
-      return; // the first entry that changed the page counts
-    const screen = state.dirty || !state.screen ? rec.currentScreen() : state.screen;
-    state.over = { el, screen, time: Date.now() };
+    if (state.reveal || state.dirty || !state.screen)
+      return; // the first entry that changed the page counts; a stale screen shows nothing
+    state.over = { el, screen: state.screen, time: Date.now() };
   }
 
   /** Another interaction came: an entry before it shows nothing the next click needs. */
