@@ -178,16 +178,8 @@
 
   /** @param {Element} el @param {Event} _e */
   function changedValue(el, _e) {
+    forgetOver();
     const meant = rec.changeMeaning(el);
-    // A choice, a box or a file is an interaction of its own: an entry
-    // before it showed nothing the next click needs. The change a field
-    // fires as it loses the focus is no interaction: it comes from the
-    // press that moved the focus, after the pointer entered what that
-    // press is on, and the entry stays for the click (the schema error's
-    // message JSONEditor shows on entering its icon, pressed right after
-    // typing into the search box).
-    if (meant.kind !== 'endTyping' && meant.kind !== 'setting')
-      forgetOver();
     switch (meant.kind) {
       case 'select': {
         // The choice a press on the drop-down led to: no click is sent for
