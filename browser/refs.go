@@ -209,7 +209,9 @@ func locate(ctx context.Context, t *chromedp.Target, ref string, opts []RefOptio
 // A RefPoint says where to act on the element of a ref, in CSS pixels of the
 // top-level viewport (what Input.dispatchMouseEvent takes).
 type RefPoint struct {
-	// X, Y is the centre of the element's box.
+	// X, Y is the centre of the element's box, or, for an element laid out
+	// in pieces (a link wrapped onto two lines) whose box centre lies on
+	// something else, the centre of its first piece a click reaches.
 	X, Y float64
 	Box  screen.Box
 	// InViewport says whether the centre is inside its frame's viewport.

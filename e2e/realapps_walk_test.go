@@ -16,8 +16,8 @@ import (
 	"github.com/chromedp/cdproto/dom"
 	"github.com/chromedp/cdproto/input"
 	"github.com/chromedp/chromedp"
-	"github.com/chromedp/chromedp/kb"
 
+	"github.com/trailpin/trailpin/browser"
 	"github.com/trailpin/trailpin/e2e/browsertest"
 )
 
@@ -42,7 +42,20 @@ import (
 // walkApps are the apps a walk can run on, by name.
 var walkApps = map[string]*realApp{
 	todoMVC.name: todoMVC, sbAdmin.name: sbAdmin, swaggerUI.name: swaggerUI, uikit.name: uikit, jsonEditor.name: jsonEditor,
+	awesomplete.name: awesomplete,
 }
+
+// walkAppWords are words a walk also types on an app, beside walkWords:
+// Awesomplete's fields suggest only what contains (or, for the e-mail,
+// starts with) the typed text, which none of walkWords does; these open
+// each field's suggestions. walkAppKeys are keys a walk also presses on an
+// app, beside walkKeys: the arrow keys walk Awesomplete's suggestions.
+// Other apps draw from walkWords and walkKeys alone, so their seeds make
+// the walks they always made.
+var (
+	walkAppWords = map[string][]string{awesomplete.name: {"ja", "ru", "ada@ho", "ml", "sv"}}
+	walkAppKeys  = map[string][]string{awesomplete.name: {"ArrowDown", "ArrowUp"}}
+)
 
 // A walkRNG is a seeded generator (SplitMix64): the same seed gives the
 // same choices on every machine.
@@ -77,7 +90,8 @@ type walkTarget struct {
 // not give replay), date and colour pickers (their pop-ups are the
 // browser's, not the page's), read-only fields and one-option drop-downs.
 // Text edited in place (an editing host: contenteditable, as JSONEditor's
-// keys and values) is typed into as a field is.
+// keys and values) is typed into as a field is; an option of a list box
+// (role=option, as Awesomplete's suggestions) is clicked.
 const walkTargetsJS = `(() => {
 	const pathOf = (el) => {
 		const parts = [];
@@ -86,7 +100,7 @@ const walkTargetsJS = `(() => {
 		return ':root > ' + parts.join(' > ');
 	};
 	const out = [];
-	const q = 'a[href], button, input, select, textarea, summary, [role=button], [role=tab], [role=menuitem], [role=checkbox], [role=switch], [role=link], [contenteditable=""], [contenteditable=true i], [contenteditable=plaintext-only i]';
+	const q = 'a[href], button, input, select, textarea, summary, [role=button], [role=tab], [role=menuitem], [role=checkbox], [role=switch], [role=link], [role=option], [contenteditable=""], [contenteditable=true i], [contenteditable=plaintext-only i]';
 	for (const el of document.querySelectorAll(q)) {
 		if (el.closest('[inert]') || el.disabled || el.closest('fieldset[disabled]') || el.getAttribute('aria-disabled') === 'true')
 			continue;
@@ -195,6 +209,8 @@ var (
 // A walker drives one walk in a recorded tab.
 type walker struct {
 	t      *testing.T
+	words  []string // what it types (walkWords and the app's own)
+	keys   []string // what keys it presses (walkKeys and the app's own)
 	app    context.Context
 	rng    *walkRNG
 	doc    int
@@ -358,23 +374,23 @@ func (w *walker) act() (string, bool) {
 		case "type":
 			clickAt(w.t, w.app, x, y, input.MouseButtonLeft, 1, 0)
 			w.settle()
-			text := walkWords[w.rng.intn(len(walkWords))]
+			text := w.words[w.rng.intn(len(w.words))]
 			if tg.Type == "number" {
 				text = walkNumbers[w.rng.intn(len(walkNumbers))]
 			}
 			if tg.Tag != "textarea" && w.rng.intn(3) == 0 {
 				text += "\r"
 			}
-			typeKeys(w.t, w.app, text)
+			w.typeText(text)
 			return fmt.Sprintf("type %q into %s %s", text, tg.Tag, tg.CSS), strings.HasSuffix(text, "\r")
 		case "select":
 			clickAt(w.t, w.app, x, y, input.MouseButtonLeft, 1, 0)
 			w.settle()
 			down := 1 + w.rng.intn(min(3, tg.Options-1))
 			for range down {
-				w.key(kb.ArrowDown)
+				w.key("ArrowDown")
 			}
-			w.key(kb.Enter)
+			w.key("Enter")
 			return fmt.Sprintf("choose %d down in %s", down, tg.CSS), false
 		}
 	}
@@ -384,7 +400,7 @@ func (w *walker) act() (string, bool) {
 // pressKey presses Enter, Escape or Tab on what has the focus; Enter on a
 // link that would leave the app becomes Tab.
 func (w *walker) pressKey() string {
-	name := walkKeys[w.rng.intn(len(walkKeys))]
+	name := w.keys[w.rng.intn(len(w.keys))]
 	if name == "Enter" {
 		w.eval(walkLinkJS)
 		ctx, cancel := context.WithTimeout(w.app, WaitTimeout)
@@ -394,15 +410,52 @@ func (w *walker) pressKey() string {
 			name = "Tab"
 		}
 	}
-	w.key(flowKeys[name])
+	w.key(name)
 	return "press " + name
 }
 
-func (w *walker) key(k string) {
+// keyboard is the walk's keyboard: browser.Keyboard, which presses a key
+// as a keyboard does and as replay and Playwright press it, one keyDown
+// that carries the key's text, then a keyUp. chromedp's KeyEvent sends a
+// keyDown without the text and the text as a char event of its own, and
+// Chrome then dispatches the keypress even when the keydown's default
+// action ran, where a keyboard's press gives none: Enter on Swagger UI's
+// operation path, a link inside the operation's button, activated the link
+// and then, with the keypress, the button, which shut the operation and
+// opened it again (docs/recording.md, Random walks on the real apps).
+func (w *walker) keyboard() browser.Keyboard {
+	reached := false
+	return browser.Keyboard{Target: func() (*chromedp.Target, error) {
+		if c := chromedp.FromContext(w.app); c != nil && c.Target != nil {
+			return c.Target, nil
+		}
+		return nil, fmt.Errorf("walk: the tab has no target")
+	}, Reached: &reached}
+}
+
+// key presses the key named as a press names it (Enter, ArrowDown).
+func (w *walker) key(name string) {
+	k, ok := browser.KeyFor(name)
+	if !ok {
+		w.t.Fatalf("walk: no key %q", name)
+	}
 	ctx, cancel := context.WithTimeout(w.app, WaitTimeout)
 	defer cancel()
-	if err := chromedp.Do(ctx, chromedp.KeyEvent(k)); err != nil {
-		w.t.Fatalf("walk: pressing %q: %v", k, err)
+	if err := w.keyboard().Press(ctx, k, nil); err != nil {
+		w.t.Fatalf("walk: pressing %q: %v", name, err)
+	}
+}
+
+// typeText types text key by key ("\r" is Enter), each key with its own
+// budget, as typeKeys does.
+func (w *walker) typeText(text string) {
+	for _, r := range text {
+		ctx, cancel := context.WithTimeout(w.app, WaitTimeout)
+		err := w.keyboard().TypeText(ctx, string(r))
+		cancel()
+		if err != nil {
+			w.t.Fatalf("walk: typing %q of %q: %v", r, text, err)
+		}
 	}
 }
 
@@ -591,7 +644,8 @@ func walkEnvInt(t *testing.T, name string, def int) int {
 // runWalk records the seed's walk on srv and replays it there.
 func runWalk(t *testing.T, a *realApp, base string, seed, actions int) walkResult {
 	t.Helper()
-	w := &walker{t: t, rng: &walkRNG{state: uint64(seed)*0x2545f4914f6cdd1d + uint64(len(a.name))}}
+	w := &walker{t: t, rng: &walkRNG{state: uint64(seed)*0x2545f4914f6cdd1d + uint64(len(a.name))},
+		words: slices.Concat(walkWords, walkAppWords[a.name]), keys: slices.Concat(walkKeys, walkAppKeys[a.name])}
 	rec := recordRealAppDriven(t, a, base, func(app context.Context) {
 		w.app = app
 		defer func() {
@@ -631,10 +685,13 @@ func runWalk(t *testing.T, a *realApp, base string, seed, actions int) walkResul
 // draws anew and moves: docs/recording.md, A press that moves the page
 // under the pointer; JSONEditor's seed 1 types Enter into a key and then
 // clicks elsewhere, which the key's blur writes anew: docs/recording.md,
-// The step's boundary); the seeds that fail are written down with their
-// reasons in docs/recording.md (Random walks on the real apps), and
-// scripts/realapps-walk walks seeds 1..N.
-var walkSuiteSeeds = map[string]int{todoMVC.name: 1, sbAdmin.name: 1, swaggerUI.name: 1, uikit.name: 1, jsonEditor.name: 1}
+// The step's boundary; Awesomplete's seed 1 taps a link wrapped onto two
+// lines of a table cell, whose box's middle lies on the cell's text, and
+// opens the combobox's list with its button and clicks a suggestion:
+// docs/recording.md, Awesomplete); the seeds that fail are written down
+// with their reasons in docs/recording.md (Random walks on the real apps),
+// and scripts/realapps-walk walks seeds 1..N.
+var walkSuiteSeeds = map[string]int{todoMVC.name: 1, sbAdmin.name: 1, swaggerUI.name: 1, uikit.name: 1, jsonEditor.name: 1, awesomplete.name: 1}
 
 // TestRealAppRandomWalk walks each app of the corpus (by default the seed
 // of walkSuiteSeeds, 15 actions, so that the suite spends about three
@@ -643,7 +700,7 @@ var walkSuiteSeeds = map[string]int{todoMVC.name: 1, sbAdmin.name: 1, swaggerUI.
 func TestRealAppRandomWalk(t *testing.T) {
 	browsertest.Need(t)
 	t.Parallel()
-	names := []string{todoMVC.name, sbAdmin.name, swaggerUI.name, uikit.name, jsonEditor.name}
+	names := []string{todoMVC.name, sbAdmin.name, swaggerUI.name, uikit.name, jsonEditor.name, awesomplete.name}
 	if v := os.Getenv("TRAILPIN_WALK_APPS"); v != "" {
 		names = strings.Split(v, ",")
 	}
@@ -672,7 +729,7 @@ func TestRealAppRandomWalk(t *testing.T) {
 	for _, name := range names {
 		a, ok := walkApps[name]
 		if !ok {
-			t.Fatalf("TRAILPIN_WALK_APPS: no app %q (the apps: todomvc, sbadmin, swagger, uikit, jsoneditor)", name)
+			t.Fatalf("TRAILPIN_WALK_APPS: no app %q (the apps: todomvc, sbadmin, swagger, uikit, jsoneditor, awesomplete)", name)
 		}
 		t.Run(a.name, func(t *testing.T) {
 			t.Parallel()
@@ -712,5 +769,40 @@ func TestWalkRNGIsSeeded(t *testing.T) {
 	}
 	if a, b := draw(7), draw(8); slices.Equal(a, b) {
 		t.Errorf("seeds 7 and 8 drew the same %v", a)
+	}
+}
+
+// keyInButtonPage has a link inside a button, as Swagger UI's operation
+// path lies inside the operation's button; each counts the clicks it gets.
+const keyInButtonPage = `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>Key</title></head>
+<body>
+<button id="b" type="button"><a id="a" href="#x" onclick="event.preventDefault()">/plants</a></button>
+<script>
+window.clicks = { a: 0, b: 0 };
+document.querySelector('#a').addEventListener('click', () => clicks.a++);
+document.querySelector('#b').addEventListener('click', (e) => { if (e.target.id === 'b') clicks.b++; });
+</script>
+</body></html>`
+
+// TestWalkKeyPressesAsAKeyboard: the walk's Enter on a focused link inside
+// a button clicks the link once and never the button, as a keyboard's
+// press (a raw keydown, then the char, which Chrome drops once the
+// keydown's default action ran) and replay's do (Swagger UI, walk seed 18).
+func TestWalkKeyPressesAsAKeyboard(t *testing.T) {
+	browsertest.Need(t)
+	t.Parallel()
+	site := TempDir(t)
+	if err := os.WriteFile(filepath.Join(site, "page.html"), []byte(keyInButtonPage), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	srv := ServeDir(t, site)
+	tab := StartBrowser(t, Options{}).OpenTab(t, srv.URL+"/page.html")
+	WaitFor[bool](t, tab, `!!window.clicks && (document.querySelector('#a').focus(), document.activeElement.id === 'a')`)
+	w := &walker{t: t, app: tab}
+	w.key("Enter")
+	got := WaitFor[string](t, tab, `clicks.a > 0 ? clicks.a + ' ' + clicks.b : ''`)
+	if got != "1 0" {
+		t.Errorf("Enter on the link clicked the link and the button %s times, want 1 0", got)
 	}
 }

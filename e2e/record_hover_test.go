@@ -238,35 +238,6 @@ func TestRecordHoverOpenedMenu(t *testing.T) {
 	}
 }
 
-// TestRecordHoverOpenedMenuOnABusyPage: the same menu on a page that never
-// holds still (a script writes an attribute every 40 ms, as a page with a
-// live clock or a poll does), so the recorder never has a settled capture
-// when the pointer enters the menu. The entry is still told apart from what
-// it showed: the trail holds the hover before the tap, and replays green.
-func TestRecordHoverOpenedMenuOnABusyPage(t *testing.T) {
-	t.Parallel()
-	busy := strings.Replace(accountMenuPage, `<script>`, `<div id="beat" data-tick="0"></div>
-<script>
-  let tick = 0;
-  setInterval(() => { document.querySelector('#beat').dataset.tick = String(++tick); }, 40);`, 1)
-	rec := recordPage(t, busy, func(app context.Context) {
-		x, y := centreOf(t, app, "#account")
-		moveMouse(t, app, x, y)
-		WaitFor[bool](t, app, `!document.querySelector('#panel').hidden`)
-		x, y = centreOf(t, app, "#signout")
-		moveMouse(t, app, x, y)
-		mouseClick(t, app, x, y)
-		WaitFor[bool](t, app, `document.querySelector('#status').textContent === 'Signed out'`)
-		waitAX(t, app, "toolbar", "Trailpin recording")
-	})
-	got := actionSelectors(rec.trail)
-	want := []string{"hover {id: account}", "tap {id: signout}"}
-	if strings.Join(got, "\n") != strings.Join(want, "\n") {
-		t.Errorf("the trail's actions are\n  %s\nwant\n  %s\n--- trail\n%s\n--- notes\n%s", strings.Join(got, "\n  "), strings.Join(want, "\n  "), rec.yaml, rec.notes)
-	}
-	rec.replayGreen(t)
-}
-
 // TestRecordHoverOpenedMenuChecked: the person checks, with the bar's
 // Assert visible, an item of a menu a script opens when the pointer enters
 // it. The check is recorded after a hover over the element the pointer

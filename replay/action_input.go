@@ -22,15 +22,37 @@ import (
 // They never look the element up again, so a recorded action and the
 // agent's tool call act the same way on the same element.
 
-// tap clicks the element at its centre.
+// tap clicks the element at its centre. A drop-down (a <select> whose list
+// is the browser's pop-up) is pressed without opening its list, and takes
+// the focus as the press would have given it: the page sees the press (an
+// app's menu that closes on a press outside it closes), and no pop-up of
+// the browser's takes the keys and presses that follow. A trail chooses in
+// a drop-down with select; a tap on one is a press that chose nothing
+// (docs/recording.md, A press on a drop-down that chooses nothing).
 func tap(f found, a trail.Tap) Action[done] {
 	return func(ctx context.Context, p *tab) (done, error) {
 		var d done
 		d.markInput(p)
 		defer p.acted()
+		dropDown := false
+		if f.node.Tag == "select" && (a.Button == "" || a.Button == trail.ButtonLeft) {
+			if err := withElement(ctx, p, f.node.Ref, func(m *browser.Frame, obj runtime.RemoteObjectID) error {
+				return m.CallOnArgs(ctx, obj, dropDownPressScript, &dropDown, "guard")
+			}); err != nil {
+				return d, err
+			}
+		}
 		pt := f.point
 		if err := (browser.Mouse{Target: p.target, Reached: &d.reached}).Click(ctx, pt.X, pt.Y, a.Button, a.Count, a.Modifiers); err != nil {
 			return d, err
+		}
+		if dropDown {
+			// The press is made; a drop-down the page took away on it has no
+			// focus to take.
+			var focused bool
+			_ = withElement(ctx, p, f.node.Ref, func(m *browser.Frame, obj runtime.RemoteObjectID) error {
+				return m.CallOnArgs(ctx, obj, dropDownPressScript, &focused, "focus")
+			})
 		}
 		verb := "tapped"
 		if a.Count == 2 {

@@ -23,6 +23,9 @@ var (
 	documentStateScript = extension.ReplayScript("document-state.js")
 	// selectOptionsScript chooses the options of a <select>.
 	selectOptionsScript = extension.ReplayScript("select-options.js")
+	// dropDownPressScript keeps a drop-down's list shut through a tap on it,
+	// and gives it the focus after.
+	dropDownPressScript = extension.ReplayScript("drop-down-press.js")
 	// setValueScript sets a native slider, number, date, time or colour input.
 	setValueScript = extension.ReplayScript("set-value.js")
 	// ariaValueScript reads (and focuses) an ARIA slider or spin button.

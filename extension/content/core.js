@@ -94,10 +94,13 @@
  *   about to go into such a field without a key (its beforeinput)
  * @property {Element | null} escaping a text field Escape is held down in, recorded as a press:
  *   the browser's own action of that key (a search field cleared) is the press's, not typing
- * @property {{el: Element, screen: RecorderCaptured} | null} selectOpened the screen when the
+ * @property {{el: Element, screen: RecorderCaptured, time: number, tap: boolean} | null} selectOpened the screen when the
  *   mouse went down on a select, before its list opened: the open list
  *   sets the select's value as the person moves through it, before any
- *   change event, and a capture in between would show the choice
+ *   change event, and a capture in between would show the choice. With
+ *   tap (a drop-down, whose list is the browser's pop-up), a press that
+ *   chose nothing by the time the person does something else is sent as
+ *   a click on the drop-down (interactions.js, unchosenPress)
  * @property {RecorderCaptured | null} clickScreen the screen of the click being handled, for the change it makes
  * @property {(() => void) | null} pending what to send once the page's own handlers
  *   of an event have run (whether a chat took an Enter, the selection a

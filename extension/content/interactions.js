@@ -8,6 +8,7 @@
 /**
  * What interactions.js gives the files after it, on the recorder's namespace.
  * @typedef {object} RecorderInteractions
+ * @property {() => void} unchosenPress
  * @property {(el: Element) => void} mouseDown
  * @property {(el: Element, e: MouseEvent, count: number) => void} clicked
  * @property {(el: Element) => void} pointerOver
@@ -36,16 +37,58 @@
    * @param {Element} el
    */
   function mouseDown(el) {
-    state.down = { el, screen: rec.currentScreen(), time: Date.now() };
+    const screen = rec.currentScreen();
+    const select = /** @type {HTMLSelectElement | null} */ (el.closest('select'));
+    // A drop-down pressed before, where nothing was chosen: its press is
+    // sent now (flushTyping sends it, after the typing it ended).
+    if (state.selectOpened && state.selectOpened.el !== select)
+      rec.flushTyping();
+    state.down = { el, screen, time: Date.now() };
     // The press ends the typing before it (its click or drop sends it):
     // what was typed is the field's text now, before the focus leaves it
     // and the page rewrites it on blur (JSONEditor writes a line break
     // typed into a key as "\n"), as the step's end is the screen now.
+    // The first press after the last text counts: a press that sends
+    // nothing (a drop-down opened, nothing chosen) still took the focus,
+    // and what the field holds at a later press is the page's rewriting,
+    // not typing (typed() reads again when the typing goes on).
     const t = state.typing;
-    if (t && !rec.isSecret(t.el))
+    if (t && !rec.isSecret(t.el) && t.atPress === undefined)
       t.atPress = rec.typingMeaning(t.el, t.start);
-    const select = el.closest('select');
-    state.selectOpened = select ? { el: select, screen: state.down.screen } : null;
+    if (!select)
+      state.selectOpened = null;
+    else if (!state.selectOpened)
+      state.selectOpened = { el: select, screen, time: Date.now(), tap: isDropDown(select) && !rec.currentPick() };
+  }
+
+  /**
+   * Whether select is a drop-down: its list is the browser's pop-up, which
+   * a press opens (a list box, multiple or with a size, shows its options
+   * on the page, and a press there chooses).
+   * @param {HTMLSelectElement} select
+   */
+  function isDropDown(select) {
+    return !select.multiple && !(select.size > 1);
+  }
+
+  /**
+   * A press on a drop-down that chose nothing, once the person does
+   * something else: the press is sent as a click on the drop-down, on the
+   * screen from before it. It changed the page all the same: it took the
+   * focus (a field before it committed on blur), and an app that closes its
+   * menu on any press outside it (JSONEditor) closed it. Replay presses the
+   * drop-down without opening the browser's list (docs/recording.md, A
+   * press on a drop-down that chooses nothing). A choice is sent as one
+   * select instead (changedValue), with no click.
+   */
+  function unchosenPress() {
+    const o = state.selectOpened;
+    if (!o || !o.tap)
+      return;
+    state.selectOpened = null;
+    if (!o.el.isConnected || rec.crossOriginFrame)
+      return;
+    rec.send({ kind: 'click', ref: pm().refForElement(o.el), count: 1, button: 'left', time: o.time }, o.screen);
   }
 
   /**
@@ -109,18 +152,13 @@
    * The pointer entered el. What its script shows then (a menu opened on
    * mouseenter) changes the page right after: the entry is kept, with the
    * screen from before it, for the click that follows, and the host keeps
-   * the hover when that click's element was not shown before it. A page
-   * that changed a moment ago (typing or a click just before, as a script
-   * or an agent drives it) has no settled capture yet: the screen is taken
-   * now, before the entry's own handlers run, so that what the entry shows
-   * is still told from what was there (docs/trail-format.md, "check, uncheck, hover").
+   * the hover when that click's element was not shown before it.
    * @param {Element} el
    */
   function pointerOver(el) {
-    if (state.reveal || rec.crossOriginFrame)
-      return; // the first entry that changed the page counts
-    const screen = state.dirty || !state.screen ? rec.currentScreen() : state.screen;
-    state.over = { el, screen, time: Date.now() };
+    if (state.reveal || state.dirty || !state.screen)
+      return; // the first entry that changed the page counts; a stale screen shows nothing
+    state.over = { el, screen: state.screen, time: Date.now() };
   }
 
   /** Another interaction came: an entry before it shows nothing the next click needs. */
@@ -144,6 +182,10 @@
     const meant = rec.changeMeaning(el);
     switch (meant.kind) {
       case 'select': {
+        // The choice a press on the drop-down led to: no click is sent for
+        // the press.
+        const opened = state.selectOpened && state.selectOpened.el === el ? state.selectOpened : null;
+        state.selectOpened = null;
         rec.flushTyping();
         // Chosen with a key: the screen from before the key, which shows the
         // choice before it.
@@ -151,8 +193,6 @@
         if (pre)
           state.preInput = null;
         // Chosen in the list a click opened: the screen from that click.
-        const opened = !pre && state.selectOpened && state.selectOpened.el === el ? state.selectOpened : null;
-        state.selectOpened = null;
         rec.send({ kind: 'select', ref: pm().refForElement(el), options: meant.options }, pre ? pre.screen : opened ? opened.screen : rec.currentScreen());
         return;
       }
@@ -190,8 +230,14 @@
       // on working its open list, the one from before the first: the list
       // shows the option each arrow moves to as the select's value before
       // any change event, and a capture in between (a transition ending)
-      // would take the choice for the state before it.
+      // would take the choice for the state before it. A press on it
+      // before is not sent yet: the key may choose.
+      const opened = state.selectOpened && state.selectOpened.el === el ? state.selectOpened : null;
+      if (opened)
+        state.selectOpened = null;
       rec.flushTyping();
+      if (opened)
+        state.selectOpened = opened;
       const pre = state.preInput;
       if (pre && pre.el === el && Date.now() - pre.time < PRESS_MAX_MS)
         pre.time = Date.now();
@@ -279,6 +325,6 @@
   }
 
   /** @type {RecorderInteractions} */
-  const provides = { mouseDown, clicked, pointerOver, forgetOver, changedValue, pressed, released, dialogAnswered, dropped };
+  const provides = { unchosenPress, mouseDown, clicked, pointerOver, forgetOver, changedValue, pressed, released, dialogAnswered, dropped };
   Object.assign(rec, provides);
 })();

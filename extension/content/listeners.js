@@ -390,7 +390,54 @@
     // the same events, so both sides diff the page once it came to rest.
     ['transitionend', (/** @type {Event} */ e) => { if (!onBar(e)) rec.pageChanged(); }],
     ['animationend', (/** @type {Event} */ e) => { if (!onBar(e)) rec.pageChanged(); }],
+    // A field the browser turns invalid on its own (:user-invalid, the
+    // page model's invalid) changes no markup: a submit tried with a field
+    // invalid (its invalid event), a field left after the person edited
+    // it, a form submitted or reset. The capture at hand is stale, and the
+    // step that did it must end with the field invalid, not the next one
+    // that changes the markup (docs/recording.md, Random walks on the real
+    // apps: UIkit's seed 9).
+    ['invalid', (/** @type {Event} */ e) => { if (e.isTrusted && !onBar(e)) rec.pageChanged(); }],
+    ['submit', (/** @type {Event} */ e) => { if (e.isTrusted && !onBar(e)) rec.pageChanged(); }],
+    ['reset', (/** @type {Event} */ e) => { if (e.isTrusted && !onBar(e)) rec.pageChanged(); }],
+    ['focusin', (/** @type {FocusEvent} */ e) => {
+      const el = formField(e);
+      focusedField = el ? { el, value: el.value, invalid: userInvalid(el) } : null;
+    }],
+    ['focusout', (/** @type {FocusEvent} */ e) => {
+      const el = formField(e);
+      const was = focusedField;
+      focusedField = null;
+      if (el && (!was || was.el !== el || was.value !== el.value || was.invalid !== userInvalid(el)))
+        rec.pageChanged();
+    }],
   ];
+
+  /**
+   * The field that has the focus, with its value and whether it was
+   * invalid (:user-invalid) when it got it: leaving it after an edit may
+   * turn it invalid.
+   * @type {{el: HTMLInputElement, value: string, invalid: boolean} | null}
+   */
+  let focusedField = null;
+
+  /** The form field a focus event is about, if it is one (not the bar's). @param {FocusEvent} e */
+  function formField(e) {
+    if (!e.isTrusted || onBar(e))
+      return null;
+    const el = targetOf(e);
+    const tag = el ? el.localName : '';
+    return el && (tag === 'input' || tag === 'textarea' || tag === 'select') ? /** @type {HTMLInputElement} */ (el) : null;
+  }
+
+  /** Whether the browser shows el as invalid after the person's input. @param {Element} el */
+  function userInvalid(el) {
+    try {
+      return el.matches(':user-invalid');
+    } catch {
+      return false;
+    }
+  }
 
   /**
    * A value or state changed (an option chosen, a box checked, a slider

@@ -25,9 +25,16 @@
   /**
    * Sends the pending typing as one type of the field's final value, or the
    * pending setting of a value control as one set of the value it ended at
-   * (nothing when an ARIA slider did not move).
+   * (nothing when an ARIA slider did not move); then a press on a
+   * drop-down that chose nothing, if one is pending (it ended the typing).
    */
   function flushTyping() {
+    sendTyping();
+    rec.unchosenPress();
+  }
+
+  /** Sends the pending typing or setting, if any (flushTyping). */
+  function sendTyping() {
     const t = state.typing;
     if (!t)
       return;

@@ -157,8 +157,13 @@
 
   /**
    * Where to click el: the centre of its box in top-viewport CSS pixels, and
-   * what a click there would hit; when something else covers the centre,
-   * the free point of the box closest to it (freePoint), and covered only
+   * what a click there would hit. An element laid out in several pieces (a
+   * link whose text wraps onto the next line) has a box that spans the
+   * lines: its centre may lie on the text around it, which a person never
+   * points at. When the centre does not reach el, the centre of the first
+   * of its pieces that does is taken instead, as a person clicks the words
+   * of a wrapped link; and when something else covers that too, the free
+   * point of the box closest to its centre (freePoint). It is covered only
    * when no point is free.
    * @param {string} ref
    */
@@ -170,11 +175,27 @@
     return withCaches({}, () => {
       const rect = el.getBoundingClientRect();
       const off = frameOffset(el);
+      const view = el.ownerDocument.defaultView;
+      const root = /** @type {Document | ShadowRoot} */ (el.getRootNode());
+      /** @param {number} x @param {number} y */
+      const inView = (x, y) => !!view && x >= 0 && y >= 0 && x < view.innerWidth && y < view.innerHeight;
       let cx = rect.left + rect.width / 2;
       let cy = rect.top + rect.height / 2;
-      const view = el.ownerDocument.defaultView;
-      const inViewport = !!view && cx >= 0 && cy >= 0 && cx < view.innerWidth && cy < view.innerHeight;
-      let hit = inViewport ? pageHitAt(/** @type {Document | ShadowRoot} */ (el.getRootNode()), el.ownerDocument, cx, cy) : null;
+      let inViewport = inView(cx, cy);
+      let hit = inViewport ? pageHitAt(root, el.ownerDocument, cx, cy) : null;
+      const pieces = el.getClientRects();
+      if (pieces.length > 1 && !(hit && reaches(hit, el, cx, cy))) {
+        for (const piece of Array.from(pieces)) {
+          const px = piece.left + piece.width / 2, py = piece.top + piece.height / 2;
+          if (piece.width <= 0 || piece.height <= 0 || !inView(px, py))
+            continue;
+          const at = pageHitAt(root, el.ownerDocument, px, py);
+          if (at && reaches(at, el, px, py)) {
+            cx = px, cy = py, inViewport = true, hit = at;
+            break;
+          }
+        }
+      }
       if (hit && view && !reaches(hit, el, cx, cy)) {
         const free = freePoint(el, rect, view);
         if (free)
