@@ -209,6 +209,8 @@ type HostRun struct {
 	Stdout, Stderr []byte
 	// ExitCode is the process's exit status.
 	ExitCode int
+	// Elapsed is the process's wall time, from its start to its exit.
+	Elapsed time.Duration
 }
 
 // RunHost runs the host binary with args, the environment env (added to a
@@ -242,7 +244,9 @@ func RunHostBinary(t testing.TB, path string, env []string, stdin []byte, args .
 	cmd.Stdin = bytes.NewReader(stdin)
 	var out, errOut bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errOut
+	began := time.Now()
 	err := cmd.Run()
+	elapsed := time.Since(began)
 	var exit *exec.ExitError
 	if err != nil && !errors.As(err, &exit) {
 		t.Fatalf("running host %s: %v", strings.Join(args, " "), err)
@@ -250,7 +254,7 @@ func RunHostBinary(t testing.TB, path string, env []string, stdin []byte, args .
 	if ctx.Err() != nil {
 		t.Errorf("host %s did not finish within %s and was killed:\n%s\n%s", strings.Join(args, " "), RunTimeout, out.Bytes(), errOut.Bytes())
 	}
-	return HostRun{Stdout: out.Bytes(), Stderr: errOut.Bytes(), ExitCode: cmd.ProcessState.ExitCode()}
+	return HostRun{Stdout: out.Bytes(), Stderr: errOut.Bytes(), ExitCode: cmd.ProcessState.ExitCode(), Elapsed: elapsed}
 }
 
 // startsBrowser are the host commands that start Chromium.
@@ -465,10 +469,19 @@ func (b *Browser) OpenPopup(t testing.TB) context.Context {
 // it, for half an hour.
 func WaitFor[T any](t testing.TB, ctx context.Context, js string) T {
 	t.Helper()
+	return WaitForWithin[T](t, ctx, js, WaitTimeout)
+}
+
+// WaitForWithin is WaitFor with another bound than WaitTimeout: for a wait
+// the product bounds itself with a longer timeout (the popup's requests to
+// the host), the product's bound, so that the test never gives up before
+// the product does.
+func WaitForWithin[T any](t testing.TB, ctx context.Context, js string, within time.Duration) T {
+	t.Helper()
 	// An array, so that a falsy value (false, "", 0, null) reads as not yet.
 	expr := "(async () => { const v = await (" + js + "); return v ? [v] : null; })()"
 	gesture := func(p *cdpruntime.EvaluateParams) { p.UserGesture = new(true) }
-	deadline := time.Now().Add(WaitTimeout)
+	deadline := time.Now().Add(within)
 	var last error
 	for {
 		look := min(lookTimeout, time.Until(deadline)+time.Second)
@@ -488,9 +501,9 @@ func WaitFor[T any](t testing.TB, ctx context.Context, js string) T {
 		}
 		if time.Now().After(deadline) {
 			if last != nil {
-				t.Fatalf("e2e: waiting for %s: still not true after %s (the last look failed: %v)", js, WaitTimeout, last)
+				t.Fatalf("e2e: waiting for %s: still not true after %s (the last look failed: %v)", js, within, last)
 			}
-			t.Fatalf("e2e: waiting for %s: still not true after %s", js, WaitTimeout)
+			t.Fatalf("e2e: waiting for %s: still not true after %s", js, within)
 		}
 		select {
 		case <-ctx.Done():

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+	"time"
 
 	"github.com/chromedp/chromedp"
 
@@ -123,6 +124,14 @@ func popupPhase(t *testing.T, popup context.Context, phase string) {
 	})()`, phase))
 }
 
+// reviewWait bounds the wait for Save's first answer, the selector review
+// or the trail saved. The popup gives the host's review of the selectors two
+// minutes (hostRequest in extension/popup.js) before it saves the recorder's
+// choices and says why; the test waits as long, and for the save after it.
+// WaitTimeout was too short for a long recording on a crowded machine:
+// TestRealAppSwagger's 46 steps at a load average of 110.
+const reviewWait = 2*time.Minute + 30*time.Second
+
 // pressSave presses Save in the popup and, when it opens the selector
 // review (docs/review.md), keeps the recorder's choice on every step and
 // saves with those choices: the trail is the recording as the recorder
@@ -137,12 +146,12 @@ func pressSave(t *testing.T, popup context.Context) {
 func pressSaveShowing(t *testing.T, popup context.Context, shot string) {
 	t.Helper()
 	clickCSS(t, popup, "#save")
-	next := WaitFor[string](t, popup, `(() => {
+	next := WaitForWithin[string](t, popup, `(() => {
 		const err = document.querySelector('#rec-error');
 		if (err && !err.hidden) throw new Error('the popup says: ' + err.textContent);
 		if (document.querySelector('#rec-state')?.dataset.phase === 'saved') return 'saved';
 		return document.querySelector('#selector-review')?.hidden === false ? 'review' : '';
-	})()`)
+	})()`, reviewWait)
 	if next == "review" {
 		// Every option and button of the review has a role and a name:
 		// two radios at least, Accept all, Save with these choices, Back.

@@ -107,11 +107,11 @@ func TestReviewAtSavePicksByPurpose(t *testing.T) {
 	}
 	fill(t, popup, "#trail-title", "Checkout review")
 	clickCSS(t, popup, "#save")
-	WaitFor[bool](t, popup, `(() => {
+	WaitForWithin[bool](t, popup, `(() => {
 		const err = document.querySelector('#rec-error');
 		if (err && !err.hidden) throw new Error('the popup says: ' + err.textContent);
 		return document.querySelector('#selector-review')?.hidden === false;
-	})()`)
+	})()`, reviewWait)
 	note := Eval[string](t, popup, `document.querySelector('#selector-review-note').textContent`)
 	shown := Eval[[]reviewedStep](t, popup, `[...document.querySelectorAll('#selector-review fieldset')].map((f) => ({
 		legend: f.querySelector('legend').textContent,

@@ -2,9 +2,6 @@ package replay
 
 import (
 	"errors"
-	"fmt"
-	"net/http"
-	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
@@ -27,11 +24,7 @@ const readOnlyPage = `<!doctype html><html lang="en"><head><meta charset="utf-8"
 // with the field's state when it stays read-only.
 func TestTypeAndSetWaitForAnEditableField(t *testing.T) {
 	t.Parallel()
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
-		w.Header().Set("Content-Type", "text/html; charset=utf-8")
-		fmt.Fprint(w, readOnlyPage)
-	}))
-	t.Cleanup(srv.Close)
+	srv := servePage(t, readOnlyPage)
 	tr := inlineTrail(t, "version: 1\ntrail: Locked\napp: fixture\nstart: /\nsteps:\n  - intent: Nothing\n    actions:\n      - press: {key: Tab}\n")
 	r, ctx := openRun(t, tr, srv.URL, Options{ActionTimeout: 2 * time.Second})
 

@@ -1,9 +1,6 @@
 package replay
 
 import (
-	"fmt"
-	"net/http"
-	"net/http/httptest"
 	"strings"
 	"testing"
 
@@ -80,11 +77,7 @@ const slidingPage = `<!doctype html><html lang="en"><title>Sliding</title>
 // budget, captured again against the same baseline.
 func TestReplayLiveRetryWaitsOutATransition(t *testing.T) {
 	t.Parallel()
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Type", "text/html; charset=utf-8")
-		fmt.Fprint(w, slidingPage)
-	}))
-	t.Cleanup(srv.Close)
+	srv := servePage(t, slidingPage)
 	run := func(check string) *TrailResult {
 		return replayOn(t, inlineTrail(t, `version: 1
 trail: Sliding

@@ -1,9 +1,6 @@
 package replay
 
 import (
-	"fmt"
-	"net/http"
-	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
@@ -40,11 +37,7 @@ const popoverPage = `<!doctype html><html lang="en"><title>Pop-over</title>
 // target covered whole still waits and fails as covered.
 func TestReplayTapLandsOnTheFreePartOfACoveredTarget(t *testing.T) {
 	t.Parallel()
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Type", "text/html; charset=utf-8")
-		fmt.Fprint(w, popoverPage)
-	}))
-	t.Cleanup(srv.Close)
+	srv := servePage(t, popoverPage)
 
 	free := replayOn(t, inlineTrail(t, `version: 1
 trail: Rename beside the menu

@@ -97,6 +97,17 @@ func inlineTrail(t *testing.T, src string) *trail.Trail {
 	return tr
 }
 
+// servePage serves one HTML page at every path, for a test's own fixture.
+func servePage(t *testing.T, page string) *httptest.Server {
+	t.Helper()
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		fmt.Fprint(w, page)
+	}))
+	t.Cleanup(srv.Close)
+	return srv
+}
+
 const inputsTrail = `version: 1
 trail: Inputs
 app: fixture

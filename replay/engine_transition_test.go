@@ -1,9 +1,6 @@
 package replay
 
 import (
-	"fmt"
-	"net/http"
-	"net/http/httptest"
 	"testing"
 )
 
@@ -55,11 +52,7 @@ steps:
 // in is not yet ready for a click, however still it looks.
 func TestReplayWaitsForATransitionToEnd(t *testing.T) {
 	t.Parallel()
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Type", "text/html; charset=utf-8")
-		fmt.Fprint(w, easingDialogPage)
-	}))
-	t.Cleanup(srv.Close)
+	srv := servePage(t, easingDialogPage)
 	res := replayOn(t, inlineTrail(t, easingDialogTrail), srv.URL, Options{})
 	if res.Status != StatusPassed {
 		t.Fatalf("%s", explain(res))
@@ -118,11 +111,7 @@ steps:
 // widget while the panel still moves.
 func TestReplayWaitsForTheControlledPanel(t *testing.T) {
 	t.Parallel()
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Type", "text/html; charset=utf-8")
-		fmt.Fprint(w, collapsePage)
-	}))
-	t.Cleanup(srv.Close)
+	srv := servePage(t, collapsePage)
 	res := replayOn(t, inlineTrail(t, collapseTrail), srv.URL, Options{})
 	if res.Status != StatusPassed {
 		t.Fatalf("%s", explain(res))

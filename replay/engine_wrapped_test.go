@@ -1,9 +1,6 @@
 package replay
 
 import (
-	"fmt"
-	"net/http"
-	"net/http/httptest"
 	"testing"
 )
 
@@ -35,11 +32,7 @@ steps:
 // middle of the box around both lines, which the text around it fills.
 func TestReplayTapsAWrappedLinkOnItsWords(t *testing.T) {
 	t.Parallel()
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Type", "text/html; charset=utf-8")
-		fmt.Fprint(w, wrappedLinkPage)
-	}))
-	t.Cleanup(srv.Close)
+	srv := servePage(t, wrappedLinkPage)
 	res := replayOn(t, inlineTrail(t, wrappedLinkTrail), srv.URL, Options{})
 	if res.Status != StatusPassed {
 		t.Fatalf("%s", explain(res))

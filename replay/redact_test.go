@@ -1,9 +1,6 @@
 package replay
 
 import (
-	"fmt"
-	"net/http"
-	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
@@ -61,11 +58,7 @@ for (const c of document.querySelectorAll('input[type=checkbox]'))
 // passes, and its result says the value is too short to redact inside text.
 func TestReplayShortSecretMatchesThePage(t *testing.T) {
 	t.Parallel()
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Type", "text/html; charset=utf-8")
-		fmt.Fprint(w, shortSecretPage)
-	}))
-	t.Cleanup(srv.Close)
+	srv := servePage(t, shortSecretPage)
 	tr := inlineTrail(t, `version: 1
 trail: Boxes
 app: fixture

@@ -124,21 +124,35 @@
   }
 
   /**
-   * A point of el's box, inside the viewport, where a click reaches el,
-   * for an element whose centre something else covers (an app's pop-over
-   * over half a button): the point of a 5 × 5 grid over the box, kept a
-   * pixel inside its edges, closest to the centre; null when every point
-   * is covered. A person clicks the part they see; replay does the same
-   * (docs/trail-format.md, "Where an action lands").
+   * The points of el where a click may land, in the order a person picks
+   * them when its centre is not free: the centre of each of its pieces when
+   * it is laid out in several (a link whose text wraps onto the next line
+   * has a box that spans the lines, and its centre may lie on the text
+   * around it, which a person never points at: they click the words), then
+   * a 5 × 5 grid over its box, kept a pixel inside its edges, closest to
+   * the centre first (an app's pop-over over half a button: a person clicks
+   * the part they see), when grid is set. Points outside the viewport are
+   * left out.
    * @param {Element} el @param {DOMRect} rect @param {Window} view
-   * @returns {{x: number, y: number, hit: Element} | null}
+   * @param {boolean} grid
+   * @returns {Generator<{x: number, y: number}>}
    */
-  function freePoint(el, rect, view) {
+  function* candidatePoints(el, rect, view, grid) {
+    const pieces = el.getClientRects();
+    if (pieces.length > 1) {
+      for (const piece of Array.from(pieces)) {
+        const x = piece.left + piece.width / 2, y = piece.top + piece.height / 2;
+        if (piece.width > 0 && piece.height > 0 && x >= 0 && y >= 0 && x < view.innerWidth && y < view.innerHeight)
+          yield { x, y };
+      }
+    }
+    if (!grid)
+      return;
     const cx = rect.left + rect.width / 2, cy = rect.top + rect.height / 2;
     const left = Math.max(rect.left + 1, 0), right = Math.min(rect.right - 1, view.innerWidth - 1);
     const top = Math.max(rect.top + 1, 0), bottom = Math.min(rect.bottom - 1, view.innerHeight - 1);
     if (right < left || bottom < top)
-      return null;
+      return;
     /** @type {{x: number, y: number}[]} */
     const points = [];
     for (let i = 0; i < 5; i++) {
@@ -146,25 +160,17 @@
         points.push({ x: left + (right - left) * i / 4, y: top + (bottom - top) * j / 4 });
     }
     points.sort((a, b) => Math.hypot(a.x - cx, a.y - cy) - Math.hypot(b.x - cx, b.y - cy));
-    const root = /** @type {Document | ShadowRoot} */ (el.getRootNode());
-    for (const p of points) {
-      const hit = pageHitAt(root, el.ownerDocument, p.x, p.y);
-      if (hit && reaches(hit, el, p.x, p.y))
-        return { x: p.x, y: p.y, hit };
-    }
-    return null;
+    yield* points;
   }
 
   /**
    * Where to click el: the centre of its box in top-viewport CSS pixels, and
-   * what a click there would hit. An element laid out in several pieces (a
-   * link whose text wraps onto the next line) has a box that spans the
-   * lines: its centre may lie on the text around it, which a person never
-   * points at. When the centre does not reach el, the centre of the first
-   * of its pieces that does is taken instead, as a person clicks the words
-   * of a wrapped link; and when something else covers that too, the free
-   * point of the box closest to its centre (freePoint). It is covered only
-   * when no point is free.
+   * what a click there would hit. When the centre is in the viewport but a
+   * click there does not reach el, the first of its candidate points that
+   * does is taken instead (candidatePoints; docs/trail-format.md, "Where an
+   * action lands"); when the centre is outside the viewport, only the
+   * centres of its pieces are tried (else the caller scrolls it into
+   * view). It is covered only when no point is free.
    * @param {string} ref
    */
   function point(ref) {
@@ -177,29 +183,18 @@
       const off = frameOffset(el);
       const view = el.ownerDocument.defaultView;
       const root = /** @type {Document | ShadowRoot} */ (el.getRootNode());
-      /** @param {number} x @param {number} y */
-      const inView = (x, y) => !!view && x >= 0 && y >= 0 && x < view.innerWidth && y < view.innerHeight;
       let cx = rect.left + rect.width / 2;
       let cy = rect.top + rect.height / 2;
-      let inViewport = inView(cx, cy);
+      let inViewport = !!view && cx >= 0 && cy >= 0 && cx < view.innerWidth && cy < view.innerHeight;
       let hit = inViewport ? pageHitAt(root, el.ownerDocument, cx, cy) : null;
-      const pieces = el.getClientRects();
-      if (pieces.length > 1 && !(hit && reaches(hit, el, cx, cy))) {
-        for (const piece of Array.from(pieces)) {
-          const px = piece.left + piece.width / 2, py = piece.top + piece.height / 2;
-          if (piece.width <= 0 || piece.height <= 0 || !inView(px, py))
-            continue;
-          const at = pageHitAt(root, el.ownerDocument, px, py);
-          if (at && reaches(at, el, px, py)) {
-            cx = px, cy = py, inViewport = true, hit = at;
+      if (view && !(hit && reaches(hit, el, cx, cy))) {
+        for (const p of candidatePoints(el, rect, view, inViewport)) {
+          const at = pageHitAt(root, el.ownerDocument, p.x, p.y);
+          if (at && reaches(at, el, p.x, p.y)) {
+            cx = p.x, cy = p.y, inViewport = true, hit = at;
             break;
           }
         }
-      }
-      if (hit && view && !reaches(hit, el, cx, cy)) {
-        const free = freePoint(el, rect, view);
-        if (free)
-          ({ x: cx, y: cy, hit } = free);
       }
       /** @type {RefPoint} */
       const out = {

@@ -12,11 +12,17 @@
 //
 // The recording bar's checks (assertVisible, assertValue, assertURL) act on
 // nothing here: Playwright reads the page after them as after any action.
+//
+// With TRAILPIN_FLOW_BENCH=1 it is the script a person would write with
+// Playwright for the flow, for a benchmark (e2e/realapps_bench_test.go):
+// each action and the flow's own waits, Playwright's auto-waiting, and no
+// reading of the page; it prints an empty read per action.
 import { chromium } from 'playwright-core';
 
 const [start, ...volatile] = process.argv.slice(2);
 const volatileRes = volatile.map((v) => new RegExp(v, 'g'));
 const executablePath = process.env.CHROME_PATH || '/usr/bin/chromium';
+const bench = process.env.TRAILPIN_FLOW_BENCH === '1';
 
 const chunks = [];
 for await (const c of process.stdin)
@@ -60,6 +66,10 @@ try {
       await page.waitForFunction(a.wait, null, { timeout: 120000 }).catch((e) => {
         throw new Error(`action ${i + 1} (${a.do} ${a.css || a.key || a.text || ''}): waiting for ${a.wait}: ${e.message}`);
       });
+    if (bench) {
+      seen.push('');
+      continue;
+    }
     // What the page reads once it holds still: a fade or a slide (a
     // script's timers as much as CSS) must not make two copies differ.
     await settle(page, i);
