@@ -168,6 +168,9 @@ func (b *builder) group() []*group {
 				if first := b.recs[last.last()].Before; first != nil {
 					r.Before = first
 				}
+				// Typed on the end only when the first typing was too:
+				// the step's screen before is the first typing's.
+				r.Append = r.Append && b.recs[last.last()].Append
 				last.recs[len(last.recs)-1] = i
 			default:
 				push(groupAction)
