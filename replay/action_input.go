@@ -43,6 +43,9 @@ func tap(f found, a trail.Tap) Action[done] {
 			}
 		}
 		pt := f.point
+		if p.atPress != nil {
+			p.atPress()
+		}
 		if err := (browser.Mouse{Target: p.target, Reached: &d.reached}).Click(ctx, pt.X, pt.Y, a.Button, a.Count, a.Modifiers); err != nil {
 			return d, err
 		}
