@@ -160,3 +160,29 @@ func (s settle) String() string {
 	}
 	return fmt.Sprintf("the page did not settle in %s (it kept changing), so it was read as it was then", s.took.Round(10*time.Millisecond))
 }
+
+// typingSettleMax bounds the wait after typing (afterTyping): a page that
+// keeps changing (a clock, a spinner) is acted on once it has passed.
+const typingSettleMax = 3 * time.Second
+
+// afterTyping waits, after a type and before the action that follows it,
+// for the page to settle as an absence does (no change for settleQuiet, no
+// request of the typing in flight), up to typingSettleMax. An app often
+// acts on typed text a moment after the last key, with nothing to wait
+// for on the page: a tree editor adds the change to its undo history and
+// validates the document behind a debounce (JSONEditor, 150 ms each). The
+// person looked before acting again, so the press or key that follows
+// found that done: an Undo took back the typing, a Tab reached the error
+// icon the validation added. Pressed at once, the Undo takes back the
+// entry before and the Tab passes the icon that is not there yet
+// (docs/trail-format.md, type). What the wait read goes with the type's
+// reads.
+func (p *tab) afterTyping(ctx context.Context, d *done) {
+	var reads readLog
+	start := time.Now()
+	st := p.awaitSettled(ctx, start, start.Add(typingSettleMax), &reads)
+	if !st.settled {
+		reads.add("after the typing, " + st.String())
+	}
+	d.addReads(reads.items)
+}
