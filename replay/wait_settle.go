@@ -3,6 +3,7 @@ package replay
 import (
 	"context"
 	"fmt"
+	"strings"
 	"sync"
 	"time"
 
@@ -116,6 +117,8 @@ type settle struct {
 	// request is the request still in flight when the deadline came, ""
 	// for none.
 	request string
+	// err is why the page could not be read, when that ended the wait.
+	err error
 }
 
 // awaitSettled waits until the page has settled (see above) or until
@@ -147,7 +150,13 @@ func (p *tab) awaitSettled(ctx context.Context, start, deadline time.Time, reads
 		}
 		seq = next
 	}
-	return settle{took: time.Since(start)}
+	if err == nil {
+		err = ctx.Err()
+	}
+	if err == nil {
+		err = p.nav.gone()
+	}
+	return settle{took: time.Since(start), err: err}
 }
 
 // String says what the wait came to, for an assertion's summary.
@@ -155,6 +164,8 @@ func (s settle) String() string {
 	switch {
 	case s.settled:
 		return fmt.Sprintf("once the page had settled (after %s: no change for %s and no request in flight)", s.took.Round(10*time.Millisecond), settleQuiet)
+	case s.err != nil:
+		return fmt.Sprintf("the page could not be read after %s (%v), so it was read as it was then", s.took.Round(10*time.Millisecond), s.err)
 	case s.request != "":
 		return fmt.Sprintf("the page did not settle in %s (%s was still in flight), so it was read as it was then", s.took.Round(10*time.Millisecond), s.request)
 	}
@@ -182,7 +193,11 @@ func (p *tab) afterTyping(ctx context.Context, d *done) {
 	start := time.Now()
 	st := p.awaitSettled(ctx, start, start.Add(typingSettleMax), &reads)
 	if !st.settled {
+		// Said in the summary too, which a trace shows for an action
+		// that passed: a wait cut short is where an Undo or a Tab after
+		// the typing goes astray.
 		reads.add("after the typing, " + st.String())
+		d.summary += "; after the typing, " + strings.Replace(st.String(), ", so it was read as it was then", ", and the next action went on", 1)
 	}
 	d.addReads(reads.items)
 }
