@@ -227,6 +227,9 @@ func (r *trailRun) perform(ctx context.Context, a, next trail.Action, diffID str
 	if d.page != nil {
 		r.page = d.page
 	}
+	if _, typed := a.(trail.TypeText); typed && err == nil && next != nil && !next.Kind().IsAssertion() {
+		r.page.afterTyping(ctx, &d)
+	}
 	switch _, check := a.(trail.AssertChange); {
 	case err == nil && observe:
 		r.observe(ctx, diffID, fmt.Sprintf("%s (line %d)", a.Kind(), a.SourceLine()), a.SourceLine(), before, beforeErr)
