@@ -106,7 +106,7 @@ func (r *trailRun) plan(a trail.Action) Action[done] {
 	case trail.Tap:
 		return settled(onElement(r.find(a.Selector, needActionable), func(f found) Action[done] { return tap(f, a) }))
 	case trail.TypeText:
-		return settled(onElement(r.find(a.Selector, needEditable), func(f found) Action[done] { return r.typeInto(f, a.Text, nil) }))
+		return settled(onElement(r.find(a.Selector, needEditable), func(f found) Action[done] { return r.typeInto(f, a.Text, a.Append, nil) }))
 	case trail.Set:
 		return settled(onElement(r.find(a.Selector, needEditable), func(f found) Action[done] { return r.set(f, a) }))
 	case trail.Press:

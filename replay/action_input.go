@@ -43,6 +43,9 @@ func tap(f found, a trail.Tap) Action[done] {
 			}
 		}
 		pt := f.point
+		if p.atPress != nil {
+			p.atPress()
+		}
 		if err := (browser.Mouse{Target: p.target, Reached: &d.reached}).Click(ctx, pt.X, pt.Y, a.Button, a.Count, a.Modifiers); err != nil {
 			return d, err
 		}
@@ -66,14 +69,27 @@ func tap(f found, a trail.Tap) Action[done] {
 }
 
 // typeInto clicks the field, clears it as a person does (select all,
-// delete) and types text. Secrets are filled in here, at the last moment,
-// and never leave this function. ready, when not nil, runs after the click
-// and the clearing, right before the keys go out: nothing is typed unless
-// it passes.
-func (r *trailRun) typeInto(f found, text string, ready func(ctx context.Context, p *tab) error) Action[done] {
+// delete) and types text. With appending (the person typed on the end of
+// what the field held), a field whose value text starts with is not
+// cleared: the caret goes to its end and the rest of text is typed there,
+// so the page never sees the field empty, as the person's page never did
+// (an autocomplete that lists every choice for an empty field opens its
+// list). Secrets are filled in here, at the last moment, and never leave
+// this function. ready, when not nil, runs after the click and the
+// clearing, right before the keys go out: nothing is typed unless it
+// passes.
+func (r *trailRun) typeInto(f found, text string, appending bool, ready func(ctx context.Context, p *tab) error) Action[done] {
 	return func(ctx context.Context, p *tab) (done, error) {
 		var d done
 		n, pt := f.node, f.point
+		value, err := r.vals.expand(text)
+		if err != nil {
+			return d, err
+		}
+		rest, onEnd := "", false
+		if appending && !n.Secret && (n.Tag == "input" || n.Tag == "textarea") && n.Value != "" && strings.HasPrefix(value, n.Value) {
+			rest, onEnd = value[len(n.Value):], true
+		}
 		d.markInput(p)
 		defer p.acted()
 		ms := browser.Mouse{Target: p.target, Reached: &d.reached}
@@ -81,7 +97,13 @@ func (r *trailRun) typeInto(f found, text string, ready func(ctx context.Context
 			return d, err
 		}
 		kb := browser.Keyboard{Target: p.target, Reached: &d.reached}
-		if n.Value != "" || n.Secret || editableText(n) {
+		switch {
+		case onEnd:
+			end, _ := browser.KeyFor("End")
+			if err := kb.Press(ctx, end, []trail.Modifier{trail.ModifierControl}, "moveToEndOfDocument"); err != nil {
+				return d, err
+			}
+		case n.Value != "" || n.Secret || editableText(n):
 			if err := kb.ClearField(ctx); err != nil {
 				return d, err
 			}
@@ -91,12 +113,12 @@ func (r *trailRun) typeInto(f found, text string, ready func(ctx context.Context
 				return d, err
 			}
 		}
-		value, err := r.vals.expand(text)
-		if err != nil {
-			return d, err
+		if onEnd {
+			err = kb.TypeText(ctx, rest)
+		} else {
+			err = kb.TypeText(ctx, value)
 		}
-		err = kb.TypeText(ctx, value)
-		value = ""
+		value, rest = "", ""
 		if err != nil {
 			return d, err
 		}

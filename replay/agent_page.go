@@ -133,7 +133,7 @@ func (a *agentPage) Type(ctx context.Context, ref, text string) (string, error) 
 		return "", err
 	}
 	return a.onRef(ctx, ref, needEditable, func(f found) Action[done] {
-		return a.guarded(f.node, a.r.typeInto(f, text, func(ctx context.Context, p *tab) error {
+		return a.guarded(f.node, a.r.typeInto(f, text, false, func(ctx context.Context, p *tab) error {
 			return a.checkTarget(ctx, p, f.node, true)
 		}))
 	})

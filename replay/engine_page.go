@@ -48,6 +48,11 @@ type tab struct {
 	// dragStart is the screen the step's drag began on, for the evidence
 	// of an end it did not reach (leftInPlace); nil when it has none.
 	dragStart *screen.Screen
+	// atPress, when set, reads the screen before an action an assertChange
+	// checks once a tap has scrolled its target into view, right before
+	// the press: the recorder reads that screen at the press too
+	// (docs/recording.md, The step's boundary).
+	atPress func()
 	// byPath keeps the last screen captured on each path during a step,
 	// for the step's ARIA snapshot.
 	byPath map[string]*screen.Screen

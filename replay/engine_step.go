@@ -210,6 +210,15 @@ func (r *trailRun) perform(ctx context.Context, a, next trail.Action, diffID str
 	var beforeErr error
 	if observe {
 		before, beforeErr = screenBefore(ctx, p)
+		// A tap reads it again at its press, after the scroll that brought
+		// its target into view: what that scroll showed (a "back to top"
+		// link) is on the page before the press, as it was at the recording.
+		p.atPress = func() {
+			if s, err := screenBefore(ctx, p); err == nil {
+				before, beforeErr = s, nil
+			}
+		}
+		defer func() { p.atPress = nil }()
 	}
 	if !a.Kind().IsAssertion() {
 		p.nav.requests.acting()
@@ -217,6 +226,9 @@ func (r *trailRun) perform(ctx context.Context, a, next trail.Action, diffID str
 	d, err := r.play(a)(ctx, p)
 	if d.page != nil {
 		r.page = d.page
+	}
+	if _, typed := a.(trail.TypeText); typed && err == nil && next != nil && !next.Kind().IsAssertion() {
+		r.page.afterTyping(ctx, &d)
 	}
 	switch _, check := a.(trail.AssertChange); {
 	case err == nil && observe:

@@ -217,11 +217,20 @@ func (r *liveRecording) click(sel selector.Selector, transition string) {
 }
 
 // navigated waits for the page that replaced s's document and records the
-// navigation.
+// navigation at the time it began, as the extension does (the browser's
+// time of the navigation, not the moment the rig saw its page): on a
+// crowded machine the rig's looks at the new page can come more than
+// causedNavigationWindow after the click that started it.
 func (r *liveRecording) navigated(s *screen.Screen, transition string) {
 	r.t.Helper()
 	after := r.waitFor("a new page after "+s.URL, func(n *screen.Screen) bool { return n.Document != s.Document })
-	r.record(steps.InteractNavigate, nil, "", func(it *steps.Interaction) { it.URL, it.Transition = after.URL, transition })
+	began, err := chromedp.Run(r.ctx, chromedp.Evaluate[float64]("performance.timeOrigin"))
+	if err != nil {
+		r.t.Fatalf("reading when the navigation to %s began: %v", after.URL, err)
+	}
+	r.record(steps.InteractNavigate, nil, "", func(it *steps.Interaction) {
+		it.URL, it.Transition, it.Time = after.URL, transition, int64(began)
+	})
 }
 
 // typeInto clicks a field and types value over what it holds; a secret

@@ -47,7 +47,7 @@
 
 /**
  * @typedef {{id: string, wire: string}} RecorderCaptured a screen captured, with its id
- * @typedef {{el: HTMLInputElement | HTMLTextAreaElement | HTMLElement, screen: RecorderCaptured, ref: string, time: number, start?: string | null, atPress?: RecorderTypingMeaning}} RecorderTyping
+ * @typedef {{el: HTMLInputElement | HTMLTextAreaElement | HTMLElement, screen: RecorderCaptured, ref: string, time: number, start?: string | null, atPress?: RecorderTypingMeaning, kept?: string}} RecorderTyping
  * @typedef {'assertVisible' | 'assertValue' | 'markSensitive' | 'changeMustNot' | null} RecorderPick
  * @typedef {{from: Element | null, at: Element | null}} RecorderPicked the element under the pointer, and the one the pick takes
  * @typedef {{el: Element, screen: RecorderCaptured, time: number}} RecorderOver
@@ -92,6 +92,8 @@
  *   screen when a key went down in a field not being typed into (held until
  *   its keyup: the text the key types is part of it), or when text was
  *   about to go into such a field without a key (its beforeinput)
+ * @property {{el: Element, value: string} | null} textBefore a text field (input or text area) not being
+ *   typed into, with the value it held when text was about to go into it (its beforeinput)
  * @property {Element | null} escaping a text field Escape is held down in, recorded as a press:
  *   the browser's own action of that key (a search field cleared) is the press's, not typing
  * @property {{el: Element, screen: RecorderCaptured, time: number, tap: boolean} | null} selectOpened the screen when the
@@ -184,6 +186,7 @@
     keyActivationTimer: undefined,
     down: null,
     preInput: null,
+    textBefore: null,
     escaping: null,
     selectOpened: null,
     clickScreen: null,

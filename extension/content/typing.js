@@ -46,8 +46,14 @@
       return;
     }
     const meant = t.atPress !== undefined ? t.atPress : rec.typingMeaning(el, t.start);
-    if (meant)
-      rec.send({ kind: meant.kind, ref: t.ref, value: meant.value, time: t.time }, t.screen);
+    if (!meant)
+      return;
+    // Typed on the end of what the field held (the click put the caret
+    // there): replay types the rest after it rather than the whole value
+    // into the cleared field, whose emptiness the page would see and the
+    // person's page never did (docs/trail-format.md, type).
+    const append = meant.kind === 'type' && !!t.kept && meant.value.length > t.kept.length && meant.value.startsWith(t.kept);
+    rec.send({ kind: meant.kind, ref: t.ref, value: meant.value, time: t.time, ...(append ? { append: true } : {}) }, t.screen);
   }
 
   /**
@@ -56,6 +62,8 @@
    * @param {Element} el
    */
   function typed(el) {
+    const before = state.textBefore;
+    state.textBefore = null;
     rec.forgetOver();
     if (state.escaping === el)
       return; // the held Escape's own clearing (interactions.js, pressed)
@@ -73,6 +81,11 @@
     state.preInput = null;
     const screen = pre ? pre.screen : rec.currentScreen();
     state.typing = { el: /** @type {HTMLElement} */ (el), screen, ref: pm().refForElement(el), time: Date.now() };
+    // The first text went on the end of what the field held when the field
+    // holds that text still, and more.
+    const now = 'value' in el ? String(/** @type {HTMLInputElement} */ (el).value) : '';
+    if (before && before.el === el && before.value !== '' && now.length > before.value.length && now.startsWith(before.value))
+      state.typing.kept = before.value;
     if (rec.isAriaRange(el))
       state.typing.start = el.getAttribute('aria-valuenow');
   }
@@ -94,6 +107,8 @@
       return;
     if (state.typing && state.typing.el === el)
       return; // the typing goes on: its screen is the one from its start
+    // A field with a value (input, text area): text edited in place has none.
+    state.textBefore = 'value' in el ? { el, value: String(/** @type {HTMLInputElement} */ (el).value) } : null;
     const pre = state.preInput;
     if (pre && pre.el === el && pre.held)
       return;

@@ -236,3 +236,40 @@ test('a press on a drop-down that chose nothing is sent as a click on it once th
   select.multiple = false;
   assert.deepEqual(sent, []);
 });
+
+test('typing that begins on the end of the field\'s text is sent as appended; typing over it is not', () => {
+  const raw = [];
+  const send = rec.send;
+  rec.send = (i) => raw.push(i);
+  try {
+    rec.state.typing = null;
+    rec.state.preInput = null;
+    now = screen('holds Buy milk');
+    // The caret after the text: each key goes on its end.
+    field.value = 'Buy milk';
+    for (const k of 'Zebra') typeKey(k);
+    rec.flushTyping();
+    // Typed over the whole text (selected): the first key replaces it.
+    field.value = 'Buy milk';
+    rec.pressed(field, key('B'));
+    beforeTyping(field);
+    field.value = 'B';
+    rec.typed(field);
+    released();
+    for (const k of 'uy milkZ') typeKey(k);
+    rec.flushTyping();
+    // On the end, then the kept text deleted: the value no longer starts with it.
+    field.value = 'Tea';
+    typeKey('s');
+    field.value = 's';
+    rec.typed(field);
+    rec.flushTyping();
+  } finally {
+    rec.send = send;
+  }
+  assert.deepEqual(raw.map((i) => [i.kind, i.value, i.append ?? false]), [
+    ['type', 'Buy milkZebra', true],
+    ['type', 'Buy milkZ', false],
+    ['type', 's', false],
+  ]);
+});

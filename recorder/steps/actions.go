@@ -309,6 +309,9 @@ func (b *builder) typeInto(i int) (built, error) {
 		return built{action: tt, phrase: enterSecretPhrase(n, field)}, nil
 	}
 	tt.Text = trail.EscapeRefs(r.Value)
+	// Typed on the end of the value the field showed before: replay types
+	// the rest after it (docs/trail-format.md, type).
+	tt.Append = r.Append && n.Value != "" && len(r.Value) > len(n.Value) && strings.HasPrefix(r.Value, n.Value) && (n.Tag == "input" || n.Tag == "textarea")
 	return built{action: tt, phrase: typePhrase(r.Value, field)}, nil
 }
 

@@ -107,7 +107,7 @@ func PreviewChange(recs []RecordedInteraction, after *screen.Screen, o BuildOpti
 		return nil, err
 	}
 	r := &b.recs[a]
-	res, offers, err := b.changeOffers(r.Before, after)
+	res, offers, err := b.changeOffers(b.changeBase(a), after)
 	if err != nil {
 		return nil, err
 	}
@@ -154,6 +154,21 @@ func (b *builder) observedAction(g *group) (int, error) {
 		return i, nil
 	}
 	return -1, ErrNoAction
+}
+
+// changeBase is the screen the diff of interaction a's action runs from:
+// the screen before it, or, for a typing that a click into its field
+// joined, the click's, since replay's type clicks the field first and
+// what the click set off (a tree editor's path bar written for the
+// focused key) happens within it. From the typing's screen, the bar
+// written again with the typed key is a possible replacement that replay,
+// which diffs from before its click, never sees (docs/recording.md,
+// JSONEditor's walk seed 8).
+func (b *builder) changeBase(a int) *screen.Screen {
+	if s := b.clickedFrom[a]; s != nil {
+		return s
+	}
+	return b.recs[a].Before
 }
 
 // changeOffers diffs before and after and gives each change its words and
@@ -352,7 +367,7 @@ func (b *builder) assertChange(i int) (built, error) {
 	if r.AssertChange != nil {
 		return b.wholeCheck(r.AssertChange)
 	}
-	res, offers, err := b.changeOffers(b.recs[a].Before, r.Before)
+	res, offers, err := b.changeOffers(b.changeBase(a), r.Before)
 	if err != nil {
 		return built{}, leftOut("the screens around its action cannot be compared (%v)", err)
 	}

@@ -157,6 +157,9 @@ func (b *builder) group() []*group {
 				// pointer that passed over the field on its way to the
 				// click while the page changed on its own (a machine's
 				// pace) makes no step of the click.
+				if click := b.recs[last.last()].Before; click != nil {
+					b.clickedFrom[i] = click
+				}
 				if len(last.recs) == 2 && b.hoverRevealed(last.recs[0], last.last()) {
 					last.recs[1] = i
 				} else {
@@ -167,6 +170,12 @@ func (b *builder) group() []*group {
 				// first typing is the screen before the step.
 				if first := b.recs[last.last()].Before; first != nil {
 					r.Before = first
+				}
+				// Typed on the end only when the first typing was too:
+				// the step's screen before is the first typing's.
+				r.Append = r.Append && b.recs[last.last()].Append
+				if click := b.clickedFrom[last.last()]; click != nil {
+					b.clickedFrom[i] = click
 				}
 				last.recs[len(last.recs)-1] = i
 			default:

@@ -41,6 +41,9 @@ type Interaction struct {
 	// Type: the field's final value. Set: the control's value (an input's
 	// value, an ARIA slider's aria-valuenow). AssertValue: the value asserted.
 	Value string `json:"value,omitempty"`
+	// Append (Type): the typing went on the end of the text the field held
+	// when it began, and Value starts with that text.
+	Append bool `json:"append,omitempty"`
 	// Secret names the secret a secret field's typed value is read from
 	// (${secret:NAME}); set instead of Value.
 	Secret string `json:"secret,omitempty"`

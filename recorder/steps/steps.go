@@ -168,6 +168,11 @@ type builder struct {
 	// made while handling the click before them (madeByClick): part of
 	// the click's step, with no action of their own.
 	clickEffects map[int]bool
+	// clickedFrom maps a typing to the screen of the click that only put
+	// the focus in its field and joined it (focusedBy): replay's type
+	// clicks the field first, so the diff an assertChange after the typing
+	// checks runs from that screen (changeBase).
+	clickedFrom map[int]*screen.Screen
 	// building is the index the step being built gets, for the places
 	// of the agent's checks.
 	building  int
@@ -177,7 +182,7 @@ type builder struct {
 }
 
 func newBuilder(recs []RecordedInteraction, final *screen.Screen, o BuildOptions) (*builder, error) {
-	b := &builder{final: final, observed: map[int]int{}, clickEffects: map[int]bool{}, matchers: map[*screen.Screen]*selector.Matcher{}, positions: map[*screen.Screen]map[string]int32{}}
+	b := &builder{final: final, observed: map[int]int{}, clickEffects: map[int]bool{}, clickedFrom: map[int]*screen.Screen{}, matchers: map[*screen.Screen]*selector.Matcher{}, positions: map[*screen.Screen]map[string]int32{}}
 	b.recs = withoutLoneModifiers(inSeqOrder(recs))
 	base := o.BaseURL
 	if base == "" {

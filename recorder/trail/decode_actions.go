@@ -62,7 +62,7 @@ func init() {
 // bodyKeys are the keys of each action kind's body, in written order.
 var bodyKeys = map[ActionKind][]string{
 	ActionTap:              {"selector", "count", "modifiers", "button"},
-	ActionType:             {"selector", "text"},
+	ActionType:             {"selector", "text", "append"},
 	ActionSet:              {"selector", "value"},
 	ActionPress:            {"key", "modifiers"},
 	ActionSelect:           {"selector", "option", "options"},
@@ -209,6 +209,9 @@ func (d *trailDecoder) typeText(f field, o Origin) Action {
 	a := TypeText{Origin: o, Selector: d.targetSelector(f, fields)}
 	if d.require(f.val, fields, "type", "text") {
 		a.Text, _ = d.text(fields["text"], true, true)
+	}
+	if ap, has := fields["append"]; has {
+		a.Append, _ = d.boolean(ap)
 	}
 	return a
 }

@@ -124,7 +124,7 @@ func (g trailGen) action() Action {
 		if g.chance(0.9) {
 			t = g.textWithRef(true)
 		}
-		return TypeText{Selector: g.selector(0), Text: t}
+		return TypeText{Selector: g.selector(0), Text: t, Append: t != "" && g.chance(0.3)}
 	case ActionSet:
 		return Set{Selector: g.selector(0), Value: g.pick([]string{"30", "2026-12-24", "#ff8800", "14:30", "-0.5", g.textWithRef(false)})}
 	case ActionPress:

@@ -225,11 +225,15 @@ type Tap struct {
 
 // TypeText replaces the value of a field with Text (the final value a person
 // typed). Text may hold ${secret:…}, ${user:…} and ${param:…} references,
-// and may be empty to clear the field.
+// and may be empty to clear the field. Append says the person typed on the
+// end of what the field held: replay types the rest of Text after the value
+// the field holds when Text starts with it, instead of clearing the field
+// first (docs/trail-format.md, type).
 type TypeText struct {
 	Origin
 	Selector selector.Selector
 	Text     string
+	Append   bool
 }
 
 // Set gives a control that a person sets by dragging or by keys rather than

@@ -208,6 +208,9 @@ func actionBody(a Action) *yaml.Node {
 	case TypeText:
 		sel(a.Selector)
 		addKey(b, "text", strNode(a.Text))
+		if a.Append {
+			addKey(b, "append", boolNode(true))
+		}
 	case Set:
 		sel(a.Selector)
 		addKey(b, "value", strNode(a.Value))
