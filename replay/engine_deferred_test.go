@@ -1,9 +1,6 @@
 package replay
 
 import (
-	"fmt"
-	"net/http"
-	"net/http/httptest"
 	"testing"
 )
 
@@ -88,11 +85,7 @@ steps:
 // next press, as they were when the person pressed.
 func TestReplayActsAfterWhatTheTypingDeferred(t *testing.T) {
 	t.Parallel()
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Type", "text/html; charset=utf-8")
-		fmt.Fprint(w, deferredPage)
-	}))
-	t.Cleanup(srv.Close)
+	srv := servePage(t, deferredPage)
 	for name, src := range map[string]string{"undo": deferredUndoTrail, "tab": deferredTabTrail} {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()

@@ -1,9 +1,6 @@
 package replay
 
 import (
-	"fmt"
-	"net/http"
-	"net/http/httptest"
 	"testing"
 )
 
@@ -45,11 +42,7 @@ steps:
 // and the assertion found no change.
 func TestReplayScreenBeforeATapIsAfterItsScroll(t *testing.T) {
 	t.Parallel()
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Type", "text/html; charset=utf-8")
-		fmt.Fprint(w, scrolledShowsPage)
-	}))
-	t.Cleanup(srv.Close)
+	srv := servePage(t, scrolledShowsPage)
 	res := replayOn(t, inlineTrail(t, scrolledShowsTrail), srv.URL, Options{})
 	if res.Status != StatusPassed {
 		t.Fatalf("%s", explain(res))
