@@ -49,9 +49,10 @@ type tab struct {
 	// of an end it did not reach (leftInPlace); nil when it has none.
 	dragStart *screen.Screen
 	// atPress, when set, reads the screen before an action an assertChange
-	// checks once a tap has scrolled its target into view, right before
-	// the press: the recorder reads that screen at the press too
-	// (docs/recording.md, The step's boundary).
+	// checks once a pointer action (a tap, a check, a hover, a drag) has
+	// scrolled its target into view, right before the press or the move:
+	// the recorder reads that screen at the press too (docs/recording.md,
+	// The step's boundary). pressing calls it.
 	atPress func()
 	// byPath keeps the last screen captured on each path during a step,
 	// for the step's ARIA snapshot.

@@ -210,9 +210,10 @@ func (r *trailRun) perform(ctx context.Context, a, next trail.Action, diffID str
 	var beforeErr error
 	if observe {
 		before, beforeErr = screenBefore(ctx, p)
-		// A tap reads it again at its press, after the scroll that brought
-		// its target into view: what that scroll showed (a "back to top"
-		// link) is on the page before the press, as it was at the recording.
+		// A pointer action reads it again at its press, after the scroll
+		// that brought its target into view: what that scroll showed (a
+		// "back to top" link) is on the page before the press, as it was
+		// at the recording.
 		p.atPress = func() {
 			if s, err := screenBefore(ctx, p); err == nil {
 				before, beforeErr = s, nil
