@@ -385,6 +385,14 @@ func (r *trailRun) openPage(ctx context.Context, id target.ID) (*tab, error) {
 	}); err != nil {
 		return nil, fmt.Errorf("preparing the tab: %w", err)
 	}
+	// And, in the page's own world before its scripts, the wrapper of
+	// setTimeout that tells the wait after typing which timers the typing
+	// set (wait_timers.go).
+	if _, err := call(ctx, p, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{
+		Source: timersScript, RunImmediately: new(true),
+	}); err != nil {
+		return nil, fmt.Errorf("preparing the tab: %w", err)
+	}
 	r.pages[p.id] = p
 	return p, nil
 }
