@@ -1,17 +1,13 @@
 package e2e
 
 import (
-	"context"
-	"encoding/json"
 	"fmt"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
 	"testing"
-	"time"
 )
 
 // TestRealAppReplayBesidePlaywright measures, for each app of the real-app
@@ -73,7 +69,8 @@ func TestRealAppReplayBesidePlaywright(t *testing.T) {
 						}
 					},
 					func() {
-						took, err := playFlowTimed(t, node, srv.URL+a.start, c.flow)
+						// The plain Playwright script of the flow: it reads nothing back.
+						_, took, err := runFlow(t, node, srv.URL+a.start, c.flow, nil, "TRAILPIN_FLOW_BENCH=1")
 						if err != nil {
 							t.Fatalf("%s: the Playwright script of the flow failed: %v", a.name, err)
 						}
@@ -98,30 +95,6 @@ func TestRealAppReplayBesidePlaywright(t *testing.T) {
 		})
 	}
 	t.Logf("load average at the end: %s\n%s", loadAverage(), strings.Join(lines, "\n"))
-}
-
-// playFlowTimed runs flow.mjs as a plain Playwright script of the flow
-// (TRAILPIN_FLOW_BENCH=1) and returns the whole process's wall time.
-func playFlowTimed(t *testing.T, node, url string, flow []flowAct) (time.Duration, error) {
-	in, err := json.Marshal(flow)
-	if err != nil {
-		return 0, err
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), RunTimeout)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, node, filepath.Join(RepoRoot(), "e2e", "testdata", "realapps", "flow.mjs"), url)
-	cmd.Stdin = strings.NewReader(string(in))
-	cmd.Dir = RepoRoot()
-	cmd.Env = append(os.Environ(), "TMPDIR="+TempDir(t), "TRAILPIN_FLOW_BENCH=1")
-	var stderr strings.Builder
-	cmd.Stderr = &stderr
-	began := time.Now()
-	err = cmd.Run()
-	took := time.Since(began)
-	if err != nil {
-		return 0, fmt.Errorf("%v\n%s", err, stderr.String())
-	}
-	return took, nil
 }
 
 // loadAverage is the machine's load average over the last minute, five

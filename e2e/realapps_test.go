@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -13,6 +14,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/chromedp/chromedp"
 
@@ -569,24 +571,9 @@ func slicesEqualFlows(a, b []flowAct) bool {
 // how long each action took: the error of a failed or stopped run ends with
 // it, and TRAILPIN_FLOW_PROGRESS=1 logs it for a run that passed.
 func playFlow(t *testing.T, node, url string, flow []flowAct, volatile []string) ([]string, error) {
-	in, err := json.Marshal(flow)
+	out, _, err := runFlow(t, node, url, flow, volatile)
 	if err != nil {
 		return nil, err
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), RunTimeout)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, node, append([]string{filepath.Join(RepoRoot(), "e2e", "testdata", "realapps", "flow.mjs"), url}, volatile...)...)
-	cmd.Stdin = strings.NewReader(string(in))
-	cmd.Dir = RepoRoot()
-	cmd.Env = append(os.Environ(), "TMPDIR="+TempDir(t))
-	var stderr strings.Builder
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
-	if os.Getenv("TRAILPIN_FLOW_PROGRESS") != "" {
-		t.Logf("flow.mjs on %s:\n%s", url, stderr.String())
-	}
-	if err != nil {
-		return nil, fmt.Errorf("%v\n%s", err, stderr.String())
 	}
 	var seen []string
 	if err := json.Unmarshal(out, &seen); err != nil {
@@ -596,6 +583,35 @@ func playFlow(t *testing.T, node, url string, flow []flowAct, volatile []string)
 		return nil, fmt.Errorf("flow.mjs read the page %d times for %d actions", len(seen), len(flow))
 	}
 	return seen, nil
+}
+
+// runFlow runs flow.mjs on url with flow on its stdin, volatile as its
+// arguments and env added to its environment, and returns what it wrote on
+// stdout and the whole process's wall time; the error of a failed run ends
+// with its stderr.
+func runFlow(t *testing.T, node, url string, flow []flowAct, volatile []string, env ...string) ([]byte, time.Duration, error) {
+	in, err := json.Marshal(flow)
+	if err != nil {
+		return nil, 0, err
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), RunTimeout)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, node, append([]string{filepath.Join(RepoRoot(), "e2e", "testdata", "realapps", "flow.mjs"), url}, volatile...)...)
+	cmd.Stdin = bytes.NewReader(in)
+	cmd.Dir = RepoRoot()
+	cmd.Env = append(append(os.Environ(), "TMPDIR="+TempDir(t)), env...)
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	began := time.Now()
+	out, err := cmd.Output()
+	took := time.Since(began)
+	if os.Getenv("TRAILPIN_FLOW_PROGRESS") != "" {
+		t.Logf("flow.mjs on %s:\n%s", url, stderr.String())
+	}
+	if err != nil {
+		return nil, took, fmt.Errorf("%v\n%s", err, stderr.String())
+	}
+	return out, took, nil
 }
 
 // repeatCount is TRAILPIN_REALAPPS_REPEAT, 1 when unset.

@@ -7,6 +7,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -145,6 +146,18 @@ func pressSave(t *testing.T, popup context.Context) {
 // as the README's picture shot, when shot is not "".
 func pressSaveShowing(t *testing.T, popup context.Context, shot string) {
 	t.Helper()
+	// What the status line under the steps says while the host reviews:
+	// the handler writes it before it waits for the host, so an observer
+	// set now sees it however fast the review answers.
+	Eval[bool](t, popup, `(() => {
+		const line = document.querySelector('#review-progress');
+		window.reviewProgressSeen = [];
+		new MutationObserver(() => {
+			if (!line.hidden && line.textContent) window.reviewProgressSeen.push(line.textContent);
+		}).observe(line, { attributes: true, childList: true, characterData: true, subtree: true });
+		return true;
+	})()`)
+	steps := Eval[int](t, popup, `document.querySelectorAll('#steps > li').length`)
 	clickCSS(t, popup, "#save")
 	next := WaitForWithin[string](t, popup, `(() => {
 		const err = document.querySelector('#rec-error');
@@ -152,6 +165,20 @@ func pressSaveShowing(t *testing.T, popup context.Context, shot string) {
 		if (document.querySelector('#rec-state')?.dataset.phase === 'saved') return 'saved';
 		return document.querySelector('#selector-review')?.hidden === false ? 'review' : '';
 	})()`, reviewWait)
+	seen := Eval[[]string](t, popup, `window.reviewProgressSeen`)
+	want := fmt.Sprintf("Reviewing the selectors of %d steps…", steps)
+	switch steps {
+	case 0:
+		want = "Reviewing the selectors of the steps…"
+	case 1:
+		want = "Reviewing the selectors of the step…"
+	}
+	if len(seen) == 0 || !strings.HasPrefix(seen[0], want) {
+		t.Errorf("while the host reviewed, the popup's status line said %q, want it to begin %q", seen, want)
+	}
+	if Eval[bool](t, popup, `!document.querySelector('#review-progress').hidden`) {
+		t.Error("the popup still says it is reviewing after the review answered")
+	}
 	if next == "review" {
 		// Every option and button of the review has a role and a name:
 		// two radios at least, Accept all, Save with these choices, Back.

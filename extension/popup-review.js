@@ -166,3 +166,13 @@ export function selectedIn(container) {
   }
   return out;
 }
+
+/**
+ * What the popup says while the host reviews the selectors of a recording
+ * of n steps, after Save and before the review shows.
+ * @param {number} n
+ */
+export function reviewProgressText(n) {
+  const steps = n === 1 ? 'the step' : n > 1 ? `${n} steps` : 'the steps';
+  return `Reviewing the selectors of ${steps}\u2026 On a long recording this can take a minute.`;
+}

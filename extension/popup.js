@@ -5,7 +5,7 @@
 
 import { PROTOCOL_VERSION } from './protocol.js';
 import { fromExtension } from './senders.js';
-import { reviewModel, choicesOf, changeText, renderReview as renderSelectorReview, selectedIn } from './popup-review.js';
+import { reviewModel, choicesOf, changeText, renderReview as renderSelectorReview, selectedIn, reviewProgressText } from './popup-review.js';
 
 /** @typedef {import('./protocol.js').Status} Status */
 /** @typedef {import('./protocol.js').RecordingView} RecordingView */
@@ -450,11 +450,18 @@ el('review').addEventListener('submit', async (e) => {
   e.preventDefault();
   pendingSave = { title: /** @type {HTMLInputElement} */ (el('trail-title')).value.trim(), ...edits() };
   /** @type {HTMLButtonElement} */ (el('save')).disabled = true;
+  // The review checks every step's options on the session's screens (and
+  // may ask the model): on a long recording it takes a while, so say so.
+  const progress = el('review-progress');
+  progress.textContent = reviewProgressText((shown?.review?.steps ?? []).length);
+  progress.hidden = false;
   let reply;
   try {
     reply = await hostRequest('record.review', { session: shown?.session ?? '', intents: pendingSave.intents });
   } finally {
     /** @type {HTMLButtonElement} */ (el('save')).disabled = false;
+    progress.hidden = true;
+    progress.textContent = '';
   }
   const review = reply?.ok ? /** @type {Record<string, any>} */ (reply.reply) : null;
   if (!review || !(review.steps ?? []).length) {

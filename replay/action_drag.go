@@ -66,6 +66,7 @@ func drag(from, to found, offset *trail.Offset) Action[done] {
 		d.markInput(p)
 		defer p.acted()
 		ms := browser.Mouse{Target: p.target, Reached: &d.reached}
+		p.pressing()
 		native, err := ms.Drag(ctx, from.point.X, from.point.Y, x, y, watch)
 		if err != nil {
 			return d, err

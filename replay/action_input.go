@@ -43,9 +43,7 @@ func tap(f found, a trail.Tap) Action[done] {
 			}
 		}
 		pt := f.point
-		if p.atPress != nil {
-			p.atPress()
-		}
+		p.pressing()
 		if err := (browser.Mouse{Target: p.target, Reached: &d.reached}).Click(ctx, pt.X, pt.Y, a.Button, a.Count, a.Modifiers); err != nil {
 			return d, err
 		}
@@ -313,6 +311,7 @@ func setChecked(f found, want bool) Action[done] {
 			return d, nil
 		}
 		d.markInput(p)
+		p.pressing()
 		err := (browser.Mouse{Target: p.target, Reached: &d.reached}).Click(ctx, pt.X, pt.Y, trail.ButtonLeft, 1, nil)
 		p.acted()
 		if err != nil {
@@ -357,6 +356,7 @@ func hover(f found) Action[done] {
 		d := done{reached: true}
 		pt := f.point
 		defer p.acted()
+		p.pressing()
 		if err := (browser.Mouse{Target: p.target, Reached: &d.reached}).Move(ctx, pt.X, pt.Y, 0); err != nil {
 			return d, err
 		}

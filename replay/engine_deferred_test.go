@@ -1,18 +1,24 @@
 package replay
 
 import (
+	"strings"
 	"testing"
 )
 
 // deferredPage acts on what is typed a moment after the typing, as a tree
 // editor does (JSONEditor adds a key's change to its undo history and
-// validates the document 150 ms after the last key): 300 ms after the last
-// input, the name's change becomes an undo entry, "saved" shows it, and a
-// name with a digit gets an error icon, a button whose focus shows the
-// message. Undo takes back the last entry. A person looks before acting
-// again; an action that comes before the timer undoes the entry before
-// (the count) or tabs past the icon that is not there yet.
-const deferredPage = `<!doctype html><html lang="en"><title>Deferred</title>
+// validates the document 150 ms after the last key): a while after the
+// last input (later says how: by default one timer of 300 ms), the name's
+// change becomes an undo entry, "saved" shows it, and a name with a digit
+// gets an error icon, a button whose focus shows the message. Undo takes
+// back the last entry. A person looks before acting again; an action that
+// comes before the timer undoes the entry before (the count) or tabs past
+// the icon that is not there yet. extra is more of the page's script.
+func deferredPage(later, extra string) string {
+	if later == "" {
+		later = `(fn) => { clearTimeout(timer); timer = setTimeout(fn, 300); }`
+	}
+	return `<!doctype html><html lang="en"><title>Deferred</title>
 <label>Name <input id="name" value="Ann"></label><span id="icons"></span>
 <button id="plus">Add one</button> <span id="count">0</span>
 <button id="undo">Undo</button>
@@ -21,26 +27,26 @@ const deferredPage = `<!doctype html><html lang="en"><title>Deferred</title>
   const $ = (id) => document.getElementById(id);
   const history = [];
   let prev = 'Ann', timer = 0;
+  const later = ` + later + `;
   const setCount = (d) => { $('count').textContent = String(Number($('count').textContent) + d); };
   $('plus').onclick = () => {
     setCount(1);
     history.push(() => { setCount(-1); $('status').textContent = 'Undid the count'; });
   };
-  $('name').addEventListener('input', () => {
-    clearTimeout(timer);
-    timer = setTimeout(() => {
-      const from = prev, to = $('name').value;
-      prev = to;
-      history.push(() => { $('name').value = from; prev = from; $('status').textContent = 'Undid the name'; });
-      $('saved').textContent = 'saved ' + to;
-      $('icons').innerHTML = /\d/.test(to) ? '<button id="error" aria-label="Invalid name">!</button>' : '';
-    }, 300);
-  });
+  $('name').addEventListener('input', () => later(() => {
+    const from = prev, to = $('name').value;
+    prev = to;
+    history.push(() => { $('name').value = from; prev = from; $('status').textContent = 'Undid the name'; });
+    $('saved').textContent = 'saved ' + to;
+    $('icons').innerHTML = /\d/.test(to) ? '<button id="error" aria-label="Invalid name">!</button>' : '';
+  }));
   $('undo').onclick = () => { const undo = history.pop(); if (undo) undo(); };
   document.addEventListener('focusin', (e) => {
     $('message').textContent = e.target.id === 'error' ? 'A name has no digits' : '';
   });
+  ` + extra + `
 </script>`
+}
 
 // The person added one, typed a name, looked, and pressed Undo: the undo
 // took back the name, the entry the typing made a moment after it.
@@ -85,13 +91,46 @@ steps:
 // next press, as they were when the person pressed.
 func TestReplayActsAfterWhatTheTypingDeferred(t *testing.T) {
 	t.Parallel()
-	srv := servePage(t, deferredPage)
-	for name, src := range map[string]string{"undo": deferredUndoTrail, "tab": deferredTabTrail} {
+	// A debounce that chains a second timer from its first (an undo
+	// entry, then a validation): the wait follows the chain to its end,
+	// longer than the quiet it waits for once the timers have run.
+	chained := `(fn) => { clearTimeout(timer); timer = setTimeout(() => { timer = setTimeout(fn, 250); }, 200); }`
+	for _, page := range []struct{ name, later string }{{"one timer", ""}, {"chained timers", chained}} {
+		srv := servePage(t, deferredPage(page.later, ""))
+		for name, src := range map[string]string{"undo": deferredUndoTrail, "tab": deferredTabTrail} {
+			t.Run(page.name+"/"+name, func(t *testing.T) {
+				t.Parallel()
+				res := replayOn(t, inlineTrail(t, src), srv.URL, Options{})
+				if res.Status != StatusPassed {
+					t.Fatalf("%s", explain(res))
+				}
+			})
+		}
+	}
+}
+
+// The wait after typing waits for the timers the typing set, not for every
+// timer of the page: a page that polls with a timer over and over (a
+// status check every 100 ms, begun at load, each turn setting the next,
+// from a timer's callback or from an async loop) still lets the next
+// action go as soon as the typing's own timer has run, and the type's
+// summary says nothing of a wait cut short.
+func TestReplayAfterTypingIgnoresThePagesOwnTimers(t *testing.T) {
+	t.Parallel()
+	for name, poll := range map[string]string{
+		"timer chain": `const poll = () => setTimeout(poll, 100); poll();`,
+		"async loop":  `(async () => { for (;;) await new Promise((tick) => setTimeout(tick, 100)); })();`,
+	} {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
-			res := replayOn(t, inlineTrail(t, src), srv.URL, Options{})
+			srv := servePage(t, deferredPage("", poll))
+			res := replayOn(t, inlineTrail(t, deferredUndoTrail), srv.URL, Options{})
 			if res.Status != StatusPassed {
 				t.Fatalf("%s", explain(res))
+			}
+			typed := res.Steps[1].Actions[0]
+			if strings.Contains(typed.Summary, "after the typing") {
+				t.Errorf("the type's summary says the wait after it was cut short: %q", typed.Summary)
 			}
 		})
 	}

@@ -49,9 +49,10 @@ type tab struct {
 	// of an end it did not reach (leftInPlace); nil when it has none.
 	dragStart *screen.Screen
 	// atPress, when set, reads the screen before an action an assertChange
-	// checks once a tap has scrolled its target into view, right before
-	// the press: the recorder reads that screen at the press too
-	// (docs/recording.md, The step's boundary).
+	// checks once a pointer action (a tap, a check, a hover, a drag) has
+	// scrolled its target into view, right before the press or the move:
+	// the recorder reads that screen at the press too (docs/recording.md,
+	// The step's boundary). pressing calls it.
 	atPress func()
 	// byPath keeps the last screen captured on each path during a step,
 	// for the step's ARIA snapshot.
@@ -381,6 +382,14 @@ func (r *trailRun) openPage(ctx context.Context, id target.ID) (*tab, error) {
 	// install and the watcher sees the document from its first mutation.
 	if _, err := call(ctx, p, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{
 		Source: extension.PageModel() + ";\n(" + watchScript + ")();", WorldName: browser.WorldName, RunImmediately: new(true),
+	}); err != nil {
+		return nil, fmt.Errorf("preparing the tab: %w", err)
+	}
+	// And, in the page's own world before its scripts, the wrapper of
+	// setTimeout that tells the wait after typing which timers the typing
+	// set (wait_timers.go).
+	if _, err := call(ctx, p, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{
+		Source: timersScript, RunImmediately: new(true),
 	}); err != nil {
 		return nil, fmt.Errorf("preparing the tab: %w", err)
 	}

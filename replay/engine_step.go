@@ -210,9 +210,10 @@ func (r *trailRun) perform(ctx context.Context, a, next trail.Action, diffID str
 	var beforeErr error
 	if observe {
 		before, beforeErr = screenBefore(ctx, p)
-		// A tap reads it again at its press, after the scroll that brought
-		// its target into view: what that scroll showed (a "back to top"
-		// link) is on the page before the press, as it was at the recording.
+		// A pointer action reads it again at its press, after the scroll
+		// that brought its target into view: what that scroll showed (a
+		// "back to top" link) is on the page before the press, as it was
+		// at the recording.
 		p.atPress = func() {
 			if s, err := screenBefore(ctx, p); err == nil {
 				before, beforeErr = s, nil
@@ -223,12 +224,25 @@ func (r *trailRun) perform(ctx context.Context, a, next trail.Action, diffID str
 	if !a.Kind().IsAssertion() {
 		p.nav.requests.acting()
 	}
+	// A type an action follows waits, after it, for what the typing set
+	// off (afterTyping): the page's wrapper of setTimeout follows the
+	// timers the typing sets from here to its end.
+	_, typed := a.(trail.TypeText)
+	typed = typed && next != nil && !next.Kind().IsAssertion()
+	timed := typed && p.typingTimers(ctx, "open", 0) >= 0
 	d, err := r.play(a)(ctx, p)
 	if d.page != nil {
 		r.page = d.page
 	}
-	if _, typed := a.(trail.TypeText); typed && err == nil && next != nil && !next.Kind().IsAssertion() {
-		r.page.afterTyping(ctx, &d)
+	if typed {
+		if timed {
+			// The top document's wrapper sees the timers of the top
+			// document alone, and only of the document it opened on.
+			timed = p.typingTimers(ctx, "close", 0) >= 0 && r.page == p && (d.node == nil || !inFrame(d.node.Ref))
+		}
+		if err == nil {
+			r.page.afterTyping(ctx, &d, timed)
+		}
 	}
 	switch _, check := a.(trail.AssertChange); {
 	case err == nil && observe:

@@ -220,6 +220,15 @@ func selectorParts(sel selector.Selector) []browser.SelectorPart {
 // acted marks the page as changed by replay: the next look captures again.
 func (p *tab) acted() { p.stale = true }
 
+// pressing is called by a pointer action right before its press or move,
+// once its target is in view: the screen before the action is read there
+// when an assertChange checks the action (atPress).
+func (p *tab) pressing() {
+	if p.atPress != nil {
+		p.atPress()
+	}
+}
+
 // readiness is what a target must be before replay uses it.
 type readiness int
 

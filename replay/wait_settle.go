@@ -119,12 +119,23 @@ type settle struct {
 	request string
 	// err is why the page could not be read, when that ended the wait.
 	err error
+	// quiet is how long the page had not changed when it settled.
+	quiet time.Duration
+	// timers is how many timers the typing set had not run when the
+	// deadline came (afterTyping).
+	timers int
 }
 
 // awaitSettled waits until the page has settled (see above) or until
 // deadline, noting in reads each request it waited for; the check that
 // waits began at start.
 func (p *tab) awaitSettled(ctx context.Context, start, deadline time.Time, reads *readLog) settle {
+	return p.awaitQuietFor(ctx, start, deadline, settleQuiet, reads)
+}
+
+// awaitQuietFor is awaitSettled with the page quiet for quiet (not
+// settleQuiet) to count as settled.
+func (p *tab) awaitQuietFor(ctx context.Context, start, deadline time.Time, settleQuiet time.Duration, reads *readLog) settle {
 	seq, err := p.changeSeq(ctx)
 	for err == nil && ctx.Err() == nil && p.nav.gone() == nil {
 		req := p.nav.requests.pending()
@@ -146,7 +157,7 @@ func (p *tab) awaitSettled(ctx context.Context, start, deadline time.Time, reads
 		// request of the action was in flight before or after it (a
 		// request's event may arrive a moment after the page sent it).
 		if next == seq && req == "" && quiet == settleQuiet && time.Since(began) >= quiet && p.nav.requests.pending() == "" {
-			return settle{settled: true, took: time.Since(start)}
+			return settle{settled: true, took: time.Since(start), quiet: settleQuiet}
 		}
 		seq = next
 	}
@@ -163,7 +174,9 @@ func (p *tab) awaitSettled(ctx context.Context, start, deadline time.Time, reads
 func (s settle) String() string {
 	switch {
 	case s.settled:
-		return fmt.Sprintf("once the page had settled (after %s: no change for %s and no request in flight)", s.took.Round(10*time.Millisecond), settleQuiet)
+		return fmt.Sprintf("once the page had settled (after %s: no change for %s and no request in flight)", s.took.Round(10*time.Millisecond), s.quiet)
+	case s.timers > 0:
+		return fmt.Sprintf("the page did not settle in %s (%d of the timers the typing set had not run), so it was read as it was then", s.took.Round(10*time.Millisecond), s.timers)
 	case s.err != nil:
 		return fmt.Sprintf("the page could not be read after %s (%v), so it was read as it was then", s.took.Round(10*time.Millisecond), s.err)
 	case s.request != "":
@@ -177,21 +190,39 @@ func (s settle) String() string {
 const typingSettleMax = 3 * time.Second
 
 // afterTyping waits, after a type and before the action that follows it,
-// for the page to settle as an absence does (no change for settleQuiet, no
-// request of the typing in flight), up to typingSettleMax. An app often
-// acts on typed text a moment after the last key, with nothing to wait
-// for on the page: a tree editor adds the change to its undo history and
-// validates the document behind a debounce (JSONEditor, 150 ms each). The
-// person looked before acting again, so the press or key that follows
-// found that done: an Undo took back the typing, a Tab reached the error
-// icon the validation added. Pressed at once, the Undo takes back the
-// entry before and the Tab passes the icon that is not there yet
-// (docs/trail-format.md, type). What the wait read goes with the type's
-// reads.
-func (p *tab) afterTyping(ctx context.Context, d *done) {
+// for what the typing set off, up to typingSettleMax. An app often acts on
+// typed text a moment after the last key, with nothing to wait for on the
+// page: a tree editor adds the change to its undo history and validates
+// the document behind a debounce (JSONEditor, 150 ms each). The person
+// looked before acting again, so the press or key that follows found that
+// done: an Undo took back the typing, a Tab reached the error icon the
+// validation added. Pressed at once, the Undo takes back the entry before
+// and the Tab passes the icon that is not there yet (docs/trail-format.md,
+// type).
+//
+// When timed (the page's wrapper of setTimeout followed the typing,
+// wait_timers.go), it waits for the timers the typing set to run, then for
+// the page to be quiet for typingQuiet with no request of the typing in
+// flight. Otherwise it waits as an absence does: no change for
+// settleQuiet, no request in flight. What the wait read goes with the
+// type's reads.
+func (p *tab) afterTyping(ctx context.Context, d *done, timed bool) {
 	var reads readLog
 	start := time.Now()
-	st := p.awaitSettled(ctx, start, start.Add(typingSettleMax), &reads)
+	deadline := start.Add(typingSettleMax)
+	pending := -1
+	if timed {
+		pending = p.typingTimers(ctx, "idle", typingSettleMax)
+	}
+	var st settle
+	switch {
+	case pending > 0:
+		st = settle{took: time.Since(start), timers: pending}
+	case pending == 0:
+		st = p.awaitQuietFor(ctx, start, deadline, typingQuiet, &reads)
+	default:
+		st = p.awaitSettled(ctx, start, deadline, &reads)
+	}
 	if !st.settled {
 		// Said in the summary too, which a trace shows for an action
 		// that passed: a wait cut short is where an Undo or a Tab after

@@ -5,7 +5,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 
-import { reviewModel, choicesOf, changeText } from '../popup-review.js';
+import { reviewModel, choicesOf, changeText, reviewProgressText } from '../popup-review.js';
 
 const reply = {
   session: 'r-1',
@@ -70,4 +70,11 @@ test('says each change of the save and why', () => {
 test('an empty review has no steps', () => {
   assert.deepEqual(reviewModel({ steps: [] }).steps, []);
   assert.equal(reviewModel({ steps: [reply.steps[0]] }).heading, 'Review 1 selector');
+});
+
+test('the progress line while the host reviews names how many steps it checks', () => {
+  assert.match(reviewProgressText(46), /^Reviewing the selectors of 46 steps… /);
+  assert.match(reviewProgressText(1), /^Reviewing the selectors of the step… /);
+  // A view without its steps still says what is happening.
+  assert.match(reviewProgressText(0), /^Reviewing the selectors of the steps… /);
 });
