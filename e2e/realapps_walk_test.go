@@ -756,7 +756,8 @@ func TestRealAppRandomWalk(t *testing.T) {
 // TestRealAppReplayKeptWalk replays a trail a walk kept (scripts/realapps-walk
 // --keep DIR writes DIR/<app>-seed<N>.trail.yaml) on the unchanged app, by
 // hand: TRAILPIN_WALK_REPLAY names the trail, TRAILPIN_WALK_REPEAT how many
-// times (1 by default). It tells a walk that is red every time from one
+// times (1 by default); TRAILPIN_WALK_VERBOSE=1 logs a red replay's output
+// and traces. It tells a walk that is red every time from one
 // that is red now and then, and replays a walk again after a fix without
 // walking it again. Each replay is logged as green or red at its step.
 func TestRealAppReplayKeptWalk(t *testing.T) {
@@ -778,13 +779,17 @@ func TestRealAppReplayKeptWalk(t *testing.T) {
 	srv := serveApp(t, a, serveOptions{})
 	green := 0
 	for i := range n {
-		ok, step, reason := classifyReplay(replayOn(t, a, abs, srv.URL))
+		run := replayOn(t, a, abs, srv.URL)
+		ok, step, reason := classifyReplay(run)
 		if ok {
 			green++
 			t.Logf("REPLAY %d/%d: green", i+1, n)
 			continue
 		}
 		t.Logf("REPLAY %d/%d: red at %s: %s", i+1, n, step, reason)
+		if os.Getenv("TRAILPIN_WALK_VERBOSE") != "" {
+			t.Logf("the replay's output and traces:\n%s\n%s\n%s", run.Stdout, run.Stderr, run.traces)
+		}
 	}
 	t.Logf("REPLAYS %s %d %d", filepath.Base(path), n, green)
 }
