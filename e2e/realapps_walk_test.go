@@ -753,6 +753,47 @@ func TestRealAppRandomWalk(t *testing.T) {
 	}
 }
 
+// TestRealAppReplayKeptWalk replays a trail a walk kept (scripts/realapps-walk
+// --keep DIR writes DIR/<app>-seed<N>.trail.yaml) on the unchanged app, by
+// hand: TRAILPIN_WALK_REPLAY names the trail, TRAILPIN_WALK_REPEAT how many
+// times (1 by default); TRAILPIN_WALK_VERBOSE=1 logs a red replay's output
+// and traces. It tells a walk that is red every time from one
+// that is red now and then, and replays a walk again after a fix without
+// walking it again. Each replay is logged as green or red at its step.
+func TestRealAppReplayKeptWalk(t *testing.T) {
+	path := os.Getenv("TRAILPIN_WALK_REPLAY")
+	if path == "" {
+		t.Skip("by hand: TRAILPIN_WALK_REPLAY=<app>-seed<N>.trail.yaml [TRAILPIN_WALK_REPEAT=N]")
+	}
+	browsertest.Need(t)
+	name, _, ok := strings.Cut(filepath.Base(path), "-seed")
+	a, known := walkApps[name]
+	if !ok || !known {
+		t.Fatalf("TRAILPIN_WALK_REPLAY=%q: want a trail the walk kept, named <app>-seed<N>.trail.yaml (the apps: todomvc, sbadmin, swagger, uikit, jsoneditor, awesomplete)", path)
+	}
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := walkEnvInt(t, "TRAILPIN_WALK_REPEAT", 1)
+	srv := serveApp(t, a, serveOptions{})
+	green := 0
+	for i := range n {
+		run := replayOn(t, a, abs, srv.URL)
+		ok, step, reason := classifyReplay(run)
+		if ok {
+			green++
+			t.Logf("REPLAY %d/%d: green", i+1, n)
+			continue
+		}
+		t.Logf("REPLAY %d/%d: red at %s: %s", i+1, n, step, reason)
+		if os.Getenv("TRAILPIN_WALK_VERBOSE") != "" {
+			t.Logf("the replay's output and traces:\n%s\n%s\n%s", run.Stdout, run.Stderr, run.traces)
+		}
+	}
+	t.Logf("REPLAYS %s %d %d", filepath.Base(path), n, green)
+}
+
 // TestWalkRNGIsSeeded checks that the generator is deterministic per seed
 // and that two seeds differ.
 func TestWalkRNGIsSeeded(t *testing.T) {
