@@ -133,9 +133,9 @@ func (p *tab) awaitSettled(ctx context.Context, start, deadline time.Time, reads
 	return p.awaitQuietFor(ctx, start, deadline, settleQuiet, reads)
 }
 
-// awaitQuietFor is awaitSettled with the page quiet for quiet (not
+// awaitQuietFor is awaitSettled with the page quiet for want (not
 // settleQuiet) to count as settled.
-func (p *tab) awaitQuietFor(ctx context.Context, start, deadline time.Time, settleQuiet time.Duration, reads *readLog) settle {
+func (p *tab) awaitQuietFor(ctx context.Context, start, deadline time.Time, want time.Duration, reads *readLog) settle {
 	seq, err := p.changeSeq(ctx)
 	for err == nil && ctx.Err() == nil && p.nav.gone() == nil {
 		req := p.nav.requests.pending()
@@ -146,7 +146,7 @@ func (p *tab) awaitQuietFor(ctx context.Context, start, deadline time.Time, sett
 		if left <= 0 {
 			return settle{took: time.Since(start), request: req}
 		}
-		quiet := min(settleQuiet, left)
+		quiet := min(want, left)
 		began := time.Now()
 		p.waitChange(ctx, seq, quiet)
 		var next int64
@@ -156,8 +156,8 @@ func (p *tab) awaitQuietFor(ctx context.Context, start, deadline time.Time, sett
 		// Quiet means the whole quiet went by without a change, and no
 		// request of the action was in flight before or after it (a
 		// request's event may arrive a moment after the page sent it).
-		if next == seq && req == "" && quiet == settleQuiet && time.Since(began) >= quiet && p.nav.requests.pending() == "" {
-			return settle{settled: true, took: time.Since(start), quiet: settleQuiet}
+		if next == seq && req == "" && quiet == want && time.Since(began) >= quiet && p.nav.requests.pending() == "" {
+			return settle{settled: true, took: time.Since(start), quiet: want}
 		}
 		seq = next
 	}
