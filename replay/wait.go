@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"strings"
 	"time"
 
 	"github.com/chromedp/cdproto/runtime"
@@ -438,7 +437,7 @@ func (p *tab) ready(ctx context.Context, s *screen.Screen, m *selector.Matcher, 
 // aim scrolls the element of ref to the middle of the viewport and returns
 // where it was right after the scroll and two frames later.
 func (p *tab) aim(ctx context.Context, ref, document string) (first, second *browser.RefPoint, err error) {
-	if strings.HasPrefix(ref, "f") {
+	if inFrame(ref) {
 		return p.aimInFrame(ctx, ref, document)
 	}
 	var text string

@@ -136,6 +136,7 @@ func (p *tab) typingTimers(ctx context.Context, what string, bound time.Duration
 	return n
 }
 
-// inFrame says whether ref names an element inside a frame (f<K>e<N>),
-// whose timers the top document's wrapper does not see.
+// inFrame says whether ref names an element inside a frame (f<K>e<N>):
+// aim follows it into the frame, and the top document's wrapper of
+// setTimeout does not see its timers.
 func inFrame(ref string) bool { return strings.HasPrefix(ref, "f") }
