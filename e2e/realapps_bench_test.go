@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -24,7 +25,11 @@ import (
 //
 // The value is the number of timed pairs per app; TRAILPIN_BENCH_APPS
 // (todomvc,uikit…) picks apps. Each app prints one BENCH line: the median,
-// min and max of each tool and the ratio of the medians.
+// min and max of each tool and the ratio of the medians. With
+// TRAILPIN_BENCH_KEEP=DIR, each app's recorded trail and the trace page of one
+// more replay, untimed and with --trace on (each step and action with its
+// time), are kept in DIR as <app>.trail.yaml and <app>.trace.md: where the
+// replay's time goes.
 func TestRealAppReplayBesidePlaywright(t *testing.T) {
 	runs, err := strconv.Atoi(os.Getenv("TRAILPIN_BENCH_REALAPPS"))
 	if err != nil || runs < 1 {
@@ -86,6 +91,9 @@ func TestRealAppReplayBesidePlaywright(t *testing.T) {
 					f()
 				}
 			}
+			if dir := os.Getenv("TRAILPIN_BENCH_KEEP"); dir != "" {
+				keepBenchTrace(t, dir, a, rec.path, srv.URL)
+			}
 			tp, pw := percentile(trailpin, 50), percentile(playwright, 50)
 			line := fmt.Sprintf("BENCH %s: %d steps; trailpin %.2f s (%.2f to %.2f), playwright %.2f s (%.2f to %.2f), ratio %.2f",
 				a.name, len(rec.trail.Steps), tp/1000, slices.Min(trailpin)/1000, slices.Max(trailpin)/1000,
@@ -95,6 +103,38 @@ func TestRealAppReplayBesidePlaywright(t *testing.T) {
 		})
 	}
 	t.Logf("load average at the end: %s\n%s", loadAverage(), strings.Join(lines, "\n"))
+}
+
+// keepBenchTrace copies the app's recorded trail into dir and replays it
+// once more with --trace on, keeping its trace page beside it.
+func keepBenchTrace(t *testing.T, dir string, a *realApp, trailPath, base string) {
+	t.Helper()
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	src, err := os.ReadFile(trailPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, a.name+".trail.yaml"), src, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	run := replayOn(t, a, trailPath, base, "--trace", "on")
+	if run.ExitCode != 0 {
+		t.Fatalf("%s: the traced replay failed (exit %d):\n%s\n%s", a.name, run.ExitCode, run.Stdout, run.traces)
+	}
+	pages, _ := filepath.Glob(filepath.Join(run.results, "*", "trace.md"))
+	if len(pages) != 1 {
+		t.Fatalf("%s: the traced replay wrote %d trace pages in %s, want 1", a.name, len(pages), run.results)
+	}
+	page, err := os.ReadFile(pages[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, a.name+".trace.md"), page, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("%s: trail and trace page kept in %s", a.name, dir)
 }
 
 // loadAverage is the machine's load average over the last minute, five

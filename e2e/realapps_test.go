@@ -203,19 +203,21 @@ func valueChecks(tr *trail.Trail) []valueCheck {
 	return out
 }
 
-// A replayRun is a replay of a real app's trail: the host's run and, when
-// it failed, the start of each trace page it wrote.
+// A replayRun is a replay of a real app's trail: the host's run, the folder
+// of its results and, when it failed, the start of each trace page it wrote.
 type replayRun struct {
 	HostRun
-	traces string
+	results string
+	traces  string
 }
 
 // replayOn replays the trail with --format status against base, with the
 // app's secrets in the environment, and returns the run; when it fails, the
 // run keeps the start of the trace pages, which the caller logs when the
 // failure was not the one it wanted (a variant's replay fails on purpose).
-// Every output of the run is searched for the secrets.
-func replayOn(t *testing.T, a *realApp, path, base string) replayRun {
+// Every output of the run is searched for the secrets. The extra arguments
+// go to host replay (the bench asks for --trace on).
+func replayOn(t *testing.T, a *realApp, path, base string, extra ...string) replayRun {
 	t.Helper()
 	results := TempDir(t)
 	// A real app's bundle loads in well under the default 30 s on a person's
@@ -235,8 +237,9 @@ func replayOn(t *testing.T, a *realApp, path, base string) replayRun {
 	for name, value := range a.secrets {
 		env = append(env, secrets.SecretEnv(name)+"="+value)
 	}
-	run := RunHost(t, env, nil, "replay", "--config", cfg, "--base-url", base,
-		"--format", "status", "--results", results, path)
+	args := append([]string{"replay", "--config", cfg, "--base-url", base,
+		"--format", "status", "--results", results}, extra...)
+	run := RunHost(t, env, nil, append(args, path)...)
 	for _, value := range a.secrets {
 		sources := []LeakSource{LeakBytes("status lines", run.Stdout), LeakBytes("standard error", run.Stderr)}
 		_ = filepath.WalkDir(results, func(p string, d fs.DirEntry, err error) error {
@@ -247,7 +250,7 @@ func replayOn(t *testing.T, a *realApp, path, base string) replayRun {
 		})
 		CheckNoSecretLeaks(t, value, sources...)
 	}
-	out := replayRun{HostRun: run}
+	out := replayRun{HostRun: run, results: results}
 	if run.ExitCode != 0 {
 		traces, _ := filepath.Glob(filepath.Join(results, "*", "trace.md"))
 		for _, f := range traces {
