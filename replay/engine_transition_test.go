@@ -202,3 +202,33 @@ func TestMoved(t *testing.T) {
 		}
 	}
 }
+
+// shadePage has a button whose shade and shadow ease in over 60 s, as a
+// button's hover style does under a pointer that rests on it; a
+// transition that only repaints holds no click.
+const shadePage = `<!doctype html><html lang="en"><title>Shade</title>
+<style>
+  #go { transition: background-color 60s, box-shadow 60s, border-color 60s, color 60s; }
+  #go.lit { background-color: #036; box-shadow: 0 0 8px #000; border-color: #f00; color: #fff; }
+</style>
+<button id="go">Go</button>
+<p id="out"></p>
+<script>
+  const go = document.getElementById('go');
+  requestAnimationFrame(() => requestAnimationFrame(() => go.classList.add('lit')));
+  go.onclick = () => {
+    const running = document.getAnimations().some((a) => a.playState === 'running');
+    document.getElementById('out').textContent = running ? 'clicked while it grew' : 'clicked at rest';
+  };
+</script>`
+
+// A tap goes at once on a target whose transitions only repaint it (the
+// 60 s shade would run the wait out of time).
+func TestReplayTapsThroughAShadeEasingIn(t *testing.T) {
+	t.Parallel()
+	srv := servePage(t, shadePage)
+	res := replayOn(t, inlineTrail(t, rowTrail("clicked while it grew")), srv.URL, Options{})
+	if res.Status != StatusPassed {
+		t.Fatalf("%s", explain(res))
+	}
+}
