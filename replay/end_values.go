@@ -1,6 +1,7 @@
 package replay
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"time"
@@ -16,11 +17,41 @@ import (
 // action that reached its value and a page that put another one back a
 // moment later, or a step that checked one box too few, is no pass.
 
-// endValueHold is how long the end values must hold before a step passes:
-// a page's own script that undoes a setting (a controlled input put back on
-// its next render, a handler's timer) does it within a few frames, and a
-// look that came before it would pass a step that did not stick.
+// The end values must hold before a step passes: a page's own script that
+// undoes a setting does it on its next render or from a timer its handler
+// set (a controlled input put back, a validation that resets the field),
+// and a look that came before it would pass a step that did not stick. So
+// once the values show, holdValues waits for the timers the step's actions
+// set (the page's wrapper of setTimeout follows those of at most a second,
+// and those they set in turn, wait_timers.go) to run, up to endValueHoldMax,
+// then for two of the page's frames, and the values are read again. Where
+// the wrapper could not follow them (a frame, a document loaded before
+// replay prepared the tab), it waits endValueHold instead.
+
+// endValueHold is the hold where the step's timers are not followed.
 const endValueHold = 100 * time.Millisecond
+
+// endValueHoldMax bounds the wait for the step's timers: a page that keeps
+// setting timers from them (a poll the action started) is read once it
+// has passed.
+const endValueHoldMax = time.Second
+
+// holdValues waits, once a step's end values show, for what could still
+// put one back (above).
+func (p *tab) holdValues(ctx context.Context) error {
+	if !p.timersFollowed || p.typingTimers(ctx, "idle", endValueHoldMax) < 0 {
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(endValueHold):
+		}
+		return nil
+	}
+	if err := p.callInWorld(ctx, nextFrameScript, true, nil); err != nil && ctx.Err() != nil {
+		return ctx.Err()
+	}
+	return nil
+}
 
 // expandEndValues fills in the references of an end's values.
 func expandEndValues(values []trail.EndValue, vals *values) ([]trail.EndValue, error) {

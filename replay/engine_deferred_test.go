@@ -1,8 +1,12 @@
 package replay
 
 import (
+	"fmt"
+	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
+	"time"
 )
 
 // deferredPage acts on what is typed a moment after the typing, as a tree
@@ -95,8 +99,17 @@ func TestReplayActsAfterWhatTheTypingDeferred(t *testing.T) {
 	// entry, then a validation): the wait follows the chain to its end,
 	// longer than the quiet it waits for once the timers have run.
 	chained := `(fn) => { clearTimeout(timer); timer = setTimeout(() => { timer = setTimeout(fn, 250); }, 200); }`
-	for _, page := range []struct{ name, later string }{{"one timer", ""}, {"chained timers", chained}} {
-		srv := servePage(t, deferredPage(page.later, ""))
+	// No timer at all: a render put off by a frame and by another (the
+	// wait after the typing follows frames until two pass unchanged), and
+	// the answer to a request the typing began (the app handles it after
+	// the browser has it, which no frame tells). A Tab pressed at once
+	// fails both.
+	frames := `(fn) => requestAnimationFrame(() => requestAnimationFrame(fn))`
+	request := `(fn) => fetch('/check').then((r) => r.text()).then(() => fn())`
+	for _, page := range []struct{ name, later string }{
+		{"one timer", ""}, {"chained timers", chained}, {"two frames", frames}, {"a request", request},
+	} {
+		srv := serveDeferred(t, deferredPage(page.later, ""))
 		for name, src := range map[string]string{"undo": deferredUndoTrail, "tab": deferredTabTrail} {
 			t.Run(page.name+"/"+name, func(t *testing.T) {
 				t.Parallel()
@@ -107,6 +120,23 @@ func TestReplayActsAfterWhatTheTypingDeferred(t *testing.T) {
 			})
 		}
 	}
+}
+
+// serveDeferred serves page at every path but /check, which answers after
+// 300 ms, as a server that checks a value does.
+func serveDeferred(t *testing.T, page string) *httptest.Server {
+	t.Helper()
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/check" {
+			time.Sleep(300 * time.Millisecond)
+			fmt.Fprint(w, "ok")
+			return
+		}
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		fmt.Fprint(w, page)
+	}))
+	t.Cleanup(srv.Close)
+	return srv
 }
 
 // The wait after typing waits for the timers the typing set, not for every

@@ -54,6 +54,10 @@ type tab struct {
 	// the recorder reads that screen at the press too (docs/recording.md,
 	// The step's boundary). pressing calls it.
 	atPress func()
+	// timersFollowed says the page's wrapper of setTimeout followed the
+	// timers the last action set (wait_timers.go), for the hold of a
+	// step's end values.
+	timersFollowed bool
 	// byPath keeps the last screen captured on each path during a step,
 	// for the step's ARIA snapshot.
 	byPath map[string]*screen.Screen

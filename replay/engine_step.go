@@ -151,7 +151,9 @@ func (r *trailRun) runStep(ctx context.Context, i int) stepRun {
 			Msg: fmt.Sprintf("step %d is a goal for the agent (act: %q) and has no recorded actions", i+1, st.Act)})
 	}
 	r.replaying = r.opts.canHandOff()
-	defer func() { r.replaying = false }()
+	r.holdStep = st.End != nil && len(st.End.Values) > 0
+	r.page.timersFollowed = false
+	defer func() { r.replaying, r.holdStep = false, false }()
 	for j, a := range st.Actions {
 		d, err := r.perform(ctx, a, nextAction(r.trail.Steps, i, j), r.diffIDs[trail.ActionAt{Step: i, Action: j}], &sr.Actions[j])
 		run.done = append(run.done, d)
@@ -226,23 +228,26 @@ func (r *trailRun) perform(ctx context.Context, a, next trail.Action, diffID str
 	}
 	// A type an action follows waits, after it, for what the typing set
 	// off (afterTyping): the page's wrapper of setTimeout follows the
-	// timers the typing sets from here to its end.
+	// timers the typing sets from here to its end. So does any action of
+	// a step whose end values must hold: the hold waits for them.
 	_, typed := a.(trail.TypeText)
 	typed = typed && next != nil && !next.Kind().IsAssertion()
-	timed := typed && p.typingTimers(ctx, "open", 0) >= 0
+	follow := typed || r.holdStep && !a.Kind().IsAssertion()
+	timed := follow && p.typingTimers(ctx, "open", 0) >= 0
 	d, err := r.play(a)(ctx, p)
 	if d.page != nil {
 		r.page = d.page
 	}
-	if typed {
-		if timed {
-			// The top document's wrapper sees the timers of the top
-			// document alone, and only of the document it opened on.
-			timed = p.typingTimers(ctx, "close", 0) >= 0 && r.page == p && (d.node == nil || !inFrame(d.node.Ref))
-		}
-		if err == nil {
-			r.page.afterTyping(ctx, &d, timed)
-		}
+	if timed {
+		// The top document's wrapper sees the timers of the top
+		// document alone, and only of the document it opened on.
+		timed = p.typingTimers(ctx, "close", 0) >= 0 && r.page == p && (d.node == nil || !inFrame(d.node.Ref))
+	}
+	if follow {
+		r.page.timersFollowed = timed
+	}
+	if typed && err == nil {
+		r.page.afterTyping(ctx, &d, timed)
 	}
 	switch _, check := a.(trail.AssertChange); {
 	case err == nil && observe:
@@ -381,10 +386,8 @@ func (r *trailRun) checkEnd(ctx context.Context, end *trail.End) error {
 			// The values must hold: a page that puts the old value back a
 			// moment after the action shows it at the next look.
 			held = true
-			select {
-			case <-ctx.Done():
-				return asStepError(ctx.Err())
-			case <-time.After(endValueHold):
+			if err := p.holdValues(ctx); err != nil {
+				return asStepError(err)
 			}
 			// A value a script set fires no event the watcher sees: look
 			// afresh.

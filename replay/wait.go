@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"time"
 
 	"github.com/chromedp/cdproto/runtime"
@@ -320,6 +321,7 @@ func (p *tab) await(ctx context.Context, need readiness, sel *selector.Selector,
 		}
 		partial := err == nil && s.Partial
 		var last error
+		moving := false
 		if err == nil {
 			n, merr := pick(s, m)
 			var bad *browser.RefError
@@ -346,6 +348,7 @@ func (p *tab) await(ctx context.Context, need readiness, sel *selector.Selector,
 				default:
 					last = &notActionableError{node: n, state: state}
 					reads.add(last.Error())
+					moving = state == stateMoving
 				}
 			default:
 				last = merr
@@ -372,6 +375,14 @@ func (p *tab) await(ctx context.Context, need readiness, sel *selector.Selector,
 				continue
 			}
 			return f, last
+		}
+		if moving {
+			// A box that moves without a change to the page (a CSS
+			// transition, a script's animation) wakes no watcher: the
+			// next look is at once, and ready's two frames pace it, so
+			// the action goes out within a frame or two of the box
+			// coming to rest, as a person's click would.
+			continue
 		}
 		p.waitChange(ctx, seq, min(backoff(attempt), time.Until(deadline)+time.Millisecond))
 	}
@@ -418,8 +429,8 @@ func (p *tab) ready(ctx context.Context, s *screen.Screen, m *selector.Matcher, 
 		return found{}, "", err
 	}
 	switch {
-	case first.Box != second.Box, second.Animating:
-		return found{}, "moving", nil
+	case second.Animating, moved(first.Box, second.Box):
+		return found{}, stateMoving, nil
 	case second.Box.Width <= 0 || second.Box.Height <= 0:
 		return found{}, "not visible (its box is empty)", nil
 	case !second.InViewport:
@@ -432,6 +443,27 @@ func (p *tab) ready(ctx context.Context, s *screen.Screen, m *selector.Matcher, 
 		return found{}, "covered by " + by, nil
 	}
 	return found{node: n, point: second}, "", nil
+}
+
+// stateMoving is ready's state of an element whose box moved between the
+// two frames aim waited, or that a transition or animation is moving.
+const stateMoving = "moving"
+
+// moved says whether a target's box moved between aim's two frames as far
+// as a click cares: its corner went by a pixel or more, or the middle of
+// where it is now lies outside where it was. A box whose corner stays
+// while its far edges come or go is not moving: a sibling's transition
+// that makes room beside it (a row's hover effect, set off by a pointer
+// that rests where the last action left it) changes its width for half a
+// second, and the click lands on it either way. A transition on the
+// target itself, around it or in what it controls still holds the action
+// (Animating).
+func moved(a, b screen.Box) bool {
+	if math.Abs(a.X-b.X) >= 1 || math.Abs(a.Y-b.Y) >= 1 {
+		return true
+	}
+	mx, my := b.X+b.Width/2, b.Y+b.Height/2
+	return mx < a.X || mx > a.X+a.Width || my < a.Y || my > a.Y+a.Height
 }
 
 // aim scrolls the element of ref to the middle of the viewport and returns

@@ -1,6 +1,7 @@
 package replay
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"strings"
@@ -85,6 +86,13 @@ func (f *inFlight) onEvent(ev any) {
 	}
 }
 
+// began says whether a request has begun since replay last acted.
+func (f *inFlight) began() bool {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.begun > f.from
+}
+
 // acting notes that replay is about to act: the requests begun from now
 // on are the action's.
 func (f *inFlight) acting() {
@@ -124,6 +132,9 @@ type settle struct {
 	// timers is how many timers the typing set had not run when the
 	// deadline came (afterTyping).
 	timers int
+	// frames: it settled over two of the page's frames, not a quiet of
+	// a set length (awaitFrames).
+	frames bool
 }
 
 // awaitSettled waits until the page has settled (see above) or until
@@ -173,6 +184,8 @@ func (p *tab) awaitQuietFor(ctx context.Context, start, deadline time.Time, want
 // String says what the wait came to, for an assertion's summary.
 func (s settle) String() string {
 	switch {
+	case s.settled && s.frames:
+		return fmt.Sprintf("once the page had settled (after %s: no change over two frames and no request in flight)", s.took.Round(10*time.Millisecond))
 	case s.settled:
 		return fmt.Sprintf("once the page had settled (after %s: no change for %s and no request in flight)", s.took.Round(10*time.Millisecond), s.quiet)
 	case s.timers > 0:
@@ -201,9 +214,14 @@ const typingSettleMax = 3 * time.Second
 // type).
 //
 // When timed (the page's wrapper of setTimeout followed the typing,
-// wait_timers.go), it waits for the timers the typing set to run, then for
-// the page to be quiet for typingQuiet with no request of the typing in
-// flight. Otherwise it waits as an absence does: no change for
+// wait_timers.go), it waits for the timers the typing set to run, then
+// until two of the page's frames pass without a change (awaitFrames):
+// what the keys and those timers set off that is no timer (a render the
+// framework put off to the next frame or to a message task, a promise's
+// work) is written by then. A typing that began a request waits instead,
+// once no request of it is in flight, for typingQuiet without a change:
+// the app handles an answer a moment after the browser has it, which no
+// frame tells. Otherwise it waits as an absence does: no change for
 // settleQuiet, no request in flight. What the wait read goes with the
 // type's reads.
 func (p *tab) afterTyping(ctx context.Context, d *done, timed bool) {
@@ -218,6 +236,8 @@ func (p *tab) afterTyping(ctx context.Context, d *done, timed bool) {
 	switch {
 	case pending > 0:
 		st = settle{took: time.Since(start), timers: pending}
+	case pending == 0 && !p.nav.requests.began():
+		st = p.awaitFrames(ctx, start, deadline, &reads)
 	case pending == 0:
 		st = p.awaitQuietFor(ctx, start, deadline, typingQuiet, &reads)
 	default:
@@ -231,4 +251,36 @@ func (p *tab) afterTyping(ctx context.Context, d *done, timed bool) {
 		d.summary += "; after the typing, " + strings.Replace(st.String(), ", so it was read as it was then", ", and the next action went on", 1)
 	}
 	d.addReads(reads.items)
+}
+
+// awaitFrames waits until two of the page's frames pass with no change to
+// the page (its change counter, wait.go) and no request begun since replay
+// acted, or until deadline. A request begun on the way hands the wait to
+// awaitQuietFor with typingQuiet, as afterTyping says.
+func (p *tab) awaitFrames(ctx context.Context, start, deadline time.Time, reads *readLog) settle {
+	for {
+		if p.nav.requests.began() {
+			return p.awaitQuietFor(ctx, start, deadline, typingQuiet, reads)
+		}
+		if err := cmp.Or(ctx.Err(), p.nav.gone()); err != nil {
+			return settle{took: time.Since(start), err: err}
+		}
+		if time.Now().After(deadline) {
+			return settle{took: time.Since(start)}
+		}
+		seq, err := p.changeSeq(ctx)
+		if err == nil {
+			err = p.callInWorld(ctx, nextFrameScript, true, nil)
+		}
+		var next int64
+		if err == nil {
+			next, err = p.changeSeq(ctx)
+		}
+		if err != nil {
+			return settle{took: time.Since(start), err: err}
+		}
+		if next == seq && !p.nav.requests.began() {
+			return settle{settled: true, took: time.Since(start), frames: true}
+		}
+	}
 }

@@ -97,8 +97,9 @@
   }
 
   /**
-   * Whether a CSS transition or animation that ends (not a looping one) is
-   * running on el or an element around it, or in what it controls: a dialog
+   * Whether a CSS transition or animation that ends (not a looping one)
+   * and changes more than paint (paintsOnly) is running on el or an
+   * element around it, or in what it controls: a dialog
    * easing in moves its buttons by less than a pixel in its last frames,
    * and many widgets ignore a click until their transition ends (a collapse
    * toggle while its panel still eases open or shut: Bootstrap's collapse
@@ -111,7 +112,7 @@
       return false;
     const panels = controlled(el);
     for (const a of doc.getAnimations()) {
-      if (a.playState !== 'running' || !(a.effect instanceof KeyframeEffect))
+      if (a.playState !== 'running' || !(a.effect instanceof KeyframeEffect) || paintsOnly(a))
         continue;
       const target = a.effect.target;
       const end = a.effect.getComputedTiming().endTime;
@@ -121,6 +122,37 @@
         return true;
     }
     return false;
+  }
+
+  /**
+   * CSS properties whose change only repaints: it moves nothing, hides
+   * nothing and stops no click (a button's shade or shadow easing in
+   * under the pointer that rests on it).
+   */
+  const paintOnlyProperty = /^(color|background-color|border(-(top|right|bottom|left|block|inline)(-(start|end))?)?-color|outline-color|text-decoration-color|text-emphasis-color|caret-color|column-rule-color|accent-color|box-shadow|text-shadow|fill|stroke|stop-color|flood-color|lighting-color)$/;
+
+  /**
+   * Whether an animation or transition changes only properties that
+   * repaint (paintOnlyProperty): a transition names its property, an
+   * animation its keyframes'.
+   * @param {Animation} a
+   */
+  function paintsOnly(a) {
+    const property = /** @type {{transitionProperty?: unknown}} */ (/** @type {unknown} */ (a)).transitionProperty;
+    if (typeof property === 'string')
+      return paintOnlyProperty.test(property);
+    const effect = /** @type {KeyframeEffect} */ (a.effect);
+    let any = false;
+    for (const frame of effect.getKeyframes()) {
+      for (const key of Object.keys(frame)) {
+        if (key === 'offset' || key === 'computedOffset' || key === 'easing' || key === 'composite')
+          continue;
+        any = true;
+        if (!paintOnlyProperty.test(key.replace(/[A-Z]/g, (c) => '-' + c.toLowerCase())))
+          return false;
+      }
+    }
+    return any;
   }
 
   /**
