@@ -186,10 +186,6 @@ type trailRun struct {
 	failure                 *stepError
 	failed                  int // index of the failed step, -1 when none
 
-	// holdStep is set while the step being played has end values: its
-	// actions' timers are followed for the hold before it passes
-	// (end_values.go).
-	holdStep bool
 	// replaying is set while a recorded action of a step the agent could
 	// take over looks for its target (it waits replay.replayTimeout).
 	replaying bool

@@ -151,9 +151,7 @@ func (r *trailRun) runStep(ctx context.Context, i int) stepRun {
 			Msg: fmt.Sprintf("step %d is a goal for the agent (act: %q) and has no recorded actions", i+1, st.Act)})
 	}
 	r.replaying = r.opts.canHandOff()
-	r.holdStep = st.End != nil && len(st.End.Values) > 0
-	r.page.timersFollowed = false
-	defer func() { r.replaying, r.holdStep = false, false }()
+	defer func() { r.replaying = false }()
 	for j, a := range st.Actions {
 		d, err := r.perform(ctx, a, nextAction(r.trail.Steps, i, j), r.diffIDs[trail.ActionAt{Step: i, Action: j}], &sr.Actions[j])
 		run.done = append(run.done, d)
@@ -226,13 +224,13 @@ func (r *trailRun) perform(ctx context.Context, a, next trail.Action, diffID str
 	if !a.Kind().IsAssertion() {
 		p.nav.requests.acting()
 	}
-	// A type an action follows waits, after it, for what the typing set
-	// off (afterTyping): the page's wrapper of setTimeout follows the
-	// timers the typing sets from here to its end. So does any action of
-	// a step whose end values must hold: the hold waits for them.
+	// The page's wrapper of setTimeout follows the timers each action
+	// sets from here to its end (wait_timers.go): a type an action
+	// follows waits for them after it (afterTyping), the hold of a
+	// step's end values and the settle of an absence after it too.
 	_, typed := a.(trail.TypeText)
 	typed = typed && next != nil && !next.Kind().IsAssertion()
-	follow := typed || r.holdStep && !a.Kind().IsAssertion()
+	follow := !a.Kind().IsAssertion()
 	timed := follow && p.typingTimers(ctx, "open", 0) >= 0
 	d, err := r.play(a)(ctx, p)
 	if d.page != nil {

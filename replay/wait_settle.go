@@ -18,14 +18,21 @@ import (
 // runs a moment after the value changed, a message that comes with the
 // server's reply), and a check made then passes on a page that shows X a
 // moment later. So an absence is checked on a page that has settled after
-// the action before it: the page has not changed for settleQuiet (the
-// change watcher of wait.go counts mutations and user-visible events), and
-// none of the app's requests (fetch and XHR) begun since that action is
-// still in flight; a request that answers brings the wait back to the
-// quiet. It waits as long as that takes, up to the action timeout; a page
-// that never comes to rest (a clock that ticks faster than settleQuiet, a
-// request that never ends) is checked at the timeout as it is then, and
-// the assertion's summary says so.
+// the action before it. What the app does a moment later it does from a
+// timer the action's handler set, or when a request the action began
+// answers. Where the page's wrapper of setTimeout followed the action
+// (wait_timers.go) and the action began no request, settled means: the
+// timers the action set (and those they set in turn) have run, then two
+// of the page's frames passed with no change (the change watcher of
+// wait.go counts mutations and user-visible events). Otherwise (a
+// request, an action in a frame or on another document, a chain of
+// timers still running after typingSettleMax) it means: the page has not
+// changed for settleQuiet, and none of the app's requests (fetch and XHR)
+// begun since that action is still in flight; a request that answers
+// brings the wait back to the quiet. It waits as long as that takes, up
+// to the action timeout; a page that never comes to rest (a clock that
+// ticks faster than settleQuiet, a request that never ends) is checked at
+// the timeout as it is then, and the assertion's summary says so.
 
 // settleQuiet is how long the page must not change to count as settled
 // for an absence. Longer than the agent's quiet (agentQuiet): an app
@@ -141,6 +148,10 @@ type settle struct {
 // deadline, noting in reads each request it waited for; the check that
 // waits began at start.
 func (p *tab) awaitSettled(ctx context.Context, start, deadline time.Time, reads *readLog) settle {
+	if p.timersFollowed && !p.nav.requests.began() &&
+		p.typingTimers(ctx, "idle", max(0, min(typingSettleMax, time.Until(deadline)))) == 0 {
+		return p.awaitFrames(ctx, start, deadline, settleQuiet, reads)
+	}
 	return p.awaitQuietFor(ctx, start, deadline, settleQuiet, reads)
 }
 
@@ -237,7 +248,7 @@ func (p *tab) afterTyping(ctx context.Context, d *done, timed bool) {
 	case pending > 0:
 		st = settle{took: time.Since(start), timers: pending}
 	case pending == 0 && !p.nav.requests.began():
-		st = p.awaitFrames(ctx, start, deadline, &reads)
+		st = p.awaitFrames(ctx, start, deadline, typingQuiet, &reads)
 	case pending == 0:
 		st = p.awaitQuietFor(ctx, start, deadline, typingQuiet, &reads)
 	default:
@@ -256,11 +267,12 @@ func (p *tab) afterTyping(ctx context.Context, d *done, timed bool) {
 // awaitFrames waits until two of the page's frames pass with no change to
 // the page (its change counter, wait.go) and no request begun since replay
 // acted, or until deadline. A request begun on the way hands the wait to
-// awaitQuietFor with typingQuiet, as afterTyping says.
-func (p *tab) awaitFrames(ctx context.Context, start, deadline time.Time, reads *readLog) settle {
+// awaitQuietFor with quiet: the app handles an answer a moment after the
+// browser has it, which no frame tells.
+func (p *tab) awaitFrames(ctx context.Context, start, deadline time.Time, quiet time.Duration, reads *readLog) settle {
 	for {
 		if p.nav.requests.began() {
-			return p.awaitQuietFor(ctx, start, deadline, typingQuiet, reads)
+			return p.awaitQuietFor(ctx, start, deadline, quiet, reads)
 		}
 		if err := cmp.Or(ctx.Err(), p.nav.gone()); err != nil {
 			return settle{took: time.Since(start), err: err}

@@ -50,6 +50,10 @@ func TestAbsenceWaitsForTheSettledPage(t *testing.T) {
 	}{
 		{"a timer's verdict on the broken copy", "check=timer&app=broken", true, ""},
 		{"a timer's verdict on the app", "check=timer", false, ""},
+		// Nothing changes for longer than settleQuiet before the verdict:
+		// only the timer the click set says the app has not answered.
+		{"a paused timer's verdict on the broken copy", "check=pause&app=broken", true, ""},
+		{"a paused timer's verdict on the app", "check=pause", false, ""},
 		{"the server's late verdict on the broken copy", "check=server&app=broken", true, "waited for GET /validate?broken=true&value=abc to answer"},
 		{"the server's late verdict on the app", "check=server", false, "waited for GET /validate?broken=false&value=abc to answer"},
 	}

@@ -21,7 +21,11 @@ import (
 // The page's own setTimeout is the only place that knows them, so every
 // document replay opens gets, in its main world and before its own
 // scripts, a wrapper around setTimeout and clearTimeout (a Proxy: the
-// functions still read as native code, and behave as before). A timer is
+// functions still read as native code, and behave as before). It follows
+// every action replay performs, not only typing: the hold of a step's end
+// values (end_values.go) and the settle of an absence (wait_settle.go)
+// wait for what the action before them set off the same way; "the
+// typing" below is whichever action was last under way. A timer is
 // the typing's when it was set while the typing was under way (between
 // open and close) outside any timer's callback, or from the callback of a
 // timer that was the typing's: a debounce that chains a second one (an
@@ -37,7 +41,9 @@ import (
 // (it is the app under test), and the answer only decides how long replay
 // waits, bounded by typingSettleMax. A document whose scripts ran before
 // the wrapper came (one loaded before replay prepared the tab) answers -1,
-// and the wait falls back to the long quiet.
+// and so does "idle" on a document no action was under way in (one the
+// action before loaded: the timers its scripts set at load are not
+// followed); the wait then falls back to the long quiet.
 
 // timerLongest is the longest timer the wait after typing waits for.
 const timerLongest = 1000
@@ -103,6 +109,7 @@ var timersScript = `(() => {
         case 'open': epoch++; open = true; pending.clear(); return 0;
         case 'close': open = false; return pending.size;
         case 'idle':
+          if (!epoch) return -1;
           if (!pending.size) return 0;
           return new Promise((done) => {
             waiters.push(done);
