@@ -136,6 +136,37 @@ test('while the typing goes on, no key and no text captures the page again', () 
   rec.flushTyping();
 });
 
+test('a key pressed right after the typing in its field is sent at once; one after a pause, or elsewhere, is not', () => {
+  const send = rec.send;
+  /** @type {Record<string, unknown>[]} */
+  const presses = [];
+  rec.send = (i) => { if (i.kind === 'press') presses.push(i); };
+  try {
+    rec.state.typing = null;
+    rec.state.preInput = null;
+    field.value = '';
+    now = screen('start');
+    // JSONEditor's search box: "hello" and Enter in one stride, before the
+    // page's search ran (docs/recording.md, JSONEditor's seed 3 at 60 actions).
+    for (const k of 'hello') typeKey(k);
+    rec.pressed(field, key('Enter'));
+    released();
+    // The person looked before pressing: the typing's last key is long gone.
+    for (const k of 'ab') typeKey(k);
+    rec.state.typing.last -= 1000;
+    rec.pressed(field, key('Tab'));
+    released();
+    // A key with no typing before it.
+    rec.pressed(field, key('Escape'));
+    released();
+    assert.deepEqual(presses.map((p) => `${p.key} ${p.atOnce ? 'at once' : 'after a pause'}`),
+      ['Enter at once', 'Tab after a pause', 'Escape after a pause']);
+  } finally {
+    rec.send = send;
+    rec.state.escaping = null;
+  }
+});
+
 /** A drop-down (a select whose list is the browser's pop-up). */
 const select = {
   nodeType: 1, localName: 'select', multiple: false, size: 0, isConnected: true,
