@@ -47,7 +47,7 @@
 
 /**
  * @typedef {{id: string, wire: string}} RecorderCaptured a screen captured, with its id
- * @typedef {{el: HTMLInputElement | HTMLTextAreaElement | HTMLElement, screen: RecorderCaptured, ref: string, time: number, last: number, start?: string | null, atPress?: RecorderTypingMeaning, kept?: string}} RecorderTyping
+ * @typedef {{el: HTMLInputElement | HTMLTextAreaElement | HTMLElement, screen: RecorderCaptured, ref: string, time: number, start?: string | null, atPress?: RecorderTypingMeaning, kept?: string}} RecorderTyping
  * @typedef {'assertVisible' | 'assertValue' | 'markSensitive' | 'changeMustNot' | null} RecorderPick
  * @typedef {{from: Element | null, at: Element | null}} RecorderPicked the element under the pointer, and the one the pick takes
  * @typedef {{el: Element, screen: RecorderCaptured, time: number}} RecorderOver

@@ -30,16 +30,26 @@
   const rec = internals;
   const { state, pm, PRESS_MAX_MS } = rec;
   /**
-   * Longest a key that goes down in the field being typed into is taken to
-   * follow the typing's last key at once, in the typing's stride: before
-   * the page acted on what was typed. Apps act on typing behind a
-   * debounce of this or more (JSONEditor's undo entry and validation 150
-   * ms, its search 200 ms); replay waits for that before the action after
-   * a type, as a person who looked did, and presses a key that came at
-   * once without the wait (docs/recording.md, Random walks on the real
-   * apps: JSONEditor's seed 3 at 60 actions).
+   * How many timers the typing set off are still pending in el's document,
+   * as typingtimers.js in the page's world follows them (0 where it does
+   * not run). A key pressed while one is came before the page acted on the
+   * typing (a search box's debounce): it is sent at once (atOnce), and
+   * replay presses it without the wait after a type, which the person did
+   * not take (docs/trail-format.md, press).
+   * @param {Element} el
    */
-  const PRESS_AT_ONCE_MS = 150;
+  function typingTimersPending(el) {
+    const doc = el.ownerDocument;
+    let n = 0;
+    const told = (/** @type {Event} */ e) => { n = Number(/** @type {CustomEvent} */ (e).detail) || 0; };
+    doc.addEventListener('trailpin-typing-timers', told, true);
+    try {
+      doc.dispatchEvent(new CustomEvent('trailpin-typing-timers-ask'));
+    } finally {
+      doc.removeEventListener('trailpin-typing-timers', told, true);
+    }
+    return n;
+  }
 
   /**
    * The mouse went down on el: the screen before the click is the one now,
@@ -264,7 +274,7 @@
       return;
     }
     const typing = state.typing;
-    const atOnce = !!typing && typing.el === el && Date.now() - typing.last <= PRESS_AT_ONCE_MS;
+    const atOnce = !!typing && !!el && typing.el === el && typingTimersPending(el) > 0;
     rec.flushTyping();
     if (state.preInput && state.preInput.el === el && el && rec.isTextField(el))
       state.preInput = null; // a press, not the typing's start: text after it has its own boundary

@@ -71,7 +71,6 @@
       rec.followSecret(el, false);
     if (state.typing && state.typing.el === el) {
       delete state.typing.atPress; // the typing goes on after a press: its text is read again
-      state.typing.last = Date.now();
       return;
     }
     flushTyping();
@@ -81,7 +80,7 @@
     const pre = [state.preInput, state.down].find((p) => p && p.el === el && Date.now() - p.time < PRESS_MAX_MS);
     state.preInput = null;
     const screen = pre ? pre.screen : rec.currentScreen();
-    state.typing = { el: /** @type {HTMLElement} */ (el), screen, ref: pm().refForElement(el), time: Date.now(), last: Date.now() };
+    state.typing = { el: /** @type {HTMLElement} */ (el), screen, ref: pm().refForElement(el), time: Date.now() };
     // The first text went on the end of what the field held when the field
     // holds that text still, and more.
     const now = 'value' in el ? String(/** @type {HTMLInputElement} */ (el).value) : '';

@@ -36,7 +36,18 @@ Object.assign(rec, {
 const field = {
   nodeType: 1, localName: 'input', type: 'text', value: '', isContentEditable: false,
   closest: () => null, matches: () => false, getAttribute: () => null,
+  ownerDocument: new EventTarget(),
 };
+/**
+ * How many timers the typing set off are pending, as typingtimers.js in the
+ * page's world answers the recorder's ask (null: it does not run there).
+ * @type {number | null}
+ */
+let timersPending = null;
+field.ownerDocument.addEventListener('trailpin-typing-timers-ask', () => {
+  if (timersPending !== null)
+    field.ownerDocument.dispatchEvent(new CustomEvent('trailpin-typing-timers', { detail: String(timersPending) }));
+});
 const key = (k) => ({ key: k, altKey: false, ctrlKey: false, metaKey: false, shiftKey: false, defaultPrevented: false });
 const screen = (id) => ({ id, wire: '' });
 
@@ -136,7 +147,7 @@ test('while the typing goes on, no key and no text captures the page again', () 
   rec.flushTyping();
 });
 
-test('a key pressed right after the typing in its field is sent at once; one after a pause, or elsewhere, is not', () => {
+test('a key pressed in the field typed into while the typing\'s timers are pending is sent at once; one after they ran, or elsewhere, is not', () => {
   const send = rec.send;
   /** @type {Record<string, unknown>[]} */
   const presses = [];
@@ -146,24 +157,32 @@ test('a key pressed right after the typing in its field is sent at once; one aft
     rec.state.preInput = null;
     field.value = '';
     now = screen('start');
-    // JSONEditor's search box: "hello" and Enter in one stride, before the
-    // page's search ran (docs/recording.md, JSONEditor's seed 3 at 60 actions).
+    // JSONEditor's search box: "hello" and Enter before its search ran
+    // (docs/recording.md, JSONEditor's seed 3 at 60 actions).
     for (const k of 'hello') typeKey(k);
+    timersPending = 1;
     rec.pressed(field, key('Enter'));
     released();
-    // The person looked before pressing: the typing's last key is long gone.
+    // The person looked before pressing: the search has run.
     for (const k of 'ab') typeKey(k);
-    rec.state.typing.last -= 1000;
+    timersPending = 0;
     rec.pressed(field, key('Tab'));
     released();
-    // A key with no typing before it.
+    // A page where typingtimers.js does not run says nothing.
+    for (const k of 'cd') typeKey(k);
+    timersPending = null;
+    rec.pressed(field, key('Enter'));
+    released();
+    // A key with no typing before it, timers or not.
+    timersPending = 1;
     rec.pressed(field, key('Escape'));
     released();
-    assert.deepEqual(presses.map((p) => `${p.key} ${p.atOnce ? 'at once' : 'after a pause'}`),
-      ['Enter at once', 'Tab after a pause', 'Escape after a pause']);
+    assert.deepEqual(presses.map((p) => `${p.key} ${p.atOnce ? 'at once' : 'after'}`),
+      ['Enter at once', 'Tab after', 'Enter after', 'Escape after']);
   } finally {
     rec.send = send;
     rec.state.escaping = null;
+    timersPending = null;
   }
 });
 

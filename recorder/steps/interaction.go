@@ -51,10 +51,9 @@ type Interaction struct {
 	Options []string `json:"options,omitempty"`
 	// Press: the key (a character or a key name such as Enter).
 	Key string `json:"key,omitempty"`
-	// AtOnce (Press): the key went down in the field being typed into,
-	// right after the typing's last key, in the typing's stride (the
-	// extension's PRESS_AT_ONCE_MS): before the page could act on what was
-	// typed.
+	// AtOnce (Press): the key went down in the field being typed into
+	// while a timer the typing set off was still pending (the extension's
+	// typingtimers.js): before the page acted on what was typed.
 	AtOnce bool `json:"atOnce,omitempty"`
 	// Upload: the chosen files' names.
 	Files []string `json:"files,omitempty"`

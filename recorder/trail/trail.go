@@ -257,10 +257,10 @@ type Press struct {
 	// or a single character.
 	Key       string
 	Modifiers []Modifier
-	// AtOnce says the key went down right after the typing before it, in
-	// the typing's stride, before the page could act on what was typed (a
-	// search box's debounce): replay presses it without the wait after a
-	// type (docs/trail-format.md, press).
+	// AtOnce says the key went down right after the typing before it,
+	// before the page acted on what was typed (a timer the typing set, a
+	// search box's debounce, had not run yet): replay presses it without
+	// the wait after a type (docs/trail-format.md, press).
 	AtOnce bool
 }
 
