@@ -17,9 +17,24 @@ doc.addEventListener = (type, fn, capture) => {
     add(type, fn, capture);
 };
 globalThis.document = doc;
+// The script's channel must not keep the test's process alive (its
+// onmessage refs it, so it is unreferenced once the script set that).
+const NativeChannel = MessageChannel;
+const channels = [];
+globalThis.MessageChannel = class {
+  constructor() {
+    const c = new NativeChannel();
+    channels.push(c);
+    return c;
+  }
+};
 /** The test's own waits go around the wrapper. */
 const nativeSetTimeout = globalThis.setTimeout;
 await import('../typingtimers.js');
+for (const c of channels) {
+  c.port1.unref();
+  c.port2.unref();
+}
 
 /** A trusted event of type, as the browser dispatches it. */
 const trusted = (type) => listeners.get(type)({ type, isTrusted: true });
