@@ -1,6 +1,7 @@
 // What the recording puts into a recorded tab: the recorder's content
 // scripts in the extension's world, the dialog watch in the page's world
-// (docs/recording.md, Dialogs) and the recording bar; and the registration
+// (docs/recording.md, Dialogs), the typing's timers there too and the
+// recording bar; and the registration
 // of the dialog watch for every new document while recording.
 
 import { PAGE_MODEL_FILES } from '../pagemodel-files.js';
@@ -27,6 +28,12 @@ export const DIALOG_SCRIPTS = Object.freeze([
   ...s, matches: ['http://*/*', 'https://*/*'], allFrames: true, matchOriginAsFallback: true,
   runAt: 'document_start', persistAcrossSessions: false,
 })));
+/**
+ * In the page's own world of every recorded frame: follows the timers its
+ * typing set off, so that a key pressed before they ran is recorded as
+ * pressed at once (docs/trail-format.md, press).
+ */
+export const TIMER_FILES = ['typingtimers.js'];
 /** The recording bar, in the top frame only. */
 export const BAR_FILES = ['changelist.js', 'recordbar.js'];
 

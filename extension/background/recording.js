@@ -11,7 +11,7 @@
 import { ErrorCode } from '../protocol.js';
 import { InteractionQueue, BIG_SCREEN_CHARS } from './queue.js';
 import { AgentRelay } from './agentrelay.js';
-import { DialogWatch, ISOLATED_FILES, MAIN_FILES, BAR_FILES } from './pagescripts.js';
+import { DialogWatch, ISOLATED_FILES, MAIN_FILES, TIMER_FILES, BAR_FILES } from './pagescripts.js';
 import { transitionOf } from './navigation.js';
 
 /** @typedef {import('../protocol.js').RecordingView} RecordingView */
@@ -326,7 +326,13 @@ export class Recording {
       : undefined);
     // The two worlds do not wait for each other; the bar needs the recorder.
     const unverified = !frameIds || !this.dialogs.watched;
-    await Promise.all([unverified ? run({ files: MAIN_FILES, world: 'MAIN' }) : undefined, run({ files: ISOLATED_FILES }).then(bar)]);
+    // The typing's timers are followed from here on, in every frame: a
+    // timer the page sets later goes through the wrapper wherever it runs.
+    await Promise.all([
+      unverified ? run({ files: MAIN_FILES, world: 'MAIN' }) : undefined,
+      run({ files: TIMER_FILES, world: 'MAIN' }),
+      run({ files: ISOLATED_FILES }).then(bar),
+    ]);
     if (this.barWarning && (!frameIds || frameIds.includes(0))) await this.warnBar(tabId);
     if (this.agent.state !== 'idle' && (!frameIds || frameIds.includes(0))) await this.relay.bar(tabId);
     // A page loaded after something was recorded (a link's click, say):

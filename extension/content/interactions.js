@@ -29,6 +29,27 @@
     return; // the recorder is installed already (core.js)
   const rec = internals;
   const { state, pm, PRESS_MAX_MS } = rec;
+  /**
+   * How many timers the typing set off are still pending in el's document,
+   * as typingtimers.js in the page's world follows them (0 where it does
+   * not run). A key pressed while one is came before the page acted on the
+   * typing (a search box's debounce): it is sent at once (atOnce), and
+   * replay presses it without the wait after a type, which the person did
+   * not take (docs/trail-format.md, press).
+   * @param {Element} el
+   */
+  function typingTimersPending(el) {
+    const doc = el.ownerDocument;
+    let n = 0;
+    const told = (/** @type {Event} */ e) => { n = Number(/** @type {CustomEvent} */ (e).detail) || 0; };
+    doc.addEventListener('trailpin-typing-timers', told, true);
+    try {
+      doc.dispatchEvent(new CustomEvent('trailpin-typing-timers-ask'));
+    } finally {
+      doc.removeEventListener('trailpin-typing-timers', told, true);
+    }
+    return n;
+  }
 
   /**
    * The mouse went down on el: the screen before the click is the one now,
@@ -252,6 +273,8 @@
       rec.typed(meant.setting);
       return;
     }
+    const typing = state.typing;
+    const atOnce = !!typing && !!el && typing.el === el && typingTimersPending(el) > 0;
     rec.flushTyping();
     if (state.preInput && state.preInput.el === el && el && rec.isTextField(el))
       state.preInput = null; // a press, not the typing's start: text after it has its own boundary
@@ -260,7 +283,7 @@
     // and replay's press makes it again), not typing of an empty text.
     state.escaping = e.key === 'Escape' && el && rec.isTextField(el) ? el : null;
     /** @type {Record<string, unknown>} */
-    const i = { ...meant.press };
+    const i = { ...meant.press, ...(atOnce ? { atOnce: true } : {}) };
     let screen = null;
     if (meant.onElement && el) {
       screen = rec.currentScreen();

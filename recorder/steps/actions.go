@@ -406,7 +406,7 @@ func (b *builder) press(i int, first bool) (built, error) {
 	if err != nil {
 		return built{}, err
 	}
-	p := trail.Press{Key: key, Modifiers: mods}
+	p := trail.Press{Key: key, Modifiers: mods, AtOnce: r.AtOnce}
 	where := ""
 	if first && r.Before != nil {
 		ref := r.Ref

@@ -51,6 +51,10 @@ type Interaction struct {
 	Options []string `json:"options,omitempty"`
 	// Press: the key (a character or a key name such as Enter).
 	Key string `json:"key,omitempty"`
+	// AtOnce (Press): the key went down in the field being typed into
+	// while a timer the typing set off was still pending (the extension's
+	// typingtimers.js): before the page acted on what was typed.
+	AtOnce bool `json:"atOnce,omitempty"`
 	// Upload: the chosen files' names.
 	Files []string `json:"files,omitempty"`
 	// Drag: where the element Ref was dropped, in CSS pixels relative to

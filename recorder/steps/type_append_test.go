@@ -72,3 +72,28 @@ func TestTypingTwiceAppendsOnlyWhenTheFirstDid(t *testing.T) {
 		}
 	}
 }
+
+// TestKeyPressedAtOnceAfterTyping: a key the extension reports as pressed
+// at once after the typing (atOnce) is a press with atOnce, in the
+// typing's step; one pressed after a pause is a plain press.
+func TestKeyPressedAtOnceAfterTyping(t *testing.T) {
+	field := func(value string) *screen.Screen {
+		return shopPage("/", "d", "Find", el("d-find", "textbox", labelled("Search"), val(value)))
+	}
+	for _, atOnce := range []bool{true, false} {
+		s := newSession().
+			add(InteractType, field("pla"), "d-find", func(it *Interaction) { it.Value, it.Append = "plaz", true }).
+			add(InteractPress, field("plaz"), "d-find", func(it *Interaction) { it.Key, it.AtOnce = "Enter", atOnce })
+		bt, err := BuildSteps(s.recs, field("plaz"), BuildOptions{BaseURL: shopOrigin})
+		if err != nil {
+			t.Fatalf("BuildSteps() failed: %v", err)
+		}
+		if len(bt.Steps) != 1 || len(bt.Steps[0].Actions) != 2 {
+			t.Fatalf("steps = %#v, want the typing and its Enter", bt.Steps)
+		}
+		p, ok := bt.Steps[0].Actions[1].(trail.Press)
+		if !ok || p.Key != "Enter" || p.AtOnce != atOnce {
+			t.Errorf("reported at once: %v; action %#v, want press Enter with atOnce %v", atOnce, bt.Steps[0].Actions[1], atOnce)
+		}
+	}
+}

@@ -64,7 +64,7 @@ var bodyKeys = map[ActionKind][]string{
 	ActionTap:              {"selector", "count", "modifiers", "button"},
 	ActionType:             {"selector", "text", "append"},
 	ActionSet:              {"selector", "value"},
-	ActionPress:            {"key", "modifiers"},
+	ActionPress:            {"key", "modifiers", "atOnce"},
 	ActionSelect:           {"selector", "option", "options"},
 	ActionCheck:            {"selector"},
 	ActionUncheck:          {"selector"},
@@ -311,6 +311,9 @@ func (d *trailDecoder) press(f field, o Origin) Action {
 	}
 	if m, has := fields["modifiers"]; has {
 		a.Modifiers = d.modifiers(m)
+	}
+	if ao, has := fields["atOnce"]; has {
+		a.AtOnce, _ = d.boolean(ao)
 	}
 	return a
 }

@@ -128,7 +128,7 @@ func (g trailGen) action() Action {
 	case ActionSet:
 		return Set{Selector: g.selector(0), Value: g.pick([]string{"30", "2026-12-24", "#ff8800", "14:30", "-0.5", g.textWithRef(false)})}
 	case ActionPress:
-		return Press{Key: g.pick(append([]string{"a", "é", "/", "#", ":"}, NamedKeys...)), Modifiers: g.modifiers()}
+		return Press{Key: g.pick(append([]string{"a", "é", "/", "#", ":"}, NamedKeys...)), Modifiers: g.modifiers(), AtOnce: g.chance(0.2)}
 	case ActionSelect:
 		opts := []string{g.textWithRef(false)}
 		for g.chance(0.4) {

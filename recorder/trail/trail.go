@@ -257,6 +257,11 @@ type Press struct {
 	// or a single character.
 	Key       string
 	Modifiers []Modifier
+	// AtOnce says the key went down right after the typing before it,
+	// before the page acted on what was typed (a timer the typing set, a
+	// search box's debounce, had not run yet): replay presses it without
+	// the wait after a type (docs/trail-format.md, press).
+	AtOnce bool
 }
 
 // SelectOption chooses options of a select or listbox by their labels. One

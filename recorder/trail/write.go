@@ -217,6 +217,9 @@ func actionBody(a Action) *yaml.Node {
 	case Press:
 		addKey(b, "key", strNode(a.Key))
 		putModifiers(b, a.Modifiers)
+		if a.AtOnce {
+			addKey(b, "atOnce", boolNode(true))
+		}
 	case SelectOption:
 		sel(a.Selector)
 		if len(a.Options) == 1 {
