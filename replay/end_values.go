@@ -39,7 +39,7 @@ const endValueHoldMax = time.Second
 // holdValues waits, once a step's end values show, for what could still
 // put one back (above).
 func (p *tab) holdValues(ctx context.Context) error {
-	if !p.timersFollowed || p.typingTimers(ctx, "idle", endValueHoldMax) < 0 {
+	if !p.timersFollowed || p.actionTimers(ctx, "idle", endValueHoldMax) < 0 {
 		select {
 		case <-ctx.Done():
 			return ctx.Err()

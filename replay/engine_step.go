@@ -233,7 +233,7 @@ func (r *trailRun) perform(ctx context.Context, a, next trail.Action, diffID str
 	_, typed := a.(trail.TypeText)
 	typed = typed && next != nil && !next.Kind().IsAssertion() && !pressedAtOnce(next)
 	follow := !a.Kind().IsAssertion()
-	timed := follow && p.typingTimers(ctx, "open", 0) >= 0
+	timed := follow && p.actionTimers(ctx, "open", 0) >= 0
 	d, err := r.play(a)(ctx, p)
 	if d.page != nil {
 		r.page = d.page
@@ -241,7 +241,7 @@ func (r *trailRun) perform(ctx context.Context, a, next trail.Action, diffID str
 	if timed {
 		// The top document's wrapper sees the timers of the top
 		// document alone, and only of the document it opened on.
-		timed = p.typingTimers(ctx, "close", 0) >= 0 && r.page == p && (d.node == nil || !inFrame(d.node.Ref))
+		timed = p.actionTimers(ctx, "close", 0) >= 0 && r.page == p && (d.node == nil || !inFrame(d.node.Ref))
 	}
 	if follow {
 		r.page.timersFollowed = timed

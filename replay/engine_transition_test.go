@@ -124,8 +124,11 @@ func TestReplayWaitsForTheControlledPanel(t *testing.T) {
 // width transition of the space, over dur. where says where the space
 // is: after the button (the button's corner stays and only its far edge
 // comes in, as when a row's hover effect makes room for an icon beside
-// it), or before it (the button is pushed along). The click writes
-// whether it came while the space still grew.
+// it), or before it (the button is pushed along). The transition starts
+// while the page loads (the reads of offsetWidth make the browser start
+// it there and then), so it runs before replay first looks, however busy
+// the machine. The click writes whether it came while the space still
+// grew.
 func rowPage(where, dur string) string {
 	space := `<span id="space" style="display:block; width:0; transition:width ` + dur + ` linear"></span>`
 	button := `<button id="go" style="flex:1">Go</button>`
@@ -140,7 +143,9 @@ func rowPage(where, dur string) string {
   const space = document.getElementById('space');
   let growing = true;
   space.addEventListener('transitionend', () => { growing = false; });
-  requestAnimationFrame(() => requestAnimationFrame(() => { space.style.width = '400px'; }));
+  void space.offsetWidth;
+  space.style.width = '400px';
+  void space.offsetWidth;
   document.getElementById('go').onclick = () => {
     document.getElementById('out').textContent = growing ? 'clicked while it grew' : 'clicked at rest';
   };
@@ -203,9 +208,10 @@ func TestMoved(t *testing.T) {
 	}
 }
 
-// shadePage has a button whose shade and shadow ease in over 60 s, as a
-// button's hover style does under a pointer that rests on it; a
-// transition that only repaints holds no click.
+// shadePage has a button whose shade and shadow ease in over 60 s, from
+// while the page loads (as rowPage's), as a button's hover style does
+// under a pointer that rests on it; a transition that only repaints holds
+// no click.
 const shadePage = `<!doctype html><html lang="en"><title>Shade</title>
 <style>
   #go { transition: background-color 60s, box-shadow 60s, border-color 60s, color 60s; }
@@ -215,7 +221,9 @@ const shadePage = `<!doctype html><html lang="en"><title>Shade</title>
 <p id="out"></p>
 <script>
   const go = document.getElementById('go');
-  requestAnimationFrame(() => requestAnimationFrame(() => go.classList.add('lit')));
+  void getComputedStyle(go).backgroundColor;
+  go.classList.add('lit');
+  void getComputedStyle(go).backgroundColor;
   go.onclick = () => {
     const running = document.getAnimations().some((a) => a.playState === 'running');
     document.getElementById('out').textContent = running ? 'clicked while it grew' : 'clicked at rest';

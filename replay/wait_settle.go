@@ -149,7 +149,7 @@ type settle struct {
 // waits began at start.
 func (p *tab) awaitSettled(ctx context.Context, start, deadline time.Time, reads *readLog) settle {
 	if p.timersFollowed && !p.nav.requests.began() &&
-		p.typingTimers(ctx, "idle", max(0, min(typingSettleMax, time.Until(deadline)))) == 0 {
+		p.actionTimers(ctx, "idle", max(0, min(typingSettleMax, time.Until(deadline)))) == 0 {
 		return p.awaitFrames(ctx, start, deadline, settleQuiet, reads)
 	}
 	return p.awaitQuietFor(ctx, start, deadline, settleQuiet, reads)
@@ -241,7 +241,7 @@ func (p *tab) afterTyping(ctx context.Context, d *done, timed bool) {
 	deadline := start.Add(typingSettleMax)
 	pending := -1
 	if timed {
-		pending = p.typingTimers(ctx, "idle", typingSettleMax)
+		pending = p.actionTimers(ctx, "idle", typingSettleMax)
 	}
 	var st settle
 	switch {

@@ -11,54 +11,55 @@ import (
 	"github.com/chromedp/cdproto/runtime"
 )
 
-// The timers typing set off. What an app does a moment after the last key
-// (a debounced undo entry, a validation, a search as you type) it does from
-// a timer the key's handler set: JSONEditor's debounce is a setTimeout of
-// 150 ms. The wait after typing (afterTyping) waits for those timers to
-// run, then for a short quiet, instead of a long quiet that every typing
-// pays whether it set a timer or not.
+// The timers an action set off. What an app does a moment after an action
+// (a debounced undo entry after a key, a validation, a search as you type,
+// a verdict after a click) it does from a timer the action's handler set:
+// JSONEditor's debounce is a setTimeout of 150 ms. Three waits wait for
+// those timers to run instead of for a long quiet that every action would
+// pay whether it set a timer or not: the wait after typing (afterTyping),
+// the hold of a step's end values (end_values.go) and the settle of an
+// absence (wait_settle.go).
 //
 // The page's own setTimeout is the only place that knows them, so every
 // document replay opens gets, in its main world and before its own
 // scripts, a wrapper around setTimeout and clearTimeout (a Proxy: the
-// functions still read as native code, and behave as before). It follows
-// every action replay performs, not only typing: the hold of a step's end
-// values (end_values.go) and the settle of an absence (wait_settle.go)
-// wait for what the action before them set off the same way; "the
-// typing" below is whichever action was last under way. A timer is
-// the typing's when it was set while the typing was under way (between
-// open and close) outside any timer's callback, or from the callback of a
-// timer that was the typing's: a debounce that chains a second one (an
-// undo entry, then a validation) is followed to its end. A timer set
-// from the callback of one that was not (a poll the page set going before
-// the typing, which sets its next turn from each turn), or by a promise
-// that resumes after the typing, is not the typing's, so a page that
-// polls forever does not hold the wait. Only
-// timers of at most timerLongest count: a toast that hides itself after
-// five seconds is not what the next action waits for.
+// functions still read as native code, and behave as before). Replay opens
+// it before each action it performs and closes it after. A timer is the
+// action's when it was set while the action was under way (between open
+// and close) outside any timer's callback, or from the callback of a timer
+// that was the action's: a debounce that chains a second one (an undo
+// entry, then a validation) is followed to its end. A timer set from the
+// callback of one that was not (a poll the page set going before the
+// action, which sets its next turn from each turn), or by a promise that
+// resumes after the action, is not the action's, so a page that polls
+// forever does not hold the wait. Only timers of at most timerLongest
+// count: a toast that hides itself after five seconds is not what the
+// next action waits for.
 //
 // Page content is the app's: the page can read and change the wrapper
 // (it is the app under test), and the answer only decides how long replay
-// waits, bounded by typingSettleMax. A document whose scripts ran before
+// waits, bounded by each wait's limit. A document whose scripts ran before
 // the wrapper came (one loaded before replay prepared the tab) answers -1,
 // and so does "idle" on a document no action was under way in (one the
 // action before loaded: the timers its scripts set at load are not
-// followed); the wait then falls back to the long quiet.
+// followed); the wait then falls back to a quiet of set length.
 
-// timerLongest is the longest timer the wait after typing waits for.
+// timerLongest is the longest timer the waits wait for.
 const timerLongest = 1000
 
-// typingQuiet is how long the page must not change once the typing's
-// timers have run: what their callbacks set off is written in the same
-// task or the frames after it.
+// typingQuiet is how long the page must not change after typing that
+// began a request, once the typing's timers have run and no request of it
+// is in flight: the app handles an answer a moment after the browser has
+// it, which no frame tells (afterTyping). Without a request, two quiet
+// frames do (awaitFrames).
 const typingQuiet = 150 * time.Millisecond
 
 // timersScript wraps the page's setTimeout and clearTimeout; its function
-// (at the symbol trailpin.typingTimers) takes "open", "close", "pending" or "idle"
+// (at the symbol trailpin.actionTimers) takes "open", "close", "pending" or "idle"
 // with a bound in milliseconds (a promise of the count still pending once
 // none is, or at the bound).
 var timersScript = `(() => {
-  const key = Symbol.for('trailpin.typingTimers');
+  const key = Symbol.for('trailpin.actionTimers');
   if (Object.prototype.hasOwnProperty.call(globalThis, key)) return;
   const late = document.readyState !== 'loading';
   const longest = ` + strconv.Itoa(timerLongest) + `;
@@ -123,13 +124,13 @@ var timersScript = `(() => {
 
 // timersCall is the expression that calls the wrapper's function with what.
 func timersCall(what string, bound time.Duration) string {
-	return fmt.Sprintf(`(() => { const f = globalThis[Symbol.for('trailpin.typingTimers')]; return f ? f(%q, %d) : -1; })()`, what, bound.Milliseconds())
+	return fmt.Sprintf(`(() => { const f = globalThis[Symbol.for('trailpin.actionTimers')]; return f ? f(%q, %d) : -1; })()`, what, bound.Milliseconds())
 }
 
-// typingTimers asks the top document's wrapper what (open, close or idle,
-// idle waiting up to bound), and returns the count of the typing's timers
-// still pending, -1 when the document has no wrapper it can trust.
-func (p *tab) typingTimers(ctx context.Context, what string, bound time.Duration) int {
+// actionTimers asks the top document's wrapper what (open, close or idle,
+// idle waiting up to bound), and returns the count of the last action's
+// timers still pending, -1 when the document has no wrapper it can trust.
+func (p *tab) actionTimers(ctx context.Context, what string, bound time.Duration) int {
 	r, err := call(ctx, p, runtime.Evaluate, runtime.EvaluateParams{
 		Expression: timersCall(what, bound), AwaitPromise: new(true), ReturnByValue: new(true), Silent: new(true),
 	})
