@@ -247,10 +247,8 @@ func (p *tab) afterTyping(ctx context.Context, d *done, timed bool) {
 	switch {
 	case pending > 0:
 		st = settle{took: time.Since(start), timers: pending}
-	case pending == 0 && !p.nav.requests.began():
-		st = p.awaitFrames(ctx, start, deadline, typingQuiet, &reads)
 	case pending == 0:
-		st = p.awaitQuietFor(ctx, start, deadline, typingQuiet, &reads)
+		st = p.awaitFrames(ctx, start, deadline, typingQuiet, &reads)
 	default:
 		st = p.awaitSettled(ctx, start, deadline, &reads)
 	}
